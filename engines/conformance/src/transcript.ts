@@ -1,0 +1,220 @@
+// Datadriven transcripts in the style of etcd-io/raft's testdata: a command, a `----` line,
+// the exact expected output, a blank line. Lines starting with `#` between blocks are
+// comments. Running a transcript replays its commands on a fresh Cluster and compares.
+import type { AsyncEngine } from '../../loader/engine.ts';
+import { Cluster, HarnessError, MessageFilter, TimerName } from './cluster.ts';
+
+export type Item = { kind: 'comment'; text: string } | { kind: 'command'; line: string; expected: string[]; lineNo: number };
+
+export function parseTranscript(text: string, file = '<transcript>'): Item[] {
+  const lines = text.split('\n');
+  const items: Item[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (line.trim() === '') {
+      i++;
+      continue;
+    }
+    if (line.startsWith('#')) {
+      items.push({ kind: 'comment', text: line });
+      i++;
+      continue;
+    }
+    const lineNo = i + 1;
+    if (lines[i + 1] !== '----') throw new Error(`${file}:${lineNo}: expected '----' after the command`);
+    i += 2;
+    const expected: string[] = [];
+    while (i < lines.length && lines[i] !== '') expected.push(lines[i++]!);
+    items.push({ kind: 'command', line, expected, lineNo });
+  }
+  return items;
+}
+
+export function formatTranscript(items: Item[]): string {
+  const parts: string[] = [];
+  let previous: Item['kind'] | null = null;
+  for (const item of items) {
+    if (item.kind === 'comment') {
+      if (previous === 'command') parts.push('');
+      parts.push(item.text);
+    } else {
+      if (previous !== null) parts.push('');
+      parts.push(item.line, '----', ...item.expected);
+    }
+    previous = item.kind;
+  }
+  return parts.join('\n') + '\n';
+}
+
+/** Splits `cmd a=1 b=2 flag line=rest of line` into a command and its arguments. */
+export function parseCommand(line: string): { name: string; args: Map<string, string>; flags: Set<string> } {
+  const space = line.indexOf(' ');
+  const name = space < 0 ? line : line.slice(0, space);
+  let rest = space < 0 ? '' : line.slice(space + 1);
+  const args = new Map<string, string>();
+  const flags = new Set<string>();
+  while (rest.length > 0) {
+    const m = /^(\w+)=/.exec(rest);
+    if (m && (m[1] === 'line' || m[1] === 'event')) {
+      args.set(m[1], rest.slice(m[0].length)); // takes the rest of the line verbatim
+      break;
+    }
+    const next = rest.indexOf(' ');
+    const token = next < 0 ? rest : rest.slice(0, next);
+    rest = next < 0 ? '' : rest.slice(next + 1);
+    const eq = token.indexOf('=');
+    if (eq < 0) flags.add(token);
+    else args.set(token.slice(0, eq), token.slice(eq + 1));
+  }
+  return { name, args, flags };
+}
+
+function intArg(args: Map<string, string>, key: string, fallback?: number): number {
+  const v = args.get(key);
+  if (v === undefined) {
+    if (fallback !== undefined) return fallback;
+    throw new HarnessError(`missing ${key}=`);
+  }
+  const n = Number(v.replace(/^[mn]/, ''));
+  if (!Number.isInteger(n) || n < 0) throw new HarnessError(`bad ${key}=${v}`);
+  return n;
+}
+
+function filterArgs(args: Map<string, string>): MessageFilter {
+  const f: MessageFilter = {};
+  if (args.has('id')) f.id = intArg(args, 'id');
+  if (args.has('from')) f.from = intArg(args, 'from');
+  if (args.has('to')) f.to = intArg(args, 'to');
+  if (args.has('type')) f.type = args.get('type');
+  return f;
+}
+
+function ballotText(b: number): string {
+  return `${Math.floor(b / 256)}.${b % 256 === 15 ? '-' : b % 256}`;
+}
+
+/** One line per node summarising its inspect view. */
+export async function describeState(c: Cluster): Promise<string[]> {
+  const out: string[] = [];
+  for (let id = 0; id < c.size; id++) {
+    if (!c.isUp(id)) {
+      out.push(`n${id}: down`);
+      continue;
+    }
+    const s = JSON.parse(await c.inspect(id));
+    out.push(
+      `n${id}: ${s.role} ballot=${ballotText(s.ballot)} last_index=${s.last_index} ` +
+        `last_executed=${s.last_executed} gle=${s.global_last_executed} log=${s.log.length} ` +
+        `kv=${s.kv.size}/${s.kv.digest}`,
+    );
+  }
+  return out;
+}
+
+/** Runs transcripts against one engine. */
+export class TranscriptRunner {
+  private cluster: Cluster | null = null;
+
+  constructor(private readonly engine: AsyncEngine) {}
+
+  private get c(): Cluster {
+    if (!this.cluster) throw new HarnessError('no cluster: start with `create`');
+    return this.cluster;
+  }
+
+  async run(items: Item[]): Promise<Item[]> {
+    const results: Item[] = [];
+    try {
+      for (const item of items) {
+        if (item.kind === 'comment') results.push(item);
+        else results.push({ ...item, expected: await this.execute(item.line) });
+      }
+    } finally {
+      await this.cluster?.close();
+      this.cluster = null;
+    }
+    return results;
+  }
+
+  async execute(line: string): Promise<string[]> {
+    try {
+      const out = await this.dispatch(line);
+      return out.length ? out : ['ok'];
+    } catch (err) {
+      if (err instanceof HarnessError) return [...(this.cluster?.take() ?? []), `error: ${err.message}`];
+      throw err;
+    }
+  }
+
+  private async dispatch(line: string): Promise<string[]> {
+    const { name, args, flags } = parseCommand(line);
+    switch (name) {
+      case 'create': {
+        await this.cluster?.close();
+        this.cluster = null;
+        const opts = {
+          numNodes: intArg(args, 'n', 3),
+          seed: intArg(args, 'seed', 1),
+          ...(args.has('ci') && { commitIntervalUs: intArg(args, 'ci') }),
+          ...(args.has('timeout') && { acceptTimeoutTicks: intArg(args, 'timeout') }),
+          ...(args.has('max_pending') && { maxPendingAccepts: intArg(args, 'max_pending') }),
+          ...(args.has('trace') && { trace: args.get('trace') !== 'false' }),
+        };
+        this.cluster = await Cluster.create(this.engine, opts);
+        return this.c.take();
+      }
+      case 'fire':
+        await this.c.fire(intArg(args, 'node'), (args.get('timer') ?? 'election') as TimerName);
+        return this.c.take();
+      case 'deliver':
+        if (flags.has('all')) await this.c.deliverAll(filterArgs(args));
+        else for (let k = intArg(args, 'count', 1); k > 0; k--) await this.c.deliver(filterArgs(args));
+        return this.c.take();
+      case 'drop':
+        if (flags.has('all')) while (this.c.matching(filterArgs(args)).length) this.c.drop(filterArgs(args));
+        else this.c.drop(filterArgs(args));
+        return this.c.take();
+      case 'dup':
+        this.c.duplicate(filterArgs(args));
+        return this.c.take();
+      case 'client':
+        await this.c.client(intArg(args, 'node'), intArg(args, 'client', 1), intArg(args, 'req', 1), args.get('line') ?? '');
+        return this.c.take();
+      case 'raw':
+        await this.c.deliverRaw(intArg(args, 'node'), args.get('event') ?? '');
+        return this.c.take();
+      case 'cut': {
+        if (args.has('between')) {
+          const [a, b] = (args.get('between') ?? '').split(',').map(Number);
+          if (a === undefined || b === undefined) throw new HarnessError('cut between=A,B');
+          this.c.cut(a, b);
+          this.c.cut(b, a);
+        } else this.c.cut(intArg(args, 'from'), intArg(args, 'to'));
+        return this.c.take();
+      }
+      case 'isolate': {
+        const id = intArg(args, 'node');
+        for (let p = 0; p < this.c.size; p++) if (p !== id) (this.c.cut(id, p), this.c.cut(p, id));
+        return this.c.take();
+      }
+      case 'heal':
+        this.c.heal();
+        return this.c.take();
+      case 'crash':
+        await this.c.crash(intArg(args, 'node'));
+        return this.c.take();
+      case 'restart':
+        await this.c.restart(intArg(args, 'node'));
+        return this.c.take();
+      case 'pending':
+        return this.c.describePending();
+      case 'dump':
+        return [`n${intArg(args, 'node')}: ${await this.c.inspect(intArg(args, 'node'))}`];
+      case 'state':
+        return describeState(this.c);
+      default:
+        throw new Error(`unknown command ${JSON.stringify(name)}`);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package core
+
+import "errors"
+
+// Config is everything a Node is created with.
+type Config struct {
+	ID                 uint64
+	NumPeers           uint64
+	Seed               uint64
+	CommitIntervalUs   uint64 // the leader's heartbeat; followers wait 1.5–2× this for it
+	AcceptTimeoutTicks uint64 // heartbeats an accept phase may wait for a majority
+	MaxPendingAccepts  uint64 // open accept phases before clients are told to retry
+	Trace              bool   // emit trace records
+}
+
+func DefaultConfig() Config {
+	return Config{
+		NumPeers:           3,
+		CommitIntervalUs:   150_000, // the paper's default commit interval (§3.2.2)
+		AcceptTimeoutTicks: 3,
+		MaxPendingAccepts:  4096,
+		Trace:              true,
+	}
+}
+
+func (c Config) Validate() error {
+	switch {
+	case c.NumPeers < 1 || c.NumPeers > MaxNumPeers:
+		return errors.New("config: num_peers must be between 1 and 15")
+	case c.ID >= c.NumPeers:
+		return errors.New("config: id must be below num_peers")
+	case c.Seed > maxSafeInt:
+		return errors.New("config: seed must be below 2^53")
+	case c.CommitIntervalUs < 1000 || c.CommitIntervalUs > 60_000_000:
+		return errors.New("config: commit_interval_us must be between 1000 and 60000000")
+	case c.AcceptTimeoutTicks < 1 || c.AcceptTimeoutTicks > 1000:
+		return errors.New("config: accept_timeout_ticks must be between 1 and 1000")
+	case c.MaxPendingAccepts < 1 || c.MaxPendingAccepts > 1_000_000:
+		return errors.New("config: max_pending_accepts must be between 1 and 1000000")
+	}
+	return nil
+}

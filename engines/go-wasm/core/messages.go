@@ -1,0 +1,126 @@
+package core
+
+// Events go into Node.Step; effects come out. Messages travel between nodes.
+
+type MessageType uint8
+
+const (
+	PrepareRequest MessageType = iota
+	PrepareResponse
+	AcceptRequest
+	AcceptResponse
+	CommitRequest
+	CommitResponse
+)
+
+var messageTypeNames = [...]string{
+	"prepare_request", "prepare_response", "accept_request",
+	"accept_response", "commit_request", "commit_response",
+}
+
+func (t MessageType) String() string { return messageTypeNames[t] }
+
+// Message is one peer message; which fields matter depends on Type (docs/protocol.md).
+type Message struct {
+	Type               MessageType
+	From               uint64
+	To                 uint64
+	ChannelID          uint64
+	Ok                 bool
+	Ballot             uint64
+	LastExecuted       uint64
+	GlobalLastExecuted uint64
+	Instance           Instance   // accept_request
+	Instances          []Instance // prepare_response
+}
+
+type TimerName uint8
+
+const (
+	TimerElection TimerName = iota
+	TimerCommit
+)
+
+var timerNames = [...]string{"election", "commit"}
+
+func (t TimerName) String() string { return timerNames[t] }
+
+type EventType uint8
+
+const (
+	EventStart EventType = iota
+	EventTimer
+	EventClient
+	EventMessage
+)
+
+type Event struct {
+	Type      EventType
+	Timer     TimerName
+	ClientID  uint64
+	RequestID uint64
+	Line      string
+	Message   Message
+}
+
+type EffectType uint8
+
+const (
+	EffectSend EffectType = iota
+	EffectReply
+	EffectSetTimer
+	EffectCancelTimer
+	EffectTrace
+	EffectError
+)
+
+type Effect struct {
+	Type      EffectType
+	Message   Message // send
+	ClientID  uint64  // reply
+	RequestID uint64  // reply
+	Result    Result  // reply
+	Timer     TimerName
+	DelayUs   uint64
+	Trace     Trace
+}
+
+type TraceKind uint8
+
+const (
+	TraceFollower TraceKind = iota
+	TraceLeader
+	TraceElection
+	TraceElectionAbandoned
+	TraceReplay
+	TraceInstance
+	TraceExecute
+	TraceStale
+	TraceAcceptTimeout
+	TraceTrim
+	TraceCommitGle
+	TraceViolation
+)
+
+var traceKindNames = [...]string{
+	"follower", "leader", "election", "election_abandoned", "replay", "instance",
+	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
+}
+
+func (k TraceKind) String() string { return traceKindNames[k] }
+
+// Trace is a record of a state change; which fields matter depends on Kind.
+type Trace struct {
+	Kind      TraceKind
+	Ballot    uint64
+	Leader    uint64
+	LastIndex uint64
+	Index     uint64
+	State     InstanceState
+	Result    ResultType
+	Count     uint64
+	FromIndex uint64
+	ToIndex   uint64
+	Value     uint64 // trim: the new gle; commit_gle: the learned gle
+	Reason    string
+}

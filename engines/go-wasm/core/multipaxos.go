@@ -1,0 +1,347 @@
+package core
+
+// The protocol handlers, in the order of docs/protocol.md ("The protocol"). Every effect is
+// emitted in the order that document gives; engines in other languages follow it exactly.
+
+func peerBit(id uint64) uint32 { return 1 << id }
+
+// becomeFollower adopts a higher ballot seen from a peer.
+func (n *Node) becomeFollower(b uint64) {
+	if b <= n.ballot || LeaderOf(b) == n.cfg.ID {
+		return
+	}
+	wasLeader := n.isLeader()
+	hadLeader := LeaderOf(n.ballot) != NoLeader
+	n.ballot = b
+	n.trace(Trace{Kind: TraceFollower, Ballot: b, Leader: LeaderOf(b)})
+	if n.prepare != nil {
+		abandoned := n.prepare.ballot
+		n.prepare = nil
+		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: abandoned})
+	}
+	if wasLeader {
+		n.cancelTimer(TimerCommit)
+		for _, ph := range n.sortedAccepts() {
+			if ph.client != nil {
+				n.reply(*ph.client, Result{Type: ResultLeaderIs, Leader: LeaderOf(b)})
+			}
+		}
+		clear(n.accepts)
+		n.replayQueue = nil
+		n.commitRound = nil
+	}
+	if wasLeader || !hadLeader {
+		n.setTimer(TimerElection, n.electionDelayUs())
+	}
+}
+
+func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) {
+	n.log.SetLastIndexAtLeast(maxLastIndex)
+	n.ballot = b
+	n.commitGle = n.log.GlobalLastExecuted()
+	n.trace(Trace{Kind: TraceLeader, Ballot: b, LastIndex: n.log.LastIndex()})
+	n.cancelTimer(TimerElection)
+	n.trimAndOpenCommitRound()
+	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
+	n.startReplay(merged)
+}
+
+// --- election ---
+
+func (n *Node) onElectionTimer() {
+	if n.isLeader() {
+		return
+	}
+	if n.commitReceived {
+		n.commitReceived = false
+		n.setTimer(TimerElection, n.electionDelayUs())
+		return
+	}
+	if n.prepare != nil {
+		abandoned := n.prepare.ballot
+		n.prepare = nil
+		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: abandoned})
+	}
+	b := NextBallot(max(n.ballot, n.lastPrepareBallot), n.cfg.ID)
+	n.lastPrepareBallot = b
+	n.counters.Elections++
+	p := &preparePhase{ballot: b, promises: 1, merged: n.log.Copy(), maxLastIndex: n.log.LastIndex()}
+	n.trace(Trace{Kind: TraceElection, Ballot: b})
+	if p.promises >= n.majority() {
+		n.becomeLeader(b, p.maxLastIndex, p.merged)
+		return
+	}
+	n.prepare = p
+	p.channelID = n.broadcast(Message{Type: PrepareRequest, Ballot: b})
+	n.setTimer(TimerElection, n.electionDelayUs())
+}
+
+func (n *Node) onPrepareRequest(m *Message) {
+	if m.Ballot > n.ballot {
+		n.becomeFollower(m.Ballot)
+		n.respond(m, Message{Type: PrepareResponse, Ok: true, Ballot: n.ballot, Instances: n.log.Instances()})
+		return
+	}
+	n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot})
+}
+
+func (n *Node) onPrepareResponse(m *Message) {
+	p := n.prepare
+	if p == nil || m.ChannelID != p.channelID || p.answered&peerBit(m.From) != 0 {
+		n.counters.StaleResponses++
+		return
+	}
+	p.answered |= peerBit(m.From)
+	if !m.Ok {
+		n.prepare = nil
+		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: p.ballot})
+		n.becomeFollower(m.Ballot)
+		return
+	}
+	p.promises++
+	for _, inst := range m.Instances {
+		if insertInto(p.merged, inst) == insertViolation {
+			n.changes = append(n.changes, LogChange{Kind: ChangeViolation, Instance: inst, Reason: ReasonCommandMismatch})
+		}
+		p.maxLastIndex = max(p.maxLastIndex, inst.Index)
+	}
+	n.applyChanges()
+	if p.promises >= n.majority() {
+		n.prepare = nil
+		n.becomeLeader(p.ballot, p.maxLastIndex, p.merged)
+	}
+}
+
+// --- replay ---
+
+func (n *Node) startReplay(merged map[uint64]Instance) {
+	n.replayQueue = sortedInstances(merged)
+	if len(n.replayQueue) == 0 {
+		return
+	}
+	n.trace(Trace{Kind: TraceReplay, Count: uint64(len(n.replayQueue)),
+		FromIndex: n.replayQueue[0].Index, ToIndex: n.replayQueue[len(n.replayQueue)-1].Index})
+	n.replayNext()
+}
+
+func (n *Node) replayNext() {
+	if len(n.replayQueue) == 0 {
+		return
+	}
+	old := n.replayQueue[0]
+	n.replayQueue = n.replayQueue[1:]
+	inst := Instance{Ballot: n.ballot, Index: old.Index, ClientID: old.ClientID, RequestID: old.RequestID,
+		State: InProgress, Command: old.Command}
+	n.startAccept(inst, nil, true)
+}
+
+// --- accept ---
+
+func (n *Node) startAccept(inst Instance, client *clientRequest, replay bool) {
+	n.log.Append(inst, &n.changes)
+	n.applyChanges()
+	ph := &acceptPhase{instance: inst, votes: 1, client: client, replay: replay}
+	if ph.votes >= n.majority() {
+		n.accepted(ph)
+		return
+	}
+	ph.channelID = n.broadcast(Message{Type: AcceptRequest, Instance: inst})
+	n.accepts[ph.channelID] = ph
+}
+
+func (n *Node) accepted(ph *acceptPhase) {
+	delete(n.accepts, ph.channelID)
+	n.log.Commit(ph.instance.Index, &n.changes)
+	n.applyChanges()
+	if ph.client != nil {
+		n.awaiting[ph.instance.Index] = *ph.client
+	}
+	n.execute()
+	if ph.replay {
+		n.replayNext()
+	}
+}
+
+// failWhileLeader ends an accept phase that timed out or met a stale reject: its client is
+// told to retry, and the slot is proposed again so the executor never waits on a hole.
+func (n *Node) failWhileLeader(ph *acceptPhase) {
+	delete(n.accepts, ph.channelID)
+	if ph.client != nil {
+		n.reply(*ph.client, Result{Type: ResultRetry})
+		ph.client = nil
+	}
+	ph.votes, ph.answered, ph.ticks = 1, 0, 0
+	ph.channelID = n.broadcast(Message{Type: AcceptRequest, Instance: ph.instance})
+	n.accepts[ph.channelID] = ph
+}
+
+func (n *Node) onClientCommand(c clientRequest, line string) {
+	n.counters.ClientCommands++
+	cmd, ok := ParseCommand(line)
+	switch {
+	case !ok:
+		n.reply(c, Result{Type: ResultBadCommand})
+	case n.isLeader():
+		if uint64(len(n.accepts)) >= n.cfg.MaxPendingAccepts {
+			n.reply(c, Result{Type: ResultRetry})
+			return
+		}
+		inst := Instance{Ballot: n.ballot, Index: n.log.AdvanceLastIndex(), ClientID: c.clientID,
+			RequestID: c.requestID, State: InProgress, Command: cmd}
+		n.startAccept(inst, &c, false)
+	case LeaderOf(n.ballot) != NoLeader:
+		n.reply(c, Result{Type: ResultLeaderIs, Leader: LeaderOf(n.ballot)})
+	default:
+		n.reply(c, Result{Type: ResultRetry})
+	}
+}
+
+func (n *Node) onAcceptRequest(m *Message) {
+	inst := m.Instance
+	if inst.Ballot < n.ballot {
+		n.respond(m, Message{Type: AcceptResponse, Ok: false, Ballot: n.ballot})
+		return
+	}
+	n.log.Append(inst, &n.changes)
+	n.applyChanges()
+	if inst.Ballot > n.ballot {
+		n.becomeFollower(inst.Ballot)
+	}
+	n.respond(m, Message{Type: AcceptResponse, Ok: true, Ballot: n.ballot})
+}
+
+func (n *Node) onAcceptResponse(m *Message) {
+	ph := n.accepts[m.ChannelID]
+	if ph == nil || ph.answered&peerBit(m.From) != 0 {
+		n.counters.StaleResponses++
+		return
+	}
+	ph.answered |= peerBit(m.From)
+	if m.Ok {
+		ph.votes++
+		if ph.votes >= n.majority() {
+			n.accepted(ph)
+		}
+		return
+	}
+	n.becomeFollower(m.Ballot)
+	if n.isLeader() {
+		n.failWhileLeader(ph)
+	}
+}
+
+// --- commit (heartbeat, learning, trimming) ---
+
+func (n *Node) onCommitTimer() {
+	if !n.isLeader() {
+		return
+	}
+	n.commitRound = nil
+	for _, ph := range n.sortedAccepts() {
+		ph.ticks++
+		if ph.ticks >= n.cfg.AcceptTimeoutTicks {
+			n.counters.AcceptTimeouts++
+			n.trace(Trace{Kind: TraceAcceptTimeout, Index: ph.instance.Index, Ballot: ph.instance.Ballot})
+			n.failWhileLeader(ph)
+		}
+	}
+	n.trimAndOpenCommitRound()
+	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
+}
+
+func (n *Node) trimAndOpenCommitRound() {
+	n.trimUntil(n.commitGle)
+	lastExecuted := n.log.LastExecuted()
+	if n.cfg.NumPeers == 1 {
+		n.learnGle(lastExecuted)
+		return
+	}
+	ch := n.broadcast(Message{Type: CommitRequest, Ballot: n.ballot, LastExecuted: lastExecuted,
+		GlobalLastExecuted: n.commitGle})
+	n.commitRound = &commitRound{channelID: ch, minLastExecuted: lastExecuted}
+}
+
+func (n *Node) trimUntil(g uint64) {
+	if n.log.TrimUntil(g) {
+		n.trace(Trace{Kind: TraceTrim, Value: n.log.GlobalLastExecuted()})
+	}
+}
+
+func (n *Node) learnGle(g uint64) {
+	if g != n.commitGle {
+		n.commitGle = g
+		n.trace(Trace{Kind: TraceCommitGle, Value: g})
+	}
+}
+
+func (n *Node) onCommitRequest(m *Message) {
+	if m.Ballot < n.ballot {
+		n.respond(m, Message{Type: CommitResponse, Ok: false, Ballot: n.ballot})
+		return
+	}
+	n.commitReceived = true
+	n.log.CommitUntil(m.LastExecuted, m.Ballot, &n.changes)
+	n.applyChanges()
+	n.execute()
+	n.trimUntil(m.GlobalLastExecuted)
+	if m.Ballot > n.ballot {
+		n.becomeFollower(m.Ballot)
+	}
+	n.respond(m, Message{Type: CommitResponse, Ok: true, Ballot: n.ballot, LastExecuted: n.log.LastExecuted()})
+}
+
+func (n *Node) onCommitResponse(m *Message) {
+	r := n.commitRound
+	if r == nil || m.ChannelID != r.channelID || r.answered&peerBit(m.From) != 0 {
+		n.counters.StaleResponses++
+		return
+	}
+	r.answered |= peerBit(m.From)
+	if !m.Ok {
+		n.commitRound = nil
+		n.becomeFollower(m.Ballot)
+		return
+	}
+	r.answeredCount++
+	r.minLastExecuted = min(r.minLastExecuted, m.LastExecuted)
+	if r.answeredCount == n.cfg.NumPeers-1 {
+		n.commitRound = nil
+		n.learnGle(r.minLastExecuted)
+	}
+}
+
+// --- executor ---
+
+func (n *Node) execute() {
+	for {
+		inst, ok := n.log.NextExecutable()
+		if !ok {
+			return
+		}
+		result := n.kv.Apply(inst.Command)
+		n.log.MarkExecuted()
+		n.counters.Executed++
+		n.trace(Trace{Kind: TraceExecute, Index: inst.Index, Result: result.Type})
+		if c, ok := n.awaiting[inst.Index]; ok {
+			delete(n.awaiting, inst.Index)
+			n.reply(c, result)
+		}
+	}
+}
+
+func (n *Node) onMessage(m *Message) {
+	switch m.Type {
+	case PrepareRequest:
+		n.onPrepareRequest(m)
+	case PrepareResponse:
+		n.onPrepareResponse(m)
+	case AcceptRequest:
+		n.onAcceptRequest(m)
+	case AcceptResponse:
+		n.onAcceptResponse(m)
+	case CommitRequest:
+		n.onCommitRequest(m)
+	case CommitResponse:
+		n.onCommitResponse(m)
+	}
+}

@@ -1,0 +1,221 @@
+package core
+
+import "sort"
+
+// Node is one Replicant peer: the sans-IO core. It is advanced only by Step.
+type Node struct {
+	cfg               Config
+	ballot            uint64
+	log               *Log
+	kv                *KVStore
+	rng               SplitMix64
+	commitReceived    bool
+	lastPrepareBallot uint64
+	nextChannelID     uint64
+	prepare           *preparePhase
+	accepts           map[uint64]*acceptPhase // open accept phases by channel id
+	replayQueue       []Instance
+	commitRound       *commitRound
+	commitGle         uint64
+	awaiting          map[uint64]clientRequest // index -> the request its execution answers
+	counters          Counters
+
+	effects []Effect    // the current step's output
+	changes []LogChange // scratch for log operations
+}
+
+type clientRequest struct{ clientID, requestID uint64 }
+
+type preparePhase struct {
+	ballot       uint64
+	channelID    uint64
+	promises     uint64
+	answered     uint32 // bit per peer
+	merged       map[uint64]Instance
+	maxLastIndex uint64
+}
+
+type acceptPhase struct {
+	channelID uint64
+	instance  Instance
+	votes     uint64
+	answered  uint32
+	ticks     uint64
+	client    *clientRequest
+	replay    bool
+}
+
+type commitRound struct {
+	channelID       uint64
+	answered        uint32
+	answeredCount   uint64
+	minLastExecuted uint64
+}
+
+// Counters are the node's running totals, shown by Inspect.
+type Counters struct {
+	Events, MessagesIn, MessagesOut, ClientCommands, Replies, Executed, Elections,
+	BadEvents, StaleResponses, AcceptTimeouts, Violations uint64
+}
+
+// NewNode creates a node; cfg must be valid (Config.Validate).
+func NewNode(cfg Config) *Node {
+	return &Node{
+		cfg:      cfg,
+		ballot:   InitialBallot,
+		log:      NewLog(),
+		kv:       NewKVStore(),
+		rng:      NewSplitMix64(cfg.Seed),
+		accepts:  make(map[uint64]*acceptPhase),
+		awaiting: make(map[uint64]clientRequest),
+	}
+}
+
+func (n *Node) Config() Config { return n.cfg }
+
+// Step advances the node by one event. The returned slice is valid until the next Step.
+func (n *Node) Step(ev *Event) []Effect {
+	n.effects = n.effects[:0]
+	n.counters.Events++
+	switch ev.Type {
+	case EventStart:
+		n.setTimer(TimerElection, n.electionDelayUs())
+	case EventTimer:
+		if ev.Timer == TimerElection {
+			n.onElectionTimer()
+		} else {
+			n.onCommitTimer()
+		}
+	case EventClient:
+		n.onClientCommand(clientRequest{ev.ClientID, ev.RequestID}, ev.Line)
+	case EventMessage:
+		if !n.validMessage(&ev.Message) {
+			n.badEvent()
+			break
+		}
+		n.counters.MessagesIn++
+		n.onMessage(&ev.Message)
+	}
+	return n.effects
+}
+
+// StepJSON decodes one canonical event, steps, and returns the effects as JSON Lines.
+func (n *Node) StepJSON(in []byte) []byte {
+	ev, err := DecodeEvent(in)
+	if err != nil {
+		n.effects = n.effects[:0]
+		n.counters.Events++
+		n.badEvent()
+		return EncodeEffects(n.effects)
+	}
+	return EncodeEffects(n.Step(&ev))
+}
+
+func (n *Node) badEvent() {
+	n.counters.BadEvents++
+	n.effects = append(n.effects, Effect{Type: EffectError})
+}
+
+// validMessage applies the semantic checks of docs/protocol.md to a decoded message.
+func (n *Node) validMessage(m *Message) bool {
+	num := n.cfg.NumPeers
+	if m.To != n.cfg.ID || m.From >= num || m.From == n.cfg.ID {
+		return false
+	}
+	realBallot := func(b uint64) bool { return LeaderOf(b) < num }
+	switch m.Type {
+	case PrepareRequest, CommitRequest:
+		return LeaderOf(m.Ballot) == m.From
+	case AcceptRequest:
+		return LeaderOf(m.Instance.Ballot) == m.From && m.Instance.Index >= 1 && m.Instance.State == InProgress
+	case PrepareResponse:
+		for _, inst := range m.Instances {
+			if inst.Index < 1 || !realBallot(inst.Ballot) {
+				return false
+			}
+		}
+	}
+	return realBallot(m.Ballot) || m.Ballot == InitialBallot
+}
+
+func (n *Node) isLeader() bool { return LeaderOf(n.ballot) == n.cfg.ID }
+func (n *Node) majority() uint64 { return n.cfg.NumPeers/2 + 1 }
+
+func (n *Node) electionDelayUs() uint64 {
+	lo := n.cfg.CommitIntervalUs * 3 / 2
+	hi := n.cfg.CommitIntervalUs * 2
+	return lo + n.rng.Next()%(hi-lo+1)
+}
+
+// --- effect helpers ---
+
+func (n *Node) setTimer(t TimerName, delayUs uint64) {
+	n.effects = append(n.effects, Effect{Type: EffectSetTimer, Timer: t, DelayUs: delayUs})
+}
+
+func (n *Node) cancelTimer(t TimerName) {
+	n.effects = append(n.effects, Effect{Type: EffectCancelTimer, Timer: t})
+}
+
+func (n *Node) reply(c clientRequest, r Result) {
+	n.counters.Replies++
+	n.effects = append(n.effects, Effect{Type: EffectReply, ClientID: c.clientID, RequestID: c.requestID, Result: r})
+}
+
+func (n *Node) send(m Message) {
+	n.counters.MessagesOut++
+	n.effects = append(n.effects, Effect{Type: EffectSend, Message: m})
+}
+
+// broadcast sends m to every peer in ascending id order on a fresh channel, returned.
+func (n *Node) broadcast(m Message) uint64 {
+	n.nextChannelID++
+	m.From = n.cfg.ID
+	m.ChannelID = n.nextChannelID
+	for p := uint64(0); p < n.cfg.NumPeers; p++ {
+		if p != n.cfg.ID {
+			m.To = p
+			n.send(m)
+		}
+	}
+	return m.ChannelID
+}
+
+// respond answers request req with m on req's channel.
+func (n *Node) respond(req *Message, m Message) {
+	m.From = n.cfg.ID
+	m.To = req.From
+	m.ChannelID = req.ChannelID
+	n.send(m)
+}
+
+func (n *Node) trace(t Trace) {
+	if n.cfg.Trace {
+		n.effects = append(n.effects, Effect{Type: EffectTrace, Trace: t})
+	}
+}
+
+// applyChanges turns what a log operation did into trace records.
+func (n *Node) applyChanges() {
+	for _, c := range n.changes {
+		switch c.Kind {
+		case ChangeStored:
+			n.trace(Trace{Kind: TraceInstance, Index: c.Instance.Index, Ballot: c.Instance.Ballot, State: c.Instance.State})
+		case ChangeStale:
+			n.trace(Trace{Kind: TraceStale, Index: c.Instance.Index, Ballot: c.Instance.Ballot})
+		case ChangeViolation:
+			n.counters.Violations++
+			n.trace(Trace{Kind: TraceViolation, Index: c.Instance.Index, Reason: c.Reason})
+		}
+	}
+	n.changes = n.changes[:0]
+}
+
+func (n *Node) sortedAccepts() []*acceptPhase {
+	out := make([]*acceptPhase, 0, len(n.accepts))
+	for _, ph := range n.accepts {
+		out = append(out, ph)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].channelID < out[b].channelID })
+	return out
+}

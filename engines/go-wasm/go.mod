@@ -1,0 +1,3 @@
+module replicant/engines/go-wasm
+
+go 1.26

@@ -1,0 +1,80 @@
+// The one seam between the Replicant cores and everything that drives them (conformance
+// harness, simulator, web lab). Every engine, in every language and on every target, is
+// reached through these two interfaces. See docs/protocol.md, "WebAssembly exports".
+
+export const ENGINE_NAMES = ['go', 'cpp', 'rust', 'java'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+export const TARGETS = ['native', 'wasm-node', 'wasm-browser'] as const;
+export type Target = (typeof TARGETS)[number];
+
+/** Node configuration as the core reads it (docs/protocol.md, "Data"). */
+export interface NodeConfig {
+  id: number;
+  num_peers: number;
+  seed: number;
+  commit_interval_us?: number;
+  accept_timeout_ticks?: number;
+  max_pending_accepts?: number;
+  trace?: boolean;
+}
+
+/** One node inside a synchronous engine (wasm builds). */
+export interface SyncNode {
+  /** Feeds one canonical event; returns the effects as JSON Lines. */
+  step(eventJson: string): string;
+  inspect(): string;
+  stats(): string;
+  destroy(): void;
+}
+
+/** A synchronous engine: creates nodes, each with its own state. */
+export interface SyncEngine {
+  readonly name: EngineName;
+  readonly target: Target;
+  createNode(config: NodeConfig): SyncNode;
+  close(): void;
+}
+
+/** The asynchronous view used by drivers that may talk to another process. */
+export interface AsyncNode {
+  step(eventJson: string): Promise<string>;
+  inspect(): Promise<string>;
+  stats(): Promise<string>;
+  destroy(): Promise<void>;
+}
+
+export interface AsyncEngine {
+  readonly name: EngineName;
+  readonly target: Target;
+  createNode(config: NodeConfig): Promise<AsyncNode>;
+  close(): Promise<void>;
+}
+
+/** Wraps a synchronous engine in the asynchronous interface. */
+export function asAsync(engine: SyncEngine): AsyncEngine {
+  return {
+    name: engine.name,
+    target: engine.target,
+    async createNode(config) {
+      const node = engine.createNode(config);
+      return {
+        step: async (e) => node.step(e),
+        inspect: async () => node.inspect(),
+        stats: async () => node.stats(),
+        destroy: async () => node.destroy(),
+      };
+    },
+    async close() {
+      engine.close();
+    },
+  };
+}
+
+/** Thrown when an engine refuses a configuration or a handle. */
+export class EngineError extends Error {
+  constructor(engine: string, message: string) {
+    super(`${engine}: ${message}`);
+    this.name = 'EngineError';
+  }
+}

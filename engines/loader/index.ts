@@ -1,0 +1,2 @@
+export * from './engine.ts';
+export { goEngine } from './go-wasm.ts';

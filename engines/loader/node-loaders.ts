@@ -1,0 +1,50 @@
+// Node-side engine loading: native hosts and wasm builds read from each engine's dist/.
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AsyncEngine, EngineError, EngineName, SyncEngine, asAsync } from './engine.ts';
+import { NativeHost } from './native-host.ts';
+import { goEngine } from './go-wasm.ts';
+
+export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Where each engine's build puts its artefacts (see each engine's README). */
+export const artefacts = {
+  go: {
+    host: join(ENGINES_DIR, 'go-wasm/dist/replicant-host'),
+    wasm: join(ENGINES_DIR, 'go-wasm/dist/replicant.wasm'),
+    wasmExec: join(ENGINES_DIR, 'go-wasm/dist/wasm_exec.js'),
+  },
+} as const;
+
+function need(path: string, engine: string): string {
+  if (!existsSync(path)) throw new EngineError(engine, `${path} is missing; run \`npm run build\` first`);
+  return path;
+}
+
+export function nativeEngine(name: EngineName): AsyncEngine {
+  switch (name) {
+    case 'go':
+      return new NativeHost('go', need(artefacts.go.host, 'go'));
+    default:
+      throw new EngineError(name, 'no native host for this engine yet');
+  }
+}
+
+export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
+  switch (name) {
+    case 'go': {
+      const bytes = readFileSync(need(artefacts.go.wasm, 'go'));
+      await import(pathToFileURL(need(artefacts.go.wasmExec, 'go')).href);
+      const Go = (globalThis as unknown as { Go: ConstructorParameters<typeof Object>[0] }).Go;
+      return goEngine(new WebAssembly.Module(bytes), Go as never, 'wasm-node');
+    }
+    default:
+      throw new EngineError(name, 'no wasm build for this engine yet');
+  }
+}
+
+/** Any engine on a Node-side target, through the asynchronous interface. */
+export async function loadEngine(name: EngineName, target: 'native' | 'wasm-node'): Promise<AsyncEngine> {
+  return target === 'native' ? nativeEngine(name) : asAsync(await wasmNodeEngine(name));
+}
