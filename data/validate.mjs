@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv, toObjects } from './lib/csv.mjs';
-import { validateTable, checkForeignKeys } from './lib/table-schema.mjs';
+import { validateTable, checkForeignKeys, NUMBER } from './lib/table-schema.mjs';
 import { quoteChecker } from './lib/quotes.mjs';
 import { compileResultsSchema, describeAjvErrors } from './lib/results.mjs';
 import { buildPaperResults } from './lib/paper-results.mjs';
 
-const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const NOT_RESULTS = new Set(['package.json', 'datapackage.json']);
 const SKIP_DIRS = new Set(['node_modules', 'schema']);
 
@@ -33,18 +32,21 @@ export function defaultDirs() {
   return { dataDir, papersDir: findPapersDir(path.dirname(dataDir)) };
 }
 
-// Every .json under dataDir except package files and the schema folder is a results file.
-export function findResultsFiles(dir) {
+// Files under dir, sorted, skipping node_modules and hidden folders (and schema/ if asked).
+function walk(dir, skip = new Set(['node_modules'])) {
   const out = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) out.push(...findResultsFiles(full));
-    } else if (entry.name.endsWith('.json') && !NOT_RESULTS.has(entry.name)) {
-      out.push(full);
-    }
+      if (!skip.has(entry.name) && !entry.name.startsWith('.')) out.push(...walk(full, skip));
+    } else out.push(full);
   }
   return out;
+}
+
+// Every .json under dataDir except package files and the schema folder is a results file.
+export function findResultsFiles(dir) {
+  return walk(dir, SKIP_DIRS).filter((f) => f.endsWith('.json') && !NOT_RESULTS.has(path.basename(f)));
 }
 
 function checkPackageRules({ file, resource, rows, records, header, hasQuote }) {
@@ -96,7 +98,7 @@ export function validateData({ dataDir, papersDir } = defaultDirs()) {
   for (const { resource, file, rows } of parsed) {
     errors.push(...checkForeignKeys({ file: rel(file), schema: resource.schema, rows, tables }));
   }
-  for (const csvFile of findFiles(dataDir, '.csv')) {
+  for (const csvFile of walk(dataDir).filter((f) => f.endsWith('.csv'))) {
     if (!listed.has(path.resolve(csvFile))) errors.push({ file: rel(csvFile), row: 0, field: '(file)', message: 'CSV not described in datapackage.json' });
   }
 
@@ -147,17 +149,6 @@ export function validateData({ dataDir, papersDir } = defaultDirs()) {
     if (actual !== expected) errors.push({ file: rel(generated), row: 0, field: '(file)', message: 'stale: run `npm --workspace @replicant/data run generate`' });
   }
   return errors;
-}
-
-function findFiles(dir, ext) {
-  const out = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) out.push(...findFiles(full, ext));
-    } else if (entry.name.endsWith(ext)) out.push(full);
-  }
-  return out;
 }
 
 export function formatError(e) {

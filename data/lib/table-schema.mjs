@@ -2,7 +2,7 @@
 // the constraints required / unique / enum / pattern / minimum / maximum, primary keys and
 // foreign keys. Errors name the file, the 1-based data row and the field.
 
-const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+export const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const INTEGER = /^-?\d+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
