@@ -15,7 +15,7 @@ fi
 # --- cost-model: Python test tools (pinned), installed only when a pin is not satisfied
 if ! python3 - cost-model/requirements-dev.txt <<'PY' 2>/dev/null
 import sys
-from importlib.metadata import version, PackageNotFoundError
+from importlib.metadata import version  # raises when the package is missing
 for line in open(sys.argv[1]):
     name, _, pin = line.strip().partition("==")
     if name and version(name) != pin:
