@@ -1,2 +1,6 @@
 # The test suites `npm test` runs, one `suite NAME CMD...` line each. Sourced by test.sh.
 # shellcheck shell=bash
+suite "java: unit tests" mvn -q -B -f engines/java-wasm/pom.xml test
+suite "java: conformance (native)" npm run --silent conformance -- --engine java --target native
+suite "java: conformance (wasm-node: TeaVM JavaScript)" npm run --silent conformance -- --engine java --target wasm-node
+suite "java: WasmGC build in Chromium" npx tsx engines/java-wasm/test/wasmgc-smoke.ts
