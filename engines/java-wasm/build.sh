@@ -36,4 +36,6 @@ SCRIPT
 }
 # The host is short-lived and single-threaded: a small serial-GC JVM starts fastest.
 launcher replicant-host replicant.host.Main '-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto'
+# The server keeps the JVM's defaults (G1, as in the paper); size the heap with -Xmx.
+launcher replicant-server replicant.server.Main ''
 touch "$stamp"
