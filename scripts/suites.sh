@@ -1,5 +1,7 @@
 # The test suites `npm test` runs, one `suite NAME CMD...` line each. Sourced by test.sh.
 # shellcheck shell=bash
+suite data npm --workspace @replicant/data test
+suite cost-model npm --workspace @replicant/cost-model test
 suite "java: unit tests" mvn -q -B -f engines/java-wasm/pom.xml test
 suite "java: conformance (native)" npm run --silent conformance -- --engine java --target native
 suite "java: conformance (wasm-node: TeaVM JavaScript)" npm run --silent conformance -- --engine java --target wasm-node
