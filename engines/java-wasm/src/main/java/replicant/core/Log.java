@@ -38,23 +38,30 @@ public final class Log {
     /** The result of the merge rule. */
     enum InsertOutcome { KEPT, STORED, VIOLATION }
 
-    /** Applies the merge rule of docs/protocol.md to one slot of m. */
+    /**
+     * Applies the merge rule of docs/protocol.md to one slot of m. Differing commands are a
+     * violation only where Paxos forbids them: both chosen (committed or executed), equal
+     * ballots, or a chosen instance against one of a higher ballot. A stale in-progress instance
+     * of a lower ballot may differ (it was never chosen) and is simply not taken.
+     */
     static InsertOutcome insertInto(HashMap<Long, Instance> m, Instance inst) {
         Instance stored = m.get(inst.index);
         if (stored == null) {
             m.put(inst.index, inst);
             return InsertOutcome.STORED;
         }
+        boolean same = stored.command.equals(inst.command);
+        boolean incomingChosen = inst.state == Instance.State.COMMITTED || inst.state == Instance.State.EXECUTED;
         if (stored.state == Instance.State.COMMITTED || stored.state == Instance.State.EXECUTED) {
-            return stored.command.equals(inst.command) ? InsertOutcome.KEPT : InsertOutcome.VIOLATION;
+            return !same && (incomingChosen || inst.ballot >= stored.ballot) ? InsertOutcome.VIOLATION
+                    : InsertOutcome.KEPT;
         }
         if (inst.ballot > stored.ballot) {
             m.put(inst.index, inst);
             return InsertOutcome.STORED;
         }
-        if (inst.ballot == stored.ballot && !stored.command.equals(inst.command)) {
-            return InsertOutcome.VIOLATION;
-        }
+        if (inst.ballot == stored.ballot && !same) return InsertOutcome.VIOLATION;
+        if (inst.ballot < stored.ballot && incomingChosen && !same) return InsertOutcome.VIOLATION;
         return InsertOutcome.KEPT;
     }
 

@@ -34,11 +34,18 @@ class LogTest {
     void mergeRuleKeepsCommittedAndExecutedSlots() {
         for (State s : new State[] {State.COMMITTED, State.EXECUTED}) {
             HashMap<Long, Instance> m = new HashMap<>();
-            Instance stored = inst(0x101, 1, s, A);
+            Instance stored = inst(0x201, 1, s, A);
             m.put(1L, stored);
-            assertEquals(Log.InsertOutcome.KEPT, Log.insertInto(m, inst(0x201, 1, State.IN_PROGRESS, A)));
+            assertEquals(Log.InsertOutcome.KEPT, Log.insertInto(m, inst(0x301, 1, State.IN_PROGRESS, A)));
             assertSame(stored, m.get(1L));
+            // A chosen command against a higher or equal ballot's different one: Paxos forbids it.
+            assertEquals(Log.InsertOutcome.VIOLATION, Log.insertInto(m, inst(0x301, 1, State.IN_PROGRESS, B)));
             assertEquals(Log.InsertOutcome.VIOLATION, Log.insertInto(m, inst(0x201, 1, State.IN_PROGRESS, B)));
+            // Two chosen commands that differ, whatever their ballots.
+            assertEquals(Log.InsertOutcome.VIOLATION, Log.insertInto(m, inst(0x101, 1, State.COMMITTED, B)));
+            assertEquals(Log.InsertOutcome.VIOLATION, Log.insertInto(m, inst(0x101, 1, State.EXECUTED, B)));
+            // A stale in-progress instance of a lower ballot was never chosen: it may differ.
+            assertEquals(Log.InsertOutcome.KEPT, Log.insertInto(m, inst(0x101, 1, State.IN_PROGRESS, B)));
             assertSame(stored, m.get(1L));
         }
     }
@@ -68,6 +75,10 @@ class LogTest {
         Instance stored = inst(0x202, 1, State.IN_PROGRESS, A);
         m.put(1L, stored);
         assertEquals(Log.InsertOutcome.KEPT, Log.insertInto(m, inst(0x101, 1, State.IN_PROGRESS, B)));
+        assertSame(stored, m.get(1L));
+        // ... but a lower-ballot instance that was chosen with another command is a violation.
+        assertEquals(Log.InsertOutcome.VIOLATION, Log.insertInto(m, inst(0x101, 1, State.COMMITTED, B)));
+        assertEquals(Log.InsertOutcome.KEPT, Log.insertInto(m, inst(0x101, 1, State.COMMITTED, A)));
         assertSame(stored, m.get(1L));
     }
 
