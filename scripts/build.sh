@@ -3,4 +3,5 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+bash engines/go-wasm/build.sh
 bash engines/java-wasm/build.sh

@@ -6,3 +6,5 @@ suite "java: unit tests" mvn -q -B -f engines/java-wasm/pom.xml test
 suite "java: conformance (native)" npm run --silent conformance -- --engine java --target native
 suite "java: conformance (wasm-node: TeaVM JavaScript)" npm run --silent conformance -- --engine java --target wasm-node
 suite "java: WasmGC build in Chromium" npx tsx engines/java-wasm/test/wasmgc-smoke.ts
+suite "java: differential vs go (native, 300 random transcripts)" npx tsx engines/java-wasm/test/differential.ts --runs 300 --target native
+suite "java: differential vs go (wasm-node, 60 random transcripts)" npx tsx engines/java-wasm/test/differential.ts --runs 60 --seed 5000
