@@ -8,3 +8,4 @@ suite "java: conformance (wasm-node: TeaVM JavaScript)" npm run --silent conform
 suite "java: WasmGC build in Chromium" npx tsx engines/java-wasm/test/wasmgc-smoke.ts
 suite "java: differential vs go (native, 300 random transcripts)" npx tsx engines/java-wasm/test/differential.ts --runs 300 --target native
 suite "java: differential vs go (wasm-node, 60 random transcripts)" npx tsx engines/java-wasm/test/differential.ts --runs 60 --seed 5000
+suite "java: native server, 3-node cluster" npx tsx engines/java-wasm/test/server-smoke.ts
