@@ -7,5 +7,6 @@ suite "java: conformance (native)" npm run --silent conformance -- --engine java
 suite "java: conformance (wasm-node: TeaVM JavaScript)" npm run --silent conformance -- --engine java --target wasm-node
 suite "java: WasmGC build in Chromium" npx tsx engines/java-wasm/test/wasmgc-smoke.ts
 suite "java: differential vs go (native, 300 random transcripts)" npx tsx engines/java-wasm/test/differential.ts --runs 300 --target native
-suite "java: differential vs go (wasm-node, 60 random transcripts)" npx tsx engines/java-wasm/test/differential.ts --runs 60 --seed 5000
+suite "java: differential vs go (wasm-node, 100 random sequences)" npm run --silent differential -- --engines go,java --target wasm-node --sequences 100
 suite "java: native server, 3-node cluster" npx tsx engines/java-wasm/test/server-smoke.ts
+suite "java: native cluster tests (java x3, mixed with go)" bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="java,java,java;go,java,go" npx vitest run cluster'

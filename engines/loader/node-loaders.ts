@@ -38,6 +38,8 @@ export function serverCommand(name: EngineName): string[] {
   switch (name) {
     case 'go':
       return [need(artefacts.go.server, 'go')];
+    case 'java':
+      return [need(artefacts.java.server, 'java')];
     default:
       throw new EngineError(name, 'no native server for this engine yet');
   }

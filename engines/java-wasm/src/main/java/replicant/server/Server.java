@@ -69,7 +69,7 @@ final class Server {
         Config c = Config.defaults();
         c.id = id;
         c.numPeers = numPeers;
-        c.seed = id;
+        c.seed = args.seed;
         c.commitIntervalUs = cfg.commitIntervalMs * 1000;
         c.trace = args.trace;
         c.validate();

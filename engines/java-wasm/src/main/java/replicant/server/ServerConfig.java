@@ -15,7 +15,7 @@ import replicant.core.Json;
  */
 final class ServerConfig {
     static final String USAGE =
-            "usage: replicant-server CONFIG.json --id N [--verbose] [--trace] [--stats-every SECONDS]";
+            "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]";
 
     /** A problem with the command line or the configuration; the server exits with status 2. */
     static final class BadConfig extends Exception {
@@ -27,6 +27,8 @@ final class ServerConfig {
     static final class Args {
         String configPath;
         long id = -1;
+        /** The election-timeout jitter's seed; by default id + 1, as the Go server chooses. */
+        long seed = -1;
         boolean verbose;
         boolean trace;
         long statsEverySeconds;
@@ -53,6 +55,9 @@ final class ServerConfig {
                 case "--config":
                     a.configPath = value != null ? value : next(argv, ++i, "--config");
                     break;
+                case "--seed":
+                    a.seed = nonNegative("--seed", value != null ? value : next(argv, ++i, "--seed"));
+                    break;
                 case "--stats-every":
                     a.statsEverySeconds = nonNegative("--stats-every",
                             value != null ? value : next(argv, ++i, "--stats-every"));
@@ -77,6 +82,7 @@ final class ServerConfig {
         }
         if (a.configPath == null) throw new BadConfig("no configuration file given\n" + USAGE);
         if (a.id < 0) throw new BadConfig("no --id given\n" + USAGE);
+        if (a.seed < 0) a.seed = a.id + 1;
         return a;
     }
 
