@@ -41,6 +41,9 @@ const files: Record<string, { body: string | Buffer; type: string }> = {
   '/loader/java-wasm.js': { body: transpile(join(HERE, '../../loader/java-wasm.ts')), type: 'text/javascript' },
   '/java-wasm/test/drive.js': { body: transpile(join(HERE, 'drive.ts')), type: 'text/javascript' },
   '/runtime.js': { body: readFileSync(artefacts.java.wasmRuntime), type: 'text/javascript' },
+  // Go's glue defines globalThis.process, which sends TeaVM's own loader down its Node path;
+  // the page loads it too, to show that the adapter does not depend on that sniffing.
+  '/wasm_exec.js': { body: readFileSync(artefacts.go.wasmExec), type: 'text/javascript' },
   '/replicant-java.wasm': { body: readFileSync(artefacts.java.wasm), type: 'application/wasm' },
 };
 
@@ -58,7 +61,11 @@ try {
     return f ? route.fulfill({ body: f.body, contentType: f.type }) : route.fulfill({ status: 404, body: 'not found' });
   });
   await page.goto(`${ORIGIN}/index.html`);
+  await page.addScriptTag({ url: `${ORIGIN}/wasm_exec.js` });
   await page.addScriptTag({ url: `${ORIGIN}/runtime.js` });
+  if (!(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process === 'object'))) {
+    fail('wasm_exec.js did not define globalThis.process; the test no longer covers that case');
+  }
   const t0 = Date.now();
   const result = await page.evaluate(async () => {
     const { javaWasmGcEngine } = await import('/loader/java-wasm.js' as string);
