@@ -9,11 +9,12 @@ suite differential-go npm run --silent differential -- --engines go,go --referen
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
 suite cost-model npm --workspace @replicant/cost-model test
-suite "java: unit tests" mvn -q -B -f engines/java-wasm/pom.xml test
-suite "java: conformance (native)" npm run --silent conformance -- --engine java --target native
-suite "java: conformance (wasm-node: TeaVM JavaScript)" npm run --silent conformance -- --engine java --target wasm-node
-suite "java: WasmGC build in Chromium" npx tsx engines/java-wasm/test/wasmgc-smoke.ts
-suite "java: differential vs go (native, 300 random transcripts)" npx tsx engines/java-wasm/test/differential.ts --runs 300 --target native
-suite "java: differential vs go (wasm-node, 100 random sequences)" npm run --silent differential -- --engines go,java --target wasm-node --sequences 100
-suite "java: native server, 3-node cluster" npx tsx engines/java-wasm/test/server-smoke.ts
-suite "java: native cluster tests (java x3, mixed with go)" bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="java,java,java;go,java,go" npx vitest run cluster'
+suite java-unit mvn -q -B -f engines/java-wasm/pom.xml test
+suite conformance-java-native npm run --silent conformance -- --engine java --target native --twice
+suite conformance-java-wasm-node npm run --silent conformance -- --engine java --target wasm-node
+suite conformance-java-wasm-browser npm run --silent conformance -- --engine java --target wasm-browser
+suite java-wasmgc-smoke npx tsx engines/java-wasm/test/wasmgc-smoke.ts
+suite differential-java-native npx tsx engines/java-wasm/test/differential.ts --runs 300 --target native
+suite differential-java npm run --silent differential -- --engines go,java --reference-target native --target wasm-node --sequences 100
+suite java-server-smoke npx tsx engines/java-wasm/test/server-smoke.ts
+suite cluster-java bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="java,java,java;go,java,go" npx vitest run cluster'
