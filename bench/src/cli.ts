@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
 import { gitCommit, machineInfo, toolVersions } from './machine.ts';
-import { measureSetting, type SettingResult } from './measure.ts';
+import { measureFootprint, measureSetting, type Footprint, type SettingResult } from './measure.ts';
 import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
 import { detailsLines, resultsFile, settingRows, type ResultRow } from './results.ts';
@@ -96,8 +96,24 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   const { commit, dirty } = gitCommit(REPO);
   const rows: ResultRow[] = [];
   const results: SettingResult[] = [];
+  const footprints = new Map<string, Footprint | null>();
   for (const [i, s] of settings.entries()) {
     progress.setting(i, s.id);
+    if (s.ratio !== null && o.memory_baseline === 'auto') {
+      if (!footprints.has(s.system)) {
+        progress.step(i, 'measuring the fixed memory footprint');
+        try {
+          const f = await measureFootprint(s, o, scratch);
+          footprints.set(s.system, f);
+          progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
+        } catch (err) {
+          footprints.set(s.system, null);
+          progress.log(`${s.system}: could not measure the fixed footprint (${(err as Error).message}); limits are ratio × data only`);
+        }
+      }
+      s.baseline_bytes = footprints.get(s.system)?.bytes ?? 0;
+      s.memory_bytes += s.baseline_bytes;
+    }
     const r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m));
     results.push(r);
     const detailsRel = relative(REPO, join(out, 'details', `${s.id}.jsonl`));

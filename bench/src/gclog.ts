@@ -14,6 +14,8 @@ export interface GcEvent {
   cpu_ms: number;
   heap_before_mib?: number;
   heap_after_mib?: number;
+  /** Go only: heap marked live by the cycle (the third of gctrace's A->B->C). */
+  heap_live_mib?: number;
   /** Go only: Ps (GOMAXPROCS) during the cycle. */
   procs?: number;
 }
@@ -29,7 +31,7 @@ export function parseGoGctrace(text: string): GcEvent[] {
     const m = GO_LINE.exec(line.trim());
     if (!m) continue;
     const n = m.slice(1).map(Number) as number[];
-    const [, t, , sweepTerm, mark, markTerm, cpuSweepTerm, assist, background, , cpuMarkTerm, before, after, , , procs] = n;
+    const [, t, , sweepTerm, mark, markTerm, cpuSweepTerm, assist, background, , cpuMarkTerm, before, after, live, , procs] = n;
     events.push({
       t_s: t!,
       kind: 'go-cycle',
@@ -39,6 +41,7 @@ export function parseGoGctrace(text: string): GcEvent[] {
       cpu_ms: cpuSweepTerm! + assist! + background! + cpuMarkTerm!,
       heap_before_mib: before! * (1e6 / 2 ** 20),
       heap_after_mib: after! * (1e6 / 2 ** 20),
+      heap_live_mib: live! * (1e6 / 2 ** 20),
       procs: procs!,
     });
   }

@@ -9,7 +9,7 @@ type Histogram = ReturnType<typeof hdr.build>;
 
 export interface IntervalLog {
   /** Offset of each interval's start from the log's base time, s. */
-  intervals: { start_s: number; histogram: Histogram }[];
+  intervals: { start_s: number; end_s: number; histogram: Histogram }[];
 }
 
 export function readIntervalLog(text: string): IntervalLog {
@@ -18,7 +18,8 @@ export function readIntervalLog(text: string): IntervalLog {
   for (;;) {
     const h = reader.nextIntervalHistogram();
     if (!h) break;
-    intervals.push({ start_s: h.startTimeStampMsec / 1000 - reader.startTimeSec, histogram: h as Histogram });
+    const base = reader.startTimeSec;
+    intervals.push({ start_s: h.startTimeStampMsec / 1000 - base, end_s: h.endTimeStampMsec / 1000 - base, histogram: h as Histogram });
   }
   return { intervals };
 }
@@ -30,6 +31,21 @@ export function mergeWindow(logs: IntervalLog[], from_s: number, to_s = Infinity
     for (const i of log.intervals) if (i.start_s >= from_s - 1e-6 && i.start_s < to_s) total.add(i.histogram);
   }
   return total;
+}
+
+/** Seconds covered by the intervals that start in [from_s, to_s) (the measured window). */
+export function windowSeconds(logs: IntervalLog[], from_s: number, to_s = Infinity): number {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const log of logs) {
+    for (const i of log.intervals) {
+      if (i.start_s >= from_s - 1e-6 && i.start_s < to_s) {
+        first = Math.min(first, i.start_s);
+        last = Math.max(last, i.end_s);
+      }
+    }
+  }
+  return last > first ? last - first : 0;
 }
 
 export interface LatencyStats {

@@ -38,6 +38,8 @@ export interface BenchOptions {
   repetitions: number;
   nodes: number;
   out_dir?: string;
+  /** auto: add each system's measured fixed footprint to ratio-derived limits (scaled runs). */
+  memory_baseline: 'auto' | 'none';
   dry_run: boolean;
   preset: PresetName;
 }
@@ -52,7 +54,7 @@ export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
   // generator's: 7.5 M records, 32/8/6/5 GiB, 8/4/2 vCPUs, 10-minute runs after 20 s warm-up.
   paper: {
     workloads: ['a', 'b'], records: 7_500_000, mem_gib: [32, 8, 6, 5], vcpus: PAPER_VCPUS, cores_per_vcpu: 1,
-    duration_s: 600, warmup_s: 20, tolerance: 0.05, max_probes: 10, repetitions: 3,
+    duration_s: 600, warmup_s: 20, tolerance: 0.05, max_probes: 10, repetitions: 3, memory_baseline: 'none',
   },
 };
 
@@ -74,6 +76,7 @@ export const DEFAULTS: BenchOptions = {
   max_probes: 7,
   repetitions: 1,
   nodes: 3,
+  memory_baseline: 'auto',
   dry_run: false,
   preset: 'scaled',
 };
@@ -144,6 +147,11 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
   if (s('repetitions')) o.repetitions = positiveInt(s('repetitions')!, '--repetitions');
   if (s('nodes')) o.nodes = positiveInt(s('nodes')!, '--nodes');
   if (s('out')) o.out_dir = s('out');
+  if (s('memory-baseline')) {
+    const b = s('memory-baseline');
+    if (b !== 'auto' && b !== 'none') throw new UsageError(`--memory-baseline must be auto or none, got ${JSON.stringify(b)}`);
+    o.memory_baseline = b;
+  }
   o.dry_run = flags['dry-run'] === true;
   if (o.max_rate && o.max_rate <= o.min_rate) throw new UsageError(`--max-rate (${o.max_rate}) must exceed --min-rate (${o.min_rate})`);
   if (!o.mem_gib && !o.ratios) o.ratios = [8];
@@ -159,7 +167,10 @@ export interface Setting {
   records: number;
   raw_data_bytes: number;
   ratio: number | null;
+  /** Per-node memory limit. For ratios: ratio × raw data, plus `baseline_bytes` once measured. */
   memory_bytes: number;
+  /** The system's fixed footprint added to a ratio-derived limit (0 until measured, or none). */
+  baseline_bytes: number;
   vcpus: number;
   cpu_quota_cores: number | null;
   repetition: number;
@@ -200,6 +211,7 @@ export function buildPlan(o: BenchOptions): Setting[] {
               raw_data_bytes: raw,
               ratio: m.ratio,
               memory_bytes: Math.round(m.bytes),
+              baseline_bytes: 0,
               vcpus,
               // A quota of a whole cpuset or more is no limit at all; leave it off.
               cpu_quota_cores: quota >= cpuCount(o.node_cpus) ? null : quota,
@@ -235,9 +247,13 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
     `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
     `  records ${o.records} (${((o.records * RECORD_BYTES) / 2 ** 20).toFixed(1)} MiB of raw data at ${RECORD_BYTES} B/record)`,
+    o.memory_baseline === 'auto' && !o.mem_gib
+      ? '  memory per node = ratio × raw data + the system\'s fixed footprint (measured first: 64 clients connected, 1,000 records)'
+      : '  memory per node as given (no footprint added)',
   ];
   for (const s of settings) {
-    const mem = `${(s.memory_bytes / 2 ** 20).toFixed(0)} MiB/node${s.ratio !== null ? ` (ratio ${s.ratio})` : ''}`;
+    const extra = s.ratio !== null && o.memory_baseline === 'auto' ? ' + footprint' : '';
+    const mem = `${(s.memory_bytes / 2 ** 20).toFixed(0)} MiB/node${extra}${s.ratio !== null ? ` (ratio ${s.ratio})` : ''}`;
     const cpu = s.cpu_quota_cores === null ? 'no CPU quota' : `CPU quota ${s.cpu_quota_cores} core/node`;
     lines.push(`  - ${s.id}: workload ${s.workload.toUpperCase()}, ${mem}, ${s.vcpus} vCPU-equivalent (${cpu})`);
   }

@@ -44,7 +44,8 @@ const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
 function settingNote(r: SettingResult, o: BenchOptions): string {
   const s = r.setting;
-  const mem = `${round(s.memory_bytes / 2 ** 20, 1)} MiB/node via ${r.memory_how}`;
+  const footprint = s.baseline_bytes ? ` (= ratio × data + ${round(s.baseline_bytes / 2 ** 20, 0)} MiB measured fixed footprint)` : '';
+  const mem = `${round(s.memory_bytes / 2 ** 20, 1)} MiB/node${footprint} via ${r.memory_how}`;
   const ratio = s.ratio !== null ? `memory:data ratio ${s.ratio} over ${s.records} records (${round(s.raw_data_bytes / 2 ** 20, 1)} MiB raw)` : `${s.records} records`;
   const cpu = s.cpu_quota_cores === null ? `nodes share cpuset ${o.node_cpus} without quota` : `nodes on cpuset ${o.node_cpus}, quota ${s.cpu_quota_cores} core each`;
   const noise = r.best?.usage ? `; other tenants used ${round(r.best.usage.other_cores_busy, 2)} cores meanwhile` : '';

@@ -140,6 +140,9 @@ public class ReplicantClient extends DB {
         int leader = parseLeader(reply);
         if (leader >= 0) {
           REDIRECTS.incrementAndGet();
+          // A client told where the leader is has no more use for this node: close the
+          // connection rather than hold a server-side client (and its buffers) open.
+          if (leader != node) dropConnection(node);
           node = leader;
           LEADER_HINT.set(leader);
           continue;
