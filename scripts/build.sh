@@ -10,5 +10,8 @@ bash engines/go-wasm/build.sh
 say "build: Java engine (host, server, TeaVM JavaScript and WasmGC)"
 bash engines/java-wasm/build.sh
 
+say "build: native benchmarks (YCSB bindings, etcd)"
+bash bench/build.sh
+
 say "build: web lab"
 npm --workspace @replicant/web run --silent build >/dev/null
