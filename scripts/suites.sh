@@ -8,3 +8,4 @@ suite differential-go npm run --silent differential -- --engines go,go --referen
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
 suite cost-model npm --workspace @replicant/cost-model test
+suite sim-unit npm --workspace @replicant/sim test
