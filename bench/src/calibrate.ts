@@ -6,7 +6,7 @@
 //    allocators) read through the native hosts' stats() while a scripted 3-node cluster
 //    replicates the same mix of commands.
 // It writes a model-card fragment (sim/src/api.ts ModelCard: every parameter `measured`, with
-// machine, date and commit in its note) to data/models/measured/.
+// machine, date and commit in its note) to data/models/measured/<version>.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Cluster } from '../../engines/conformance/src/cluster.ts';
@@ -152,10 +152,12 @@ export async function runCalibration(flags: Record<string, string | boolean | un
       }
     }
   }
-  const out = resolve((flags.out as string | undefined) ?? join(REPO, 'data/models/measured/calibration.json'));
+  // data/validate.mjs checks every card under data/models against its schema, named <version>.json.
+  const version = `0.1.0-measured.${date.replace(/-/g, '')}`;
+  const out = resolve((flags.out as string | undefined) ?? join(REPO, `data/models/measured/${version}.json`));
   mkdirSync(dirname(out), { recursive: true });
   const card = {
-    version: '0.1.0',
+    version,
     description: `Measured parameters for the simulator's model card (${where}). Command: ${command}`,
     parameters: Object.fromEntries(Object.entries(parameters).sort(([a], [b]) => a.localeCompare(b))),
   };

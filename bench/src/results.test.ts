@@ -11,7 +11,7 @@ setting.memory_bytes += setting.baseline_bytes;
 function probe(target: number, p99_ms: number | null, met: boolean): ProbeDetail {
   const lat = { count: 1000, failed: 0, mean_us: 900, max_us: 30_000, p50_us: 800, p99_us: (p99_ms ?? Infinity) * 1000, p999_us: 25_000, spectrum: [[99, 5000]] as [number, number][], hdr_base64: 'HISTFAAA' };
   return {
-    kind: 'search', target_ops_per_s: target, p99_ms, achieved_ops_per_s: target, met, started_at_s: 1000, window_s: 5,
+    kind: 'search', background_cores: 0.2, quiet_waited_s: 0, target_ops_per_s: target, p99_ms, achieved_ops_per_s: target, met, started_at_s: 1000, window_s: 5,
     intended: lat, uncorrected: { ...lat, p99_us: 4000 }, read_p99_intended_us: 5000, update_p99_intended_us: 6000,
     usage: { cores: [0.5, 0.2, 0.2, 0.3], timeline: [], memory_peak_bytes: [1, 1, 1, 1], rss_peak_bytes: [150e6, 90e6, 90e6], machine_cores_busy: 1.5, other_cores_busy: 0.3 },
     leader: 0, binding: { redirects: 64, retries: 0, reconnects: 128 }, ycsb_exit: 0, hdr_dir: '/tmp/x',
@@ -30,7 +30,7 @@ function result(best: ProbeDetail | null, floor: ProbeDetail | null, ceiling = f
   return {
     setting, started_at: '2026-11-22T00:00:00Z', memory_how: 'GOMEMLIMIT', load: { seconds: 3, ops_per_s: 7000, ok: true }, saturation_ops_per_s: 3100,
     search: { best, ceiling_reached: ceiling }, best, floor, probes: [best ?? floor!], nodes: [node(0, 'leader', 0.5), node(1, 'follower', 0.2), node(2, 'follower', 0.2)],
-    loadgen_cores: 0.3, leader_changes: [{ t_s: 1, leader: 0 }], restarts: 0, errors: [],
+    loadgen_cores: 0.3, leader_changes: [{ t_s: 1, leader: 0 }], restarts: 0, slo_ms: 20, errors: [],
   };
 }
 

@@ -116,3 +116,15 @@ export function usageInWindow(samples: Sample[], from_s: number, to_s: number, t
     other_cores_busy: Math.max(0, machine - ours),
   };
 }
+
+/** Cores the machine is busy with, over `window_ms`, minus what `ours()` used meanwhile. */
+export async function backgroundCores(ours: () => number, window_ms = 1000, ticksPerSecond = 100): Promise<number> {
+  const a = parseProcStatCpu(readFileSync('/proc/stat', 'utf8'));
+  const oursA = ours();
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, window_ms));
+  const b = parseProcStatCpu(readFileSync('/proc/stat', 'utf8'));
+  const seconds = (Date.now() - t0) / 1000;
+  const machine = (b.busy - a.busy) / ticksPerSecond / seconds;
+  return Math.max(0, machine - (ours() - oursA) / 1e9 / seconds);
+}
