@@ -124,8 +124,9 @@ export async function runCalibration(flags: Record<string, string | boolean | un
   const where = `bench calibrate, ${date}, commit ${commit.slice(0, 12)}, ${machine.vcpus}-core ${machine.cpu_model}`;
   const parameters: Record<string, CardParameter> = {};
   const scratch = join(BENCH_DIR, 'runs', `calibrate-${process.pid}`);
-  // Ratio 8 keeps GC pressure low: these are the per-operation costs, not the GC collapse.
-  for (const setting of buildPlan(options)) {
+  for (const planned of buildPlan(options)) {
+    // No memory limit at all: these are per-operation costs, not what a tight heap does to them.
+    const setting = { ...planned, memory_bytes: 0 };
     const e = setting.system;
     console.log(`calibrate ${e}, workload ${setting.workload.toUpperCase()}: ${rate} ops/s for ${options.duration_s} s`);
     const m = await measureFixedRate(setting, options, rate, scratch);
@@ -134,7 +135,7 @@ export async function runCalibration(flags: Record<string, string | boolean | un
       continue;
     }
     const w = setting.workload;
-    const note = `${where}; YCSB workload ${w.toUpperCase()} at ${m.achieved_ops_per_s} ops/s open loop, ${setting.records} records, cgroup cpuacct over ${options.duration_s} s; intended p99 ${m.p99_ms?.toFixed(1) ?? '?'} ms`;
+    const note = `${where}; YCSB workload ${w.toUpperCase()} at ${m.achieved_ops_per_s} ops/s open loop, ${setting.records} records, no memory limit, nodes sharing cpuset ${options.node_cpus}, cgroup cpuacct over ${options.duration_s} s; intended p99 ${m.p99_ms?.toFixed(1) ?? '?'} ms; background load from other tenants ${m.background_cores} cores`;
     parameters[`${e}.cpu_us_per_op.leader.${w}`] = { value: Math.round(m.leader_us_per_op * 10) / 10, unit: 'us', source: 'measured', note };
     parameters[`${e}.cpu_us_per_op.follower.${w}`] = { value: Math.round(m.follower_us_per_op * 10) / 10, unit: 'us', source: 'measured', note };
     console.log(`  CPU per op: leader ${m.leader_us_per_op.toFixed(1)} µs, follower ${m.follower_us_per_op.toFixed(1)} µs`);

@@ -410,6 +410,7 @@ export async function measureSetting(setting: Setting, o: BenchOptions, scratchD
 
 export interface FixedRateMeasurement {
   achieved_ops_per_s: number;
+  background_cores: number;
   p99_ms: number | null;
   leader_us_per_op: number;
   follower_us_per_op: number;
@@ -431,6 +432,7 @@ export async function measureFixedRate(setting: Setting, o: BenchOptions, rate: 
     const followers = p.usage.cores.slice(0, o.nodes).filter((_, id) => id !== leader);
     return {
       achieved_ops_per_s: p.achieved_ops_per_s,
+      background_cores: Number((p.usage.other_cores_busy).toFixed(2)),
       p99_ms: p.p99_ms,
       leader_us_per_op: perOp(p.usage.cores[leader]!),
       follower_us_per_op: perOp(followers.reduce((a, b) => a + b, 0) / followers.length),
