@@ -15,6 +15,11 @@ export const artefacts = {
     wasm: join(ENGINES_DIR, 'go-wasm/dist/replicant.wasm'),
     wasmExec: join(ENGINES_DIR, 'go-wasm/dist/wasm_exec.js'),
   },
+  rust: {
+    host: join(ENGINES_DIR, 'rust-wasm/dist/replicant-host'),
+    wasm: join(ENGINES_DIR, 'rust-wasm/dist/replicant_wasm_bg.wasm'),
+    glue: join(ENGINES_DIR, 'rust-wasm/dist/replicant_wasm.js'),
+  },
 } as const;
 
 function need(path: string, engine: string): string {
@@ -26,6 +31,8 @@ export function nativeEngine(name: EngineName): AsyncEngine {
   switch (name) {
     case 'go':
       return new NativeHost('go', need(artefacts.go.host, 'go'));
+    case 'rust':
+      return new NativeHost('rust', need(artefacts.rust.host, 'rust'));
     default:
       throw new EngineError(name, 'no native host for this engine yet');
   }

@@ -1,0 +1,292 @@
+//! `Node`: one Replicant peer, the sans-IO core. It is advanced only by [`Node::step`].
+
+use crate::ballot::{leader_of, INITIAL_BALLOT};
+use crate::codec::{decode_event, encode_effects};
+use crate::command::Result;
+use crate::config::Config;
+use crate::instance::Instance;
+use crate::kvstore::KVStore;
+use crate::log::{Log, LogChange, LogChangeKind, Slots};
+use crate::messages::{Effect, Event, Message, MessageType, TimerName, Trace, TraceKind};
+use crate::prng::SplitMix64;
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ClientRequest {
+    pub client_id: u64,
+    pub request_id: u64,
+}
+
+pub(crate) struct PreparePhase {
+    pub ballot: u64,
+    pub channel_id: u64,
+    pub promises: u64,
+    /// A bit per peer.
+    pub answered: u32,
+    pub merged: Slots,
+    pub max_last_index: u64,
+}
+
+pub(crate) struct AcceptPhase {
+    pub channel_id: u64,
+    pub instance: Instance,
+    pub votes: u64,
+    pub answered: u32,
+    pub ticks: u64,
+    pub client: Option<ClientRequest>,
+    pub replay: bool,
+}
+
+pub(crate) struct CommitRound {
+    pub channel_id: u64,
+    pub answered: u32,
+    pub answered_count: u64,
+    pub min_last_executed: u64,
+}
+
+/// The node's running totals, shown by `inspect`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub events: u64,
+    pub messages_in: u64,
+    pub messages_out: u64,
+    pub client_commands: u64,
+    pub replies: u64,
+    pub executed: u64,
+    pub elections: u64,
+    pub bad_events: u64,
+    pub stale_responses: u64,
+    pub accept_timeouts: u64,
+    pub violations: u64,
+}
+
+/// One Replicant peer.
+pub struct Node {
+    pub(crate) cfg: Config,
+    pub(crate) ballot: u64,
+    pub(crate) log: Log,
+    pub(crate) kv: KVStore,
+    pub(crate) rng: SplitMix64,
+    pub(crate) commit_received: bool,
+    pub(crate) last_prepare_ballot: u64,
+    pub(crate) next_channel_id: u64,
+    pub(crate) prepare: Option<PreparePhase>,
+    /// Open accept phases by channel id (ascending: the order every walk over them needs).
+    pub(crate) accepts: BTreeMap<u64, AcceptPhase>,
+    pub(crate) replay_queue: VecDeque<Instance>,
+    pub(crate) commit_round: Option<CommitRound>,
+    pub(crate) commit_gle: u64,
+    /// index -> the request its execution answers.
+    pub(crate) awaiting: BTreeMap<u64, ClientRequest>,
+    pub(crate) counters: Counters,
+
+    /// The current step's output.
+    pub(crate) effects: Vec<Effect>,
+    /// Scratch for log operations.
+    pub(crate) changes: Vec<LogChange>,
+    /// The current step's output as JSON Lines (`step_json`).
+    encoded: Vec<u8>,
+}
+
+impl Node {
+    /// Creates a node; `cfg` must be valid ([`Config::validate`]).
+    pub fn new(cfg: Config) -> Node {
+        let rng = SplitMix64::new(cfg.seed);
+        Node {
+            cfg,
+            ballot: INITIAL_BALLOT,
+            log: Log::new(),
+            kv: KVStore::new(),
+            rng,
+            commit_received: false,
+            last_prepare_ballot: 0,
+            next_channel_id: 0,
+            prepare: None,
+            accepts: BTreeMap::new(),
+            replay_queue: VecDeque::new(),
+            commit_round: None,
+            commit_gle: 0,
+            awaiting: BTreeMap::new(),
+            counters: Counters::default(),
+            effects: Vec::new(),
+            changes: Vec::new(),
+            encoded: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Advances the node by one event. The returned effects are valid until the next step.
+    pub fn step(&mut self, ev: Event) -> &[Effect] {
+        self.effects.clear();
+        self.counters.events += 1;
+        match ev {
+            Event::Start => {
+                let delay = self.election_delay_us();
+                self.set_timer(TimerName::Election, delay);
+            }
+            Event::Timer(TimerName::Election) => self.on_election_timer(),
+            Event::Timer(TimerName::Commit) => self.on_commit_timer(),
+            Event::Client { client_id, request_id, line } => {
+                self.on_client_command(ClientRequest { client_id, request_id }, &line)
+            }
+            Event::Message(m) => {
+                if !self.valid_message(&m) {
+                    self.bad_event();
+                } else {
+                    self.counters.messages_in += 1;
+                    self.on_message(m);
+                }
+            }
+        }
+        &self.effects
+    }
+
+    /// Decodes one canonical event, steps, and returns the effects as JSON Lines (valid until
+    /// the next step).
+    pub fn step_json(&mut self, input: &[u8]) -> &[u8] {
+        match decode_event(input) {
+            Ok(ev) => {
+                self.step(ev);
+            }
+            Err(_) => {
+                self.effects.clear();
+                self.counters.events += 1;
+                self.bad_event();
+            }
+        }
+        self.encoded.clear();
+        encode_effects(&self.effects, &mut self.encoded);
+        &self.encoded
+    }
+
+    fn bad_event(&mut self) {
+        self.counters.bad_events += 1;
+        self.effects.push(Effect::Error);
+    }
+
+    /// The semantic checks of docs/protocol.md on a decoded message.
+    fn valid_message(&self, m: &Message) -> bool {
+        let num = self.cfg.num_peers;
+        if m.to != self.cfg.id || m.from >= num || m.from == self.cfg.id {
+            return false;
+        }
+        let real_ballot = |b: u64| leader_of(b) < num;
+        match m.typ {
+            MessageType::PrepareRequest | MessageType::CommitRequest => return leader_of(m.ballot) == m.from,
+            MessageType::AcceptRequest => {
+                let inst = &m.instance;
+                return leader_of(inst.ballot) == m.from
+                    && inst.index >= 1
+                    && inst.state == crate::instance::InstanceState::InProgress;
+            }
+            MessageType::PrepareResponse => {
+                if m.instances.iter().any(|inst| inst.index < 1 || !real_ballot(inst.ballot)) {
+                    return false;
+                }
+            }
+            MessageType::AcceptResponse | MessageType::CommitResponse => {}
+        }
+        real_ballot(m.ballot) || m.ballot == INITIAL_BALLOT
+    }
+
+    pub(crate) fn is_leader(&self) -> bool {
+        leader_of(self.ballot) == self.cfg.id
+    }
+
+    pub(crate) fn majority(&self) -> u64 {
+        self.cfg.num_peers / 2 + 1
+    }
+
+    pub(crate) fn election_delay_us(&mut self) -> u64 {
+        let lo = self.cfg.commit_interval_us * 3 / 2;
+        let hi = self.cfg.commit_interval_us * 2;
+        lo + self.rng.next() % (hi - lo + 1)
+    }
+
+    // --- effect helpers ---
+
+    pub(crate) fn set_timer(&mut self, timer: TimerName, delay_us: u64) {
+        self.effects.push(Effect::SetTimer { timer, delay_us });
+    }
+
+    pub(crate) fn cancel_timer(&mut self, timer: TimerName) {
+        self.effects.push(Effect::CancelTimer(timer));
+    }
+
+    pub(crate) fn reply(&mut self, c: ClientRequest, result: Result) {
+        self.counters.replies += 1;
+        self.effects.push(Effect::Reply { client_id: c.client_id, request_id: c.request_id, result });
+    }
+
+    pub(crate) fn send(&mut self, m: Message) {
+        self.counters.messages_out += 1;
+        self.effects.push(Effect::Send(m));
+    }
+
+    /// Sends `m` to every peer in ascending id order on a fresh channel, which it returns.
+    pub(crate) fn broadcast(&mut self, mut m: Message) -> u64 {
+        self.next_channel_id += 1;
+        m.from = self.cfg.id;
+        m.channel_id = self.next_channel_id;
+        let last = (0..self.cfg.num_peers).rev().find(|&p| p != self.cfg.id);
+        for p in 0..self.cfg.num_peers {
+            if p == self.cfg.id {
+                continue;
+            }
+            if Some(p) == last {
+                m.to = p;
+                self.send(m);
+                break;
+            }
+            let mut copy = m.clone();
+            copy.to = p;
+            self.send(copy);
+        }
+        self.next_channel_id
+    }
+
+    /// Answers a request from `req_from` with `m` on the request's channel.
+    pub(crate) fn respond(&mut self, req_from: u64, req_channel_id: u64, mut m: Message) {
+        m.from = self.cfg.id;
+        m.to = req_from;
+        m.channel_id = req_channel_id;
+        self.send(m);
+    }
+
+    pub(crate) fn trace(&mut self, t: Trace) {
+        if self.cfg.trace {
+            self.effects.push(Effect::Trace(t));
+        }
+    }
+
+    /// Turns what a log operation did into trace records.
+    pub(crate) fn apply_changes(&mut self) {
+        for i in 0..self.changes.len() {
+            let c = self.changes[i];
+            match c.kind {
+                LogChangeKind::Stored => self.trace(Trace {
+                    kind: TraceKind::Instance,
+                    index: c.index,
+                    ballot: c.ballot,
+                    state: c.state,
+                    ..Trace::default()
+                }),
+                LogChangeKind::Stale => {
+                    self.trace(Trace { kind: TraceKind::Stale, index: c.index, ballot: c.ballot, ..Trace::default() })
+                }
+                LogChangeKind::Violation => {
+                    self.counters.violations += 1;
+                    self.trace(Trace { kind: TraceKind::Violation, index: c.index, reason: c.reason, ..Trace::default() })
+                }
+            }
+        }
+        self.changes.clear();
+    }
+}
