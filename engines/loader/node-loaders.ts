@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AsyncEngine, EngineError, EngineName, SyncEngine, asAsync } from './engine.ts';
 import { NativeHost } from './native-host.ts';
 import { goEngine } from './go-wasm.ts';
+import { rustEngine, type RustGlue } from './rust-wasm.ts';
 
 export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,6 +46,13 @@ export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
       await import(pathToFileURL(need(artefacts.go.wasmExec, 'go')).href);
       const Go = (globalThis as unknown as { Go: ConstructorParameters<typeof Object>[0] }).Go;
       return goEngine(new WebAssembly.Module(bytes), Go as never, 'wasm-node');
+    }
+    case 'rust': {
+      const bytes = readFileSync(need(artefacts.rust.wasm, 'rust'));
+      const glue = (await import(pathToFileURL(need(artefacts.rust.glue, 'rust')).href)) as {
+        createGlue: () => RustGlue;
+      };
+      return rustEngine(new WebAssembly.Module(bytes), glue.createGlue, 'wasm-node');
     }
     default:
       throw new EngineError(name, 'no wasm build for this engine yet');

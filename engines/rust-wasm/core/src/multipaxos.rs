@@ -291,7 +291,8 @@ impl Node {
         // new (higher) channel and is not visited again.
         if let Some(&last) = self.accepts.keys().next_back() {
             let mut next = 0;
-            while let Some((&ch, ph)) = self.accepts.range_mut(next..=last).next() {
+            while next <= last {
+                let Some((&ch, ph)) = self.accepts.range_mut(next..=last).next() else { break };
                 next = ch + 1;
                 ph.ticks += 1;
                 if ph.ticks >= self.cfg.accept_timeout_ticks {
