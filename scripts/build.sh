@@ -3,3 +3,4 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+bash engines/rust-wasm/build.sh

@@ -25,3 +25,17 @@ then
   say "pip install -r cost-model/requirements-dev.txt"
   python3 -m pip install -q -r cost-model/requirements-dev.txt
 fi
+
+# --- Rust engine (engines/rust-wasm): the wasm target and the wasm-bindgen CLI that matches the
+# crate pinned in engines/rust-wasm/wasm/Cargo.toml. `--locked` fails against the registry here.
+[ -d "$HOME/.cargo/bin" ] && case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) export PATH="$HOME/.cargo/bin:$PATH" ;; esac
+have cargo && have rustup || die "Rust (rustup and cargo) is needed for engines/rust-wasm"
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+RUST_WASM_BINDGEN_VERSION=0.2.130
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$RUST_WASM_BINDGEN_VERSION" ]; then
+  say "cargo install wasm-bindgen-cli $RUST_WASM_BINDGEN_VERSION (takes several minutes)"
+  cargo install wasm-bindgen-cli --version "$RUST_WASM_BINDGEN_VERSION"
+fi

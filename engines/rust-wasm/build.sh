@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 export CARGO_TERM_PROGRESS_WHEN=never
+[ -d "$HOME/.cargo/bin" ] && case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) export PATH="$HOME/.cargo/bin:$PATH" ;; esac
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "rust-wasm/build.sh: $1 not found (run scripts/setup.sh)" >&2; exit 1; }; }
 need cargo

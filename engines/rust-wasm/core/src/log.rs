@@ -53,32 +53,40 @@ fn same_command(a: &Command, b: &Command) -> bool {
     a == b
 }
 
-/// Applies the merge rule of docs/protocol.md to one slot of `m`.
+/// Applies the merge rule of docs/protocol.md to one slot of `m`. A differing command is a
+/// violation only where Paxos forbids it: two chosen (committed or executed) commands, equal
+/// ballots, or a higher ballot carrying another command than the chosen one. A stale
+/// in-progress instance of a lower ballot may differ (it was never chosen).
 pub fn insert_into(m: &mut Slots, inst: Instance) -> InsertOutcome {
     use std::collections::btree_map::Entry;
-    match m.entry(inst.index) {
+    let mut e = match m.entry(inst.index) {
         Entry::Vacant(e) => {
             e.insert(inst);
-            InsertOutcome::Stored
+            return InsertOutcome::Stored;
         }
-        Entry::Occupied(mut e) => {
-            let stored = e.get_mut();
-            if stored.state == InstanceState::Committed || stored.state == InstanceState::Executed {
-                if !same_command(&stored.command, &inst.command) {
-                    return InsertOutcome::Violation;
-                }
-                return InsertOutcome::Kept;
-            }
-            if inst.ballot > stored.ballot {
-                *stored = inst;
-                return InsertOutcome::Stored;
-            }
-            if inst.ballot == stored.ballot && !same_command(&stored.command, &inst.command) {
-                return InsertOutcome::Violation;
-            }
-            InsertOutcome::Kept
+        Entry::Occupied(e) => e,
+    };
+    let stored = e.get_mut();
+    let same = same_command(&stored.command, &inst.command);
+    let incoming_chosen = is_chosen(inst.state);
+    if is_chosen(stored.state) {
+        if !same && (incoming_chosen || inst.ballot >= stored.ballot) {
+            return InsertOutcome::Violation;
         }
+        return InsertOutcome::Kept;
     }
+    if inst.ballot > stored.ballot {
+        *stored = inst;
+        return InsertOutcome::Stored;
+    }
+    if !same && (inst.ballot == stored.ballot || incoming_chosen) {
+        return InsertOutcome::Violation;
+    }
+    InsertOutcome::Kept
+}
+
+fn is_chosen(state: InstanceState) -> bool {
+    state == InstanceState::Committed || state == InstanceState::Executed
 }
 
 /// The MultiPaxos log: slots by index and the three counters of the protocol.
@@ -236,22 +244,31 @@ mod tests {
         let mut m = Slots::new();
         // 1. an empty slot is filled
         assert_eq!(insert_into(&mut m, inst(1, 0x101, InProgress, "a")), InsertOutcome::Stored);
-        // 3. a higher ballot replaces an in-progress slot
+        // 3. a higher ballot replaces an in-progress slot, whatever its command
         assert_eq!(insert_into(&mut m, inst(1, 0x202, InProgress, "b")), InsertOutcome::Stored);
         assert_eq!(m[&1].command.value, "b");
-        // 5. a lower ballot is ignored (whatever its command)
+        // 4. a lower in-progress ballot is ignored, whatever its command (never chosen)
         assert_eq!(insert_into(&mut m, inst(1, 0x101, InProgress, "c")), InsertOutcome::Kept);
         assert_eq!(m[&1].ballot, 0x202);
+        // ... but a lower ballot that was chosen with another command is a violation
+        assert_eq!(insert_into(&mut m, inst(1, 0x101, Committed, "c")), InsertOutcome::Violation);
+        assert_eq!(insert_into(&mut m, inst(1, 0x101, Executed, "b")), InsertOutcome::Kept);
         // 4. equal ballots: same command kept, different command is a violation
         assert_eq!(insert_into(&mut m, inst(1, 0x202, InProgress, "b")), InsertOutcome::Kept);
         assert_eq!(insert_into(&mut m, inst(1, 0x202, InProgress, "x")), InsertOutcome::Violation);
         assert_eq!(m[&1].command.value, "b");
-        // 2. a committed slot is never replaced, even by a higher ballot
+        // 2. a chosen slot is never replaced, even by a higher ballot
         m.get_mut(&1).unwrap().state = Committed;
         assert_eq!(insert_into(&mut m, inst(1, 0x303, InProgress, "b")), InsertOutcome::Kept);
+        // a higher ballot must carry the chosen command
         assert_eq!(insert_into(&mut m, inst(1, 0x303, InProgress, "y")), InsertOutcome::Violation);
+        assert_eq!(insert_into(&mut m, inst(1, 0x202, InProgress, "y")), InsertOutcome::Violation);
+        // a stale in-progress instance of a lower ballot may differ: kept, no violation
+        assert_eq!(insert_into(&mut m, inst(1, 0x101, InProgress, "stale")), InsertOutcome::Kept);
+        // two chosen commands that differ, whatever the ballots
         m.get_mut(&1).unwrap().state = Executed;
         assert_eq!(insert_into(&mut m, inst(1, 0x101, Committed, "z")), InsertOutcome::Violation);
+        assert_eq!(insert_into(&mut m, inst(1, 0x101, Executed, "b")), InsertOutcome::Kept);
         assert_eq!(m[&1], inst(1, 0x202, Executed, "b"));
     }
 

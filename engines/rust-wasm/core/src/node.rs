@@ -290,3 +290,113 @@ impl Node {
         self.changes.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::ResultType;
+
+    /// A tiny in-test network: delivers every sent message at once, in order.
+    struct TestCluster {
+        nodes: Vec<Node>,
+    }
+
+    impl TestCluster {
+        fn new(n: u64) -> TestCluster {
+            let nodes = (0..n).map(|i| Node::new(Config { id: i, num_peers: n, seed: i + 1, ..Config::default() })).collect();
+            TestCluster { nodes }
+        }
+
+        /// Steps node `id` with `ev`, delivers everything that follows, returns the replies.
+        fn run(&mut self, id: u64, ev: Event) -> Vec<(u64, Result)> {
+            let mut queue = VecDeque::from([(id, ev)]);
+            let mut replies = Vec::new();
+            while let Some((to, ev)) = queue.pop_front() {
+                for e in self.nodes[to as usize].step(ev) {
+                    match e {
+                        Effect::Send(m) => queue.push_back((m.to, Event::Message(m.clone()))),
+                        Effect::Reply { client_id, result, .. } => replies.push((*client_id, result.clone())),
+                        _ => {}
+                    }
+                }
+            }
+            replies
+        }
+    }
+
+    fn client(client_id: u64, line: &str) -> Event {
+        Event::Client { client_id, request_id: 1, line: line.as_bytes().to_vec() }
+    }
+
+    #[test]
+    fn election_and_replication_end_to_end() {
+        let mut c = TestCluster::new(3);
+        c.run(2, Event::Timer(TimerName::Election));
+        assert!(c.nodes[2].is_leader(), "n2 should lead after an undisturbed election");
+        let replies = c.run(2, client(1, "put k v"));
+        assert_eq!(replies, vec![(1, Result::of(ResultType::Ok))]);
+        c.run(2, Event::Timer(TimerName::Commit));
+        for n in &c.nodes {
+            assert_eq!(n.kv.size(), 1, "n{} after the heartbeat", n.cfg.id);
+            assert_eq!(n.log.last_executed(), 1);
+        }
+        let replies = c.run(0, client(2, "get k"));
+        assert_eq!(replies[0].1.typ, ResultType::LeaderIs);
+        assert_eq!(replies[0].1.leader, 2);
+        let replies = c.run(2, client(3, "get k"));
+        assert_eq!(replies, vec![(3, Result { typ: ResultType::Ok, value: "v".into(), leader: 0 })]);
+        // the next heartbeat learns gle = 2 everywhere; the one after trims it
+        c.run(2, Event::Timer(TimerName::Commit));
+        c.run(2, Event::Timer(TimerName::Commit));
+        assert_eq!(c.nodes[2].commit_gle, 2);
+        assert_eq!(c.nodes[2].log.global_last_executed(), 2);
+        assert!(c.nodes[2].log.is_empty());
+    }
+
+    #[test]
+    fn step_json_reports_bad_events_and_counts_them() {
+        let mut n = Node::new(Config::default());
+        assert_eq!(n.step_json(br#"{"type":"nope"}"#), b"{\"type\":\"error\",\"error\":\"bad_event\"}\n");
+        assert_eq!(n.step_json(b"not json"), b"{\"type\":\"error\",\"error\":\"bad_event\"}\n");
+        // a message to another node decodes but fails the semantic checks
+        let wrong_to = br#"{"type":"message","msg":{"type":"accept_response","from":1,"to":2,"channel_id":1,"ok":true,"ballot":257}}"#;
+        assert_eq!(n.step_json(wrong_to), b"{\"type\":\"error\",\"error\":\"bad_event\"}\n");
+        let inspect = String::from_utf8(n.inspect()).unwrap();
+        assert!(inspect.contains(r#""events":3,"messages_in":0"#), "{inspect}");
+        assert!(inspect.contains(r#""bad_events":3"#), "{inspect}");
+    }
+
+    #[test]
+    fn election_delay_stays_in_range() {
+        let mut n = Node::new(Config::default());
+        for _ in 0..10000 {
+            let d = n.election_delay_us();
+            assert!((225_000..=300_000).contains(&d), "delay {d} outside [1.5, 2] commit intervals");
+        }
+    }
+
+    #[test]
+    fn trace_off_emits_no_trace_records() {
+        let mut n = Node::new(Config { num_peers: 1, trace: false, ..Config::default() });
+        let effects = n.step(Event::Timer(TimerName::Election)).to_vec();
+        assert!(n.is_leader());
+        assert!(!effects.is_empty());
+        assert!(effects.iter().all(|e| !matches!(e, Effect::Trace(_))), "{effects:?}");
+    }
+
+    #[test]
+    fn inspect_of_a_fresh_node() {
+        let n = Node::new(Config { id: 1, ..Config::default() });
+        assert_eq!(
+            String::from_utf8(n.inspect()).unwrap(),
+            concat!(
+                r#"{"id":1,"num_peers":3,"role":"follower","ballot":15,"leader":null,"commit_received":false,"#,
+                r#""last_index":0,"last_executed":0,"global_last_executed":0,"log":[],"#,
+                r#""kv":{"size":0,"digest":"0000000000000000","entries":[]},"prepare":null,"accepts":[],"#,
+                r#""replay_remaining":0,"commit_round":null,"commit_gle":0,"#,
+                r#""counters":{"events":0,"messages_in":0,"messages_out":0,"client_commands":0,"replies":0,"#,
+                r#""executed":0,"elections":0,"bad_events":0,"stale_responses":0,"accept_timeouts":0,"violations":0}}"#
+            )
+        );
+    }
+}
