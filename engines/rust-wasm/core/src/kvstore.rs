@@ -10,9 +10,11 @@ use std::hash::BuildHasherDefault;
 /// order never reaches the output either way).
 type FixedState = BuildHasherDefault<DefaultHasher>;
 
+/// Each value is stored with its entry's hash, so an overwrite or a delete does not hash the
+/// old value again.
 #[derive(Default)]
 pub struct KVStore {
-    entries: HashMap<String, String, FixedState>,
+    entries: HashMap<String, (String, u64), FixedState>,
     digest: u64,
 }
 
@@ -41,26 +43,27 @@ impl KVStore {
     pub fn apply(&mut self, c: &Command) -> Result {
         match c.typ {
             CommandType::Get => match self.entries.get(&c.key) {
-                Some(v) => Result { typ: ResultType::Ok, value: v.clone(), leader: 0 },
+                Some((v, _)) => Result { typ: ResultType::Ok, value: v.clone(), leader: 0 },
                 None => Result::of(ResultType::NotFound),
             },
             CommandType::Put => {
                 let hash = entry_hash(&c.key, &c.value);
                 match self.entries.get_mut(&c.key) {
-                    Some(old) => {
-                        self.digest = self.digest.wrapping_sub(entry_hash(&c.key, old));
+                    Some((old, old_hash)) => {
+                        self.digest = self.digest.wrapping_sub(*old_hash);
                         old.clone_from(&c.value);
+                        *old_hash = hash;
                     }
                     None => {
-                        self.entries.insert(c.key.clone(), c.value.clone());
+                        self.entries.insert(c.key.clone(), (c.value.clone(), hash));
                     }
                 }
                 self.digest = self.digest.wrapping_add(hash);
                 Result::of(ResultType::Ok)
             }
             CommandType::Del => match self.entries.remove(&c.key) {
-                Some(old) => {
-                    self.digest = self.digest.wrapping_sub(entry_hash(&c.key, &old));
+                Some((_, old_hash)) => {
+                    self.digest = self.digest.wrapping_sub(old_hash);
                     Result::of(ResultType::Ok)
                 }
                 None => Result::of(ResultType::NotFound),
@@ -78,7 +81,7 @@ impl KVStore {
 
     /// Up to `limit` entries in ascending byte order of keys.
     pub fn first_entries(&self, limit: usize) -> Vec<(&str, &str)> {
-        let mut out: Vec<(&str, &str)> = self.entries.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let mut out: Vec<(&str, &str)> = self.entries.iter().map(|(k, (v, _))| (k.as_str(), v.as_str())).collect();
         if out.len() > limit && limit > 0 {
             // only the smallest `limit` keys need sorting
             out.select_nth_unstable_by(limit - 1, |a, b| a.0.cmp(b.0));
