@@ -3,4 +3,12 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+
+say "build: Go engine (native host and server, js/wasm)"
+bash engines/go-wasm/build.sh
+
+say "build: Rust engine (native host and server, wasm)"
 bash engines/rust-wasm/build.sh
+
+say "build: web lab"
+npm --workspace @replicant/web run --silent build >/dev/null

@@ -1,9 +1,19 @@
 # The test suites `npm test` runs, one `suite NAME CMD...` line each. Sourced by test.sh.
 # shellcheck shell=bash
+suite go-unit bash -c 'cd engines/go-wasm && go test -count=1 ./...'
+suite engines-unit npm --workspace @replicant/engines test
+suite conformance-go-native npm run --silent conformance -- --engine go --target native --twice
+suite conformance-go-wasm-node npm run --silent conformance -- --engine go --target wasm-node
+suite conformance-go-wasm-browser npm run --silent conformance -- --engine go --target wasm-browser
+suite differential-go npm run --silent differential -- --engines go,go --reference-target native --target wasm-node --sequences 200 --steps 200
+suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
 suite cost-model npm --workspace @replicant/cost-model test
 suite rust-unit bash -c 'cd engines/rust-wasm && cargo test --release --locked --workspace'
-suite rust-conformance-native npm run conformance -- --engine rust --target native
-suite rust-conformance-wasm-node npm run conformance -- --engine rust --target wasm-node
-suite rust-server npx tsx engines/rust-wasm/server-test.ts
-suite rust-difftest bash -c 'bash engines/go-wasm/build.sh && npx tsx engines/rust-wasm/difftest.ts --runs 12 --steps 2500'
+suite conformance-rust-native npm run --silent conformance -- --engine rust --target native --twice
+suite conformance-rust-wasm-node npm run --silent conformance -- --engine rust --target wasm-node
+suite conformance-rust-wasm-browser npm run --silent conformance -- --engine rust --target wasm-browser
+suite differential-go-rust npm run --silent differential -- --engines go,rust --reference-target native --target wasm-node --sequences 200 --steps 200
+suite rust-difftest npx tsx engines/rust-wasm/difftest.ts --runs 12 --steps 2500
+suite rust-server npx tsx engines/rust-wasm/server-test.ts --servers rust,go,rust
+suite cluster-rust bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="rust,rust,rust;rust,go,rust" npx vitest run cluster/'

@@ -13,11 +13,13 @@ export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const artefacts = {
   go: {
     host: join(ENGINES_DIR, 'go-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'go-wasm/dist/replicant-server'),
     wasm: join(ENGINES_DIR, 'go-wasm/dist/replicant.wasm'),
     wasmExec: join(ENGINES_DIR, 'go-wasm/dist/wasm_exec.js'),
   },
   rust: {
     host: join(ENGINES_DIR, 'rust-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'rust-wasm/dist/replicant-server'),
     wasm: join(ENGINES_DIR, 'rust-wasm/dist/replicant_wasm_bg.wasm'),
     glue: join(ENGINES_DIR, 'rust-wasm/dist/replicant_wasm.js'),
   },
@@ -26,6 +28,18 @@ export const artefacts = {
 function need(path: string, engine: string): string {
   if (!existsSync(path)) throw new EngineError(engine, `${path} is missing; run \`npm run build\` first`);
   return path;
+}
+
+/** The command line that runs an engine's native TCP server (docs/protocol.md, "Native servers"). */
+export function serverCommand(name: EngineName): string[] {
+  switch (name) {
+    case 'go':
+      return [need(artefacts.go.server, 'go')];
+    case 'rust':
+      return [need(artefacts.rust.server, 'rust')];
+    default:
+      throw new EngineError(name, 'no native server for this engine yet');
+  }
 }
 
 export function nativeEngine(name: EngineName): AsyncEngine {

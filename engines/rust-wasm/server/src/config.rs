@@ -9,9 +9,12 @@ pub struct Args {
     pub threads: Option<usize>,
     pub verbose: bool,
     pub stats_every_s: Option<u64>,
+    /// Seed of the election-timeout jitter; the id + 1 unless given (as the Go server does).
+    pub seed: Option<u64>,
 }
 
-pub const USAGE: &str = "usage: replicant-server CONFIG.json --id N [--threads N] [--verbose] [--stats-every SECONDS]";
+pub const USAGE: &str =
+    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS]";
 
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut config_path = None;
@@ -19,6 +22,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     let mut threads = None;
     let mut verbose = false;
     let mut stats_every_s = None;
+    let mut seed = None;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -35,6 +39,15 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
                 let v = value("--stats-every")?;
                 stats_every_s = Some(v.parse::<u64>().ok().filter(|&t| t >= 1).ok_or_else(|| format!("bad --stats-every {v:?}"))?);
             }
+            "--seed" => {
+                let v = value("--seed")?;
+                seed = Some(
+                    v.parse::<u64>()
+                        .ok()
+                        .filter(|&s| s <= replicant_core::json::MAX_SAFE_INT)
+                        .ok_or_else(|| format!("bad --seed {v:?}: an integer below 2^53"))?,
+                );
+            }
             "--verbose" | "-v" => verbose = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
             s if s.starts_with("--id=") => {
@@ -47,7 +60,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     }
     let config_path = config_path.ok_or_else(|| format!("no configuration file given\n{USAGE}"))?;
     let id = id.ok_or_else(|| format!("no --id given\n{USAGE}"))?;
-    Ok(Args { config_path, id, threads, verbose, stats_every_s })
+    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed })
 }
 
 /// The cluster configuration file.
@@ -146,7 +159,10 @@ mod tests {
         let a = parse_args(["c.json", "--id", "2", "--verbose"].map(String::from).into_iter()).unwrap();
         assert_eq!((a.config_path.as_str(), a.id, a.verbose), ("c.json", 2, true));
         let a = parse_args(["--config", "c.json", "--id=1", "--threads", "2"].map(String::from).into_iter()).unwrap();
-        assert_eq!((a.id, a.threads), (1, Some(2)));
+        assert_eq!((a.id, a.threads, a.seed), (1, Some(2), None));
+        let a = parse_args(["c.json", "--id", "0", "--seed", "42"].map(String::from).into_iter()).unwrap();
+        assert_eq!(a.seed, Some(42));
+        assert!(parse_args(["c.json", "--id", "0", "--seed", "9007199254740992"].map(String::from).into_iter()).is_err());
         assert!(parse_args(["c.json"].map(String::from).into_iter()).is_err());
         assert!(parse_args(["c.json", "--id", "x"].map(String::from).into_iter()).is_err());
         assert!(parse_args(["c.json", "--id", "-1"].map(String::from).into_iter()).is_err());

@@ -310,7 +310,7 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
     let node_cfg = Config {
         id,
         num_peers,
-        seed: id,
+        seed: args.seed.unwrap_or(id + 1),
         commit_interval_us: cfg.commit_interval_ms * 1000,
         trace: args.verbose,
         ..Config::default()
