@@ -48,7 +48,7 @@ const servers: (ChildProcess | null)[] = [];
 const logs: string[] = [];
 function start(i: number): void {
   logs[i] = '';
-  const child = spawn(binary(kinds[i]!), [configPath, '--id', String(i)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(binary(kinds[i]!), ['--config', configPath, '--id', String(i)], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr!.on('data', (d: Buffer) => (logs[i] += d.toString()));
   servers[i] = child;
 }
@@ -161,11 +161,11 @@ async function main() {
   };
   for (const kind of new Set(kinds)) {
     const cases: [string, string[]][] = [
-      ['missing file', [join(dir, 'nope.json'), '--id', '0']],
-      ['malformed JSON', [bad('bad.json', '{"peers":['), '--id', '0']],
-      ['bad id', [configPath, '--id', String(N)]],
-      ['no id', [configPath]],
-      ['unusable address', [bad('addr.json', '{"peers":["nowhere:x"],"clients":["127.0.0.1:1"]}'), '--id', '0']],
+      ['missing file', ['--config', join(dir, 'nope.json'), '--id', '0']],
+      ['malformed JSON', ['--config', bad('bad.json', '{"peers":['), '--id', '0']],
+      ['bad id', ['--config', configPath, '--id', String(N)]],
+      ['no id', ['--config', configPath]],
+      ['unusable address', ['--config', bad('addr.json', '{"commit_interval_ms":150,"peers":["nowhere"],"clients":["127.0.0.1:1"]}'), '--id', '0']],
     ];
     for (const [name, args] of cases) {
       const r = exitStatusOf(args, kind);
@@ -179,7 +179,7 @@ async function main() {
   if (leader < 0) return;
   const follower = (leader + 1) % N;
   // a port already in use is an unusable address too
-  const busy = exitStatusOf([configPath, '--id', String(leader)], kinds[leader]);
+  const busy = exitStatusOf(['--config', configPath, '--id', String(leader)], kinds[leader]);
   check('a port in use exits 2', busy.status === 2, `status ${busy.status}`);
 
   // --- the client protocol ---
