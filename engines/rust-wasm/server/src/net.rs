@@ -374,7 +374,8 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
         cfg.peers[id as usize], cfg.clients[id as usize], cfg.commit_interval_ms
     ));
     shared.step(Event::Start);
-    let mut k = 0u64;
+    // client ids id + n·k with k = 1, 2, … (as the Go server numbers them)
+    let mut k = 1u64;
     loop {
         match client_listener.accept().await {
             Ok((stream, _)) => {
