@@ -10,5 +10,8 @@ bash engines/go-wasm/build.sh
 say "build: Rust engine (native host and server, wasm)"
 bash engines/rust-wasm/build.sh
 
+say "build: Java engine (host, server, TeaVM JavaScript and WasmGC)"
+bash engines/java-wasm/build.sh
+
 say "build: web lab"
 npm --workspace @replicant/web run --silent build >/dev/null

@@ -6,6 +6,7 @@ import { AsyncEngine, EngineError, EngineName, SyncEngine, asAsync } from './eng
 import { NativeHost } from './native-host.ts';
 import { goEngine } from './go-wasm.ts';
 import { rustEngine, type RustGlue } from './rust-wasm.ts';
+import { javaJsEngine } from './java-wasm.ts';
 
 export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,6 +24,15 @@ export const artefacts = {
     wasm: join(ENGINES_DIR, 'rust-wasm/dist/replicant_wasm_bg.wasm'),
     glue: join(ENGINES_DIR, 'rust-wasm/dist/replicant_wasm.js'),
   },
+  java: {
+    host: join(ENGINES_DIR, 'java-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'java-wasm/dist/replicant-server'),
+    /** TeaVM's JavaScript build: what `wasm-node` runs (Node 20 cannot run WasmGC). */
+    js: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.js'),
+    /** TeaVM's WebAssembly GC build and its loader: for browsers. */
+    wasm: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm'),
+    wasmRuntime: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm-runtime.js'),
+  },
 } as const;
 
 function need(path: string, engine: string): string {
@@ -37,6 +47,8 @@ export function serverCommand(name: EngineName): string[] {
       return [need(artefacts.go.server, 'go')];
     case 'rust':
       return [need(artefacts.rust.server, 'rust')];
+    case 'java':
+      return [need(artefacts.java.server, 'java')];
     default:
       throw new EngineError(name, 'no native server for this engine yet');
   }
@@ -48,6 +60,8 @@ export function nativeEngine(name: EngineName): AsyncEngine {
       return new NativeHost('go', need(artefacts.go.host, 'go'));
     case 'rust':
       return new NativeHost('rust', need(artefacts.rust.host, 'rust'));
+    case 'java':
+      return new NativeHost('java', need(artefacts.java.host, 'java'));
     default:
       throw new EngineError(name, 'no native host for this engine yet');
   }
@@ -68,6 +82,9 @@ export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
       };
       return rustEngine(new WebAssembly.Module(bytes), glue.createGlue, 'wasm-node');
     }
+    case 'java':
+      // In Node the Java core runs as TeaVM's JavaScript build, not as wasm (see java-wasm.ts).
+      return javaJsEngine(readFileSync(need(artefacts.java.js, 'java'), 'utf8'), 'wasm-node');
     default:
       throw new EngineError(name, 'no wasm build for this engine yet');
   }

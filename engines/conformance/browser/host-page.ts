@@ -4,6 +4,8 @@
 import type { EngineName, NodeConfig, SyncEngine, SyncNode } from '../../loader/engine.ts';
 import { goEngine } from '../../loader/go-wasm.ts';
 import { rustEngine, type RustGlue } from '../../loader/rust-wasm.ts';
+  },
+import { javaWasmGcEngine } from '../../loader/java-wasm.ts';
 
 type Loader = () => Promise<SyncEngine>;
 
@@ -29,6 +31,12 @@ const loaders: Partial<Record<EngineName, Loader>> = {
     const glue = (await import(/* @vite-ignore */ glueUrl)) as { createGlue: () => RustGlue };
     const module = await WebAssembly.compileStreaming(fetch('/repo/rust-wasm/dist/replicant_wasm_bg.wasm'));
     return rustEngine(module, glue.createGlue, 'wasm-browser');
+  },
+  async java() {
+    // TeaVM's WasmGC loader installs globalThis.TeaVM; the adapter compiles from bytes.
+    await loadScript('/repo/java-wasm/dist/replicant-java.wasm-runtime.js');
+    const bytes = await (await fetch('/repo/java-wasm/dist/replicant-java.wasm')).arrayBuffer();
+    return javaWasmGcEngine(bytes);
   },
 };
 
