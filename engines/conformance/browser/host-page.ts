@@ -4,7 +4,6 @@
 import type { EngineName, NodeConfig, SyncEngine, SyncNode } from '../../loader/engine.ts';
 import { goEngine } from '../../loader/go-wasm.ts';
 import { rustEngine, type RustGlue } from '../../loader/rust-wasm.ts';
-  },
 import { javaWasmGcEngine } from '../../loader/java-wasm.ts';
 
 type Loader = () => Promise<SyncEngine>;
