@@ -57,8 +57,7 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$RUST_WASM_B
 fi
 
 # Java engine (engines/java-wasm): JDK 17 and Maven; the first build fills ~/.m2 from Maven
-# Central (TeaVM 0.15.0, JUnit). Chromium runs the WasmGC build's smoke test.
+# Central (TeaVM 0.15.0, JUnit).
 if ! have mvn || ! javac -version 2>&1 | grep -q '^javac 17\.'; then
   as_root apt-get install -y openjdk-17-jdk-headless maven
 fi
-have chromium || as_root apt-get install -y chromium

@@ -21,8 +21,7 @@ suite java-unit mvn -q -B -f engines/java-wasm/pom.xml test
 suite conformance-java-native npm run --silent conformance -- --engine java --target native --twice
 suite conformance-java-wasm-node npm run --silent conformance -- --engine java --target wasm-node
 suite conformance-java-wasm-browser npm run --silent conformance -- --engine java --target wasm-browser
-suite java-wasmgc-smoke npx tsx engines/java-wasm/test/wasmgc-smoke.ts
-suite differential-java-native npx tsx engines/java-wasm/test/differential.ts --runs 300 --target native
-suite differential-java npm run --silent differential -- --engines go,java --reference-target native --target wasm-node --sequences 100
-suite java-server-smoke npx tsx engines/java-wasm/test/server-smoke.ts
-suite cluster-java bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="java,java,java;go,java,go" npx vitest run cluster'
+suite differential-java-native npm run --silent differential -- --engines go,java --reference-target native --target native --sequences 200
+suite differential-java-wasm-node npm run --silent differential -- --engines go,java --reference-target native --target wasm-node --sequences 100
+suite cluster-mixed bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="java,java,java;go,java,go" npx vitest run cluster'
+suite sim-unit npm --workspace @replicant/sim test
