@@ -13,7 +13,8 @@ suite rust-unit bash -c 'cd engines/rust-wasm && cargo test --release --locked -
 suite conformance-rust-native npm run --silent conformance -- --engine rust --target native --twice
 suite conformance-rust-wasm-node npm run --silent conformance -- --engine rust --target wasm-node
 suite conformance-rust-wasm-browser npm run --silent conformance -- --engine rust --target wasm-browser
-suite differential-go-rust npm run --silent differential -- --engines go,rust --reference-target native --target wasm-node --sequences 200 --steps 200
+suite differential-rust-native npm run --silent differential -- --engines go,rust --reference-target native --target native --sequences 200
+suite differential-rust-wasm-node npm run --silent differential -- --engines go,rust --reference-target native --target wasm-node --sequences 200 --steps 200
 suite rust-difftest npx tsx engines/rust-wasm/difftest.ts --runs 12 --steps 2500
 suite rust-server npx tsx engines/rust-wasm/server-test.ts --servers rust,go,rust
 suite cluster-rust bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="rust,rust,rust;rust,go,rust;rust,java,go" npx vitest run cluster/'
