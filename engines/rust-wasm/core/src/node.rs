@@ -353,6 +353,35 @@ mod tests {
         assert!(c.nodes[2].log.is_empty());
     }
 
+    /// Regression (found by engines/rust-wasm/difftest.ts): a heartbeat walking the open accept
+    /// phases must stop after the last one (it once asked `BTreeMap::range` for an empty,
+    /// inverted range and panicked).
+    #[test]
+    fn heartbeats_time_out_open_accepts_and_re_propose_them() {
+        let mut c = TestCluster::new(3);
+        c.run(0, Event::Timer(TimerName::Election));
+        assert!(c.nodes[0].is_leader());
+        // two commands whose accept requests are never delivered
+        for (i, line) in ["put a 1", "put b 2"].iter().enumerate() {
+            let effects = c.nodes[0].step(Event::Client { client_id: 9, request_id: i as u64 + 1, line: line.as_bytes().to_vec() });
+            assert_eq!(effects.iter().filter(|e| matches!(e, Effect::Send(_))).count(), 2);
+        }
+        assert_eq!(c.nodes[0].accepts.len(), 2);
+        for tick in 1..=3 {
+            let effects = c.nodes[0].step(Event::Timer(TimerName::Commit)).to_vec();
+            let retries = effects.iter().filter(|e| matches!(e, Effect::Reply { result, .. } if result.typ == ResultType::Retry)).count();
+            assert_eq!(retries, if tick == 3 { 2 } else { 0 }, "tick {tick}");
+        }
+        assert_eq!(c.nodes[0].counters.accept_timeouts, 2);
+        // both slots are proposed again on new channels, without clients
+        let channels: Vec<u64> = c.nodes[0].accepts.keys().copied().collect();
+        assert_eq!(channels.len(), 2);
+        assert!(c.nodes[0].accepts.values().all(|ph| ph.client.is_none() && ph.ticks == 0));
+        // one more heartbeat with the re-proposed phases open must not panic either
+        c.nodes[0].step(Event::Timer(TimerName::Commit));
+        assert_eq!(c.nodes[0].accepts.len(), 2);
+    }
+
     #[test]
     fn step_json_reports_bad_events_and_counts_them() {
         let mut n = Node::new(Config::default());
