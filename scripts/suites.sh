@@ -15,8 +15,6 @@ suite conformance-rust-wasm-node npm run --silent conformance -- --engine rust -
 suite conformance-rust-wasm-browser npm run --silent conformance -- --engine rust --target wasm-browser
 suite differential-rust-native npm run --silent differential -- --engines go,rust --reference-target native --target native --sequences 200
 suite differential-rust-wasm-node npm run --silent differential -- --engines go,rust --reference-target native --target wasm-node --sequences 200 --steps 200
-suite rust-difftest npx tsx engines/rust-wasm/difftest.ts --runs 12 --steps 2500
-suite rust-server npx tsx engines/rust-wasm/server-test.ts --servers rust,go,rust
 suite cluster-rust bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="rust,rust,rust;rust,go,rust;rust,java,go" npx vitest run cluster/'
 suite java-unit mvn -q -B -f engines/java-wasm/pom.xml test
 suite conformance-java-native npm run --silent conformance -- --engine java --target native --twice

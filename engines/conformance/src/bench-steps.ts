@@ -1,15 +1,15 @@
-// Step throughput of the wasm builds in Node: a 3-node cluster (one instance per node) elects
-// a leader, then runs put commands with every message delivered at once, heartbeats every
-// 100 commands. Prints steps per second per engine. A bench command, not part of CI:
+// Step throughput of the engines' wasm builds in Node: a 3-node cluster (one instance per
+// node) elects a leader, then runs put commands with every message delivered at once,
+// heartbeats every 100 commands. Prints steps per second per engine. A benchmark, not a test:
 //
-//   npx tsx engines/rust-wasm/bench.ts [--engines rust,go] [--commands 20000] [--value-bytes 500]
+//   npm run bench:engines -- [--engines go,cpp,rust,java] [--commands 20000] [--value-bytes 500]
 import { parseArgs } from 'node:util';
-import { wasmNodeEngine } from '../loader/node-loaders.ts';
-import type { EngineName, SyncNode } from '../loader/engine.ts';
+import { wasmNodeEngine } from '../../loader/node-loaders.ts';
+import type { EngineName, SyncNode } from '../../loader/engine.ts';
 
 const { values } = parseArgs({
   options: {
-    engines: { type: 'string', default: 'rust,go' },
+    engines: { type: 'string', default: 'go,cpp,rust,java' },
     commands: { type: 'string', default: '20000' },
     'value-bytes': { type: 'string', default: '500' },
   },
