@@ -1,2 +1,3 @@
 export * from './engine.ts';
 export { goEngine } from './go-wasm.ts';
+export { cppEngine } from './cpp-wasm.ts';

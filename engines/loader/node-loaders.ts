@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AsyncEngine, EngineError, EngineName, SyncEngine, asAsync } from './engine.ts';
 import { NativeHost } from './native-host.ts';
 import { goEngine } from './go-wasm.ts';
+import { cppEngine, type CppModuleFactory } from './cpp-wasm.ts';
 
 export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -14,6 +15,12 @@ export const artefacts = {
     host: join(ENGINES_DIR, 'go-wasm/dist/replicant-host'),
     wasm: join(ENGINES_DIR, 'go-wasm/dist/replicant.wasm'),
     wasmExec: join(ENGINES_DIR, 'go-wasm/dist/wasm_exec.js'),
+  },
+  cpp: {
+    host: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-server'),
+    wasm: join(ENGINES_DIR, 'cpp-wasm/dist/replicant.wasm'),
+    glue: join(ENGINES_DIR, 'cpp-wasm/dist/replicant.mjs'),
   },
 } as const;
 
@@ -26,6 +33,8 @@ export function nativeEngine(name: EngineName): AsyncEngine {
   switch (name) {
     case 'go':
       return new NativeHost('go', need(artefacts.go.host, 'go'));
+    case 'cpp':
+      return new NativeHost('cpp', need(artefacts.cpp.host, 'cpp'));
     default:
       throw new EngineError(name, 'no native host for this engine yet');
   }
@@ -38,6 +47,11 @@ export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
       await import(pathToFileURL(need(artefacts.go.wasmExec, 'go')).href);
       const Go = (globalThis as unknown as { Go: ConstructorParameters<typeof Object>[0] }).Go;
       return goEngine(new WebAssembly.Module(bytes), Go as never, 'wasm-node');
+    }
+    case 'cpp': {
+      const bytes = readFileSync(need(artefacts.cpp.wasm, 'cpp'));
+      const glue = (await import(pathToFileURL(need(artefacts.cpp.glue, 'cpp')).href)) as { default: CppModuleFactory };
+      return cppEngine(new WebAssembly.Module(bytes), glue.default, 'wasm-node');
     }
     default:
       throw new EngineError(name, 'no wasm build for this engine yet');
