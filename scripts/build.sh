@@ -3,3 +3,6 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+
+say "build: C++ engine (host, server, unit tests, wasm)"
+bash engines/cpp-wasm/build.sh

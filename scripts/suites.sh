@@ -1,2 +1,9 @@
 # The test suites `npm test` runs, one `suite NAME CMD...` line each. Sourced by test.sh.
 # shellcheck shell=bash
+
+# C++ engine (engines/cpp-wasm)
+suite "cpp: unit tests" bash engines/cpp-wasm/test.sh unit
+suite "cpp: unit tests (ASan+UBSan)" bash engines/cpp-wasm/test.sh asan
+suite "cpp: conformance native" npm run --silent conformance -- --engine cpp --target native
+suite "cpp: conformance wasm-node" npm run --silent conformance -- --engine cpp --target wasm-node
+suite "cpp: native server" bash engines/cpp-wasm/test.sh server

@@ -376,7 +376,7 @@ void Server::ServePeer(int fd, std::string from) {
 
 void Server::RunPeerLink(PeerLink* link) {
   const auto kMinBackoff = std::chrono::milliseconds(50);
-  const auto kMaxBackoff = std::chrono::milliseconds(1000);
+  const auto kMaxBackoff = std::chrono::milliseconds(500);
   auto backoff = kMinBackoff;
   bool logged_down = false;
   const std::string name = "peer " + std::to_string(link->peer) + " (" + link->addr.host + ":" +

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The C++ engine's own test suites (scripts/suites.sh calls these; build.sh must have run):
+#   bash engines/cpp-wasm/test.sh unit    GoogleTest unit tests (the -O2 build in dist/)
+#   bash engines/cpp-wasm/test.sh asan    the same tests built with AddressSanitizer + UBSan
+#                                         (and LeakSanitizer at exit); builds build/asan once,
+#                                         then incrementally
+#   bash engines/cpp-wasm/test.sh server  the native server over real sockets: bad configs,
+#                                         a 3-node cluster, bad input, crash and restart
+set -euo pipefail
+cd "$(dirname "$0")"
+case "${1:-unit}" in
+  unit)
+    ./dist/replicant_tests --gtest_brief=1
+    ;;
+  asan)
+    if [ ! -f build/asan/build.ninja ]; then
+      mkdir -p build
+      cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+        -DREPLICANT_SANITIZE=ON >build/asan.configure.log 2>&1 || { cat build/asan.configure.log >&2; exit 1; }
+    fi
+    ninja -C build/asan -j "${JOBS:-2}" --quiet replicant_tests
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      ./build/asan/replicant_tests --gtest_brief=1
+    ;;
+  server)
+    python3 tools/server_test.py
+    ;;
+  *)
+    echo "usage: test.sh unit|asan|server" >&2
+    exit 2
+    ;;
+esac
