@@ -39,7 +39,7 @@ export function formatTranscript(items: Item[]): string {
       if (previous === 'command') parts.push('');
       parts.push(item.text);
     } else {
-      if (previous !== null) parts.push('');
+      if (previous === 'command') parts.push('');
       parts.push(item.line, '----', ...item.expected);
     }
     previous = item.kind;

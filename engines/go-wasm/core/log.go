@@ -33,24 +33,31 @@ const (
 	insertViolation
 )
 
-// insertInto applies the merge rule of docs/protocol.md to one slot of m.
+// insertInto applies the merge rule of docs/protocol.md to one slot of m. A differing
+// command is a violation only where Paxos forbids it: two committed commands, equal ballots,
+// or a higher ballot carrying another command than the committed one. A stale in-progress
+// instance of a lower ballot may differ (it was never chosen).
 func insertInto(m map[uint64]Instance, inst Instance) insertOutcome {
 	stored, ok := m[inst.Index]
 	if !ok {
 		m[inst.Index] = inst
 		return insertStored
 	}
+	same := stored.Command == inst.Command
+	incomingChosen := inst.State == Committed || inst.State == Executed
 	if stored.State == Committed || stored.State == Executed {
-		if stored.Command != inst.Command {
+		if !same && (incomingChosen || inst.Ballot >= stored.Ballot) {
 			return insertViolation
 		}
 		return insertKept
 	}
-	if inst.Ballot > stored.Ballot {
+	switch {
+	case inst.Ballot > stored.Ballot:
 		m[inst.Index] = inst
 		return insertStored
-	}
-	if inst.Ballot == stored.Ballot && stored.Command != inst.Command {
+	case inst.Ballot == stored.Ballot && !same:
+		return insertViolation
+	case inst.Ballot < stored.Ballot && incomingChosen && !same:
 		return insertViolation
 	}
 	return insertKept

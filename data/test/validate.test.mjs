@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { validateData, formatError } from '../validate.mjs';
+import { dirs, scratchData, editCsvLine, editFile, writeJson, sampleResults } from './helpers.mjs';
+
+const run = (dataDir) => validateData({ dataDir, papersDir: dirs.papersDir }).map(formatError);
+const VALUES = 'paper/paper-values.csv';
+
+test('the committed data is valid', () => {
+  assert.deepEqual(run(dirs.dataDir), []);
+});
+
+test('the validator finds the paper next to the repository', () => {
+  assert.ok(fs.existsSync(path.join(dirs.papersDir, 'gc-cost-smr-replicant.txt')), dirs.papersDir);
+});
+
+test('a number with its unit glued on is rejected, naming file, row and field', () => {
+  const d = scratchData();
+  // line 2 = data row 1 (codebase lines, 18926)
+  editCsvLine(path.join(d, VALUES), 2, (l) => l.replace(',18926,lines,', ',"18,926",lines,'));
+  const errors = run(d);
+  assert.ok(errors.some((e) => /paper-values\.csv: row 1: value: "18,926" must be a plain number/.test(e)), errors.join('\n'));
+});
+
+test('an unknown language, a bad memory value and an empty required field are rejected', () => {
+  const d = scratchData();
+  const file = path.join(d, VALUES);
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const n = lines.findIndex((l) => l.startsWith('fig6a-java-a-32gib-8vcpu-max-throughput-slo,')) + 1;
+  editCsvLine(file, n, (l) => l.replace(',Java,A,32,8,', ',Kotlin,A,lots,8,').replace(',max_throughput_slo,', ',,'));
+  const errors = run(d);
+  const row = n - 1;
+  for (const re of [
+    new RegExp(`row ${row}: language: "Kotlin" is not one of the allowed values`),
+    new RegExp(`row ${row}: memory_gib: "lots" is not a number`),
+    new RegExp(`row ${row}: metric: is required but empty`),
+  ]) assert.ok(errors.some((e) => re.test(e)), `${re}\n${errors.join('\n')}`);
+});
+
+test('a quote that is not in the paper is rejected', () => {
+  const d = scratchData();
+  editFile(path.join(d, VALUES), (t) => t.replace('Java drops from 18 Kops/s to 3 Kops/s', 'Java drops from 18 Kops/s to 2 Kops/s')
+    .replace('reaching 3 Kops/s with 5 GiB of memory', 'reaching 2 Kops/s with 5 GiB of memory'));
+  const errors = run(d);
+  assert.ok(errors.some((e) => /exact_quote: quote not found in gc-cost-smr-replicant.txt: "reaching 2 Kops\/s/.test(e)), errors.join('\n'));
+});
+
+test('duplicate ids and dangling references are rejected', () => {
+  const d = scratchData();
+  editCsvLine(path.join(d, VALUES), 3, (l) => l.replace(/^[^,]+/, 'sec1-all-codebase-lines'));
+  editFile(path.join(d, 'paper/corrections.csv'), (t) => t.replace('fig7a-cpp-vs-java-a-32gib-throughput-gap-avg', 'fig7a-no-such-row'));
+  editFile(path.join(d, 'paper/unavailable-series.csv'), (t) => t.replace('fig6a-java-a-32gib-8vcpu-max-throughput-slo;', 'fig6a-missing;'));
+  const errors = run(d);
+  assert.ok(errors.some((e) => /paper-values\.csv: row 2: id: "sec1-all-codebase-lines" repeats the value of row 1/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /corrections\.csv: row \d+: id: "fig7a-no-such-row" is not an id in paper-values/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /unavailable-series\.csv: row \d+: related_ids: "fig6a-missing"/.test(e)), errors.join('\n'));
+});
+
+test('columns out of order and an undeclared CSV are rejected', () => {
+  const d = scratchData();
+  editCsvLine(path.join(d, 'prices/ec2-prices-us-east-1.csv'), 1, (l) => l.replace('instance,vcpu', 'vcpu,instance'));
+  fs.writeFileSync(path.join(d, 'paper/extra.csv'), 'a,b\n1,2\n');
+  const errors = run(d);
+  assert.ok(errors.some((e) => /ec2-prices-us-east-1\.csv: \(header\): columns are \[vcpu, instance/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /extra\.csv: \(file\): CSV not described in datapackage\.json/.test(e)), errors.join('\n'));
+});
+
+test('a bad date and a negative price are rejected', () => {
+  const d = scratchData();
+  editCsvLine(path.join(d, 'prices/ec2-prices-us-east-1.csv'), 2, (l) => l.replace(',0.096,us-east-1,2026-11-22,', ',-0.096,us-east-1,2026-13-22,'));
+  const errors = run(d);
+  assert.ok(errors.some((e) => /row 1: usd_per_hour_on_demand_linux: -0\.096 is below the minimum 0/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /row 1: retrieved_on: "2026-13-22" is not a date/.test(e)), errors.join('\n'));
+});
+
+test('a valid simulated results file under data/simulated passes', () => {
+  const d = scratchData();
+  writeJson(path.join(d, 'simulated/run-1.json'), sampleResults());
+  assert.deepEqual(run(d), []);
+});
+
+test('a results file with bad fields is rejected, naming file, row and field', () => {
+  const d = scratchData();
+  const doc = sampleResults();
+  doc.rows[0].value = '3.2 Kops/s';
+  doc.rows[0].language = 'Kotlin';
+  doc.rows.push({ ...sampleResults().rows[0], unit: 'furlongs' });
+  writeJson(path.join(d, 'native/deep/run-2.json'), doc);
+  const errors = run(d);
+  const file = 'data/native/deep/run-2.json'.replace('data/', '');
+  assert.ok(errors.some((e) => e.includes(file) && /row 1: value: must be number/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => e.includes(file) && /row 1: language: must be equal to one of the allowed values/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => e.includes(file) && /row 2: unit: must be equal to one of the allowed values/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => e.includes(file) && /row 2: id: ".*" repeats row 1/.test(e)), errors.join('\n'));
+});
+
+test('a simulated file without model card version, and malformed JSON, are rejected', () => {
+  const d = scratchData();
+  const doc = sampleResults();
+  delete doc.metadata.model_card_version;
+  writeJson(path.join(d, 'simulated/no-card.json'), doc);
+  fs.writeFileSync(path.join(d, 'simulated/broken.json'), '{"rows": [');
+  const errors = run(d);
+  assert.ok(errors.some((e) => /no-card\.json: metadata\.model_card_version: must have required property/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /broken\.json: \(file\): not valid JSON/.test(e)), errors.join('\n'));
+});
+
+test('a stale paper-results.json is rejected', () => {
+  const d = scratchData();
+  editFile(path.join(d, VALUES), (t) => t.replace('sec1-all-codebase-lines,text,,1,all,,,,codebase_lines,18926', 'sec1-all-codebase-lines,text,,1,all,,,,codebase_lines,18927'));
+  const errors = run(d);
+  assert.ok(errors.some((e) => /paper-results\.json: \(file\): stale/.test(e)), errors.join('\n'));
+});
+
+test('the command line exits 1 and prints the errors on broken data, 0 on good data', () => {
+  const d = scratchData();
+  editCsvLine(path.join(d, VALUES), 2, (l) => l.replace(',18926,lines,', ',many,lines,'));
+  const script = path.join(dirs.dataDir, 'validate.mjs');
+  const bad = spawnSync(process.execPath, [script, '--data', d, '--papers', dirs.papersDir], { encoding: 'utf8' });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /row 1: value: "many" must be a plain number/);
+  const good = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+  assert.equal(good.status, 0, good.stderr);
+});

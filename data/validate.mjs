@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// Validates everything under data/: each CSV of datapackage.json against its Table Schema,
+// each results JSON file against schema/results.schema.json, every quote against the paper
+// text, ids unique across the paper files, and paper-results.json up to date.
+// Usage: node data/validate.mjs [--data DIR] [--papers DIR]. Exit 0 when clean, 1 otherwise.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readCsv, toObjects } from './lib/csv.mjs';
+import { validateTable, checkForeignKeys, NUMBER } from './lib/table-schema.mjs';
+import { quoteChecker } from './lib/quotes.mjs';
+import { compileResultsSchema, describeAjvErrors } from './lib/results.mjs';
+import { buildPaperResults } from './lib/paper-results.mjs';
+
+const NOT_RESULTS = new Set(['package.json', 'datapackage.json']);
+const SKIP_DIRS = new Set(['node_modules', 'schema']);
+
+// The papers live at ../shared/papers beside the repository root (CI's layout). A git
+// worktree sits one level deeper, so the nearest ancestor's shared/papers is the fallback.
+export function findPapersDir(repoRoot) {
+  const first = path.join(repoRoot, '..', 'shared', 'papers');
+  if (fs.existsSync(first)) return first;
+  for (let dir = path.dirname(repoRoot); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'shared', 'papers');
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return first;
+}
+
+export function defaultDirs() {
+  const dataDir = path.dirname(fileURLToPath(import.meta.url));
+  return { dataDir, papersDir: findPapersDir(path.dirname(dataDir)) };
+}
+
+// Files under dir, sorted, skipping node_modules and hidden folders (and schema/ if asked).
+function walk(dir, skip = new Set(['node_modules'])) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!skip.has(entry.name) && !entry.name.startsWith('.')) out.push(...walk(full, skip));
+    } else out.push(full);
+  }
+  return out;
+}
+
+// Every .json under dataDir except package files and the schema folder is a results file.
+export function findResultsFiles(dir) {
+  return walk(dir, SKIP_DIRS).filter((f) => f.endsWith('.json') && !NOT_RESULTS.has(path.basename(f)));
+}
+
+function checkPackageRules({ file, resource, rows, records, header, hasQuote }) {
+  const errors = [];
+  const rules = resource['x-replicant'];
+  if (!rules) return errors;
+  const valueCol = header.indexOf(rules.numeric_value_field);
+  rows.forEach((row, i) => {
+    const unit = row[rules.unit_field];
+    const raw = records[i][valueCol] ?? '';
+    if (unit && !rules.non_numeric_units.includes(unit) && !NUMBER.test(raw)) {
+      errors.push({ file, row: i + 1, field: rules.numeric_value_field, message: `"${raw}" must be a plain number because the unit is "${unit}"` });
+    }
+    const quote = row[rules.quote_field];
+    if (quote && hasQuote && !hasQuote(quote)) {
+      errors.push({ file, row: i + 1, field: rules.quote_field, message: `quote not found in ${rules.quote_source}: "${quote}"` });
+    }
+  });
+  return errors;
+}
+
+export function validateData({ dataDir, papersDir } = defaultDirs()) {
+  const errors = [];
+  const rel = (f) => path.relative(path.dirname(dataDir), f) || f;
+  const pkg = JSON.parse(fs.readFileSync(path.join(dataDir, 'datapackage.json'), 'utf8'));
+  const paperFile = path.join(papersDir, 'gc-cost-smr-replicant.txt');
+  let hasQuote = null;
+  if (fs.existsSync(paperFile)) hasQuote = quoteChecker(fs.readFileSync(paperFile, 'utf8'));
+  else errors.push({ file: rel(paperFile), row: 0, field: '(file)', message: 'paper text not found: quotes cannot be checked' });
+
+  // 1. CSV files against their Table Schemas.
+  const tables = new Map();
+  const listed = new Set();
+  const parsed = [];
+  for (const resource of pkg.resources) {
+    const file = path.join(dataDir, resource.path);
+    listed.add(path.resolve(file));
+    if (!fs.existsSync(file)) {
+      errors.push({ file: rel(file), row: 0, field: '(file)', message: 'listed in datapackage.json but missing' });
+      continue;
+    }
+    const { header, records } = readCsv(file);
+    const res = validateTable({ file: rel(file), schema: resource.schema, header, records });
+    errors.push(...res.errors);
+    errors.push(...checkPackageRules({ file: rel(file), resource, rows: res.rows, records, header, hasQuote }));
+    tables.set(resource.name, res.rows);
+    parsed.push({ resource, file, rows: res.rows });
+  }
+  for (const { resource, file, rows } of parsed) {
+    errors.push(...checkForeignKeys({ file: rel(file), schema: resource.schema, rows, tables }));
+  }
+  for (const csvFile of walk(dataDir).filter((f) => f.endsWith('.csv'))) {
+    if (!listed.has(path.resolve(csvFile))) errors.push({ file: rel(csvFile), row: 0, field: '(file)', message: 'CSV not described in datapackage.json' });
+  }
+
+  // 2. ids unique across the paper files; related ids must exist.
+  const owner = new Map();
+  for (const name of ['paper-values', 'unavailable-series']) {
+    (tables.get(name) ?? []).forEach((row, i) => {
+      if (!row.id) return;
+      if (owner.has(row.id) && owner.get(row.id).name !== name) {
+        errors.push({ file: name, row: i + 1, field: 'id', message: `"${row.id}" is also an id in ${owner.get(row.id).name}` });
+      } else owner.set(row.id, { name, row: i + 1 });
+    });
+  }
+  (tables.get('unavailable-series') ?? []).forEach((row, i) => {
+    for (const id of (row.related_ids ?? '').split(';').filter(Boolean)) {
+      if (owner.get(id)?.name !== 'paper-values') {
+        errors.push({ file: 'data/paper/unavailable-series.csv', row: i + 1, field: 'related_ids', message: `"${id}" is not an id in paper-values.csv` });
+      }
+    }
+  });
+
+  // 3. Results files against the results schema.
+  const validate = compileResultsSchema(path.join(dataDir, 'schema'));
+  for (const file of findResultsFiles(dataDir)) {
+    let doc;
+    try {
+      doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      errors.push({ file: rel(file), row: 0, field: '(file)', message: `not valid JSON: ${e.message}` });
+      continue;
+    }
+    if (!validate(doc)) errors.push(...describeAjvErrors(rel(file), validate.errors));
+    const ids = new Map();
+    (Array.isArray(doc.rows) ? doc.rows : []).forEach((row, i) => {
+      if (ids.has(row?.id)) errors.push({ file: rel(file), row: i + 1, field: 'id', message: `"${row.id}" repeats row ${ids.get(row.id)}` });
+      else ids.set(row?.id, i + 1);
+      const quote = row?.provenance?.exact_quote;
+      if (quote && hasQuote && !hasQuote(quote)) errors.push({ file: rel(file), row: i + 1, field: 'provenance.exact_quote', message: `quote not found in the paper text: "${quote}"` });
+    });
+  }
+
+  // 4. The generated paper dataset matches its CSV sources.
+  const generated = path.join(dataDir, 'paper', 'paper-results.json');
+  const sources = ['paper-values.csv', 'corrections.csv'].map((f) => path.join(dataDir, 'paper', f));
+  if (sources.every((f) => fs.existsSync(f))) {
+    const expected = buildPaperResults(...sources.map((f) => fs.readFileSync(f, 'utf8')));
+    const actual = fs.existsSync(generated) ? fs.readFileSync(generated, 'utf8') : '';
+    if (actual !== expected) errors.push({ file: rel(generated), row: 0, field: '(file)', message: 'stale: run `npm --workspace @replicant/data run generate`' });
+  }
+  return errors;
+}
+
+export function formatError(e) {
+  return `${e.file}${e.row ? `: row ${e.row}` : ''}: ${e.field}: ${e.message}`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const dirs = defaultDirs();
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i += 2) {
+    if (args[i] === '--data') dirs.dataDir = path.resolve(args[i + 1]);
+    else if (args[i] === '--papers') dirs.papersDir = path.resolve(args[i + 1]);
+    else {
+      console.error(`unknown argument ${args[i]}; usage: validate.mjs [--data DIR] [--papers DIR]`);
+      process.exit(2);
+    }
+  }
+  const errors = validateData(dirs);
+  for (const e of errors) console.error(formatError(e));
+  if (errors.length) {
+    console.error(`${errors.length} error(s)`);
+    process.exit(1);
+  }
+  console.log('data: all CSV files, results files and quotes are valid');
+}

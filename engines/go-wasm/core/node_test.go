@@ -1,0 +1,94 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+// A tiny in-test network: delivers every sent message at once, in order.
+type testCluster struct{ nodes []*Node }
+
+func newTestCluster(n int) *testCluster {
+	c := &testCluster{}
+	for i := 0; i < n; i++ {
+		cfg := DefaultConfig()
+		cfg.ID, cfg.NumPeers, cfg.Seed = uint64(i), uint64(n), uint64(i+1)
+		c.nodes = append(c.nodes, NewNode(cfg))
+	}
+	return c
+}
+
+// run steps node id with ev and delivers everything that follows; it returns the replies.
+func (c *testCluster) run(id int, ev Event) []Effect {
+	type pending struct {
+		to int
+		ev Event
+	}
+	queue := []pending{{id, ev}}
+	var replies []Effect
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, e := range c.nodes[p.to].Step(&p.ev) {
+			switch e.Type {
+			case EffectSend:
+				queue = append(queue, pending{int(e.Message.To), Event{Type: EventMessage, Message: e.Message}})
+			case EffectReply:
+				replies = append(replies, e)
+			}
+		}
+	}
+	return replies
+}
+
+func TestElectionAndReplicationEndToEnd(t *testing.T) {
+	c := newTestCluster(3)
+	c.run(2, Event{Type: EventTimer, Timer: TimerElection})
+	if !c.nodes[2].isLeader() {
+		t.Fatal("n2 should lead after an undisturbed election")
+	}
+	replies := c.run(2, Event{Type: EventClient, ClientID: 1, RequestID: 1, Line: "put k v"})
+	if len(replies) != 1 || replies[0].Result.Type != ResultOk {
+		t.Fatalf("replies: %+v", replies)
+	}
+	c.run(2, Event{Type: EventTimer, Timer: TimerCommit})
+	for i, n := range c.nodes {
+		if n.kv.Size() != 1 {
+			t.Errorf("n%d has %d keys after the heartbeat", i, n.kv.Size())
+		}
+	}
+	if r := c.run(0, Event{Type: EventClient, ClientID: 2, RequestID: 1, Line: "get k"}); r[0].Result.Type != ResultLeaderIs || r[0].Result.Leader != 2 {
+		t.Fatalf("a follower must redirect: %+v", r)
+	}
+}
+
+func TestStepJSONReportsBadEventsAndCountsThem(t *testing.T) {
+	n := NewNode(Config{ID: 0, NumPeers: 3, CommitIntervalUs: 150000, AcceptTimeoutTicks: 3, MaxPendingAccepts: 10, Trace: true})
+	out := string(n.StepJSON([]byte(`{"type":"nope"}`)))
+	if out != `{"type":"error","error":"bad_event"}`+"\n" {
+		t.Fatalf("got %q", out)
+	}
+	if !strings.Contains(string(n.Inspect()), `"bad_events":1`) {
+		t.Fatal("bad event not counted")
+	}
+}
+
+func TestElectionDelayStaysInRange(t *testing.T) {
+	n := NewNode(DefaultConfig())
+	for i := 0; i < 10000; i++ {
+		d := n.electionDelayUs()
+		if d < 225000 || d > 300000 {
+			t.Fatalf("delay %d outside [1.5, 2] commit intervals", d)
+		}
+	}
+}
+
+func TestTraceOffEmitsNoTraceRecords(t *testing.T) {
+	c := newTestCluster(1)
+	c.nodes[0].cfg.Trace = false
+	for _, e := range c.nodes[0].Step(&Event{Type: EventTimer, Timer: TimerElection}) {
+		if e.Type == EffectTrace {
+			t.Fatal("trace record emitted with trace off")
+		}
+	}
+}
