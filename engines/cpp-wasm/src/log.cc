@@ -7,6 +7,10 @@ namespace replicant {
 const char* const kReasonCommandMismatch = "command_mismatch";
 const char* const kReasonHigherBallot = "higher_ballot";
 
+// A differing command is a violation only where Paxos forbids it: two chosen (committed or
+// executed) commands, equal ballots, or a chosen command against a higher ballot (a later
+// leader must re-propose the chosen command). A stale in-progress instance of a lower ballot
+// may differ: it was never chosen, so it is simply not taken.
 InsertOutcome InsertInto(InstanceMap& m, const Instance& inst) {
   auto it = m.find(inst.index);
   if (it == m.end()) {
@@ -14,16 +18,18 @@ InsertOutcome InsertInto(InstanceMap& m, const Instance& inst) {
     return InsertOutcome::kStored;
   }
   Instance& stored = it->second;
+  const bool same = stored.command == inst.command;
+  const bool incoming_chosen =
+      inst.state == InstanceState::kCommitted || inst.state == InstanceState::kExecuted;
   if (stored.state == InstanceState::kCommitted || stored.state == InstanceState::kExecuted) {
-    return stored.command != inst.command ? InsertOutcome::kViolation : InsertOutcome::kKept;
+    if (!same && (incoming_chosen || inst.ballot >= stored.ballot)) return InsertOutcome::kViolation;
+    return InsertOutcome::kKept;
   }
   if (inst.ballot > stored.ballot) {
     stored = inst;
     return InsertOutcome::kStored;
   }
-  if (inst.ballot == stored.ballot && stored.command != inst.command) {
-    return InsertOutcome::kViolation;
-  }
+  if (!same && (inst.ballot == stored.ballot || incoming_chosen)) return InsertOutcome::kViolation;
   return InsertOutcome::kKept;
 }
 

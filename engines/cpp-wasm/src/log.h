@@ -35,7 +35,7 @@ using InstanceMap = std::unordered_map<uint64_t, Instance>;
 // InsertOutcome is the result of the merge rule.
 enum class InsertOutcome : uint8_t { kKept, kStored, kViolation };
 
-// InsertInto applies the merge rule of docs/protocol.md to one slot of m.
+// InsertInto applies the merge rule of docs/protocol.md ("Data", insert) to one slot of m.
 InsertOutcome InsertInto(InstanceMap& m, const Instance& inst);
 
 // SortedInstances returns the slots of m in ascending index order.

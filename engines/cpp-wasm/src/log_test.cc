@@ -37,10 +37,33 @@ TEST(MergeRule, CommittedOrExecutedIsKept) {
     EXPECT_EQ(InsertInto(m, Put(1, 0x202, "a")), InsertOutcome::kKept);
     EXPECT_EQ(m.at(1).ballot, 0x101u);
     EXPECT_EQ(m.at(1).state, state);
-    // A different command in a decided slot is a safety violation; the stored one stays.
+    // A later ballot must carry the chosen command: another one is a safety violation.
     EXPECT_EQ(InsertInto(m, Put(1, 0x202, "b")), InsertOutcome::kViolation);
+    EXPECT_EQ(InsertInto(m, Put(1, 0x101, "b")), InsertOutcome::kViolation);
+    // Two chosen commands that differ, whatever the ballots.
+    EXPECT_EQ(InsertInto(m, Put(1, 0x001, "b", InstanceState::kCommitted)),
+              InsertOutcome::kViolation);
     EXPECT_EQ(m.at(1).command.value, "a");
   }
+}
+
+TEST(MergeRule, AStaleLowerBallotMayDifferFromAChosenOne) {
+  InstanceMap m;
+  InsertInto(m, Put(1, 0x202, "a", InstanceState::kCommitted));
+  // Written under an earlier leader and never chosen: not taken, and no violation.
+  EXPECT_EQ(InsertInto(m, Put(1, 0x101, "b")), InsertOutcome::kKept);
+  EXPECT_EQ(m.at(1).command.value, "a");
+}
+
+TEST(MergeRule, AChosenLowerBallotMustMatchAHigherInProgressOne) {
+  InstanceMap m;
+  InsertInto(m, Put(1, 0x202, "a"));
+  EXPECT_EQ(InsertInto(m, Put(1, 0x101, "a", InstanceState::kCommitted)), InsertOutcome::kKept);
+  EXPECT_EQ(InsertInto(m, Put(1, 0x101, "b", InstanceState::kCommitted)),
+            InsertOutcome::kViolation);
+  EXPECT_EQ(InsertInto(m, Put(1, 0x101, "b")), InsertOutcome::kKept);  // stale, not chosen
+  EXPECT_EQ(m.at(1).ballot, 0x202u);
+  EXPECT_EQ(m.at(1).state, InstanceState::kInProgress);
 }
 
 TEST(MergeRule, InProgressWithLowerBallotIsReplaced) {
