@@ -12,11 +12,16 @@ namespace runtime {
 
 namespace {
 
+#define REPLICANT_STR2(x) #x
+#define REPLICANT_STR(x) REPLICANT_STR2(x)
+
 const char* Compiler() {
 #if defined(__EMSCRIPTEN__)
-  return "emscripten " __clang_version__;
+  return "emscripten " REPLICANT_STR(__EMSCRIPTEN_major__) "." REPLICANT_STR(
+      __EMSCRIPTEN_minor__) "." REPLICANT_STR(__EMSCRIPTEN_tiny__) " (clang " REPLICANT_STR(__clang_major__) "." REPLICANT_STR(__clang_minor__) "." REPLICANT_STR(__clang_patchlevel__) ")";
 #elif defined(__clang__)
-  return "clang " __clang_version__;
+  return "clang " REPLICANT_STR(__clang_major__) "." REPLICANT_STR(__clang_minor__) "." REPLICANT_STR(
+      __clang_patchlevel__);
 #elif defined(__GNUC__)
   return "gcc " __VERSION__;
 #else

@@ -3,6 +3,7 @@
 cluster histories and demands identical bytes from every step and every inspect.
 
   python3 engines/cpp-wasm/tools/differential.py [--runs N] [--steps N] [--seed S]
+                                                 [--cpp-host build/asan/replicant-host]
 
 Each run picks a cluster size and seed, then mixes deliveries, drops, duplicates, timer
 firings, client commands (good and malformed), garbage events (mutated messages, broken
@@ -193,7 +194,10 @@ def main():
     ap.add_argument('--runs', type=int, default=200)
     ap.add_argument('--steps', type=int, default=400)
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--cpp-host', help='another C++ host, e.g. build/asan/replicant-host')
     args = ap.parse_args()
+    if args.cpp_host:
+        HOSTS['cpp'] = os.path.abspath(args.cpp_host)
     for path in HOSTS.values():
         if not os.path.exists(path):
             sys.exit(f'{path} is missing; build first')
