@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p dist
 go build -trimpath -o dist/replicant-host ./cmd/replicant-host
-go build -trimpath -o dist/replicant-server ./cmd/replicant-server 2>/dev/null || true
+go build -trimpath -o dist/replicant-server ./cmd/replicant-server
 GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/replicant.wasm ./cmd/replicant-wasm
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/wasm_exec.js

@@ -13,6 +13,7 @@ export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const artefacts = {
   go: {
     host: join(ENGINES_DIR, 'go-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'go-wasm/dist/replicant-server'),
     wasm: join(ENGINES_DIR, 'go-wasm/dist/replicant.wasm'),
     wasmExec: join(ENGINES_DIR, 'go-wasm/dist/wasm_exec.js'),
   },
@@ -27,6 +28,16 @@ export const artefacts = {
 function need(path: string, engine: string): string {
   if (!existsSync(path)) throw new EngineError(engine, `${path} is missing; run \`npm run build\` first`);
   return path;
+}
+
+/** The command line that runs an engine's native TCP server (docs/protocol.md, "Native servers"). */
+export function serverCommand(name: EngineName): string[] {
+  switch (name) {
+    case 'go':
+      return [need(artefacts.go.server, 'go')];
+    default:
+      throw new EngineError(name, 'no native server for this engine yet');
+  }
 }
 
 export function nativeEngine(name: EngineName): AsyncEngine {

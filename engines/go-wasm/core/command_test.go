@@ -7,11 +7,11 @@ import (
 
 func TestParseCommandAcceptsTheThreeVerbs(t *testing.T) {
 	cases := map[string]Command{
-		"get k":           {Type: CommandGet, Key: "k"},
-		"del user123":     {Type: CommandDel, Key: "user123"},
-		"put k v":         {Type: CommandPut, Key: "k", Value: "v"},
-		"put k a  b c ":   {Type: CommandPut, Key: "k", Value: "a  b c "},
-		"put k ":          {Type: CommandPut, Key: "k", Value: ""},
+		"get k":            {Type: CommandGet, Key: "k"},
+		"del user123":      {Type: CommandDel, Key: "user123"},
+		"put k v":          {Type: CommandPut, Key: "k", Value: "v"},
+		"put k a  b c ":    {Type: CommandPut, Key: "k", Value: "a  b c "},
+		"put k ":           {Type: CommandPut, Key: "k", Value: ""},
 		"put ~!{}\"\\ x y": {Type: CommandPut, Key: "~!{}\"\\", Value: "x y"},
 	}
 	for line, want := range cases {

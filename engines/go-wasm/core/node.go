@@ -138,7 +138,7 @@ func (n *Node) validMessage(m *Message) bool {
 	return realBallot(m.Ballot) || m.Ballot == InitialBallot
 }
 
-func (n *Node) isLeader() bool { return LeaderOf(n.ballot) == n.cfg.ID }
+func (n *Node) isLeader() bool   { return LeaderOf(n.ballot) == n.cfg.ID }
 func (n *Node) majority() uint64 { return n.cfg.NumPeers/2 + 1 }
 
 func (n *Node) electionDelayUs() uint64 {

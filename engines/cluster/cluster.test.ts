@@ -1,0 +1,93 @@
+// The scripted native cluster test: write and read 1,000 keys through the client protocol,
+// kill the leader, see a new leader within 2 s (commit interval 150 ms), read everything
+// back, and check bad-input handling. REPLICANT_CLUSTER_ENGINES picks the mix (default: all
+// Go); the mixed-language variants run the same script.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
+import type { EngineName } from '../loader/engine.ts';
+import { NativeCluster } from './launcher.ts';
+import { ReplicantClient, sleep } from './client.ts';
+
+const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
+
+/** Sends raw bytes and collects what comes back until the server closes or goes quiet. */
+function rawExchange(address: string, payload: string | Buffer, quietMs = 1500): Promise<{ reply: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    const [host, port] = address.split(':');
+    const s = new Socket();
+    let reply = '';
+    let closed = false;
+    let timer: NodeJS.Timeout;
+    const finish = () => (clearTimeout(timer), s.destroy(), resolve({ reply, closed }));
+    const arm = () => (clearTimeout(timer), (timer = setTimeout(finish, quietMs)));
+    s.on('data', (d) => ((reply += d.toString()), arm()));
+    s.on('close', () => ((closed = true), finish()));
+    s.on('error', () => {});
+    s.connect(Number(port), host!, () => (s.write(payload), arm()));
+  });
+}
+
+for (const engines of mixes) {
+  describe(`native cluster ${engines.join(',')}`, () => {
+    let cluster: NativeCluster;
+    let client: ReplicantClient;
+    const keys = Array.from({ length: 1000 }, (_, i) => `user${String(i).padStart(19, '0')}`);
+
+    beforeAll(async () => {
+      cluster = await NativeCluster.start({ engines, commitIntervalMs: 150 });
+      client = new ReplicantClient(cluster.config.clients, { timeoutMs: 2000 });
+    });
+    afterAll(async () => {
+      client?.close();
+      await cluster?.stop();
+    });
+
+    it('writes and reads 1,000 keys through the leader', async () => {
+      for (const k of keys) expect(await client.request(`put ${k} value of ${k}`)).toBe('');
+      for (const k of keys) expect(await client.request(`get ${k}`)).toBe(`value of ${k}`);
+      expect(await client.request('get no-such-key')).toBe('key not found');
+    });
+
+    it('answers malformed lines with bad command and keeps the connection', async () => {
+      const leader = client.currentNode;
+      for (const line of ['', 'GET x', 'get', 'put k', 'frobnicate a b', 'get a\tb', 'del a b'])
+        expect(await client.raw(leader, line)).toBe('bad command');
+      expect(await client.raw(leader, `get ${keys[0]}`)).toBe(`value of ${keys[0]}`);
+    });
+
+    it('closes a connection that sends a line over 1 MiB', async () => {
+      const { reply, closed } = await rawExchange(cluster.config.clients[0]!, `put k ${'x'.repeat((1 << 20) + 16)}\n`);
+      expect(reply).toBe('bad command\n');
+      expect(closed).toBe(true);
+    });
+
+    it('drops garbage peer frames without crashing', async () => {
+      for (const addr of cluster.config.peers) {
+        await rawExchange(addr, 'garbage\n{"type":"accept_request"}\n\u0000\u00ff\n{"type":"commit_request","from":9}\n', 200);
+      }
+      expect(cluster.processes.every((p) => p && p.exitCode === null)).toBe(true);
+      expect(await client.request(`get ${keys[1]}`)).toBe(`value of ${keys[1]}`);
+    });
+
+    it('elects a new leader within 2 s of killing the leader and keeps every key', async () => {
+      const oldLeader = client.currentNode;
+      await cluster.kill(oldLeader);
+      const killedAt = Date.now();
+      // Probe the survivors until one of them answers as leader.
+      let newLeader = -1;
+      while (Date.now() - killedAt < 5000 && newLeader < 0) {
+        for (let id = 0; id < cluster.size; id++) {
+          if (id === oldLeader) continue;
+          const reply = await client.raw(id, `get ${keys[2]}`, 1000).catch(() => 'error');
+          if (reply === `value of ${keys[2]}`) newLeader = id;
+        }
+        if (newLeader < 0) await sleep(25);
+      }
+      const electedMs = Date.now() - killedAt;
+      console.log(`new leader n${newLeader} answered ${electedMs} ms after n${oldLeader} was killed`);
+      expect(newLeader).toBeGreaterThanOrEqual(0);
+      expect(electedMs).toBeLessThan(2000);
+      for (const k of keys) expect(await client.request(`get ${k}`)).toBe(`value of ${k}`);
+    });
+  });
+}

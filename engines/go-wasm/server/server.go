@@ -1,0 +1,189 @@
+// Package server is the Go engine's native driver: TCP for clients and peers, real timers,
+// and the same sans-IO core as every other target. Shaped like Replicant's TCP variant: a
+// goroutine per connection; one lock serializes every call into the core (the role of
+// Replicant's Log mutex); execution happens inside the core's step.
+package server
+
+import (
+	"fmt"
+	"log"
+	"net"
+	"sync"
+	"time"
+
+	"replicant/engines/go-wasm/core"
+)
+
+const (
+	maxClientLineBytes = 1 << 20  // longer client lines close the connection
+	maxPeerLineBytes   = 64 << 20 // longer peer frames close the link
+	outboundQueueLen   = 1 << 16  // per peer / client; when full, messages are dropped like packets
+)
+
+type Server struct {
+	id     int
+	cfg    FileConfig
+	logger *log.Logger
+
+	mu            sync.Mutex
+	node          *core.Node
+	timerGen      [2]uint64
+	timers        [2]*time.Timer
+	clients       map[uint64]*clientConn
+	nextClientSeq uint64
+	closed        bool
+
+	peers     []*peerLink // outbound, by peer id (nil for ourselves)
+	listeners []net.Listener
+	accepted  map[net.Conn]struct{} // inbound connections, closed by Stop
+	wg        sync.WaitGroup
+}
+
+// New creates a server; Start opens its sockets.
+func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, error) {
+	ncfg := core.DefaultConfig()
+	ncfg.ID, ncfg.NumPeers, ncfg.Seed = uint64(id), uint64(len(cfg.Peers)), seed
+	ncfg.CommitIntervalUs = cfg.CommitIntervalMs * 1000
+	ncfg.Trace = false // traces are for people; the server only needs the protocol
+	if err := ncfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{id: id, cfg: cfg, logger: logger, node: core.NewNode(ncfg), clients: map[uint64]*clientConn{},
+		accepted: map[net.Conn]struct{}{}}
+	s.peers = make([]*peerLink, len(cfg.Peers))
+	for p := range cfg.Peers {
+		if p != id {
+			s.peers[p] = newPeerLink(s, p, cfg.Peers[p])
+		}
+	}
+	return s, nil
+}
+
+// Start listens for peers and clients and starts the node.
+func (s *Server) Start() error {
+	peerLn, err := net.Listen("tcp", s.cfg.Peers[s.id])
+	if err != nil {
+		return fmt.Errorf("cannot listen for peers on %s: %v", s.cfg.Peers[s.id], err)
+	}
+	clientLn, err := net.Listen("tcp", s.cfg.Clients[s.id])
+	if err != nil {
+		peerLn.Close()
+		return fmt.Errorf("cannot listen for clients on %s: %v", s.cfg.Clients[s.id], err)
+	}
+	s.listeners = []net.Listener{peerLn, clientLn}
+	for _, p := range s.peers {
+		if p != nil {
+			s.wg.Add(1)
+			go p.run()
+		}
+	}
+	s.wg.Add(2)
+	go s.acceptLoop(peerLn, s.servePeer)
+	go s.acceptLoop(clientLn, s.serveClient)
+	s.step(&core.Event{Type: core.EventStart})
+	return nil
+}
+
+// Stop closes every socket and timer.
+func (s *Server) Stop() {
+	s.mu.Lock()
+	s.closed = true
+	for _, t := range s.timers {
+		if t != nil {
+			t.Stop()
+		}
+	}
+	for _, c := range s.clients {
+		c.close()
+	}
+	for conn := range s.accepted {
+		conn.Close()
+	}
+	s.mu.Unlock()
+	for _, ln := range s.listeners {
+		ln.Close()
+	}
+	for _, p := range s.peers {
+		if p != nil {
+			p.close()
+		}
+	}
+	s.wg.Wait()
+}
+
+func (s *Server) acceptLoop(ln net.Listener, serve func(net.Conn)) {
+	defer s.wg.Done()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		if tcp, ok := conn.(*net.TCPConn); ok {
+			tcp.SetNoDelay(true) // the paper disables Nagle's algorithm everywhere (§4.6)
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			conn.Close()
+			return
+		}
+		s.accepted[conn] = struct{}{}
+		s.mu.Unlock()
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			serve(conn)
+			s.mu.Lock()
+			delete(s.accepted, conn)
+			s.mu.Unlock()
+		}()
+	}
+}
+
+// step feeds one event to the core and carries out its effects.
+func (s *Server) step(ev *core.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	for _, e := range s.node.Step(ev) {
+		switch e.Type {
+		case core.EffectSend:
+			if p := s.peers[e.Message.To]; p != nil {
+				p.send(core.AppendMessage(nil, &e.Message))
+			}
+		case core.EffectReply:
+			if c := s.clients[e.ClientID]; c != nil {
+				c.reply(core.ReplyLine(e.Result))
+			}
+		case core.EffectSetTimer:
+			s.setTimer(e.Timer, time.Duration(e.DelayUs)*time.Microsecond)
+		case core.EffectCancelTimer:
+			s.timerGen[e.Timer]++
+			if t := s.timers[e.Timer]; t != nil {
+				t.Stop()
+			}
+		case core.EffectError:
+			s.logger.Printf("dropped an event the core could not read")
+		}
+	}
+}
+
+// setTimer arms (or re-arms) a named timer. A generation number makes a timer that fires
+// after being replaced or cancelled a no-op.
+func (s *Server) setTimer(name core.TimerName, d time.Duration) {
+	s.timerGen[name]++
+	gen := s.timerGen[name]
+	if t := s.timers[name]; t != nil {
+		t.Stop()
+	}
+	s.timers[name] = time.AfterFunc(d, func() {
+		s.mu.Lock()
+		current := s.timerGen[name] == gen
+		s.mu.Unlock()
+		if current {
+			s.step(&core.Event{Type: core.EventTimer, Timer: name})
+		}
+	})
+}

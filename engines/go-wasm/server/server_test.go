@@ -1,0 +1,134 @@
+package server
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+func freeAddrs(t *testing.T, n int) []string {
+	var out []string
+	for i := 0; i < n; i++ {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ln.Addr().String())
+		ln.Close()
+	}
+	return out
+}
+
+func startCluster(t *testing.T, n int) (FileConfig, []*Server) {
+	addrs := freeAddrs(t, 2*n)
+	cfg := FileConfig{CommitIntervalMs: 20, Peers: addrs[:n], Clients: addrs[n:]}
+	var servers []*Server
+	for id := 0; id < n; id++ {
+		s, err := New(cfg, id, uint64(id+1), log.New(io.Discard, "", 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(); err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, s)
+	}
+	t.Cleanup(func() {
+		for _, s := range servers {
+			s.Stop()
+		}
+	})
+	return cfg, servers
+}
+
+type client struct {
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+func dial(t *testing.T, addr string) *client {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	return &client{conn, bufio.NewReader(conn)}
+}
+
+func (c *client) do(t *testing.T, line string) string {
+	fmt.Fprintf(c.conn, "%s\n", line)
+	reply, err := c.r.ReadString('\n')
+	if err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	return strings.TrimSuffix(reply, "\n")
+}
+
+// leaderClient finds the leader by following redirects and retrying while none is elected.
+func leaderClient(t *testing.T, cfg FileConfig) *client {
+	deadline := time.Now().Add(5 * time.Second)
+	c := dial(t, cfg.Clients[0])
+	for time.Now().Before(deadline) {
+		switch reply := c.do(t, "get probe"); {
+		case reply == "retry":
+			time.Sleep(20 * time.Millisecond)
+		case strings.HasPrefix(reply, "leader is "):
+			var id int
+			fmt.Sscanf(reply, "leader is %d", &id)
+			c = dial(t, cfg.Clients[id])
+		default:
+			return c
+		}
+	}
+	t.Fatal("no leader elected")
+	return nil
+}
+
+func TestClusterReplicatesAndHandlesBadInput(t *testing.T) {
+	cfg, _ := startCluster(t, 3)
+	c := leaderClient(t, cfg)
+	if got := c.do(t, "put greeting hello world"); got != "" {
+		t.Fatalf("put: %q", got)
+	}
+	if got := c.do(t, "get greeting"); got != "hello world" {
+		t.Fatalf("get: %q", got)
+	}
+	if got := c.do(t, "del nothing"); got != "key not found" {
+		t.Fatalf("del: %q", got)
+	}
+	if got := c.do(t, "frobnicate"); got != "bad command" {
+		t.Fatalf("bad line: %q", got)
+	}
+	if got := c.do(t, "get greeting"); got != "hello world" {
+		t.Fatalf("connection unusable after a bad line: %q", got)
+	}
+	long := dial(t, cfg.Clients[0])
+	fmt.Fprintf(long.conn, "put k %s\n", strings.Repeat("x", maxClientLineBytes+10))
+	if reply, _ := long.r.ReadString('\n'); reply != "bad command\n" {
+		t.Fatalf("over-long line: %q", reply)
+	}
+	if _, err := long.r.ReadString('\n'); err == nil {
+		t.Fatal("the connection should be closed after an over-long line")
+	}
+	peer, err := net.Dial("tcp", cfg.Peers[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(peer, "garbage\n{\"type\":\"accept_request\"}\n")
+	peer.Close()
+	if got := c.do(t, "get greeting"); got != "hello world" {
+		t.Fatalf("after garbage peer frames: %q", got)
+	}
+}
+
+func TestLoadConfigRejectsBadFiles(t *testing.T) {
+	if _, err := LoadConfig("/nonexistent.json", 0); err == nil {
+		t.Fatal("missing file accepted")
+	}
+}
