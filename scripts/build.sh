@@ -4,5 +4,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
+# The Go reference engine: the C++ suites compare against it (mixed clusters, differential).
+say "build: Go engine (host, server, wasm)"
+bash engines/go-wasm/build.sh
+
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh

@@ -9,3 +9,5 @@ suite "cpp: unit tests (ASan+UBSan)" bash engines/cpp-wasm/test.sh asan
 suite "cpp: conformance native" npm run --silent conformance -- --engine cpp --target native
 suite "cpp: conformance wasm-node" npm run --silent conformance -- --engine cpp --target wasm-node
 suite "cpp: native server" bash engines/cpp-wasm/test.sh server
+suite "cpp: native clusters (cpp; mixed with go)" env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;go,cpp,go;cpp,go,cpp' npm --workspace @replicant/engines exec -- vitest run cluster
+suite "cpp: differential vs go (native, wasm-node)" bash engines/cpp-wasm/test.sh differential

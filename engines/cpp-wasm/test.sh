@@ -6,6 +6,8 @@
 #                                         then incrementally
 #   bash engines/cpp-wasm/test.sh server  the native server over real sockets: bad configs,
 #                                         a 3-node cluster, bad input, crash and restart
+#   bash engines/cpp-wasm/test.sh differential  random histories, Go (reference) vs C++ on the
+#                                         native and wasm-node targets (needs Go's build)
 set -euo pipefail
 cd "$(dirname "$0")"
 case "${1:-unit}" in
@@ -25,8 +27,15 @@ case "${1:-unit}" in
   server)
     python3 tools/server_test.py
     ;;
+  differential)
+    # The shared differential driver (engines/conformance/src/differential.ts), Go as reference.
+    cd ../..
+    npm run --silent differential -- --engines go,cpp --target native --sequences 400 --steps 200
+    npm run --silent differential -- --engines go,cpp --reference-target native --target wasm-node \
+      --sequences 200 --steps 200
+    ;;
   *)
-    echo "usage: test.sh unit|asan|server" >&2
+    echo "usage: test.sh unit|asan|server|differential" >&2
     exit 2
     ;;
 esac

@@ -35,6 +35,8 @@ export function serverCommand(name: EngineName): string[] {
   switch (name) {
     case 'go':
       return [need(artefacts.go.server, 'go')];
+    case 'cpp':
+      return [need(artefacts.cpp.server, 'cpp')];
     default:
       throw new EngineError(name, 'no native server for this engine yet');
   }

@@ -1,5 +1,6 @@
 // replicant-server: the C++ engine's native TCP server.
-//   replicant-server CONFIG.json --id N [--trace] [--seed S]
+//   replicant-server --config CONFIG.json --id N [--trace] [--seed S]
+// (the configuration may also be given as the first plain argument).
 // Exits with status 2 and a message on a missing or malformed configuration, a bad id or an
 // unusable address.
 #include <csignal>
@@ -16,7 +17,7 @@ namespace {
 [[noreturn]] void Usage(const std::string& why) {
   std::fprintf(stderr,
                "replicant-server: %s\n"
-               "usage: replicant-server CONFIG.json --id N [--trace] [--seed S]\n",
+               "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n",
                why.c_str());
   std::exit(2);
 }
@@ -64,15 +65,12 @@ int main(int argc, char** argv) {
   replicant::server::ServerConfig cfg;
   std::string err = replicant::server::ParseServerConfig(text.str(), &cfg);
   if (!err.empty()) Usage("bad configuration " + config_path + ": " + err);
-  for (const std::string& f : cfg.ignored_fields) {
-    std::fprintf(stderr, "replicant-server: ignoring unknown configuration field \"%s\"\n",
-                 f.c_str());
-  }
   uint64_t id = 0;
   err = replicant::server::ParseNodeId(id_text, cfg, &id);
   if (!err.empty()) Usage(err);
 
   std::signal(SIGPIPE, SIG_IGN);
+  replicant::server::BlockStopSignals();  // before any thread starts
   replicant::server::Server server(std::move(cfg), id, opts);
   err = server.Listen();
   if (!err.empty()) Usage(err);

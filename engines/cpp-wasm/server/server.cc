@@ -2,14 +2,16 @@
 
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <deque>
-#include <random>
 #include <thread>
 #include <utility>
 
@@ -84,7 +86,9 @@ struct Server::ClientConn {
   }
 };
 
-// The outbound connection to one peer, owned by its sender thread.
+// The outbound connection to one peer, owned by its sender thread. Messages queued while the
+// link is down wait for it (up to a bound, then they are dropped like packets); messages in
+// a write that fails are lost, as on a network.
 struct Server::PeerLink {
   uint64_t peer = 0;
   Address addr;
@@ -92,15 +96,14 @@ struct Server::PeerLink {
   std::condition_variable cv;
   std::deque<std::string> queue;
   size_t queued_bytes = 0;
-  bool connected = false;
   uint64_t dropped = 0;
 
-  static constexpr size_t kMaxQueued = size_t{256} << 20;
+  static constexpr size_t kMaxQueuedMessages = size_t{1} << 16;
+  static constexpr size_t kMaxQueuedBytes = size_t{256} << 20;
 
-  // Enqueue hands a line to the sender; a link that is down loses it, as a network would.
   void Enqueue(std::string line) {
     std::lock_guard<std::mutex> lk(mu);
-    if (!connected || queued_bytes + line.size() > kMaxQueued) {
+    if (queue.size() >= kMaxQueuedMessages || queued_bytes + line.size() > kMaxQueuedBytes) {
       dropped++;
       return;
     }
@@ -115,12 +118,7 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
   Config c;
   c.id = id_;
   c.num_peers = cfg_.peers.size();
-  if (opts_.seed) {
-    c.seed = *opts_.seed;
-  } else {
-    std::random_device rd;
-    c.seed = ((uint64_t{rd()} << 32) ^ rd() ^ id_) & ((uint64_t{1} << 53) - 1);
-  }
+  c.seed = opts_.seed ? *opts_.seed : id_ + 1;  // the Go server's default
   c.commit_interval_us = cfg_.commit_interval_ms * 1000;
   c.trace = opts_.trace;
   node_ = std::make_unique<Node>(c);
@@ -138,10 +136,20 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
 
 Server::~Server() = default;
 
+// Log writes "[cpp nI] 2026/11/22 13:02:28.123456 message", the Go server's format.
 void Server::Log(const std::string& line) {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t secs = std::chrono::system_clock::to_time_t(now);
+  const long micros = static_cast<long>(
+      std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() %
+      1000000);
+  std::tm tm{};
+  localtime_r(&secs, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y/%m/%d %H:%M:%S", &tm);
   std::lock_guard<std::mutex> lk(log_mu_);
-  std::fprintf(stderr, "replicant-server[cpp %llu]: %s\n", static_cast<unsigned long long>(id_),
-               line.c_str());
+  std::fprintf(stderr, "[cpp n%llu] %s.%06ld %s\n", static_cast<unsigned long long>(id_), stamp,
+               micros, line.c_str());
 }
 
 std::string Server::Listen() {
@@ -157,7 +165,30 @@ std::string Server::Listen() {
   return "";
 }
 
+void BlockStopSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void Server::RunSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  int sig = 0;
+  while (sigwait(&set, &sig) != 0) {
+  }
+  Log(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
+  std::fflush(stderr);
+  // Nothing is durable (as in Replicant): the sockets close with the process.
+  _exit(0);
+}
+
 void Server::Run() {
+  std::thread(&Server::RunSignals, this).detach();
   for (auto& link : links_) {
     if (link) std::thread(&Server::RunPeerLink, this, link.get()).detach();
   }
@@ -262,7 +293,7 @@ void Server::AcceptClients() {
     uint64_t client_id;
     {
       std::lock_guard<std::mutex> lk(mu_);
-      client_id = id_ + cfg_.peers.size() * next_client_k_++;
+      client_id = id_ + cfg_.peers.size() * ++next_client_k_;  // k = 1, 2, … as in the Go server
     }
     std::thread(&Server::ServeClient, this, fd, client_id).detach();
   }
@@ -394,7 +425,6 @@ void Server::RunPeerLink(PeerLink* link) {
     logged_down = false;
     backoff = kMinBackoff;
     std::unique_lock<std::mutex> lk(link->mu);
-    link->connected = true;
     std::string batch;
     for (;;) {
       if (link->queue.empty()) {
@@ -408,19 +438,16 @@ void Server::RunPeerLink(PeerLink* link) {
         }
       }
       batch.clear();
-      while (!link->queue.empty()) {
+      while (!link->queue.empty() && batch.size() < (size_t{1} << 20)) {
         batch += link->queue.front();
+        link->queued_bytes -= link->queue.front().size();
         link->queue.pop_front();
       }
-      link->queued_bytes = 0;
       lk.unlock();
       const bool ok = WriteAll(fd, batch);
       lk.lock();
       if (!ok) break;
     }
-    link->connected = false;
-    link->queue.clear();
-    link->queued_bytes = 0;
     lk.unlock();
     close(fd);
     Log("lost the connection to " + name + "; reconnecting");

@@ -3,6 +3,7 @@
 //   - a thread per client connection reads command lines and steps the core;
 //   - a thread per inbound peer connection reads and decodes peer messages and steps the core;
 //   - a sender thread per peer dials it, reconnects with back-off and writes queued messages;
+//   - a signal thread ends the process cleanly on SIGINT/SIGTERM;
 //   - a timer thread arms the core's two timers and feeds their firings back;
 //   - one mutex around the core serializes every step (like Replicant's Log mutex); the
 //     thread that ran a step dispatches its effects (queue peer messages, write client replies)
@@ -31,8 +32,12 @@ constexpr size_t kMaxPeerLine = size_t{64} << 20;   // 64 MiB
 
 struct Options {
   bool trace = false;             // log the core's trace records to stderr
-  std::optional<uint64_t> seed;   // the core's PRNG seed (default: from the OS)
+  std::optional<uint64_t> seed;   // the core's PRNG seed (default: id + 1, as the Go server)
 };
+
+// BlockStopSignals blocks SIGINT and SIGTERM in the calling thread and every thread it
+// creates later, so that only the server's signal thread receives them.
+void BlockStopSignals();
 
 class Server {
  public:
@@ -43,7 +48,8 @@ class Server {
 
   // Listen binds the peer and client listeners. Returns "" or what is wrong.
   std::string Listen();
-  // Run starts every thread and the core; it does not return.
+  // Run starts every thread and the core; it does not return (SIGINT/SIGTERM end the
+  // process with status 0). Call it with SIGINT and SIGTERM blocked (BlockStopSignals).
   [[noreturn]] void Run();
 
  private:
@@ -61,6 +67,7 @@ class Server {
   void ServePeer(int fd, std::string from);
   void RunPeerLink(PeerLink* link);
   void RunTimers();
+  void RunSignals();
 
   const ServerConfig cfg_;
   const uint64_t id_;

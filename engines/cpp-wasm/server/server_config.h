@@ -20,13 +20,13 @@ struct ServerConfig {
   uint64_t commit_interval_ms = 150;
   std::vector<Address> peers;
   std::vector<Address> clients;
-  std::vector<std::string> ignored_fields;  // unknown fields, reported as warnings
 };
 
 // ParseAddress reads "host:port" or "[v6]:port". Returns "" or what is wrong.
 std::string ParseAddress(std::string_view text, Address* out);
 
-// ParseServerConfig reads the configuration file's text. Returns "" or what is wrong.
+// ParseServerConfig reads the configuration file's text: all three fields are required and
+// no other is allowed (as the Go server reads it). Returns "" or what is wrong.
 std::string ParseServerConfig(std::string_view text, ServerConfig* out);
 
 // ParseNodeId reads the --id argument against a configuration. Returns "" or what is wrong.
