@@ -15,6 +15,7 @@
 #include <thread>
 #include <utility>
 
+#include "alloc_stats.h"
 #include "codec.h"
 #include "net.h"
 
@@ -181,7 +182,8 @@ void Server::RunSignals() {
   int sig = 0;
   while (sigwait(&set, &sig) != 0) {
   }
-  Log(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
+  Log(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + "; stats " +
+      runtime::StatsJson());
   std::fflush(stderr);
   // Nothing is durable (as in Replicant): the sockets close with the process.
   _exit(0);

@@ -123,6 +123,12 @@ TEST(Codec, Events) {
       "{\"line\":\"get \\u0000\",\"type\":\"client\",\"client_id\":7,\"request_id\":1}", &ev));
   EXPECT_EQ(ev.type, EventType::kClient);
   EXPECT_EQ(ev.line, std::string("get \0", 5));  // any string: the parser judges the line
+  // Raw bytes >= 0x80 (even invalid UTF-8) are read as they are, as the Go reader does; the
+  // command parser then answers bad_command rather than the decoder bad_event.
+  ASSERT_TRUE(DecodeEvent("{\"type\":\"client\",\"client_id\":1,\"request_id\":1,"
+                          "\"line\":\"put k \xff\xfe\"}",
+                          &ev));
+  EXPECT_EQ(ev.line, "put k \xff\xfe");
   ASSERT_TRUE(DecodeEvent(std::string("{\"type\":\"message\",\"msg\":") + kAccept + "}", &ev));
   EXPECT_EQ(ev.message.instance.command.value, "v w");
 
