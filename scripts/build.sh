@@ -4,9 +4,11 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-# The Go reference engine: the C++ suites compare against it (mixed clusters, differential).
-say "build: Go engine (host, server, wasm)"
+say "build: Go engine (native host and server, js/wasm)"
 bash engines/go-wasm/build.sh
+
+say "build: web lab"
+npm --workspace @replicant/web run --silent build >/dev/null
 
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh

@@ -5,6 +5,22 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
+# --- toolchains this machine kind provides (never downloaded from elsewhere)
+for tool in go node npm python3; do
+  have "$tool" || die "$tool is required (it comes with the machine image); see README.md"
+done
+
+# --- Debian packages: Chromium for the browser tests (Playwright drives /usr/bin/chromium)
+apt_missing=()
+for pkg in chromium; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || apt_missing+=("$pkg")
+done
+if [ ${#apt_missing[@]} -gt 0 ]; then
+  say "apt-get install ${apt_missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_missing[@]}"
+fi
+
 # --- npm workspaces (data, cost-model): install when node_modules is missing or older than the lock
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   say "npm install"

@@ -13,7 +13,7 @@ export class NativeHost implements AsyncEngine {
   readonly target = 'native' as const;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly pending: Pending[] = [];
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private exited: Error | null = null;
   private stderr = '';
 

@@ -3,6 +3,7 @@
 // comments. Running a transcript replays its commands on a fresh Cluster and compares.
 import type { AsyncEngine } from '../../loader/engine.ts';
 import { Cluster, HarnessError, MessageFilter, TimerName } from './cluster.ts';
+import { formatBallot } from '../../loader/ballot.ts';
 
 export type Item = { kind: 'comment'; text: string } | { kind: 'command'; line: string; expected: string[]; lineNo: number };
 
@@ -90,10 +91,6 @@ function filterArgs(args: Map<string, string>): MessageFilter {
   return f;
 }
 
-function ballotText(b: number): string {
-  return `${Math.floor(b / 256)}.${b % 256 === 15 ? '-' : b % 256}`;
-}
-
 /** One line per node summarising its inspect view. */
 export async function describeState(c: Cluster): Promise<string[]> {
   const out: string[] = [];
@@ -104,7 +101,7 @@ export async function describeState(c: Cluster): Promise<string[]> {
     }
     const s = JSON.parse(await c.inspect(id));
     out.push(
-      `n${id}: ${s.role} ballot=${ballotText(s.ballot)} last_index=${s.last_index} ` +
+      `n${id}: ${s.role} ballot=${formatBallot(s.ballot)} last_index=${s.last_index} ` +
         `last_executed=${s.last_executed} gle=${s.global_last_executed} log=${s.log.length} ` +
         `kv=${s.kv.size}/${s.kv.digest}`,
     );

@@ -1,0 +1,214 @@
+// The simulator's public contract: what the web lab, the lessons and the CLI may rely on.
+// Everything here is plain data (structured-clone safe) so it crosses the Web Worker boundary
+// unchanged. The simulator imports no UI code; the UI imports only this file and the worker
+// protocol (worker-protocol.ts).
+//
+// Units are last in names: _us (virtual microseconds), _ms, _s, _gib, _bytes, _ops_per_s.
+
+export type EngineName = 'go' | 'cpp' | 'rust' | 'java';
+export type Fidelity = 'exact' | 'fast';
+
+/** The cluster: one engine per node (3 or 5 nodes; engines may be mixed). */
+export interface ClusterSpec {
+  engines: EngineName[];
+  seed: number;
+  commit_interval_us?: number; // default 150000 (the paper's 150 ms)
+}
+
+/** One AWS availability zone by default; the model card names the source of the figures. */
+export interface NetworkSpec {
+  one_way_latency_us?: number;
+  jitter_us?: number;
+  bandwidth_gbps?: number;
+}
+
+/** Per node. Memory is either an absolute heap/limit or a memory:data ratio (paper: 8, 2, 1.5, 1.25). */
+export interface ResourceSpec {
+  vcpus: number;
+  memory_gib?: number;
+  memory_to_data_ratio?: number;
+}
+
+export type Distribution = 'zipfian' | 'uniform' | 'latest';
+
+export interface WorkloadSpec {
+  name: 'A' | 'B' | 'custom';
+  read_proportion: number; // A 0.5, B 0.95
+  record_count: number; // modelled records (the paper: 7.5 M); the engines hold a scaled-down copy
+  key_bytes?: number; // 23 (YCSB default keys, the paper's §4.3)
+  value_bytes?: number; // 500
+  distribution?: Distribution; // zipfian (YCSB's scrambled zipfian, 0.99)
+}
+
+export interface LoadSpec {
+  mode: 'open' | 'closed'; // open: latency from each request's intended start (YCSB `intended`)
+  target_ops_per_s: number;
+  client_threads?: number; // 64
+  duration_s: number; // measured window, simulated seconds
+  warmup_s?: number;
+}
+
+export interface RunSpec {
+  cluster: ClusterSpec;
+  network?: NetworkSpec;
+  resources: ResourceSpec;
+  workload: WorkloadSpec;
+  load: LoadSpec;
+  fidelity: Fidelity;
+  /** A model card to use instead of the default (data/models/). */
+  model_card?: ModelCard;
+}
+
+/** A latency histogram summary (HdrHistogram underneath), all in microseconds. */
+export interface LatencySummary {
+  count: number;
+  mean_us: number;
+  max_us: number;
+  /** Percentile spectrum for the log 1/(1-p) plot: [percentile, value_us] pairs. */
+  spectrum: [number, number][];
+  p50_us: number;
+  p99_us: number;
+  p999_us: number;
+  /** HdrHistogram's portable base64 encoding, for tools and downloads. */
+  hdr_base64: string;
+}
+
+export interface TimelinePoint {
+  t_s: number;
+  value: number;
+}
+
+export interface NodeTimelines {
+  node: number;
+  engine: EngineName;
+  /** Share of the node's vCPUs busy, 0..1, per bucket (the paper's "aggregate vCPU utilization"). */
+  cpu_utilization: TimelinePoint[];
+  /** Share of the node's vCPUs spent on GC, 0..1, per bucket. */
+  gc_cpu_share: TimelinePoint[];
+  /** Individual GC events (Go cycles, G1 young/mixed/full collections). */
+  gc_events: { t_s: number; kind: string; pause_ms: number; cpu_ms: number }[];
+  heap_gib: TimelinePoint[];
+  crashed_at_s?: number; // e.g. an OOM kill of a C++/Rust node
+}
+
+export interface RunResult {
+  simulated: true;
+  model_card_version: string;
+  fidelity: Fidelity;
+  spec: RunSpec;
+  achieved_ops_per_s: number;
+  latency: { all: LatencySummary; read: LatencySummary; update: LatencySummary };
+  /** The same run measured as a closed-loop client would see it (coordinated omission). */
+  latency_uncorrected?: { all: LatencySummary };
+  leader_changes: { t_s: number; leader: number }[];
+  nodes: NodeTimelines[];
+  /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
+  wall_ms?: number;
+}
+
+/** The paper's method: the highest target rate whose p99 meets the SLO, by bisection. */
+export interface SloSearchSpec {
+  base: RunSpec;
+  slo_p99_ms: number; // 20
+  min_ops_per_s?: number;
+  max_ops_per_s?: number;
+  tolerance?: number; // relative, e.g. 0.02
+}
+
+export interface SloSearchResult {
+  simulated: true;
+  model_card_version: string;
+  max_ops_per_s_at_slo: number | null; // null: not even the minimum rate meets the SLO
+  p99_ms_at_max: number | null;
+  leader_cpu_utilization_at_max: number | null;
+  probes: { target_ops_per_s: number; p99_ms: number; achieved_ops_per_s: number; met: boolean }[];
+  best_run?: RunResult;
+}
+
+export interface SweepSpec {
+  base: RunSpec;
+  slo_p99_ms: number;
+  engines: EngineName[]; // each point runs a homogeneous cluster of this engine
+  memory_gib?: number[];
+  memory_to_data_ratio?: number[];
+  vcpus?: number[];
+}
+
+export interface SweepPoint {
+  engine: EngineName;
+  memory_gib: number;
+  vcpus: number;
+  result: SloSearchResult;
+}
+
+export interface SweepResult {
+  simulated: true;
+  model_card_version: string;
+  points: SweepPoint[];
+}
+
+/** A parameter of the model card: every number says where it comes from. */
+export interface CardParameter {
+  value: number;
+  unit: string;
+  source: 'measured' | 'derived' | 'assumed';
+  /** e.g. "bench calibrate, 2026-11-22, commit abc123" or "paper §5.2: C++ leader at 75% for 28.7 Kops/s" */
+  note: string;
+}
+
+export interface ModelCard {
+  version: string;
+  description: string;
+  parameters: Record<string, CardParameter>;
+}
+
+// --- step mode (students, lessons, faults): the same engines, driven one event at a time ---
+
+export type PendingItem =
+  | { kind: 'message'; id: number; from: number; to: number; type: string; due_us: number; json: string }
+  | { kind: 'timer'; id: number; node: number; timer: 'election' | 'commit'; due_us: number }
+  | { kind: 'client'; id: number; node: number; line: string; due_us: number };
+
+/** One thing that happened: an event fed to a node and every effect it produced. */
+export interface TraceEntry {
+  step: number;
+  t_us: number;
+  node: number;
+  /** The canonical event fed to the core. */
+  event: string;
+  /** The core's effects, JSON Lines, verbatim. */
+  effects: string;
+  /** What the simulator did around it: deliveries lost to a cut link, drops, crashes… */
+  notes: string[];
+}
+
+export interface StepSessionSpec {
+  cluster: ClusterSpec;
+  network?: NetworkSpec;
+}
+
+/** A step-mode session. Every call is deterministic; rewind(step) re-runs from the seed and
+ * replays the recorded choices, so any screen can be reproduced from (spec, choices). */
+export interface StepSession {
+  readonly time_us: number;
+  readonly steps_taken: number;
+  pending(): PendingItem[];
+  /** Carries out the pending item due first (ties by id). */
+  next(): TraceEntry | null;
+  deliver(message_id: number): TraceEntry | null; // null: lost (cut link, crashed node)
+  drop(message_id: number): void;
+  duplicate(message_id: number): void;
+  fire(timer_id: number): TraceEntry;
+  client(node: number, line: string): number; // queues a client command; returns its pending id
+  crash(node: number): void;
+  restart(node: number): void;
+  cut(from: number, to: number): void;
+  heal(): void;
+  run_until(t_us: number, max_steps?: number): TraceEntry[];
+  run_until_quiet(max_steps?: number): TraceEntry[]; // until only timers are pending
+  inspect(node: number): string; // the core's inspect JSON (null if down)
+  trace(): TraceEntry[];
+  /** The choices made so far, enough to rebuild the session (URL state). */
+  choices(): string[];
+  rewind(to_step: number): void;
+}

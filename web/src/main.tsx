@@ -1,0 +1,9 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ElectionDemo } from './ElectionDemo.tsx';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ElectionDemo />
+  </StrictMode>,
+);
