@@ -11,10 +11,11 @@ suite data npm --workspace @replicant/data test
 suite cost-model npm --workspace @replicant/cost-model test
 
 # C++ engine (engines/cpp-wasm)
-suite "cpp: unit tests" bash engines/cpp-wasm/test.sh unit
-suite "cpp: unit tests (ASan+UBSan)" bash engines/cpp-wasm/test.sh asan
-suite "cpp: conformance native" npm run --silent conformance -- --engine cpp --target native
-suite "cpp: conformance wasm-node" npm run --silent conformance -- --engine cpp --target wasm-node
-suite "cpp: native server" bash engines/cpp-wasm/test.sh server
-suite "cpp: native clusters (cpp; mixed with go)" env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;go,cpp,go;cpp,go,cpp' npm --workspace @replicant/engines exec -- vitest run cluster
-suite "cpp: differential vs go (native, wasm-node)" bash engines/cpp-wasm/test.sh differential
+suite cpp-unit bash engines/cpp-wasm/test.sh unit
+suite cpp-unit-asan bash engines/cpp-wasm/test.sh asan
+suite conformance-cpp-native npm run --silent conformance -- --engine cpp --target native --twice
+suite conformance-cpp-wasm-node npm run --silent conformance -- --engine cpp --target wasm-node
+suite conformance-cpp-wasm-browser npm run --silent conformance -- --engine cpp --target wasm-browser
+suite cpp-server bash engines/cpp-wasm/test.sh server
+suite cluster-cpp-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;go,cpp,go;cpp,go,cpp' npm --workspace @replicant/engines exec -- vitest run cluster
+suite differential-cpp bash engines/cpp-wasm/test.sh differential

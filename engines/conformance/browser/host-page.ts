@@ -3,6 +3,7 @@
 // window.replicantHost. Each engine gets a loader here that fetches its artefacts.
 import type { EngineName, NodeConfig, SyncEngine, SyncNode } from '../../loader/engine.ts';
 import { goEngine } from '../../loader/go-wasm.ts';
+import { cppEngine, type CppModuleFactory } from '../../loader/cpp-wasm.ts';
 
 type Loader = () => Promise<SyncEngine>;
 
@@ -21,6 +22,14 @@ const loaders: Partial<Record<EngineName, Loader>> = {
     await loadScript('/repo/go-wasm/dist/wasm_exec.js');
     const module = await WebAssembly.compileStreaming(fetch('/repo/go-wasm/dist/replicant.wasm'));
     return goEngine(module, (globalThis as unknown as { Go: never }).Go, 'wasm-browser');
+  },
+  async cpp() {
+    const glueUrl = '/repo/cpp-wasm/dist/replicant.mjs'; // a variable: loaded at run time, not bundled
+    const [glue, module] = await Promise.all([
+      import(glueUrl) as Promise<{ default: CppModuleFactory }>,
+      WebAssembly.compileStreaming(fetch('/repo/cpp-wasm/dist/replicant.wasm')),
+    ]);
+    return cppEngine(module, glue.default, 'wasm-browser');
   },
 };
 
