@@ -12,6 +12,8 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
+#include <functional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -23,7 +25,7 @@ namespace replicant {
 namespace server {
 
 // A connected client. Replies are written by whichever thread ran the step, under the core
-// lock, without blocking (MSG_DONTWAIT); what the socket does not take waits in pending_ and
+// lock, without blocking (MSG_DONTWAIT); what the socket does not take waits in `pending` and
 // the client's own thread flushes it when the socket drains.
 struct Server::ClientConn {
   int fd = -1;
@@ -136,6 +138,17 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
 }
 
 Server::~Server() = default;
+
+// StartThread runs f on a detached thread; false if the system has no thread to give (the
+// connection is then refused rather than the process ended).
+bool Server::StartThread(std::function<void()> f) {
+  try {
+    std::thread(std::move(f)).detach();
+    return true;
+  } catch (const std::system_error&) {
+    return false;
+  }
+}
 
 // Log writes "[cpp nI] 2026/11/22 13:02:28.123456 message", the Go server's format.
 void Server::Log(const std::string& line) {
@@ -297,7 +310,10 @@ void Server::AcceptClients() {
       std::lock_guard<std::mutex> lk(mu_);
       client_id = id_ + cfg_.peers.size() * ++next_client_k_;  // k = 1, 2, … as in the Go server
     }
-    std::thread(&Server::ServeClient, this, fd, client_id).detach();
+    if (!StartThread([this, fd, client_id] { ServeClient(fd, client_id); })) {
+      Log("cannot start a thread for a new client; closing it");
+      close(fd);
+    }
   }
 }
 
@@ -348,6 +364,13 @@ void Server::ServeClient(int fd, uint64_t client_id) {
     if (poll(&p, 1, 100) > 0) conn->Flush();
   }
   shutdown(fd, SHUT_WR);
+  // Closing a socket with unread input resets the connection, which can destroy the last
+  // reply before the client reads it; read (and discard) what is left for a moment first.
+  char sink[65536];
+  for (int i = 0; i < 64; i++) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 50) <= 0 || recv(fd, sink, sizeof sink, 0) <= 0) break;
+  }
   close(fd);
 }
 
@@ -369,7 +392,11 @@ void Server::AcceptPeers() {
     char host[NI_MAXHOST] = "?", port[NI_MAXSERV] = "?";
     getnameinfo(reinterpret_cast<sockaddr*>(&sa), len, host, sizeof host, port, sizeof port,
                 NI_NUMERICHOST | NI_NUMERICSERV);
-    std::thread(&Server::ServePeer, this, fd, std::string(host) + ":" + port).detach();
+    std::string from = std::string(host) + ":" + port;
+    if (!StartThread([this, fd, from] { ServePeer(fd, from); })) {
+      Log("cannot start a thread for a peer connection from " + from + "; closing it");
+      close(fd);
+    }
   }
 }
 

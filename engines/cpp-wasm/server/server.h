@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -57,6 +58,7 @@ class Server {
   struct ClientConn;
   struct PeerLink;
 
+  static bool StartThread(std::function<void()> f);
   void Log(const std::string& line);
   void StepLocked(const Event& ev);  // mu_ held
   void Dispatch(const Effect& e);    // mu_ held
