@@ -42,6 +42,12 @@ then
   python3 -m pip install -q -r cost-model/requirements-dev.txt
 fi
 
+# Java engine (engines/java-wasm): JDK 17 and Maven; the first build fills ~/.m2 from Maven
+# Central (TeaVM 0.15.0, JUnit).
+if ! have mvn || ! javac -version 2>&1 | grep -q '^javac 17\.'; then
+  as_root apt-get install -y openjdk-17-jdk-headless maven
+fi
+
 # --- C++ engine (engines/cpp-wasm): GCC, CMake + Ninja, GoogleTest, Debian's Emscripten (wasm),
 # clang-14 with its libFuzzer/sanitizer runtimes (fuzz.sh), python3 (server test).
 cpp_packages=(g++ cmake ninja-build libgtest-dev emscripten binaryen clang-14 libclang-rt-14-dev python3)

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AsyncEngine, EngineError, EngineName, SyncEngine, asAsync } from './engine.ts';
 import { NativeHost } from './native-host.ts';
 import { goEngine } from './go-wasm.ts';
+import { javaJsEngine } from './java-wasm.ts';
 import { cppEngine, type CppModuleFactory } from './cpp-wasm.ts';
 
 export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,6 +18,14 @@ export const artefacts = {
     wasm: join(ENGINES_DIR, 'go-wasm/dist/replicant.wasm'),
     wasmExec: join(ENGINES_DIR, 'go-wasm/dist/wasm_exec.js'),
   },
+  java: {
+    host: join(ENGINES_DIR, 'java-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'java-wasm/dist/replicant-server'),
+    /** TeaVM's JavaScript build: what `wasm-node` runs (Node 20 cannot run WasmGC). */
+    js: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.js'),
+    /** TeaVM's WebAssembly GC build and its loader: for browsers. */
+    wasm: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm'),
+    wasmRuntime: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm-runtime.js'),
   cpp: {
     host: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-host'),
     server: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-server'),
@@ -35,6 +44,8 @@ export function serverCommand(name: EngineName): string[] {
   switch (name) {
     case 'go':
       return [need(artefacts.go.server, 'go')];
+    case 'java':
+      return [need(artefacts.java.server, 'java')];
     case 'cpp':
       return [need(artefacts.cpp.server, 'cpp')];
     default:
@@ -46,6 +57,8 @@ export function nativeEngine(name: EngineName): AsyncEngine {
   switch (name) {
     case 'go':
       return new NativeHost('go', need(artefacts.go.host, 'go'));
+    case 'java':
+      return new NativeHost('java', need(artefacts.java.host, 'java'));
     case 'cpp':
       return new NativeHost('cpp', need(artefacts.cpp.host, 'cpp'));
     default:
@@ -61,6 +74,9 @@ export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
       const Go = (globalThis as unknown as { Go: ConstructorParameters<typeof Object>[0] }).Go;
       return goEngine(new WebAssembly.Module(bytes), Go as never, 'wasm-node');
     }
+    case 'java':
+      // In Node the Java core runs as TeaVM's JavaScript build, not as wasm (see java-wasm.ts).
+      return javaJsEngine(readFileSync(need(artefacts.java.js, 'java'), 'utf8'), 'wasm-node');
     case 'cpp': {
       const bytes = readFileSync(need(artefacts.cpp.wasm, 'cpp'));
       const glue = (await import(pathToFileURL(need(artefacts.cpp.glue, 'cpp')).href)) as { default: CppModuleFactory };

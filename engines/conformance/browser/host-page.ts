@@ -3,6 +3,7 @@
 // window.replicantHost. Each engine gets a loader here that fetches its artefacts.
 import type { EngineName, NodeConfig, SyncEngine, SyncNode } from '../../loader/engine.ts';
 import { goEngine } from '../../loader/go-wasm.ts';
+import { javaWasmGcEngine } from '../../loader/java-wasm.ts';
 import { cppEngine, type CppModuleFactory } from '../../loader/cpp-wasm.ts';
 
 type Loader = () => Promise<SyncEngine>;
@@ -22,6 +23,12 @@ const loaders: Partial<Record<EngineName, Loader>> = {
     await loadScript('/repo/go-wasm/dist/wasm_exec.js');
     const module = await WebAssembly.compileStreaming(fetch('/repo/go-wasm/dist/replicant.wasm'));
     return goEngine(module, (globalThis as unknown as { Go: never }).Go, 'wasm-browser');
+  },
+  async java() {
+    // TeaVM's WasmGC loader installs globalThis.TeaVM; the adapter compiles from bytes.
+    await loadScript('/repo/java-wasm/dist/replicant-java.wasm-runtime.js');
+    const bytes = await (await fetch('/repo/java-wasm/dist/replicant-java.wasm')).arrayBuffer();
+    return javaWasmGcEngine(bytes);
   },
   async cpp() {
     const glueUrl = '/repo/cpp-wasm/dist/replicant.mjs'; // a variable: loaded at run time, not bundled
