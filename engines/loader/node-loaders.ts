@@ -26,6 +26,7 @@ export const artefacts = {
     /** TeaVM's WebAssembly GC build and its loader: for browsers. */
     wasm: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm'),
     wasmRuntime: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm-runtime.js'),
+  },
   cpp: {
     host: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-host'),
     server: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-server'),

@@ -89,9 +89,9 @@ struct Server::ClientConn {
   }
 };
 
-// The outbound connection to one peer, owned by its sender thread. Messages queued while the
-// link is down wait for it (up to a bound, then they are dropped like packets); messages in
-// a write that fails are lost, as on a network.
+// The outbound connection to one peer, owned by its sender thread. While the link is down,
+// messages for the peer are dropped, as a network would drop them; what is queued when a
+// connection breaks is lost with it (docs/protocol.md, "Native servers").
 struct Server::PeerLink {
   uint64_t peer = 0;
   Address addr;
@@ -99,6 +99,7 @@ struct Server::PeerLink {
   std::condition_variable cv;
   std::deque<std::string> queue;
   size_t queued_bytes = 0;
+  bool up = false;  // connected: messages are queued only while true
   uint64_t dropped = 0;
 
   static constexpr size_t kMaxQueuedMessages = size_t{1} << 16;
@@ -106,7 +107,8 @@ struct Server::PeerLink {
 
   void Enqueue(std::string line) {
     std::lock_guard<std::mutex> lk(mu);
-    if (queue.size() >= kMaxQueuedMessages || queued_bytes + line.size() > kMaxQueuedBytes) {
+    if (!up || queue.size() >= kMaxQueuedMessages ||
+        queued_bytes + line.size() > kMaxQueuedBytes) {
       dropped++;
       return;
     }
@@ -454,6 +456,7 @@ void Server::RunPeerLink(PeerLink* link) {
     logged_down = false;
     backoff = kMinBackoff;
     std::unique_lock<std::mutex> lk(link->mu);
+    link->up = true;
     std::string batch;
     for (;;) {
       if (link->queue.empty()) {
@@ -477,6 +480,9 @@ void Server::RunPeerLink(PeerLink* link) {
       lk.lock();
       if (!ok) break;
     }
+    link->up = false;
+    link->queue.clear();  // lost with the connection
+    link->queued_bytes = 0;
     lk.unlock();
     close(fd);
     Log("lost the connection to " + name + "; reconnecting");

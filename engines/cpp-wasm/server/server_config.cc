@@ -65,14 +65,13 @@ std::string ParseServerConfig(std::string_view text, ServerConfig* out) {
   if (!ParseJson(text, &v)) return "not valid JSON (strict: integers only, no duplicate fields)";
   if (v.kind != JsonKind::kObject) return "not a JSON object";
   ServerConfig cfg;
-  bool have_interval = false, have_peers = false, have_clients = false;
+  bool have_peers = false, have_clients = false;
   for (const JsonField& f : v.fields) {
     if (f.name == "commit_interval_ms") {
       if (f.value.kind != JsonKind::kNumber || f.value.n < 1 || f.value.n > 60000) {
         return "commit_interval_ms must be an integer between 1 and 60000";
       }
       cfg.commit_interval_ms = f.value.n;
-      have_interval = true;
     } else if (f.name == "peers") {
       std::string err = ParseAddressList(f.value, "peers", &cfg.peers);
       if (!err.empty()) return err;
@@ -85,7 +84,6 @@ std::string ParseServerConfig(std::string_view text, ServerConfig* out) {
       return "unknown field \"" + f.name + "\"";
     }
   }
-  if (!have_interval) return "commit_interval_ms is missing";
   if (!have_peers) return "peers is missing";
   if (!have_clients) return "clients is missing";
   if (cfg.peers.empty() || cfg.peers.size() > kMaxNumPeers) {

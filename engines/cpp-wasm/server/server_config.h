@@ -17,7 +17,7 @@ struct Address {
 };
 
 struct ServerConfig {
-  uint64_t commit_interval_ms = 150;
+  uint64_t commit_interval_ms = 150;  // optional in the file: the paper's default
   std::vector<Address> peers;
   std::vector<Address> clients;
 };
@@ -25,8 +25,9 @@ struct ServerConfig {
 // ParseAddress reads "host:port" or "[v6]:port". Returns "" or what is wrong.
 std::string ParseAddress(std::string_view text, Address* out);
 
-// ParseServerConfig reads the configuration file's text: all three fields are required and
-// no other is allowed (as the Go server reads it). Returns "" or what is wrong.
+// ParseServerConfig reads the configuration file's text (docs/protocol.md, "Native servers"):
+// peers and clients are required, commit_interval_ms is optional (150), no other field is
+// allowed. Returns "" or what is wrong.
 std::string ParseServerConfig(std::string_view text, ServerConfig* out);
 
 // ParseNodeId reads the --id argument against a configuration. Returns "" or what is wrong.

@@ -41,8 +41,8 @@ TEST(ServerConfig, Errors) {
   EXPECT_NE(ParseServerConfig("{\"peers\":[1],\"clients\":[\"b:2\"]}", &c), "");
   EXPECT_NE(ParseServerConfig("{\"peers\":\"a:1\",\"clients\":[\"b:2\"]}", &c), "");
   EXPECT_EQ(ParseServerConfig("{\"commit_interval_ms\":5,\"peers\":[\"a:1\"],\"clients\":[\"b:2\"]}", &c), "");
-  EXPECT_EQ(ParseServerConfig("{\"peers\":[\"a:1\"],\"clients\":[\"b:2\"]}", &c),
-            "commit_interval_ms is missing");
+  EXPECT_EQ(ParseServerConfig("{\"peers\":[\"a:1\"],\"clients\":[\"b:2\"]}", &c), "");
+  EXPECT_EQ(c.commit_interval_ms, 150u);  // the default
   EXPECT_EQ(ParseServerConfig("{\"commit_interval_ms\":5,\"peers\":[\"a:1\"],\"clients\":[\"b:2\"],\"x\":1}", &c),
             "unknown field \"x\"");
   uint64_t id;

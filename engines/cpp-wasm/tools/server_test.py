@@ -155,8 +155,9 @@ def run_config_errors(server, workdir):
               f'{p.stderr.decode().strip().splitlines()[0] if p.stderr else ""})')
 
     good = '{"commit_interval_ms":150,"peers":["127.0.0.1:1","127.0.0.1:2"],"clients":["127.0.0.1:3","127.0.0.1:4"]}'
-    expect2([os.path.join(workdir, 'missing.json'), '--id', '0'], 'missing file')
+    expect2(['--config', os.path.join(workdir, 'missing.json'), '--id', '0'], 'missing file')
     expect2(['@', '--id', '0'], 'malformed JSON', '{"peers":[')
+    expect2(['--config', '@', '--id', '0'], 'an unknown field', good.replace('{', '{"colour":"blue",', 1))
     expect2(['@', '--id', '0'], 'peers not a list', '{"peers":"x","clients":[]}')
     expect2(['@', '--id', '0'], 'clients do not match peers',
             '{"peers":["127.0.0.1:1"],"clients":[]}')
