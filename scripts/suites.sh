@@ -24,5 +24,5 @@ suite conformance-cpp-native npm run --silent conformance -- --engine cpp --targ
 suite conformance-cpp-wasm-node npm run --silent conformance -- --engine cpp --target wasm-node
 suite conformance-cpp-wasm-browser npm run --silent conformance -- --engine cpp --target wasm-browser
 suite cpp-server bash engines/cpp-wasm/test.sh server
-suite cluster-cpp-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;go,cpp,go;cpp,go,cpp' npm --workspace @replicant/engines exec -- vitest run cluster
+suite cluster-cpp-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;go,cpp,go;cpp,go,cpp;cpp,java,go' npm --workspace @replicant/engines exec -- vitest run cluster
 suite differential-cpp bash engines/cpp-wasm/test.sh differential
