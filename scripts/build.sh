@@ -15,3 +15,6 @@ bash engines/java-wasm/build.sh
 
 say "build: web lab"
 npm --workspace @replicant/web run --silent build >/dev/null
+
+say "build: C++ engine (host, server, unit tests, wasm)"
+bash engines/cpp-wasm/build.sh

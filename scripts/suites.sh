@@ -24,3 +24,13 @@ suite differential-java-native npm run --silent differential -- --engines go,jav
 suite differential-java-wasm-node npm run --silent differential -- --engines go,java --reference-target native --target wasm-node --sequences 100
 suite cluster-mixed bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="java,java,java;go,java,go" npx vitest run cluster'
 suite sim-unit npm --workspace @replicant/sim test
+
+# C++ engine (engines/cpp-wasm)
+suite cpp-unit bash engines/cpp-wasm/test.sh unit
+suite cpp-unit-asan bash engines/cpp-wasm/test.sh asan
+suite conformance-cpp-native npm run --silent conformance -- --engine cpp --target native --twice
+suite conformance-cpp-wasm-node npm run --silent conformance -- --engine cpp --target wasm-node
+suite conformance-cpp-wasm-browser npm run --silent conformance -- --engine cpp --target wasm-browser
+suite cpp-server bash engines/cpp-wasm/test.sh server
+suite cluster-cpp-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;go,cpp,go;cpp,go,cpp;cpp,java,go' npm --workspace @replicant/engines exec -- vitest run cluster
+suite differential-cpp bash engines/cpp-wasm/test.sh differential

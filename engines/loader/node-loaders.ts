@@ -7,6 +7,7 @@ import { NativeHost } from './native-host.ts';
 import { goEngine } from './go-wasm.ts';
 import { rustEngine, type RustGlue } from './rust-wasm.ts';
 import { javaJsEngine } from './java-wasm.ts';
+import { cppEngine, type CppModuleFactory } from './cpp-wasm.ts';
 
 export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,6 +34,12 @@ export const artefacts = {
     wasm: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm'),
     wasmRuntime: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm-runtime.js'),
   },
+  cpp: {
+    host: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'cpp-wasm/dist/replicant-server'),
+    wasm: join(ENGINES_DIR, 'cpp-wasm/dist/replicant.wasm'),
+    glue: join(ENGINES_DIR, 'cpp-wasm/dist/replicant.mjs'),
+  },
 } as const;
 
 function need(path: string, engine: string): string {
@@ -49,6 +56,8 @@ export function serverCommand(name: EngineName): string[] {
       return [need(artefacts.rust.server, 'rust')];
     case 'java':
       return [need(artefacts.java.server, 'java')];
+    case 'cpp':
+      return [need(artefacts.cpp.server, 'cpp')];
     default:
       throw new EngineError(name, 'no native server for this engine yet');
   }
@@ -62,6 +71,8 @@ export function nativeEngine(name: EngineName): AsyncEngine {
       return new NativeHost('rust', need(artefacts.rust.host, 'rust'));
     case 'java':
       return new NativeHost('java', need(artefacts.java.host, 'java'));
+    case 'cpp':
+      return new NativeHost('cpp', need(artefacts.cpp.host, 'cpp'));
     default:
       throw new EngineError(name, 'no native host for this engine yet');
   }
@@ -85,6 +96,11 @@ export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
     case 'java':
       // In Node the Java core runs as TeaVM's JavaScript build, not as wasm (see java-wasm.ts).
       return javaJsEngine(readFileSync(need(artefacts.java.js, 'java'), 'utf8'), 'wasm-node');
+    case 'cpp': {
+      const bytes = readFileSync(need(artefacts.cpp.wasm, 'cpp'));
+      const glue = (await import(pathToFileURL(need(artefacts.cpp.glue, 'cpp')).href)) as { default: CppModuleFactory };
+      return cppEngine(new WebAssembly.Module(bytes), glue.default, 'wasm-node');
+    }
     default:
       throw new EngineError(name, 'no wasm build for this engine yet');
   }

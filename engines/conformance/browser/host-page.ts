@@ -5,6 +5,7 @@ import type { EngineName, NodeConfig, SyncEngine, SyncNode } from '../../loader/
 import { goEngine } from '../../loader/go-wasm.ts';
 import { rustEngine, type RustGlue } from '../../loader/rust-wasm.ts';
 import { javaWasmGcEngine } from '../../loader/java-wasm.ts';
+import { cppEngine, type CppModuleFactory } from '../../loader/cpp-wasm.ts';
 
 type Loader = () => Promise<SyncEngine>;
 
@@ -36,6 +37,14 @@ const loaders: Partial<Record<EngineName, Loader>> = {
     await loadScript('/repo/java-wasm/dist/replicant-java.wasm-runtime.js');
     const bytes = await (await fetch('/repo/java-wasm/dist/replicant-java.wasm')).arrayBuffer();
     return javaWasmGcEngine(bytes);
+  },
+  async cpp() {
+    const glueUrl = '/repo/cpp-wasm/dist/replicant.mjs'; // a variable: loaded at run time, not bundled
+    const [glue, module] = await Promise.all([
+      import(glueUrl) as Promise<{ default: CppModuleFactory }>,
+      WebAssembly.compileStreaming(fetch('/repo/cpp-wasm/dist/replicant.wasm')),
+    ]);
+    return cppEngine(module, glue.default, 'wasm-browser');
   },
 };
 
