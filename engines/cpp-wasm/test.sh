@@ -4,13 +4,14 @@
 #   bash engines/cpp-wasm/test.sh asan    the same tests built with AddressSanitizer + UBSan
 #                                         (and LeakSanitizer at exit); builds build/asan once,
 #                                         then incrementally
-#   bash engines/cpp-wasm/test.sh server  the native server over real sockets: bad configs,
-#                                         a 3-node cluster, bad input, crash and restart
+#   bash engines/cpp-wasm/test.sh server  the shared native cluster test (bad configs, 1,000
+#                                         keys, redirects, concurrent clients, bad input,
+#                                         failover, restart) on C++ alone and mixed clusters
 #   bash engines/cpp-wasm/test.sh differential  random histories, Go (reference) vs C++ on the
 #                                         native and wasm-node targets (needs Go's build)
-#   bash engines/cpp-wasm/test.sh tsan    the server test against a ThreadSanitizer build of
-#                                         the server (a bench check, not in CI: ~2 min build);
-#                                         fails if any node logs a data race
+#   bash engines/cpp-wasm/test.sh tsan    the shared cluster test against a ThreadSanitizer
+#                                         build of the server (a bench check, not in CI: ~2 min
+#                                         build); fails if any node logs a data race
 set -euo pipefail
 cd "$(dirname "$0")"
 case "${1:-unit}" in
@@ -28,7 +29,8 @@ case "${1:-unit}" in
       ./build/asan/replicant_tests --gtest_brief=1
     ;;
   server)
-    python3 tools/server_test.py
+    cd ../.. && REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;go,cpp,go;cpp,go,cpp;cpp,java,go' \
+      npm --workspace @replicant/engines exec -- vitest run cluster
     ;;
   differential)
     # The shared differential driver (engines/conformance/src/differential.ts), Go as reference.
@@ -46,7 +48,8 @@ case "${1:-unit}" in
     fi
     ninja -C build/tsan -j "${JOBS:-2}" --quiet replicant-server
     logs=$(mktemp -d)
-    TSAN_OPTIONS="log_path=$logs/tsan" python3 tools/server_test.py --server build/tsan/replicant-server
+    (cd ../.. && TSAN_OPTIONS="log_path=$logs/tsan" REPLICANT_SERVER_CPP="$PWD/engines/cpp-wasm/build/tsan/replicant-server" \
+      REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp' npm --workspace @replicant/engines exec -- vitest run cluster)
     if ls "$logs"/tsan.* >/dev/null 2>&1; then cat "$logs"/tsan.* >&2; rm -rf "$logs"; exit 1; fi
     rm -rf "$logs"
     echo "tsan: no data races reported"

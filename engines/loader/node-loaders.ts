@@ -47,35 +47,19 @@ function need(path: string, engine: string): string {
   return path;
 }
 
+/** An environment override such as REPLICANT_SERVER_CPP=/path/to/tsan/replicant-server lets
+ * the shared tests run a sanitizer or debug build of one engine's server or host. */
+function override(kind: 'SERVER' | 'HOST', name: EngineName): string | undefined {
+  return process.env[`REPLICANT_${kind}_${name.toUpperCase()}`] || undefined;
+}
+
 /** The command line that runs an engine's native TCP server (docs/protocol.md, "Native servers"). */
 export function serverCommand(name: EngineName): string[] {
-  switch (name) {
-    case 'go':
-      return [need(artefacts.go.server, 'go')];
-    case 'rust':
-      return [need(artefacts.rust.server, 'rust')];
-    case 'java':
-      return [need(artefacts.java.server, 'java')];
-    case 'cpp':
-      return [need(artefacts.cpp.server, 'cpp')];
-    default:
-      throw new EngineError(name, 'no native server for this engine yet');
-  }
+  return [need(override('SERVER', name) ?? artefacts[name].server, name)];
 }
 
 export function nativeEngine(name: EngineName): AsyncEngine {
-  switch (name) {
-    case 'go':
-      return new NativeHost('go', need(artefacts.go.host, 'go'));
-    case 'rust':
-      return new NativeHost('rust', need(artefacts.rust.host, 'rust'));
-    case 'java':
-      return new NativeHost('java', need(artefacts.java.host, 'java'));
-    case 'cpp':
-      return new NativeHost('cpp', need(artefacts.cpp.host, 'cpp'));
-    default:
-      throw new EngineError(name, 'no native host for this engine yet');
-  }
+  return new NativeHost(name, need(override('HOST', name) ?? artefacts[name].host, name));
 }
 
 export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
