@@ -146,7 +146,11 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   );
   writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
   const problems = validateResults(file);
-  if (!o.out_dir || !process.argv.includes('--keep-scratch')) rmSync(scratch, { recursive: true, force: true });
+  // Scratch (cluster logs, every probe's histograms) stays when asked for or when a setting failed.
+  const failed = results.filter((r) => r.errors.length);
+  if (process.argv.includes('--keep-scratch') || failed.length) {
+    progress.log(`scratch kept at ${relative(process.cwd(), scratch)}${failed.length ? ` (${failed.length} setting(s) had errors)` : ''}`);
+  } else rmSync(scratch, { recursive: true, force: true });
   progress.log(`wrote ${relative(process.cwd(), join(out, 'results.json'))} (${rows.length} rows, ${results.length} settings)`);
   if (problems.length) {
     progress.log(`results file does not match data/schema/results.schema.json:\n  ${problems.join('\n  ')}`);

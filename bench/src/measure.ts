@@ -180,12 +180,18 @@ async function loadRecords(bed: Testbed, progress: Progress): Promise<SettingRes
     threads: bed.o.threads,
     properties: bed.system!.ycsbProperties(),
   });
-  progress(`loading ${s.records} records`);
   const t0 = Date.now();
-  const run = await runYcsb(bed.loadgen.wrap(argv), join(bed.dir, `load-${bed.restarts}.log`), 60 + s.records / 200);
+  let last: YcsbRun | null = null;
+  // Puts are idempotent, so a load that lost some inserts (a node busy electing a leader
+  // under a cold JIT, say) is simply run once more.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    progress(`loading ${s.records} records${attempt > 1 ? ' (again: some inserts failed)' : ''}`);
+    last = await runYcsb(bed.loadgen.wrap(argv), join(bed.dir, `load-${bed.restarts}-${attempt}.log`), 60 + s.records / 200);
+    if (last.code === 0 && (last.summary.INSERT?.['Return=OK'] ?? 0) === s.records) break;
+  }
   const seconds = (Date.now() - t0) / 1000;
-  const inserted = run.summary.INSERT?.['Return=OK'] ?? 0;
-  return { seconds, ops_per_s: run.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0, ok: run.code === 0 && inserted === s.records };
+  const inserted = last!.summary.INSERT?.['Return=OK'] ?? 0;
+  return { seconds, ops_per_s: last!.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0, ok: last!.code === 0 && inserted === s.records };
 }
 
 /** Waits until other tenants leave the machine mostly to us, or the wait budget is spent. */
@@ -353,7 +359,7 @@ export async function measureSetting(setting: Setting, o: BenchOptions, scratchD
     await bed.start();
     result.memory_how = bed.memoryHow;
     result.load = await loadRecords(bed, progress);
-    if (!result.load.ok) errors.push(`load phase did not insert every record (see ${join(dir, 'load-0.log')})`);
+    if (!result.load.ok) errors.push(`load phase did not insert every record (see ${join(dir, 'load-0-2.log')})`);
     let index = 0;
     const ensureHealthy = async () => {
       if (bed.healthy()) return;
