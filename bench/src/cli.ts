@@ -31,6 +31,9 @@ const FLAGS = {
   'loadgen-cpus': { type: 'string' },
   'node-cpus': { type: 'string' },
   'slo-ms': { type: 'string' },
+  'quiet-cores': { type: 'string' },
+  'quiet-wait-s': { type: 'string' },
+  'memory-baseline': { type: 'string' },
   threads: { type: 'string' },
   'duration-s': { type: 'string' },
   'warmup-s': { type: 'string' },
@@ -49,8 +52,12 @@ const FLAGS = {
 } as const;
 
 const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] --workload a|b[,…] --records N
-         (--mem-gib G[,…] | --ratio R[,…]) --vcpus V[,…] --slo-ms 20 --threads 64
+         (--mem-gib G[,…] | --ratio R[,…]) --vcpus V[,…] --slo-ms 20|auto --threads 64
          --duration-s S --warmup-s S [--preset smoke|scaled|paper] [--out DIR] [--dry-run]
+         [--min-rate N] [--max-rate N] [--tolerance F] [--max-probes N] [--repetitions N]
+         [--node-cpus LIST] [--loadgen-cpus LIST] [--cores-per-vcpu F] [--nodes N]
+         [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
+         [--keep-scratch]
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
 Presets: smoke (all systems, a few minutes), scaled (this 2-core machine, the paper's ratios),
 paper (the paper's full size, for bigger machines). Flags override the preset.`;
