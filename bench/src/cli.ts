@@ -3,7 +3,7 @@
 //   --warmup-s S [--preset smoke|scaled|paper] [--out DIR] [--dry-run]
 // npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S]
 // See docs/benchmarks.md for the method and what differs from the paper's AWS set-up.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
@@ -11,7 +11,8 @@ import { gitCommit, machineInfo, toolVersions } from './machine.ts';
 import { measureFootprint, measureSetting, type Footprint, type SettingResult } from './measure.ts';
 import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
-import { detailsLines, resultsFile, settingRows, type ResultRow } from './results.ts';
+import { detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
+import { summarize } from './summary.ts';
 import { ETCD_BINARY } from './systems.ts';
 import { BENCH_DIR, checkYcsbBuilt } from './ycsb.ts';
 import { validateResults } from './validate.ts';
@@ -59,6 +60,7 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
          [--keep-scratch]
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
+       npm run bench -- summarize RESULTS.json…
 Presets: smoke (all systems, a few minutes), scaled (this 2-core machine, the paper's ratios),
 paper (the paper's full size, for bigger machines). Flags override the preset.`;
 
@@ -181,6 +183,12 @@ async function main(): Promise<number> {
     return 0;
   }
   try {
+    if (parsed.positionals[0] === 'summarize') {
+      const files = parsed.positionals.slice(1);
+      if (!files.length) throw new UsageError('summarize needs one or more results.json files');
+      for (const f of files) console.log(summarize(JSON.parse(readFileSync(f, 'utf8')) as ResultsFile) + '\n');
+      return 0;
+    }
     if (parsed.positionals[0] === 'calibrate') {
       installCleanup(null);
       return await runCalibration(parsed.values as Record<string, string | boolean | undefined>, commandLine(argv));

@@ -84,3 +84,15 @@ describe('detailsLines', () => {
     expect(lines[1].hdr_dir).toBeUndefined();
   });
 });
+
+describe('summarize', () => {
+  it('makes one table row per setting, marking bounds', async () => {
+    const { summarize } = await import('./summary.ts');
+    const rows = settingRows(result(null, probe(100, 154, false)), o, 'x.jsonl');
+    const text = summarize(resultsFile(meta, rows));
+    const tableRows = text.split('\n').filter((l) => l.startsWith('| go-'));
+    expect(tableRows).toHaveLength(1);
+    expect(tableRows[0]).toContain('| < 0.1 |');
+    expect(tableRows[0]).toContain('| 154 |');
+  });
+});
