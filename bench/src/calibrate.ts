@@ -155,7 +155,7 @@ export async function runCalibration(flags: Record<string, string | boolean | un
   }
   // data/validate.mjs checks every card under data/models against its schema, named <version>.json.
   const version = `0.1.0-measured.${date.replace(/-/g, '')}`;
-  const out = resolve((flags.out as string | undefined) ?? join(REPO, `data/models/measured/${version}.json`));
+  const out = flags.out ? resolve(process.env.INIT_CWD ?? process.cwd(), flags.out as string) : join(REPO, `data/models/measured/${version}.json`);
   mkdirSync(dirname(out), { recursive: true });
   const card = {
     version,
@@ -163,6 +163,6 @@ export async function runCalibration(flags: Record<string, string | boolean | un
     parameters: Object.fromEntries(Object.entries(parameters).sort(([a], [b]) => a.localeCompare(b))),
   };
   writeFileSync(out, JSON.stringify(card, null, 2) + '\n');
-  console.log(`wrote ${relative(process.cwd(), out)} (${Object.keys(parameters).length} parameters)`);
+  console.log(`wrote ${relative(process.env.INIT_CWD ?? process.cwd(), out)} (${Object.keys(parameters).length} parameters)`);
   return Object.keys(parameters).length ? 0 : 1;
 }

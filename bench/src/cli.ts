@@ -19,6 +19,9 @@ import { validateResults } from './validate.ts';
 import { runCalibration } from './calibrate.ts';
 
 const REPO = resolve(BENCH_DIR, '..');
+/** npm runs workspace scripts inside bench/; paths on the command line mean the caller's cwd. */
+const CALLER_CWD = process.env.INIT_CWD ?? process.cwd();
+const fromCaller = (p: string) => resolve(CALLER_CWD, p);
 
 const FLAGS = {
   engine: { type: 'string' },
@@ -96,7 +99,8 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   checkYcsbBuilt();
   const stale = sweepStale();
   if (stale.length) console.log(`removed ${stale.length} stale cgroup(s) of an earlier run`);
-  const out = resolve(o.out_dir ?? join(BENCH_DIR, 'runs', `${timestamp()}-${o.preset}`));
+  const out = o.out_dir ? fromCaller(o.out_dir) : join(BENCH_DIR, 'runs', `${timestamp()}-${o.preset}`);
+  if (o.workload_file) o.workload_file = fromCaller(o.workload_file);
   const scratch = join(BENCH_DIR, 'runs', `scratch-${process.pid}`);
   mkdirSync(out, { recursive: true });
   const progress = new ProgressDisplay(settings.length, estimateSeconds(o, settings));
@@ -158,9 +162,9 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   // Scratch (cluster logs, every probe's histograms) stays when asked for or when a setting failed.
   const failed = results.filter((r) => r.errors.length);
   if (process.argv.includes('--keep-scratch') || failed.length) {
-    progress.log(`scratch kept at ${relative(process.cwd(), scratch)}${failed.length ? ` (${failed.length} setting(s) had errors)` : ''}`);
+    progress.log(`scratch kept at ${relative(CALLER_CWD, scratch)}${failed.length ? ` (${failed.length} setting(s) had errors)` : ''}`);
   } else rmSync(scratch, { recursive: true, force: true });
-  progress.log(`wrote ${relative(process.cwd(), join(out, 'results.json'))} (${rows.length} rows, ${results.length} settings)`);
+  progress.log(`wrote ${relative(CALLER_CWD, join(out, 'results.json'))} (${rows.length} rows, ${results.length} settings)`);
   if (problems.length) {
     progress.log(`results file does not match data/schema/results.schema.json:\n  ${problems.join('\n  ')}`);
     return 1;
@@ -186,7 +190,7 @@ async function main(): Promise<number> {
     if (parsed.positionals[0] === 'summarize') {
       const files = parsed.positionals.slice(1);
       if (!files.length) throw new UsageError('summarize needs one or more results.json files');
-      for (const f of files) console.log(summarize(JSON.parse(readFileSync(f, 'utf8')) as ResultsFile) + '\n');
+      for (const f of files) console.log(summarize(JSON.parse(readFileSync(fromCaller(f), 'utf8')) as ResultsFile) + '\n');
       return 0;
     }
     if (parsed.positionals[0] === 'calibrate') {
