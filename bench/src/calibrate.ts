@@ -96,7 +96,7 @@ export async function coreAllocation(name: EngineName, commands: string[], warmu
     return {
       leader_bytes: per(0),
       follower_bytes: followers.length ? followers.reduce((a, b) => a + b, 0) / followers.length : null,
-      note: `scripted 3-node cluster through ${name}'s native host, ${n} commands after ${warmup} warm-up, one commit round per 200`,
+      note: `scripted 3-node cluster through ${name}'s native host, ${n} commands after ${warmup} warm-up, one commit round per 200; counts the host's own JSON event and effect handling too, not the TCP server's buffers`,
     };
   } finally {
     await cluster.close();
