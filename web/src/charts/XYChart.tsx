@@ -4,7 +4,7 @@ import { useMemo, useState, type Ref } from 'react';
 import { CHART_HEIGHT, CHART_WIDTH, MISSING_Y, PLOT, layoutChart, type PlacedPoint } from './layout.ts';
 import { Marker, markerPaint } from './Marker.tsx';
 import { seriesStyle } from '../theme/palette.ts';
-import type { ChartSeries, ReferenceLine, XAxis, YAxis } from './types.ts';
+import type { ChartSeries, ReferenceLine, VerticalLine, XAxis, YAxis } from './types.ts';
 
 export interface XYChartProps {
   title: string;
@@ -13,6 +13,12 @@ export interface XYChartProps {
   y: YAxis;
   mode?: 'lines' | 'bars';
   references?: ReferenceLine[];
+  verticals?: VerticalLine[];
+  /**
+   * false for dense series (e.g. 60 months × 4 languages): no per-point markers or tab stops;
+   * a crosshair follows the pointer, or the arrow keys once the chart has focus.
+   */
+  markers?: boolean;
   svgRef?: Ref<SVGSVGElement>;
 }
 
@@ -22,13 +28,21 @@ function pointLabel(p: PlacedPoint, x: XAxis): string {
   return `${p.series.name}, ${xText}: ${value}. ${p.point.detail.heading}`;
 }
 
-export function XYChart({ title, series, x, y, mode = 'lines', references = [], svgRef }: XYChartProps) {
-  const layout = useMemo(() => layoutChart(series, x, y, mode, references), [series, x, y, mode, references]);
+export function XYChart({ title, series, x, y, mode = 'lines', references = [], verticals = [], markers = true, svgRef }: XYChartProps) {
+  const layout = useMemo(() => layoutChart(series, x, y, mode, references, verticals), [series, x, y, mode, references, verticals]);
   const [active, setActive] = useState<PlacedPoint | null>(null);
+  const [column, setColumn] = useState<number | null>(null);
+  const nearestColumn = (px: number) => {
+    let best = 0;
+    layout.columns.forEach((c, i) => {
+      if (Math.abs(c.px - px) < Math.abs(layout.columns[best]!.px - px)) best = i;
+    });
+    return layout.columns.length ? best : null;
+  };
   const hasMissing = layout.points.some((p) => p.point.y === null);
 
   return (
-    <div className="chart-wrap" onPointerLeave={() => setActive(null)}>
+    <div className="chart-wrap" onPointerLeave={() => (setActive(null), setColumn(null))}>
       <svg ref={svgRef} viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`} role="group" aria-label={title} fontSize={12}>
         {/* grid and y axis */}
         {layout.yTicks.map((t) => (
@@ -39,7 +53,7 @@ export function XYChart({ title, series, x, y, mode = 'lines', references = [], 
             </text>
           </g>
         ))}
-        <text transform={`translate(14,${(PLOT.top + PLOT.bottom) / 2}) rotate(-90)`} textAnchor="middle" fill="#222" fontSize={12.5}>
+        <text transform={`translate(13,${(PLOT.top + PLOT.bottom) / 2}) rotate(-90)`} textAnchor="middle" fill="#222" fontSize={12.5}>
           {y.label}
         </text>
         {/* x axis */}
@@ -69,6 +83,21 @@ export function XYChart({ title, series, x, y, mode = 'lines', references = [], 
             <line x1={PLOT.left} x2={PLOT.right} y1={r.y} y2={r.y} stroke="#a33b00" strokeDasharray="6 4" />
             <text x={PLOT.right} y={r.y - 4} textAnchor="end" fill="#a33b00" fontSize={11}>
               {r.label}
+            </text>
+          </g>
+        ))}
+        {layout.verticals.map((v) => (
+          <g key={`v${v.label}`} data-testid="vertical-marker">
+            <line x1={v.x} x2={v.x} y1={PLOT.top} y2={PLOT.bottom} stroke="#000" strokeWidth={1.5} strokeDasharray="5 3" />
+            <text
+              x={v.x > (PLOT.left + PLOT.right) / 2 ? v.x - 4 : v.x + 4}
+              textAnchor={v.x > (PLOT.left + PLOT.right) / 2 ? 'end' : 'start'}
+              y={PLOT.top + 10}
+              fill="#000"
+              fontSize={11}
+              fontWeight={600}
+            >
+              {v.label}
             </text>
           </g>
         ))}
@@ -103,7 +132,40 @@ export function XYChart({ title, series, x, y, mode = 'lines', references = [], 
             />
           );
         })}
-        {layout.points.map((p) => (
+        {!markers && (
+          <rect
+            x={PLOT.left}
+            y={PLOT.top}
+            width={PLOT.right - PLOT.left}
+            height={PLOT.bottom - PLOT.top}
+            fill="transparent"
+            tabIndex={0}
+            role="img"
+            aria-label={`${title}. Arrow keys move along the x axis.`}
+            onPointerMove={(e) => {
+              const svg = e.currentTarget.ownerSVGElement!;
+              const box = svg.getBoundingClientRect();
+              setColumn(nearestColumn(((e.clientX - box.left) / box.width) * CHART_WIDTH));
+            }}
+            onFocus={() => setColumn((c) => c ?? 0)}
+            onBlur={() => setColumn(null)}
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+              e.preventDefault();
+              e.stopPropagation();
+              setColumn((c) => Math.max(0, Math.min(layout.columns.length - 1, (c ?? 0) + (e.key === 'ArrowRight' ? 1 : -1))));
+            }}
+          />
+        )}
+        {!markers && column !== null && layout.columns[column] && (
+          <g pointerEvents="none">
+            <line x1={layout.columns[column].px} x2={layout.columns[column].px} y1={PLOT.top} y2={PLOT.bottom} stroke="#555" />
+            {layout.columns[column].points.map((p) => (
+              <Marker key={p.key} styleKey={p.series.styleKey} status={p.point.status} x={p.px} y={p.py} size={50} />
+            ))}
+          </g>
+        )}
+        {markers && layout.points.map((p) => (
           <g
             key={`pt${p.key}`}
             className="point"
@@ -132,6 +194,7 @@ export function XYChart({ title, series, x, y, mode = 'lines', references = [], 
         ))}
       </svg>
       {active && <PointCard placed={active} />}
+      {!markers && column !== null && layout.columns[column] && <ColumnCard column={layout.columns[column]} />}
     </div>
   );
 }
@@ -159,6 +222,34 @@ function PointCard({ placed }: { placed: PlacedPoint }) {
       {detail.quote && <blockquote>“{detail.quote}”</blockquote>}
       {detail.where && <div className="note">{detail.where}</div>}
       {detail.id && <div className="note mono">{detail.id}</div>}
+    </div>
+  );
+}
+
+function ColumnCard({ column }: { column: { px: number; points: PlacedPoint[] } }) {
+  const leftPct = (column.px / CHART_WIDTH) * 100;
+  const alignRight = leftPct > 55;
+  return (
+    <div
+      className="chart-tooltip"
+      role="status"
+      data-testid="column-card"
+      style={{
+        left: alignRight ? undefined : `calc(${leftPct}% + 14px)`,
+        right: alignRight ? `calc(${100 - leftPct}% + 14px)` : undefined,
+        top: '8%',
+      }}
+    >
+      {column.points.map((p) => (
+        <div key={p.key}>
+          <strong style={{ color: seriesStyle(p.series.styleKey).colour }}>■</strong> {p.point.detail.heading}
+          {p.point.detail.lines.map((l) => (
+            <div key={l} className="note">
+              {l}
+            </div>
+          ))}
+        </div>
+      ))}
     </div>
   );
 }

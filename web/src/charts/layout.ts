@@ -1,11 +1,11 @@
 // Chart geometry, computed by D3 and returned as plain numbers and path strings for React to
 // draw. Pure: the same series give the same layout, so it is tested without a browser.
 import { line, max, min, scaleBand, scaleLinear, scaleLog, type ScaleBand, type ScaleContinuousNumeric } from 'd3';
-import type { ChartPoint, ChartSeries, ReferenceLine, XAxis, YAxis } from './types.ts';
+import type { ChartPoint, ChartSeries, ReferenceLine, VerticalLine, XAxis, YAxis } from './types.ts';
 
 export const CHART_WIDTH = 560;
 export const CHART_HEIGHT = 322;
-export const MARGIN = { top: 18, right: 18, bottom: 72, left: 64 };
+export const MARGIN = { top: 18, right: 18, bottom: 72, left: 74 };
 export const PLOT = {
   left: MARGIN.left,
   right: CHART_WIDTH - MARGIN.right,
@@ -47,6 +47,9 @@ export interface Layout {
   points: PlacedPoint[];
   bars: PlacedBar[];
   references: { y: number; label: string }[];
+  verticals: { x: number; label: string }[];
+  /** Distinct x positions, left to right, with the points at each (for a crosshair). */
+  columns: { px: number; points: PlacedPoint[] }[];
 }
 
 const defaultNumber = (v: number) => (Math.abs(v) >= 1000 ? `${v / 1000}k` : String(Number(v.toPrecision(6))));
@@ -83,6 +86,7 @@ export function layoutChart(
   y: YAxis,
   mode: 'lines' | 'bars',
   references: ReferenceLine[] = [],
+  verticals: VerticalLine[] = [],
 ): Layout {
   const values = series.flatMap((s) => s.points.map((p) => p.y).filter((v): v is number => v !== null));
   const yScale = yScaleFor(y, [...values, ...references.map((r) => r.y)]);
@@ -159,6 +163,8 @@ export function layoutChart(
     flush();
   });
 
+  const byPx = new Map<number, PlacedPoint[]>();
+  for (const p of points) if (p.point.y !== null) byPx.set(p.px, [...(byPx.get(p.px) ?? []), p]);
   return {
     xTicks,
     yTicks,
@@ -166,5 +172,7 @@ export function layoutChart(
     points,
     bars,
     references: references.map((r) => ({ y: yScale(r.y), label: r.label })),
+    verticals: verticals.map((v) => ({ x: xPos(v.x), label: v.label })),
+    columns: [...byPx.entries()].sort((a, b) => a[0] - b[0]).map(([px, pts]) => ({ px, points: pts })),
   };
 }

@@ -57,3 +57,8 @@ export interface ReferenceLine {
   y: number;
   label: string;
 }
+
+export interface VerticalLine {
+  x: number;
+  label: string;
+}
