@@ -41,3 +41,9 @@ then
   say "pip install -r cost-model/requirements-dev.txt"
   python3 -m pip install -q -r cost-model/requirements-dev.txt
 fi
+
+# Java engine (engines/java-wasm): JDK 17 and Maven; the first build fills ~/.m2 from Maven
+# Central (TeaVM 0.15.0, JUnit).
+if ! have mvn || ! javac -version 2>&1 | grep -q '^javac 17\.'; then
+  as_root apt-get install -y openjdk-17-jdk-headless maven
+fi

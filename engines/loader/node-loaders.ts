@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AsyncEngine, EngineError, EngineName, SyncEngine, asAsync } from './engine.ts';
 import { NativeHost } from './native-host.ts';
 import { goEngine } from './go-wasm.ts';
+import { javaJsEngine } from './java-wasm.ts';
 
 export const ENGINES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -15,6 +16,15 @@ export const artefacts = {
     server: join(ENGINES_DIR, 'go-wasm/dist/replicant-server'),
     wasm: join(ENGINES_DIR, 'go-wasm/dist/replicant.wasm'),
     wasmExec: join(ENGINES_DIR, 'go-wasm/dist/wasm_exec.js'),
+  },
+  java: {
+    host: join(ENGINES_DIR, 'java-wasm/dist/replicant-host'),
+    server: join(ENGINES_DIR, 'java-wasm/dist/replicant-server'),
+    /** TeaVM's JavaScript build: what `wasm-node` runs (Node 20 cannot run WasmGC). */
+    js: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.js'),
+    /** TeaVM's WebAssembly GC build and its loader: for browsers. */
+    wasm: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm'),
+    wasmRuntime: join(ENGINES_DIR, 'java-wasm/dist/replicant-java.wasm-runtime.js'),
   },
 } as const;
 
@@ -28,6 +38,8 @@ export function serverCommand(name: EngineName): string[] {
   switch (name) {
     case 'go':
       return [need(artefacts.go.server, 'go')];
+    case 'java':
+      return [need(artefacts.java.server, 'java')];
     default:
       throw new EngineError(name, 'no native server for this engine yet');
   }
@@ -37,6 +49,8 @@ export function nativeEngine(name: EngineName): AsyncEngine {
   switch (name) {
     case 'go':
       return new NativeHost('go', need(artefacts.go.host, 'go'));
+    case 'java':
+      return new NativeHost('java', need(artefacts.java.host, 'java'));
     default:
       throw new EngineError(name, 'no native host for this engine yet');
   }
@@ -50,6 +64,9 @@ export async function wasmNodeEngine(name: EngineName): Promise<SyncEngine> {
       const Go = (globalThis as unknown as { Go: ConstructorParameters<typeof Object>[0] }).Go;
       return goEngine(new WebAssembly.Module(bytes), Go as never, 'wasm-node');
     }
+    case 'java':
+      // In Node the Java core runs as TeaVM's JavaScript build, not as wasm (see java-wasm.ts).
+      return javaJsEngine(readFileSync(need(artefacts.java.js, 'java'), 'utf8'), 'wasm-node');
     default:
       throw new EngineError(name, 'no wasm build for this engine yet');
   }

@@ -39,8 +39,14 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
   const rand = mulberry32(opts.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const n = opts.numNodes ?? (rand() < 0.8 ? 3 : 5);
-  const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, commitIntervalUs: 150_000 });
-  const steps: string[] = [`create n=${n}\n${cluster.take().join('\n')}`];
+  // Knobs vary too, so that every engine's handling of them is compared.
+  const knobs = {
+    trace: rand() < 0.9,
+    maxPendingAccepts: rand() < 0.8 ? 4096 : 2,
+    acceptTimeoutTicks: rand() < 0.8 ? 3 : 1,
+  };
+  const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, commitIntervalUs: 150_000, ...knobs });
+  const steps: string[] = [`create n=${n} ${JSON.stringify(knobs)}\n${cluster.take().join('\n')}`];
   let clientSeq = 0;
   try {
     for (let i = 0; i < opts.steps; i++) {
