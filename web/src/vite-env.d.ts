@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
 declare module '*/wasm_exec.js';
+declare module '*/replicant-java.wasm-runtime.js';
 
 // cost-model/js/loader.mjs (plain ESM; see cost-model/README.md, "In the browser").
 declare module '@replicant/cost-model' {

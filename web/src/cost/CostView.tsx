@@ -11,6 +11,7 @@ import { toCsv } from '../charts/csv.ts';
 import { download } from '../charts/export.ts';
 import { CostClient, CostInputError, type CostStatus } from './cost-client.ts';
 import { toCostInputs } from './cost-inputs.ts';
+import { useReady } from '../app/ready.ts';
 import { LANGUAGE_ORDER, breakEvenSentence, infeasibleNotes, monthSeries, usd, type EstimateOutput, type SensitivityOutput } from './cost-output.ts';
 
 type Result =
@@ -78,6 +79,7 @@ export default function CostView({ state, update }: ViewProps) {
   const clientRef = useRef<CostClient | null>(null);
   const inputs = useMemo(() => toCostInputs(cost), [cost]);
   const inputsText = JSON.stringify(inputs);
+  useReady('cost', true);
 
   useEffect(() => {
     const client = new CostClient(setStatus);

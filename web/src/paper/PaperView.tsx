@@ -9,6 +9,7 @@ import { buildPaperModel, type FigureModel } from './paper-model.ts';
 import { PanelChart } from './PanelChart.tsx';
 import { Table1 } from './Table1.tsx';
 import { RowValue, metricWords, readableQuote } from './RowValue.tsx';
+import { useReady } from '../app/ready.ts';
 
 function FactList({ rows }: { rows: ResultRow[] }) {
   if (rows.length === 0) return null;
@@ -125,6 +126,7 @@ export default function PaperView({ state, update }: ViewProps) {
   const { fig, overlays } = state.paper;
   const model = useMemo(() => buildPaperModel(PAPER.rows, UNAVAILABLE, overlays ? OVERLAYS : []), [overlays]);
   const shown = fig === 'all' ? model : model.filter((f) => f.spec.key === fig);
+  useReady('paper', true);
   const setFig = (value: typeof fig) => update((s) => ({ ...s, paper: { ...s.paper, fig: value } }));
   return (
     <div className="paper-view">
