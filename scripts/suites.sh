@@ -16,3 +16,4 @@ suite conformance-java-wasm-browser npm run --silent conformance -- --engine jav
 suite differential-java-native npm run --silent differential -- --engines go,java --reference-target native --target native --sequences 200
 suite differential-java-wasm-node npm run --silent differential -- --engines go,java --reference-target native --target wasm-node --sequences 100
 suite cluster-mixed bash -c 'cd engines && REPLICANT_CLUSTER_ENGINES="java,java,java;go,java,go" npx vitest run cluster'
+suite sim-unit npm --workspace @replicant/sim test

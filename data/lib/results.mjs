@@ -29,3 +29,9 @@ export function describeAjvErrors(file, errors) {
     return { file, row, field, message };
   });
 }
+
+// Compiles the model-card schema (data/models/<version>.json, read by the simulator).
+export function compileModelCardSchema(schemaDir) {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  return ajv.compile(JSON.parse(fs.readFileSync(path.join(schemaDir, 'model-card.schema.json'), 'utf8')));
+}

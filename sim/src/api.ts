@@ -6,6 +6,10 @@
 // Units are last in names: _us (virtual microseconds), _ms, _s, _gib, _bytes, _ops_per_s.
 
 export type EngineName = 'go' | 'cpp' | 'rust' | 'java';
+
+/** The simulator never loads engines itself: the caller (web worker, CLI, tests) hands it a
+ * function that returns an already loaded SyncEngine (engines/loader/engine.ts) by name. */
+export type { SyncEngine } from '../../engines/loader/engine.ts';
 export type Fidelity = 'exact' | 'fast';
 
 /** The cluster: one engine per node (3 or 5 nodes; engines may be mixed). */
@@ -169,7 +173,9 @@ export type PendingItem =
   | { kind: 'timer'; id: number; node: number; timer: 'election' | 'commit'; due_us: number }
   | { kind: 'client'; id: number; node: number; line: string; due_us: number };
 
-/** One thing that happened: an event fed to a node and every effect it produced. */
+/** One thing that happened: an event fed to a node and every effect it produced. An entry
+ * whose `event` is empty is a simulator action that fed no core (drop, cut, crash…); it carries
+ * the number of the step before it. */
 export interface TraceEntry {
   step: number;
   t_us: number;
@@ -198,6 +204,8 @@ export interface StepSession {
   deliver(message_id: number): TraceEntry | null; // null: lost (cut link, crashed node)
   drop(message_id: number): void;
   duplicate(message_id: number): void;
+  /** Fires an armed timer now, even before its due time (time does not move). next() fires a
+   * timer that is due first at its due time. */
   fire(timer_id: number): TraceEntry;
   client(node: number, line: string): number; // queues a client command; returns its pending id
   crash(node: number): void;
@@ -208,7 +216,13 @@ export interface StepSession {
   run_until_quiet(max_steps?: number): TraceEntry[]; // until only timers are pending
   inspect(node: number): string; // the core's inspect JSON (null if down)
   trace(): TraceEntry[];
-  /** The choices made so far, enough to rebuild the session (URL state). */
+  /** The choices made so far, enough to rebuild the session (URL state): "deliver 12",
+   * "timer 3" (fired when due), "fire 3" (fired early), "drop 12", "dup 12", "client 0 put k v",
+   * "crash 1", "restart 1", "cut 0 1", "heal", "until 500000". */
   choices(): string[];
+  /** Rebuilds the session from its seed and replays the recorded choices up to step N (the
+   * boot steps, one per node, always run). */
   rewind(to_step: number): void;
+  /** Rebuilds the session from its seed and the given choices (e.g. from a URL). */
+  replay(choices: string[]): void;
 }

@@ -1,0 +1,77 @@
+// Reading the cores' effects (docs/protocol.md, "Effects"). Sends are the hot path, so their
+// routing fields are read from the canonical prefix without a full JSON parse.
+
+export type TimerName = 'election' | 'commit';
+
+export type Effect =
+  | { kind: 'send'; to: number; type: string; json: string }
+  | { kind: 'reply'; client_id: number; request_id: number; result: string; value?: string; leader?: number; line: string }
+  | { kind: 'set_timer'; timer: TimerName; delay_us: number }
+  | { kind: 'cancel_timer'; timer: TimerName }
+  | { kind: 'trace'; line: string }
+  | { kind: 'error'; line: string };
+
+const SEND_PREFIX = '{"type":"send","msg":';
+const TYPE_PREFIX = '{"type":"';
+
+export function splitLines(effects: string): string[] {
+  return effects === '' ? [] : effects.slice(0, -1).split('\n');
+}
+
+export function parseEffect(line: string): Effect {
+  if (line.startsWith(SEND_PREFIX)) {
+    const json = line.slice(SEND_PREFIX.length, -1);
+    return { kind: 'send', ...routeOf(json), json };
+  }
+  if (line.startsWith('{"type":"trace"')) return { kind: 'trace', line };
+  const o = JSON.parse(line) as Record<string, unknown>;
+  switch (o.type) {
+    case 'reply': {
+      const r: Effect = {
+        kind: 'reply',
+        client_id: o.client_id as number,
+        request_id: o.request_id as number,
+        result: o.result as string,
+        line,
+      };
+      if (typeof o.value === 'string') r.value = o.value;
+      if (typeof o.leader === 'number') r.leader = o.leader;
+      return r;
+    }
+    case 'set_timer':
+      return { kind: 'set_timer', timer: o.timer as TimerName, delay_us: o.delay_us as number };
+    case 'cancel_timer':
+      return { kind: 'cancel_timer', timer: o.timer as TimerName };
+    default:
+      return { kind: 'error', line };
+  }
+}
+
+/** type and to of a canonical peer message: {"type":"X","from":F,"to":T,… */
+export function routeOf(msgJson: string): { type: string; to: number; from: number } {
+  if (!msgJson.startsWith(TYPE_PREFIX)) throw new Error(`not a canonical message: ${msgJson.slice(0, 60)}`);
+  const typeEnd = msgJson.indexOf('"', TYPE_PREFIX.length);
+  const type = msgJson.slice(TYPE_PREFIX.length, typeEnd);
+  const fromAt = typeEnd + 9; // ',"from":'
+  const fromEnd = msgJson.indexOf(',', fromAt);
+  const from = Number(msgJson.slice(fromAt, fromEnd));
+  const toAt = fromEnd + 6; // ',"to":'
+  const toEnd = msgJson.indexOf(',', toAt);
+  const to = Number(msgJson.slice(toAt, toEnd));
+  if (!Number.isInteger(from) || !Number.isInteger(to)) throw new Error(`cannot route message: ${msgJson.slice(0, 60)}`);
+  return { type, to, from };
+}
+
+export function clientEvent(client_id: number, request_id: number, line: string): string {
+  return `{"type":"client","client_id":${client_id},"request_id":${request_id},"line":${JSON.stringify(line)}}`;
+}
+
+export function timerEvent(timer: TimerName): string {
+  return `{"type":"timer","timer":"${timer}"}`;
+}
+
+export function messageEvent(msgJson: string): string {
+  return `{"type":"message","msg":${msgJson}}`;
+}
+
+export const START_EVENT = '{"type":"start"}';

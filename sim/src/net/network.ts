@@ -1,0 +1,82 @@
+// The virtual network: per-link one-way latency plus jitter, a serialization delay from the
+// link's bandwidth, FIFO per link (as TCP: a message never overtakes an earlier one on the same
+// link), and cut links (one-way or both ways). Endpoints are numbers: nodes are 0..n-1, client
+// connections are given ids from CLIENT_ENDPOINT_BASE upwards.
+import { dlog } from '../core/detmath.ts';
+import { Prng } from '../core/prng.ts';
+
+export interface NetworkParams {
+  one_way_latency_us: number;
+  /** Mean of the exponential jitter added to each message's latency. */
+  jitter_us: number;
+  /** Per-link (per TCP flow) bandwidth. */
+  bandwidth_gbps: number;
+}
+
+export const CLIENT_ENDPOINT_BASE = 1000;
+
+interface LinkState {
+  busy_until_us: number;
+  last_arrival_us: number;
+}
+
+export class Network {
+  private readonly links = new Map<number, LinkState>();
+  private readonly cut = new Set<number>();
+  private readonly bytes_per_us: number;
+
+  constructor(
+    readonly params: NetworkParams,
+    private readonly rng: Prng,
+  ) {
+    validateNetwork(params);
+    this.bytes_per_us = params.bandwidth_gbps * 125; // 1 Gbit/s = 125 bytes/µs
+  }
+
+  /** When a message of `bytes` sent now from `from` to `to` arrives. Advances the link's state. */
+  arrival(from: number, to: number, bytes: number, now_us: number): number {
+    const key = linkKey(from, to);
+    let link = this.links.get(key);
+    if (!link) {
+      link = { busy_until_us: 0, last_arrival_us: 0 };
+      this.links.set(key, link);
+    }
+    const tx_start = Math.max(now_us, link.busy_until_us);
+    const tx_end = tx_start + bytes / this.bytes_per_us;
+    link.busy_until_us = tx_end;
+    const jitter = this.params.jitter_us > 0 ? -this.params.jitter_us * dlog(1 - this.rng.nextDouble()) : 0;
+    const arrival = Math.max(tx_end + this.params.one_way_latency_us + jitter, link.last_arrival_us);
+    link.last_arrival_us = arrival;
+    return arrival;
+  }
+
+  isCut(from: number, to: number): boolean {
+    return this.cut.has(linkKey(from, to));
+  }
+
+  cutLink(from: number, to: number): void {
+    this.cut.add(linkKey(from, to));
+  }
+
+  heal(): void {
+    this.cut.clear();
+  }
+
+  cutLinks(): [number, number][] {
+    return [...this.cut].sort((a, b) => a - b).map((k) => [Math.floor(k / 65536), k % 65536]);
+  }
+}
+
+function linkKey(from: number, to: number): number {
+  return from * 65536 + to;
+}
+
+export function validateNetwork(p: NetworkParams): void {
+  const check = (name: string, v: number, min: number, max: number) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+      throw new RangeError(`network ${name} must be a number in [${min}, ${max}]: ${v}`);
+  };
+  check('one_way_latency_us', p.one_way_latency_us, 0, 10_000_000);
+  check('jitter_us', p.jitter_us, 0, 10_000_000);
+  check('bandwidth_gbps', p.bandwidth_gbps, 0.001, 10_000);
+}

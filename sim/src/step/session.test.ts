@@ -1,0 +1,125 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import type { EngineName } from '../../../engines/loader/engine.ts';
+import { availableEngines, provider } from '../node/engines.ts';
+import { createStepSession, type EngineProvider } from './session.ts';
+
+let engines: EngineName[] = [];
+let provide: EngineProvider;
+
+beforeAll(async () => {
+  engines = await availableEngines();
+  provide = await provider(engines);
+});
+
+function bytes(s: ReturnType<typeof createStepSession>): string {
+  return JSON.stringify(s.trace());
+}
+
+describe('step session', () => {
+  it('finds at least the Go engine', () => {
+    expect(engines).toContain('go');
+  });
+
+  it('same seed gives the same trace bytes, for every engine', () => {
+    for (const name of engines) {
+      const run = () => {
+        const s = createStepSession({ cluster: { engines: [name, name, name], seed: 7 } }, provide);
+        s.run_until(600_000);
+        const leader = [0, 1, 2].find((i) => JSON.parse(s.inspect(i)).role === 'leader')!;
+        s.client(leader, 'put k v');
+        s.run_until(1_000_000);
+        return bytes(s);
+      };
+      const a = run();
+      expect(a).toBe(run());
+      expect(a).toContain('\\"result\\":\\"ok\\"');
+    }
+  });
+
+  it('elects a leader and executes a put from a cold start', () => {
+    const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 1 } }, provide);
+    s.run_until(500_000);
+    const roles = [0, 1, 2].map((i) => JSON.parse(s.inspect(i)).role);
+    expect(roles.filter((r: string) => r === 'leader')).toHaveLength(1);
+    const leader = roles.indexOf('leader');
+    s.client(leader, 'put a 1');
+    s.run_until_quiet();
+    expect(JSON.parse(s.inspect(leader)).kv.entries).toEqual([['a', '1']]);
+  });
+
+  it('rewind reproduces the state and trace at step N', () => {
+    const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 3 } }, provide);
+    s.run_until(500_000);
+    s.client(1, 'put x 1');
+    s.run_until(700_000);
+    const n = Math.floor(s.steps_taken / 2) + 3;
+    const fresh = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 3 } }, provide);
+    fresh.run_until(500_000);
+    fresh.client(1, 'put x 1');
+    fresh.run_until(700_000);
+    fresh.rewind(n);
+    s.rewind(n);
+    expect(s.steps_taken).toBe(n);
+    expect(bytes(s)).toBe(bytes(fresh));
+    expect([0, 1, 2].map((i) => s.inspect(i))).toEqual([0, 1, 2].map((i) => fresh.inspect(i)));
+    // Rewind keeps the choices that led there; replaying them elsewhere rebuilds the same screen.
+    const again = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 3 } }, provide) as unknown as { replay(c: string[]): void; trace(): unknown };
+    again.replay(s.choices());
+    expect(JSON.stringify(again.trace())).toBe(bytes(s));
+  });
+
+  it('delivers the messages of one link in the order they were sent (FIFO)', () => {
+    const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 5 }, network: { jitter_us: 500 } }, provide);
+    s.run_until(500_000);
+    const leader = [0, 1, 2].find((i) => JSON.parse(s.inspect(i)).role === 'leader')!;
+    const t0 = s.time_us;
+    for (let i = 0; i < 20; i++) s.client(leader, `put k${i} v${i}`);
+    s.run_until(t0 + 200);
+    const perLink = new Map<string, number[]>();
+    for (const p of s.pending()) {
+      if (p.kind !== 'message') continue;
+      const key = `${p.from}>${p.to}`;
+      perLink.set(key, [...(perLink.get(key) ?? []), p.id]);
+    }
+    // Sorted by due time, each link's messages appear in id (= send) order.
+    for (const ids of perLink.values()) expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(perLink.size).toBeGreaterThan(0);
+  });
+
+  it('loses messages over a cut link and heals', () => {
+    const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 1 } }, provide);
+    s.run_until(500_000);
+    const leader = [0, 1, 2].find((i) => JSON.parse(s.inspect(i)).role === 'leader')!;
+    const others = [0, 1, 2].filter((i) => i !== leader);
+    for (const o of others) { s.cut(leader, o); s.cut(o, leader); }
+    s.client(leader, 'put p 1');
+    s.run_until(600_000);
+    const notes = s.trace().flatMap((e) => e.notes).join('\n');
+    expect(notes).toMatch(/lost \(link \d->\d is cut\)/);
+    expect(JSON.parse(s.inspect(leader)).last_executed).toBe(0);
+    // One-way cut: the followers still hear the leader, the leader no longer hears them.
+    s.heal();
+    s.cut(others[0]!, leader);
+    s.run_until(2_000_000);
+    expect(s.trace().some((e) => e.notes.some((n) => n.includes(`link ${others[0]}->${leader} is cut`)))).toBe(true);
+  });
+
+  it('drop, duplicate, crash and restart are recorded choices; bad input is a clear error', () => {
+    const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 2 } }, provide);
+    s.run_until(500_000);
+    const leader = [0, 1, 2].find((i) => JSON.parse(s.inspect(i)).role === 'leader')!;
+    s.client(leader, 'put d 1');
+    s.next();
+    const msg = s.pending().find((p) => p.kind === 'message')!;
+    s.duplicate(msg.id);
+    s.drop(msg.id);
+    s.crash((leader + 1) % 3);
+    expect(s.inspect((leader + 1) % 3)).toBe('null');
+    s.restart((leader + 1) % 3);
+    expect(s.choices().slice(-4)).toEqual([`dup ${msg.id}`, `drop ${msg.id}`, `crash ${(leader + 1) % 3}`, `restart ${(leader + 1) % 3}`]);
+    expect(() => s.deliver(99999)).toThrow(/no pending message/);
+    expect(() => s.crash(7)).toThrow(/no node n7/);
+    expect(() => createStepSession({ cluster: { engines: [], seed: 1 } }, provide)).toThrow(/1\.\.15/);
+    expect(() => createStepSession({ cluster: { engines: ['go'], seed: -1 } }, provide)).toThrow(/seed/);
+  });
+});
