@@ -7,6 +7,7 @@ import { encodeState } from '../state/url-state.ts';
 import { ViewShortcutsContext, findShortcut, type Shortcut } from './shortcuts.ts';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { ProblemsBanner } from './ProblemsBanner.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 export interface ViewProps {
   state: AppState;
@@ -114,7 +115,9 @@ export function App() {
         {problems.length > 0 && <ProblemsBanner problems={problems} onDismiss={dismissProblems} />}
         <main id="main">
           <Suspense fallback={<p className="loading" role="status">Loading the {state.view} view…</p>}>
-            <Current state={state} update={update} />
+            <ErrorBoundary view={state.view}>
+              <Current state={state} update={update} />
+            </ErrorBoundary>
           </Suspense>
         </main>
         {helpOpen && <HelpOverlay view={state.view} viewShortcuts={viewShortcuts} shellShortcuts={shellShortcuts} onClose={() => setHelpOpen(false)} />}

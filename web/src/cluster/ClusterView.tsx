@@ -73,7 +73,8 @@ export default function ClusterView({ state, update }: ViewProps) {
       const { choices, step } = initialUrl.current;
       let total = 0;
       try {
-        total = choices.length ? c.load(choices, step) : 0;
+        // Step 0 in the URL means "the last recorded step" (booting alone takes a step per node).
+        total = choices.length ? c.load(choices, step === 0 ? Number.MAX_SAFE_INTEGER : step) : 0;
       } catch (e) {
         setActionError(`The recorded steps in this address could not be replayed (${e instanceof Error ? e.message : String(e)}); starting from the beginning.`);
         c.load([], 0);

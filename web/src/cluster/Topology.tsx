@@ -93,6 +93,16 @@ function FlyingPill({ flight, onDone }: { flight: Flight; onDone: (key: number) 
   );
 }
 
+/** Drawn, not a glyph: emoji fonts are not guaranteed offline. */
+function ClockIcon({ x, y }: { x: number; y: number }) {
+  return (
+    <g transform={`translate(${x},${y})`} stroke="#333" fill="none" strokeWidth={1.2}>
+      <circle r={5} />
+      <path d="M0 -3 V0 H2.5" />
+    </g>
+  );
+}
+
 const ROLE_FILL: Record<string, string> = { leader: OKABE_ITO.blue, candidate: OKABE_ITO.orange, follower: '#ffffff' };
 
 export function Topology(props: {
@@ -147,7 +157,7 @@ export function Topology(props: {
               {down ? '' : formatBallot(v.ballot)}
             </text>
             {[...timers, ...clients].map((t, i) => {
-              const label = t.kind === 'timer' ? `⏱ ${t.timer} in ${Math.max(0, Math.round((t.due_us - props.time_us) / 1000))} ms` : `✉ ${t.line}`;
+              const label = t.kind === 'timer' ? `${t.timer} in ${Math.max(0, Math.round((t.due_us - props.time_us) / 1000))} ms` : `client: ${t.line}`;
               const y = p.y + NODE_R + 16 + i * 18;
               return (
                 <g
@@ -159,7 +169,8 @@ export function Topology(props: {
                   onClick={() => (t.kind === 'timer' ? props.onFire(t.id) : props.onDeliver(t.id))}
                   onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), t.kind === 'timer' ? props.onFire(t.id) : props.onDeliver(t.id))}
                 >
-                  <text x={p.x} y={y} textAnchor="middle" fontSize={11} fill="#333">
+                  {t.kind === 'timer' ? <ClockIcon x={p.x - label.length * 3 - 9} y={y - 4} /> : null}
+                  <text x={p.x} y={y} textAnchor="middle" fontSize={11} fill="#333" textDecoration="underline dotted">
                     {label}
                   </text>
                 </g>

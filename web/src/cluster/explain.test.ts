@@ -70,6 +70,9 @@ describe('explainEvent and explainEntry', () => {
     expect(e.details).toEqual(['n1 stands for election with ballot 1.1.', "n1 will stand for election in 1 ms unless a leader's heartbeat arrives first."]);
     expect(e.notes).toEqual(['timer election of n1 fired']);
   });
+  it('reads a simulator action that fed no event (a crash) from its notes', () => {
+    expect(explainEntry({ step: 9, node: 2, event: '', effects: '', notes: ['n2 crashed'] })).toEqual({ step: 9, node: 2, headline: '', details: [], notes: ['n2 crashed'] });
+  });
   it('labels links by kind, ballot and index', () => {
     expect(messageLabel({ type: 'accept_request', from: 1, to: 0, instance: JSON.parse(I) })).toEqual({ kind: 'accept', text: 'accept #3 1.1' });
   });

@@ -175,7 +175,8 @@ export function explainEntry(entry: { step: number; node: number; event: string;
   return {
     step: entry.step,
     node: entry.node,
-    headline: explainEvent(entry.node, entry.event),
+    // The simulator's own actions (a drop, a cut, a crash) feed no event: their notes say it all.
+    headline: entry.event === '' ? '' : explainEvent(entry.node, entry.event),
     details: lines.map((l) => explainEffect(entry.node, l)),
     notes: entry.notes,
   };

@@ -42,6 +42,7 @@ export const CLUSTER_FIELDS = {
     { value: '3', label: '3 nodes' },
     { value: '5', label: '5 nodes' },
   ] as const),
+  /** The step shown; 0 means the last recorded one (booting alone takes a step per node). */
   step: integerField('Step', 0, { min: 0, max: 100_000 }),
   choices: stringListField('Recorded steps', { maxItems: 5_000, maxLength: 300 }),
   speed: choiceField('Speed', '1', [
