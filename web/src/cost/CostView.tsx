@@ -127,7 +127,7 @@ export default function CostView({ state, update }: ViewProps) {
         package <code>cost-model/</code>, running here in your browser.
       </p>
       <StatusLine status={status} result={result} />
-      <div className="cost-layout">
+      <div className="side-layout">
         <form className="cost-form" onSubmit={(e) => e.preventDefault()} aria-label="Cost inputs">
           <div className="presets" role="group" aria-label="Presets">
             {PRESETS.map((p) => (

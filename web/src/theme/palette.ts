@@ -32,6 +32,12 @@ const STYLE_BY_NAME: Record<string, SeriesStyle> = {
   Go: { colour: OKABE_ITO.bluishGreen, shape: 'triangle', dash: '2 2' },
   Rust: { colour: OKABE_ITO.vermillion, shape: 'diamond', dash: '8 3 2 3' },
   etcd: { colour: OKABE_ITO.reddishPurple, shape: 'cross', dash: '1 3' },
+  // nodes of one cluster (Lab timelines)
+  'node-0': { colour: OKABE_ITO.blue, shape: 'circle', dash: '' },
+  'node-1': { colour: OKABE_ITO.orange, shape: 'square', dash: '6 3' },
+  'node-2': { colour: OKABE_ITO.bluishGreen, shape: 'triangle', dash: '2 2' },
+  'node-3': { colour: OKABE_ITO.vermillion, shape: 'diamond', dash: '8 3 2 3' },
+  'node-4': { colour: OKABE_ITO.reddishPurple, shape: 'cross', dash: '1 3' },
   // Table 1's two machine kinds
   'm5.metal': { colour: OKABE_ITO.black, shape: 'square', dash: '' },
   'm5.2xlarge': { colour: OKABE_ITO.skyBlue, shape: 'circle', dash: '' },
