@@ -7,8 +7,16 @@ cd "$ROOT"
 say "build: Go engine (native host and server, js/wasm)"
 bash engines/go-wasm/build.sh
 
+say "build: Rust engine (native host and server, wasm)"
+bash engines/rust-wasm/build.sh
+
 say "build: Java engine (host, server, TeaVM JavaScript and WasmGC)"
 bash engines/java-wasm/build.sh
 
-say "build: web lab"
+
+say "build: C++ engine (host, server, unit tests, wasm)"
+bash engines/cpp-wasm/build.sh
+
+# Last: the web build bundles whichever engine builds exist (web/src/engines.ts).
+say "build: web lab (with Pyodide copied into web/dist/pyodide)"
 npm --workspace @replicant/web run --silent build >/dev/null

@@ -74,6 +74,29 @@ for (const engines of mixes) {
       expect(await client.request('get no-such-key')).toBe('key not found');
     });
 
+    it('has followers redirect clients to the leader', async () => {
+      const leader = client.currentNode;
+      for (let id = 0; id < cluster.size; id++) {
+        if (id !== leader) expect(await client.raw(id, `get ${keys[0]}`)).toBe(`leader is ${leader}`);
+      }
+    });
+
+    it('serves concurrent clients, each seeing its own writes', async () => {
+      const clients = Array.from({ length: 8 }, () => new ReplicantClient(cluster.config.clients, { timeoutMs: 2000 }));
+      try {
+        await Promise.all(
+          clients.map(async (c, i) => {
+            for (let j = 0; j < 40; j++) {
+              expect(await c.request(`put client${i}-${j} ${i * j}`)).toBe('');
+              expect(await c.request(`get client${i}-${j}`)).toBe(String(i * j));
+            }
+          }),
+        );
+      } finally {
+        for (const c of clients) c.close();
+      }
+    });
+
     it('answers malformed lines with bad command and keeps the connection', async () => {
       const leader = client.currentNode;
       for (const line of ['', 'GET x', 'get', 'put k', 'frobnicate a b', 'get a\tb', 'del a b'])

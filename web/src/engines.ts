@@ -40,6 +40,32 @@ if (built('java-wasm/dist/replicant-java.wasm')) {
   };
 }
 
+if (built('cpp-wasm/dist/replicant.wasm')) {
+  const glue = import.meta.glob('../../engines/cpp-wasm/dist/replicant.mjs');
+  LOADERS.cpp = async () => {
+    const [{ cppEngine }, wasmUrl, factory] = await Promise.all([
+      import('../../engines/loader/cpp-wasm.ts'),
+      ARTEFACTS['../../engines/cpp-wasm/dist/replicant.wasm']!() as Promise<string>,
+      Object.values(glue)[0]!() as Promise<{ default: import('../../engines/loader/cpp-wasm.ts').CppModuleFactory }>,
+    ]);
+    const module = await WebAssembly.compileStreaming(fetch(wasmUrl));
+    return cppEngine(module, factory.default, 'wasm-browser');
+  };
+}
+
+if (built('rust-wasm/dist/replicant_wasm_bg.wasm')) {
+  const glue = import.meta.glob('../../engines/rust-wasm/dist/replicant_wasm.js');
+  LOADERS.rust = async () => {
+    const [{ rustEngine }, wasmUrl, mod] = await Promise.all([
+      import('../../engines/loader/rust-wasm.ts'),
+      ARTEFACTS['../../engines/rust-wasm/dist/replicant_wasm_bg.wasm']!() as Promise<string>,
+      Object.values(glue)[0]!() as Promise<{ createGlue: () => import('../../engines/loader/rust-wasm.ts').RustGlue }>,
+    ]);
+    const module = await WebAssembly.compileStreaming(fetch(wasmUrl));
+    return rustEngine(module, mod.createGlue, 'wasm-browser');
+  };
+}
+
 /** Engines this build can run in the browser, in the lab's display order. */
 export const BROWSER_ENGINES: EngineName[] = (['cpp', 'rust', 'go', 'java'] as EngineName[]).filter((e) => LOADERS[e]);
 

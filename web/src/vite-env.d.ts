@@ -19,3 +19,8 @@ declare module '@replicant/cost-model' {
   export class CostModelInputError extends Error {}
   export function installCostModel(pyodide: PyodideLike, files: Record<string, string>, options?: { root?: string }): CostModel;
 }
+
+declare module '*/cpp-wasm/dist/replicant.mjs' {
+  const factory: import('../../engines/loader/cpp-wasm.ts').CppModuleFactory;
+  export default factory;
+}

@@ -3,7 +3,9 @@
 // window.replicantHost. Each engine gets a loader here that fetches its artefacts.
 import type { EngineName, NodeConfig, SyncEngine, SyncNode } from '../../loader/engine.ts';
 import { goEngine } from '../../loader/go-wasm.ts';
+import { rustEngine, type RustGlue } from '../../loader/rust-wasm.ts';
 import { javaWasmGcEngine } from '../../loader/java-wasm.ts';
+import { cppEngine, type CppModuleFactory } from '../../loader/cpp-wasm.ts';
 
 type Loader = () => Promise<SyncEngine>;
 
@@ -23,11 +25,26 @@ const loaders: Partial<Record<EngineName, Loader>> = {
     const module = await WebAssembly.compileStreaming(fetch('/repo/go-wasm/dist/replicant.wasm'));
     return goEngine(module, (globalThis as unknown as { Go: never }).Go, 'wasm-browser');
   },
+  async rust() {
+    // A variable URL: the bundler leaves the import to the browser.
+    const glueUrl = '/repo/rust-wasm/dist/replicant_wasm.js';
+    const glue = (await import(/* @vite-ignore */ glueUrl)) as { createGlue: () => RustGlue };
+    const module = await WebAssembly.compileStreaming(fetch('/repo/rust-wasm/dist/replicant_wasm_bg.wasm'));
+    return rustEngine(module, glue.createGlue, 'wasm-browser');
+  },
   async java() {
     // TeaVM's WasmGC loader installs globalThis.TeaVM; the adapter compiles from bytes.
     await loadScript('/repo/java-wasm/dist/replicant-java.wasm-runtime.js');
     const bytes = await (await fetch('/repo/java-wasm/dist/replicant-java.wasm')).arrayBuffer();
     return javaWasmGcEngine(bytes);
+  },
+  async cpp() {
+    const glueUrl = '/repo/cpp-wasm/dist/replicant.mjs'; // a variable: loaded at run time, not bundled
+    const [glue, module] = await Promise.all([
+      import(glueUrl) as Promise<{ default: CppModuleFactory }>,
+      WebAssembly.compileStreaming(fetch('/repo/cpp-wasm/dist/replicant.wasm')),
+    ]);
+    return cppEngine(module, glue.default, 'wasm-browser');
   },
 };
 
