@@ -13,7 +13,6 @@ bash engines/rust-wasm/build.sh
 say "build: Java engine (host, server, TeaVM JavaScript and WasmGC)"
 bash engines/java-wasm/build.sh
 
-
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh
 
