@@ -16,9 +16,9 @@ export async function openView(page: Page, query: string, view: string, timeout 
  * Saves a screenshot as a test artifact; with REPLICANT_UPDATE_SCREENSHOTS=1 also as
  * docs/screenshots/<name>.png, the README's pictures (committed, so not rewritten on every run).
  */
-export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+export async function screenshot(page: Page, testInfo: TestInfo, name: string, toDocs = true): Promise<void> {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
-  if (process.env.REPLICANT_UPDATE_SCREENSHOTS === '1') {
+  if (toDocs && process.env.REPLICANT_UPDATE_SCREENSHOTS === '1') {
     const file = resolve(REPO, 'docs/screenshots', `${name}.png`);
     mkdirSync(dirname(file), { recursive: true });
     await page.screenshot({ path: file });

@@ -1,6 +1,6 @@
 // Draws a Layout: axes, reference lines, series lines or bars, and focusable points whose
 // hover/focus card tells where the number comes from.
-import { useMemo, useState, type Ref } from 'react';
+import { useMemo, useState, type CSSProperties, type Ref } from 'react';
 import { CHART_HEIGHT, CHART_WIDTH, MISSING_Y, PLOT, layoutChart, type PlacedPoint } from './layout.ts';
 import { Marker, markerPaint } from './Marker.tsx';
 import { seriesStyle } from '../theme/palette.ts';
@@ -199,22 +199,16 @@ export function XYChart({ title, series, x, y, mode = 'lines', references = [], 
   );
 }
 
+/** Beside the point, on the side with more room; percentages follow the SVG's scaling. */
+function cardPosition(px: number, top: string): CSSProperties {
+  const leftPct = (px / CHART_WIDTH) * 100;
+  return leftPct > 55 ? { right: `calc(${100 - leftPct}% + 14px)`, top } : { left: `calc(${leftPct}% + 14px)`, top };
+}
+
 function PointCard({ placed }: { placed: PlacedPoint }) {
   const { detail } = placed.point;
-  const leftPct = (placed.px / CHART_WIDTH) * 100;
-  const topPct = (placed.py / CHART_HEIGHT) * 100;
-  const alignRight = leftPct > 55;
   return (
-    <div
-      className="chart-tooltip"
-      role="tooltip"
-      data-testid="point-card"
-      style={{
-        left: alignRight ? undefined : `calc(${leftPct}% + 14px)`,
-        right: alignRight ? `calc(${100 - leftPct}% + 14px)` : undefined,
-        top: `calc(${topPct}% - 10px)`,
-      }}
-    >
+    <div className="chart-tooltip" role="tooltip" data-testid="point-card" style={cardPosition(placed.px, `calc(${(placed.py / CHART_HEIGHT) * 100}% - 10px)`)}>
       <strong>{detail.heading}</strong>
       {detail.lines.map((l) => (
         <div key={l}>{l}</div>
@@ -227,19 +221,8 @@ function PointCard({ placed }: { placed: PlacedPoint }) {
 }
 
 function ColumnCard({ column }: { column: { px: number; points: PlacedPoint[] } }) {
-  const leftPct = (column.px / CHART_WIDTH) * 100;
-  const alignRight = leftPct > 55;
   return (
-    <div
-      className="chart-tooltip"
-      role="status"
-      data-testid="column-card"
-      style={{
-        left: alignRight ? undefined : `calc(${leftPct}% + 14px)`,
-        right: alignRight ? `calc(${100 - leftPct}% + 14px)` : undefined,
-        top: '8%',
-      }}
-    >
+    <div className="chart-tooltip" role="status" data-testid="column-card" style={cardPosition(column.px, '8%')}>
       {column.points.map((p) => (
         <div key={p.key}>
           <strong style={{ color: seriesStyle(p.series.styleKey).colour }}>■</strong> {p.point.detail.heading}

@@ -141,6 +141,9 @@ export default function ClusterView({ state, update }: ViewProps) {
     [],
   );
 
+  // Relative to the sessions' own step: key presses can come faster than React draws.
+  const goBy = useCallback((delta: number) => controller.current && goTo(controller.current.step + delta), [goTo]);
+
   // Play: one event per tick, at the chosen speed.
   useEffect(() => {
     if (!playing) return;
@@ -154,11 +157,11 @@ export default function ClusterView({ state, update }: ViewProps) {
     () => [
       { key: 'n', label: 'carry out the next event (the one due first)', run: () => act({ kind: 'next' }) },
       { key: ' ', label: 'play / pause', run: () => setPlaying((p) => !p) },
-      { key: 'ArrowLeft', label: 'back one step (rewind)', run: () => snap && goTo(snap.step - 1) },
-      { key: 'ArrowRight', label: 'forward one step (redo)', run: () => snap && goTo(snap.step + 1) },
+      { key: 'ArrowLeft', label: 'back one step (rewind)', run: () => goBy(-1) },
+      { key: 'ArrowRight', label: 'forward one step (redo)', run: () => goBy(1) },
       { key: 'h', label: 'heal every link', run: () => act({ kind: 'heal' }) },
     ],
-    [act, goTo, snap],
+    [act, goBy],
   );
   useViewShortcuts(shortcuts);
 
@@ -235,7 +238,7 @@ export default function ClusterView({ state, update }: ViewProps) {
             </p>
           )}
           <div className="timeline">
-            <button type="button" onClick={() => goTo(snap.step - 1)} disabled={snap.step === 0} aria-label="back one step">
+            <button type="button" onClick={() => goBy(-1)} disabled={snap.step === 0} aria-label="back one step">
               ◀
             </button>
             <input
@@ -247,10 +250,10 @@ export default function ClusterView({ state, update }: ViewProps) {
               aria-label="timeline: step"
               data-testid="timeline"
             />
-            <button type="button" onClick={() => goTo(snap.step + 1)} disabled={!rewound} aria-label="forward one step">
+            <button type="button" onClick={() => goBy(1)} disabled={!rewound} aria-label="forward one step">
               ▶
             </button>
-            <span className="mono" data-testid="step-counter">
+            <span className="mono" data-testid="step-counter" data-recorded={full.current.choices.length}>
               step {snap.step}/{full.current.steps} · t = {(snap.time_us / 1000).toFixed(1)} ms
             </span>
           </div>

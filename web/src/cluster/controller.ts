@@ -134,6 +134,11 @@ export class ClusterController {
     return this.sessions[0]!.session;
   }
 
+  /** The step the sessions are at now (not the last one drawn). */
+  get step(): number {
+    return this.primary.steps_taken;
+  }
+
   /** Applies an action to every engine's session. */
   apply(a: Action): void {
     for (const s of this.sessions) applyAction(s.session, a);

@@ -283,26 +283,8 @@ export default function LabView({ state, update }: ViewProps) {
           </div>
           {timelineRun && (
             <div className="chart-grid">
-              <ChartFrame
-                id="lab-cpu"
-                title={`${lang(timelineRun.engine)}: vCPU utilization per node`}
-                legend={legendOf(cpu)}
-                sentence={`Mean over the window: ${timelineRun.result.nodes.map((n) => `n${n.node} ${Math.round(meanOf(n.cpu_utilization) * 100)} %`).join(', ')}. ${timelineRun.result.leader_changes.length} leader change${timelineRun.result.leader_changes.length === 1 ? '' : 's'}.`}
-                source={`Simulated, model card ${timelineRun.result.model_card_version}.`}
-                csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(cpu))}
-              >
-                {(ref) => <XYChart svgRef={ref} title="vCPU utilization" series={cpu} x={{ kind: 'linear', label: 'Simulated time (s)' }} y={{ kind: 'linear', label: 'vCPUs busy (%)', domain: [0, 100] }} verticals={leaderMarks} markers={false} />}
-              </ChartFrame>
-              <ChartFrame
-                id="lab-gc"
-                title={`${lang(timelineRun.engine)}: vCPUs spent on GC per node`}
-                legend={legendOf(gc)}
-                sentence={`Mean GC share: ${timelineRun.result.nodes.map((n) => `n${n.node} ${formatValue(meanOf(n.gc_cpu_share) * 100)} %`).join(', ')}; ${timelineRun.result.nodes.reduce((k, n) => k + n.gc_events.length, 0)} collections.`}
-                source={`Simulated, model card ${timelineRun.result.model_card_version}.`}
-                csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(gc))}
-              >
-                {(ref) => <XYChart svgRef={ref} title="GC share" series={gc} x={{ kind: 'linear', label: 'Simulated time (s)' }} y={{ kind: 'linear', label: 'vCPUs on GC (%)', domain: [0, 100] }} verticals={leaderMarks} markers={false} />}
-              </ChartFrame>
+              <NodeTimelineChart engine={timelineRun.engine} result={timelineRun.result} which="cpu_utilization" series={cpu} verticals={leaderMarks} />
+              <NodeTimelineChart engine={timelineRun.engine} result={timelineRun.result} which="gc_cpu_share" series={gc} verticals={leaderMarks} />
             </div>
           )}
         </>
@@ -313,5 +295,44 @@ export default function LabView({ state, update }: ViewProps) {
         Results are not stored in the address; the knobs and the seed are. The same knobs and seed give the same numbers, in any browser.
       </p>
     </div>
+  );
+}
+
+function NodeTimelineChart(props: {
+  engine: EngineName;
+  result: RunResult;
+  which: 'cpu_utilization' | 'gc_cpu_share';
+  series: ChartSeries[];
+  verticals: { x: number; label: string }[];
+}) {
+  const { engine, result, which, series, verticals } = props;
+  const cpu = which === 'cpu_utilization';
+  const title = `${lang(engine)}: ${cpu ? 'vCPU utilization' : 'vCPUs spent on GC'} per node`;
+  const means = result.nodes.map((n) => `n${n.node} ${formatValue(meanOf(n[which]) * 100)} %`).join(', ');
+  const changes = result.leader_changes.length;
+  const sentence = cpu
+    ? `Mean over the window: ${means}. ${changes} leader change${changes === 1 ? '' : 's'} (marked).`
+    : `Mean GC share: ${means}; ${result.nodes.reduce((k, n) => k + n.gc_events.length, 0)} collections.`;
+  return (
+    <ChartFrame
+      id={cpu ? 'lab-cpu' : 'lab-gc'}
+      title={title}
+      legend={legendOf(series)}
+      sentence={sentence}
+      source={`Simulated, model card ${result.model_card_version}.`}
+      csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(series))}
+    >
+      {(ref) => (
+        <XYChart
+          svgRef={ref}
+          title={title}
+          series={series}
+          x={{ kind: 'linear', label: 'Simulated time (s)' }}
+          y={{ kind: 'linear', label: cpu ? 'vCPUs busy (%)' : 'vCPUs on GC (%)', domain: [0, 100] }}
+          verticals={verticals}
+          markers={false}
+        />
+      )}
+    </ChartFrame>
   );
 }

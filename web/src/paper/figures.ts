@@ -21,6 +21,45 @@ const SLO_LINE = { y: 20, label: 'SLO: p99 ≤ 20 ms (§5.1)' };
 const KOPS = { kind: 'linear' as const, label: 'Max throughput at p99 ≤ 20 ms (Kops/s)' };
 const UTIL = { kind: 'linear' as const, label: 'Leader vCPU utilization (%)', domain: [0, 100] as [number, number] };
 
+type SweepKind =
+  | 'throughput'
+  | 'utilization'
+  | { metric: string; what: string; y: PanelSpec['y']; unit: string };
+
+/** A panel of the paper's sweep figures (6–13): one metric against memory or vCPUs. */
+function sweepPanel(
+  figure: string,
+  panel: '(a)' | '(b)',
+  kind: SweepKind,
+  axis: 'memory' | 'vcpus',
+  workload: 'A' | 'B',
+  series: string[],
+  headline: PanelSpec['headline'],
+): PanelSpec {
+  const k =
+    kind === 'throughput'
+      ? { metric: 'max_throughput_slo', what: 'max throughput at the SLO', y: KOPS, unit: 'Kops/s' }
+      : kind === 'utilization'
+        ? { metric: 'vcpu_utilization_leader', what: 'leader vCPU utilization', y: UTIL, unit: '%' }
+        : kind;
+  const isThroughputOrUtil = typeof kind === 'string';
+  return {
+    key: `${figure.replace(' ', '').toLowerCase()}${panel[1]}`,
+    figure,
+    panel,
+    title: `${figure}${panel}: ${k.what}${isThroughputOrUtil ? ` vs ${axis === 'memory' ? 'memory' : 'vCPUs'}, workload ${workload}` : ''}`,
+    metric: k.metric,
+    workload,
+    series,
+    x: axis === 'memory' ? MEMORY : VCPUS,
+    fixed: axis === 'memory' ? { vcpus: 8 } : { memory_gib: 32 },
+    y: k.y,
+    unit: k.unit,
+    mode: 'lines',
+    headline,
+  };
+}
+
 const f = (v: number | null) => (v === null ? '?' : formatValue(v));
 const times = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? '?' : formatValue(Number((a / b).toFixed(1))));
 
@@ -61,7 +100,7 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
           unit: 'Kops/s',
           mode: 'bars',
           headline: (v) =>
-            `Over gRPC the peaks rank ${ranked(v, ['C++', 'Java', 'Go'], 'Kops/s')}. These are peaks of an average-latency curve with no tail target — with little GC pressure, Java is not behind C++ yet.`,
+          `Over gRPC the peaks rank ${ranked(v, ['C++', 'Java', 'Go'], 'Kops/s')}. These are peaks of an average-latency curve with no tail target — with little GC pressure, Java is not behind C++ yet.`,
         },
         {
           key: 'fig3b',
@@ -77,10 +116,10 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
           mode: 'bars',
           missingAt: [{ id: 'fig3b-rust-a-8vcpu-throughput-vs-avg-latency', series: 'Rust', x: 'Rust' }],
           headline: (v) => {
-            const grpc = valueOf('fig3a-go-a-32gib-8vcpu-peak-throughput-avg-latency');
-            const tcp = v('Go', 'Go');
-            const gain = grpc && tcp ? Math.round((tcp / grpc - 1) * 100) : null;
-            return `Replacing gRPC with plain TCP lifts Go's peak to ${f(tcp)} Kops/s, ${f(gain)} % above its gRPC peak of ${f(grpc)} Kops/s.`;
+          const grpc = valueOf('fig3a-go-a-32gib-8vcpu-peak-throughput-avg-latency');
+          const tcp = v('Go', 'Go');
+          const gain = grpc && tcp ? Math.round((tcp / grpc - 1) * 100) : null;
+          return `Replacing gRPC with plain TCP lifts Go's peak to ${f(tcp)} Kops/s, ${f(gain)} % above its gRPC peak of ${f(grpc)} Kops/s.`;
           },
         },
       ],
@@ -105,7 +144,7 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
           mode: 'bars',
           references: [SLO_LINE],
           headline: (v) =>
-            `Timed from when each request was actually sent, the two look alike: p99 is ${f(v('C++', 'C++'))} ms for C++ and ${f(v('Java', 'Java'))} ms for Java.`,
+          `Timed from when each request was actually sent, the two look alike: p99 is ${f(v('C++', 'C++'))} ms for C++ and ${f(v('Java', 'Java'))} ms for Java.`,
         },
         {
           key: 'fig4b',
@@ -121,7 +160,7 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
           mode: 'bars',
           references: [SLO_LINE],
           headline: (v) =>
-            `Timed from when each request should have started (so a stalled server cannot hide its stalls), Java's p99 is ${f(v('Java', 'Java'))} ms against ${f(v('C++', 'C++'))} ms for C++ — ${times(v('Java', 'Java'), v('C++', 'C++'))}× worse. GC pauses delay the requests queued behind them.`,
+          `Timed from when each request should have started (so a stalled server cannot hide its stalls), Java's p99 is ${f(v('Java', 'Java'))} ms against ${f(v('C++', 'C++'))} ms for C++ — ${times(v('Java', 'Java'), v('C++', 'C++'))}× worse. GC pauses delay the requests queued behind them.`,
         },
       ],
     },
@@ -146,7 +185,7 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
           mode: 'bars',
           references: [SLO_LINE],
           headline: (v) =>
-            `Rust with the stock allocator has a p99 of ${f(v('Rust', 'Rust, ptmalloc'))} ms; jemalloc brings it to ${f(v('Rust', 'Rust, jemalloc'))} ms and turning Nagle’s algorithm off to ${f(v('Rust', 'Rust, jemalloc, no Nagle'))} ms, close to Go's ${f(v('Go', 'Go'))} ms (Go disables Nagle by default). Quick ACK would reach ${f(v('Rust', 'Rust, + Quick ACK'))} ms, but Go has no such switch, so the later comparisons leave it off.`,
+          `Rust with the stock allocator has a p99 of ${f(v('Rust', 'Rust, ptmalloc'))} ms; jemalloc brings it to ${f(v('Rust', 'Rust, jemalloc'))} ms and turning Nagle’s algorithm off to ${f(v('Rust', 'Rust, jemalloc, no Nagle'))} ms, close to Go's ${f(v('Go', 'Go'))} ms (Go disables Nagle by default). Quick ACK would reach ${f(v('Rust', 'Rust, + Quick ACK'))} ms, but Go has no such switch, so the later comparisons leave it off.`,
         },
       ],
     },
@@ -156,38 +195,10 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.2',
       about: 'C++ and Java under update-heavy workload A with 8 vCPUs as memory shrinks from 32 to 5 GiB (a 4 GiB dataset).',
       panels: [
-        {
-          key: 'fig6a',
-          figure: 'Fig 6',
-          panel: '(a)',
-          title: 'Fig 6(a): max throughput at the SLO vs memory, workload A',
-          metric: 'max_throughput_slo',
-          workload: 'A',
-          series: ['C++', 'Java'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: KOPS,
-          unit: 'Kops/s',
-          mode: 'lines',
-          headline: (v) =>
-            `C++ holds ${f(v('C++', 32))} Kops/s at every memory size. Java reaches ${f(v('Java', 32))} Kops/s with 32 GiB but only ${f(v('Java', 5))} Kops/s with 5 GiB: ${times(v('Java', 32), v('Java', 5))}× less.`,
-        },
-        {
-          key: 'fig6b',
-          figure: 'Fig 6',
-          panel: '(b)',
-          title: 'Fig 6(b): leader vCPU utilization vs memory, workload A',
-          metric: 'vcpu_utilization_leader',
-          workload: 'A',
-          series: ['C++', 'Java'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: UTIL,
-          unit: '%',
-          mode: 'lines',
-          headline: (v) =>
-            `At its best SLO-meeting load the C++ leader is ${f(v('C++', 32))} % busy whatever the memory; the Java leader drops from ${f(v('Java', 32))} % to ${f(v('Java', 5))} % as memory shrinks — it serves fewer requests because it must keep latency low between collections.`,
-        },
+        sweepPanel('Fig 6', '(a)', 'throughput', 'memory', 'A', ['C++', 'Java'], (v) =>
+          `C++ holds ${f(v('C++', 32))} Kops/s at every memory size. Java reaches ${f(v('Java', 32))} Kops/s with 32 GiB but only ${f(v('Java', 5))} Kops/s with 5 GiB: ${times(v('Java', 32), v('Java', 5))}× less.`),
+        sweepPanel('Fig 6', '(b)', 'utilization', 'memory', 'A', ['C++', 'Java'], (v) =>
+          `At its best SLO-meeting load the C++ leader is ${f(v('C++', 32))} % busy whatever the memory; the Java leader drops from ${f(v('Java', 32))} % to ${f(v('Java', 5))} % as memory shrinks — it serves fewer requests because it must keep latency low between collections.`),
       ],
     },
     {
@@ -196,37 +207,9 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.2',
       about: 'C++ and Java under workload A with 32 GiB as vCPUs go from 8 to 2.',
       panels: [
-        {
-          key: 'fig7a',
-          figure: 'Fig 7',
-          panel: '(a)',
-          title: 'Fig 7(a): max throughput at the SLO vs vCPUs, workload A',
-          metric: 'max_throughput_slo',
-          workload: 'A',
-          series: ['C++', 'Java'],
-          x: VCPUS,
-          fixed: { memory_gib: 32 },
-          y: KOPS,
-          unit: 'Kops/s',
-          mode: 'lines',
-          headline: (v) =>
-            `Java falls from ${f(v('Java', 8))} Kops/s with 8 vCPUs to ${f(v('Java', 4))} Kops/s with 4. The text gives C++ only at 8 vCPUs (${f(v('C++', 8))} Kops/s, from Fig 6(a)) and says C++ with 4 vCPUs roughly matches Java with 8.`,
-        },
-        {
-          key: 'fig7b',
-          figure: 'Fig 7',
-          panel: '(b)',
-          title: 'Fig 7(b): leader vCPU utilization vs vCPUs, workload A',
-          metric: 'vcpu_utilization_leader',
-          workload: 'A',
-          series: ['C++', 'Java'],
-          x: VCPUS,
-          fixed: { memory_gib: 32 },
-          y: UTIL,
-          unit: '%',
-          mode: 'lines',
-          headline: (v) => `The Java leader is ${f(v('Java', 8))} % busy with 8 vCPUs and ${f(v('Java', 4))} % with 4.`,
-        },
+        sweepPanel('Fig 7', '(a)', 'throughput', 'vcpus', 'A', ['C++', 'Java'], (v) =>
+          `Java falls from ${f(v('Java', 8))} Kops/s with 8 vCPUs to ${f(v('Java', 4))} Kops/s with 4. The text gives C++ only at 8 vCPUs (${f(v('C++', 8))} Kops/s, from Fig 6(a)) and says C++ with 4 vCPUs roughly matches Java with 8.`),
+        sweepPanel('Fig 7', '(b)', 'utilization', 'vcpus', 'A', ['C++', 'Java'], (v) => `The Java leader is ${f(v('Java', 8))} % busy with 8 vCPUs and ${f(v('Java', 4))} % with 4.`),
       ],
     },
     {
@@ -235,38 +218,10 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.3',
       about: 'C++ and Java under read-heavy workload B with 8 vCPUs as memory shrinks.',
       panels: [
-        {
-          key: 'fig8a',
-          figure: 'Fig 8',
-          panel: '(a)',
-          title: 'Fig 8(a): max throughput at the SLO vs memory, workload B',
-          metric: 'max_throughput_slo',
-          workload: 'B',
-          series: ['C++', 'Java'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: KOPS,
-          unit: 'Kops/s',
-          mode: 'lines',
-          headline: (v) =>
-            `With few writes there is less garbage: C++ holds ${f(v('C++', 32))} Kops/s and Java falls only from ${f(v('Java', 32))} to ${f(v('Java', 5))} Kops/s (${times(v('C++', 5), v('Java', 5))}× below C++ at 5 GiB, against ${times(valueOf('fig6a-cpp-a-5gib-8vcpu-max-throughput-slo'), valueOf('fig6a-java-a-5gib-8vcpu-max-throughput-slo'))}× under workload A).`,
-        },
-        {
-          key: 'fig8b',
-          figure: 'Fig 8',
-          panel: '(b)',
-          title: 'Fig 8(b): leader vCPU utilization vs memory, workload B',
-          metric: 'vcpu_utilization_leader',
-          workload: 'B',
-          series: ['C++', 'Java'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: UTIL,
-          unit: '%',
-          mode: 'lines',
-          headline: (v) =>
-            `The Java leader is ${f(v('Java', 32))} % busy at 32 GiB under workload B, against ${f(valueOf('fig6b-java-a-32gib-8vcpu-vcpu-utilization-leader'))} % under workload A.`,
-        },
+        sweepPanel('Fig 8', '(a)', 'throughput', 'memory', 'B', ['C++', 'Java'], (v) =>
+          `With few writes there is less garbage: C++ holds ${f(v('C++', 32))} Kops/s and Java falls only from ${f(v('Java', 32))} to ${f(v('Java', 5))} Kops/s (${times(v('C++', 5), v('Java', 5))}× below C++ at 5 GiB, against ${times(valueOf('fig6a-cpp-a-5gib-8vcpu-max-throughput-slo'), valueOf('fig6a-java-a-5gib-8vcpu-max-throughput-slo'))}× under workload A).`),
+        sweepPanel('Fig 8', '(b)', 'utilization', 'memory', 'B', ['C++', 'Java'], (v) =>
+          `The Java leader is ${f(v('Java', 32))} % busy at 32 GiB under workload B, against ${f(valueOf('fig6b-java-a-32gib-8vcpu-vcpu-utilization-leader'))} % under workload A.`),
       ],
     },
     {
@@ -275,40 +230,12 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.4',
       about: 'Rust and Go under workload A with 8 vCPUs as memory shrinks.',
       panels: [
-        {
-          key: 'fig9a',
-          figure: 'Fig 9',
-          panel: '(a)',
-          title: 'Fig 9(a): max throughput at the SLO vs memory, workload A',
-          metric: 'max_throughput_slo',
-          workload: 'A',
-          series: ['Rust', 'Go'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: KOPS,
-          unit: 'Kops/s',
-          mode: 'lines',
-          headline: (v) => {
-            const g5 = v('Go', 5);
-            return `Rust stays at ${f(v('Rust', 32))} Kops/s as memory shrinks. Go reaches ${f(v('Go', 32))} Kops/s with 32 GiB${g5 !== null && g5 <= 0.1 ? ' and with 5 GiB cannot keep p99 under 20 ms even at 100 ops/s' : ''}.`;
-          },
-        },
-        {
-          key: 'fig9b',
-          figure: 'Fig 9',
-          panel: '(b)',
-          title: 'Fig 9(b): leader vCPU utilization vs memory, workload A',
-          metric: 'vcpu_utilization_leader',
-          workload: 'A',
-          series: ['Rust', 'Go'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: UTIL,
-          unit: '%',
-          mode: 'lines',
-          headline: (v) =>
-            `Rust's leader stays ${f(v('Rust', 32))} % busy at every memory size; Go's is ${f(v('Go', 32))} % at 32 GiB (smoothed: the raw series spikes with each collection).`,
-        },
+        sweepPanel('Fig 9', '(a)', 'throughput', 'memory', 'A', ['Rust', 'Go'], (v) => {
+          const g5 = v('Go', 5);
+          return `Rust stays at ${f(v('Rust', 32))} Kops/s as memory shrinks. Go reaches ${f(v('Go', 32))} Kops/s with 32 GiB${g5 !== null && g5 <= 0.1 ? ' and with 5 GiB cannot keep p99 under 20 ms even at 100 ops/s' : ''}.`;
+        }),
+        sweepPanel('Fig 9', '(b)', 'utilization', 'memory', 'A', ['Rust', 'Go'], (v) =>
+          `Rust's leader stays ${f(v('Rust', 32))} % busy at every memory size; Go's is ${f(v('Go', 32))} % at 32 GiB (smoothed: the raw series spikes with each collection).`),
       ],
     },
     {
@@ -317,38 +244,10 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.4',
       about: 'Rust and Go under workload A with 32 GiB as vCPUs go from 8 to 2.',
       panels: [
-        {
-          key: 'fig10a',
-          figure: 'Fig 10',
-          panel: '(a)',
-          title: 'Fig 10(a): max throughput at the SLO vs vCPUs, workload A',
-          metric: 'max_throughput_slo',
-          workload: 'A',
-          series: ['Rust', 'Go'],
-          x: VCPUS,
-          fixed: { memory_gib: 32 },
-          y: KOPS,
-          unit: 'Kops/s',
-          mode: 'lines',
-          headline: (v) =>
-            `Only the 8-vCPU points are known, from Fig 9(a): Rust ${f(v('Rust', 8))} and Go ${f(v('Go', 8))} Kops/s. The text says both drop in a similar way as vCPUs shrink.`,
-        },
-        {
-          key: 'fig10b',
-          figure: 'Fig 10',
-          panel: '(b)',
-          title: 'Fig 10(b): leader vCPU utilization vs vCPUs, workload A',
-          metric: 'vcpu_utilization_leader',
-          workload: 'A',
-          series: ['Rust', 'Go'],
-          x: VCPUS,
-          fixed: { memory_gib: 32 },
-          y: UTIL,
-          unit: '%',
-          mode: 'lines',
-          headline: (v) =>
-            `Rust's leader gets busier as vCPUs shrink — ${f(v('Rust', 8))} % with 8, ${f(v('Rust', 4))} % with 4 and ${f(v('Rust', 2))} % with 2 — because with many vCPUs it waits on a lock and on Tokio's I/O driver, not on GC.`,
-        },
+        sweepPanel('Fig 10', '(a)', 'throughput', 'vcpus', 'A', ['Rust', 'Go'], (v) =>
+          `Only the 8-vCPU points are known, from Fig 9(a): Rust ${f(v('Rust', 8))} and Go ${f(v('Go', 8))} Kops/s. The text says both drop in a similar way as vCPUs shrink.`),
+        sweepPanel('Fig 10', '(b)', 'utilization', 'vcpus', 'A', ['Rust', 'Go'], (v) =>
+          `Rust's leader gets busier as vCPUs shrink — ${f(v('Rust', 8))} % with 8, ${f(v('Rust', 4))} % with 4 and ${f(v('Rust', 2))} % with 2 — because with many vCPUs it waits on a lock and on Tokio's I/O driver, not on GC.`),
       ],
     },
     {
@@ -357,37 +256,9 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.5',
       about: 'Rust and Go under read-heavy workload B with 8 vCPUs as memory shrinks.',
       panels: [
-        {
-          key: 'fig11a',
-          figure: 'Fig 11',
-          panel: '(a)',
-          title: 'Fig 11(a): max throughput at the SLO vs memory, workload B',
-          metric: 'max_throughput_slo',
-          workload: 'B',
-          series: ['Rust', 'Go'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: KOPS,
-          unit: 'Kops/s',
-          mode: 'lines',
-          headline: (v) =>
-            `Rust reaches ${f(v('Rust', 32))} Kops/s and keeps it at 5 GiB; Go reaches ${f(v('Go', 32))} Kops/s with 32 GiB but, even with few writes, cannot meet the SLO with 5 GiB.`,
-        },
-        {
-          key: 'fig11b',
-          figure: 'Fig 11',
-          panel: '(b)',
-          title: 'Fig 11(b): leader vCPU utilization vs memory, workload B',
-          metric: 'vcpu_utilization_leader',
-          workload: 'B',
-          series: ['Rust', 'Go'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: UTIL,
-          unit: '%',
-          mode: 'lines',
-          headline: () => '',
-        },
+        sweepPanel('Fig 11', '(a)', 'throughput', 'memory', 'B', ['Rust', 'Go'], (v) =>
+          `Rust reaches ${f(v('Rust', 32))} Kops/s and keeps it at 5 GiB; Go reaches ${f(v('Go', 32))} Kops/s with 32 GiB but, even with few writes, cannot meet the SLO with 5 GiB.`),
+        sweepPanel('Fig 11', '(b)', 'utilization', 'memory', 'B', ['Rust', 'Go'], () => ''),
       ],
     },
     {
@@ -396,38 +267,10 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.6',
       about: 'Go’s garbage collector under workload A with 8 vCPUs (runtime traces, 400–420 s of the run).',
       panels: [
-        {
-          key: 'fig12a',
-          figure: 'Fig 12',
-          panel: '(a)',
-          title: 'Fig 12(a): vCPUs the Go GC takes while it runs',
-          metric: 'gc_instantaneous_vcpu_utilization',
-          workload: 'A',
-          series: ['Go'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: { kind: 'linear', label: 'GC vCPU utilization during GC (%)', domain: [0, 100] },
-          unit: '%',
-          mode: 'lines',
-          headline: (_v, t) =>
-            `While it runs, Go's collector takes ${t('Go', 32)} % of the vCPUs with 32 GiB, ${t('Go', 6)} % with 6 GiB and ${t('Go', 5)} % with 5 GiB; it also runs ${f(valueOf('fig12a-go-a-8vcpu-gc-frequency-multiplier-32to8gib'))}× as often at 8 GiB as at 32, and ${f(valueOf('fig12a-go-a-8vcpu-gc-frequency-multiplier-6to5gib'))}× as often at 5 GiB as at 6.`,
-        },
-        {
-          key: 'fig12b',
-          figure: 'Fig 12',
-          panel: '(b)',
-          title: 'Fig 12(b): share of run time with the Go GC active',
-          metric: 'gc_runtime_share',
-          workload: 'A',
-          series: ['Go'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: { kind: 'linear', label: 'GC active, per 5 s window (%)', domain: [0, 100] },
-          unit: '%',
-          mode: 'lines',
-          headline: (_v, t) =>
-            `Summed over 5-second windows, the collector is active for ${t('Go', 6)} % of the time with 6 GiB and ${t('Go', 5)} % with 5 GiB — time the leader cannot spend answering within 20 ms.`,
-        },
+        sweepPanel('Fig 12', '(a)', { metric: 'gc_instantaneous_vcpu_utilization', what: 'vCPUs the Go GC takes while it runs', y: { kind: 'linear', label: 'GC vCPU utilization during GC (%)', domain: [0, 100] }, unit: '%' }, 'memory', 'A', ['Go'], (_v, t) =>
+          `While it runs, Go's collector takes ${t('Go', 32)} % of the vCPUs with 32 GiB, ${t('Go', 6)} % with 6 GiB and ${t('Go', 5)} % with 5 GiB; it also runs ${f(valueOf('fig12a-go-a-8vcpu-gc-frequency-multiplier-32to8gib'))}× as often at 8 GiB as at 32, and ${f(valueOf('fig12a-go-a-8vcpu-gc-frequency-multiplier-6to5gib'))}× as often at 5 GiB as at 6.`),
+        sweepPanel('Fig 12', '(b)', { metric: 'gc_runtime_share', what: 'share of run time with the Go GC active', y: { kind: 'linear', label: 'GC active, per 5 s window (%)', domain: [0, 100] }, unit: '%' }, 'memory', 'A', ['Go'], (_v, t) =>
+          `Summed over 5-second windows, the collector is active for ${t('Go', 6)} % of the time with 6 GiB and ${t('Go', 5)} % with 5 GiB — time the leader cannot spend answering within 20 ms.`),
       ],
     },
     {
@@ -436,36 +279,8 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '5.6',
       about: 'Java’s garbage collector under workload A with 8 vCPUs. The text describes it only in words.',
       panels: [
-        {
-          key: 'fig13a',
-          figure: 'Fig 13',
-          panel: '(a)',
-          title: 'Fig 13(a): vCPUs the Java GC takes while cleaning up',
-          metric: 'gc_instantaneous_vcpu_utilization',
-          workload: 'A',
-          series: ['Java'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: { kind: 'linear', label: '%' },
-          unit: '%',
-          mode: 'lines',
-          headline: () => '',
-        },
-        {
-          key: 'fig13b',
-          figure: 'Fig 13',
-          panel: '(b)',
-          title: 'Fig 13(b): cumulative Java GC time per 5 s',
-          metric: 'gc_runtime_share',
-          workload: 'A',
-          series: ['Java'],
-          x: MEMORY,
-          fixed: { vcpus: 8 },
-          y: { kind: 'linear', label: '%' },
-          unit: '%',
-          mode: 'lines',
-          headline: () => '',
-        },
+        sweepPanel('Fig 13', '(a)', { metric: 'gc_instantaneous_vcpu_utilization', what: 'vCPUs the Java GC takes while cleaning up', y: { kind: 'linear', label: '%' }, unit: '%' }, 'memory', 'A', ['Java'], () => ''),
+        sweepPanel('Fig 13', '(b)', { metric: 'gc_runtime_share', what: 'cumulative Java GC time per 5 s', y: { kind: 'linear', label: '%' }, unit: '%' }, 'memory', 'A', ['Java'], () => ''),
       ],
     },
     {
@@ -489,12 +304,12 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
           unit: 'Kops/s',
           mode: 'bars',
           headline: (v) => {
-            const loss = (l: string) => {
+          const loss = (l: string) => {
               const metal = v('m5.metal', l);
               const virt = v('m5.2xlarge', l);
               return metal && virt ? `${formatValue(Number((((metal - virt) / metal) * 100).toFixed(1)))} %` : '?';
-            };
-            return `Every implementation is faster on bare metal. Virtualization costs C++ ${loss('C++')} and Java ${loss('Java')} of their throughput, but Go only ${loss('Go')} and Rust ${loss('Rust')}.`;
+          };
+          return `Every implementation is faster on bare metal. Virtualization costs C++ ${loss('C++')} and Java ${loss('Java')} of their throughput, but Go only ${loss('Go')} and Rust ${loss('Rust')}.`;
           },
         },
       ],
