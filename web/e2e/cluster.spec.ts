@@ -8,7 +8,7 @@ import { formatBallot } from '../../engines/loader/ballot.ts';
 import type { EngineName } from '../../engines/loader/engine.ts';
 import { openView, screenshot } from './helpers.ts';
 
-test.use({ viewport: { width: 1280, height: 900 } });
+test.use({ viewport: { width: 1280, height: 720 } });
 
 interface Inspect {
   role: string;
@@ -66,6 +66,11 @@ test('every engine in the build elects a leader and executes a put, and the page
     await page.getByTestId('client-node').selectOption(String(leaderId));
     await page.getByTestId('client-line').fill('put color blue');
     await page.getByTestId('client-send').click();
+    await next(page, 2); // the command arrives; the leader's accepts are on the wire
+    if (engine === 'go') {
+      await expect(page.getByTestId('flight')).toHaveCount(0); // animations done
+      await screenshot(page, testInfo, 'cluster');
+    }
     await stepUntilQuiet(page);
     await expect(page.getByTestId(`log-${leaderId}`).locator('tr[data-index="1"]')).toHaveAttribute('data-state', 'executed');
     await expect(page.getByTestId('event-log')).toContainText('answers the client: ok');
@@ -94,7 +99,6 @@ test('every engine in the build elects a leader and executes a put, and the page
     }
     expect(JSON.parse(session.inspect(leaderId)).kv.entries).toEqual([['color', 'blue']]);
     await screenshot(page, testInfo, `cluster-${engine}`, false);
-    if (engine === 'go') await screenshot(page, testInfo, 'cluster');
   }
 });
 

@@ -29,6 +29,8 @@ test('the paper explorer draws Fig 6 from data, with quotes on focus and missing
   expect(svg.suggestedFilename()).toBe('fig-6-a-max-throughput-at-the-slo-vs-memory-workload-a.svg');
   const [png] = await Promise.all([page.waitForEvent('download'), fig6a.getByRole('button', { name: 'PNG' }).click()]);
   expect(png.suggestedFilename()).toMatch(/\.png$/);
+  await page.evaluate(() => window.scrollTo(0, document.getElementById('fig6')!.offsetTop - 56));
+  await fig6a.locator('g.point[aria-label^="Java, 32"]').hover();
   await screenshot(page, testInfo, 'paper');
 });
 

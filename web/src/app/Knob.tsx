@@ -4,7 +4,8 @@
 import { useEffect, useId, useState } from 'react';
 import { FieldError, type Field } from '../state/fields.ts';
 
-export function Knob<T>({ name, field, value, onChange, disabled }: { name: string; field: Field<T>; value: T; onChange: (v: T) => void; disabled?: boolean }) {
+/** compact: no help line under the control (toolbars). */
+export function Knob<T>({ name, field, value, onChange, disabled, compact }: { name: string; field: Field<T>; value: T; onChange: (v: T) => void; disabled?: boolean; compact?: boolean }) {
   const id = useId();
   const c = field.control;
   const formatted = field.format(value);
@@ -95,7 +96,7 @@ export function Knob<T>({ name, field, value, onChange, disabled }: { name: stri
           {error}
         </span>
       )}
-      {field.help && !error && <span className="unit">{field.help}</span>}
+      {field.help && !error && !compact && <span className="unit">{field.help}</span>}
     </label>
   );
 }

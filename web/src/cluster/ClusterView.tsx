@@ -2,7 +2,7 @@
 // a time by the simulator's step session. Every message, timer, crash and partition is the
 // student's choice; every choice is recorded, so the URL reproduces the screen and the
 // timeline rewinds by re-running from the seed.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/App.tsx';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { Knob } from '../app/Knob.tsx';
@@ -11,13 +11,40 @@ import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
 import { BROWSER_ENGINES, ENGINE_LABEL, loadBrowserEngine } from '../engines.ts';
 import { SIM_IN_BUILD, loadSim } from '../simulation/sim-module.ts';
 import { ClusterController, type Action, type Snapshot } from './controller.ts';
-import { explainEntry } from './explain.ts';
+import { explainEntry, type Explained } from './explain.ts';
 import { NodeCard } from './NodeCard.tsx';
 import { Topology, messagePositions, nodePosition, type Flight } from './Topology.tsx';
 import { messageLabel } from './explain.ts';
 import { useReady } from '../app/ready.ts';
 
 const STEP_INTERVAL_MS = 650;
+
+// Trace entries are the session's own objects and never change: explain each once.
+const explainedCache = new WeakMap<object, Explained>();
+function explainCached(e: Parameters<typeof explainEntry>[0]): Explained {
+  let x = explainedCache.get(e);
+  if (!x) {
+    x = explainEntry(e);
+    explainedCache.set(e, x);
+  }
+  return x;
+}
+
+const EventItem = memo(function EventItem({ e }: { e: Explained }) {
+  return (
+    <li className={e.details.some((d) => d.startsWith('SAFETY')) ? 'violation' : undefined}>
+      <span className="step-no">#{e.step}</span>
+      {e.headline === '' ? e.notes.join('; ') : e.headline}
+      {e.details.length > 0 && (
+        <ul>
+          {e.details.map((d, k) => (
+            <li key={k}>{d}</li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+});
 const LOG_LIMIT = 300;
 
 type Loaded = { state: 'loading'; what: string } | { state: 'failed'; message: string } | { state: 'ready' };
@@ -141,6 +168,10 @@ export default function ClusterView({ state, update }: ViewProps) {
     [],
   );
 
+  // Stable callbacks for memoised children: they call whatever act is current.
+  const actRef = useRef(act);
+  actRef.current = act;
+
   // Relative to the sessions' own step: key presses can come faster than React draws.
   const goBy = useCallback((delta: number) => controller.current && goTo(controller.current.step + delta), [goTo]);
 
@@ -169,16 +200,15 @@ export default function ClusterView({ state, update }: ViewProps) {
     update((s) => ({ ...s, cluster: { ...s.cluster, [k]: v, ...(k === 'engine' || k === 'nodes' ? { choices: [], step: 0 } : {}) } }));
 
   useReady('cluster', snap !== null);
-  const explained = useMemo(() => (snap ? snap.trace.slice(-LOG_LIMIT).map(explainEntry).reverse() : []), [snap]);
+  const explained = useMemo(() => (snap ? snap.trace.slice(-LOG_LIMIT).map(explainCached).reverse() : []), [snap]);
   const rewound = snap !== null && snap.step < full.current.steps;
 
   return (
     <div className="cluster-view">
       <h1>Step through MultiPaxos</h1>
       <p className="lede">
-        {nodes} Replicant nodes, each a real engine compiled to WebAssembly, on a simulated network. Nothing happens until you choose:
-        carry out the next event, or click any message to deliver it, any timer to fire it. Crash nodes, cut links, send commands,
-        and read what each step did.
+        Real engines compiled to WebAssembly, on a simulated network. Nothing happens until you choose: the next event, or click any
+        message to deliver it, any timer to fire it.
       </p>
       <div className="toolbar">
         <label className="knob">
@@ -194,7 +224,7 @@ export default function ClusterView({ state, update }: ViewProps) {
           </select>
         </label>
         <Knob name="c.nodes" field={CLUSTER_FIELDS.nodes} value={state.cluster.nodes} onChange={(v) => setCluster('nodes', v)} />
-        <Knob name="seed" field={TOP_FIELDS.seed} value={seed} onChange={(v) => update((s) => ({ ...s, seed: v, cluster: { ...s.cluster, choices: [], step: 0 } }))} />
+        <Knob compact name="seed" field={TOP_FIELDS.seed} value={seed} onChange={(v) => update((s) => ({ ...s, seed: v, cluster: { ...s.cluster, choices: [], step: 0 } }))} />
         <Knob name="c.speed" field={CLUSTER_FIELDS.speed} value={speed} onChange={(v) => setCluster('speed', v)} />
         <button type="button" className="primary" disabled={!snap} onClick={() => act({ kind: 'next' })} data-testid="next-step" title="key n">
           Next event
@@ -272,7 +302,7 @@ export default function ClusterView({ state, update }: ViewProps) {
               />
               <div className="nodes">
                 {snap.views.map((v, id) => (
-                  <NodeCard key={id} id={id} view={v} onCrash={() => act({ kind: 'crash', node: id })} onRestart={() => act({ kind: 'restart', node: id })} />
+                  <NodeCard key={id} id={id} raw={snap.inspect[id]!} view={v} onCrash={() => actRef.current({ kind: 'crash', node: id })} onRestart={() => actRef.current({ kind: 'restart', node: id })} />
                 ))}
               </div>
             </div>
@@ -310,17 +340,7 @@ export default function ClusterView({ state, update }: ViewProps) {
               <h2>What happened</h2>
               <ol className="event-log" data-testid="event-log" reversed>
                 {explained.map((e, i) => (
-                  <li key={`${e.step}-${i}`} className={e.details.some((d) => d.startsWith('SAFETY')) ? 'violation' : undefined}>
-                    <span className="step-no">#{e.step}</span>
-                    {e.headline === '' ? e.notes.join('; ') : e.headline}
-                    {e.details.length > 0 && (
-                      <ul>
-                        {e.details.map((d, k) => (
-                          <li key={k}>{d}</li>
-                        ))}
-                      </ul>
-                    )}
-                  </li>
+                  <EventItem key={snap.trace.length - i} e={e} />
                 ))}
               </ol>
             </div>

@@ -1,12 +1,16 @@
 // One node as the student reads it: role, ballot, the log table coloured by state with the
 // last-executed and global-last-executed markers, the trimmed prefix and the key-value store.
+import { memo } from 'react';
 import { formatBallot } from '../../../engines/loader/ballot.ts';
 import { INSTANCE_STATE_COLOUR } from '../theme/palette.ts';
 import { logRows, trimmedText, type InspectView } from './inspect.ts';
 
 const STATE_LABEL = { in_progress: 'in progress', committed: 'committed', executed: 'executed' } as const;
 
-export function NodeCard({ id, view, onCrash, onRestart }: { id: number; view: InspectView | null; onCrash: () => void; onRestart: () => void }) {
+/** Redrawn only when the node's inspect view changes (raw is its exact text). */
+export const NodeCard = memo(NodeCardView, (a, b) => a.raw === b.raw && a.id === b.id);
+
+function NodeCardView({ id, view, onCrash, onRestart }: { id: number; raw: string; view: InspectView | null; onCrash: () => void; onRestart: () => void }) {
   if (view === null) {
     return (
       <section className="node-card down" data-testid={`node-${id}`} data-role="down" aria-label={`n${id}, down`}>
