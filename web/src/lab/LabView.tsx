@@ -15,7 +15,7 @@ import { toCsv } from '../charts/csv.ts';
 import type { ChartSeries } from '../charts/types.ts';
 import { PAPER } from '../paper/results.ts';
 import { formatValue } from '../paper/panel-model.ts';
-import { loadRunApi } from '../simulation/sim-module.ts';
+import { SIM_RUNS_IN_BUILD } from '../simulation/sim-module.ts';
 import { CancelledError, SimRunner, type Progress } from '../simulation/runner.ts';
 import { runSpec, sweepSpec } from './lab-spec.ts';
 import { NINES_TICKS, lang, meanOf, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepSeries } from './lab-results.ts';
@@ -72,10 +72,7 @@ export default function LabView({ state, update }: ViewProps) {
   useReady('lab', true);
 
   useEffect(() => {
-    loadRunApi().then(
-      () => setApiProblem(null),
-      (e: unknown) => setApiProblem(e instanceof Error ? e.message : String(e)),
-    );
+    setApiProblem(SIM_RUNS_IN_BUILD ? null : 'the simulator’s runs and sweeps (sim/src/worker.ts) are not part of this build yet');
     runner.current = new SimRunner();
     return () => runner.current?.close();
   }, []);

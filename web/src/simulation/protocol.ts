@@ -1,13 +1,12 @@
-// Messages between the Lab / Race views and the simulation worker. Plain data (structured
-// clone), typed by the simulator's contract (sim/src/api.ts).
+// The part of the simulator's worker protocol (sim/src/worker-protocol.ts) the Lab and the
+// Race speak: runs and sweeps, progress, errors. Plain data, typed by sim/src/api.ts.
 import type { RunResult, RunSpec, SweepResult, SweepSpec } from '../../../sim/src/api.ts';
 
-export type SimJob = { kind: 'run'; spec: RunSpec } | { kind: 'sweep'; spec: SweepSpec };
-
-export type SimRequest = { type: 'start'; id: number; job: SimJob };
+export type SimRequest = { type: 'run'; id: number; spec: RunSpec } | { type: 'sweep'; id: number; spec: SweepSpec };
 
 export type SimResponse =
-  | { type: 'progress'; id: number; fraction: number; label: string }
-  | { type: 'done'; id: number; result: RunResult | SweepResult; wall_ms: number }
-  /** The simulator refused the job (bad spec) or failed: the message says which. */
-  | { type: 'error'; id: number; message: string };
+  | { type: 'progress'; id: number; fraction: number }
+  | { type: 'run.result'; id: number; result: RunResult }
+  | { type: 'sweep.result'; id: number; result: SweepResult }
+  /** The simulator refused the job (a bad spec) or failed; `cancelled` when it was stopped. */
+  | { type: 'error'; id: number; message: string; cancelled: boolean };

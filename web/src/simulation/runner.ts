@@ -1,7 +1,7 @@
 // The page's side of the simulation worker: one job at a time, progress as it comes, and a
 // cancel that stops the job at once (the worker is terminated and a fresh one started).
 import type { RunResult, RunSpec, SweepResult, SweepSpec } from '../../../sim/src/api.ts';
-import type { SimJob, SimResponse } from './protocol.ts';
+import type { SimRequest, SimResponse } from './protocol.ts';
 
 export class CancelledError extends Error {
   constructor() {
@@ -24,20 +24,21 @@ export class SimRunner {
     return this.worker;
   }
 
-  private start<T>(job: SimJob, onProgress: (p: Progress) => void): Promise<{ result: T; wall_ms: number }> {
+  private start<T>(job: Omit<SimRequest, 'id'>, onProgress: (p: Progress) => void): Promise<{ result: T; wall_ms: number }> {
     this.cancel();
     const worker = this.ensure();
     const id = this.nextId++;
+    const t0 = performance.now();
     return new Promise((resolve, reject) => {
       this.current = { id, reject };
       worker.onmessage = (e: MessageEvent<SimResponse>) => {
         const m = e.data;
         if (m.id !== id) return;
-        if (m.type === 'progress') onProgress({ fraction: m.fraction, label: m.label });
+        if (m.type === 'progress') onProgress({ fraction: m.fraction, label: job.type === 'run' ? 'simulating' : 'searching for the highest rate that meets the SLO' });
         else {
           this.current = null;
-          if (m.type === 'done') resolve({ result: m.result as T, wall_ms: m.wall_ms });
-          else reject(new Error(m.message));
+          if (m.type === 'error') reject(m.cancelled ? new CancelledError() : new Error(m.message));
+          else resolve({ result: m.result as T, wall_ms: Math.round(performance.now() - t0) });
         }
       };
       worker.onerror = (e) => {
@@ -45,16 +46,16 @@ export class SimRunner {
         this.worker = null;
         reject(new Error(e.message || 'the simulation worker failed to load'));
       };
-      worker.postMessage({ type: 'start', id, job });
+      worker.postMessage({ ...job, id } as SimRequest);
     });
   }
 
   run(spec: RunSpec, onProgress: (p: Progress) => void) {
-    return this.start<RunResult>({ kind: 'run', spec }, onProgress);
+    return this.start<RunResult>({ type: 'run', spec }, onProgress);
   }
 
   sweep(spec: SweepSpec, onProgress: (p: Progress) => void) {
-    return this.start<SweepResult>({ kind: 'sweep', spec }, onProgress);
+    return this.start<SweepResult>({ type: 'sweep', spec }, onProgress);
   }
 
   /** Stops the job in progress (if any) at once. */

@@ -2,7 +2,7 @@
 // module is in the checkout, the views load it on demand; when it is not, they say so rather
 // than pretend. Engines are always injected (the browser's wasm builds).
 import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
-import type { RunResult, RunSpec, StepSession, StepSessionSpec, SweepResult, SweepSpec } from '../../../sim/src/api.ts';
+import type { StepSession, StepSessionSpec } from '../../../sim/src/api.ts';
 
 export type EngineProvider = (name: EngineName) => SyncEngine;
 
@@ -28,26 +28,5 @@ export function loadSim(): Promise<SimModule> {
   return cached;
 }
 
-export interface RunHooks {
-  progress?: (fraction: number) => void;
-}
-
-/** The simulator's runs and sweeps (virtual time, CPU, GC and network models). */
-export interface SimRunApi {
-  simulate(spec: RunSpec, provide: EngineProvider | null, hooks?: RunHooks): RunResult;
-  sweep(spec: SweepSpec, provide: EngineProvider | null, hooks?: RunHooks): SweepResult;
-}
-
-let runApi: Promise<SimRunApi> | null = null;
-
-export function loadRunApi(): Promise<SimRunApi> {
-  if (!loadEntry) return Promise.reject(new Error('the simulator (sim/) is not part of this build yet'));
-  runApi ??= loadEntry().then((m) => {
-    const mod = m as Partial<SimRunApi>;
-    if (typeof mod.simulate !== 'function' || typeof mod.sweep !== 'function') {
-      throw new Error('this build’s simulator has step sessions only; its runs and sweeps (simulate, sweep) are not in yet');
-    }
-    return mod as SimRunApi;
-  });
-  return runApi;
-}
+/** True when this build has the simulator's worker entry (runs, searches, sweeps). */
+export const SIM_RUNS_IN_BUILD = Object.keys(import.meta.glob('../../../sim/src/worker.ts')).length > 0;

@@ -1,46 +1,28 @@
-// The simulator inside a Web Worker: the page stays responsive however long a sweep runs.
-// Engines are the browser's wasm builds, loaded here before the job starts (the simulator asks
-// for them synchronously). Cancelling is the page terminating this worker.
+// The simulation worker: the simulator's own worker entry (sim/src/worker.ts) with the
+// browser's engine loaders injected. A build without it answers every request with an error
+// that says so.
 /// <reference lib="webworker" />
-import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
-import type { RunSpec } from '../../../sim/src/api.ts';
 import { loadBrowserEngine } from '../engines.ts';
-import { loadRunApi } from './sim-module.ts';
 import type { SimRequest, SimResponse } from './protocol.ts';
 
-const post = (m: SimResponse) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const ENTRY = Object.values(import.meta.glob('../../../sim/src/worker.ts'))[0];
 
-function enginesOf(base: RunSpec, extra: EngineName[] = []): EngineName[] {
-  return [...new Set([...base.cluster.engines, ...extra])];
+type StartSimWorker = (scope: unknown, loadEngine: typeof loadBrowserEngine) => void;
+
+if (ENTRY) {
+  // Requests that arrive while the entry loads wait in the queue and are replayed to it.
+  const early: MessageEvent[] = [];
+  const hold = (e: MessageEvent) => early.push(e);
+  scope.addEventListener('message', hold);
+  void ENTRY().then((m) => {
+    (m as { startSimWorker: StartSimWorker }).startSimWorker(scope, loadBrowserEngine);
+    scope.removeEventListener('message', hold);
+    for (const e of early) scope.dispatchEvent(new MessageEvent('message', { data: e.data }));
+  });
+} else {
+  scope.addEventListener('message', (e: MessageEvent<SimRequest>) => {
+    const reply: SimResponse = { type: 'error', id: e.data.id, message: 'the simulator’s runs are not part of this build yet', cancelled: false };
+    scope.postMessage(reply);
+  });
 }
-
-self.onmessage = async (e: MessageEvent<SimRequest>) => {
-  const { id, job } = e.data;
-  try {
-    const sim = await loadRunApi();
-    const names = job.kind === 'run' ? enginesOf(job.spec) : enginesOf(job.spec.base, job.spec.engines);
-    const engines = new Map<EngineName, SyncEngine>();
-    for (const n of names) {
-      post({ type: 'progress', id, fraction: 0, label: `loading the ${n} engine` });
-      engines.set(n, await loadBrowserEngine(n));
-    }
-    const provide = (n: EngineName) => {
-      const en = engines.get(n);
-      if (!en) throw new Error(`engine ${n} was not loaded`);
-      return en;
-    };
-    let last = -1;
-    const progress = (fraction: number) => {
-      // Thousands of calls per second are possible; the page needs a few.
-      const pct = Math.floor(fraction * 200);
-      if (pct === last) return;
-      last = pct;
-      post({ type: 'progress', id, fraction, label: job.kind === 'run' ? 'simulating' : 'searching for the highest rate that meets the SLO' });
-    };
-    const t0 = performance.now();
-    const result = job.kind === 'run' ? sim.simulate(job.spec, provide, { progress }) : sim.sweep(job.spec, provide, { progress });
-    post({ type: 'done', id, result, wall_ms: Math.round(performance.now() - t0) });
-  } catch (err) {
-    post({ type: 'error', id, message: err instanceof Error ? err.message : String(err) });
-  }
-};
