@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { pyodidePlugin } from './build/pyodide-plugin.ts';
+import { pyodidePlugin } from './vite-plugins/pyodide.ts';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
