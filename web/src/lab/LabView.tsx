@@ -140,7 +140,6 @@ export default function LabView({ state, update }: ViewProps) {
   const cpu = useMemo(() => (timelineRun ? nodeTimelineSeries(timelineRun.result, 'cpu_utilization') : []), [timelineRun]);
   const gc = useMemo(() => (timelineRun ? nodeTimelineSeries(timelineRun.result, 'gc_cpu_share') : []), [timelineRun]);
   const leaderMarks = useMemo(() => (timelineRun ? timelineRun.result.leader_changes.map((c) => ({ x: c.t_s, label: `n${c.leader} leads` })) : []), [timelineRun]);
-  const model = sweep?.result.model_card_version ?? runs?.results[0]?.result.model_card_version;
 
   return (
     <div className="lab-view">
@@ -206,7 +205,7 @@ export default function LabView({ state, update }: ViewProps) {
         sentence={sweepSentence(simulated, published, sweepLab)}
         source={
           <>
-            {model ? `Simulated with model card ${model}, seed ${sweep?.seed ?? seed}${sweep ? `, ${(sweep.wall_ms / 1000).toFixed(1)} s of computing` : ''}. ` : ''}
+            {sweep ? `Simulated with model card ${sweep.result.model_card_version}, seed ${sweep.seed}, ${(sweep.wall_ms / 1000).toFixed(1)} s of computing. ` : ''}
             Published points: the paper’s text (data/paper), hover for the quote.
           </>
         }

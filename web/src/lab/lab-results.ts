@@ -100,7 +100,11 @@ export function probeSeries(sweep: SweepResult, s: LabState, axisIndex: number):
   return s.engines
     .map((engine): ChartSeries => {
       const p = sweep.points.filter((q) => q.engine === engine)[axisIndex];
-      const probes = [...(p?.result.probes ?? [])].sort((a, b) => a.achieved_ops_per_s - b.achieved_ops_per_s);
+      // A probe stopped early (its p99 could no longer meet the SLO) measured no full window:
+      // it is left out. The rest follow the offered rate, as a throughput–latency curve does.
+      const probes = (p?.result.probes ?? [])
+        .filter((q) => !(q as { stopped_early?: boolean }).stopped_early)
+        .sort((a, b) => a.target_ops_per_s - b.target_ops_per_s);
       return {
         name: `${lang(engine)} · simulated`,
         styleKey: lang(engine),

@@ -74,10 +74,12 @@ describe('lab-results', () => {
     expect(series[1]!.points[1]!.status).toBe('missing');
     expect(series[0]!.points[0]!.detail.quote).toBeTruthy();
   });
-  it('orders probe runs by achieved throughput', () => {
+  it('orders probe runs by offered rate and leaves out those stopped early', () => {
     const s = lab();
     s.engines = ['java'];
-    const [series] = probeSeries(SWEEP, s, 0);
+    const early = structuredClone(SWEEP);
+    early.points[0]!.result.probes.push({ target_ops_per_s: 30_000, p99_ms: 20, achieved_ops_per_s: 900, met: false, stopped_early: true } as never);
+    const [series] = probeSeries(early, s, 0);
     expect(series!.points.map((p) => [p.x, p.y])).toEqual([
       [0.1, 2],
       [17.4, 18.2],

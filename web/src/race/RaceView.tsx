@@ -125,6 +125,11 @@ export default function RaceView({ state, update }: ViewProps) {
                     <div style={{ width: `${Math.min(100, l.lane.gc_share_pct)}%`, background: colour }} />
                   </div>
                   <p className="small">GC: {l.lane.gc_share_pct.toFixed(1)} % of the leader’s vCPUs · simulated</p>
+                  {l.lane.crashed.length > 0 && (
+                    <p className="small error-text">
+                      {l.lane.crashed.map((c) => `n${c.node} died at ${c.t_s.toFixed(1)} s`).join(', ')} (out of memory)
+                    </p>
+                  )}
                 </div>
               )}
               {live && available && l?.state === 'running' && (

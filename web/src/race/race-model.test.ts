@@ -17,12 +17,18 @@ describe('race model', () => {
     expect(
       raceSentence(
         [
-          { engine: 'cpp', throughput_kops: 15, p99_ms: 4, gc_share_pct: 0, met_slo: true },
-          { engine: 'java', throughput_kops: 9, p99_ms: 300, gc_share_pct: 41.5, met_slo: false },
+          { engine: 'cpp', throughput_kops: 15, p99_ms: 4, gc_share_pct: 0, met_slo: true, crashed: [] },
+          { engine: 'java', throughput_kops: 9, p99_ms: 300, gc_share_pct: 41.5, met_slo: false, crashed: [] },
         ],
         5,
         15000,
       ),
     ).toBe("At 5 GiB and 15,000 ops/s offered, Java misses the SLO; Java's leader spends the most on GC (41.5 % of its vCPUs).");
+  });
+  it('names engines that lost nodes, and lists several with commas', () => {
+    const lane = (engine: 'cpp' | 'rust' | 'go', crashed: { node: number; t_s: number }[]) => ({ engine, throughput_kops: 0, p99_ms: 500, gc_share_pct: 0, met_slo: false, crashed });
+    expect(raceSentence([lane('cpp', [{ node: 0, t_s: 1.5 }]), lane('rust', [{ node: 0, t_s: 1 }, { node: 1, t_s: 1 }]), lane('go', [])], 5, 15000)).toBe(
+      'At 5 GiB and 15,000 ops/s offered, C++, Rust and Go miss the SLO. C++ and Rust lost nodes (out of memory).',
+    );
   });
 });

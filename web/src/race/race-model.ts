@@ -19,6 +19,8 @@ export interface Lane {
   p99_ms: number;
   gc_share_pct: number;
   met_slo: boolean;
+  /** Nodes the run lost (e.g. killed for running out of memory), with when. */
+  crashed: { node: number; t_s: number }[];
 }
 
 /** What a simulated run shows in a lane: the leader's GC share (the node that led at the end). */
@@ -32,6 +34,7 @@ export function laneOf(engine: EngineName, r: RunResult, slo_ms: number): Lane {
     p99_ms: r.latency.all.p99_us / 1000,
     gc_share_pct: gcMean * 100,
     met_slo: r.latency.all.p99_us / 1000 <= slo_ms,
+    crashed: r.nodes.filter((n) => n.crashed_at_s !== undefined).map((n) => ({ node: n.node, t_s: n.crashed_at_s! })),
   };
 }
 
@@ -54,6 +57,12 @@ export function publishedAt(rows: ResultRow[], engine: EngineName, gib: number, 
 export function raceSentence(lanes: Lane[], gib: number, rate: number): string {
   if (lanes.length === 0) return '';
   const missed = lanes.filter((l) => !l.met_slo).map((l) => ENGINE_LANGUAGE[l.engine]);
+  const and = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  const crashed = lanes.filter((l) => l.crashed.length > 0).map((l) => ENGINE_LANGUAGE[l.engine]);
   const top = [...lanes].sort((a, b) => b.gc_share_pct - a.gc_share_pct)[0]!;
-  return `At ${gib} GiB and ${rate.toLocaleString('en-US')} ops/s offered, ${missed.length === 0 ? 'every engine keeps p99 within the SLO' : `${missed.join(' and ')} miss${missed.length === 1 ? 'es' : ''} the SLO`}; ${ENGINE_LANGUAGE[top.engine]}'s leader spends the most on GC (${top.gc_share_pct.toFixed(1)} % of its vCPUs).`;
+  const slo = missed.length === 0 ? 'every engine keeps p99 within the SLO' : `${and(missed)} miss${missed.length === 1 ? 'es' : ''} the SLO`;
+  const lostNodes = lanes.reduce((n, l) => n + l.crashed.length, 0);
+  const lost = crashed.length ? ` ${and(crashed)} lost ${lostNodes === 1 ? 'a node' : 'nodes'} (out of memory).` : '';
+  const gc = top.gc_share_pct > 0 ? `; ${ENGINE_LANGUAGE[top.engine]}'s leader spends the most on GC (${top.gc_share_pct.toFixed(1)} % of its vCPUs)` : '';
+  return `At ${gib} GiB and ${rate.toLocaleString('en-US')} ops/s offered, ${slo}${gc}.${lost}`;
 }
