@@ -48,7 +48,7 @@ const SWEEP = {
     { engine: 'java', memory_gib: 32, vcpus: 8, result: { simulated: true, model_card_version: '1.0.0', max_ops_per_s_at_slo: 17_500, p99_ms_at_max: 18.2, leader_cpu_utilization_at_max: 0.5, probes: [{ target_ops_per_s: 100, p99_ms: 2, achieved_ops_per_s: 100, met: true, stopped_early: false }, { target_ops_per_s: 17_500, p99_ms: 18.2, achieved_ops_per_s: 17_400, met: true, stopped_early: false }] } },
     { engine: 'java', memory_gib: 5.1, vcpus: 8, result: { simulated: true, model_card_version: '1.0.0', max_ops_per_s_at_slo: null, p99_ms_at_max: null, leader_cpu_utilization_at_max: null, probes: [{ target_ops_per_s: 100, p99_ms: 40, achieved_ops_per_s: 99, met: false, stopped_early: false }] } },
   ],
-} as SweepResult;
+} as unknown as SweepResult;
 
 describe('lab-results', () => {
   it('places sweep points on the axis by position and marks an SLO that cannot be met', () => {
