@@ -67,3 +67,24 @@ test('typing in a field does not trigger shortcuts', async ({ page }) => {
   await expect(page.locator('html.presenter')).toHaveCount(0);
   await expect(page.locator('html[data-ready="cost"]')).toHaveCount(1);
 });
+
+test('works offline: no view fetches anything from another host', async ({ page }) => {
+  test.setTimeout(120_000);
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!['127.0.0.1', 'localhost'].includes(url.hostname) && url.protocol !== 'data:' && url.protocol !== 'blob:') foreign.push(r.url());
+  });
+  for (const [query, view] of [
+    ['?view=paper', 'paper'],
+    ['?view=cluster&c.engine=all', 'cluster'],
+    ['?view=lab', 'lab'],
+    ['?view=race', 'race'],
+    ['?view=cost', 'cost'],
+  ] as const) {
+    await openView(page, query, view, 30_000);
+  }
+  // Pyodide and the cost model load from this site too.
+  await expect(page.getByTestId('break-even')).toHaveAttribute('data-month', /\d+/, { timeout: 60_000 });
+  expect(foreign).toEqual([]);
+});
