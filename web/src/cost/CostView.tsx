@@ -178,7 +178,7 @@ function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: Estim
   const cumulative = useMemo(() => monthSeries(estimate, (m) => m.cumulative_total_usd, 'USD'), [estimate]);
   const instances = useMemo(() => monthSeries(estimate, (m) => m.instances, 'instances'), [estimate]);
   const xAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Month', domain: [1, horizon_months] as [number, number] }), [horizon_months]);
-  const usdAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Cumulative cost, cloud + development (USD)', format: (v: number) => usd(v).replace(/\.00 M$/, ' M') }), []);
+  const usdAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Cumulative cost (USD)', format: (v: number) => usd(v).replace(/\.00 M$/, ' M') }), []);
   const instAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Instances running' }), []);
   const verticals = useMemo(() => (month === null ? [] : [{ x: month, label: `break-even: month ${month}` }]), [month]);
   const [csvError, setCsvError] = useState<string | null>(null);
@@ -224,13 +224,13 @@ function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: Estim
       )}
       <ChartFrame
         id="cost-cumulative"
-        title="Cumulative cost per language"
+        title="Cumulative cost per language (cloud + development)"
         legend={legendOf(cumulative)}
         sentence={breakEvenSentence(estimate)}
         source={`Capacities: ${estimate.sources.capacity_file}; prices: ${estimate.sources.instance.name} at $${estimate.sources.instance.usd_per_hour}/h (${estimate.sources.instance.price_from}, retrieved ${estimate.sources.instance.retrieved_on}); model ${estimate.model.name} ${estimate.model.version}.`}
         csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(cumulative))}
       >
-        {(ref) => <XYChart svgRef={ref} title="Cumulative cost per language" series={cumulative} x={xAxis} y={usdAxis} verticals={verticals} markers={false} />}
+        {(ref) => <XYChart svgRef={ref} title="Cumulative cost per language (cloud + development)" series={cumulative} x={xAxis} y={usdAxis} verticals={verticals} markers={false} />}
       </ChartFrame>
       <ChartFrame
         id="cost-instances"
