@@ -147,6 +147,9 @@ export interface SloSearchResult {
 export interface SweepSpec {
   base: RunSpec;
   slo_p99_ms: number;
+  min_ops_per_s?: number;
+  max_ops_per_s?: number;
+  tolerance?: number;
   engines: EngineName[]; // each point runs a homogeneous cluster of this engine
   memory_gib?: number[];
   memory_to_data_ratio?: number[];

@@ -50,7 +50,9 @@ export class CpuPool {
     if (end_us <= start_us) return;
     this.pauses.push({ start_us, end_us });
     if (this.pauses.length > 64) this.pauses = this.pauses.filter((p) => p.end_us > start_us - 1e7);
-    for (let i = 0; i < this.cores; i++) this.free_at[i] = Math.max(this.free_at[i]!, start_us) + (end_us - start_us) * (this.free_at[i]! > start_us ? 1 : 0);
+    // A core busy when the pause begins finishes its job that much later; later jobs are
+    // stretched by stretch() when they meet the pause.
+    for (let i = 0; i < this.cores; i++) if (this.free_at[i]! > start_us) this.free_at[i] = this.free_at[i]! + (end_us - start_us);
     this.usage.add(start_us, end_us, (end_us - start_us) * Math.min(gc_cores, this.cores), true);
   }
 

@@ -39,11 +39,10 @@ export class CancelledError extends Error {
 
 type Ev =
   | { k: 0; node: number; inc: number; ev: NodeEvent } // arrival at a node
-  | { k: 1; node: number; inc: number; ev: NodeEvent; serEnd: number; preWork: number } // core step
   | { k: 2; node: number; gen: number; timer: TimerName } // timer due
   | { k: 3; thread: number } // a client thread starts its next operation
   | { k: 4; thread: number; request_id: number; result: string; leader: number | undefined } // reply reaches a client
-  | { k: 5; thread: number; request_id: number } // client request timeout
+  | { k: 5 } // periodic sweep for client requests that timed out
   | { k: 6; thread: number; request_id: number }; // client resends after a `retry`
 
 interface ClientThread {
@@ -57,6 +56,7 @@ interface ClientThread {
   key: string;
   intended_us: number;
   start_us: number;
+  sent_us: number;
   measured: boolean;
   // throttle
   schedule_start_us: number;
@@ -77,6 +77,7 @@ interface SimNode {
   timerGen: Record<TimerName, number>;
   crashed_at_us: number | null;
   heapSamples: number[];
+  isG1: boolean;
 }
 
 const MAX_EVENTS = 2_000_000_000;
@@ -152,6 +153,7 @@ class Simulation {
         timerGen: { election: 0, commit: 0 },
         crashed_at_us: null,
         heapSamples: [],
+        isG1: engine === 'java',
       });
     });
   }
@@ -173,6 +175,7 @@ class Simulation {
         key: '',
         intended_us: 0,
         start_us: 0,
+        sent_us: 0,
         measured: false,
         schedule_start_us: 0,
         ops_done: 0,
@@ -185,6 +188,7 @@ class Simulation {
       this.loadRemaining = s.engine_records;
       for (const t of this.threads) if (t.load_keys.length > 0) this.q.push(0, { k: 3, thread: t.id });
     } else this.startWorkload(0);
+    this.q.push(this.request_timeout_us / 4, { k: 5 });
 
     let events = 0;
     let nextCheck = 0;
@@ -247,14 +251,17 @@ class Simulation {
       return;
     }
     const c = n.cpu;
-    const bytes = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
-    const pre = (ev.kind === 'timer' || ev.kind === 'start' ? c.timer_us : c.in_us) + (c.per_kib_us * bytes) / 1024;
+    const bytesIn = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
+    const pre = (ev.kind === 'timer' || ev.kind === 'start' ? c.timer_us : c.in_us) + (c.per_kib_us * bytesIn) / 1024;
     const core = n.pool.run(this.now, pre + c.step_us);
     const ser = n.pool.serial(core.start_us + pre, c.step_us);
-    this.q.push(ser.start_us, { k: 1, node: n.id, inc: n.inc, ev, serEnd: ser.end_us, preWork: bytes });
+    // The core step belongs at ser.start_us. The mutex is granted in arrival order, so each
+    // node's steps happen in the order its events arrive: the step can be taken now, and its
+    // effects leave at the times the models give. Nothing else observes a core in between.
+    this.onStep(n, ev, ser.start_us, ser.end_us, bytesIn);
   }
 
-  private onStep(n: SimNode, ev: NodeEvent, serEnd: number, bytesIn: number): void {
+  private onStep(n: SimNode, ev: NodeEvent, serStart: number, serEnd: number, bytesIn: number): void {
     const out = n.host!.step(ev);
     const c = n.cpu;
     let post = 0;
@@ -269,14 +276,14 @@ class Simulation {
     // extra CPU for this event (Go assists, allocator work) and may start a collection.
     const a = n.alloc;
     const allocBytes = a.bytes_per_event + a.bytes_per_byte * (bytesIn + bytesOut);
-    post += n.runtime.charge(this.now, allocBytes, a.allocs_per_event);
-    if (n.runtime instanceof G1Runtime && isUpdate(ev)) n.runtime.onUpdate();
+    post += n.runtime.charge(serStart, allocBytes, a.allocs_per_event);
+    if (n.isG1 && isUpdate(ev)) (n.runtime as G1Runtime).onUpdate();
     const iv = n.pool.run(serEnd, post);
-    n.heapSamples[Math.floor(this.now / this.bucket_us)] = n.runtime.heapBytes();
-    for (const o of out) this.emit(n, o, serEnd, iv.end_us);
+    n.heapSamples[Math.floor(serStart / this.bucket_us)] = n.runtime.heapBytes();
+    for (const o of out) this.emit(n, o, serStart, serEnd, iv.end_us);
   }
 
-  private emit(n: SimNode, o: NodeOutput, serEnd: number, sendAt: number): void {
+  private emit(n: SimNode, o: NodeOutput, serStart: number, serEnd: number, sendAt: number): void {
     switch (o.kind) {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
@@ -295,7 +302,7 @@ class Simulation {
         const gen = ++n.timerGen[o.timer];
         this.q.push(serEnd + o.delay_us, { k: 2, node: n.id, gen, timer: o.timer });
         // Only a leader arms the commit timer: that is how the simulator sees who leads.
-        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, this.now);
+        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, serStart);
         return;
       }
       case 'cancel_timer':
@@ -318,12 +325,6 @@ class Simulation {
         this.onArrive(n, e.ev);
         return;
       }
-      case 1: {
-        const n = this.nodes[e.node]!;
-        if (!n.host || n.inc !== e.inc) return;
-        this.onStep(n, e.ev, e.serEnd, e.preWork);
-        return;
-      }
       case 2: {
         const n = this.nodes[e.node]!;
         if (!n.host || n.timerGen[e.timer] !== e.gen) return; // replaced or cancelled
@@ -335,11 +336,14 @@ class Simulation {
       case 4:
         return this.onReply(this.threads[e.thread]!, e.request_id, e.result, e.leader);
       case 5: {
-        const t = this.threads[e.thread]!;
-        if (!t.busy || t.request_id !== e.request_id) return;
-        // No answer: the node may be down or cut off. Try the next one.
-        t.target = (t.target + 1) % this.nodes.length;
-        this.send(t);
+        // No answer for a request timeout: the node may be down or cut off. Try the next one.
+        for (const t of this.threads) {
+          if (t.busy && this.now - t.sent_us >= this.request_timeout_us) {
+            t.target = (t.target + 1) % this.nodes.length;
+            this.send(t);
+          }
+        }
+        if (this.q.size > 0) this.q.push(this.now + this.request_timeout_us / 4, { k: 5 });
         return;
       }
       case 6: {
@@ -396,7 +400,7 @@ class Simulation {
     const bytes = this.spec.fidelity === 'exact' ? line.length + 1 : sizes.request_line;
     const at = this.net.arrival(CLIENT_ENDPOINT_BASE + t.id, t.target, bytes, this.now);
     this.arrive(t.target, { kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes }, at);
-    this.q.push(this.now + this.request_timeout_us, { k: 5, thread: t.id, request_id: t.request_id });
+    t.sent_us = this.now;
   }
 
   private onReply(t: ClientThread, request_id: number, result: string, leader: number | undefined): void {
