@@ -121,6 +121,9 @@ export interface RunResult {
   leader_changes: { t_s: number; leader: number }[];
   leader_at_end: number | null;
   nodes: NodeTimelines[];
+  /** An SLO-search probe stopped once more than 1 % of its expected operations had missed the
+   * SLO: its p99 is known to be above the SLO, its other figures cover only part of the window. */
+  stopped_early: boolean;
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
   wall_ms?: number;
 }
@@ -140,7 +143,8 @@ export interface SloSearchResult {
   max_ops_per_s_at_slo: number | null; // null: not even the minimum rate meets the SLO
   p99_ms_at_max: number | null;
   leader_cpu_utilization_at_max: number | null;
-  probes: { target_ops_per_s: number; p99_ms: number; achieved_ops_per_s: number; met: boolean }[];
+  /** p99_ms of a probe that stopped early is the SLO itself, a lower bound. */
+  probes: { target_ops_per_s: number; p99_ms: number; achieved_ops_per_s: number; met: boolean; stopped_early: boolean }[];
   best_run?: RunResult;
 }
 

@@ -28,6 +28,9 @@ export interface RunHooks {
   progress?: (fraction: number) => void;
   /** Polled now and then; returning true stops the run with a CancelledError. */
   cancelled?: () => boolean;
+  /** SLO search: stop as soon as more than 1 % of the window's expected operations are slower
+   * than this (the p99 can no longer meet it). The result says stopped_early. */
+  stop_when_p99_exceeds_us?: number;
 }
 
 export class CancelledError extends Error {
@@ -112,6 +115,8 @@ class Simulation {
   private measureTo_us = Infinity;
   private hardStop_us = Infinity;
   private completedInWindow = 0;
+  private slowInWindow = 0;
+  private stoppedEarly = false;
   private outstandingMeasured = 0;
   private readonly tick_us: number;
   private readonly retry_backoff_us: number;
@@ -205,6 +210,7 @@ class Simulation {
         if (this.hooks.progress && Number.isFinite(this.measureTo_us)) this.hooks.progress(Math.min(1, this.now / this.measureTo_us));
       }
       if (this.now >= this.measureTo_us && this.outstandingMeasured === 0) break;
+      if (this.stoppedEarly) break;
     }
     // Operations of the window still unanswered when the run stops count with the latency they
     // had reached (they are at least that slow): an overloaded system cannot hide its backlog.
@@ -441,8 +447,14 @@ class Simulation {
     (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
     this.histService.record(end_us - t.start_us);
     this.outstandingMeasured--;
+    const limit = this.hooks.stop_when_p99_exceeds_us;
+    if (limit !== undefined && lat > limit && ++this.slowInWindow > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
     if (!censored) this.completedInWindow++;
     t.measured = false;
+  }
+
+  private expectedOps(): number {
+    return this.spec.mode === 'open' ? this.spec.target_ops_per_s * this.spec.duration_s : Infinity;
   }
 
   // --- results ---
@@ -497,6 +509,7 @@ class Simulation {
       leader_changes: this.leaderChanges,
       leader_at_end: this.leader,
       nodes,
+      stopped_early: this.stoppedEarly,
     };
   }
 }

@@ -38,11 +38,18 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
     if (probes.length >= MAX_PROBES) throw new Error('SLO search did not converge');
     const inner: RunHooks = {
       cancelled: hooks.cancelled,
+      stop_when_p99_exceeds_us: slo * 1000,
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
     const r = simulate(withTarget(spec.base, round3(target)), provide, inner);
-    const met = p99ms(r) <= slo && r.latency.all.count > 0;
-    probes.push({ target_ops_per_s: round3(target), p99_ms: round3(p99ms(r)), achieved_ops_per_s: r.achieved_ops_per_s, met });
+    const met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
+    probes.push({
+      target_ops_per_s: round3(target),
+      p99_ms: r.stopped_early ? slo : round3(p99ms(r)),
+      achieved_ops_per_s: r.achieved_ops_per_s,
+      met,
+      stopped_early: r.stopped_early,
+    });
     if (met && (!best || target > best.spec.load.target_ops_per_s)) best = r;
     return met;
   };
