@@ -135,6 +135,11 @@ export interface SloSearchSpec {
   min_ops_per_s?: number;
   max_ops_per_s?: number;
   tolerance?: number; // relative, e.g. 0.02
+  /** Longer windows at low rates: each probe runs for clamp(probe_operations / target,
+   * base.load.duration_s, max_duration_s) seconds, so rare events (a full GC every few minutes)
+   * are seen at the rates where they decide the p99. Off unless given. */
+  probe_operations?: number;
+  max_duration_s?: number;
 }
 
 export interface SloSearchResult {
@@ -154,6 +159,8 @@ export interface SweepSpec {
   min_ops_per_s?: number;
   max_ops_per_s?: number;
   tolerance?: number;
+  probe_operations?: number;
+  max_duration_s?: number;
   engines: EngineName[]; // each point runs a homogeneous cluster of this engine
   memory_gib?: number[];
   memory_to_data_ratio?: number[];

@@ -56,17 +56,24 @@ export class CpuPool {
     this.usage.add(start_us, end_us, (end_us - start_us) * Math.min(gc_cores, this.cores), true);
   }
 
-  /** `n` cores become busy with GC work for [start, end) (e.g. Go's dedicated mark workers). */
+  /** The `n` cores that free up first (ties by index): where a GC puts its own threads. */
+  pickCores(n: number): number[] {
+    const order = [...this.free_at.keys()].sort((a, b) => this.free_at[a]! - this.free_at[b]! || a - b);
+    return order.slice(0, Math.min(this.cores, Math.floor(n)));
+  }
+
+  /** The given cores are busy with GC work for [start, end); `share` cores' worth of CPU is
+   * counted (a fractional worker adds to the count without holding a core). */
+  occupyCores(cores: number[], start_us: number, end_us: number, share = cores.length): void {
+    if (end_us <= start_us) return;
+    for (const i of cores) this.free_at[i] = Math.max(this.free_at[i]!, start_us) + (end_us - start_us);
+    this.usage.add(start_us, end_us, (end_us - start_us) * Math.min(share, this.cores), true);
+  }
+
+  /** `n` cores become busy with GC work for [start, end) (e.g. G1's concurrent mark threads). */
   occupy(n: number, start_us: number, end_us: number): void {
     if (end_us <= start_us || n <= 0) return;
-    const whole = Math.min(this.cores, Math.floor(n));
-    // The cores that free up first are the ones the GC takes.
-    const order = [...this.free_at.keys()].sort((a, b) => this.free_at[a]! - this.free_at[b]! || a - b);
-    for (let k = 0; k < whole; k++) {
-      const i = order[k]!;
-      this.free_at[i] = Math.max(this.free_at[i]!, start_us) + (end_us - start_us);
-    }
-    this.usage.add(start_us, end_us, (end_us - start_us) * Math.min(n, this.cores), true);
+    this.occupyCores(this.pickCores(n), start_us, end_us, Math.min(n, this.cores));
   }
 
   /** When a job of `work_us` starting at `t` ends, given the pauses it meets. */

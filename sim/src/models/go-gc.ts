@@ -64,6 +64,7 @@ export class GoRuntime implements RuntimeModel {
   private markStart = 0;
   private markEnd = 0; // when the dedicated workers alone would finish
   private occupiedUntil = 0; // dedicated workers are placed on the cores slice by slice
+  private workerCores: number[] = [];
   private workLeft = 0; // mark work not yet done by assists or accounted to workers
   private workTotal = 0;
   private assistCpu = 0;
@@ -98,6 +99,7 @@ export class GoRuntime implements RuntimeModel {
     const d = this.dedicated();
     this.markEnd = t + this.p.stw_us + this.workTotal / Math.max(d, 1e-9);
     this.occupiedUntil = t + this.p.stw_us;
+    this.workerCores = this.pool.pickCores(d);
     this.placeWorkers(t);
   }
 
@@ -105,7 +107,7 @@ export class GoRuntime implements RuntimeModel {
   private placeWorkers(t: number): void {
     const until = Math.min(this.markEnd, t + OCCUPY_SLICE_US);
     if (until > this.occupiedUntil) {
-      this.pool.occupy(this.dedicated(), this.occupiedUntil, until);
+      this.pool.occupyCores(this.workerCores, this.occupiedUntil, until, this.dedicated());
       this.occupiedUntil = until;
     }
   }

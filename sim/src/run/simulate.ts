@@ -256,20 +256,13 @@ class Simulation {
       this.crash(n, 'oom');
       return;
     }
+    // The core step belongs where the Log mutex is granted. The mutex is granted in arrival
+    // order, so each node's steps happen in the order its events arrive: the step is taken now
+    // and its effects leave at the times the models give. Nothing observes a core in between.
+    const out = n.host!.step(ev);
     const c = n.cpu;
     const bytesIn = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
     const pre = (ev.kind === 'timer' || ev.kind === 'start' ? c.timer_us : c.in_us) + (c.per_kib_us * bytesIn) / 1024;
-    const core = n.pool.run(this.now, pre + c.step_us);
-    const ser = n.pool.serial(core.start_us + pre, c.step_us);
-    // The core step belongs at ser.start_us. The mutex is granted in arrival order, so each
-    // node's steps happen in the order its events arrive: the step can be taken now, and its
-    // effects leave at the times the models give. Nothing else observes a core in between.
-    this.onStep(n, ev, ser.start_us, ser.end_us, bytesIn);
-  }
-
-  private onStep(n: SimNode, ev: NodeEvent, serStart: number, serEnd: number, bytesIn: number): void {
-    const out = n.host!.step(ev);
-    const c = n.cpu;
     let post = 0;
     let bytesOut = 0;
     for (const o of out) {
@@ -281,12 +274,16 @@ class Simulation {
     // Allocation of this event (per event and per byte handled); the runtime may answer with
     // extra CPU for this event (Go assists, allocator work) and may start a collection.
     const a = n.alloc;
-    const allocBytes = a.bytes_per_event + a.bytes_per_byte * (bytesIn + bytesOut);
-    post += n.runtime.charge(serStart, allocBytes, a.allocs_per_event);
+    post += n.runtime.charge(this.now, a.bytes_per_event + a.bytes_per_byte * (bytesIn + bytesOut), a.allocs_per_event);
     if (n.isG1 && isUpdate(ev)) (n.runtime as G1Runtime).onUpdate();
-    const iv = n.pool.run(serEnd, post);
-    n.heapSamples[Math.floor(serStart / this.bucket_us)] = n.runtime.heapBytes();
-    for (const o of out) this.emit(n, o, serStart, serEnd, iv.end_us);
+    // The event's work is one piece on a core (a thread waiting for the mutex gives its core
+    // back, so the wait is not on the core); the serialized part waits for the mutex; the
+    // effects leave when both the work and the serialized section are done.
+    const core = n.pool.run(this.now, pre + c.step_us + post);
+    const ser = n.pool.serial(core.start_us + pre, c.step_us);
+    const sendAt = Math.max(core.end_us, ser.end_us + post);
+    n.heapSamples[Math.floor(ser.start_us / this.bucket_us)] = n.runtime.heapBytes();
+    for (const o of out) this.emit(n, o, ser.start_us, ser.end_us, sendAt);
   }
 
   private emit(n: SimNode, o: NodeOutput, serStart: number, serEnd: number, sendAt: number): void {

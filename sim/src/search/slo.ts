@@ -41,7 +41,12 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       stop_when_p99_exceeds_us: slo * 1000,
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
-    const r = simulate(withTarget(spec.base, round3(target)), provide, inner);
+    const probeSpec = withTarget(spec.base, round3(target));
+    if (spec.probe_operations !== undefined) {
+      const d = Math.min(spec.max_duration_s ?? 600, Math.max(spec.base.load.duration_s, spec.probe_operations / target));
+      probeSpec.load = { ...probeSpec.load, duration_s: round3(d) };
+    }
+    const r = simulate(probeSpec, provide, inner);
     const met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
     probes.push({
       target_ops_per_s: round3(target),
@@ -93,7 +98,7 @@ export function sweep(spec: SweepSpec, provide: EngineProvider | null, hooks: Ru
           cluster: { ...spec.base.cluster, engines: spec.base.cluster.engines.map(() => engine) },
           resources: m.gib !== undefined ? { vcpus, memory_gib: m.gib } : m.ratio !== undefined ? { vcpus, memory_to_data_ratio: m.ratio } : { ...spec.base.resources, vcpus },
         };
-        const result = searchSlo({ base, slo_p99_ms: spec.slo_p99_ms, min_ops_per_s: spec.min_ops_per_s, max_ops_per_s: spec.max_ops_per_s, tolerance: spec.tolerance }, provide, {
+        const result = searchSlo({ base, slo_p99_ms: spec.slo_p99_ms, min_ops_per_s: spec.min_ops_per_s, max_ops_per_s: spec.max_ops_per_s, tolerance: spec.tolerance, probe_operations: spec.probe_operations, max_duration_s: spec.max_duration_s }, provide, {
           cancelled: hooks.cancelled,
           progress: hooks.progress ? (f) => hooks.progress!((done + f) / total) : undefined,
         });
