@@ -9,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { readCsv, toObjects } from './lib/csv.mjs';
 import { validateTable, checkForeignKeys, NUMBER } from './lib/table-schema.mjs';
 import { quoteChecker } from './lib/quotes.mjs';
-import { compileResultsSchema, describeAjvErrors } from './lib/results.mjs';
+import { compileResultsSchema, compileSchema, describeAjvErrors } from './lib/results.mjs';
 import { buildPaperResults } from './lib/paper-results.mjs';
 
 const NOT_RESULTS = new Set(['package.json', 'datapackage.json']);
-const SKIP_DIRS = new Set(['node_modules', 'schema']);
+const SKIP_DIRS = new Set(['node_modules', 'schema', 'models']);
 
 // The papers live at ../shared/papers beside the repository root (CI's layout). A git
 // worktree sits one level deeper, so the nearest ancestor's shared/papers is the fallback.
@@ -138,6 +138,23 @@ export function validateData({ dataDir, papersDir } = defaultDirs()) {
       const quote = row?.provenance?.exact_quote;
       if (quote && hasQuote && !hasQuote(quote)) errors.push({ file: rel(file), row: i + 1, field: 'provenance.exact_quote', message: `quote not found in the paper text: "${quote}"` });
     });
+  }
+
+  // 3b. Simulator model cards (models/*.json) against schema/model-card.schema.json.
+  const modelsDir = path.join(dataDir, 'models');
+  if (fs.existsSync(modelsDir)) {
+    const validateCard = compileSchema(path.join(dataDir, 'schema'), 'model-card.schema.json');
+    for (const file of walk(modelsDir).filter((f) => f.endsWith('.json'))) {
+      let doc;
+      try {
+        doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch (e) {
+        errors.push({ file: rel(file), row: 0, field: '(file)', message: `not valid JSON: ${e.message}` });
+        continue;
+      }
+      if (!validateCard(doc)) errors.push(...describeAjvErrors(rel(file), validateCard.errors));
+      else if (path.basename(file) !== `${doc.version}.json`) errors.push({ file: rel(file), row: 0, field: 'version', message: `a model card is named after its version (${doc.version}.json)` });
+    }
   }
 
   // 4. The generated paper dataset matches its CSV sources.

@@ -12,6 +12,13 @@ export function compileResultsSchema(schemaDir) {
   return ajv.compile(load('results.schema.json'));
 }
 
+// Compiles any other schema of schema/ (no shared vocabulary needed).
+export function compileSchema(schemaDir, name) {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(fs.readFileSync(path.join(schemaDir, name), 'utf8')));
+}
+
 // Turns Ajv errors into { file, row, field, message } with the row index and field name.
 export function describeAjvErrors(file, errors) {
   return errors.map((e) => {

@@ -99,7 +99,8 @@ export interface NodeTimelines {
   /** Share of the node's vCPUs spent on GC, 0..1, per bucket. */
   gc_cpu_share: TimelinePoint[];
   /** Individual GC events (Go cycles, G1 young/mixed/full collections). */
-  gc_events: { t_s: number; kind: string; pause_ms: number; cpu_ms: number }[];
+  /** duration_ms: how long a concurrent cycle ran (Go cycles, G1 concurrent marking). */
+  gc_events: { t_s: number; kind: string; pause_ms: number; cpu_ms: number; duration_ms?: number }[];
   heap_gib: TimelinePoint[];
   /** Means over the measured window. */
   mean_cpu_utilization: number;

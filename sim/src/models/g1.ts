@@ -136,7 +136,7 @@ export class G1Runtime implements RuntimeModel {
       const dur_us = (this.live_bytes * this.p.mark_ns_per_live_byte) / this.p.conc_gc_threads / 1000;
       this.markEndUs = end + dur_us;
       this.pool.occupy(this.p.conc_gc_threads, end, this.markEndUs);
-      this.events.push({ t_s: end / 1e6, kind: 'g1_concurrent_mark', pause_ms: 0, cpu_ms: (dur_us * this.p.conc_gc_threads) / 1000 });
+      this.events.push({ t_s: end / 1e6, kind: 'g1_concurrent_mark', pause_ms: 0, cpu_ms: (dur_us * this.p.conc_gc_threads) / 1000, duration_ms: dur_us / 1000 });
     }
   }
 

@@ -121,6 +121,7 @@ export class GoRuntime implements RuntimeModel {
       kind: 'go_cycle',
       pause_ms: (2 * this.p.stw_us) / 1000,
       cpu_ms: (dedicatedCpu + this.assistCpu + 2 * this.p.stw_us * this.p.gomaxprocs) / 1000,
+      duration_ms: (t + this.p.stw_us - this.markStart) / 1000,
     });
     // What was allocated during marking is black (kept) this cycle: it counts as marked.
     this.liveMarked = this.live_bytes + this.allocDuringMark;

@@ -8,6 +8,8 @@ export interface GcEvent {
   kind: string;
   pause_ms: number;
   cpu_ms: number;
+  /** How long a concurrent cycle ran (Go cycles, G1 concurrent marking). */
+  duration_ms?: number;
 }
 
 export interface RuntimeModel {

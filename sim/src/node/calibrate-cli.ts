@@ -65,15 +65,15 @@ function calibrateCpu(card: ModelCard, e: EngineName): void {
   let gcPerOp = 0;
   let m = 0;
   let found = p.x32;
-  for (let iter = 0; iter < 3; iter++) {
+  for (let iter = 0; iter < 2; iter++) {
     m = (cTotal - gcPerOp - 3 * sigma - allocUs) / (6 + (PER_KIB_SHARE * bytes) / 1024);
     if (!(m > 0)) throw new Error(`${e}: the GC and serialized costs leave no CPU for message handling (m = ${m})`);
     apply(card, e, m, sigma, cTotal, gcPerOp, bytes, p);
-    const run = simulate(base(card, e, 32, p.x32, 20), null);
+    const run = simulate(base(card, e, 32, p.x32, 10), null);
     const lead = run.leader_at_end ?? 0;
     const g = run.nodes[lead]!.mean_gc_cpu_share;
     gcPerOp = (g * VCPUS * 1e6) / p.x32;
-    const s = searchSlo({ base: base(card, e, 32, p.x32, 20), slo_p99_ms: 20, min_ops_per_s: p.x32 * 0.5, max_ops_per_s: p.x32 * 1.6, tolerance: 0.01 }, null);
+    const s = searchSlo({ base: base(card, e, 32, p.x32, 10), slo_p99_ms: 20, min_ops_per_s: p.x32 * 0.5, max_ops_per_s: p.x32 * 1.6, tolerance: 0.015 }, null);
     found = s.max_ops_per_s_at_slo ?? p.x32 * 0.5;
     log(`${e} iteration ${iter + 1}: in/out ${m.toFixed(2)} µs, step ${sigma.toFixed(3)} µs, GC ${gcPerOp.toFixed(2)} µs/op → max ${Math.round(found)} ops/s at SLO (target ${p.x32}), leader CPU ${Math.round((leaderUtilization(s.best_run!) ?? 0) * 1000) / 10} %`);
     sigma = (sigma * found) / p.x32;
@@ -92,23 +92,33 @@ function apply(card: ModelCard, e: EngineName, m: number, sigma: number, cTotal:
   set(card, `cpu.${e}.per_kib_us`, PER_KIB_SHARE * m, 'us/KiB', 'assumed', `${PER_KIB_SHARE} x the per-message cost per KiB of message (assumed share; the paper gives no per-byte figure).`);
 }
 
-/** Go, Fig 9(a) at 5 GiB: the text says Go cannot meet the SLO even at 100 ops/s. The one
- * memory parameter not fixed by layout arithmetic (bytes per record beyond the layout estimate)
- * is raised until the simulated Go fails there too. */
+/** Go, Fig 9(a) at 5 GiB: the text says Go cannot meet the SLO even at 100 ops/s. In the model
+ * that needs (1) a live heap at or over GOMEMLIMIT, so the collector never stops, and (2) mark
+ * work large enough that assists on so small a load still break 20 ms. Each of the two least
+ * known Go parameters is moved from its prior by the least that gives each: the bytes per record
+ * above the layout estimate, then the mark cost per live byte. */
 function calibrateGo5(card: ModelCard): void {
-  const key = 'memory.go.bytes_per_record';
+  const recordKey = 'memory.go.bytes_per_record';
+  const markKey = 'go.mark_ns_per_live_byte';
   const layout = 612;
-  for (let b = layout; b <= 900; b += 8) {
-    card.parameters[key]!.value = b;
+  const GiB = 1024 ** 3;
+  const nonHeap = card.parameters['memory.go.non_heap_bytes']!.value;
+  const logBytes = (100 * 2 * 0.15 + 64) * card.parameters['memory.go.bytes_per_log_instance']!.value;
+  let bytes = layout;
+  while ((7_500_000 * bytes + logBytes + nonHeap) < 5 * GiB) bytes += 8;
+  card.parameters[recordKey]!.value = bytes;
+  const prior = card.parameters[markKey]!.value;
+  for (let mark = prior; mark <= 5; mark = Math.round((mark + 0.05) * 100) / 100) {
+    card.parameters[markKey]!.value = mark;
     const r = simulate({ ...base(card, 'go', 5, 100, 120) }, null);
-    const ok = r.latency.all.p99_us <= 20_000;
-    log(`go 5 GiB: ${b} B/record → p99 ${r.latency.all.p99_us / 1000} ms at 100 ops/s`);
-    if (!ok) {
-      set(card, key, b, 'B', 'derived', `Calibrated on fig9a-go-a-5gib-8vcpu-max-throughput-slo (Go cannot meet p99 <= 20 ms at 5 GiB even at 100 ops/s): the smallest value, in 8-byte steps up from the layout estimate, at which the simulated Go fails at 100 ops/s (p99 ${r.latency.all.p99_us / 1000} ms in a 120 s window). Layout estimate for map[string]string (Go 1.19 buckets: 272 B per 8 slots at load factor 6.5 -> 76 B per record; key size class 24 B; value size class 512 B) = ${layout} B; the difference stands for what the estimate does not see (message buffers kept alive by stored strings, fragmentation).`);
+    log(`go 5 GiB: ${bytes} B/record, mark ${mark} ns/B → p99 ${r.latency.all.p99_us / 1000} ms at 100 ops/s`);
+    if (r.latency.all.p99_us > 20_000) {
+      set(card, recordKey, bytes, 'B', 'derived', `Calibrated on fig9a-go-a-5gib-8vcpu-max-throughput-slo (Go cannot meet p99 <= 20 ms at 5 GiB even at 100 ops/s), step 1: the least value, in 8-byte steps up from the layout estimate, that puts the live heap (7.5 M records + log + non-heap memory) at GOMEMLIMIT = 5 GiB, so the collector runs back to back. Layout estimate for map[string]string (Go 1.19 buckets: 272 B per 8 slots at load factor 6.5 -> 76 B per record; key size class 24 B; value size class 512 B) = ${layout} B; the rest stands for what it does not see (message buffers kept alive by stored strings, fragmentation).`);
+      set(card, markKey, mark, 'ns/B', 'derived', `Calibrated on fig9a-go-a-5gib-8vcpu-max-throughput-slo, step 2: the least value, in 0.05 steps up from the assumed prior ${prior} ns/B, at which the simulated Go misses p99 <= 20 ms at 100 ops/s with 5 GiB (p99 ${r.latency.all.p99_us / 1000} ms over 120 s). CPU to mark one byte of live heap.`);
       return;
     }
   }
-  throw new Error('go: no bytes-per-record value up to 900 B makes 5 GiB infeasible');
+  throw new Error('go: no mark cost up to 5 ns/B makes 5 GiB infeasible');
 }
 
 /** Java, Fig 6(a) at 5 GiB: 3 Kops/s. Mixed collections' reach (how much scattered old garbage
@@ -119,17 +129,17 @@ function calibrateJava5(card: ModelCard): void {
   let lo = 0;
   let hi = 1;
   let best = { f: 0.5, x: 0 };
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 5; i++) {
     const f = (lo + hi) / 2;
     card.parameters[key]!.value = f;
-    const s = searchSlo({ base: base(card, 'java', 5, 3000, 30), slo_p99_ms: 20, min_ops_per_s: 300, max_ops_per_s: 30_000, tolerance: 0.03, probe_operations: 2_000_000, max_duration_s: 600 }, null);
+    const s = searchSlo({ base: base(card, 'java', 5, 3000, 30), slo_p99_ms: 20, min_ops_per_s: 300, max_ops_per_s: 30_000, tolerance: 0.05, probe_operations: 400_000, max_duration_s: 600 }, null);
     const x = s.max_ops_per_s_at_slo ?? 0;
     log(`java 5 GiB: mixed reclaimable ${f.toFixed(4)} → max ${Math.round(x)} ops/s (target 3000)`);
     best = Math.abs(x - 3000) < Math.abs(best.x - 3000) || best.x === 0 ? { f, x } : best;
     if (x > 3000) hi = f;
     else lo = f;
   }
-  set(card, key, best.f, 'fraction', 'derived', `Calibrated on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s): bisected so the simulated max throughput at 5 GiB is 3 Kops/s (got ${Math.round(best.x)} ops/s; probes of up to 600 s, as the paper's 10-minute runs). It decides how fast old garbage is reclaimed before a full collection; it has no effect while old-generation occupancy stays below IHOP (ample memory).`);
+  set(card, key, best.f, 'fraction', 'derived', `Calibrated on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s): bisected so the simulated max throughput at 5 GiB is 3 Kops/s (got ${Math.round(best.x)} ops/s; probes of max(30 s, 400 000 operations / target) up to 600 s, closer to the paper's 10-minute runs). It decides how fast old garbage is reclaimed before a full collection; it has no effect while old-generation occupancy stays below IHOP (ample memory).`);
 }
 
 function main(): void {

@@ -481,7 +481,7 @@ class Simulation {
         engine: n.engine,
         cpu_utilization: cpu,
         gc_cpu_share: gc,
-        gc_events: n.runtime.events.map((g) => ({ t_s: round6(g.t_s), kind: g.kind, pause_ms: round4(g.pause_ms), cpu_ms: round4(g.cpu_ms) })),
+        gc_events: n.runtime.events.map((g) => ({ t_s: round6(g.t_s), kind: g.kind, pause_ms: round4(g.pause_ms), cpu_ms: round4(g.cpu_ms), ...(g.duration_ms !== undefined ? { duration_ms: round4(g.duration_ms) } : {}) })),
         heap_gib: heap,
         mean_cpu_utilization: Number.isFinite(from) ? round4(u.utilization(from, to).total) : 0,
         mean_gc_cpu_share: Number.isFinite(from) ? round4(u.utilization(from, to).gc) : 0,
