@@ -108,6 +108,20 @@ test('a simulated file without model card version, and malformed JSON, are rejec
   assert.ok(errors.some((e) => /broken\.json: \(file\): not valid JSON/.test(e)), errors.join('\n'));
 });
 
+test('a broken model card is rejected; the committed one passes', () => {
+  const d = scratchData();
+  const card = JSON.parse(fs.readFileSync(path.join(d, 'models/1.0.0.json'), 'utf8'));
+  const [first] = Object.keys(card.parameters);
+  card.parameters[first].source = 'guessed';
+  delete card.parameters[first].note;
+  writeJson(path.join(d, 'models/1.0.0.json'), card);
+  writeJson(path.join(d, 'models/2.0.0.json'), { ...card, version: '2.0.1', parameters: { 'x.y': { value: 1, unit: 'B', source: 'assumed', note: 'n' } } });
+  const errors = run(d);
+  assert.ok(errors.some((e) => new RegExp(`models/1\\.0\\.0\\.json: parameters\\.${first.replace(/\./g, '\\.')}\\.source`).test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /models\/1\.0\.0\.json: .*note/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /models\/2\.0\.0\.json: version: a model card is named after its version/.test(e)), errors.join('\n'));
+});
+
 test('a stale paper-results.json is rejected', () => {
   const d = scratchData();
   editFile(path.join(d, VALUES), (t) => t.replace('sec1-all-codebase-lines,text,,1,all,,,,codebase_lines,18926', 'sec1-all-codebase-lines,text,,1,all,,,,codebase_lines,18927'));
