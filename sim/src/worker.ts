@@ -60,7 +60,10 @@ export function startSimWorker(scope: WorkerScope, loadEngine: EngineLoader): vo
     switch (req.type) {
       case 'run': {
         const p = req.spec.fidelity === 'exact' ? await provider(req.spec.cluster.engines) : null;
-        scope.postMessage({ type: 'run.result', id: req.id, result: simulate(req.spec, p, hooks(req.id, req.cancel_flag)) });
+        const t0 = performance.now();
+        const result = simulate(req.spec, p, hooks(req.id, req.cancel_flag));
+        result.wall_ms = Math.round(performance.now() - t0); // outside the deterministic payload
+        scope.postMessage({ type: 'run.result', id: req.id, result });
         return;
       }
       case 'search': {
