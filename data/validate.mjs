@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { readCsv, toObjects } from './lib/csv.mjs';
 import { validateTable, checkForeignKeys, NUMBER } from './lib/table-schema.mjs';
 import { quoteChecker } from './lib/quotes.mjs';
-import { compileResultsSchema, compileSchema, describeAjvErrors } from './lib/results.mjs';
+import { compileModelCardSchema, compileResultsSchema, describeAjvErrors } from './lib/results.mjs';
 import { buildPaperResults } from './lib/paper-results.mjs';
 
 const NOT_RESULTS = new Set(['package.json', 'datapackage.json']);
@@ -44,7 +44,7 @@ function walk(dir, skip = new Set(['node_modules'])) {
   return out;
 }
 
-// Every .json under dataDir except package files and the schema folder is a results file.
+// Every .json under dataDir except package files, schemas and model cards is a results file.
 export function findResultsFiles(dir) {
   return walk(dir, SKIP_DIRS).filter((f) => f.endsWith('.json') && !NOT_RESULTS.has(path.basename(f)));
 }
@@ -140,20 +140,22 @@ export function validateData({ dataDir, papersDir } = defaultDirs()) {
     });
   }
 
-  // 3b. Simulator model cards (models/*.json) against schema/model-card.schema.json.
+  // 3b. Model cards (data/models/<version>.json) against their schema; the name is the version.
   const modelsDir = path.join(dataDir, 'models');
   if (fs.existsSync(modelsDir)) {
-    const validateCard = compileSchema(path.join(dataDir, 'schema'), 'model-card.schema.json');
+    const validateCard = compileModelCardSchema(path.join(dataDir, 'schema'));
     for (const file of walk(modelsDir).filter((f) => f.endsWith('.json'))) {
-      let doc;
+      let card;
       try {
-        doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+        card = JSON.parse(fs.readFileSync(file, 'utf8'));
       } catch (e) {
         errors.push({ file: rel(file), row: 0, field: '(file)', message: `not valid JSON: ${e.message}` });
         continue;
       }
-      if (!validateCard(doc)) errors.push(...describeAjvErrors(rel(file), validateCard.errors));
-      else if (path.basename(file) !== `${doc.version}.json`) errors.push({ file: rel(file), row: 0, field: 'version', message: `a model card is named after its version (${doc.version}.json)` });
+      if (!validateCard(card)) errors.push(...describeAjvErrors(rel(file), validateCard.errors));
+      else if (path.basename(file) !== `${card.version}.json`) {
+        errors.push({ file: rel(file), row: 0, field: 'version', message: `file name must be "${card.version}.json"` });
+      }
     }
   }
 

@@ -7,5 +7,14 @@ cd "$ROOT"
 say "build: Go engine (native host and server, js/wasm)"
 bash engines/go-wasm/build.sh
 
+say "build: Rust engine (native host and server, wasm)"
+bash engines/rust-wasm/build.sh
+
+say "build: Java engine (host, server, TeaVM JavaScript and WasmGC)"
+bash engines/java-wasm/build.sh
+
 say "build: web lab"
 npm --workspace @replicant/web run --silent build >/dev/null
+
+say "build: C++ engine (host, server, unit tests, wasm)"
+bash engines/cpp-wasm/build.sh

@@ -41,3 +41,36 @@ then
   say "pip install -r cost-model/requirements-dev.txt"
   python3 -m pip install -q -r cost-model/requirements-dev.txt
 fi
+
+# --- Rust engine (engines/rust-wasm): the wasm target and the wasm-bindgen CLI that matches the
+# crate pinned in engines/rust-wasm/wasm/Cargo.toml. `--locked` fails against the registry here.
+[ -d "$HOME/.cargo/bin" ] && case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) export PATH="$HOME/.cargo/bin:$PATH" ;; esac
+have cargo && have rustup || die "Rust (rustup and cargo) is needed for engines/rust-wasm"
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+RUST_WASM_BINDGEN_VERSION=0.2.130
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$RUST_WASM_BINDGEN_VERSION" ]; then
+  say "cargo install wasm-bindgen-cli $RUST_WASM_BINDGEN_VERSION (takes several minutes)"
+  cargo install wasm-bindgen-cli --version "$RUST_WASM_BINDGEN_VERSION"
+fi
+
+# Java engine (engines/java-wasm): JDK 17 and Maven; the first build fills ~/.m2 from Maven
+# Central (TeaVM 0.15.0, JUnit).
+if ! have mvn || ! javac -version 2>&1 | grep -q '^javac 17\.'; then
+  as_root apt-get install -y openjdk-17-jdk-headless maven
+fi
+
+# --- C++ engine (engines/cpp-wasm): GCC, CMake + Ninja, GoogleTest, Debian's Emscripten (wasm),
+# clang-14 with its libFuzzer/sanitizer runtimes (fuzz.sh), python3 (server test).
+cpp_packages=(g++ cmake ninja-build libgtest-dev emscripten binaryen clang-14 libclang-rt-14-dev python3)
+cpp_missing=()
+for p in "${cpp_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || cpp_missing+=("$p")
+done
+if [ ${#cpp_missing[@]} -gt 0 ]; then
+  say "installing for the C++ engine: ${cpp_missing[*]}"
+  as_root apt-get update
+  as_root apt-get install -y "${cpp_missing[@]}"
+fi

@@ -1,11 +1,29 @@
-# The test suites `npm test` runs, one `suite NAME CMD...` line each. Sourced by test.sh.
+# The test suites `npm test` runs, one `suite NAME CMD...` line each, in dependency order.
+# Sourced by scripts/test.sh (which has already run set-up and the build).
 # shellcheck shell=bash
+ALL=go,cpp,rust,java
+
+# --- each engine's own unit tests, beside its code
 suite go-unit bash -c 'cd engines/go-wasm && go test -count=1 ./...'
+suite cpp-unit bash engines/cpp-wasm/test.sh unit
+suite cpp-unit-asan bash engines/cpp-wasm/test.sh asan
+suite rust-unit bash -c 'cd engines/rust-wasm && cargo test --release --locked --workspace --quiet'
+suite java-unit mvn -q -B -f engines/java-wasm/pom.xml test
+
+# --- one design: every transcript on every engine and target, byte-identical
+suite conformance-native npm run --silent conformance -- --engine all --target native --twice
+suite conformance-wasm-node npm run --silent conformance -- --engine all --target wasm-node
+suite conformance-wasm-browser npm run --silent conformance -- --engine all --target wasm-browser
+suite differential-native npm run --silent differential -- --engines $ALL --reference-target native --target native --sequences 300 --steps 200
+suite differential-wasm-node npm run --silent differential -- --engines $ALL --reference-target native --target wasm-node --sequences 100 --steps 200
+suite differential-wasm-browser npm run --silent differential -- --engines $ALL --reference-target native --target wasm-browser --sequences 50 --steps 200
+
+# --- the seam's own tests, and native clusters (alone and mixed)
 suite engines-unit npm --workspace @replicant/engines test
-suite conformance-go-native npm run --silent conformance -- --engine go --target native --twice
-suite conformance-go-wasm-node npm run --silent conformance -- --engine go --target wasm-node
-suite differential-go npm run --silent differential -- --engines go,go --reference-target native --target wasm-node --sequences 200 --steps 200
+suite cluster-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;rust,rust,rust;java,java,java;go,cpp,rust;cpp,rust,java;rust,java,go' npm --workspace @replicant/engines exec -- vitest run cluster
+
+# --- simulator, web lab, data and cost model
+suite sim-unit npm --workspace @replicant/sim test
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
 suite cost-model npm --workspace @replicant/cost-model test
-suite sim-unit npm --workspace @replicant/sim test

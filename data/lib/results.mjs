@@ -12,13 +12,6 @@ export function compileResultsSchema(schemaDir) {
   return ajv.compile(load('results.schema.json'));
 }
 
-// Compiles any other schema of schema/ (no shared vocabulary needed).
-export function compileSchema(schemaDir, name) {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  addFormats(ajv);
-  return ajv.compile(JSON.parse(fs.readFileSync(path.join(schemaDir, name), 'utf8')));
-}
-
 // Turns Ajv errors into { file, row, field, message } with the row index and field name.
 export function describeAjvErrors(file, errors) {
   return errors.map((e) => {
@@ -35,4 +28,10 @@ export function describeAjvErrors(file, errors) {
     if (e.keyword === 'required') field = field === '(row)' || field === '(file)' ? e.params.missingProperty : `${field}.${e.params.missingProperty}`;
     return { file, row, field, message };
   });
+}
+
+// Compiles the model-card schema (data/models/<version>.json, read by the simulator).
+export function compileModelCardSchema(schemaDir) {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  return ajv.compile(JSON.parse(fs.readFileSync(path.join(schemaDir, 'model-card.schema.json'), 'utf8')));
 }

@@ -4,6 +4,11 @@
 // Go); the mixed-language variants run the same script.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Socket } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverCommand } from '../loader/node-loaders.ts';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
 import { ReplicantClient, sleep } from './client.ts';
@@ -27,6 +32,27 @@ function rawExchange(address: string, payload: string | Buffer, quietMs = 1500):
   });
 }
 
+/** Every engine's server refuses a bad configuration with exit status 2 and a message. */
+describe.each([...new Set(mixes.flat())])('%s server configuration errors', (engine) => {
+  const dir = mkdtempSync(join(tmpdir(), 'replicant-config-'));
+  const file = (name: string, body: string) => (writeFileSync(join(dir, name), body), join(dir, name));
+  const good = '{"peers":["127.0.0.1:1","127.0.0.1:2","127.0.0.1:3"],"clients":["127.0.0.1:4","127.0.0.1:5","127.0.0.1:6"]}';
+  const cases: [string, string[]][] = [
+    ['a missing file', ['--config', join(dir, 'missing.json'), '--id', '0']],
+    ['malformed JSON', ['--config', file('bad.json', '{"peers": ['), '--id', '0']],
+    ['an unknown field', ['--config', file('unknown.json', good.replace('{', '{"colour":"blue",')), '--id', '0']],
+    ['clients and peers of different lengths', ['--config', file('short.json', '{"peers":["127.0.0.1:1"],"clients":[]}'), '--id', '0']],
+    ['an id outside peers', ['--config', file('good.json', good), '--id', '3']],
+    ['a bad address', ['--config', file('addr.json', '{"peers":["nowhere"],"clients":["127.0.0.1:9"]}'), '--id', '0']],
+  ];
+  it.each(cases)('exits 2 on %s', (_, args) => {
+    const [cmd, ...pre] = serverCommand(engine);
+    const r = spawnSync(cmd!, [...pre, ...args], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().length).toBeGreaterThan(0);
+  });
+});
+
 for (const engines of mixes) {
   describe(`native cluster ${engines.join(',')}`, () => {
     let cluster: NativeCluster;
@@ -46,6 +72,29 @@ for (const engines of mixes) {
       for (const k of keys) expect(await client.request(`put ${k} value of ${k}`)).toBe('');
       for (const k of keys) expect(await client.request(`get ${k}`)).toBe(`value of ${k}`);
       expect(await client.request('get no-such-key')).toBe('key not found');
+    });
+
+    it('has followers redirect clients to the leader', async () => {
+      const leader = client.currentNode;
+      for (let id = 0; id < cluster.size; id++) {
+        if (id !== leader) expect(await client.raw(id, `get ${keys[0]}`)).toBe(`leader is ${leader}`);
+      }
+    });
+
+    it('serves concurrent clients, each seeing its own writes', async () => {
+      const clients = Array.from({ length: 8 }, () => new ReplicantClient(cluster.config.clients, { timeoutMs: 2000 }));
+      try {
+        await Promise.all(
+          clients.map(async (c, i) => {
+            for (let j = 0; j < 40; j++) {
+              expect(await c.request(`put client${i}-${j} ${i * j}`)).toBe('');
+              expect(await c.request(`get client${i}-${j}`)).toBe(String(i * j));
+            }
+          }),
+        );
+      } finally {
+        for (const c of clients) c.close();
+      }
     });
 
     it('answers malformed lines with bad command and keeps the connection', async () => {
@@ -88,6 +137,21 @@ for (const engines of mixes) {
       expect(newLeader).toBeGreaterThanOrEqual(0);
       expect(electedMs).toBeLessThan(2000);
       for (const k of keys) expect(await client.request(`get ${k}`)).toBe(`value of ${k}`);
+      restarted = oldLeader;
+    });
+
+    let restarted = -1;
+    it('takes a restarted node back as a follower', async () => {
+      cluster.startNode(restarted);
+      const leader = client.currentNode;
+      const deadline = Date.now() + 5000;
+      let reply = '';
+      while (Date.now() < deadline && reply !== `leader is ${leader}`) {
+        reply = await client.raw(restarted, 'get anything', 1000).catch(() => 'unreachable');
+        if (reply !== `leader is ${leader}`) await sleep(50);
+      }
+      expect(reply).toBe(`leader is ${leader}`);
+      expect(await client.request('put after restart')).toBe('');
     });
   });
 }

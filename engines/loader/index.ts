@@ -1,2 +1,6 @@
 export * from './engine.ts';
 export { goEngine } from './go-wasm.ts';
+export { rustEngine, type RustGlue } from './rust-wasm.ts';
+export { javaJsEngine, javaWasmGcEngine } from './java-wasm.ts';
+export type { TeaVMWasmGC } from './java-wasm.ts';
+export { cppEngine } from './cpp-wasm.ts';

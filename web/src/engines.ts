@@ -13,6 +13,15 @@ export async function loadBrowserEngine(name: EngineName): Promise<SyncEngine> {
       const Go = (globalThis as unknown as { Go: never }).Go;
       return goEngine(module, Go, 'wasm-browser');
     }
+    case 'cpp': {
+      const [{ cppEngine }, { default: factory }, { default: wasmUrl }] = await Promise.all([
+        import('../../engines/loader/cpp-wasm.ts'),
+        import('../../engines/cpp-wasm/dist/replicant.mjs'),
+        import('../../engines/cpp-wasm/dist/replicant.wasm?url'),
+      ]);
+      const module = await WebAssembly.compileStreaming(fetch(wasmUrl));
+      return cppEngine(module, factory, 'wasm-browser');
+    }
     default:
       throw new Error(`the ${name} engine is not available in the browser yet`);
   }

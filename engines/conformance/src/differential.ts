@@ -1,6 +1,7 @@
 // The differential test: seeded random event sequences — deliveries in any order, drops,
-// duplicates, timer firings, one- and two-way partitions, crashes and restarts, client
-// commands (good and bad) — run on several engines. Every engine must produce the same
+// duplicates, damaged messages and garbage events, timer firings, one- and two-way
+// partitions, crashes and restarts, client commands (good and bad), with cluster sizes 1–5
+// and varying knobs — run on several engines. Every engine must produce the same
 // output, step by step, and the same final inspect views. A divergence reports the seed and
 // the first differing step so it can be replayed with --seed.
 import type { AsyncEngine } from '../../loader/engine.ts';
@@ -30,17 +31,57 @@ export interface SequenceResult {
   finalViews: string[];
 }
 
-const KEYS = ['a', 'b', 'c', 'user0000000000000000001', 'k'];
-const BAD_LINES = ['', 'GET a', 'put a', 'get a b', 'del', 'scan x'];
+const KEYS = ['a', 'b', 'c', 'user0000000000000000001', 'k', '~'];
+const BAD_LINES = ['', 'GET a', 'put a', 'get a b', 'get  a', 'del', 'scan x', 'get a\tb', 'put \u00e9 1'];
+const GARBAGE_EVENTS = ['', '{}', 'null', '[', '{"type":"start","x":1}', '{"type":"timer","timer":"later"}',
+  '{"type":"message","msg":{"type":"prepare_request"}}', '{"type":"client","client_id":1,"request_id":1}'];
+
+function clientLine(rand: () => number, pick: <T>(xs: readonly T[]) => T, step: number): string {
+  const c = rand();
+  const key = pick(KEYS);
+  if (c < 0.45) return `put ${key} ${pick([`v${step}`, '', 'two words', 'x'.repeat(Math.floor(rand() * 40)), '"quoted" \\'])}`;
+  if (c < 0.85) return `get ${key}`;
+  if (c < 0.95) return `del ${key}`;
+  return pick(BAD_LINES);
+}
+
+/** Damages a message the way a faulty peer or a broken link might (every engine must agree
+ * on what the damaged message means, or that it means nothing). */
+function corrupt(rand: () => number, pick: <T>(xs: readonly T[]) => T, json: string): string {
+  const int = (n: number) => Math.floor(rand() * n);
+  switch (int(7)) {
+    case 0:
+      return json.slice(0, int(json.length));
+    case 1:
+      return json.replace(/"to":\d+/, `"to":${int(5)}`);
+    case 2:
+      return json.replace(/"from":\d+/, `"from":${int(17)}`);
+    case 3:
+      return json.replace(/"ballot":\d+/, `"ballot":${pick([0, 15, 14, 257, 9007199254740991, 9007199254740992])}`);
+    case 4:
+      return json.replace(/"index":\d+/, `"index":${int(3)}`);
+    case 5:
+      return json.replace('"in_progress"', pick(['"committed"', '"executed"', '"done"']));
+    default:
+      return json.replace(/"channel_id":\d+/, `"channel_id":${int(6)}`);
+  }
+}
 
 /** Runs one random sequence on one engine. The choices depend only on the seed and the
  * cluster's observable state, so identical engines make identical choices. */
 export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): Promise<SequenceResult> {
   const rand = mulberry32(opts.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const n = opts.numNodes ?? (rand() < 0.8 ? 3 : 5);
-  const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, commitIntervalUs: 150_000 });
-  const steps: string[] = [`create n=${n}\n${cluster.take().join('\n')}`];
+  const n = opts.numNodes ?? pick([1, 2, 3, 3, 3, 3, 5]);
+  // Knobs vary too, so that every engine's handling of them is compared.
+  const knobs = {
+    trace: rand() < 0.85,
+    maxPendingAccepts: rand() < 0.8 ? 4096 : 1 + Math.floor(rand() * 4),
+    acceptTimeoutTicks: rand() < 0.7 ? 3 : 1 + Math.floor(rand() * 3),
+    commitIntervalUs: rand() < 0.8 ? 150_000 : 1000 + Math.floor(rand() * 100_000),
+  };
+  const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, ...knobs });
+  const steps: string[] = [`create n=${n} ${JSON.stringify(knobs)}\n${cluster.take().join('\n')}`];
   let clientSeq = 0;
   try {
     for (let i = 0; i < opts.steps; i++) {
@@ -50,10 +91,16 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
       const armed = up.flatMap((id) => [...cluster.timers[id]!.keys()].map((t) => [id, t] as [number, TimerName]));
       try {
         if (r < 0.45 && cluster.pending.length > 0) {
-          // Mostly the oldest message, sometimes any: reordering.
+          // Mostly the oldest message, sometimes any (reordering), rarely damaged on the way.
           const m = rand() < 0.6 ? cluster.pending[0]! : pick(cluster.pending);
-          action = `deliver m${m.id}`;
-          await cluster.deliver({ id: m.id });
+          if (rand() < 0.03 && cluster.isUp(m.to)) {
+            action = `corrupt m${m.id}`;
+            cluster.drop({ id: m.id });
+            await cluster.deliverRaw(m.to, `{"type":"message","msg":${corrupt(rand, pick, m.json)}}`);
+          } else {
+            action = `deliver m${m.id}`;
+            await cluster.deliver({ id: m.id });
+          }
         } else if (r < 0.5 && cluster.pending.length > 0) {
           const m = pick(cluster.pending);
           action = `drop m${m.id}`;
@@ -66,14 +113,17 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
           const [id, t] = pick(armed);
           action = `fire n${id} ${t}`;
           await cluster.fire(id, t);
-        } else if (r < 0.9 && up.length > 0) {
+        } else if (r < 0.88 && up.length > 0) {
           const id = pick(up);
-          const c = rand();
-          const key = pick(KEYS);
-          const line = c < 0.45 ? `put ${key} v${i}` : c < 0.85 ? `get ${key}` : c < 0.95 ? `del ${key}` : pick(BAD_LINES);
+          const line = clientLine(rand, pick, i);
           action = `client n${id} ${JSON.stringify(line)}`;
           await cluster.client(id, 1 + (clientSeq % 7), ++clientSeq, line);
-        } else if (r < 0.94) {
+        } else if (r < 0.9 && up.length > 0) {
+          const id = pick(up);
+          const raw = pick(GARBAGE_EVENTS);
+          action = `garbage n${id} ${JSON.stringify(raw)}`;
+          await cluster.deliverRaw(id, raw);
+        } else if (r < 0.94 && n > 1) {
           const a = Math.floor(rand() * n);
           const b = (a + 1 + Math.floor(rand() * (n - 1))) % n;
           action = `cut ${a}->${b}`;
@@ -95,7 +145,11 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
         if (!(err instanceof HarnessError)) throw err;
         action = `harness: ${err.message}`;
       }
-      steps.push(`${action}\n${cluster.take().join('\n')}`);
+      const out = cluster.take();
+      if (i % 25 === 24) {
+        for (let id = 0; id < n; id++) out.push(cluster.isUp(id) ? `view n${id} ${await cluster.inspect(id)}` : `view n${id} down`);
+      }
+      steps.push(`${action}\n${out.join('\n')}`);
     }
     const finalViews: string[] = [];
     for (let id = 0; id < n; id++) finalViews.push(cluster.isUp(id) ? await cluster.inspect(id) : 'down');

@@ -12,7 +12,7 @@ import (
 // FileConfig is the JSON configuration every native server reads (docs/protocol.md, "Native
 // servers"); a server's id is its position in Peers.
 type FileConfig struct {
-	CommitIntervalMs uint64   `json:"commit_interval_ms"`
+	CommitIntervalMs uint64   `json:"-"` // commit_interval_ms, 150 when absent
 	Peers            []string `json:"peers"`
 	Clients          []string `json:"clients"`
 }
@@ -24,10 +24,19 @@ func LoadConfig(path string, id int) (FileConfig, error) {
 	if err != nil {
 		return fc, fmt.Errorf("cannot read config: %v", err)
 	}
+	var raw struct {
+		CommitIntervalMs *uint64  `json:"commit_interval_ms"`
+		Peers            []string `json:"peers"`
+		Clients          []string `json:"clients"`
+	}
 	dec := json.NewDecoder(bytesReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&fc); err != nil {
+	if err := dec.Decode(&raw); err != nil {
 		return fc, fmt.Errorf("config %s is not valid: %v", path, err)
+	}
+	fc.Peers, fc.Clients, fc.CommitIntervalMs = raw.Peers, raw.Clients, 150 // the paper's default (§3.2.2)
+	if raw.CommitIntervalMs != nil {
+		fc.CommitIntervalMs = *raw.CommitIntervalMs
 	}
 	switch {
 	case len(fc.Peers) == 0 || len(fc.Peers) > core.MaxNumPeers:

@@ -4,14 +4,15 @@ import (
 	"bufio"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"replicant/engines/go-wasm/core"
 )
 
 // peerLink carries everything this node sends to one peer over a connection it dials, and
-// redials with back-off when the connection breaks. Messages queued while it is down wait;
-// messages lost with a broken connection are lost, as on a network.
+// redials with back-off when the connection breaks. While the link is down, messages for the
+// peer are dropped, as a network would drop them (docs/protocol.md, "Native servers").
 type peerLink struct {
 	s     *Server
 	id    int
@@ -21,6 +22,7 @@ type peerLink struct {
 	once  sync.Once
 	mu    sync.Mutex
 	conn  net.Conn
+	up    atomic.Bool // connected: sends are queued only while true
 }
 
 func newPeerLink(s *Server, id int, addr string) *peerLink {
@@ -28,6 +30,9 @@ func newPeerLink(s *Server, id int, addr string) *peerLink {
 }
 
 func (p *peerLink) send(msg []byte) {
+	if !p.up.Load() {
+		return
+	}
 	select {
 	case p.queue <- msg:
 	default: // the peer is unreachable and its queue full: drop, as a network would
@@ -64,11 +69,16 @@ func (p *peerLink) run() {
 		p.mu.Lock()
 		p.conn = conn
 		p.mu.Unlock()
-		if !p.pump(conn) {
-			conn.Close()
+		p.up.Store(true)
+		more := p.pump(conn)
+		p.up.Store(false)
+		conn.Close()
+		for len(p.queue) > 0 { // lost with the connection
+			<-p.queue
+		}
+		if !more {
 			return
 		}
-		conn.Close()
 	}
 }
 

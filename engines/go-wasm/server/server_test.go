@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -127,8 +128,31 @@ func TestClusterReplicatesAndHandlesBadInput(t *testing.T) {
 	}
 }
 
-func TestLoadConfigRejectsBadFiles(t *testing.T) {
-	if _, err := LoadConfig("/nonexistent.json", 0); err == nil {
-		t.Fatal("missing file accepted")
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		p := dir + "/c.json"
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := `{"peers":["127.0.0.1:1","127.0.0.1:2","127.0.0.1:3"],"clients":["127.0.0.1:4","127.0.0.1:5","127.0.0.1:6"]}`
+	cfg, err := LoadConfig(write(good), 2)
+	if err != nil || cfg.CommitIntervalMs != 150 {
+		t.Fatalf("commit_interval_ms must default to 150: %+v %v", cfg, err)
+	}
+	for _, bad := range []string{`nope`, `{"peers":["127.0.0.1:1"],"clients":[]}`, `{"peers":["x"],"clients":["y"]}`,
+		`{"commit_interval_ms":0,"peers":["127.0.0.1:1"],"clients":["127.0.0.1:2"]}`,
+		`{"peers":["127.0.0.1:1"],"clients":["127.0.0.1:2"],"colour":"blue"}`} {
+		if _, err := LoadConfig(write(bad), 0); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+	if _, err := LoadConfig(write(good), 3); err == nil {
+		t.Error("accepted an id outside peers")
+	}
+	if _, err := LoadConfig(dir+"/missing.json", 0); err == nil {
+		t.Error("accepted a missing file")
 	}
 }

@@ -1,0 +1,78 @@
+// replicant-server: the C++ engine's native TCP server.
+//   replicant-server --config CONFIG.json --id N [--trace] [--seed S]
+// (the configuration may also be given as the first plain argument).
+// Exits with status 2 and a message on a missing or malformed configuration, a bad id or an
+// unusable address.
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "server.h"
+#include "server_config.h"
+
+namespace {
+
+[[noreturn]] void Usage(const std::string& why) {
+  std::fprintf(stderr,
+               "replicant-server: %s\n"
+               "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n",
+               why.c_str());
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string config_path, id_text;
+  bool have_id = false;
+  replicant::server::Options opts;
+  for (int i = 1; i < argc; i++) {
+    const std::string arg = argv[i];
+    auto value = [&](const char* name) -> std::string {
+      const std::string prefix = std::string(name) + "=";
+      if (arg.rfind(prefix, 0) == 0) return arg.substr(prefix.size());
+      if (i + 1 >= argc) Usage(std::string(name) + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--id" || arg.rfind("--id=", 0) == 0) {
+      id_text = value("--id");
+      have_id = true;
+    } else if (arg == "--config" || arg.rfind("--config=", 0) == 0) {
+      config_path = value("--config");
+    } else if (arg == "--seed" || arg.rfind("--seed=", 0) == 0) {
+      const std::string s = value("--seed");
+      char* end = nullptr;
+      const unsigned long long seed = std::strtoull(s.c_str(), &end, 10);
+      if (s.empty() || *end != '\0' || seed >= (1ULL << 53)) Usage("--seed must be below 2^53");
+      opts.seed = seed;
+    } else if (arg == "--trace") {
+      opts.trace = true;
+    } else if (!arg.empty() && arg[0] != '-' && config_path.empty()) {
+      config_path = arg;
+    } else {
+      Usage("unknown argument " + arg);
+    }
+  }
+  if (config_path.empty()) Usage("no configuration file given");
+  if (!have_id) Usage("no --id given");
+
+  std::ifstream in(config_path, std::ios::binary);
+  if (!in) Usage("cannot read configuration " + config_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  replicant::server::ServerConfig cfg;
+  std::string err = replicant::server::ParseServerConfig(text.str(), &cfg);
+  if (!err.empty()) Usage("bad configuration " + config_path + ": " + err);
+  uint64_t id = 0;
+  err = replicant::server::ParseNodeId(id_text, cfg, &id);
+  if (!err.empty()) Usage(err);
+
+  std::signal(SIGPIPE, SIG_IGN);
+  replicant::server::BlockStopSignals();  // before any thread starts
+  replicant::server::Server server(std::move(cfg), id, opts);
+  err = server.Listen();
+  if (!err.empty()) Usage(err);
+  server.Run();
+}

@@ -1,0 +1,26 @@
+#include "config.h"
+
+#include "ballot.h"
+#include "json.h"
+
+namespace replicant {
+
+std::string Validate(const Config& c) {
+  if (c.num_peers < 1 || c.num_peers > kMaxNumPeers) {
+    return "config: num_peers must be between 1 and 15";
+  }
+  if (c.id >= c.num_peers) return "config: id must be below num_peers";
+  if (c.seed > kMaxSafeInt) return "config: seed must be below 2^53";
+  if (c.commit_interval_us < 1000 || c.commit_interval_us > 60000000) {
+    return "config: commit_interval_us must be between 1000 and 60000000";
+  }
+  if (c.accept_timeout_ticks < 1 || c.accept_timeout_ticks > 1000) {
+    return "config: accept_timeout_ticks must be between 1 and 1000";
+  }
+  if (c.max_pending_accepts < 1 || c.max_pending_accepts > 1000000) {
+    return "config: max_pending_accepts must be between 1 and 1000000";
+  }
+  return "";
+}
+
+}  // namespace replicant

@@ -1,0 +1,21 @@
+#include "messages.h"
+
+namespace replicant {
+
+namespace {
+constexpr const char* kMessageTypeNames[] = {
+    "prepare_request", "prepare_response", "accept_request",
+    "accept_response", "commit_request",   "commit_response",
+};
+constexpr const char* kTimerNames[] = {"election", "commit"};
+constexpr const char* kTraceKindNames[] = {
+    "follower", "leader", "election", "election_abandoned", "replay",     "instance",
+    "execute",  "stale",  "accept_timeout", "trim",         "commit_gle", "violation",
+};
+}  // namespace
+
+const char* ToString(MessageType t) { return kMessageTypeNames[static_cast<int>(t)]; }
+const char* ToString(TimerName t) { return kTimerNames[static_cast<int>(t)]; }
+const char* ToString(TraceKind k) { return kTraceKindNames[static_cast<int>(k)]; }
+
+}  // namespace replicant

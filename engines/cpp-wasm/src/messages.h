@@ -1,0 +1,100 @@
+// Events go into Node::Step; effects come out. Messages travel between nodes.
+// Mirrors engines/go-wasm/core/messages.go.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "instance.h"
+
+namespace replicant {
+
+enum class MessageType : uint8_t {
+  kPrepareRequest,
+  kPrepareResponse,
+  kAcceptRequest,
+  kAcceptResponse,
+  kCommitRequest,
+  kCommitResponse,
+};
+
+const char* ToString(MessageType t);
+
+// Message is one peer message; which fields matter depends on type (docs/protocol.md).
+struct Message {
+  MessageType type = MessageType::kPrepareRequest;
+  uint64_t from = 0;
+  uint64_t to = 0;
+  uint64_t channel_id = 0;
+  bool ok = false;
+  uint64_t ballot = 0;
+  uint64_t last_executed = 0;
+  uint64_t global_last_executed = 0;
+  Instance instance;               // accept_request
+  std::vector<Instance> instances;  // prepare_response
+};
+
+enum class TimerName : uint8_t { kElection, kCommit };
+
+const char* ToString(TimerName t);
+
+enum class EventType : uint8_t { kStart, kTimer, kClient, kMessage };
+
+struct Event {
+  EventType type = EventType::kStart;
+  TimerName timer = TimerName::kElection;
+  uint64_t client_id = 0;
+  uint64_t request_id = 0;
+  std::string line;
+  Message message;
+};
+
+enum class TraceKind : uint8_t {
+  kFollower,
+  kLeader,
+  kElection,
+  kElectionAbandoned,
+  kReplay,
+  kInstance,
+  kExecute,
+  kStale,
+  kAcceptTimeout,
+  kTrim,
+  kCommitGle,
+  kViolation,
+};
+
+const char* ToString(TraceKind k);
+
+// Trace is a record of a state change; which fields matter depends on kind.
+struct Trace {
+  TraceKind kind = TraceKind::kFollower;
+  uint64_t ballot = 0;
+  uint64_t leader = 0;
+  uint64_t last_index = 0;
+  uint64_t index = 0;
+  InstanceState state = InstanceState::kInProgress;
+  ResultType result = ResultType::kOk;
+  uint64_t count = 0;
+  uint64_t from_index = 0;
+  uint64_t to_index = 0;
+  uint64_t value = 0;            // trim: the new gle; commit_gle: the learned gle
+  const char* reason = nullptr;  // violation
+};
+
+enum class EffectType : uint8_t { kSend, kReply, kSetTimer, kCancelTimer, kTrace, kError };
+
+struct Effect {
+  EffectType type = EffectType::kSend;
+  Message message;          // send
+  uint64_t client_id = 0;   // reply
+  uint64_t request_id = 0;  // reply
+  Result result;            // reply
+  TimerName timer = TimerName::kElection;
+  uint64_t delay_us = 0;
+  Trace trace;
+};
+
+}  // namespace replicant

@@ -1,0 +1,452 @@
+// The protocol handlers, in the order of docs/protocol.md ("The protocol"). Every effect is
+// emitted in the order that document gives. Mirrors engines/go-wasm/core/multipaxos.go.
+#include <algorithm>
+#include <utility>
+
+#include "node.h"
+
+namespace replicant {
+
+namespace {
+uint32_t PeerBit(uint64_t id) { return uint32_t{1} << id; }
+}  // namespace
+
+// BecomeFollower adopts a higher ballot seen from a peer.
+void Node::BecomeFollower(uint64_t b) {
+  if (b <= ballot_ || LeaderOf(b) == cfg_.id) return;
+  const bool was_leader = IsLeader();
+  const bool had_leader = LeaderOf(ballot_) != kNoLeader;
+  ballot_ = b;
+  Trace t;
+  t.kind = TraceKind::kFollower;
+  t.ballot = b;
+  t.leader = LeaderOf(b);
+  EmitTrace(t);
+  if (prepare_ != nullptr) {
+    const uint64_t abandoned = prepare_->ballot;
+    prepare_.reset();
+    Trace a;
+    a.kind = TraceKind::kElectionAbandoned;
+    a.ballot = abandoned;
+    EmitTrace(a);
+  }
+  if (was_leader) {
+    CancelTimer(TimerName::kCommit);
+    for (AcceptPhase* ph : SortedAccepts()) {
+      if (ph->has_client) {
+        Result r;
+        r.type = ResultType::kLeaderIs;
+        r.leader = LeaderOf(b);
+        Reply(ph->client, std::move(r));
+      }
+    }
+    accepts_.clear();
+    replay_queue_.clear();
+    commit_round_.reset();
+  }
+  if (was_leader || !had_leader) SetTimer(TimerName::kElection, ElectionDelayUs());
+}
+
+void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged) {
+  log_.SetLastIndexAtLeast(max_last_index);
+  ballot_ = b;
+  commit_gle_ = log_.GlobalLastExecuted();
+  Trace t;
+  t.kind = TraceKind::kLeader;
+  t.ballot = b;
+  t.last_index = log_.LastIndex();
+  EmitTrace(t);
+  CancelTimer(TimerName::kElection);
+  TrimAndOpenCommitRound();
+  SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
+  StartReplay(merged);
+}
+
+// --- election ---
+
+void Node::OnElectionTimer() {
+  if (IsLeader()) return;
+  if (commit_received_) {
+    commit_received_ = false;
+    SetTimer(TimerName::kElection, ElectionDelayUs());
+    return;
+  }
+  if (prepare_ != nullptr) {
+    const uint64_t abandoned = prepare_->ballot;
+    prepare_.reset();
+    Trace a;
+    a.kind = TraceKind::kElectionAbandoned;
+    a.ballot = abandoned;
+    EmitTrace(a);
+  }
+  const uint64_t b = NextBallot(std::max(ballot_, last_prepare_ballot_), cfg_.id);
+  last_prepare_ballot_ = b;
+  counters_.elections++;
+  auto p = std::make_unique<PreparePhase>();
+  p->ballot = b;
+  p->promises = 1;
+  p->merged = log_.Copy();
+  p->max_last_index = log_.LastIndex();
+  Trace t;
+  t.kind = TraceKind::kElection;
+  t.ballot = b;
+  EmitTrace(t);
+  if (p->promises >= Majority()) {
+    BecomeLeader(b, p->max_last_index, p->merged);
+    return;
+  }
+  Message m;
+  m.type = MessageType::kPrepareRequest;
+  m.ballot = b;
+  p->channel_id = Broadcast(std::move(m));
+  prepare_ = std::move(p);
+  SetTimer(TimerName::kElection, ElectionDelayUs());
+}
+
+void Node::OnPrepareRequest(const Message& m) {
+  Message r;
+  r.type = MessageType::kPrepareResponse;
+  if (m.ballot > ballot_) {
+    BecomeFollower(m.ballot);
+    r.ok = true;
+    r.ballot = ballot_;
+    r.instances = log_.Instances();  // everything stored is above gle: the rest is trimmed
+    Respond(m, std::move(r));
+    return;
+  }
+  r.ok = false;
+  r.ballot = ballot_;
+  Respond(m, std::move(r));
+}
+
+void Node::OnPrepareResponse(const Message& m) {
+  PreparePhase* p = prepare_.get();
+  if (p == nullptr || m.channel_id != p->channel_id || (p->answered & PeerBit(m.from)) != 0) {
+    counters_.stale_responses++;
+    return;
+  }
+  p->answered |= PeerBit(m.from);
+  if (!m.ok) {
+    const uint64_t abandoned = p->ballot;
+    prepare_.reset();
+    Trace a;
+    a.kind = TraceKind::kElectionAbandoned;
+    a.ballot = abandoned;
+    EmitTrace(a);
+    BecomeFollower(m.ballot);
+    return;
+  }
+  p->promises++;
+  for (const Instance& inst : m.instances) {
+    if (InsertInto(p->merged, inst) == InsertOutcome::kViolation) {
+      changes_.push_back(LogChange{LogChangeKind::kViolation, inst, kReasonCommandMismatch});
+    }
+    p->max_last_index = std::max(p->max_last_index, inst.index);
+  }
+  ApplyChanges();
+  if (p->promises >= Majority()) {
+    std::unique_ptr<PreparePhase> won = std::move(prepare_);
+    BecomeLeader(won->ballot, won->max_last_index, won->merged);
+  }
+}
+
+// --- replay ---
+
+void Node::StartReplay(const InstanceMap& merged) {
+  std::vector<Instance> sorted = SortedInstances(merged);
+  replay_queue_.assign(std::make_move_iterator(sorted.begin()),
+                       std::make_move_iterator(sorted.end()));
+  if (replay_queue_.empty()) return;
+  Trace t;
+  t.kind = TraceKind::kReplay;
+  t.count = replay_queue_.size();
+  t.from_index = replay_queue_.front().index;
+  t.to_index = replay_queue_.back().index;
+  EmitTrace(t);
+  ReplayNext();
+}
+
+void Node::ReplayNext() {
+  if (replay_queue_.empty()) return;
+  Instance inst = std::move(replay_queue_.front());
+  replay_queue_.pop_front();
+  inst.ballot = ballot_;
+  inst.state = InstanceState::kInProgress;
+  StartAccept(inst, nullptr, true);
+}
+
+// --- accept ---
+
+void Node::StartAccept(const Instance& inst, const ClientRequest* client, bool replay) {
+  log_.Append(inst, &changes_);
+  ApplyChanges();
+  auto ph = std::make_unique<AcceptPhase>();
+  ph->instance = inst;
+  ph->votes = 1;
+  if (client != nullptr) {
+    ph->has_client = true;
+    ph->client = *client;
+  }
+  ph->replay = replay;
+  if (ph->votes >= Majority()) {
+    Accepted(std::move(ph));
+    return;
+  }
+  Message m;
+  m.type = MessageType::kAcceptRequest;
+  m.instance = inst;
+  ph->channel_id = Broadcast(std::move(m));
+  const uint64_t ch = ph->channel_id;
+  accepts_.emplace(ch, std::move(ph));
+}
+
+// Accepted runs when a phase reached a majority; the phase is already out of accepts_.
+void Node::Accepted(std::unique_ptr<AcceptPhase> ph) {
+  log_.Commit(ph->instance.index, &changes_);
+  ApplyChanges();
+  if (ph->has_client) awaiting_[ph->instance.index] = ph->client;
+  Execute();
+  if (ph->replay) ReplayNext();
+}
+
+// FailWhileLeader ends an accept phase that timed out or met a stale reject: its client is
+// told to retry, and the slot is proposed again so the executor never waits on a hole.
+void Node::FailWhileLeader(AcceptPhase* ph) {
+  auto node = accepts_.extract(ph->channel_id);
+  if (node.empty()) return;  // not open: nothing to fail
+  if (ph->has_client) {
+    Result r;
+    r.type = ResultType::kRetry;
+    Reply(ph->client, std::move(r));
+    ph->has_client = false;
+  }
+  ph->votes = 1;
+  ph->answered = 0;
+  ph->ticks = 0;
+  Message m;
+  m.type = MessageType::kAcceptRequest;
+  m.instance = ph->instance;
+  ph->channel_id = Broadcast(std::move(m));
+  node.key() = ph->channel_id;
+  accepts_.insert(std::move(node));
+}
+
+void Node::OnClientCommand(const ClientRequest& c, std::string_view line) {
+  counters_.client_commands++;
+  std::optional<Command> cmd = ParseCommand(line);
+  Result r;
+  if (!cmd) {
+    r.type = ResultType::kBadCommand;
+    Reply(c, std::move(r));
+  } else if (IsLeader()) {
+    if (accepts_.size() >= cfg_.max_pending_accepts) {
+      r.type = ResultType::kRetry;
+      Reply(c, std::move(r));
+      return;
+    }
+    Instance inst;
+    inst.ballot = ballot_;
+    inst.index = log_.AdvanceLastIndex();
+    inst.client_id = c.client_id;
+    inst.request_id = c.request_id;
+    inst.state = InstanceState::kInProgress;
+    inst.command = std::move(*cmd);
+    StartAccept(inst, &c, false);
+  } else if (LeaderOf(ballot_) != kNoLeader) {
+    r.type = ResultType::kLeaderIs;
+    r.leader = LeaderOf(ballot_);
+    Reply(c, std::move(r));
+  } else {
+    r.type = ResultType::kRetry;
+    Reply(c, std::move(r));
+  }
+}
+
+void Node::OnAcceptRequest(const Message& m) {
+  const Instance& inst = m.instance;
+  Message r;
+  r.type = MessageType::kAcceptResponse;
+  if (inst.ballot < ballot_) {
+    r.ok = false;
+    r.ballot = ballot_;
+    Respond(m, std::move(r));
+    return;
+  }
+  log_.Append(inst, &changes_);
+  ApplyChanges();
+  if (inst.ballot > ballot_) BecomeFollower(inst.ballot);
+  r.ok = true;
+  r.ballot = ballot_;
+  Respond(m, std::move(r));
+}
+
+void Node::OnAcceptResponse(const Message& m) {
+  auto it = accepts_.find(m.channel_id);
+  if (it == accepts_.end() || (it->second->answered & PeerBit(m.from)) != 0) {
+    counters_.stale_responses++;
+    return;
+  }
+  AcceptPhase* ph = it->second.get();
+  ph->answered |= PeerBit(m.from);
+  if (m.ok) {
+    ph->votes++;
+    if (ph->votes >= Majority()) {
+      std::unique_ptr<AcceptPhase> done = std::move(it->second);
+      accepts_.erase(it);
+      Accepted(std::move(done));
+    }
+    return;
+  }
+  BecomeFollower(m.ballot);
+  // Demotion clears accepts_; if we are still leader the reject was older than our ballot.
+  if (IsLeader()) FailWhileLeader(ph);
+}
+
+// --- commit (heartbeat, learning, trimming) ---
+
+void Node::OnCommitTimer() {
+  if (!IsLeader()) return;
+  commit_round_.reset();
+  for (AcceptPhase* ph : SortedAccepts()) {
+    ph->ticks++;
+    if (ph->ticks >= cfg_.accept_timeout_ticks) {
+      counters_.accept_timeouts++;
+      Trace t;
+      t.kind = TraceKind::kAcceptTimeout;
+      t.index = ph->instance.index;
+      t.ballot = ph->instance.ballot;
+      EmitTrace(t);
+      FailWhileLeader(ph);
+    }
+  }
+  TrimAndOpenCommitRound();
+  SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
+}
+
+void Node::TrimAndOpenCommitRound() {
+  TrimUntil(commit_gle_);
+  const uint64_t last_executed = log_.LastExecuted();
+  if (cfg_.num_peers == 1) {
+    LearnGle(last_executed);
+    return;
+  }
+  Message m;
+  m.type = MessageType::kCommitRequest;
+  m.ballot = ballot_;
+  m.last_executed = last_executed;
+  m.global_last_executed = commit_gle_;
+  const uint64_t ch = Broadcast(std::move(m));
+  commit_round_ = std::make_unique<CommitRound>();
+  commit_round_->channel_id = ch;
+  commit_round_->min_last_executed = last_executed;
+}
+
+void Node::TrimUntil(uint64_t g) {
+  if (log_.TrimUntil(g)) {
+    Trace t;
+    t.kind = TraceKind::kTrim;
+    t.value = log_.GlobalLastExecuted();
+    EmitTrace(t);
+  }
+}
+
+void Node::LearnGle(uint64_t g) {
+  if (g != commit_gle_) {
+    commit_gle_ = g;
+    Trace t;
+    t.kind = TraceKind::kCommitGle;
+    t.value = g;
+    EmitTrace(t);
+  }
+}
+
+void Node::OnCommitRequest(const Message& m) {
+  Message r;
+  r.type = MessageType::kCommitResponse;
+  if (m.ballot < ballot_) {
+    r.ok = false;
+    r.ballot = ballot_;
+    Respond(m, std::move(r));
+    return;
+  }
+  commit_received_ = true;
+  log_.CommitUntil(m.last_executed, m.ballot, &changes_);
+  ApplyChanges();
+  Execute();
+  TrimUntil(m.global_last_executed);
+  if (m.ballot > ballot_) BecomeFollower(m.ballot);
+  r.ok = true;
+  r.ballot = ballot_;
+  r.last_executed = log_.LastExecuted();
+  Respond(m, std::move(r));
+}
+
+void Node::OnCommitResponse(const Message& m) {
+  CommitRound* r = commit_round_.get();
+  if (r == nullptr || m.channel_id != r->channel_id || (r->answered & PeerBit(m.from)) != 0) {
+    counters_.stale_responses++;
+    return;
+  }
+  r->answered |= PeerBit(m.from);
+  if (!m.ok) {
+    commit_round_.reset();
+    BecomeFollower(m.ballot);
+    return;
+  }
+  r->answered_count++;
+  r->min_last_executed = std::min(r->min_last_executed, m.last_executed);
+  if (r->answered_count == cfg_.num_peers - 1) {
+    const uint64_t learned = r->min_last_executed;
+    commit_round_.reset();
+    LearnGle(learned);
+  }
+}
+
+// --- executor ---
+
+void Node::Execute() {
+  for (;;) {
+    const Instance* inst = log_.NextExecutable();
+    if (inst == nullptr) return;
+    Result result = kv_.Apply(inst->command);
+    const uint64_t index = inst->index;
+    log_.MarkExecuted();
+    counters_.executed++;
+    Trace t;
+    t.kind = TraceKind::kExecute;
+    t.index = index;
+    t.result = result.type;
+    EmitTrace(t);
+    auto it = awaiting_.find(index);
+    if (it != awaiting_.end()) {
+      const ClientRequest c = it->second;
+      awaiting_.erase(it);
+      Reply(c, std::move(result));
+    }
+  }
+}
+
+void Node::OnMessage(const Message& m) {
+  switch (m.type) {
+    case MessageType::kPrepareRequest:
+      OnPrepareRequest(m);
+      break;
+    case MessageType::kPrepareResponse:
+      OnPrepareResponse(m);
+      break;
+    case MessageType::kAcceptRequest:
+      OnAcceptRequest(m);
+      break;
+    case MessageType::kAcceptResponse:
+      OnAcceptResponse(m);
+      break;
+    case MessageType::kCommitRequest:
+      OnCommitRequest(m);
+      break;
+    case MessageType::kCommitResponse:
+      OnCommitResponse(m);
+      break;
+  }
+}
+
+}  // namespace replicant

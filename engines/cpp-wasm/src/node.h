@@ -1,0 +1,145 @@
+// Node: one Replicant peer, the sans-IO core. It is advanced only by Step.
+// Mirrors engines/go-wasm/core/node.go (state, Step, effect helpers); the protocol handlers
+// are in multipaxos.cc and the inspect view in inspect.cc, as in the Go core.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ballot.h"
+#include "config.h"
+#include "kvstore.h"
+#include "log.h"
+#include "messages.h"
+#include "prng.h"
+
+namespace replicant {
+
+// Counters are the node's running totals, shown by Inspect.
+struct Counters {
+  uint64_t events = 0, messages_in = 0, messages_out = 0, client_commands = 0, replies = 0,
+           executed = 0, elections = 0, bad_events = 0, stale_responses = 0,
+           accept_timeouts = 0, violations = 0;
+};
+
+// kInspectKVEntries is how many KV entries (in ascending key order) Inspect lists.
+constexpr size_t kInspectKVEntries = 64;
+
+class Node {
+ public:
+  // cfg must be valid (Validate returns "").
+  explicit Node(const Config& cfg);
+
+  const Config& config() const { return cfg_; }
+
+  // Step advances the node by one event. The returned effects are valid until the next Step.
+  const std::vector<Effect>& Step(const Event& ev);
+  // StepJson decodes one canonical event, steps, and appends the effects to *out as JSON
+  // Lines.
+  void StepJson(std::string_view in, std::string* out);
+  std::string StepJson(std::string_view in);
+
+  // Inspect returns the node's whole state as canonical JSON (docs/protocol.md, "Inspect").
+  std::string Inspect() const;
+
+ private:
+  struct ClientRequest {
+    uint64_t client_id = 0;
+    uint64_t request_id = 0;
+  };
+
+  struct PreparePhase {
+    uint64_t ballot = 0;
+    uint64_t channel_id = 0;
+    uint64_t promises = 0;
+    uint32_t answered = 0;  // a bit per peer
+    InstanceMap merged;
+    uint64_t max_last_index = 0;
+  };
+
+  struct AcceptPhase {
+    uint64_t channel_id = 0;
+    Instance instance;
+    uint64_t votes = 0;
+    uint32_t answered = 0;
+    uint64_t ticks = 0;
+    bool has_client = false;
+    ClientRequest client;
+    bool replay = false;
+  };
+
+  struct CommitRound {
+    uint64_t channel_id = 0;
+    uint32_t answered = 0;
+    uint64_t answered_count = 0;
+    uint64_t min_last_executed = 0;
+  };
+
+  // node.cc
+  void BadEvent();
+  bool ValidMessage(const Message& m) const;
+  bool IsLeader() const { return LeaderOf(ballot_) == cfg_.id; }
+  uint64_t Majority() const { return cfg_.num_peers / 2 + 1; }
+  uint64_t ElectionDelayUs();
+  void SetTimer(TimerName t, uint64_t delay_us);
+  void CancelTimer(TimerName t);
+  void Reply(const ClientRequest& c, Result r);
+  void Send(const Message& m);
+  uint64_t Broadcast(Message m);
+  void Respond(const Message& req, Message m);
+  void EmitTrace(const Trace& t);
+  void ApplyChanges();
+  std::vector<AcceptPhase*> SortedAccepts() const;
+
+  // multipaxos.cc
+  void BecomeFollower(uint64_t b);
+  void BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged);
+  void OnElectionTimer();
+  void OnPrepareRequest(const Message& m);
+  void OnPrepareResponse(const Message& m);
+  void StartReplay(const InstanceMap& merged);
+  void ReplayNext();
+  void StartAccept(const Instance& inst, const ClientRequest* client, bool replay);
+  void Accepted(std::unique_ptr<AcceptPhase> ph);  // ph is already out of accepts_
+  void FailWhileLeader(AcceptPhase* ph);
+  void OnClientCommand(const ClientRequest& c, std::string_view line);
+  void OnAcceptRequest(const Message& m);
+  void OnAcceptResponse(const Message& m);
+  void OnCommitTimer();
+  void TrimAndOpenCommitRound();
+  void TrimUntil(uint64_t g);
+  void LearnGle(uint64_t g);
+  void OnCommitRequest(const Message& m);
+  void OnCommitResponse(const Message& m);
+  void Execute();
+  void OnMessage(const Message& m);
+
+  Config cfg_;
+  uint64_t ballot_ = kInitialBallot;
+  Log log_;
+  KVStore kv_;
+  SplitMix64 rng_;
+  bool commit_received_ = false;
+  uint64_t last_prepare_ballot_ = 0;
+  uint64_t next_channel_id_ = 0;
+  std::unique_ptr<PreparePhase> prepare_;
+  // Open accept phases by channel id. An ordered map: iterating it is ascending channel
+  // order, which the protocol asks for.
+  std::map<uint64_t, std::unique_ptr<AcceptPhase>> accepts_;
+  std::deque<Instance> replay_queue_;
+  std::unique_ptr<CommitRound> commit_round_;
+  uint64_t commit_gle_ = 0;
+  std::unordered_map<uint64_t, ClientRequest> awaiting_;  // index -> the request it answers
+  Counters counters_;
+
+  std::vector<Effect> effects_;     // the current step's output
+  std::vector<LogChange> changes_;  // scratch for log operations
+};
+
+}  // namespace replicant

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the Java engine into dist/: the conformance host and the TCP server (one jar plus
+# launcher scripts), the TeaVM JavaScript build (what runs in Node) and the TeaVM WebAssembly
+# GC build with its loader (what runs in browsers). Does nothing when dist/ is newer than every
+# source; `build.sh --force` rebuilds anyway. Unit tests: `mvn -q -B test` (scripts/suites.sh).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+stamp=dist/.stamp
+if [ "${1:-}" != --force ] && [ -f "$stamp" ] &&
+  [ -z "$(find pom.xml build.sh src/main -newer "$stamp" -print -quit)" ]; then
+  exit 0
+fi
+
+# -Pteavm adds the two TeaVM compilations to the ordinary jar build; tests run separately.
+# Maven's output (even with -q, Debian's Maven prints colour resets) is shown only on failure.
+if ! log=$(mvn -q -B -Pteavm package -DskipTests 2>&1); then
+  printf '%s\n' "$log" >&2
+  exit 1
+fi
+
+mkdir -p dist
+cp target/replicant-java.jar dist/
+cp target/teavm/replicant-java.js target/teavm/replicant-java.wasm \
+  target/teavm/replicant-java.wasm-runtime.js dist/
+
+# Launchers, so drivers can spawn the engine like the others' native binaries. JAVA and
+# REPLICANT_JAVA_OPTS (e.g. -Xmx256m, as the paper sizes the heap) pass through.
+launcher() {
+  cat >"dist/$1" <<SCRIPT
+#!/bin/sh
+here=\$(dirname "\$(readlink -f "\$0")")
+exec "\${JAVA:-java}" \$REPLICANT_JAVA_OPTS $3 -cp "\$here/replicant-java.jar" $2 "\$@"
+SCRIPT
+  chmod +x "dist/$1"
+}
+# The host is short-lived and single-threaded: a small serial-GC JVM starts fastest.
+launcher replicant-host replicant.host.Main '-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto'
+# The server keeps the JVM's defaults (G1, as in the paper); size the heap with -Xmx.
+launcher replicant-server replicant.server.Main ''
+touch "$stamp"

@@ -1,0 +1,475 @@
+package replicant.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import replicant.core.Json.Field;
+import replicant.core.Json.Kind;
+import replicant.core.Json.Value;
+import replicant.core.Messages.Effect;
+import replicant.core.Messages.Event;
+import replicant.core.Messages.EventType;
+import replicant.core.Messages.Message;
+import replicant.core.Messages.MessageType;
+import replicant.core.Messages.TimerName;
+import replicant.core.Messages.Trace;
+
+/** Events, messages and effects to and from canonical JSON (docs/protocol.md, "Canonical encoding"). */
+public final class Codec {
+    private Codec() {}
+
+    /**
+     * Checks that v is an object with exactly the given fields (in any order) and returns their
+     * values in the order asked for; null otherwise.
+     */
+    static Value[] objectFields(Value v, String... names) {
+        if (v == null || v.kind != Kind.OBJECT || v.fields.size() != names.length) return null;
+        Value[] out = new Value[names.length];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = v.field(names[i]);
+            if (out[i] == null) return null;
+        }
+        return out;
+    }
+
+    /** The string in an object's "type" field, or null. */
+    static String typeOf(Value v) {
+        if (v == null || v.kind != Kind.OBJECT) return null;
+        Value t = v.field("type");
+        return t == null ? null : asString(t);
+    }
+
+    static String asString(Value v) {
+        return v.kind == Kind.STRING ? v.string : null;
+    }
+
+    /** Reads several integer fields at once; null if any is not a number. */
+    static long[] uints(Value... vs) {
+        long[] out = new long[vs.length];
+        for (int i = 0; i < vs.length; i++) {
+            if (vs[i].kind != Kind.NUMBER) return null;
+            out[i] = vs[i].number;
+        }
+        return out;
+    }
+
+    static Command decodeCommand(Value v) {
+        String t = typeOf(v);
+        if (t == null) return null;
+        switch (t) {
+            case "get":
+            case "del": {
+                Value[] f = objectFields(v, "type", "key");
+                if (f == null) return null;
+                String key = asString(f[1]);
+                if (key == null || !Command.validKey(key)) return null;
+                return t.equals("get") ? Command.get(key) : Command.del(key);
+            }
+            case "put": {
+                Value[] f = objectFields(v, "type", "key", "value");
+                if (f == null) return null;
+                String key = asString(f[1]);
+                String value = asString(f[2]);
+                if (key == null || value == null || !Command.validKey(key) || !Command.validValue(value)) return null;
+                return Command.put(key, value);
+            }
+            default:
+                return null;
+        }
+    }
+
+    static Instance.State decodeState(Value v) {
+        String s = asString(v);
+        if (s == null) return null;
+        for (Instance.State st : Instance.State.values()) {
+            if (st.wire.equals(s)) return st;
+        }
+        return null;
+    }
+
+    static Instance decodeInstance(Value v) {
+        Value[] f = objectFields(v, "ballot", "index", "client_id", "request_id", "state", "command");
+        if (f == null) return null;
+        long[] n = uints(f[0], f[1], f[2], f[3]);
+        if (n == null) return null;
+        Instance.State state = decodeState(f[4]);
+        if (state == null) return null;
+        Command cmd = decodeCommand(f[5]);
+        if (cmd == null) return null;
+        return new Instance(n[0], n[1], n[2], n[3], state, cmd);
+    }
+
+    /** The bool of v, as 0 (false) / 1 (true), or -1 if v is not a bool. */
+    private static int asBool(Value v) {
+        return v.kind == Kind.BOOL ? (v.bool ? 1 : 0) : -1;
+    }
+
+    static Message decodeMessageValue(Value v) {
+        String t = typeOf(v);
+        if (t == null) return null;
+        Message m;
+        switch (t) {
+            case "prepare_request": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2], f[3], f[4]);
+                if (n == null) return null;
+                m = header(MessageType.PREPARE_REQUEST, n);
+                m.ballot = n[3];
+                return m;
+            }
+            case "prepare_response": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2], f[3], f[5]);
+                int ok = asBool(f[4]);
+                if (n == null || ok < 0 || f[6].kind != Kind.ARRAY) return null;
+                m = header(MessageType.PREPARE_RESPONSE, n);
+                m.ok = ok == 1;
+                m.ballot = n[3];
+                List<Instance> instances = new ArrayList<>(f[6].items.size());
+                for (Value item : f[6].items) {
+                    Instance inst = decodeInstance(item);
+                    if (inst == null) return null;
+                    instances.add(inst);
+                }
+                m.instances = instances;
+                return m;
+            }
+            case "accept_request": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "instance");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2], f[3]);
+                Instance inst = decodeInstance(f[4]);
+                if (n == null || inst == null) return null;
+                m = header(MessageType.ACCEPT_REQUEST, n);
+                m.instance = inst;
+                return m;
+            }
+            case "accept_response": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2], f[3], f[5]);
+                int ok = asBool(f[4]);
+                if (n == null || ok < 0) return null;
+                m = header(MessageType.ACCEPT_RESPONSE, n);
+                m.ok = ok == 1;
+                m.ballot = n[3];
+                return m;
+            }
+            case "commit_request": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "last_executed",
+                        "global_last_executed");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2], f[3], f[4], f[5], f[6]);
+                if (n == null) return null;
+                m = header(MessageType.COMMIT_REQUEST, n);
+                m.ballot = n[3];
+                m.lastExecuted = n[4];
+                m.globalLastExecuted = n[5];
+                return m;
+            }
+            case "commit_response": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "last_executed");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2], f[3], f[5], f[6]);
+                int ok = asBool(f[4]);
+                if (n == null || ok < 0) return null;
+                m = header(MessageType.COMMIT_RESPONSE, n);
+                m.ok = ok == 1;
+                m.ballot = n[3];
+                m.lastExecuted = n[4];
+                return m;
+            }
+            default:
+                return null;
+        }
+    }
+
+    private static Message header(MessageType type, long[] n) {
+        Message m = new Message(type);
+        m.from = n[0];
+        m.to = n[1];
+        m.channelId = n[2];
+        return m;
+    }
+
+    /** Reads one peer message (a line of the native peer protocol); null if it is invalid. */
+    public static Message decodeMessage(byte[] in) {
+        Value v = Json.parse(in);
+        return v == null ? null : decodeMessageValue(v);
+    }
+
+    /** Reads one event; null if it is invalid. */
+    public static Event decodeEvent(byte[] in) {
+        Value v = Json.parse(in);
+        if (v == null) return null;
+        String t = typeOf(v);
+        if (t == null) return null;
+        switch (t) {
+            case "start":
+                return objectFields(v, "type") != null ? Event.start() : null;
+            case "timer": {
+                Value[] f = objectFields(v, "type", "timer");
+                if (f == null) return null;
+                String s = asString(f[1]);
+                if ("election".equals(s)) return Event.timer(TimerName.ELECTION);
+                if ("commit".equals(s)) return Event.timer(TimerName.COMMIT);
+                return null;
+            }
+            case "client": {
+                Value[] f = objectFields(v, "type", "client_id", "request_id", "line");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2]);
+                String line = asString(f[3]);
+                if (n == null || line == null) return null;
+                return Event.client(n[0], n[1], line);
+            }
+            case "message": {
+                Value[] f = objectFields(v, "type", "msg");
+                if (f == null) return null;
+                Message m = decodeMessageValue(f[1]);
+                return m == null ? null : Event.message(m);
+            }
+            default:
+                return null;
+        }
+    }
+
+    // --- writing ---
+
+    static StringBuilder appendCommand(StringBuilder b, Command c) {
+        b.append('{');
+        Json.appendStringField(b, "type", c.type.wire, true);
+        Json.appendStringField(b, "key", c.key, false);
+        if (c.type == Command.Type.PUT) Json.appendStringField(b, "value", c.value, false);
+        return b.append('}');
+    }
+
+    static StringBuilder appendInstance(StringBuilder b, Instance inst) {
+        b.append('{');
+        Json.appendUintField(b, "ballot", inst.ballot, true);
+        Json.appendUintField(b, "index", inst.index, false);
+        Json.appendUintField(b, "client_id", inst.clientId, false);
+        Json.appendUintField(b, "request_id", inst.requestId, false);
+        Json.appendStringField(b, "state", inst.state.wire, false);
+        Json.appendField(b, "command", false);
+        appendCommand(b, inst.command);
+        return b.append('}');
+    }
+
+    /** Writes m in canonical form. */
+    public static StringBuilder appendMessage(StringBuilder b, Message m) {
+        b.append('{');
+        Json.appendStringField(b, "type", m.type.wire, true);
+        Json.appendUintField(b, "from", m.from, false);
+        Json.appendUintField(b, "to", m.to, false);
+        Json.appendUintField(b, "channel_id", m.channelId, false);
+        switch (m.type) {
+            case PREPARE_REQUEST:
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                break;
+            case PREPARE_RESPONSE:
+                Json.appendBoolField(b, "ok", m.ok, false);
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                Json.appendField(b, "instances", false);
+                b.append('[');
+                for (int i = 0; i < m.instances.size(); i++) {
+                    if (i > 0) b.append(',');
+                    appendInstance(b, m.instances.get(i));
+                }
+                b.append(']');
+                break;
+            case ACCEPT_REQUEST:
+                Json.appendField(b, "instance", false);
+                appendInstance(b, m.instance);
+                break;
+            case ACCEPT_RESPONSE:
+                Json.appendBoolField(b, "ok", m.ok, false);
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                break;
+            case COMMIT_REQUEST:
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                Json.appendUintField(b, "last_executed", m.lastExecuted, false);
+                Json.appendUintField(b, "global_last_executed", m.globalLastExecuted, false);
+                break;
+            case COMMIT_RESPONSE:
+                Json.appendBoolField(b, "ok", m.ok, false);
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                Json.appendUintField(b, "last_executed", m.lastExecuted, false);
+                break;
+        }
+        return b.append('}');
+    }
+
+    /** m in canonical form. */
+    public static String encodeMessage(Message m) {
+        return appendMessage(new StringBuilder(128), m).toString();
+    }
+
+    static StringBuilder appendTrace(StringBuilder b, Trace t) {
+        Json.appendStringField(b, "kind", t.kind.wire, false);
+        switch (t.kind) {
+            case FOLLOWER:
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                Json.appendUintField(b, "leader", t.leader, false);
+                break;
+            case LEADER:
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                Json.appendUintField(b, "last_index", t.lastIndex, false);
+                break;
+            case ELECTION:
+            case ELECTION_ABANDONED:
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                break;
+            case REPLAY:
+                Json.appendUintField(b, "count", t.count, false);
+                Json.appendUintField(b, "from_index", t.fromIndex, false);
+                Json.appendUintField(b, "to_index", t.toIndex, false);
+                break;
+            case INSTANCE:
+                Json.appendUintField(b, "index", t.index, false);
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                Json.appendStringField(b, "state", t.state.wire, false);
+                break;
+            case EXECUTE:
+                Json.appendUintField(b, "index", t.index, false);
+                Json.appendStringField(b, "result", t.result.wire, false);
+                break;
+            case STALE:
+            case ACCEPT_TIMEOUT:
+                Json.appendUintField(b, "index", t.index, false);
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                break;
+            case TRIM:
+                Json.appendUintField(b, "global_last_executed", t.value, false);
+                break;
+            case COMMIT_GLE:
+                Json.appendUintField(b, "value", t.value, false);
+                break;
+            case VIOLATION:
+                Json.appendUintField(b, "index", t.index, false);
+                Json.appendStringField(b, "reason", t.reason, false);
+                break;
+        }
+        return b;
+    }
+
+    /** Writes e in canonical form (without the line feed). */
+    public static StringBuilder appendEffect(StringBuilder b, Effect e) {
+        b.append('{');
+        switch (e.type) {
+            case SEND:
+                Json.appendStringField(b, "type", "send", true);
+                Json.appendField(b, "msg", false);
+                appendMessage(b, e.message);
+                break;
+            case REPLY:
+                Json.appendStringField(b, "type", "reply", true);
+                Json.appendUintField(b, "client_id", e.clientId, false);
+                Json.appendUintField(b, "request_id", e.requestId, false);
+                Json.appendStringField(b, "result", e.result.type.wire, false);
+                if (e.result.type == Command.ResultType.OK) {
+                    Json.appendStringField(b, "value", e.result.value, false);
+                } else if (e.result.type == Command.ResultType.LEADER_IS) {
+                    Json.appendUintField(b, "leader", e.result.leader, false);
+                }
+                break;
+            case SET_TIMER:
+                Json.appendStringField(b, "type", "set_timer", true);
+                Json.appendStringField(b, "timer", e.timer.wire, false);
+                Json.appendUintField(b, "delay_us", e.delayUs, false);
+                break;
+            case CANCEL_TIMER:
+                Json.appendStringField(b, "type", "cancel_timer", true);
+                Json.appendStringField(b, "timer", e.timer.wire, false);
+                break;
+            case TRACE:
+                Json.appendStringField(b, "type", "trace", true);
+                appendTrace(b, e.trace);
+                break;
+            case ERROR:
+                Json.appendStringField(b, "type", "error", true);
+                Json.appendStringField(b, "error", "bad_event", false);
+                break;
+        }
+        return b.append('}');
+    }
+
+    /** Writes effects as JSON Lines. */
+    public static String encodeEffects(List<Effect> effects) {
+        if (effects.isEmpty()) return "";
+        StringBuilder b = new StringBuilder(256 * effects.size());
+        for (Effect e : effects) appendEffect(b, e).append('\n');
+        return b.toString();
+    }
+
+    /** Reads a node configuration; unknown fields and out-of-range values are errors. */
+    public static Config decodeConfig(byte[] in) throws Config.ConfigException {
+        Value v = Json.parse(in);
+        if (v == null) throw new Config.ConfigException("config: not valid JSON");
+        if (v.kind != Kind.OBJECT) throw new Config.ConfigException("config: not a JSON object");
+        Config cfg = Config.defaults();
+        boolean seenId = false;
+        boolean seenNumPeers = false;
+        boolean seenSeed = false;
+        for (Field f : v.fields) {
+            if (f.name.equals("trace")) {
+                if (f.value.kind != Kind.BOOL) throw new Config.ConfigException("config: trace must be true or false");
+                cfg.trace = f.value.bool;
+                continue;
+            }
+            if (f.value.kind != Kind.NUMBER) {
+                throw new Config.ConfigException(
+                        "config: " + f.name + " must be a non-negative integer below 2^53");
+            }
+            long n = f.value.number;
+            switch (f.name) {
+                case "id":
+                    cfg.id = n;
+                    seenId = true;
+                    break;
+                case "num_peers":
+                    cfg.numPeers = n;
+                    seenNumPeers = true;
+                    break;
+                case "seed":
+                    cfg.seed = n;
+                    seenSeed = true;
+                    break;
+                case "commit_interval_us":
+                    cfg.commitIntervalUs = n;
+                    break;
+                case "accept_timeout_ticks":
+                    cfg.acceptTimeoutTicks = n;
+                    break;
+                case "max_pending_accepts":
+                    cfg.maxPendingAccepts = n;
+                    break;
+                default:
+                    throw new Config.ConfigException("config: unknown field " + quote(f.name));
+            }
+        }
+        if (!seenId || !seenNumPeers || !seenSeed) {
+            throw new Config.ConfigException("config: id, num_peers and seed are required");
+        }
+        cfg.validate();
+        return cfg;
+    }
+
+    /** A field name quoted for an error message (non-printable bytes as \xNN). */
+    private static String quote(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c >= 0x20 && c < 0x7f) {
+                b.append(c);
+            } else {
+                b.append("\\x").append(Json.hex16(c).substring(14));
+            }
+        }
+        return b.append('"').toString();
+    }
+}

@@ -1,0 +1,56 @@
+package replicant.core;
+
+/** Everything a Node is created with. */
+public final class Config {
+    public long id;
+    public long numPeers = 3;
+    public long seed;
+    /** The leader's heartbeat; followers wait 1.5–2× this for it. The paper's default (§3.2.2). */
+    public long commitIntervalUs = 150_000;
+    /** Heartbeats an accept phase may wait for a majority. */
+    public long acceptTimeoutTicks = 3;
+    /** Open accept phases before clients are told to retry. */
+    public long maxPendingAccepts = 4096;
+    /** Emit trace records. */
+    public boolean trace = true;
+
+    /** A configuration that cannot be used; the message names the problem. */
+    public static final class ConfigException extends Exception {
+        public ConfigException(String message) {
+            super(message);
+        }
+    }
+
+    public static Config defaults() {
+        return new Config();
+    }
+
+    public Config copy() {
+        Config c = new Config();
+        c.id = id;
+        c.numPeers = numPeers;
+        c.seed = seed;
+        c.commitIntervalUs = commitIntervalUs;
+        c.acceptTimeoutTicks = acceptTimeoutTicks;
+        c.maxPendingAccepts = maxPendingAccepts;
+        c.trace = trace;
+        return c;
+    }
+
+    /** Checks the ranges of docs/protocol.md; throws naming the first bad field. */
+    public void validate() throws ConfigException {
+        if (numPeers < 1 || numPeers > Ballot.MAX_NUM_PEERS) {
+            throw new ConfigException("config: num_peers must be between 1 and 15");
+        } else if (id < 0 || id >= numPeers) {
+            throw new ConfigException("config: id must be below num_peers");
+        } else if (seed < 0 || seed > Json.MAX_SAFE_INT) {
+            throw new ConfigException("config: seed must be below 2^53");
+        } else if (commitIntervalUs < 1000 || commitIntervalUs > 60_000_000) {
+            throw new ConfigException("config: commit_interval_us must be between 1000 and 60000000");
+        } else if (acceptTimeoutTicks < 1 || acceptTimeoutTicks > 1000) {
+            throw new ConfigException("config: accept_timeout_ticks must be between 1 and 1000");
+        } else if (maxPendingAccepts < 1 || maxPendingAccepts > 1_000_000) {
+            throw new ConfigException("config: max_pending_accepts must be between 1 and 1000000");
+        }
+    }
+}

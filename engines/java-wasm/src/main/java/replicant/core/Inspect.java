@@ -1,0 +1,114 @@
+package replicant.core;
+
+import java.util.List;
+
+import replicant.core.Node.AcceptPhase;
+
+/** The node's whole state as one canonical object (docs/protocol.md, "Inspect"). */
+final class Inspect {
+    /** How many KV entries (in ascending key order) inspect lists. */
+    static final int INSPECT_KV_ENTRIES = 64;
+
+    private Inspect() {}
+
+    static String inspect(Node n) {
+        StringBuilder b = new StringBuilder(1024);
+        b.append('{');
+        Json.appendUintField(b, "id", n.cfg.id, true);
+        Json.appendUintField(b, "num_peers", n.cfg.numPeers, false);
+        String role = n.isLeader() ? "leader" : n.prepare != null ? "candidate" : "follower";
+        Json.appendStringField(b, "role", role, false);
+        Json.appendUintField(b, "ballot", n.ballot, false);
+        Json.appendField(b, "leader", false);
+        long leader = Ballot.leaderOf(n.ballot);
+        if (leader == Ballot.NO_LEADER) b.append("null");
+        else Json.appendUint(b, leader);
+        Json.appendBoolField(b, "commit_received", n.commitReceived, false);
+        Json.appendUintField(b, "last_index", n.log.lastIndex(), false);
+        Json.appendUintField(b, "last_executed", n.log.lastExecuted(), false);
+        Json.appendUintField(b, "global_last_executed", n.log.globalLastExecuted(), false);
+
+        Json.appendField(b, "log", false);
+        b.append('[');
+        List<Instance> log = n.log.instances();
+        for (int i = 0; i < log.size(); i++) {
+            if (i > 0) b.append(',');
+            Codec.appendInstance(b, log.get(i));
+        }
+        b.append(']');
+
+        Json.appendField(b, "kv", false);
+        b.append('{');
+        Json.appendUintField(b, "size", n.kv.size(), true);
+        Json.appendStringField(b, "digest", Json.hex16(n.kv.digest()), false);
+        Json.appendField(b, "entries", false);
+        b.append('[');
+        List<String[]> entries = n.kv.firstEntries(INSPECT_KV_ENTRIES);
+        for (int i = 0; i < entries.size(); i++) {
+            if (i > 0) b.append(',');
+            b.append('[');
+            Json.appendString(b, entries.get(i)[0]);
+            b.append(',');
+            Json.appendString(b, entries.get(i)[1]);
+            b.append(']');
+        }
+        b.append("]}");
+
+        Json.appendField(b, "prepare", false);
+        Node.PreparePhase p = n.prepare;
+        if (p == null) {
+            b.append("null");
+        } else {
+            b.append('{');
+            Json.appendUintField(b, "ballot", p.ballot, true);
+            Json.appendUintField(b, "channel_id", p.channelId, false);
+            Json.appendUintField(b, "promises", p.promises, false);
+            b.append('}');
+        }
+
+        Json.appendField(b, "accepts", false);
+        b.append('[');
+        boolean first = true;
+        for (AcceptPhase ph : n.accepts.values()) {
+            if (!first) b.append(',');
+            first = false;
+            b.append('{');
+            Json.appendUintField(b, "channel_id", ph.channelId, true);
+            Json.appendUintField(b, "index", ph.instance.index, false);
+            Json.appendUintField(b, "votes", ph.votes, false);
+            Json.appendUintField(b, "ticks", ph.ticks, false);
+            Json.appendBoolField(b, "client", ph.client != null, false);
+            b.append('}');
+        }
+        b.append(']');
+
+        Json.appendUintField(b, "replay_remaining", n.replayQueue.size(), false);
+        Json.appendField(b, "commit_round", false);
+        Node.CommitRound r = n.commitRound;
+        if (r == null) {
+            b.append("null");
+        } else {
+            b.append('{');
+            Json.appendUintField(b, "channel_id", r.channelId, true);
+            Json.appendUintField(b, "answered", r.answeredCount, false);
+            b.append('}');
+        }
+        Json.appendUintField(b, "commit_gle", n.commitGle, false);
+
+        Node.Counters c = n.counters;
+        Json.appendField(b, "counters", false);
+        b.append('{');
+        Json.appendUintField(b, "events", c.events, true);
+        Json.appendUintField(b, "messages_in", c.messagesIn, false);
+        Json.appendUintField(b, "messages_out", c.messagesOut, false);
+        Json.appendUintField(b, "client_commands", c.clientCommands, false);
+        Json.appendUintField(b, "replies", c.replies, false);
+        Json.appendUintField(b, "executed", c.executed, false);
+        Json.appendUintField(b, "elections", c.elections, false);
+        Json.appendUintField(b, "bad_events", c.badEvents, false);
+        Json.appendUintField(b, "stale_responses", c.staleResponses, false);
+        Json.appendUintField(b, "accept_timeouts", c.acceptTimeouts, false);
+        Json.appendUintField(b, "violations", c.violations, false);
+        return b.append("}}").toString();
+    }
+}

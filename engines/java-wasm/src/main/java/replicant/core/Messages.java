@@ -1,0 +1,170 @@
+package replicant.core;
+
+import java.util.Collections;
+import java.util.List;
+
+/** Events go into {@link Node#step}; effects come out. Messages travel between nodes. */
+public final class Messages {
+    private Messages() {}
+
+    public enum MessageType {
+        PREPARE_REQUEST("prepare_request"),
+        PREPARE_RESPONSE("prepare_response"),
+        ACCEPT_REQUEST("accept_request"),
+        ACCEPT_RESPONSE("accept_response"),
+        COMMIT_REQUEST("commit_request"),
+        COMMIT_RESPONSE("commit_response");
+
+        public final String wire;
+
+        MessageType(String wire) {
+            this.wire = wire;
+        }
+    }
+
+    /** One peer message; which fields matter depends on type (docs/protocol.md). */
+    public static final class Message {
+        public MessageType type;
+        public long from;
+        public long to;
+        public long channelId;
+        public boolean ok;
+        public long ballot;
+        public long lastExecuted;
+        public long globalLastExecuted;
+        /** accept_request. */
+        public Instance instance;
+        /** prepare_response; never null. */
+        public List<Instance> instances = Collections.emptyList();
+
+        public Message(MessageType type) {
+            this.type = type;
+        }
+
+        public Message copy() {
+            Message m = new Message(type);
+            m.from = from;
+            m.to = to;
+            m.channelId = channelId;
+            m.ok = ok;
+            m.ballot = ballot;
+            m.lastExecuted = lastExecuted;
+            m.globalLastExecuted = globalLastExecuted;
+            m.instance = instance;
+            m.instances = instances;
+            return m;
+        }
+    }
+
+    public enum TimerName {
+        ELECTION("election"), COMMIT("commit");
+
+        public final String wire;
+
+        TimerName(String wire) {
+            this.wire = wire;
+        }
+    }
+
+    public enum EventType { START, TIMER, CLIENT, MESSAGE }
+
+    public static final class Event {
+        public final EventType type;
+        public TimerName timer;
+        public long clientId;
+        public long requestId;
+        public String line;
+        public Message message;
+
+        public Event(EventType type) {
+            this.type = type;
+        }
+
+        public static Event start() {
+            return new Event(EventType.START);
+        }
+
+        public static Event timer(TimerName t) {
+            Event e = new Event(EventType.TIMER);
+            e.timer = t;
+            return e;
+        }
+
+        public static Event client(long clientId, long requestId, String line) {
+            Event e = new Event(EventType.CLIENT);
+            e.clientId = clientId;
+            e.requestId = requestId;
+            e.line = line;
+            return e;
+        }
+
+        public static Event message(Message m) {
+            Event e = new Event(EventType.MESSAGE);
+            e.message = m;
+            return e;
+        }
+    }
+
+    public enum EffectType { SEND, REPLY, SET_TIMER, CANCEL_TIMER, TRACE, ERROR }
+
+    public static final class Effect {
+        public final EffectType type;
+        /** send. */
+        public Message message;
+        /** reply. */
+        public long clientId;
+        public long requestId;
+        public Command.Result result;
+        /** set_timer, cancel_timer. */
+        public TimerName timer;
+        public long delayUs;
+        /** trace. */
+        public Trace trace;
+
+        public Effect(EffectType type) {
+            this.type = type;
+        }
+    }
+
+    public enum TraceKind {
+        FOLLOWER("follower"),
+        LEADER("leader"),
+        ELECTION("election"),
+        ELECTION_ABANDONED("election_abandoned"),
+        REPLAY("replay"),
+        INSTANCE("instance"),
+        EXECUTE("execute"),
+        STALE("stale"),
+        ACCEPT_TIMEOUT("accept_timeout"),
+        TRIM("trim"),
+        COMMIT_GLE("commit_gle"),
+        VIOLATION("violation");
+
+        public final String wire;
+
+        TraceKind(String wire) {
+            this.wire = wire;
+        }
+    }
+
+    /** A record of a state change; which fields matter depends on kind. */
+    public static final class Trace {
+        public final TraceKind kind;
+        public long ballot;
+        public long leader;
+        public long lastIndex;
+        public long index;
+        public Instance.State state;
+        public Command.ResultType result;
+        public long count;
+        public long fromIndex;
+        public long toIndex;
+        /** trim: the new gle; commit_gle: the learned gle. */
+        public long value;
+        public String reason;
+
+        public Trace(TraceKind kind) {
+            this.kind = kind;
+        }
+    }
+}

@@ -1,0 +1,423 @@
+package replicant.core;
+
+import java.util.HashMap;
+
+import replicant.core.Messages.Message;
+import replicant.core.Messages.MessageType;
+import replicant.core.Messages.TimerName;
+import replicant.core.Messages.Trace;
+import replicant.core.Messages.TraceKind;
+import replicant.core.Node.AcceptPhase;
+import replicant.core.Node.ClientRequest;
+import replicant.core.Node.CommitRound;
+import replicant.core.Node.PreparePhase;
+
+/**
+ * The protocol handlers, in the order of docs/protocol.md ("The protocol"). Every effect is
+ * emitted in the order that document gives. Static methods over a {@link Node}, as the Go
+ * reference's multipaxos.go holds methods on *Node.
+ */
+final class MultiPaxos {
+    private MultiPaxos() {}
+
+    static int peerBit(long id) {
+        return 1 << id;
+    }
+
+    // --- trace helpers (nothing is built when tracing is off) ---
+
+    private static void traceBallot(Node n, TraceKind kind, long ballot) {
+        if (!n.cfg.trace) return;
+        Trace t = new Trace(kind);
+        t.ballot = ballot;
+        n.trace(t);
+    }
+
+    private static void traceValue(Node n, TraceKind kind, long value) {
+        if (!n.cfg.trace) return;
+        Trace t = new Trace(kind);
+        t.value = value;
+        n.trace(t);
+    }
+
+    /** Adopts a higher ballot seen from a peer. */
+    static void becomeFollower(Node n, long b) {
+        if (b <= n.ballot || Ballot.leaderOf(b) == n.cfg.id) return;
+        boolean wasLeader = n.isLeader();
+        boolean hadLeader = Ballot.leaderOf(n.ballot) != Ballot.NO_LEADER;
+        n.ballot = b;
+        if (n.cfg.trace) {
+            Trace t = new Trace(TraceKind.FOLLOWER);
+            t.ballot = b;
+            t.leader = Ballot.leaderOf(b);
+            n.trace(t);
+        }
+        if (n.prepare != null) {
+            long abandoned = n.prepare.ballot;
+            n.prepare = null;
+            traceBallot(n, TraceKind.ELECTION_ABANDONED, abandoned);
+        }
+        if (wasLeader) {
+            n.cancelTimer(TimerName.COMMIT);
+            for (AcceptPhase ph : n.sortedAccepts()) {
+                if (ph.client != null) n.reply(ph.client, Command.Result.leaderIs(Ballot.leaderOf(b)));
+            }
+            n.accepts.clear();
+            n.replayQueue.clear();
+            n.commitRound = null;
+        }
+        if (wasLeader || !hadLeader) n.setTimer(TimerName.ELECTION, n.electionDelayUs());
+    }
+
+    static void becomeLeader(Node n, long b, long maxLastIndex, HashMap<Long, Instance> merged) {
+        n.log.setLastIndexAtLeast(maxLastIndex);
+        n.ballot = b;
+        n.commitGle = n.log.globalLastExecuted();
+        if (n.cfg.trace) {
+            Trace t = new Trace(TraceKind.LEADER);
+            t.ballot = b;
+            t.lastIndex = n.log.lastIndex();
+            n.trace(t);
+        }
+        n.cancelTimer(TimerName.ELECTION);
+        trimAndOpenCommitRound(n);
+        n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
+        startReplay(n, merged);
+    }
+
+    // --- election ---
+
+    static void onElectionTimer(Node n) {
+        if (n.isLeader()) return;
+        if (n.commitReceived) {
+            n.commitReceived = false;
+            n.setTimer(TimerName.ELECTION, n.electionDelayUs());
+            return;
+        }
+        if (n.prepare != null) {
+            long abandoned = n.prepare.ballot;
+            n.prepare = null;
+            traceBallot(n, TraceKind.ELECTION_ABANDONED, abandoned);
+        }
+        long b = Ballot.nextBallot(Math.max(n.ballot, n.lastPrepareBallot), n.cfg.id);
+        n.lastPrepareBallot = b;
+        n.counters.elections++;
+        PreparePhase p = new PreparePhase();
+        p.ballot = b;
+        p.promises = 1;
+        p.merged = n.log.copy();
+        p.maxLastIndex = n.log.lastIndex();
+        traceBallot(n, TraceKind.ELECTION, b);
+        if (p.promises >= n.majority()) {
+            becomeLeader(n, b, p.maxLastIndex, p.merged);
+            return;
+        }
+        n.prepare = p;
+        Message m = new Message(MessageType.PREPARE_REQUEST);
+        m.ballot = b;
+        p.channelId = n.broadcast(m);
+        n.setTimer(TimerName.ELECTION, n.electionDelayUs());
+    }
+
+    static void onPrepareRequest(Node n, Message m) {
+        Message r = new Message(MessageType.PREPARE_RESPONSE);
+        if (m.ballot > n.ballot) {
+            becomeFollower(n, m.ballot);
+            r.ok = true;
+            r.ballot = n.ballot;
+            r.instances = n.log.instances(); // every stored slot is above gle
+            n.respond(m, r);
+            return;
+        }
+        r.ok = false;
+        r.ballot = n.ballot;
+        n.respond(m, r);
+    }
+
+    static void onPrepareResponse(Node n, Message m) {
+        PreparePhase p = n.prepare;
+        if (p == null || m.channelId != p.channelId || (p.answered & peerBit(m.from)) != 0) {
+            n.counters.staleResponses++;
+            return;
+        }
+        p.answered |= peerBit(m.from);
+        if (!m.ok) {
+            n.prepare = null;
+            traceBallot(n, TraceKind.ELECTION_ABANDONED, p.ballot);
+            becomeFollower(n, m.ballot);
+            return;
+        }
+        p.promises++;
+        for (Instance inst : m.instances) {
+            if (Log.insertInto(p.merged, inst) == Log.InsertOutcome.VIOLATION) {
+                n.changes.add(new Log.Change(Log.ChangeKind.VIOLATION, inst, Log.REASON_COMMAND_MISMATCH));
+            }
+            p.maxLastIndex = Math.max(p.maxLastIndex, inst.index);
+        }
+        n.applyChanges();
+        if (p.promises >= n.majority()) {
+            n.prepare = null;
+            becomeLeader(n, p.ballot, p.maxLastIndex, p.merged);
+        }
+    }
+
+    // --- replay ---
+
+    static void startReplay(Node n, HashMap<Long, Instance> merged) {
+        n.replayQueue.clear();
+        n.replayQueue.addAll(Log.sortedInstances(merged.values()));
+        if (n.replayQueue.isEmpty()) return;
+        if (n.cfg.trace) {
+            Trace t = new Trace(TraceKind.REPLAY);
+            t.count = n.replayQueue.size();
+            t.fromIndex = n.replayQueue.peekFirst().index;
+            t.toIndex = n.replayQueue.peekLast().index;
+            n.trace(t);
+        }
+        replayNext(n);
+    }
+
+    static void replayNext(Node n) {
+        Instance old = n.replayQueue.pollFirst();
+        if (old == null) return;
+        Instance inst = new Instance(n.ballot, old.index, old.clientId, old.requestId, Instance.State.IN_PROGRESS,
+                old.command);
+        startAccept(n, inst, null, true);
+    }
+
+    // --- accept ---
+
+    static void startAccept(Node n, Instance inst, ClientRequest client, boolean replay) {
+        n.log.append(inst, n.changes);
+        n.applyChanges();
+        AcceptPhase ph = new AcceptPhase();
+        ph.instance = inst;
+        ph.votes = 1;
+        ph.client = client;
+        ph.replay = replay;
+        if (ph.votes >= n.majority()) {
+            accepted(n, ph);
+            return;
+        }
+        ph.channelId = n.broadcast(acceptRequest(inst));
+        n.accepts.put(ph.channelId, ph);
+    }
+
+    private static Message acceptRequest(Instance inst) {
+        Message m = new Message(MessageType.ACCEPT_REQUEST);
+        m.instance = inst;
+        return m;
+    }
+
+    static void accepted(Node n, AcceptPhase ph) {
+        n.accepts.remove(ph.channelId);
+        n.log.commit(ph.instance.index, n.changes);
+        n.applyChanges();
+        if (ph.client != null) n.awaiting.put(ph.instance.index, ph.client);
+        execute(n);
+        if (ph.replay) replayNext(n);
+    }
+
+    /**
+     * Ends an accept phase that timed out or met a stale reject: its client is told to retry,
+     * and the slot is proposed again so the executor never waits on a hole.
+     */
+    static void failWhileLeader(Node n, AcceptPhase ph) {
+        n.accepts.remove(ph.channelId);
+        if (ph.client != null) {
+            n.reply(ph.client, Command.Result.RETRY);
+            ph.client = null;
+        }
+        ph.votes = 1;
+        ph.answered = 0;
+        ph.ticks = 0;
+        ph.channelId = n.broadcast(acceptRequest(ph.instance));
+        n.accepts.put(ph.channelId, ph);
+    }
+
+    static void onClientCommand(Node n, ClientRequest c, String line) {
+        n.counters.clientCommands++;
+        Command cmd = Command.parse(line);
+        if (cmd == null) {
+            n.reply(c, Command.Result.BAD_COMMAND);
+        } else if (n.isLeader()) {
+            if (n.accepts.size() >= n.cfg.maxPendingAccepts) {
+                n.reply(c, Command.Result.RETRY);
+                return;
+            }
+            Instance inst = new Instance(n.ballot, n.log.advanceLastIndex(), c.clientId, c.requestId,
+                    Instance.State.IN_PROGRESS, cmd);
+            startAccept(n, inst, c, false);
+        } else if (Ballot.leaderOf(n.ballot) != Ballot.NO_LEADER) {
+            n.reply(c, Command.Result.leaderIs(Ballot.leaderOf(n.ballot)));
+        } else {
+            n.reply(c, Command.Result.RETRY);
+        }
+    }
+
+    static void onAcceptRequest(Node n, Message m) {
+        Instance inst = m.instance;
+        Message r = new Message(MessageType.ACCEPT_RESPONSE);
+        if (inst.ballot < n.ballot) {
+            r.ok = false;
+            r.ballot = n.ballot;
+            n.respond(m, r);
+            return;
+        }
+        n.log.append(inst, n.changes);
+        n.applyChanges();
+        if (inst.ballot > n.ballot) becomeFollower(n, inst.ballot);
+        r.ok = true;
+        r.ballot = n.ballot;
+        n.respond(m, r);
+    }
+
+    static void onAcceptResponse(Node n, Message m) {
+        AcceptPhase ph = n.accepts.get(m.channelId);
+        if (ph == null || (ph.answered & peerBit(m.from)) != 0) {
+            n.counters.staleResponses++;
+            return;
+        }
+        ph.answered |= peerBit(m.from);
+        if (m.ok) {
+            ph.votes++;
+            if (ph.votes >= n.majority()) accepted(n, ph);
+            return;
+        }
+        becomeFollower(n, m.ballot);
+        if (n.isLeader()) failWhileLeader(n, ph);
+    }
+
+    // --- commit (heartbeat, learning, trimming) ---
+
+    static void onCommitTimer(Node n) {
+        if (!n.isLeader()) return;
+        n.commitRound = null;
+        for (AcceptPhase ph : n.sortedAccepts()) {
+            ph.ticks++;
+            if (ph.ticks >= n.cfg.acceptTimeoutTicks) {
+                n.counters.acceptTimeouts++;
+                if (n.cfg.trace) {
+                    Trace t = new Trace(TraceKind.ACCEPT_TIMEOUT);
+                    t.index = ph.instance.index;
+                    t.ballot = ph.instance.ballot;
+                    n.trace(t);
+                }
+                failWhileLeader(n, ph);
+            }
+        }
+        trimAndOpenCommitRound(n);
+        n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
+    }
+
+    static void trimAndOpenCommitRound(Node n) {
+        trimUntil(n, n.commitGle);
+        long lastExecuted = n.log.lastExecuted();
+        if (n.cfg.numPeers == 1) {
+            learnGle(n, lastExecuted);
+            return;
+        }
+        Message m = new Message(MessageType.COMMIT_REQUEST);
+        m.ballot = n.ballot;
+        m.lastExecuted = lastExecuted;
+        m.globalLastExecuted = n.commitGle;
+        CommitRound r = new CommitRound();
+        r.channelId = n.broadcast(m);
+        r.minLastExecuted = lastExecuted;
+        n.commitRound = r;
+    }
+
+    static void trimUntil(Node n, long g) {
+        if (n.log.trimUntil(g)) traceValue(n, TraceKind.TRIM, n.log.globalLastExecuted());
+    }
+
+    static void learnGle(Node n, long g) {
+        if (g != n.commitGle) {
+            n.commitGle = g;
+            traceValue(n, TraceKind.COMMIT_GLE, g);
+        }
+    }
+
+    static void onCommitRequest(Node n, Message m) {
+        Message r = new Message(MessageType.COMMIT_RESPONSE);
+        if (m.ballot < n.ballot) {
+            r.ok = false;
+            r.ballot = n.ballot;
+            n.respond(m, r);
+            return;
+        }
+        n.commitReceived = true;
+        n.log.commitUntil(m.lastExecuted, m.ballot, n.changes);
+        n.applyChanges();
+        execute(n);
+        trimUntil(n, m.globalLastExecuted);
+        if (m.ballot > n.ballot) becomeFollower(n, m.ballot);
+        r.ok = true;
+        r.ballot = n.ballot;
+        r.lastExecuted = n.log.lastExecuted();
+        n.respond(m, r);
+    }
+
+    static void onCommitResponse(Node n, Message m) {
+        CommitRound r = n.commitRound;
+        if (r == null || m.channelId != r.channelId || (r.answered & peerBit(m.from)) != 0) {
+            n.counters.staleResponses++;
+            return;
+        }
+        r.answered |= peerBit(m.from);
+        if (!m.ok) {
+            n.commitRound = null;
+            becomeFollower(n, m.ballot);
+            return;
+        }
+        r.answeredCount++;
+        r.minLastExecuted = Math.min(r.minLastExecuted, m.lastExecuted);
+        if (r.answeredCount == n.cfg.numPeers - 1) {
+            n.commitRound = null;
+            learnGle(n, r.minLastExecuted);
+        }
+    }
+
+    // --- executor ---
+
+    static void execute(Node n) {
+        for (;;) {
+            Instance inst = n.log.nextExecutable();
+            if (inst == null) return;
+            Command.Result result = n.kv.apply(inst.command);
+            n.log.markExecuted();
+            n.counters.executed++;
+            if (n.cfg.trace) {
+                Trace t = new Trace(TraceKind.EXECUTE);
+                t.index = inst.index;
+                t.result = result.type;
+                n.trace(t);
+            }
+            ClientRequest c = n.awaiting.remove(inst.index);
+            if (c != null) n.reply(c, result);
+        }
+    }
+
+    static void onMessage(Node n, Message m) {
+        switch (m.type) {
+            case PREPARE_REQUEST:
+                onPrepareRequest(n, m);
+                break;
+            case PREPARE_RESPONSE:
+                onPrepareResponse(n, m);
+                break;
+            case ACCEPT_REQUEST:
+                onAcceptRequest(n, m);
+                break;
+            case ACCEPT_RESPONSE:
+                onAcceptResponse(n, m);
+                break;
+            case COMMIT_REQUEST:
+                onCommitRequest(n, m);
+                break;
+            case COMMIT_RESPONSE:
+                onCommitResponse(n, m);
+                break;
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package replicant.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.TreeMap;
+
+import replicant.core.Messages.Effect;
+import replicant.core.Messages.EffectType;
+import replicant.core.Messages.Event;
+import replicant.core.Messages.Message;
+import replicant.core.Messages.TimerName;
+import replicant.core.Messages.Trace;
+import replicant.core.Messages.TraceKind;
+
+/**
+ * One Replicant peer: the sans-IO core. It is advanced only by {@link #step}. The protocol
+ * handlers live in {@link MultiPaxos} and the inspect view in {@link Inspect}, as in the Go
+ * reference's multipaxos.go and inspect.go; they reach the state below directly.
+ *
+ * <p>Not thread-safe: a driver serializes every call (the native server holds one lock).
+ */
+public final class Node {
+    final Config cfg;
+    long ballot = Ballot.INITIAL_BALLOT;
+    final Log log = new Log();
+    final KvStore kv = new KvStore();
+    final Prng rng;
+    boolean commitReceived;
+    long lastPrepareBallot;
+    long nextChannelId;
+    PreparePhase prepare;
+    /** Open accept phases by channel id; a TreeMap, so iteration is in ascending channel order. */
+    final TreeMap<Long, AcceptPhase> accepts = new TreeMap<>();
+    final ArrayDeque<Instance> replayQueue = new ArrayDeque<>();
+    CommitRound commitRound;
+    long commitGle;
+    /** Index to the client request its execution answers. */
+    final HashMap<Long, ClientRequest> awaiting = new HashMap<>();
+    final Counters counters = new Counters();
+
+    /** The current step's output. */
+    final ArrayList<Effect> effects = new ArrayList<>();
+    /** Scratch for log operations. */
+    final ArrayList<Log.Change> changes = new ArrayList<>();
+
+    static final class ClientRequest {
+        final long clientId;
+        final long requestId;
+
+        ClientRequest(long clientId, long requestId) {
+            this.clientId = clientId;
+            this.requestId = requestId;
+        }
+    }
+
+    static final class PreparePhase {
+        long ballot;
+        long channelId;
+        long promises;
+        /** A bit per peer. */
+        int answered;
+        HashMap<Long, Instance> merged;
+        long maxLastIndex;
+    }
+
+    static final class AcceptPhase {
+        long channelId;
+        Instance instance;
+        long votes;
+        int answered;
+        long ticks;
+        ClientRequest client;
+        boolean replay;
+    }
+
+    static final class CommitRound {
+        long channelId;
+        int answered;
+        long answeredCount;
+        long minLastExecuted;
+    }
+
+    /** The node's running totals, shown by inspect. */
+    public static final class Counters {
+        public long events, messagesIn, messagesOut, clientCommands, replies, executed, elections, badEvents,
+                staleResponses, acceptTimeouts, violations;
+    }
+
+    /** Creates a node; cfg must be valid ({@link Config#validate}). */
+    public Node(Config cfg) {
+        this.cfg = cfg.copy();
+        this.rng = new Prng(cfg.seed);
+    }
+
+    public Config config() {
+        return cfg.copy();
+    }
+
+    /** Advances the node by one event. The returned list is valid until the next step. */
+    public List<Effect> step(Event ev) {
+        effects.clear();
+        counters.events++;
+        switch (ev.type) {
+            case START:
+                setTimer(TimerName.ELECTION, electionDelayUs());
+                break;
+            case TIMER:
+                if (ev.timer == TimerName.ELECTION) MultiPaxos.onElectionTimer(this);
+                else MultiPaxos.onCommitTimer(this);
+                break;
+            case CLIENT:
+                MultiPaxos.onClientCommand(this, new ClientRequest(ev.clientId, ev.requestId), ev.line);
+                break;
+            case MESSAGE:
+                if (!validMessage(ev.message)) {
+                    badEvent();
+                    break;
+                }
+                counters.messagesIn++;
+                MultiPaxos.onMessage(this, ev.message);
+                break;
+        }
+        return effects;
+    }
+
+    /** Decodes one canonical event, steps, and returns the effects as JSON Lines. */
+    public String stepJson(byte[] in) {
+        Event ev = Codec.decodeEvent(in);
+        if (ev == null) {
+            effects.clear();
+            counters.events++;
+            badEvent();
+            return Codec.encodeEffects(effects);
+        }
+        return Codec.encodeEffects(step(ev));
+    }
+
+    /** The node's whole state as canonical JSON (docs/protocol.md, "Inspect"). */
+    public String inspect() {
+        return Inspect.inspect(this);
+    }
+
+    void badEvent() {
+        counters.badEvents++;
+        effects.add(new Effect(EffectType.ERROR));
+    }
+
+    private boolean realBallot(long b) {
+        return Ballot.leaderOf(b) < cfg.numPeers;
+    }
+
+    /** Applies the semantic checks of docs/protocol.md to a decoded message. */
+    boolean validMessage(Message m) {
+        long num = cfg.numPeers;
+        if (m.to != cfg.id || m.from >= num || m.from == cfg.id) return false;
+        switch (m.type) {
+            case PREPARE_REQUEST:
+            case COMMIT_REQUEST:
+                return Ballot.leaderOf(m.ballot) == m.from;
+            case ACCEPT_REQUEST:
+                return Ballot.leaderOf(m.instance.ballot) == m.from && m.instance.index >= 1
+                        && m.instance.state == Instance.State.IN_PROGRESS;
+            case PREPARE_RESPONSE:
+                for (Instance inst : m.instances) {
+                    if (inst.index < 1 || !realBallot(inst.ballot)) return false;
+                }
+                break;
+            default:
+                break;
+        }
+        return realBallot(m.ballot) || m.ballot == Ballot.INITIAL_BALLOT;
+    }
+
+    boolean isLeader() {
+        return Ballot.leaderOf(ballot) == cfg.id;
+    }
+
+    long majority() {
+        return cfg.numPeers / 2 + 1;
+    }
+
+    long electionDelayUs() {
+        long lo = cfg.commitIntervalUs * 3 / 2;
+        long hi = cfg.commitIntervalUs * 2;
+        return lo + Long.remainderUnsigned(rng.next(), hi - lo + 1);
+    }
+
+    // --- effect helpers ---
+
+    void setTimer(TimerName t, long delayUs) {
+        Effect e = new Effect(EffectType.SET_TIMER);
+        e.timer = t;
+        e.delayUs = delayUs;
+        effects.add(e);
+    }
+
+    void cancelTimer(TimerName t) {
+        Effect e = new Effect(EffectType.CANCEL_TIMER);
+        e.timer = t;
+        effects.add(e);
+    }
+
+    void reply(ClientRequest c, Command.Result r) {
+        counters.replies++;
+        Effect e = new Effect(EffectType.REPLY);
+        e.clientId = c.clientId;
+        e.requestId = c.requestId;
+        e.result = r;
+        effects.add(e);
+    }
+
+    void send(Message m) {
+        counters.messagesOut++;
+        Effect e = new Effect(EffectType.SEND);
+        e.message = m;
+        effects.add(e);
+    }
+
+    /** Sends m to every peer in ascending id order on a fresh channel, returned. */
+    long broadcast(Message m) {
+        nextChannelId++;
+        for (long p = 0; p < cfg.numPeers; p++) {
+            if (p == cfg.id) continue;
+            Message copy = m.copy();
+            copy.from = cfg.id;
+            copy.to = p;
+            copy.channelId = nextChannelId;
+            send(copy);
+        }
+        return nextChannelId;
+    }
+
+    /** Answers request req with m on req's channel. */
+    void respond(Message req, Message m) {
+        m.from = cfg.id;
+        m.to = req.from;
+        m.channelId = req.channelId;
+        send(m);
+    }
+
+    void trace(Trace t) {
+        if (cfg.trace) {
+            Effect e = new Effect(EffectType.TRACE);
+            e.trace = t;
+            effects.add(e);
+        }
+    }
+
+    /** Turns what a log operation did into trace records. */
+    void applyChanges() {
+        for (Log.Change c : changes) {
+            switch (c.kind) {
+                case STORED: {
+                    Trace t = new Trace(TraceKind.INSTANCE);
+                    t.index = c.instance.index;
+                    t.ballot = c.instance.ballot;
+                    t.state = c.instance.state;
+                    trace(t);
+                    break;
+                }
+                case STALE: {
+                    Trace t = new Trace(TraceKind.STALE);
+                    t.index = c.instance.index;
+                    t.ballot = c.instance.ballot;
+                    trace(t);
+                    break;
+                }
+                case VIOLATION: {
+                    counters.violations++;
+                    Trace t = new Trace(TraceKind.VIOLATION);
+                    t.index = c.instance.index;
+                    t.reason = c.reason;
+                    trace(t);
+                    break;
+                }
+            }
+        }
+        changes.clear();
+    }
+
+    /** A snapshot of the open accept phases in ascending channel order. */
+    List<AcceptPhase> sortedAccepts() {
+        return new ArrayList<>(accepts.values());
+    }
+}

@@ -1,0 +1,433 @@
+package replicant.server;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+import replicant.core.Codec;
+import replicant.core.Command;
+import replicant.core.Config;
+import replicant.core.Json;
+import replicant.core.Messages.Effect;
+import replicant.core.Messages.Event;
+import replicant.core.Messages.Message;
+import replicant.core.Messages.TimerName;
+import replicant.core.Node;
+import replicant.host.RuntimeStats;
+
+/**
+ * The native TCP server around one core, with OS threads as in the paper's Java Replicant
+ * (§4.1): a reader thread per client connection and per inbound peer connection, a writer
+ * thread per client connection and per outbound peer link, one timer thread. Every call into
+ * the core happens under one lock (as Replicant serializes on its log's mutex); effects are
+ * dispatched under that lock into per-connection queues, so the writers see them in the core's
+ * order and no socket write ever happens while the lock is held. TCP_NODELAY is set on every
+ * socket (§4.6).
+ */
+final class Server {
+    static final int MAX_CLIENT_LINE = 1 << 20;
+    static final int MAX_PEER_LINE = 64 << 20;
+    /** Replies a client may leave unread before it is disconnected. */
+    static final int MAX_CLIENT_BACKLOG = 1 << 16;
+    /** Messages queued on a peer link before further sends are dropped. */
+    static final int MAX_PEER_BACKLOG = 1 << 16;
+
+    private final ServerConfig cfg;
+    private final ServerConfig.Args args;
+    private final long id;
+    private final long numPeers;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Node node;
+    /** Guarded by lock: the armed timers and their generations (a superseded timer is ignored). */
+    private final ScheduledFuture<?>[] timers = new ScheduledFuture<?>[TimerName.values().length];
+    private final long[] timerGeneration = new long[TimerName.values().length];
+    private final ScheduledThreadPoolExecutor timerThread = new ScheduledThreadPoolExecutor(1, daemon("timer"));
+
+    private final ConcurrentHashMap<Long, ClientConnection> clients = new ConcurrentHashMap<>();
+    private final PeerLink[] links;
+    private final AtomicLong droppedSends = new AtomicLong();
+    private final AtomicLong garbageFrames = new AtomicLong();
+
+    Server(ServerConfig cfg, ServerConfig.Args args) throws Config.ConfigException {
+        this.cfg = cfg;
+        this.args = args;
+        this.id = args.id;
+        this.numPeers = cfg.peers.size();
+        Config c = Config.defaults();
+        c.id = id;
+        c.numPeers = numPeers;
+        c.seed = args.seed;
+        c.commitIntervalUs = cfg.commitIntervalMs * 1000;
+        c.trace = args.trace;
+        c.validate();
+        node = new Node(c);
+        timerThread.setRemoveOnCancelPolicy(true);
+        links = new PeerLink[(int) numPeers];
+    }
+
+    static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    void log(String message) {
+        System.err.println("replicant-server[" + id + "]: " + message);
+    }
+
+    void debug(String message) {
+        if (args.verbose) log(message);
+    }
+
+    /** Binds both listeners (failure: exit 2 from Main), then serves until the process ends. */
+    void run() throws IOException, ServerConfig.BadConfig {
+        ServerSocket peerListener = listen(cfg.peers.get((int) id), "peers[" + id + "]");
+        ServerSocket clientListener = listen(cfg.clients.get((int) id), "clients[" + id + "]");
+        log("node " + id + " of " + numPeers + ": peers on " + cfg.peers.get((int) id) + ", clients on "
+                + cfg.clients.get((int) id) + ", commit interval " + cfg.commitIntervalMs + " ms");
+        for (int p = 0; p < numPeers; p++) {
+            if (p == id) continue;
+            links[p] = new PeerLink(p, cfg.peers.get(p));
+            start("peer-link-" + p, links[p]::run);
+        }
+        start("peer-listener", () -> acceptPeers(peerListener));
+        if (args.statsEverySeconds > 0) {
+            timerThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
+                    args.statsEverySeconds, TimeUnit.SECONDS);
+        }
+        step(Event.start());
+        acceptClients(clientListener);
+    }
+
+    private static ServerSocket listen(InetSocketAddress addr, String what) throws ServerConfig.BadConfig {
+        try {
+            ServerSocket s = new ServerSocket();
+            s.setReuseAddress(true);
+            s.bind(addr, 128);
+            return s;
+        } catch (IOException e) {
+            throw new ServerConfig.BadConfig("cannot listen on " + what + " " + addr + ": " + e.getMessage());
+        }
+    }
+
+    private static void start(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The runtime figures: HotSpot's allocated-bytes counters summed over all live threads. */
+    String stats() {
+        long[] ids = Thread.getAllStackTraces().keySet().stream().mapToLong(Thread::getId).toArray();
+        String s = RuntimeStats.json(RuntimeStats.allocatedBytes(ids), "the server's live threads");
+        return s.substring(0, s.length() - 1) + ",\"dropped_sends\":" + droppedSends.get() + ",\"garbage_frames\":"
+                + garbageFrames.get() + "}";
+    }
+
+    // --- the core, under the lock ---
+
+    void step(Event ev) {
+        lock.lock();
+        try {
+            dispatch(node.step(ev));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Acts on the core's effects, in order. Called with the lock held; never blocks. */
+    private void dispatch(List<Effect> effects) {
+        for (Effect e : effects) {
+            switch (e.type) {
+                case SEND: {
+                    PeerLink link = links[(int) e.message.to];
+                    StringBuilder b = Codec.appendMessage(new StringBuilder(128), e.message).append('\n');
+                    if (!link.offer(Json.toBytes(b))) droppedSends.incrementAndGet();
+                    break;
+                }
+                case REPLY: {
+                    ClientConnection c = clients.get(e.clientId);
+                    if (c != null) c.reply(Command.replyLine(e.result));
+                    break;
+                }
+                case SET_TIMER:
+                    arm(e.timer, e.delayUs);
+                    break;
+                case CANCEL_TIMER:
+                    disarm(e.timer);
+                    break;
+                case TRACE:
+                    log("trace " + Codec.appendEffect(new StringBuilder(), e));
+                    break;
+                case ERROR:
+                    log("the core refused an event as bad_event");
+                    break;
+            }
+        }
+    }
+
+    private void arm(TimerName t, long delayUs) {
+        disarm(t);
+        long generation = timerGeneration[t.ordinal()];
+        timers[t.ordinal()] = timerThread.schedule(() -> fire(t, generation), delayUs, TimeUnit.MICROSECONDS);
+    }
+
+    private void disarm(TimerName t) {
+        timerGeneration[t.ordinal()]++;
+        ScheduledFuture<?> f = timers[t.ordinal()];
+        if (f != null) f.cancel(false);
+        timers[t.ordinal()] = null;
+    }
+
+    private void fire(TimerName t, long generation) {
+        lock.lock();
+        try {
+            if (generation != timerGeneration[t.ordinal()]) return; // re-armed or cancelled meanwhile
+            timers[t.ordinal()] = null;
+            dispatch(node.step(Event.timer(t)));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // --- clients ---
+
+    private void acceptClients(ServerSocket listener) throws IOException {
+        for (long k = 0;; k++) {
+            Socket s = listener.accept();
+            long clientId = id + numPeers * k;
+            try {
+                s.setTcpNoDelay(true);
+                ClientConnection c = new ClientConnection(clientId, s);
+                clients.put(clientId, c);
+                start("client-" + clientId, c::read);
+                start("client-" + clientId + "-writer", c::write);
+            } catch (IOException e) {
+                log("client " + clientId + ": " + e.getMessage());
+                closeQuietly(s);
+            }
+        }
+    }
+
+    /** One client: a reader thread feeding the core, a writer thread sending its replies. */
+    final class ClientConnection {
+        private final long clientId;
+        private final Socket socket;
+        private final InputStream in;
+        private final OutputStream out;
+        private final LinkedBlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();
+        private final byte[] closeMarker = new byte[0];
+        private volatile boolean closed;
+
+        ClientConnection(long clientId, Socket socket) throws IOException {
+            this.clientId = clientId;
+            this.socket = socket;
+            this.in = socket.getInputStream();
+            this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+        }
+
+        /** Queues a reply line (called under the core lock). */
+        void reply(String line) {
+            if (closed) return;
+            if (replies.size() >= MAX_CLIENT_BACKLOG) {
+                log("client " + clientId + " leaves " + MAX_CLIENT_BACKLOG + " replies unread; closing");
+                close();
+                return;
+            }
+            byte[] b = new byte[line.length() + 1];
+            for (int i = 0; i < line.length(); i++) b[i] = (byte) line.charAt(i);
+            b[line.length()] = '\n';
+            replies.add(b);
+        }
+
+        void close() {
+            closed = true;
+            clients.remove(clientId);
+            replies.add(closeMarker);
+        }
+
+        void read() {
+            debug("client " + clientId + " connected from " + socket.getRemoteSocketAddress());
+            LineReader lines = new LineReader(in, MAX_CLIENT_LINE);
+            long requestId = 0;
+            try {
+                for (;;) {
+                    byte[] line = lines.next();
+                    if (line == null || closed) break;
+                    if (line == LineReader.TOO_LONG) {
+                        log("client " + clientId + ": line longer than " + MAX_CLIENT_LINE + " bytes; closing");
+                        reply("bad command");
+                        break;
+                    }
+                    int len = line.length;
+                    if (len > 0 && line[len - 1] == '\r') len--;
+                    step(Event.client(clientId, ++requestId, Json.fromBytes(line, 0, len)));
+                }
+            } catch (IOException e) {
+                debug("client " + clientId + ": " + e.getMessage());
+            }
+            close();
+            debug("client " + clientId + " gone after " + requestId + " requests");
+        }
+
+        void write() {
+            try {
+                for (;;) {
+                    byte[] b = replies.take();
+                    for (; b != null; b = replies.poll()) {
+                        if (b == closeMarker) {
+                            out.flush();
+                            return;
+                        }
+                        out.write(b);
+                    }
+                    out.flush();
+                }
+            } catch (IOException | InterruptedException e) {
+                debug("client " + clientId + ": " + e.getMessage());
+                closed = true;
+                clients.remove(clientId);
+            } finally {
+                closeQuietly(socket);
+            }
+        }
+    }
+
+    // --- peers ---
+
+    private void acceptPeers(ServerSocket listener) {
+        for (;;) {
+            try {
+                Socket s = listener.accept();
+                s.setTcpNoDelay(true);
+                start("peer-reader-" + s.getRemoteSocketAddress(), () -> readPeer(s));
+            } catch (IOException e) {
+                log("peer listener: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Reads the messages another node sends on the connection it opened to us. */
+    private void readPeer(Socket s) {
+        String from = String.valueOf(s.getRemoteSocketAddress());
+        debug("peer connection from " + from);
+        long garbage = 0;
+        try {
+            LineReader lines = new LineReader(s.getInputStream(), MAX_PEER_LINE);
+            for (;;) {
+                byte[] line = lines.next();
+                if (line == null) break;
+                if (line == LineReader.TOO_LONG) {
+                    log("peer " + from + " sent a line longer than " + MAX_PEER_LINE + " bytes; closing");
+                    break;
+                }
+                Message m = Codec.decodeMessage(line);
+                String problem = m == null ? "undecodable" : m.to != id ? "addressed to node " + m.to
+                        : m.from >= numPeers || m.from == id ? "from a bad sender " + m.from : null;
+                if (problem != null) {
+                    garbageFrames.incrementAndGet();
+                    if (++garbage <= 20 || garbage % 1000 == 0) {
+                        log("dropped a frame from " + from + " (" + problem + ", " + garbage + " so far): "
+                                + preview(line));
+                    }
+                    continue;
+                }
+                step(Event.message(m));
+            }
+        } catch (IOException e) {
+            debug("peer connection from " + from + ": " + e.getMessage());
+        } finally {
+            closeQuietly(s);
+        }
+        debug("peer connection from " + from + " closed");
+    }
+
+    private static String preview(byte[] line) {
+        int n = Math.min(line.length, 120);
+        StringBuilder b = new StringBuilder(n + 3);
+        for (int i = 0; i < n; i++) {
+            int c = line[i] & 0xff;
+            b.append(c >= 0x20 && c < 0x7f ? (char) c : '?');
+        }
+        return line.length > n ? b.append("...").toString() : b.toString();
+    }
+
+    /**
+     * The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
+     * the link is down, sends are dropped: the protocol retries on its own (heartbeats, accept
+     * timeouts, elections), and a burst of stale messages after a reconnect helps nobody.
+     */
+    final class PeerLink {
+        private final int to;
+        private final InetSocketAddress addr;
+        private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>(MAX_PEER_BACKLOG);
+        private volatile boolean up;
+
+        PeerLink(int to, InetSocketAddress addr) {
+            this.to = to;
+            this.addr = addr;
+        }
+
+        boolean offer(byte[] line) {
+            return up && queue.offer(line);
+        }
+
+        void run() {
+            long backoffMs = 25;
+            for (;;) {
+                Socket s = new Socket();
+                try {
+                    s.setTcpNoDelay(true);
+                    s.connect(addr, 2000);
+                    OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+                    backoffMs = 25;
+                    up = true;
+                    log("link to peer " + to + " at " + addr + " is up");
+                    for (;;) {
+                        byte[] b = queue.take();
+                        for (; b != null; b = queue.poll()) out.write(b);
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    if (up) log("link to peer " + to + " at " + addr + " broke: " + e.getMessage() + "; reconnecting");
+                    else debug("cannot reach peer " + to + " at " + addr + ": " + e.getMessage());
+                } catch (InterruptedException e) {
+                    return;
+                } finally {
+                    up = false;
+                    queue.clear();
+                    closeQuietly(s);
+                }
+                try {
+                    Thread.sleep(backoffMs);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                backoffMs = Math.min(backoffMs * 2, 1000);
+            }
+        }
+    }
+
+    static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException | RuntimeException e) {
+            // already closed
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package replicant.wasm;
+
+import java.util.HashMap;
+
+import replicant.core.Codec;
+import replicant.core.Config;
+import replicant.core.Json;
+import replicant.core.Node;
+
+/**
+ * The five functions of docs/protocol.md "WebAssembly exports", shared by the two TeaVM entry
+ * classes ({@link WasmGcExports}, {@link JsExports}). An instance of the compiled module holds
+ * nodes by handle; the loader creates one instance per node, so in practice each holds one.
+ *
+ * <p>Strings cross the boundary as JavaScript strings. Events are re-encoded to UTF-8 bytes
+ * here, exactly as the native host receives them, so both read the same bytes.
+ */
+final class Exports {
+    private static final HashMap<Integer, Node> nodes = new HashMap<>();
+    private static int nextHandle = 1;
+    private static String lastError = "";
+
+    private Exports() {}
+
+    /** A new node's handle (≥ 1), or 0 with {@link #lastError} set. */
+    static int create(String configJson) {
+        try {
+            Config cfg = Codec.decodeConfig(Utf8.encode(configJson));
+            int handle = nextHandle++;
+            nodes.put(handle, new Node(cfg));
+            return handle;
+        } catch (Config.ConfigException e) {
+            lastError = e.getMessage();
+            return 0;
+        }
+    }
+
+    static String lastError() {
+        return lastError;
+    }
+
+    /** The effects as JSON Lines, or null for an unknown handle. */
+    static String step(int handle, String eventJson) {
+        Node n = nodes.get(handle);
+        return n == null ? null : n.stepJson(Utf8.encode(eventJson));
+    }
+
+    static String inspect(int handle) {
+        Node n = nodes.get(handle);
+        return n == null ? null : n.inspect();
+    }
+
+    static String stats(int handle, String runtime) {
+        if (!nodes.containsKey(handle)) return null;
+        StringBuilder b = new StringBuilder(256).append('{');
+        Json.appendStringField(b, "runtime", runtime, true);
+        Json.appendField(b, "alloc_bytes_total", false).append("null");
+        Json.appendField(b, "allocs_total", false).append("null");
+        Json.appendUintField(b, "nodes", nodes.size(), false);
+        Json.appendStringField(b, "note", "allocation is not observable in a TeaVM build: objects live on the "
+                + "JavaScript engine's garbage-collected heap (WasmGC structs or JS objects), which exposes no "
+                + "allocation or GC counters to the program", false);
+        return b.append('}').toString();
+    }
+
+    static void destroy(int handle) {
+        nodes.remove(handle);
+    }
+}

@@ -1,0 +1,148 @@
+// Loads the Java core as compiled by TeaVM 0.15.0. Two builds of the same Java code:
+//
+// - WebAssembly GC (replicant-java.wasm): what runs in browsers. Its objects live on the
+//   browser's garbage-collected heap. Node 20's V8 predates the final WasmGC encoding, so this
+//   build cannot run in Node 20.
+// - JavaScript (replicant-java.js, CommonJS text): what the `wasm-node` target runs in Node.
+//   There the Java core runs as TeaVM-compiled JavaScript, not as WebAssembly.
+//
+// Either way every node gets its own instance (its own statics and heap objects, like a
+// process; destroy drops the instance), and nodes are created synchronously. This file has no
+// Node-only imports: node-loaders.ts reads the files, a browser page fetches them.
+import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
+
+/** What both builds export (see engines/java-wasm/src/main/java/replicant/wasm/). */
+interface JavaExports {
+  /** A handle ≥ 1, or 0 with lastError() naming the problem. */
+  create(configJson: string): number;
+  lastError(): string;
+  step(handle: number, eventJson: string): string | null;
+  inspect(handle: number): string | null;
+  stats(handle: number): string | null;
+  destroy(handle: number): void;
+}
+
+const EXPORT_NAMES = ['create', 'lastError', 'step', 'inspect', 'stats', 'destroy'] as const;
+
+function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
+  const handle = api.create(JSON.stringify(config));
+  if (!handle) {
+    const message = api.lastError();
+    throw new EngineError('java', message || 'create failed');
+  }
+  const check = (value: string | null | undefined, what: string): string => {
+    if (typeof value !== 'string') throw new EngineError('java', `${what}: unknown node`);
+    return value;
+  };
+  return {
+    step: (e) => check(api.step(handle, e), 'step'),
+    inspect: () => check(api.inspect(handle), 'inspect'),
+    stats: () => check(api.stats(handle), 'stats'),
+    // Once the caller drops the node, its instance (and that instance's whole heap) is garbage.
+    destroy: () => api.destroy(handle),
+  };
+}
+
+/**
+ * The TeaVM JavaScript build. `source` is the text of replicant-java.js (a CommonJS module); it
+ * is parsed once and evaluated once per node, so each node has its own copy of the Java statics.
+ */
+export function javaJsEngine(source: string, target: 'wasm-node' | 'wasm-browser' = 'wasm-node'): SyncEngine {
+  const moduleBody = new Function('exports', 'module', source) as (exports: object, module: object) => void;
+  return {
+    name: 'java',
+    target,
+    createNode(config: NodeConfig): SyncNode {
+      const exports: Partial<JavaExports> = {};
+      moduleBody(exports, { exports });
+      for (const name of EXPORT_NAMES) {
+        if (typeof exports[name] !== 'function') throw new EngineError('java', `replicant-java.js lacks ${name}`);
+      }
+      return javaNode(exports as JavaExports, config);
+    },
+    close() {},
+  };
+}
+
+/** The part of TeaVM's WasmGC loader (replicant-java.wasm-runtime.js, `TeaVM.wasmGC`) we use. */
+export interface TeaVMWasmGC {
+  defaults(
+    imports: Record<string, unknown>,
+    userExports: Record<string, unknown>,
+    stringBuiltins: boolean,
+  ): { supplyExports(exports: WebAssembly.Exports): void };
+}
+
+interface MemoryRequirements {
+  dataSize?: number;
+  min?: number;
+}
+
+function memoryRequirements(module: WebAssembly.Module): MemoryRequirements {
+  const sections = WebAssembly.Module.customSections(module, 'teavm.memoryRequirements');
+  return sections.length === 1 ? (JSON.parse(new TextDecoder().decode(sections[0])) as MemoryRequirements) : {};
+}
+
+/**
+ * The TeaVM WebAssembly GC build, from its bytes. Compiles once (asynchronously, with the
+ * js-string builtins where the browser has them); each node is then instantiated synchronously.
+ *
+ * TeaVM's own `TeaVM.wasmGC.load` is asynchronous and compiles per call, so this instantiates
+ * the way it does: the standard imports from `TeaVM.wasmGC.defaults`, plus the small linear
+ * memory the module declares (TeaVM 0.15 keeps its direct-buffer heap there). Every import the
+ * module asks for is checked, so a TeaVM upgrade that changes them fails loudly here.
+ *
+ * @param runtime `TeaVM.wasmGC`, installed on globalThis by replicant-java.wasm-runtime.js
+ */
+export async function javaWasmGcEngine(
+  bytes: BufferSource,
+  runtime: TeaVMWasmGC | undefined = (globalThis as { TeaVM?: { wasmGC?: TeaVMWasmGC } }).TeaVM?.wasmGC,
+  target: 'wasm-browser' | 'wasm-node' = 'wasm-browser',
+): Promise<SyncEngine> {
+  if (!runtime) throw new EngineError('java', 'TeaVM.wasmGC is missing: load replicant-java.wasm-runtime.js first');
+  const compile = WebAssembly.compile as (b: BufferSource, options?: { builtins: string[] }) => Promise<WebAssembly.Module>;
+  const module = await compile(bytes, { builtins: ['js-string'] });
+  const wanted = WebAssembly.Module.imports(module);
+  // With the builtins active the engine supplies wasm:js-string itself and does not list it.
+  const stringBuiltins = !wanted.some((i) => i.module === 'wasm:js-string');
+  const memory = memoryRequirements(module);
+  const heapOffset = Math.ceil((memory.dataSize ?? 0) / 256) * 256;
+  const maxSize = 0x7fffffff;
+
+  return {
+    name: 'java',
+    target,
+    createNode(config: NodeConfig): SyncNode {
+      const imports: Record<string, Record<string, unknown>> = {};
+      const userExports: Record<string, unknown> = {};
+      const linked = runtime.defaults(imports, userExports, stringBuiltins);
+      const linearMemory = new WebAssembly.Memory({
+        initial: Math.max(memory.min ?? 0, 1),
+        maximum: ((maxSize - 1) >> 16) + 1,
+      });
+      imports.env = { memory: linearMemory };
+      imports.teavmMemory = {
+        linearMemory: () => linearMemory.buffer,
+        notifyHeapResized: () => {},
+        heapOffset: new WebAssembly.Global({ value: 'i32', mutable: false }, heapOffset),
+        maxSize: new WebAssembly.Global({ value: 'i32', mutable: false }, maxSize),
+      };
+      for (const i of wanted) {
+        if (imports[i.module]?.[i.name] === undefined) {
+          throw new EngineError('java', `replicant-java.wasm imports ${i.module}.${i.name}, which this loader does not provide`);
+        }
+      }
+      const instance = new WebAssembly.Instance(module, imports as WebAssembly.Imports);
+      linked.supplyExports(instance.exports);
+      const api: Partial<JavaExports> = {};
+      for (const name of EXPORT_NAMES) {
+        const g = instance.exports[name];
+        const fn = g instanceof WebAssembly.Global ? (g.value as unknown) : undefined;
+        if (typeof fn !== 'function') throw new EngineError('java', `replicant-java.wasm lacks ${name}`);
+        (api as Record<string, unknown>)[name] = fn;
+      }
+      return javaNode(api as JavaExports, config);
+    },
+    close() {},
+  };
+}

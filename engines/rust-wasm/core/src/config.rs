@@ -1,0 +1,58 @@
+//! Everything a node is created with.
+
+use crate::ballot::MAX_NUM_PEERS;
+use crate::json::MAX_SAFE_INT;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub id: u64,
+    pub num_peers: u64,
+    pub seed: u64,
+    /// The leader's heartbeat; followers wait 1.5–2× this for it.
+    pub commit_interval_us: u64,
+    /// Heartbeats an accept phase may wait for a majority.
+    pub accept_timeout_ticks: u64,
+    /// Open accept phases before clients are told to retry.
+    pub max_pending_accepts: u64,
+    /// Emit trace records.
+    pub trace: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            id: 0,
+            num_peers: 3,
+            seed: 0,
+            commit_interval_us: 150_000, // the paper's default commit interval (§3.2.2)
+            accept_timeout_ticks: 3,
+            max_pending_accepts: 4096,
+            trace: true,
+        }
+    }
+}
+
+impl Config {
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        let err = |m: &str| Err(format!("config: {m}"));
+        if self.num_peers < 1 || self.num_peers > MAX_NUM_PEERS {
+            return err("num_peers must be between 1 and 15");
+        }
+        if self.id >= self.num_peers {
+            return err("id must be below num_peers");
+        }
+        if self.seed > MAX_SAFE_INT {
+            return err("seed must be below 2^53");
+        }
+        if !(1000..=60_000_000).contains(&self.commit_interval_us) {
+            return err("commit_interval_us must be between 1000 and 60000000");
+        }
+        if !(1..=1000).contains(&self.accept_timeout_ticks) {
+            return err("accept_timeout_ticks must be between 1 and 1000");
+        }
+        if !(1..=1_000_000).contains(&self.max_pending_accepts) {
+            return err("max_pending_accepts must be between 1 and 1000000");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,134 @@
+//! Events go into `Node::step`; effects come out. Messages travel between nodes.
+
+use crate::command::{Result, ResultType};
+use crate::instance::{Instance, InstanceState};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MessageType {
+    #[default]
+    PrepareRequest,
+    PrepareResponse,
+    AcceptRequest,
+    AcceptResponse,
+    CommitRequest,
+    CommitResponse,
+}
+
+impl MessageType {
+    pub fn name(self) -> &'static str {
+        match self {
+            MessageType::PrepareRequest => "prepare_request",
+            MessageType::PrepareResponse => "prepare_response",
+            MessageType::AcceptRequest => "accept_request",
+            MessageType::AcceptResponse => "accept_response",
+            MessageType::CommitRequest => "commit_request",
+            MessageType::CommitResponse => "commit_response",
+        }
+    }
+}
+
+/// One peer message; which fields matter depends on `typ` (docs/protocol.md).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Message {
+    pub typ: MessageType,
+    pub from: u64,
+    pub to: u64,
+    pub channel_id: u64,
+    pub ok: bool,
+    pub ballot: u64,
+    pub last_executed: u64,
+    pub global_last_executed: u64,
+    /// accept_request
+    pub instance: Instance,
+    /// prepare_response
+    pub instances: Vec<Instance>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerName {
+    Election,
+    Commit,
+}
+
+impl TimerName {
+    pub fn name(self) -> &'static str {
+        match self {
+            TimerName::Election => "election",
+            TimerName::Commit => "commit",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Start,
+    Timer(TimerName),
+    /// The line is raw bytes: the driver does not check it, the core does.
+    Client { client_id: u64, request_id: u64, line: Vec<u8> },
+    Message(Message),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Send(Message),
+    Reply { client_id: u64, request_id: u64, result: Result },
+    SetTimer { timer: TimerName, delay_us: u64 },
+    CancelTimer(TimerName),
+    Trace(Trace),
+    /// An event that could not be decoded (always `bad_event`).
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TraceKind {
+    #[default]
+    Follower,
+    Leader,
+    Election,
+    ElectionAbandoned,
+    Replay,
+    Instance,
+    Execute,
+    Stale,
+    AcceptTimeout,
+    Trim,
+    CommitGle,
+    Violation,
+}
+
+impl TraceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceKind::Follower => "follower",
+            TraceKind::Leader => "leader",
+            TraceKind::Election => "election",
+            TraceKind::ElectionAbandoned => "election_abandoned",
+            TraceKind::Replay => "replay",
+            TraceKind::Instance => "instance",
+            TraceKind::Execute => "execute",
+            TraceKind::Stale => "stale",
+            TraceKind::AcceptTimeout => "accept_timeout",
+            TraceKind::Trim => "trim",
+            TraceKind::CommitGle => "commit_gle",
+            TraceKind::Violation => "violation",
+        }
+    }
+}
+
+/// A record of a state change; which fields matter depends on `kind`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Trace {
+    pub kind: TraceKind,
+    pub ballot: u64,
+    pub leader: u64,
+    pub last_index: u64,
+    pub index: u64,
+    pub state: InstanceState,
+    pub result: ResultType,
+    pub count: u64,
+    pub from_index: u64,
+    pub to_index: u64,
+    /// trim: the new gle; commit_gle: the learned gle.
+    pub value: u64,
+    pub reason: &'static str,
+}

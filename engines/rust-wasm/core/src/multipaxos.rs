@@ -1,0 +1,418 @@
+//! The protocol handlers, in the order of docs/protocol.md ("The protocol"). Every effect is
+//! emitted in the order that document gives, exactly as the Go reference's multipaxos.go does.
+
+use crate::ballot::{leader_of, next_ballot, NO_LEADER};
+use crate::command::{parse_command, Result, ResultType};
+use crate::instance::{Instance, InstanceState};
+use crate::log::{insert_into, InsertOutcome, LogChange, LogChangeKind, Slots, REASON_COMMAND_MISMATCH};
+use crate::messages::{Message, MessageType, TimerName, Trace, TraceKind};
+use crate::node::{AcceptPhase, ClientRequest, CommitRound, Node, PreparePhase};
+
+fn peer_bit(id: u64) -> u32 {
+    1 << id
+}
+
+fn trace_ballot(kind: TraceKind, ballot: u64) -> Trace {
+    Trace { kind, ballot, ..Trace::default() }
+}
+
+impl Node {
+    /// Adopts a higher ballot seen from a peer.
+    pub(crate) fn become_follower(&mut self, b: u64) {
+        if b <= self.ballot || leader_of(b) == self.cfg.id {
+            return;
+        }
+        let was_leader = self.is_leader();
+        let had_leader = leader_of(self.ballot) != NO_LEADER;
+        self.ballot = b;
+        self.trace(Trace { kind: TraceKind::Follower, ballot: b, leader: leader_of(b), ..Trace::default() });
+        if let Some(p) = self.prepare.take() {
+            self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+        }
+        if was_leader {
+            self.cancel_timer(TimerName::Commit);
+            let accepts = std::mem::take(&mut self.accepts);
+            for ph in accepts.values() {
+                if let Some(c) = ph.client {
+                    self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(b) });
+                }
+            }
+            self.replay_queue.clear();
+            self.commit_round = None;
+        }
+        if was_leader || !had_leader {
+            let delay = self.election_delay_us();
+            self.set_timer(TimerName::Election, delay);
+        }
+    }
+
+    fn become_leader(&mut self, b: u64, max_last_index: u64, merged: Slots) {
+        self.log.set_last_index_at_least(max_last_index);
+        self.ballot = b;
+        self.commit_gle = self.log.global_last_executed();
+        self.trace(Trace { kind: TraceKind::Leader, ballot: b, last_index: self.log.last_index(), ..Trace::default() });
+        self.cancel_timer(TimerName::Election);
+        self.trim_and_open_commit_round();
+        self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
+        self.start_replay(merged);
+    }
+
+    // --- election ---
+
+    pub(crate) fn on_election_timer(&mut self) {
+        if self.is_leader() {
+            return;
+        }
+        if self.commit_received {
+            self.commit_received = false;
+            let delay = self.election_delay_us();
+            self.set_timer(TimerName::Election, delay);
+            return;
+        }
+        if let Some(p) = self.prepare.take() {
+            self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+        }
+        let b = next_ballot(self.ballot.max(self.last_prepare_ballot), self.cfg.id);
+        self.last_prepare_ballot = b;
+        self.counters.elections += 1;
+        let mut p = PreparePhase {
+            ballot: b,
+            channel_id: 0,
+            promises: 1,
+            answered: 0,
+            merged: self.log.copy(),
+            max_last_index: self.log.last_index(),
+        };
+        self.trace(trace_ballot(TraceKind::Election, b));
+        if p.promises >= self.majority() {
+            self.become_leader(b, p.max_last_index, p.merged);
+            return;
+        }
+        p.channel_id = self.broadcast(Message { typ: MessageType::PrepareRequest, ballot: b, ..Message::default() });
+        self.prepare = Some(p);
+        let delay = self.election_delay_us();
+        self.set_timer(TimerName::Election, delay);
+    }
+
+    fn on_prepare_request(&mut self, m: &Message) {
+        if m.ballot > self.ballot {
+            self.become_follower(m.ballot);
+            let instances: Vec<Instance> = self.log.instances().cloned().collect();
+            let response =
+                Message { typ: MessageType::PrepareResponse, ok: true, ballot: self.ballot, instances, ..Message::default() };
+            self.respond(m.from, m.channel_id, response);
+            return;
+        }
+        let response = Message { typ: MessageType::PrepareResponse, ok: false, ballot: self.ballot, ..Message::default() };
+        self.respond(m.from, m.channel_id, response);
+    }
+
+    fn on_prepare_response(&mut self, m: Message) {
+        let bit = peer_bit(m.from);
+        let fresh = matches!(&self.prepare, Some(p) if p.channel_id == m.channel_id && p.answered & bit == 0);
+        if !fresh {
+            self.counters.stale_responses += 1;
+            return;
+        }
+        if !m.ok {
+            let p = self.prepare.take().expect("checked above");
+            self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+            self.become_follower(m.ballot);
+            return;
+        }
+        let majority = self.majority();
+        let p = self.prepare.as_mut().expect("checked above");
+        p.answered |= bit;
+        p.promises += 1;
+        for inst in m.instances {
+            let index = inst.index;
+            let change = LogChange::new(LogChangeKind::Violation, &inst, REASON_COMMAND_MISMATCH);
+            if insert_into(&mut p.merged, inst) == InsertOutcome::Violation {
+                self.changes.push(change);
+            }
+            p.max_last_index = p.max_last_index.max(index);
+        }
+        let won = p.promises >= majority;
+        self.apply_changes();
+        if won {
+            let p = self.prepare.take().expect("checked above");
+            self.become_leader(p.ballot, p.max_last_index, p.merged);
+        }
+    }
+
+    // --- replay ---
+
+    fn start_replay(&mut self, merged: Slots) {
+        self.replay_queue = merged.into_values().collect();
+        let (Some(first), Some(last)) = (self.replay_queue.front(), self.replay_queue.back()) else { return };
+        let t = Trace {
+            kind: TraceKind::Replay,
+            count: self.replay_queue.len() as u64,
+            from_index: first.index,
+            to_index: last.index,
+            ..Trace::default()
+        };
+        self.trace(t);
+        self.replay_next();
+    }
+
+    fn replay_next(&mut self) {
+        let Some(old) = self.replay_queue.pop_front() else { return };
+        let inst = Instance { ballot: self.ballot, state: InstanceState::InProgress, ..old };
+        self.start_accept(inst, None, true);
+    }
+
+    // --- accept ---
+
+    fn start_accept(&mut self, inst: Instance, client: Option<ClientRequest>, replay: bool) {
+        self.log.append(inst.clone(), &mut self.changes);
+        self.apply_changes();
+        let mut ph = AcceptPhase { channel_id: 0, instance: inst, votes: 1, answered: 0, ticks: 0, client, replay };
+        if ph.votes >= self.majority() {
+            self.accepted(ph);
+            return;
+        }
+        ph.channel_id = self.broadcast(Message {
+            typ: MessageType::AcceptRequest,
+            instance: ph.instance.clone(),
+            ..Message::default()
+        });
+        self.accepts.insert(ph.channel_id, ph);
+    }
+
+    /// A phase reached a majority; it is no longer in `accepts`.
+    fn accepted(&mut self, ph: AcceptPhase) {
+        let index = ph.instance.index;
+        self.log.commit(index, &mut self.changes);
+        self.apply_changes();
+        if let Some(c) = ph.client {
+            self.awaiting.insert(index, c);
+        }
+        self.execute();
+        if ph.replay {
+            self.replay_next();
+        }
+    }
+
+    /// Ends an accept phase (already out of `accepts`) that timed out or met a stale reject:
+    /// its client is told to retry, and the slot is proposed again so the executor never waits
+    /// on a hole.
+    fn fail_while_leader(&mut self, mut ph: AcceptPhase) {
+        if let Some(c) = ph.client.take() {
+            self.reply(c, Result::of(ResultType::Retry));
+        }
+        ph.votes = 1;
+        ph.answered = 0;
+        ph.ticks = 0;
+        ph.channel_id = self.broadcast(Message {
+            typ: MessageType::AcceptRequest,
+            instance: ph.instance.clone(),
+            ..Message::default()
+        });
+        self.accepts.insert(ph.channel_id, ph);
+    }
+
+    pub(crate) fn on_client_command(&mut self, c: ClientRequest, line: &[u8]) {
+        self.counters.client_commands += 1;
+        let Some(cmd) = parse_command(line) else {
+            self.reply(c, Result::of(ResultType::BadCommand));
+            return;
+        };
+        if self.is_leader() {
+            if self.accepts.len() as u64 >= self.cfg.max_pending_accepts {
+                self.reply(c, Result::of(ResultType::Retry));
+                return;
+            }
+            let inst = Instance {
+                ballot: self.ballot,
+                index: self.log.advance_last_index(),
+                client_id: c.client_id,
+                request_id: c.request_id,
+                state: InstanceState::InProgress,
+                command: cmd,
+            };
+            self.start_accept(inst, Some(c), false);
+        } else if leader_of(self.ballot) != NO_LEADER {
+            self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(self.ballot) });
+        } else {
+            self.reply(c, Result::of(ResultType::Retry));
+        }
+    }
+
+    fn on_accept_request(&mut self, m: Message) {
+        let (from, channel_id) = (m.from, m.channel_id);
+        let inst = m.instance;
+        if inst.ballot < self.ballot {
+            let response = Message { typ: MessageType::AcceptResponse, ok: false, ballot: self.ballot, ..Message::default() };
+            self.respond(from, channel_id, response);
+            return;
+        }
+        let b = inst.ballot;
+        self.log.append(inst, &mut self.changes);
+        self.apply_changes();
+        if b > self.ballot {
+            self.become_follower(b);
+        }
+        let response = Message { typ: MessageType::AcceptResponse, ok: true, ballot: self.ballot, ..Message::default() };
+        self.respond(from, channel_id, response);
+    }
+
+    fn on_accept_response(&mut self, m: &Message) {
+        let bit = peer_bit(m.from);
+        let majority = self.majority();
+        let Some(ph) = self.accepts.get_mut(&m.channel_id).filter(|ph| ph.answered & bit == 0) else {
+            self.counters.stale_responses += 1;
+            return;
+        };
+        ph.answered |= bit;
+        if m.ok {
+            ph.votes += 1;
+            if ph.votes >= majority {
+                let ph = self.accepts.remove(&m.channel_id).expect("present");
+                self.accepted(ph);
+            }
+            return;
+        }
+        self.become_follower(m.ballot);
+        if self.is_leader() {
+            let ph = self.accepts.remove(&m.channel_id).expect("a leader keeps its phases");
+            self.fail_while_leader(ph);
+        }
+    }
+
+    // --- commit (heartbeat, learning, trimming) ---
+
+    pub(crate) fn on_commit_timer(&mut self) {
+        if !self.is_leader() {
+            return;
+        }
+        self.commit_round = None;
+        // Walk the phases open now, in ascending channel order; a failed phase comes back on a
+        // new (higher) channel and is not visited again.
+        if let Some(&last) = self.accepts.keys().next_back() {
+            let mut next = 0;
+            while next <= last {
+                let Some((&ch, ph)) = self.accepts.range_mut(next..=last).next() else { break };
+                next = ch + 1;
+                ph.ticks += 1;
+                if ph.ticks >= self.cfg.accept_timeout_ticks {
+                    let t = Trace {
+                        kind: TraceKind::AcceptTimeout,
+                        index: ph.instance.index,
+                        ballot: ph.instance.ballot,
+                        ..Trace::default()
+                    };
+                    self.counters.accept_timeouts += 1;
+                    self.trace(t);
+                    let ph = self.accepts.remove(&ch).expect("present");
+                    self.fail_while_leader(ph);
+                }
+            }
+        }
+        self.trim_and_open_commit_round();
+        self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
+    }
+
+    fn trim_and_open_commit_round(&mut self) {
+        self.trim_until(self.commit_gle);
+        let last_executed = self.log.last_executed();
+        if self.cfg.num_peers == 1 {
+            self.learn_gle(last_executed);
+            return;
+        }
+        let channel_id = self.broadcast(Message {
+            typ: MessageType::CommitRequest,
+            ballot: self.ballot,
+            last_executed,
+            global_last_executed: self.commit_gle,
+            ..Message::default()
+        });
+        self.commit_round =
+            Some(CommitRound { channel_id, answered: 0, answered_count: 0, min_last_executed: last_executed });
+    }
+
+    fn trim_until(&mut self, g: u64) {
+        if self.log.trim_until(g) {
+            let value = self.log.global_last_executed();
+            self.trace(Trace { kind: TraceKind::Trim, value, ..Trace::default() });
+        }
+    }
+
+    fn learn_gle(&mut self, g: u64) {
+        if g != self.commit_gle {
+            self.commit_gle = g;
+            self.trace(Trace { kind: TraceKind::CommitGle, value: g, ..Trace::default() });
+        }
+    }
+
+    fn on_commit_request(&mut self, m: &Message) {
+        if m.ballot < self.ballot {
+            let response = Message { typ: MessageType::CommitResponse, ok: false, ballot: self.ballot, ..Message::default() };
+            self.respond(m.from, m.channel_id, response);
+            return;
+        }
+        self.commit_received = true;
+        self.log.commit_until(m.last_executed, m.ballot, &mut self.changes);
+        self.apply_changes();
+        self.execute();
+        self.trim_until(m.global_last_executed);
+        if m.ballot > self.ballot {
+            self.become_follower(m.ballot);
+        }
+        let response = Message {
+            typ: MessageType::CommitResponse,
+            ok: true,
+            ballot: self.ballot,
+            last_executed: self.log.last_executed(),
+            ..Message::default()
+        };
+        self.respond(m.from, m.channel_id, response);
+    }
+
+    fn on_commit_response(&mut self, m: &Message) {
+        let bit = peer_bit(m.from);
+        let Some(r) = self.commit_round.as_mut().filter(|r| r.channel_id == m.channel_id && r.answered & bit == 0) else {
+            self.counters.stale_responses += 1;
+            return;
+        };
+        r.answered |= bit;
+        if !m.ok {
+            self.commit_round = None;
+            self.become_follower(m.ballot);
+            return;
+        }
+        r.answered_count += 1;
+        r.min_last_executed = r.min_last_executed.min(m.last_executed);
+        if r.answered_count == self.cfg.num_peers - 1 {
+            let g = r.min_last_executed;
+            self.commit_round = None;
+            self.learn_gle(g);
+        }
+    }
+
+    // --- executor ---
+
+    pub(crate) fn execute(&mut self) {
+        while let Some(inst) = self.log.next_executable() {
+            let index = inst.index;
+            let result = self.kv.apply(&inst.command);
+            self.log.mark_executed();
+            self.counters.executed += 1;
+            self.trace(Trace { kind: TraceKind::Execute, index, result: result.typ, ..Trace::default() });
+            if let Some(c) = self.awaiting.remove(&index) {
+                self.reply(c, result);
+            }
+        }
+    }
+
+    pub(crate) fn on_message(&mut self, m: Message) {
+        match m.typ {
+            MessageType::PrepareRequest => self.on_prepare_request(&m),
+            MessageType::PrepareResponse => self.on_prepare_response(m),
+            MessageType::AcceptRequest => self.on_accept_request(m),
+            MessageType::AcceptResponse => self.on_accept_response(&m),
+            MessageType::CommitRequest => self.on_commit_request(&m),
+            MessageType::CommitResponse => self.on_commit_response(&m),
+        }
+    }
+}

@@ -1,0 +1,431 @@
+//! `Node`: one Replicant peer, the sans-IO core. It is advanced only by [`Node::step`].
+
+use crate::ballot::{leader_of, INITIAL_BALLOT};
+use crate::codec::{decode_event, encode_effects};
+use crate::command::Result;
+use crate::config::Config;
+use crate::instance::Instance;
+use crate::kvstore::KVStore;
+use crate::log::{Log, LogChange, LogChangeKind, Slots};
+use crate::messages::{Effect, Event, Message, MessageType, TimerName, Trace, TraceKind};
+use crate::prng::SplitMix64;
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ClientRequest {
+    pub client_id: u64,
+    pub request_id: u64,
+}
+
+pub(crate) struct PreparePhase {
+    pub ballot: u64,
+    pub channel_id: u64,
+    pub promises: u64,
+    /// A bit per peer.
+    pub answered: u32,
+    pub merged: Slots,
+    pub max_last_index: u64,
+}
+
+pub(crate) struct AcceptPhase {
+    pub channel_id: u64,
+    pub instance: Instance,
+    pub votes: u64,
+    pub answered: u32,
+    pub ticks: u64,
+    pub client: Option<ClientRequest>,
+    pub replay: bool,
+}
+
+pub(crate) struct CommitRound {
+    pub channel_id: u64,
+    pub answered: u32,
+    pub answered_count: u64,
+    pub min_last_executed: u64,
+}
+
+/// The node's running totals, shown by `inspect`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub events: u64,
+    pub messages_in: u64,
+    pub messages_out: u64,
+    pub client_commands: u64,
+    pub replies: u64,
+    pub executed: u64,
+    pub elections: u64,
+    pub bad_events: u64,
+    pub stale_responses: u64,
+    pub accept_timeouts: u64,
+    pub violations: u64,
+}
+
+/// One Replicant peer.
+pub struct Node {
+    pub(crate) cfg: Config,
+    pub(crate) ballot: u64,
+    pub(crate) log: Log,
+    pub(crate) kv: KVStore,
+    pub(crate) rng: SplitMix64,
+    pub(crate) commit_received: bool,
+    pub(crate) last_prepare_ballot: u64,
+    pub(crate) next_channel_id: u64,
+    pub(crate) prepare: Option<PreparePhase>,
+    /// Open accept phases by channel id (ascending: the order every walk over them needs).
+    pub(crate) accepts: BTreeMap<u64, AcceptPhase>,
+    pub(crate) replay_queue: VecDeque<Instance>,
+    pub(crate) commit_round: Option<CommitRound>,
+    pub(crate) commit_gle: u64,
+    /// index -> the request its execution answers.
+    pub(crate) awaiting: BTreeMap<u64, ClientRequest>,
+    pub(crate) counters: Counters,
+
+    /// The current step's output.
+    pub(crate) effects: Vec<Effect>,
+    /// Scratch for log operations.
+    pub(crate) changes: Vec<LogChange>,
+    /// The current step's output as JSON Lines (`step_json`).
+    encoded: Vec<u8>,
+}
+
+impl Node {
+    /// Creates a node; `cfg` must be valid ([`Config::validate`]).
+    pub fn new(cfg: Config) -> Node {
+        let rng = SplitMix64::new(cfg.seed);
+        Node {
+            cfg,
+            ballot: INITIAL_BALLOT,
+            log: Log::new(),
+            kv: KVStore::new(),
+            rng,
+            commit_received: false,
+            last_prepare_ballot: 0,
+            next_channel_id: 0,
+            prepare: None,
+            accepts: BTreeMap::new(),
+            replay_queue: VecDeque::new(),
+            commit_round: None,
+            commit_gle: 0,
+            awaiting: BTreeMap::new(),
+            counters: Counters::default(),
+            effects: Vec::new(),
+            changes: Vec::new(),
+            encoded: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Advances the node by one event. The returned effects are valid until the next step.
+    pub fn step(&mut self, ev: Event) -> &[Effect] {
+        self.effects.clear();
+        self.counters.events += 1;
+        match ev {
+            Event::Start => {
+                let delay = self.election_delay_us();
+                self.set_timer(TimerName::Election, delay);
+            }
+            Event::Timer(TimerName::Election) => self.on_election_timer(),
+            Event::Timer(TimerName::Commit) => self.on_commit_timer(),
+            Event::Client { client_id, request_id, line } => {
+                self.on_client_command(ClientRequest { client_id, request_id }, &line)
+            }
+            Event::Message(m) => {
+                if !self.valid_message(&m) {
+                    self.bad_event();
+                } else {
+                    self.counters.messages_in += 1;
+                    self.on_message(m);
+                }
+            }
+        }
+        &self.effects
+    }
+
+    /// Decodes one canonical event, steps, and returns the effects as JSON Lines (valid until
+    /// the next step).
+    pub fn step_json(&mut self, input: &[u8]) -> &[u8] {
+        match decode_event(input) {
+            Ok(ev) => {
+                self.step(ev);
+            }
+            Err(_) => {
+                self.effects.clear();
+                self.counters.events += 1;
+                self.bad_event();
+            }
+        }
+        self.encoded.clear();
+        encode_effects(&self.effects, &mut self.encoded);
+        &self.encoded
+    }
+
+    fn bad_event(&mut self) {
+        self.counters.bad_events += 1;
+        self.effects.push(Effect::Error);
+    }
+
+    /// The semantic checks of docs/protocol.md on a decoded message.
+    fn valid_message(&self, m: &Message) -> bool {
+        let num = self.cfg.num_peers;
+        if m.to != self.cfg.id || m.from >= num || m.from == self.cfg.id {
+            return false;
+        }
+        let real_ballot = |b: u64| leader_of(b) < num;
+        match m.typ {
+            MessageType::PrepareRequest | MessageType::CommitRequest => return leader_of(m.ballot) == m.from,
+            MessageType::AcceptRequest => {
+                let inst = &m.instance;
+                return leader_of(inst.ballot) == m.from
+                    && inst.index >= 1
+                    && inst.state == crate::instance::InstanceState::InProgress;
+            }
+            MessageType::PrepareResponse => {
+                if m.instances.iter().any(|inst| inst.index < 1 || !real_ballot(inst.ballot)) {
+                    return false;
+                }
+            }
+            MessageType::AcceptResponse | MessageType::CommitResponse => {}
+        }
+        real_ballot(m.ballot) || m.ballot == INITIAL_BALLOT
+    }
+
+    pub(crate) fn is_leader(&self) -> bool {
+        leader_of(self.ballot) == self.cfg.id
+    }
+
+    pub(crate) fn majority(&self) -> u64 {
+        self.cfg.num_peers / 2 + 1
+    }
+
+    pub(crate) fn election_delay_us(&mut self) -> u64 {
+        let lo = self.cfg.commit_interval_us * 3 / 2;
+        let hi = self.cfg.commit_interval_us * 2;
+        lo + self.rng.next() % (hi - lo + 1)
+    }
+
+    // --- effect helpers ---
+
+    pub(crate) fn set_timer(&mut self, timer: TimerName, delay_us: u64) {
+        self.effects.push(Effect::SetTimer { timer, delay_us });
+    }
+
+    pub(crate) fn cancel_timer(&mut self, timer: TimerName) {
+        self.effects.push(Effect::CancelTimer(timer));
+    }
+
+    pub(crate) fn reply(&mut self, c: ClientRequest, result: Result) {
+        self.counters.replies += 1;
+        self.effects.push(Effect::Reply { client_id: c.client_id, request_id: c.request_id, result });
+    }
+
+    pub(crate) fn send(&mut self, m: Message) {
+        self.counters.messages_out += 1;
+        self.effects.push(Effect::Send(m));
+    }
+
+    /// Sends `m` to every peer in ascending id order on a fresh channel, which it returns.
+    pub(crate) fn broadcast(&mut self, mut m: Message) -> u64 {
+        self.next_channel_id += 1;
+        m.from = self.cfg.id;
+        m.channel_id = self.next_channel_id;
+        let last = (0..self.cfg.num_peers).rev().find(|&p| p != self.cfg.id);
+        for p in 0..self.cfg.num_peers {
+            if p == self.cfg.id {
+                continue;
+            }
+            if Some(p) == last {
+                m.to = p;
+                self.send(m);
+                break;
+            }
+            let mut copy = m.clone();
+            copy.to = p;
+            self.send(copy);
+        }
+        self.next_channel_id
+    }
+
+    /// Answers a request from `req_from` with `m` on the request's channel.
+    pub(crate) fn respond(&mut self, req_from: u64, req_channel_id: u64, mut m: Message) {
+        m.from = self.cfg.id;
+        m.to = req_from;
+        m.channel_id = req_channel_id;
+        self.send(m);
+    }
+
+    pub(crate) fn trace(&mut self, t: Trace) {
+        if self.cfg.trace {
+            self.effects.push(Effect::Trace(t));
+        }
+    }
+
+    /// Turns what a log operation did into trace records.
+    pub(crate) fn apply_changes(&mut self) {
+        for i in 0..self.changes.len() {
+            let c = self.changes[i];
+            match c.kind {
+                LogChangeKind::Stored => self.trace(Trace {
+                    kind: TraceKind::Instance,
+                    index: c.index,
+                    ballot: c.ballot,
+                    state: c.state,
+                    ..Trace::default()
+                }),
+                LogChangeKind::Stale => {
+                    self.trace(Trace { kind: TraceKind::Stale, index: c.index, ballot: c.ballot, ..Trace::default() })
+                }
+                LogChangeKind::Violation => {
+                    self.counters.violations += 1;
+                    self.trace(Trace { kind: TraceKind::Violation, index: c.index, reason: c.reason, ..Trace::default() })
+                }
+            }
+        }
+        self.changes.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::ResultType;
+
+    /// A tiny in-test network: delivers every sent message at once, in order.
+    struct TestCluster {
+        nodes: Vec<Node>,
+    }
+
+    impl TestCluster {
+        fn new(n: u64) -> TestCluster {
+            let nodes = (0..n).map(|i| Node::new(Config { id: i, num_peers: n, seed: i + 1, ..Config::default() })).collect();
+            TestCluster { nodes }
+        }
+
+        /// Steps node `id` with `ev`, delivers everything that follows, returns the replies.
+        fn run(&mut self, id: u64, ev: Event) -> Vec<(u64, Result)> {
+            let mut queue = VecDeque::from([(id, ev)]);
+            let mut replies = Vec::new();
+            while let Some((to, ev)) = queue.pop_front() {
+                for e in self.nodes[to as usize].step(ev) {
+                    match e {
+                        Effect::Send(m) => queue.push_back((m.to, Event::Message(m.clone()))),
+                        Effect::Reply { client_id, result, .. } => replies.push((*client_id, result.clone())),
+                        _ => {}
+                    }
+                }
+            }
+            replies
+        }
+    }
+
+    fn client(client_id: u64, line: &str) -> Event {
+        Event::Client { client_id, request_id: 1, line: line.as_bytes().to_vec() }
+    }
+
+    #[test]
+    fn election_and_replication_end_to_end() {
+        let mut c = TestCluster::new(3);
+        c.run(2, Event::Timer(TimerName::Election));
+        assert!(c.nodes[2].is_leader(), "n2 should lead after an undisturbed election");
+        let replies = c.run(2, client(1, "put k v"));
+        assert_eq!(replies, vec![(1, Result::of(ResultType::Ok))]);
+        c.run(2, Event::Timer(TimerName::Commit));
+        for n in &c.nodes {
+            assert_eq!(n.kv.size(), 1, "n{} after the heartbeat", n.cfg.id);
+            assert_eq!(n.log.last_executed(), 1);
+        }
+        let replies = c.run(0, client(2, "get k"));
+        assert_eq!(replies[0].1.typ, ResultType::LeaderIs);
+        assert_eq!(replies[0].1.leader, 2);
+        let replies = c.run(2, client(3, "get k"));
+        assert_eq!(replies, vec![(3, Result { typ: ResultType::Ok, value: "v".into(), leader: 0 })]);
+        // the next heartbeat learns gle = 2 everywhere; the one after trims it
+        c.run(2, Event::Timer(TimerName::Commit));
+        c.run(2, Event::Timer(TimerName::Commit));
+        assert_eq!(c.nodes[2].commit_gle, 2);
+        assert_eq!(c.nodes[2].log.global_last_executed(), 2);
+        assert!(c.nodes[2].log.is_empty());
+    }
+
+    /// Regression (found by engines/rust-wasm/difftest.ts): a heartbeat walking the open accept
+    /// phases must stop after the last one (it once asked `BTreeMap::range` for an empty,
+    /// inverted range and panicked).
+    #[test]
+    fn heartbeats_time_out_open_accepts_and_re_propose_them() {
+        let mut c = TestCluster::new(3);
+        c.run(0, Event::Timer(TimerName::Election));
+        assert!(c.nodes[0].is_leader());
+        // two commands whose accept requests are never delivered
+        for (i, line) in ["put a 1", "put b 2"].iter().enumerate() {
+            let effects = c.nodes[0].step(Event::Client { client_id: 9, request_id: i as u64 + 1, line: line.as_bytes().to_vec() });
+            assert_eq!(effects.iter().filter(|e| matches!(e, Effect::Send(_))).count(), 2);
+        }
+        assert_eq!(c.nodes[0].accepts.len(), 2);
+        for tick in 1..=3 {
+            let effects = c.nodes[0].step(Event::Timer(TimerName::Commit)).to_vec();
+            let retries = effects.iter().filter(|e| matches!(e, Effect::Reply { result, .. } if result.typ == ResultType::Retry)).count();
+            assert_eq!(retries, if tick == 3 { 2 } else { 0 }, "tick {tick}");
+        }
+        assert_eq!(c.nodes[0].counters.accept_timeouts, 2);
+        // both slots are proposed again on new channels, without clients
+        let channels: Vec<u64> = c.nodes[0].accepts.keys().copied().collect();
+        assert_eq!(channels.len(), 2);
+        assert!(c.nodes[0].accepts.values().all(|ph| ph.client.is_none() && ph.ticks == 0));
+        // one more heartbeat with the re-proposed phases open must not panic either
+        c.nodes[0].step(Event::Timer(TimerName::Commit));
+        assert_eq!(c.nodes[0].accepts.len(), 2);
+    }
+
+    #[test]
+    fn step_json_reports_bad_events_and_counts_them() {
+        let mut n = Node::new(Config::default());
+        assert_eq!(n.step_json(br#"{"type":"nope"}"#), b"{\"type\":\"error\",\"error\":\"bad_event\"}\n");
+        assert_eq!(n.step_json(b"not json"), b"{\"type\":\"error\",\"error\":\"bad_event\"}\n");
+        // a message to another node decodes but fails the semantic checks
+        let wrong_to = br#"{"type":"message","msg":{"type":"accept_response","from":1,"to":2,"channel_id":1,"ok":true,"ballot":257}}"#;
+        assert_eq!(n.step_json(wrong_to), b"{\"type\":\"error\",\"error\":\"bad_event\"}\n");
+        let inspect = String::from_utf8(n.inspect()).unwrap();
+        assert!(inspect.contains(r#""events":3,"messages_in":0"#), "{inspect}");
+        assert!(inspect.contains(r#""bad_events":3"#), "{inspect}");
+    }
+
+    #[test]
+    fn election_delay_stays_in_range() {
+        let mut n = Node::new(Config::default());
+        for _ in 0..10000 {
+            let d = n.election_delay_us();
+            assert!((225_000..=300_000).contains(&d), "delay {d} outside [1.5, 2] commit intervals");
+        }
+    }
+
+    #[test]
+    fn trace_off_emits_no_trace_records() {
+        let mut n = Node::new(Config { num_peers: 1, trace: false, ..Config::default() });
+        let effects = n.step(Event::Timer(TimerName::Election)).to_vec();
+        assert!(n.is_leader());
+        assert!(!effects.is_empty());
+        assert!(effects.iter().all(|e| !matches!(e, Effect::Trace(_))), "{effects:?}");
+    }
+
+    #[test]
+    fn inspect_of_a_fresh_node() {
+        let n = Node::new(Config { id: 1, ..Config::default() });
+        assert_eq!(
+            String::from_utf8(n.inspect()).unwrap(),
+            concat!(
+                r#"{"id":1,"num_peers":3,"role":"follower","ballot":15,"leader":null,"commit_received":false,"#,
+                r#""last_index":0,"last_executed":0,"global_last_executed":0,"log":[],"#,
+                r#""kv":{"size":0,"digest":"0000000000000000","entries":[]},"prepare":null,"accepts":[],"#,
+                r#""replay_remaining":0,"commit_round":null,"commit_gle":0,"#,
+                r#""counters":{"events":0,"messages_in":0,"messages_out":0,"client_commands":0,"replies":0,"#,
+                r#""executed":0,"elections":0,"bad_events":0,"stale_responses":0,"accept_timeouts":0,"violations":0}}"#
+            )
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! replicant-server: one Replicant node as a native TCP server (docs/protocol.md, "Native
+//! servers"). The sans-IO core does the protocol; this driver owns sockets, timers and threads:
+//!
+//! - Tokio's multi-threaded runtime; a task per client connection, a task per incoming peer
+//!   connection, a writer task per outgoing peer link (it reconnects with back-off), and a task
+//!   per armed timer;
+//! - every call into the core goes through one mutex (like Replicant's Log mutex), and the
+//!   effects of a step are dispatched under it, so each link keeps the core's order;
+//! - TCP_NODELAY on every socket; jemalloc as the global allocator, counted by
+//!   [`CountingAlloc`].
+
+mod config;
+mod net;
+
+use config::{parse_args, parse_config, Args, ServerConfig};
+use replicant_runtimestats::CountingAlloc;
+use std::process::exit;
+
+#[global_allocator]
+static ALLOC: CountingAlloc<tikv_jemallocator::Jemalloc> = CountingAlloc::new(tikv_jemallocator::Jemalloc);
+
+fn die(msg: &str) -> ! {
+    eprintln!("replicant-server: {msg}");
+    exit(2);
+}
+
+fn main() {
+    let args: Args = parse_args(std::env::args().skip(1)).unwrap_or_else(|e| die(&e));
+    let text = std::fs::read(&args.config_path)
+        .unwrap_or_else(|e| die(&format!("cannot read configuration {}: {e}", args.config_path)));
+    let cfg: ServerConfig =
+        parse_config(&text).unwrap_or_else(|e| die(&format!("bad configuration {}: {e}", args.config_path)));
+    if args.id >= cfg.peers.len() as u64 {
+        die(&format!("bad id {}: the configuration lists {} peers (ids 0..{})", args.id, cfg.peers.len(), cfg.peers.len() - 1));
+    }
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    rt.enable_io().enable_time().thread_name("replicant");
+    if let Some(t) = args.threads {
+        rt.worker_threads(t);
+    }
+    let rt = rt.build().unwrap_or_else(|e| die(&format!("cannot start the runtime: {e}")));
+    rt.block_on(net::run(args, cfg, &ALLOC));
+}

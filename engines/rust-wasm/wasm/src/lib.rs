@@ -1,0 +1,87 @@
+//! The WebAssembly build of the Rust core, exported through wasm-bindgen:
+//! `create(config_json) -> handle`, `step(handle, event_json) -> effects`, `inspect(handle)`,
+//! `stats(handle)`, `destroy(handle)` (docs/protocol.md, "WebAssembly exports").
+//!
+//! A module instance can hold several nodes by handle; the TypeScript adapter
+//! (engines/loader/rust-wasm.ts) gives every node an instance of its own, so each node has
+//! its own linear memory and allocator, like a process.
+
+use replicant_core::{decode_config, Node};
+use replicant_runtimestats::{stats_json, CountingAlloc};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+
+#[global_allocator]
+static ALLOC: CountingAlloc<std::alloc::System> = CountingAlloc::new(std::alloc::System);
+
+#[derive(Default)]
+struct Nodes {
+    by_handle: BTreeMap<u32, Node>,
+    next_handle: u32,
+}
+
+thread_local! {
+    static NODES: RefCell<Nodes> = RefCell::new(Nodes::default());
+}
+
+fn with_node<T>(handle: u32, f: impl FnOnce(&mut Node) -> T) -> Result<T, JsError> {
+    NODES.with(|nodes| match nodes.borrow_mut().by_handle.get_mut(&handle) {
+        Some(node) => Ok(f(node)),
+        None => Err(JsError::new(&format!("rust: no node with handle {handle}"))),
+    })
+}
+
+/// Creates a node from its configuration JSON; an invalid configuration throws.
+#[wasm_bindgen]
+pub fn create(config_json: &str) -> Result<u32, JsError> {
+    let cfg = decode_config(config_json.as_bytes()).map_err(|e| JsError::new(&e))?;
+    Ok(NODES.with(|nodes| {
+        let mut nodes = nodes.borrow_mut();
+        nodes.next_handle += 1;
+        let handle = nodes.next_handle;
+        nodes.by_handle.insert(handle, Node::new(cfg));
+        handle
+    }))
+}
+
+/// Feeds one canonical event; returns the effects as JSON Lines.
+#[wasm_bindgen]
+pub fn step(handle: u32, event_json: &str) -> Result<String, JsError> {
+    with_node(handle, |node| {
+        let effects = node.step_json(event_json.as_bytes());
+        // Effects are canonical JSON of printable ASCII: always valid UTF-8.
+        String::from_utf8_lossy(effects).into_owned()
+    })
+}
+
+/// The node's inspect view.
+#[wasm_bindgen]
+pub fn inspect(handle: u32) -> Result<String, JsError> {
+    with_node(handle, |node| String::from_utf8_lossy(&node.inspect()).into_owned())
+}
+
+/// The allocator's figures for this module instance (every node it holds).
+#[wasm_bindgen]
+pub fn stats(handle: u32) -> Result<String, JsError> {
+    with_node(handle, |_| ())?;
+    Ok(stats_json("dlmalloc", ALLOC.snapshot(), &[("memory_bytes", memory_bytes())]))
+}
+
+/// Forgets a node (its memory returns to this instance's allocator).
+#[wasm_bindgen]
+pub fn destroy(handle: u32) {
+    NODES.with(|nodes| nodes.borrow_mut().by_handle.remove(&handle));
+}
+
+/// The instance's linear memory size.
+fn memory_bytes() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        core::arch::wasm32::memory_size(0) as u64 * 65536
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0
+    }
+}
