@@ -14,6 +14,12 @@ const ROOT = join(HERE, '..', '..');
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+function contentType(file: string): string {
+  if (file.endsWith('.wasm')) return 'application/wasm';
+  if (file.endsWith('.js') || file.endsWith('.mjs')) return 'text/javascript';
+  return 'application/octet-stream';
+}
+
 export class ChromiumSim {
   private constructor(
     private readonly server: Server,
@@ -25,7 +31,7 @@ export class ChromiumSim {
     const bundle = await build({
       entryPoints: [join(HERE, 'browser/worker-entry.ts')],
       bundle: true,
-      format: 'esm',
+      format: 'iife',
       platform: 'browser',
       target: 'es2022',
       write: false,
@@ -36,13 +42,14 @@ export class ChromiumSim {
       '/': { body: readFileSync(join(HERE, 'browser/index.html')), type: 'text/html' },
       '/worker.js': { body: workerJs, type: 'text/javascript' },
     };
-    const go = join(ROOT, 'engines/go-wasm/dist');
-    if (existsSync(join(go, 'replicant.wasm'))) {
-      files['/engines/go/replicant.wasm'] = { body: readFileSync(join(go, 'replicant.wasm')), type: 'application/wasm' };
-      files['/engines/go/wasm_exec.js'] = { body: readFileSync(join(go, 'wasm_exec.js')), type: 'text/javascript' };
-    }
     const server = createServer((req, res) => {
-      const f = files[(req.url ?? '/').split('?')[0]!];
+      const url = (req.url ?? '/').split('?')[0]!;
+      let f = files[url];
+      if (!f && url.startsWith('/repo/') && !url.includes('..')) {
+        // /repo/<engine>-wasm/dist/<file>: the engines' build outputs
+        const file = join(ROOT, 'engines', url.slice('/repo/'.length));
+        if (/^\/repo\/[a-z]+-wasm\/dist\/[A-Za-z0-9_.-]+$/.test(url) && existsSync(file)) f = { body: readFileSync(file), type: contentType(file) };
+      }
       if (!f) {
         res.writeHead(404).end();
         return;
