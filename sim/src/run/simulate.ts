@@ -110,6 +110,7 @@ class Simulation {
   private leader: number | null = null;
   private readonly leaderChanges: { t_s: number; leader: number }[] = [];
   private loadRemaining = 0;
+  private loadEnd_us = 0;
   private workloadStart_us = Infinity;
   private measureFrom_us = Infinity;
   private measureTo_us = Infinity;
@@ -298,6 +299,13 @@ class Simulation {
         const thread = o.client_id - 1000;
         if (thread < 0 || thread >= this.threads.length) return;
         const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, sendAt);
+        const t = this.threads[thread]!;
+        if (o.result !== 'leader_is' && o.result !== 'retry' && t.busy && o.request_id === t.request_id) {
+          // A final answer: nothing can happen to this thread before it arrives, so the
+          // operation is completed now, at its arrival time (one event fewer per operation).
+          this.finish(t, at);
+          return;
+        }
         this.q.push(at, { k: 4, thread, request_id: o.request_id, result: o.result, leader: o.leader });
         return;
       }
@@ -420,21 +428,23 @@ class Simulation {
       return;
     }
     // ok / not_found / bad_command: the operation is over.
-    this.finish(t);
+    this.finish(t, this.now);
   }
 
-  private finish(t: ClientThread): void {
-    if (t.measured) this.record(t, this.now, false);
+  /** The operation of thread t ends at `at` (its answer's arrival). */
+  private finish(t: ClientThread, at: number): void {
+    if (t.measured) this.record(t, at, false);
     t.busy = false;
     if (this.workloadStart_us === Infinity) {
       // load phase
       this.loadRemaining--;
-      if (t.load_keys.length > 0) this.q.push(this.now, { k: 3, thread: t.id });
-      if (this.loadRemaining === 0) this.startWorkload(this.now);
+      this.loadEnd_us = Math.max(this.loadEnd_us, at);
+      if (t.load_keys.length > 0) this.q.push(at, { k: 3, thread: t.id });
+      if (this.loadRemaining === 0) this.startWorkload(this.loadEnd_us);
       return;
     }
     t.ops_done++;
-    const next = this.spec.mode === 'open' ? Math.max(this.now, t.schedule_start_us + t.ops_done * this.tick_us) : this.now;
+    const next = this.spec.mode === 'open' ? Math.max(at, t.schedule_start_us + t.ops_done * this.tick_us) : at;
     if (next < this.measureTo_us) this.q.push(next, { k: 3, thread: t.id });
   }
 
