@@ -79,7 +79,6 @@ export function zetaStatic(n: number, theta: number): number {
 export class Zipfian {
   readonly items: number;
   readonly zetan: number;
-  private readonly theta: number;
   private readonly alpha: number;
   private readonly eta: number;
   private readonly half_pow_theta: number;
@@ -87,7 +86,6 @@ export class Zipfian {
   constructor(items: number, theta = ZIPFIAN_CONSTANT, zetan?: number) {
     if (!(items >= 1)) throw new RangeError(`zipfian needs at least one item: ${items}`);
     this.items = items;
-    this.theta = theta;
     this.zetan = zetan ?? zetaStatic(items, theta);
     const zeta2theta = zetaStatic(2, theta);
     this.alpha = 1 / (1 - theta);

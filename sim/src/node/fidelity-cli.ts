@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineName, RunResult, RunSpec, SloSearchResult } from '../api.ts';
 import { DEFAULT_CARD } from '../models/card.ts';
-import { leaderUtilization, searchSlo } from '../search/slo.ts';
+import { searchSlo } from '../search/slo.ts';
 import { simulate } from '../run/simulate.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

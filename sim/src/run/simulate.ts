@@ -232,7 +232,8 @@ class Simulation {
     this.arrive(n.id, { kind: 'start' }, this.now);
   }
 
-  private crash(n: SimNode, why: string): void {
+  /** The node is gone (an OOM kill): its instance is destroyed, its timers die with it. */
+  private crash(n: SimNode): void {
     if (!n.host) return;
     if (this.nodeSet) this.nodeSet.crash(n.id);
     n.host = null;
@@ -240,7 +241,6 @@ class Simulation {
     n.crashed_at_us = this.now;
     n.timerGen.election++;
     n.timerGen.commit++;
-    void why;
     if (this.leader === n.id) this.leader = null;
   }
 
@@ -254,7 +254,7 @@ class Simulation {
   private onArrive(n: SimNode, ev: NodeEvent): void {
     n.runtime.advance(this.now);
     if (n.runtime.oom_at_us !== null) {
-      this.crash(n, 'oom');
+      this.crash(n);
       return;
     }
     // The core step belongs where the Log mutex is granted. The mutex is granted in arrival
