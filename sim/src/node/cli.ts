@@ -2,6 +2,7 @@
 // (in the shared results schema) to --out; bad input ends with a message and exit status 2.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { EngineName, RunSpec } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { readFileSync } from 'node:fs';
@@ -106,6 +107,12 @@ function workload(opts: Opts): { spec: RunSpec['workload']; name: 'A' | 'B' | nu
   }
 }
 
+/** Paths on the command line are relative to where the user ran npm (npm runs workspace
+ * scripts inside the workspace and says where it started in INIT_CWD). */
+function userPath(p: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), p);
+}
+
 function gitCommit(): string {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -135,7 +142,7 @@ class Progress {
 export async function main(argv: string[]): Promise<number> {
   const { cmd, opts } = parseArgs(argv);
   const names = await engines(opts);
-  const card = opts.has('card') ? validateCard(JSON.parse(readFileSync(opts.get('card')!, 'utf8'))) : DEFAULT_CARD;
+  const card = opts.has('card') ? validateCard(JSON.parse(readFileSync(userPath(opts.get('card')!), 'utf8'))) : DEFAULT_CARD;
   const fidelity = (opts.get('fidelity') ?? (cmd === 'run' ? 'exact' : 'fast')) as 'fast' | 'exact';
   if (fidelity !== 'fast' && fidelity !== 'exact') throw new UsageError(`--fidelity must be fast or exact`);
   const mode = (opts.get('mode') ?? 'open') as 'open';
@@ -214,8 +221,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${p.engine} ${p.memory_gib} GiB ${p.vcpus} vCPU: max ${p.result.max_ops_per_s_at_slo ?? '<' + bracket.min_ops_per_s} ops/s (leader CPU ${p.result.leader_cpu_utilization_at_max !== null ? Math.round(p.result.leader_cpu_utilization_at_max * 1000) / 10 + ' %' : '-'})\n`);
     process.stdout.write(`sweep: ${r.points.length} points in ${((performance.now() - t0) / 1000).toFixed(1)} s wall, simulated (model card ${r.model_card_version})\n`);
   }
-  if (opts.has('out')) writeFileSync(opts.get('out')!, JSON.stringify(resultsFile({ title: `Simulated ${cmd}: ${names.join(', ')} workload ${w.name ?? 'custom'}`, ...meta }, rows), null, 2) + '\n');
-  if (opts.has('raw')) writeFileSync(opts.get('raw')!, JSON.stringify(raw) + '\n');
+  if (opts.has('out')) writeFileSync(userPath(opts.get('out')!), JSON.stringify(resultsFile({ title: `Simulated ${cmd}: ${names.join(', ')} workload ${w.name ?? 'custom'}`, ...meta }, rows), null, 2) + '\n');
+  if (opts.has('raw')) writeFileSync(userPath(opts.get('raw')!), JSON.stringify(raw) + '\n');
   return 0;
 }
 
