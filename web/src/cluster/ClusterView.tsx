@@ -9,7 +9,7 @@ import { Knob } from '../app/Knob.tsx';
 import { CLUSTER_FIELDS, TOP_FIELDS } from '../state/app-state.ts';
 import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
 import { BROWSER_ENGINES, ENGINE_LABEL, loadBrowserEngine } from '../engines.ts';
-import { SIM_IN_BUILD, loadSim } from '../simulation/sim-module.ts';
+import { loadSim } from '../simulation/sim-module.ts';
 import { ClusterController, type Action, type Snapshot } from './controller.ts';
 import { explainEntry, type Explained } from './explain.ts';
 import { NodeCard } from './NodeCard.tsx';
@@ -80,7 +80,6 @@ export default function ClusterView({ state, update }: ViewProps) {
     setActionError(null);
     controller.current = null;
     (async () => {
-      if (!SIM_IN_BUILD) throw new Error('the simulator (sim/) is not part of this build yet, so the step sessions cannot run');
       const unavailable = engine !== 'all' && !BROWSER_ENGINES.includes(engine as EngineName);
       if (unavailable) throw new Error(`the ${ENGINE_LABEL[engine as EngineName]} engine is not part of this build (available: ${BROWSER_ENGINES.map((e) => ENGINE_LABEL[e]).join(', ')})`);
       setLoaded({ state: 'loading', what: 'the simulator' });

@@ -15,10 +15,9 @@ import { toCsv } from '../charts/csv.ts';
 import type { ChartSeries } from '../charts/types.ts';
 import { PAPER } from '../paper/results.ts';
 import { formatValue } from '../paper/panel-model.ts';
-import { SIM_RUNS_IN_BUILD } from '../simulation/sim-module.ts';
 import { CancelledError, SimRunner, type Progress } from '../simulation/runner.ts';
 import { runSpec, sweepSpec } from './lab-spec.ts';
-import { NINES_TICKS, lang, meanOf, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepSeries } from './lab-results.ts';
+import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepSeries } from './lab-results.ts';
 
 type Job = { state: 'idle' } | { state: 'running'; what: string; progress: Progress; started: number } | { state: 'failed'; message: string };
 
@@ -66,13 +65,10 @@ export default function LabView({ state, update }: ViewProps) {
   const [runs, setRuns] = useState<{ results: { engine: EngineName; result: RunResult }[]; lab: LabState; wall_ms: number } | null>(null);
   const [probeAt, setProbeAt] = useState(0);
   const [timelineEngine, setTimelineEngine] = useState<EngineName | null>(null);
-  // undefined while the simulator is being looked for
-  const [apiProblem, setApiProblem] = useState<string | null | undefined>(undefined);
   const runner = useRef<SimRunner | null>(null);
   useReady('lab', true);
 
   useEffect(() => {
-    setApiProblem(SIM_RUNS_IN_BUILD ? null : 'the simulator’s runs and sweeps (sim/src/worker.ts) are not part of this build yet');
     runner.current = new SimRunner();
     return () => runner.current?.close();
   }, []);
@@ -118,11 +114,11 @@ export default function LabView({ state, update }: ViewProps) {
   const running = job.state === 'running';
   const shortcuts = useMemo<Shortcut[]>(
     () => [
-      { key: 'r', label: 'run a sweep', run: () => !running && apiProblem === null && void startSweep() },
+      { key: 'r', label: 'run a sweep', run: () => !running && void startSweep() },
       { key: 'x', label: 'cancel the sweep or run', run: () => runner.current?.cancel() },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [running, apiProblem, s, seed],
+    [running, s, seed],
   );
   useViewShortcuts(shortcuts);
 
@@ -149,12 +145,6 @@ export default function LabView({ state, update }: ViewProps) {
         p99 latency meets the SLO. The simulator runs the real engines with modelled CPUs, network and garbage collectors. Its numbers
         are estimates and say so; the paper’s AWS measurements are drawn beside them.
       </p>
-      {apiProblem && (
-        <p className="problems" role="status" data-testid="lab-unavailable">
-          Simulated runs are not available in this build: {apiProblem}. The charts show the paper’s published points for the knobs you
-          choose.
-        </p>
-      )}
       <div className="side-layout">
       <form className="lab-form" onSubmit={(e) => e.preventDefault()} aria-label="Lab knobs">
         {GROUPS.map((g) => (
@@ -173,10 +163,10 @@ export default function LabView({ state, update }: ViewProps) {
           </fieldset>
         ))}
         <div className="toolbar">
-          <button type="button" className="primary" onClick={() => void startSweep()} disabled={running || apiProblem !== null} data-testid="run-sweep" title="key r">
+          <button type="button" className="primary" onClick={() => void startSweep()} disabled={running} data-testid="run-sweep" title="key r">
             Find max throughput at the SLO ({s.engines.length} engine{s.engines.length === 1 ? '' : 's'} × {s.sweep === 'vcpus' ? s.vcpulist.length : s.memunit === 'gib' ? s.gibs.length : s.ratios.length} points)
           </button>
-          <button type="button" onClick={() => void startRuns()} disabled={running || apiProblem !== null} data-testid="run-once">
+          <button type="button" onClick={() => void startRuns()} disabled={running} data-testid="run-once">
             Run each engine at {s.rate.toLocaleString('en-US')} ops/s
           </button>
           <button type="button" onClick={() => runner.current?.cancel()} disabled={!running} data-testid="cancel" title="key x">
@@ -304,7 +294,7 @@ function NodeTimelineChart(props: {
   const { engine, result, which, series, verticals } = props;
   const cpu = which === 'cpu_utilization';
   const title = `${lang(engine)}: ${cpu ? 'vCPU utilization' : 'vCPUs spent on GC'} per node`;
-  const means = result.nodes.map((n) => `n${n.node} ${formatValue(meanOf(n[which]) * 100)} %`).join(', ');
+  const means = result.nodes.map((n) => `n${n.node} ${formatValue((cpu ? n.mean_cpu_utilization : n.mean_gc_cpu_share) * 100)} %`).join(', ');
   const changes = result.leader_changes.length;
   const sentence = cpu
     ? `Mean over the window: ${means}. ${changes} leader change${changes === 1 ? '' : 's'} (marked).`

@@ -167,7 +167,3 @@ export function nodeTimelineSeries(result: RunResult, which: 'cpu_utilization' |
   }));
 }
 
-/** Mean of a timeline's values (0 for an empty one). */
-export function meanOf(points: { value: number }[]): number {
-  return points.length ? points.reduce((a, p) => a + p.value, 0) / points.length : 0;
-}

@@ -1,7 +1,7 @@
 // The Race (demos): four engines side by side under the same load while memory is squeezed
-// step by step. Big type; → or Space squeezes, ← gives memory back. With the simulator's runs
-// in the build each lane is simulated live; the paper's published figure for the same memory
-// stands under it.
+// step by step. Big type; → or Space squeezes, ← gives memory back. Each lane is simulated
+// live, in the simulator's worker; the paper's published figure for the same memory stands
+// under it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/App.tsx';
 import { useReady } from '../app/ready.ts';
@@ -11,7 +11,6 @@ import { RACE_FIELDS, defaultState } from '../state/app-state.ts';
 import type { EngineName } from '../../../engines/loader/engine.ts';
 import { PAPER } from '../paper/results.ts';
 import { BROWSER_ENGINES, ENGINE_LABEL } from '../engines.ts';
-import { SIM_RUNS_IN_BUILD } from '../simulation/sim-module.ts';
 import { CancelledError, SimRunner } from '../simulation/runner.ts';
 import { runSpec } from '../lab/lab-spec.ts';
 import { seriesStyle } from '../theme/palette.ts';
@@ -26,17 +25,13 @@ export default function RaceView({ state, update }: ViewProps) {
   const { step, wl, rate } = state.race;
   const seed = state.seed;
   const squeeze = SQUEEZE[Math.min(step, SQUEEZE.length - 1)]!;
-  const [live, setLive] = useState<boolean | undefined>(undefined);
-  const [liveProblem, setLiveProblem] = useState('');
   const [lanes, setLanes] = useState<Record<string, LaneState>>({});
   const cache = useRef(new Map<string, { lane: Lane; model: string }>());
   const runner = useRef<SimRunner | null>(null);
-  useReady('race', live !== undefined);
+  useReady('race', true);
 
   useEffect(() => {
     runner.current = new SimRunner();
-    setLive(SIM_RUNS_IN_BUILD);
-    if (!SIM_RUNS_IN_BUILD) setLiveProblem('the simulator’s runs are not part of this build yet');
     return () => runner.current?.close();
   }, []);
 
@@ -44,7 +39,6 @@ export default function RaceView({ state, update }: ViewProps) {
 
   // Simulate each lane of this step, one after another (two cores are shared).
   useEffect(() => {
-    if (!live) return;
     let cancelled = false;
     const lab = { ...defaultState().lab, wl, rate, memunit: 'ratio' as const, ratio: squeeze.ratio, duration: RUN_SECONDS, fid: 'fast' as const };
     const keyOf = (e: EngineName) => `${e}|${squeeze.ratio}|${wl}|${rate}|${seed}`;
@@ -69,7 +63,7 @@ export default function RaceView({ state, update }: ViewProps) {
       runner.current?.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [live, squeeze.ratio, wl, rate, seed]);
+  }, [squeeze.ratio, wl, rate, seed]);
 
   const go = (delta: number) => update((s) => ({ ...s, race: { ...s.race, step: Math.max(0, Math.min(SQUEEZE.length - 1, s.race.step + delta)) } }));
   const shortcuts = useMemo<Shortcut[]>(
@@ -113,7 +107,7 @@ export default function RaceView({ state, update }: ViewProps) {
           return (
             <section key={e} className="lane" style={{ borderTopColor: colour }} data-testid={`lane-${e}`} aria-label={ENGINE_LABEL[e]}>
               <h2 style={{ color: colour }}>{ENGINE_LABEL[e]}</h2>
-              {live && available && l?.state === 'done' && (
+              {available && l?.state === 'done' && (
                 <div data-state="done">
                   <p className="big">
                     {l.lane.throughput_kops.toFixed(1)} <span>Kops/s</span>
@@ -132,23 +126,15 @@ export default function RaceView({ state, update }: ViewProps) {
                   )}
                 </div>
               )}
-              {live && available && l?.state === 'running' && (
+              {available && l?.state === 'running' && (
                 <p className="mid" role="status">
                   simulating… {Math.round(l.fraction * 100)} %
                 </p>
               )}
-              {live && available && l?.state === 'waiting' && <p className="mid note">waiting</p>}
-              {live && available && l?.state === 'failed' && <p className="error-text">{l.message}</p>}
-              {live && !available && <p className="mid note">not in this build</p>}
-              {live === false && (
-                <div data-state="published">
-                  <p className="big">
-                    {pub ? `${pub.qualifier === 'upper_bound' ? '<' : ''}${String(pub.value)}` : '?'} <span>Kops/s</span>
-                  </p>
-                  <p className="small">{pub ? 'max at p99 ≤ 20 ms, measured on AWS' : 'the paper does not state this point'}</p>
-                </div>
-              )}
-              <p className="published" data-testid={`published-${e}`} hidden={live === false}>
+              {available && l?.state === 'waiting' && <p className="mid note">waiting</p>}
+              {available && l?.state === 'failed' && <p className="error-text">{l.message}</p>}
+              {!available && <p className="mid note">not in this build</p>}
+              <p className="published" data-testid={`published-${e}`}>
                 {pub ? (
                   <>
                     Paper (AWS): max <strong>{pub.qualifier === 'upper_bound' ? '< ' : ''}{String(pub.value)} Kops/s</strong> at p99 ≤ 20 ms
@@ -164,14 +150,12 @@ export default function RaceView({ state, update }: ViewProps) {
         })}
       </div>
       <p className="chart-sentence" data-testid="race-sentence">
-        {live === false
-          ? `Live simulation is not in this build (${liveProblem}). Each lane shows what the paper measured at ${squeeze.gib} GiB: the highest rate each implementation served with p99 within 20 ms.`
-          : done.length === engines.length && engines.length > 0
+        {done.length === engines.length && engines.length > 0
             ? raceSentence(done.map((d) => d.lane), squeeze.gib, rate)
             : `Simulating ${engines.length} engines at ${rate.toLocaleString('en-US')} ops/s offered…`}
       </p>
       <p className="note">
-        {live ? `Simulated: ${RUN_SECONDS} s of virtual time per lane, fast model${model ? `, model card ${model}` : ''}, seed ${seed}. ` : ''}
+        Simulated: {RUN_SECONDS} s of virtual time per lane, fast model{model ? `, model card ${model}` : ''}, seed {seed}.
         The paper’s figures come from its text (Figs 6, 8, 9, 11).
       </p>
       <details className="race-settings">

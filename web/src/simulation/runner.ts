@@ -35,10 +35,12 @@ export class SimRunner {
         const m = e.data;
         if (m.id !== id) return;
         if (m.type === 'progress') onProgress({ fraction: m.fraction, label: job.type === 'run' ? 'simulating' : 'searching for the highest rate that meets the SLO' });
-        else {
+        else if (m.type === 'error') {
           this.current = null;
-          if (m.type === 'error') reject(m.cancelled ? new CancelledError() : new Error(m.message));
-          else resolve({ result: m.result as T, wall_ms: Math.round(performance.now() - t0) });
+          reject(m.cancelled ? new CancelledError() : new Error(m.message));
+        } else if (m.type === 'run.result' || m.type === 'sweep.result') {
+          this.current = null;
+          resolve({ result: m.result as T, wall_ms: Math.round(performance.now() - t0) });
         }
       };
       worker.onerror = (e) => {
