@@ -20,6 +20,8 @@ test('the Lab draws the paper’s published points for its knobs and a small sim
   await expect(chart.locator('g.point[aria-label*="simulated"]').first()).toHaveAttribute('aria-label', /Kops\/s \(simulated\)/);
   await expect(chart.locator('.chart-source')).toContainText(/Simulated with model card \d+\.\d+\.\d+, seed 1/);
   await expect(page.getByTestId('chart-lab-probes').locator('g.point').first()).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await chart.locator('g.point[aria-label*="simulated"]').first().hover();
   await screenshot(page, testInfo, 'lab');
 });
 

@@ -186,7 +186,8 @@ export function XYChart({ title, series, x, y, mode = 'lines', references = [], 
                 ?
               </text>
             ) : p.point.label ? (
-              <text x={p.px} y={p.py - 10} textAnchor="middle" fontSize={11} fontWeight={600} fill="#222">
+              // Simulated labels go under their point, so they never sit on the paper's.
+              <text x={p.px} y={p.series.kind === 'simulated' && p.py + 19 < PLOT.bottom - 4 ? p.py + 19 : p.py - 10} textAnchor="middle" fontSize={11} fontWeight={600} fill={p.series.kind === 'simulated' ? '#555' : '#222'}>
                 {p.point.label}
               </text>
             ) : null}
