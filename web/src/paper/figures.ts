@@ -19,6 +19,7 @@ const MEMORY = { dim: 'memory_gib' as const, values: [32, 8, 6, 5], label: 'Memo
 const VCPUS = { dim: 'vcpus' as const, values: [8, 4, 2], label: 'vCPUs per server' };
 const SLO_LINE = { y: 20, label: 'SLO: p99 ≤ 20 ms (§5.1)' };
 const KOPS = { kind: 'linear' as const, label: 'Max throughput at p99 ≤ 20 ms (Kops/s)' };
+const LATENCY_LOG = { kind: 'log' as const, label: 'p99 latency (ms, log scale)', domain: [1, 2000] as [number, number] };
 const UTIL = { kind: 'linear' as const, label: 'Leader vCPU utilization (%)', domain: [0, 100] as [number, number] };
 
 type SweepKind =
@@ -60,6 +61,35 @@ function sweepPanel(
   };
 }
 
+/** A bar panel with one bar per implementation (Figs 3 and 4). */
+function barsByLanguage(
+  figure: string,
+  panel: '(a)' | '(b)',
+  title: string,
+  metric: string,
+  languages: string[],
+  y: PanelSpec['y'],
+  unit: string,
+  headline: PanelSpec['headline'],
+  extra: Partial<PanelSpec> = {},
+): PanelSpec {
+  return {
+    key: `${figure.replace(' ', '').toLowerCase()}${panel[1]}`,
+    figure,
+    panel,
+    title: `${figure}${panel}: ${title}`,
+    metric,
+    workload: 'A',
+    series: languages,
+    x: { dim: 'category', values: languages, label: 'Implementation' },
+    y,
+    unit,
+    mode: 'bars',
+    headline,
+    ...extra,
+  };
+}
+
 const f = (v: number | null) => (v === null ? '?' : formatValue(v));
 const times = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? '?' : formatValue(Number((a / b).toFixed(1))));
 
@@ -87,41 +117,15 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '4.4',
       about: 'Peak throughput of each implementation with 8–256 clients and 2 million records (little GC pressure), against average latency.',
       panels: [
-        {
-          key: 'fig3a',
-          figure: 'Fig 3',
-          panel: '(a)',
-          title: 'Fig 3(a): peak throughput, gRPC between peers',
-          metric: 'peak_throughput_avg_latency',
-          workload: 'A',
-          series: ['C++', 'Java', 'Go', 'Rust', 'etcd'],
-          x: { dim: 'category', values: ['C++', 'Java', 'Go', 'Rust', 'etcd'], label: 'Implementation' },
-          y: { kind: 'linear', label: 'Peak throughput (Kops/s)' },
-          unit: 'Kops/s',
-          mode: 'bars',
-          headline: (v) =>
+        barsByLanguage('Fig 3', '(a)', 'peak throughput, gRPC between peers', 'peak_throughput_avg_latency', ['C++', 'Java', 'Go', 'Rust', 'etcd'], { kind: 'linear', label: 'Peak throughput (Kops/s)' }, 'Kops/s', (v) =>
           `Over gRPC the peaks rank ${ranked(v, ['C++', 'Java', 'Go'], 'Kops/s')}. These are peaks of an average-latency curve with no tail target — with little GC pressure, Java is not behind C++ yet.`,
-        },
-        {
-          key: 'fig3b',
-          figure: 'Fig 3',
-          panel: '(b)',
-          title: 'Fig 3(b): peak throughput, plain TCP between peers',
-          metric: 'peak_throughput_avg_latency',
-          workload: 'A',
-          series: ['Go', 'Rust'],
-          x: { dim: 'category', values: ['Go', 'Rust'], label: 'Implementation' },
-          y: { kind: 'linear', label: 'Peak throughput (Kops/s)' },
-          unit: 'Kops/s',
-          mode: 'bars',
-          missingAt: [{ id: 'fig3b-rust-a-8vcpu-throughput-vs-avg-latency', series: 'Rust', x: 'Rust' }],
-          headline: (v) => {
+        ),
+        barsByLanguage('Fig 3', '(b)', 'peak throughput, plain TCP between peers', 'peak_throughput_avg_latency', ['Go', 'Rust'], { kind: 'linear', label: 'Peak throughput (Kops/s)' }, 'Kops/s', (v) => {
           const grpc = valueOf('fig3a-go-a-32gib-8vcpu-peak-throughput-avg-latency');
           const tcp = v('Go', 'Go');
           const gain = grpc && tcp ? Math.round((tcp / grpc - 1) * 100) : null;
           return `Replacing gRPC with plain TCP lifts Go's peak to ${f(tcp)} Kops/s, ${f(gain)} % above its gRPC peak of ${f(grpc)} Kops/s.`;
-          },
-        },
+        }, { missingAt: [{ id: 'fig3b-rust-a-8vcpu-throughput-vs-avg-latency', series: 'Rust', x: 'Rust' }] }),
       ],
     },
     {
@@ -130,38 +134,12 @@ export function makeFigures(valueOf: (id: string) => number | null): FigureSpec[
       section: '4.5',
       about: 'C++ and Java with 5 GiB, 64 clients and a 20 Kops/s target: the same run measured two ways.',
       panels: [
-        {
-          key: 'fig4a',
-          figure: 'Fig 4',
-          panel: '(a)',
-          title: 'Fig 4(a): p99 latency as service time',
-          metric: 'p99_latency_service_time',
-          workload: 'A',
-          series: ['C++', 'Java'],
-          x: { dim: 'category', values: ['C++', 'Java'], label: 'Implementation' },
-          y: { kind: 'log', label: 'p99 latency (ms, log scale)', domain: [1, 2000] },
-          unit: 'ms',
-          mode: 'bars',
-          references: [SLO_LINE],
-          headline: (v) =>
+        barsByLanguage('Fig 4', '(a)', 'p99 latency as service time', 'p99_latency_service_time', ['C++', 'Java'], LATENCY_LOG, 'ms', (v) =>
           `Timed from when each request was actually sent, the two look alike: p99 is ${f(v('C++', 'C++'))} ms for C++ and ${f(v('Java', 'Java'))} ms for Java.`,
-        },
-        {
-          key: 'fig4b',
-          figure: 'Fig 4',
-          panel: '(b)',
-          title: 'Fig 4(b): p99 latency from the intended start',
-          metric: 'p99_latency_intended',
-          workload: 'A',
-          series: ['C++', 'Java'],
-          x: { dim: 'category', values: ['C++', 'Java'], label: 'Implementation' },
-          y: { kind: 'log', label: 'p99 latency (ms, log scale)', domain: [1, 2000] },
-          unit: 'ms',
-          mode: 'bars',
-          references: [SLO_LINE],
-          headline: (v) =>
+        { references: [SLO_LINE] }),
+        barsByLanguage('Fig 4', '(b)', 'p99 latency from the intended start', 'p99_latency_intended', ['C++', 'Java'], LATENCY_LOG, 'ms', (v) =>
           `Timed from when each request should have started (so a stalled server cannot hide its stalls), Java's p99 is ${f(v('Java', 'Java'))} ms against ${f(v('C++', 'C++'))} ms for C++ — ${times(v('Java', 'Java'), v('C++', 'C++'))}× worse. GC pauses delay the requests queued behind them.`,
-        },
+        { references: [SLO_LINE] }),
       ],
     },
     {

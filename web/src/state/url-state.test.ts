@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeState, encodeState, MAX_QUERY_LENGTH } from './url-state.ts';
 import { GROUPS, TOP_FIELDS, defaultState, type AppState } from './app-state.ts';
 import type { Field } from './fields.ts';
+import { mulberry32 } from '../../../engines/conformance/src/differential.ts';
 
-// SplitMix64-free small PRNG is enough here: mulberry32, seeded, so failures replay.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded, so a failing state replays: the differential test's PRNG.
+const rng = mulberry32;
 
 function randomValue(field: Field<unknown>, r: () => number): unknown {
   const c = field.control;
