@@ -16,8 +16,9 @@ bash engines/java-wasm/build.sh
 say "build: native benchmarks (YCSB bindings, etcd)"
 bash bench/build.sh
 
-say "build: web lab"
-npm --workspace @replicant/web run --silent build >/dev/null
-
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh
+
+# The web lab bundles every engine's wasm build, so it comes last (web/src/engines.ts).
+say "build: web lab (with Pyodide copied into web/dist/pyodide)"
+npm --workspace @replicant/web run --silent build >/dev/null

@@ -42,6 +42,10 @@ export interface WorkloadSpec {
   key_bytes?: number; // 23 (YCSB default keys, the paper's §4.3)
   value_bytes?: number; // 500
   distribution?: Distribution; // zipfian (YCSB's scrambled zipfian, 0.99)
+  /** Exact mode: records the engines really hold (default min(record_count, 1000)); requests
+   * for any of the modelled records go to key (record mod engine_record_count). The memory
+   * model always accounts for record_count. */
+  engine_record_count?: number;
 }
 
 export interface LoadSpec {
@@ -49,7 +53,12 @@ export interface LoadSpec {
   target_ops_per_s: number;
   client_threads?: number; // 64
   duration_s: number; // measured window, simulated seconds
-  warmup_s?: number;
+  warmup_s?: number; // default 0
+  /** After the window: how long the run may go on for the window's last answers (default
+   * max(2, 0.1·duration_s)); operations still unanswered then count with the latency reached. */
+  drain_s?: number;
+  /** Resolution of the CPU / GC / heap timelines (default 1000 ms, 100 ms for runs under 20 s). */
+  timeline_bucket_ms?: number;
 }
 
 export interface RunSpec {
@@ -90,8 +99,12 @@ export interface NodeTimelines {
   /** Share of the node's vCPUs spent on GC, 0..1, per bucket. */
   gc_cpu_share: TimelinePoint[];
   /** Individual GC events (Go cycles, G1 young/mixed/full collections). */
-  gc_events: { t_s: number; kind: string; pause_ms: number; cpu_ms: number }[];
+  /** duration_ms: how long a concurrent cycle ran (Go cycles, G1 concurrent marking). */
+  gc_events: { t_s: number; kind: string; pause_ms: number; cpu_ms: number; duration_ms?: number }[];
   heap_gib: TimelinePoint[];
+  /** Means over the measured window. */
+  mean_cpu_utilization: number;
+  mean_gc_cpu_share: number;
   crashed_at_s?: number; // e.g. an OOM kill of a C++/Rust node
 }
 
@@ -100,12 +113,18 @@ export interface RunResult {
   model_card_version: string;
   fidelity: Fidelity;
   spec: RunSpec;
+  /** The scale: what the memory model accounts for vs what the engines really hold. */
+  dataset: { modelled_records: number; engine_records: number; memory_gib: number; raw_data_gib: number };
   achieved_ops_per_s: number;
   latency: { all: LatencySummary; read: LatencySummary; update: LatencySummary };
   /** The same run measured as a closed-loop client would see it (coordinated omission). */
   latency_uncorrected?: { all: LatencySummary };
   leader_changes: { t_s: number; leader: number }[];
+  leader_at_end: number | null;
   nodes: NodeTimelines[];
+  /** An SLO-search probe stopped once more than 1 % of its expected operations had missed the
+   * SLO: its p99 is known to be above the SLO, its other figures cover only part of the window. */
+  stopped_early: boolean;
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
   wall_ms?: number;
 }
@@ -117,6 +136,11 @@ export interface SloSearchSpec {
   min_ops_per_s?: number;
   max_ops_per_s?: number;
   tolerance?: number; // relative, e.g. 0.02
+  /** Longer windows at low rates: each probe runs for clamp(probe_operations / target,
+   * base.load.duration_s, max_duration_s) seconds, so rare events (a full GC every few minutes)
+   * are seen at the rates where they decide the p99. Off unless given. */
+  probe_operations?: number;
+  max_duration_s?: number;
 }
 
 export interface SloSearchResult {
@@ -125,13 +149,19 @@ export interface SloSearchResult {
   max_ops_per_s_at_slo: number | null; // null: not even the minimum rate meets the SLO
   p99_ms_at_max: number | null;
   leader_cpu_utilization_at_max: number | null;
-  probes: { target_ops_per_s: number; p99_ms: number; achieved_ops_per_s: number; met: boolean }[];
+  /** p99_ms of a probe that stopped early is the SLO itself, a lower bound. */
+  probes: { target_ops_per_s: number; p99_ms: number; achieved_ops_per_s: number; met: boolean; stopped_early: boolean }[];
   best_run?: RunResult;
 }
 
 export interface SweepSpec {
   base: RunSpec;
   slo_p99_ms: number;
+  min_ops_per_s?: number;
+  max_ops_per_s?: number;
+  tolerance?: number;
+  probe_operations?: number;
+  max_duration_s?: number;
   engines: EngineName[]; // each point runs a homogeneous cluster of this engine
   memory_gib?: number[];
   memory_to_data_ratio?: number[];

@@ -1,0 +1,152 @@
+// OpenJDK's G1 collector (defaults, JDK 19), at the level of detail the simulator needs:
+// - the heap (-Xmx) holds the old generation (the live set, promoted data and old garbage) and
+//   the young generation; eden is sized between G1NewSizePercent (5 %) and G1MaxNewSizePercent
+//   (60 %) of the heap, and never into the G1ReservePercent (10 %) reserve — so it is squeezed
+//   as -Xmx approaches the live set;
+// - a young collection is a stop-the-world pause when eden fills; its length grows with the
+//   bytes it copies (survivors: data written since the last pause that is still referenced) and
+//   with the remembered-set (dirty card) scanning of old-to-young references, divided among the
+//   parallel GC threads;
+// - when old-generation occupancy passes the initiating heap occupancy (IHOP, 45 %), a
+//   concurrent marking cycle runs on ConcGCThreads, ends with the remark and cleanup pauses and
+//   is followed by mixed collections that reclaim the old garbage they can (regions whose live
+//   share is below G1MixedGCLiveThresholdPercent, 85 %);
+// - when a young collection cannot find room (old + eden minimum > heap), a full collection
+//   compacts the whole heap in one long pause.
+import type { CpuPool } from './cpu.ts';
+import type { GcEvent, RuntimeModel } from './runtime.ts';
+
+export interface G1Params {
+  heap_bytes: number; // -Xmx
+  parallel_gc_threads: number;
+  conc_gc_threads: number;
+  new_size_min_fraction: number; // 0.05
+  new_size_max_fraction: number; // 0.60
+  reserve_fraction: number; // 0.10
+  ihop_fraction: number; // 0.45
+  young_pause_fixed_ms: number;
+  copy_ns_per_byte: number; // per GC thread
+  card_scan_ns_per_update: number; // per GC thread, per old-to-young reference created
+  mark_ns_per_live_byte: number; // concurrent marking, per thread
+  remark_pause_ms: number;
+  mixed_reclaimable_fraction: number; // share of old garbage in regions mixed GCs will take
+  mixed_count: number; // G1MixedGCCountTarget (8)
+  full_gc_ns_per_live_byte: number; // per GC thread
+}
+
+/** Eden size for a heap, current old occupancy and the young-size bounds. */
+export function edenSize(heap_bytes: number, old_bytes: number, minFrac: number, maxFrac: number, reserveFrac: number): number {
+  const free = heap_bytes - old_bytes - reserveFrac * heap_bytes;
+  return Math.max(minFrac * heap_bytes, Math.min(maxFrac * heap_bytes, free));
+}
+
+/** A young pause in ms: fixed cost plus copying and card scanning shared by the GC threads. */
+export function youngPauseMs(copied_bytes: number, old_to_young_refs: number, threads: number, p: Pick<G1Params, 'young_pause_fixed_ms' | 'copy_ns_per_byte' | 'card_scan_ns_per_update'>): number {
+  return p.young_pause_fixed_ms + (copied_bytes * p.copy_ns_per_byte + old_to_young_refs * p.card_scan_ns_per_update) / threads / 1e6;
+}
+
+/** A full collection: the whole live set is marked and compacted by the parallel threads. */
+export function fullPauseMs(live_bytes: number, threads: number, ns_per_byte: number): number {
+  return (live_bytes * ns_per_byte) / threads / 1e6;
+}
+
+export class G1Runtime implements RuntimeModel {
+  readonly events: GcEvent[] = [];
+  oom_at_us: number | null = null;
+  private edenUsed = 0;
+  private oldGarbage = 0;
+  private updatesSinceYoung = 0;
+  private survivorBytesPerUpdate: number;
+  private marking = false;
+  private markEndUs = 0;
+  private mixedLeft = 0;
+  private reclaimablePerMixed = 0;
+
+  constructor(
+    private readonly p: G1Params,
+    private readonly live_bytes: number,
+    private readonly log_live_bytes: number,
+    value_bytes: number,
+    private readonly pool: CpuPool,
+  ) {
+    this.survivorBytesPerUpdate = value_bytes;
+  }
+
+  private old(): number {
+    return this.live_bytes + this.oldGarbage;
+  }
+
+  private eden(): number {
+    return edenSize(this.p.heap_bytes, this.old(), this.p.new_size_min_fraction, this.p.new_size_max_fraction, this.p.reserve_fraction);
+  }
+
+  advance(t_us: number): void {
+    if (this.oom_at_us === null && this.live_bytes + this.log_live_bytes > this.p.heap_bytes) this.oom_at_us = t_us;
+    if (this.marking && t_us >= this.markEndUs) {
+      this.marking = false;
+      this.pause(this.markEndUs, this.p.remark_pause_ms, 'g1_remark');
+      this.mixedLeft = this.p.mixed_count;
+      this.reclaimablePerMixed = (this.oldGarbage * this.p.mixed_reclaimable_fraction) / this.p.mixed_count;
+    }
+  }
+
+  /** Records an update that replaces a value in the map: the new value survives (it is
+   * referenced from the old map), the old one becomes old-generation garbage. */
+  onUpdate(): void {
+    this.updatesSinceYoung++;
+  }
+
+  charge(t_us: number, alloc_bytes: number, _allocs: number): number {
+    this.advance(t_us);
+    this.edenUsed += alloc_bytes;
+    if (this.edenUsed >= this.eden()) this.collect(t_us);
+    return 0;
+  }
+
+  private collect(t: number): void {
+    const copied = this.log_live_bytes + this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    // Promoted values replace older ones: the replaced values are now old garbage.
+    this.oldGarbage += this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    let ms = youngPauseMs(copied, this.updatesSinceYoung, this.p.parallel_gc_threads, this.p);
+    let kind = 'g1_young';
+    if (this.mixedLeft > 0) {
+      // A mixed collection also evacuates the live part of the chosen old regions.
+      const reclaim = Math.min(this.reclaimablePerMixed, this.oldGarbage);
+      const liveInRegions = reclaim * 0.85 / 0.15;
+      ms += (liveInRegions * this.p.copy_ns_per_byte) / this.p.parallel_gc_threads / 1e6;
+      this.oldGarbage -= reclaim;
+      this.mixedLeft--;
+      kind = 'g1_mixed';
+    }
+    if (this.old() + this.p.new_size_min_fraction * this.p.heap_bytes > this.p.heap_bytes) {
+      // No room for even the minimum eden: a full, compacting collection.
+      ms = fullPauseMs(this.live_bytes + this.log_live_bytes, this.p.parallel_gc_threads, this.p.full_gc_ns_per_live_byte);
+      this.oldGarbage = 0;
+      this.marking = false;
+      this.mixedLeft = 0;
+      kind = 'g1_full';
+    }
+    this.pause(t, ms, kind);
+    this.edenUsed = 0;
+    this.updatesSinceYoung = 0;
+    const end = t + ms * 1000;
+    if (!this.marking && this.mixedLeft === 0 && this.old() >= this.p.ihop_fraction * this.p.heap_bytes) {
+      // Concurrent marking on ConcGCThreads after this pause.
+      this.marking = true;
+      const dur_us = (this.live_bytes * this.p.mark_ns_per_live_byte) / this.p.conc_gc_threads / 1000;
+      this.markEndUs = end + dur_us;
+      this.pool.occupy(this.p.conc_gc_threads, end, this.markEndUs);
+      this.events.push({ t_s: end / 1e6, kind: 'g1_concurrent_mark', pause_ms: 0, cpu_ms: (dur_us * this.p.conc_gc_threads) / 1000, duration_ms: dur_us / 1000 });
+    }
+  }
+
+  private pause(t: number, ms: number, kind: string): void {
+    const threads = this.p.parallel_gc_threads;
+    this.pool.pause(t, t + ms * 1000, threads);
+    this.events.push({ t_s: t / 1e6, kind, pause_ms: ms, cpu_ms: ms * Math.min(threads, this.pool.cores) });
+  }
+
+  heapBytes(): number {
+    return this.old() + this.edenUsed;
+  }
+}

@@ -1,0 +1,177 @@
+// Go's garbage collector as its GC guide (go.dev/doc/gc-guide) describes it:
+// - heap goal = live heap · (1 + GOGC/100), capped by the memory limit (GOMEMLIMIT) less the
+//   runtime's non-heap memory;
+// - a cycle starts before the goal (the trigger) and marks concurrently: 25 % of GOMAXPROCS as
+//   dedicated mark workers, plus assists — goroutines that allocate while marking do mark work
+//   in proportion to what they allocate, so that marking ends by the time the heap reaches the
+//   goal;
+// - mark work is proportional to the live heap;
+// - the GC CPU limiter caps GC at 50 % of the CPU (over a window): beyond it, assists stop and
+//   the heap may overshoot the goal;
+// - two short stop-the-world phases per cycle (sweep termination, mark termination).
+import type { CpuPool } from './cpu.ts';
+import type { GcEvent, RuntimeModel } from './runtime.ts';
+
+export interface GoGcParams {
+  gogc: number; // 100
+  memory_limit_bytes: number; // GOMEMLIMIT (Infinity = off)
+  non_heap_bytes: number; // runtime memory outside the heap (stacks, metadata)
+  gomaxprocs: number;
+  mark_ns_per_live_byte: number; // CPU to mark one byte of live heap
+  trigger_runway_fraction: number; // trigger at live + fraction · (goal − live)
+  stw_us: number; // each of the two stop-the-world phases
+  dedicated_fraction: number; // 0.25
+  cpu_limit_fraction: number; // 0.5
+  cpu_limit_window_us: number; // the limiter's averaging window
+}
+
+/** The heap goal for a live heap, GOGC and memory limit (bytes). */
+export function heapGoal(live_bytes: number, gogc: number, memory_limit_bytes: number, non_heap_bytes: number): number {
+  const byGogc = gogc < 0 ? Infinity : live_bytes * (1 + gogc / 100);
+  const byLimit = memory_limit_bytes - non_heap_bytes;
+  return Math.max(Math.min(byGogc, byLimit), 0);
+}
+
+/** Where the next cycle starts. When the live heap leaves no runway the trigger is the live
+ * heap itself: collection runs back to back. */
+export function triggerPoint(live_bytes: number, goal_bytes: number, runway_fraction: number): number {
+  return goal_bytes <= live_bytes ? live_bytes : live_bytes + runway_fraction * (goal_bytes - live_bytes);
+}
+
+/** CPU µs of mark work for a live heap. */
+export function markWork_us(live_bytes: number, ns_per_byte: number): number {
+  return (live_bytes * ns_per_byte) / 1000;
+}
+
+/** Mark work a goroutine must do per byte it allocates during a cycle, so that the remaining
+ * work is done when the heap reaches the goal. With no runway left (heap past the goal) the
+ * ratio is the remaining work per byte of minimum runway: the allocator does it all. */
+export function assistWorkPerByte_us(remaining_work_us: number, heap_bytes: number, goal_bytes: number, min_runway_bytes = 1 << 20): number {
+  const runway = Math.max(goal_bytes - heap_bytes, min_runway_bytes);
+  return Math.max(0, remaining_work_us) / runway;
+}
+
+const OCCUPY_SLICE_US = 5_000;
+
+export class GoRuntime implements RuntimeModel {
+  readonly events: GcEvent[] = [];
+  oom_at_us: number | null = null;
+  private heap: number;
+  private liveMarked: number;
+  private goal: number;
+  private trigger: number;
+  private marking = false;
+  private markStart = 0;
+  private markEnd = 0; // when the dedicated workers alone would finish
+  private occupiedUntil = 0; // dedicated workers are placed on the cores slice by slice
+  private workerCores: number[] = [];
+  private workLeft = 0; // mark work not yet done by assists or accounted to workers
+  private workTotal = 0;
+  private assistCpu = 0;
+  private allocDuringMark = 0;
+  // Limiter: GC CPU and total CPU capacity in the current window.
+  private windowStart = 0;
+  private windowGc = 0;
+
+  constructor(
+    private readonly p: GoGcParams,
+    private readonly live_bytes: number,
+    private readonly pool: CpuPool,
+  ) {
+    this.heap = live_bytes;
+    this.liveMarked = live_bytes;
+    this.goal = heapGoal(live_bytes, p.gogc, p.memory_limit_bytes, p.non_heap_bytes);
+    this.trigger = triggerPoint(live_bytes, this.goal, p.trigger_runway_fraction);
+  }
+
+  private dedicated(): number {
+    return this.p.gomaxprocs * this.p.dedicated_fraction;
+  }
+
+  private startCycle(t: number): void {
+    this.marking = true;
+    this.markStart = t;
+    this.workTotal = markWork_us(this.live_bytes, this.p.mark_ns_per_live_byte);
+    this.workLeft = this.workTotal;
+    this.assistCpu = 0;
+    this.allocDuringMark = 0;
+    this.pool.pause(t, t + this.p.stw_us, this.p.gomaxprocs);
+    const d = this.dedicated();
+    this.markEnd = t + this.p.stw_us + this.workTotal / Math.max(d, 1e-9);
+    this.occupiedUntil = t + this.p.stw_us;
+    this.workerCores = this.pool.pickCores(d);
+    this.placeWorkers(t);
+  }
+
+  /** Keeps the dedicated workers on the cores up to one slice ahead of `t`. */
+  private placeWorkers(t: number): void {
+    const until = Math.min(this.markEnd, t + OCCUPY_SLICE_US);
+    if (until > this.occupiedUntil) {
+      this.pool.occupyCores(this.workerCores, this.occupiedUntil, until, this.dedicated());
+      this.occupiedUntil = until;
+    }
+  }
+
+  private endCycle(t: number): void {
+    this.marking = false;
+    this.pool.pause(t, t + this.p.stw_us, this.p.gomaxprocs);
+    const dedicatedCpu = (t - this.markStart) * this.dedicated();
+    this.events.push({
+      t_s: this.markStart / 1e6,
+      kind: 'go_cycle',
+      pause_ms: (2 * this.p.stw_us) / 1000,
+      cpu_ms: (dedicatedCpu + this.assistCpu + 2 * this.p.stw_us * this.p.gomaxprocs) / 1000,
+      duration_ms: (t + this.p.stw_us - this.markStart) / 1000,
+    });
+    // What was allocated during marking is black (kept) this cycle: it counts as marked.
+    this.liveMarked = this.live_bytes + this.allocDuringMark;
+    this.heap = this.liveMarked;
+    this.goal = heapGoal(this.live_bytes, this.p.gogc, this.p.memory_limit_bytes, this.p.non_heap_bytes);
+    this.trigger = triggerPoint(this.live_bytes, this.goal, this.p.trigger_runway_fraction);
+  }
+
+  advance(t_us: number): void {
+    if (this.marking) {
+      // Dedicated workers do work at their rate; assists shortened the remaining work.
+      const elapsed = Math.max(0, t_us - this.markStart - this.p.stw_us);
+      const byWorkers = elapsed * this.dedicated();
+      if (byWorkers >= this.workLeft || t_us >= this.markEnd) this.endCycle(Math.min(t_us, this.markEnd));
+      else this.placeWorkers(t_us);
+    }
+    if (!this.marking && this.heap >= this.trigger) this.startCycle(t_us);
+  }
+
+  charge(t_us: number, alloc_bytes: number, _allocs: number): number {
+    this.advance(t_us);
+    this.heap += alloc_bytes;
+    if (!this.marking) {
+      if (this.heap >= this.trigger) this.startCycle(t_us);
+      return 0;
+    }
+    this.allocDuringMark += alloc_bytes;
+    // The limiter: GC CPU over the current window must stay under the cap.
+    if (t_us - this.windowStart > this.p.cpu_limit_window_us) {
+      this.windowStart = t_us;
+      this.windowGc = 0;
+    }
+    const capacity = this.p.cpu_limit_window_us * this.p.gomaxprocs;
+    const dedicatedInWindow = this.p.cpu_limit_window_us * this.dedicated();
+    const limited = this.windowGc + dedicatedInWindow >= this.p.cpu_limit_fraction * capacity;
+    if (limited) return 0;
+    const elapsed = Math.max(0, t_us - this.markStart - this.p.stw_us);
+    const remaining = this.workLeft - elapsed * this.dedicated();
+    const perByte = assistWorkPerByte_us(remaining, this.heap, this.goal);
+    const assist = Math.min(remaining, alloc_bytes * perByte);
+    if (assist <= 0) return 0;
+    this.workLeft -= assist;
+    this.assistCpu += assist;
+    this.windowGc += assist;
+    // Assisting brings the end of marking closer.
+    this.markEnd = this.markStart + this.p.stw_us + this.workLeft / Math.max(this.dedicated(), 1e-9);
+    return assist;
+  }
+
+  heapBytes(): number {
+    return this.heap + this.p.non_heap_bytes;
+  }
+}

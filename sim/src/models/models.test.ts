@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { CpuPool } from './cpu.ts';
+import { assistWorkPerByte_us, GoRuntime, heapGoal, markWork_us, triggerPoint } from './go-gc.ts';
+import { edenSize, fullPauseMs, G1Runtime, youngPauseMs } from './g1.ts';
+import { ManualMemory } from './runtime.ts';
+
+const GiB = 1024 ** 3;
+
+describe('Go pacer (go.dev/doc/gc-guide)', () => {
+  it('heap goal is live·(1+GOGC/100), capped by the memory limit less non-heap memory', () => {
+    expect(heapGoal(4 * GiB, 100, Infinity, 0)).toBe(8 * GiB);
+    expect(heapGoal(4 * GiB, 50, Infinity, 0)).toBe(6 * GiB);
+    expect(heapGoal(4 * GiB, 100, 32 * GiB, 0.2 * GiB)).toBe(8 * GiB); // limit does not bind
+    expect(heapGoal(4 * GiB, 100, 6 * GiB, 0.5 * GiB)).toBe(5.5 * GiB); // limit binds
+    expect(heapGoal(4 * GiB, -1, 5 * GiB, 0)).toBe(5 * GiB); // GOGC=off: only the limit
+  });
+
+  it('with no runway the trigger is the live heap: cycles run back to back', () => {
+    expect(triggerPoint(4 * GiB, 8 * GiB, 0.7)).toBeCloseTo(6.8 * GiB);
+    expect(triggerPoint(5 * GiB, 4.8 * GiB, 0.7)).toBe(5 * GiB);
+  });
+
+  it('mark work grows with the live heap; assists grow as runway shrinks', () => {
+    expect(markWork_us(GiB, 1)).toBeCloseTo(GiB / 1000);
+    const wide = assistWorkPerByte_us(1000, 1 * GiB, 2 * GiB);
+    const narrow = assistWorkPerByte_us(1000, 1.9 * GiB, 2 * GiB);
+    expect(narrow).toBeGreaterThan(wide * 5);
+    // past the goal, the minimum runway (1 MiB) applies: an allocation pays the work off fast
+    expect(assistWorkPerByte_us(1000, 3 * GiB, 2 * GiB)).toBeCloseTo(1000 / (1 << 20));
+  });
+
+  const params = {
+    gogc: 100, memory_limit_bytes: Infinity, non_heap_bytes: 0, gomaxprocs: 8, mark_ns_per_live_byte: 0.3,
+    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6,
+  };
+
+  it('a cycle starts when allocation reaches the trigger and takes 25 % of the cores', () => {
+    const pool = new CpuPool(8, 100_000);
+    const go = new GoRuntime(params, 1 * GiB, pool);
+    let t = 0;
+    while (go.events.length === 0 && t < 1e9) {
+      t += 1000;
+      go.charge(t, 1024 * 1024, 1);
+    }
+    const e = go.events[0]!;
+    expect(e.kind).toBe('go_cycle');
+    // 0.7 GiB allocated before the trigger, at 1 MiB per ms
+    expect(e.t_s * 1000).toBeGreaterThan(700);
+    expect(e.t_s * 1000).toBeLessThan(740);
+    // dedicated workers: 2 of 8 cores busy with GC during the mark
+    const u = pool.usage.utilization(e.t_s * 1e6 + 1000, e.t_s * 1e6 + 50_000);
+    expect(u.gc).toBeGreaterThan(0.2);
+  });
+
+  it('a memory limit below the live heap keeps the collector running', () => {
+    const pool = new CpuPool(8, 100_000);
+    const go = new GoRuntime({ ...params, memory_limit_bytes: 1 * GiB }, 1.2 * GiB, pool);
+    for (let t = 1; t <= 20_000_000; t += 10_000) go.charge(t, 1000, 1);
+    expect(go.events.length).toBeGreaterThan(5);
+    expect(pool.usage.utilization(0, 20_000_000).gc).toBeGreaterThan(0.2);
+  });
+});
+
+describe('G1', () => {
+  it('eden is squeezed between 5 % and 60 % of the heap as the old generation fills', () => {
+    expect(edenSize(32 * GiB, 4.5 * GiB, 0.05, 0.6, 0.1)).toBeCloseTo(0.6 * 32 * GiB);
+    expect(edenSize(8 * GiB, 4.5 * GiB, 0.05, 0.6, 0.1)).toBeCloseTo(8 * GiB - 4.5 * GiB - 0.8 * GiB);
+    expect(edenSize(5 * GiB, 4.5 * GiB, 0.05, 0.6, 0.1)).toBeCloseTo(0.05 * 5 * GiB);
+  });
+
+  it('young pauses grow with copied bytes and remembered-set work, and shrink with threads', () => {
+    const p = { young_pause_fixed_ms: 3, copy_ns_per_byte: 1.5, card_scan_ns_per_update: 150 };
+    expect(youngPauseMs(0, 0, 8, p)).toBe(3);
+    expect(youngPauseMs(100e6, 0, 8, p)).toBeCloseTo(3 + 18.75);
+    expect(youngPauseMs(100e6, 1e6, 4, p)).toBeCloseTo(3 + 37.5 + 37.5);
+    expect(fullPauseMs(4.5 * GiB, 8, 3)).toBeCloseTo((4.5 * GiB * 3) / 8 / 1e6);
+  });
+
+  const g1 = {
+    heap_bytes: 5 * GiB, parallel_gc_threads: 8, conc_gc_threads: 2, new_size_min_fraction: 0.05, new_size_max_fraction: 0.6,
+    reserve_fraction: 0.1, ihop_fraction: 0.45, young_pause_fixed_ms: 3, copy_ns_per_byte: 1.5, card_scan_ns_per_update: 150,
+    mark_ns_per_live_byte: 1, remark_pause_ms: 15, mixed_reclaimable_fraction: 0.3, mixed_count: 8, full_gc_ns_per_live_byte: 3,
+  };
+
+  it('a tight heap collects often, marks concurrently above IHOP and ends in full collections', () => {
+    const pool = new CpuPool(8, 100_000);
+    // Scattered garbage: no region is cheap enough for mixed collections to take.
+    const rt = new G1Runtime({ ...g1, mixed_reclaimable_fraction: 0 }, 4.4 * GiB, 10e6, 544, pool);
+    for (let i = 0; i < 2_000_000; i++) {
+      rt.onUpdate();
+      rt.charge(i * 100, 20_000, 10);
+    }
+    const kinds = new Set(rt.events.map((e) => e.kind));
+    expect(kinds.has('g1_young')).toBe(true);
+    expect(kinds.has('g1_concurrent_mark')).toBe(true);
+    expect(kinds.has('g1_full')).toBe(true);
+    const full = rt.events.find((e) => e.kind === 'g1_full')!;
+    expect(full.pause_ms).toBeGreaterThan(1000);
+  });
+
+  it('ample heap: only young pauses, rarely', () => {
+    const pool = new CpuPool(8, 100_000);
+    const rt = new G1Runtime({ ...g1, heap_bytes: 32 * GiB }, 4.4 * GiB, 10e6, 544, pool);
+    for (let i = 0; i < 1_200_000; i++) rt.charge(i * 100, 20_000, 10);
+    expect(rt.events.every((e) => e.kind === 'g1_young')).toBe(true);
+    expect(rt.events.length).toBe(1); // 24 GB allocated, eden 60 % of 32 GiB ≈ 20.6 GB
+  });
+
+  it('a live set above -Xmx is an OutOfMemoryError', () => {
+    const rt = new G1Runtime({ ...g1, heap_bytes: 4 * GiB }, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1000));
+    rt.advance(5);
+    expect(rt.oom_at_us).toBe(5);
+  });
+});
+
+describe('manual memory and the CPU pool', () => {
+  it('C++/Rust: allocator cost per allocation; above the limit the process is killed', () => {
+    const ok = new ManualMemory(4.6 * GiB, 5 * GiB, 20);
+    expect(ok.charge(0, 1000, 10)).toBeCloseTo(0.2);
+    ok.advance(1);
+    expect(ok.oom_at_us).toBeNull();
+    const killed = new ManualMemory(4.6 * GiB, 4 * GiB, 20);
+    killed.advance(7);
+    expect(killed.oom_at_us).toBe(7);
+  });
+
+  it('jobs queue for cores; the serialized section is one at a time; pauses stop everything', () => {
+    const pool = new CpuPool(2, 50);
+    expect(pool.run(0, 10)).toEqual({ start_us: 0, end_us: 10 });
+    expect(pool.run(0, 10)).toEqual({ start_us: 0, end_us: 10 });
+    expect(pool.run(0, 10)).toEqual({ start_us: 10, end_us: 20 }); // both cores busy
+    expect(pool.serial(0, 5)).toEqual({ start_us: 0, end_us: 5 });
+    expect(pool.serial(1, 5)).toEqual({ start_us: 5, end_us: 10 });
+    pool.pause(100, 150, 2);
+    expect(pool.run(120, 10)).toEqual({ start_us: 150, end_us: 160 }); // starts after the pause
+    expect(pool.run(95, 10).end_us).toBe(155); // straddles the pause: 50 µs longer
+    expect(pool.usage.utilization(100, 150).gc).toBeCloseTo(1);
+  });
+});

@@ -1,0 +1,113 @@
+// Builds each node's resource models (CPU costs, memory, runtime) from the model card and the
+// run's settings. Every number comes from the card; nothing here is tuned.
+import type { EngineName, ModelCard } from '../api.ts';
+import { langParam, param } from './card.ts';
+import type { CpuPool } from './cpu.ts';
+import { G1Runtime } from './g1.ts';
+import { GoRuntime } from './go-gc.ts';
+import { ManualMemory, type RuntimeModel } from './runtime.ts';
+
+export const GIB = 1024 ** 3;
+
+/** CPU costs of one engine event, µs (card group "cpu"). */
+export interface CpuCosts {
+  in_us: number; // receive and parse a message or client request (parallel)
+  timer_us: number; // wake up for a timer (parallel)
+  step_us: number; // the core step under the Log mutex (serialized)
+  out_us: number; // encode and write one message or reply (parallel)
+  per_kib_us: number; // per KiB read or written (parallel)
+}
+
+export interface AllocCosts {
+  bytes_per_event: number;
+  bytes_per_byte: number; // per byte of message read or written
+  allocs_per_event: number;
+}
+
+export function cpuCosts(card: ModelCard, e: EngineName): CpuCosts {
+  return {
+    in_us: langParam(card, 'cpu', e, 'in_us'),
+    timer_us: langParam(card, 'cpu', e, 'timer_us'),
+    step_us: langParam(card, 'cpu', e, 'step_us'),
+    out_us: langParam(card, 'cpu', e, 'out_us'),
+    per_kib_us: langParam(card, 'cpu', e, 'per_kib_us'),
+  };
+}
+
+export function allocCosts(card: ModelCard, e: EngineName): AllocCosts {
+  return {
+    bytes_per_event: langParam(card, 'alloc', e, 'bytes_per_event'),
+    bytes_per_byte: langParam(card, 'alloc', e, 'bytes_per_message_byte'),
+    allocs_per_event: langParam(card, 'alloc', e, 'allocs_per_event'),
+  };
+}
+
+/** Modelled live data of one node: the records in this language's map plus the log. */
+export function liveBytes(card: ModelCard, e: EngineName, records: number, logInstances: number): { data: number; log: number } {
+  return {
+    data: records * langParam(card, 'memory', e, 'bytes_per_record'),
+    log: logInstances * langParam(card, 'memory', e, 'bytes_per_log_instance'),
+  };
+}
+
+export interface NodeRuntimeSettings {
+  engine: EngineName;
+  memory_bytes: number;
+  vcpus: number;
+  records: number;
+  log_instances: number;
+}
+
+export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPool): RuntimeModel {
+  const live = liveBytes(card, s.engine, s.records, s.log_instances);
+  switch (s.engine) {
+    case 'go':
+      return new GoRuntime(
+        {
+          gogc: param(card, 'go.gogc'),
+          memory_limit_bytes: s.memory_bytes,
+          non_heap_bytes: langParam(card, 'memory', 'go', 'non_heap_bytes'),
+          gomaxprocs: s.vcpus,
+          mark_ns_per_live_byte: param(card, 'go.mark_ns_per_live_byte'),
+          trigger_runway_fraction: param(card, 'go.trigger_runway_fraction'),
+          stw_us: param(card, 'go.stw_us'),
+          dedicated_fraction: param(card, 'go.dedicated_fraction'),
+          cpu_limit_fraction: param(card, 'go.cpu_limit_fraction'),
+          cpu_limit_window_us: param(card, 'go.cpu_limit_window_us'),
+        },
+        live.data + live.log,
+        pool,
+      );
+    case 'java':
+      return new G1Runtime(
+        {
+          heap_bytes: s.memory_bytes,
+          parallel_gc_threads: s.vcpus <= 8 ? s.vcpus : 8 + Math.floor(((s.vcpus - 8) * 5) / 8),
+          conc_gc_threads: Math.max(1, Math.floor(((s.vcpus <= 8 ? s.vcpus : 8 + Math.floor(((s.vcpus - 8) * 5) / 8)) + 2) / 4)),
+          new_size_min_fraction: param(card, 'g1.new_size_min_fraction'),
+          new_size_max_fraction: param(card, 'g1.new_size_max_fraction'),
+          reserve_fraction: param(card, 'g1.reserve_fraction'),
+          ihop_fraction: param(card, 'g1.ihop_fraction'),
+          young_pause_fixed_ms: param(card, 'g1.young_pause_fixed_ms'),
+          copy_ns_per_byte: param(card, 'g1.copy_ns_per_byte'),
+          card_scan_ns_per_update: param(card, 'g1.card_scan_ns_per_update'),
+          mark_ns_per_live_byte: param(card, 'g1.mark_ns_per_live_byte'),
+          remark_pause_ms: param(card, 'g1.remark_pause_ms'),
+          mixed_reclaimable_fraction: param(card, 'g1.mixed_reclaimable_fraction'),
+          mixed_count: param(card, 'g1.mixed_count'),
+          full_gc_ns_per_live_byte: param(card, 'g1.full_gc_ns_per_live_byte'),
+        },
+        live.data,
+        live.log,
+        langParam(card, 'memory', 'java', 'bytes_per_value'),
+        pool,
+      );
+    case 'cpp':
+    case 'rust':
+      return new ManualMemory(
+        live.data + live.log + langParam(card, 'memory', s.engine, 'non_heap_bytes'),
+        s.memory_bytes,
+        langParam(card, 'alloc', s.engine, 'ns_per_allocation'),
+      );
+  }
+}

@@ -1,0 +1,53 @@
+// What a language runtime does to a node, as the simulator sees it: extra CPU per event
+// (mutator assists, allocator work), stop-the-world pauses and cores taken by GC threads (placed
+// on the node's CpuPool), the heap over time, and whether the process is killed for memory.
+import type { CpuPool } from './cpu.ts';
+
+export interface GcEvent {
+  t_s: number;
+  kind: string;
+  pause_ms: number;
+  cpu_ms: number;
+  /** How long a concurrent cycle ran (Go cycles, G1 concurrent marking). */
+  duration_ms?: number;
+}
+
+export interface RuntimeModel {
+  /** Brings the model's phases up to time t (a GC cycle ending, …). */
+  advance(t_us: number): void;
+  /** An event on this node allocates `alloc_bytes` with `allocs` allocations; returns the extra
+   * CPU time (µs) the event itself must spend (assists, allocator). */
+  charge(t_us: number, alloc_bytes: number, allocs: number): number;
+  /** Modelled heap (or resident) bytes now. */
+  heapBytes(): number;
+  readonly events: GcEvent[];
+  /** Set when the process would be killed for exceeding its memory limit. */
+  oom_at_us: number | null;
+}
+
+/** C++ and Rust: no collector. Each allocation costs allocator time; the resident set is the
+ * live data plus allocator overhead; above the memory limit the kernel kills the process. */
+export class ManualMemory implements RuntimeModel {
+  readonly events: GcEvent[] = [];
+  oom_at_us: number | null = null;
+
+  constructor(
+    private readonly resident_bytes: number,
+    private readonly limit_bytes: number,
+    private readonly alloc_ns_per_allocation: number,
+  ) {}
+
+  advance(t_us: number): void {
+    if (this.oom_at_us === null && this.resident_bytes > this.limit_bytes) this.oom_at_us = t_us;
+  }
+
+  charge(_t_us: number, _alloc_bytes: number, allocs: number): number {
+    return (allocs * this.alloc_ns_per_allocation) / 1000;
+  }
+
+  heapBytes(): number {
+    return this.resident_bytes;
+  }
+}
+
+export type { CpuPool };

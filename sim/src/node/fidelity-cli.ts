@@ -1,0 +1,283 @@
+// `npm run fidelity`: predicts every text-stated point the simulator can speak to, compares it
+// with the paper, and writes data/fidelity.csv and docs/fidelity.md. Points the model card was
+// fitted to are marked as such; everything else is a held-out prediction. Nothing here tunes
+// anything.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EngineName, RunResult, RunSpec, SloSearchResult } from '../api.ts';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { searchSlo } from '../search/slo.ts';
+import { simulate } from '../run/simulate.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const CARD = DEFAULT_CARD;
+const FAST = { duration_s: 10, warmup_s: 5, probe_operations: 300_000, max_duration_s: 600, tolerance: 0.04 };
+const LONG_PROBE_OPERATIONS = 3_000_000;
+
+interface PaperRow {
+  id: string;
+  figure_or_table: string;
+  panel: string;
+  language: string;
+  workload: string;
+  memory_gib: string;
+  vcpus: string;
+  metric: string;
+  value: string;
+  unit: string;
+  note: string;
+}
+
+function readPaper(): Map<string, PaperRow> {
+  const text = readFileSync(join(ROOT, 'data/paper/paper-values.csv'), 'utf8');
+  const rows = parseCsv(text);
+  const header = rows[0]!;
+  const out = new Map<string, PaperRow>();
+  for (const r of rows.slice(1)) {
+    const o = Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])) as unknown as PaperRow;
+    out.set(o.id, o);
+  }
+  return out;
+}
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
+      else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') { row.push(cell); cell = ''; }
+    else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
+    else if (ch !== '\r') cell += ch;
+  }
+  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+function spec(e: EngineName, workload: 'A' | 'B', memory_gib: number, vcpus: number, records = 7_500_000): RunSpec {
+  return {
+    cluster: { engines: [e, e, e], seed: 1 },
+    resources: { vcpus, memory_gib },
+    workload: { name: workload, read_proportion: workload === 'A' ? 0.5 : 0.95, record_count: records },
+    load: { mode: 'open', target_ops_per_s: 1, duration_s: FAST.duration_s, warmup_s: FAST.warmup_s },
+    fidelity: 'fast',
+    model_card: CARD,
+  };
+}
+
+const searches = new Map<string, SloSearchResult>();
+function search(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number): SloSearchResult {
+  const key = `${e}/${w}/${mem}/${vcpus}`;
+  let r = searches.get(key);
+  if (!r) {
+    const t0 = performance.now();
+    // Java with a tight heap: full collections come every few minutes, so its probes run as long
+    // as the paper's (600 s); elsewhere windows of at least FAST.probe_operations operations.
+    const probeOps = e === 'java' && mem < 32 ? LONG_PROBE_OPERATIONS : FAST.probe_operations;
+    r = searchSlo({ base: spec(e, w, mem, vcpus), slo_p99_ms: 20, min_ops_per_s: 100, max_ops_per_s: 200_000, tolerance: FAST.tolerance, probe_operations: probeOps, max_duration_s: FAST.max_duration_s }, null);
+    process.stderr.write(`search ${key}: ${r.max_ops_per_s_at_slo ?? '<100'} ops/s (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+    searches.set(key, r);
+  }
+  return r;
+}
+const kops = (e: EngineName, w: 'A' | 'B', mem: number, v: number) => (search(e, w, mem, v).max_ops_per_s_at_slo ?? 0) / 1000;
+const util = (e: EngineName, w: 'A' | 'B', mem: number, v: number) => (search(e, w, mem, v).leader_cpu_utilization_at_max ?? 0) * 100;
+function followerUtil(e: EngineName, w: 'A' | 'B', mem: number, v: number): number {
+  const b = search(e, w, mem, v).best_run;
+  if (!b) return 0;
+  const lead = b.leader_at_end ?? 0;
+  const f = b.nodes.filter((n) => n.node !== lead);
+  return (f.reduce((s, n) => s + n.mean_cpu_utilization, 0) / f.length) * 100;
+}
+
+const runs = new Map<string, RunResult>();
+function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: number, duration_s: number, records = 7_500_000): RunResult {
+  const key = `${e}/${w}/${mem}/${vcpus}/${target}/${duration_s}/${records}`;
+  let r = runs.get(key);
+  if (!r) {
+    const s = spec(e, w, mem, vcpus, records);
+    r = simulate({ ...s, load: { ...s.load, target_ops_per_s: target, duration_s } }, null);
+    process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms\n`);
+    runs.set(key, r);
+  }
+  return r;
+}
+
+/** Go GC figures over a run's window, on the leader: time share with a cycle running, the GC's
+ * CPU share while running ("instantaneous"), and cycles per second. */
+function goGc(r: RunResult): { runtimeShare: number; instantaneous: number; perSecond: number } {
+  const lead = r.leader_at_end ?? 0;
+  const n = r.nodes[lead]!;
+  const window = r.spec.load.duration_s;
+  const from = r.spec.load.warmup_s ?? 0;
+  const cycles = n.gc_events.filter((g) => g.kind === 'go_cycle');
+  let active = 0;
+  let cpu = 0;
+  for (const g of cycles) {
+    active += (g.duration_ms ?? 0) / 1000;
+    cpu += g.cpu_ms / 1000;
+  }
+  const span = Math.max(window + from, 1e-9);
+  const vcpus = r.spec.resources.vcpus;
+  return { runtimeShare: (active / span) * 100, instantaneous: active > 0 ? (cpu / (active * vcpus)) * 100 : 0, perSecond: cycles.length / span };
+}
+
+interface Case {
+  id: string;
+  calibration: boolean;
+  sim: () => number;
+  note: string;
+}
+
+const GO_MAX_MEM = (w: 'A' | 'B', mem: number) => search('go', w, mem, 8).max_ops_per_s_at_slo ?? 100;
+
+const CASES: Case[] = [
+  // --- calibration points (and what follows from them) ---
+  { id: 'fig6a-cpp-a-32gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('cpp', 'A', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig6a-cpp-a-5gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('cpp', 'A', 5, 8), note: 'SLO search, fast mode' },
+  { id: 'fig6b-cpp-a-32gib-8vcpu-vcpu-utilization-leader', calibration: true, sim: () => util('cpp', 'A', 32, 8), note: 'leader CPU at the max' },
+  { id: 'fig6a-java-a-32gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('java', 'A', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig6a-java-a-5gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('java', 'A', 5, 8), note: 'SLO search, fast mode' },
+  { id: 'fig6b-java-a-32gib-8vcpu-vcpu-utilization-leader', calibration: true, sim: () => util('java', 'A', 32, 8), note: 'leader CPU at the max' },
+  { id: 'fig9a-rust-a-32gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('rust', 'A', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig9a-rust-a-5gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('rust', 'A', 5, 8), note: 'SLO search, fast mode' },
+  { id: 'fig9b-rust-a-32gib-8vcpu-vcpu-utilization-leader', calibration: true, sim: () => util('rust', 'A', 32, 8), note: 'leader CPU at the max' },
+  { id: 'fig9a-go-a-32gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('go', 'A', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig9a-go-a-5gib-8vcpu-max-throughput-slo', calibration: true, sim: () => kops('go', 'A', 5, 8), note: 'SLO search; 0 = not even 100 ops/s meets the SLO' },
+  { id: 'fig9b-go-a-32gib-8vcpu-vcpu-utilization-leader', calibration: true, sim: () => util('go', 'A', 32, 8), note: 'leader CPU at the max' },
+  { id: 'abstract-cpp-vs-java-a-32gib-8vcpu-throughput-ratio', calibration: true, sim: () => kops('cpp', 'A', 32, 8) / kops('java', 'A', 32, 8), note: 'ratio of two calibrated points' },
+  { id: 'sec5-2-cpp-vs-java-a-5gib-8vcpu-throughput-ratio', calibration: true, sim: () => kops('cpp', 'A', 5, 8) / kops('java', 'A', 5, 8), note: 'ratio of two calibrated points' },
+  { id: 'sec5-4-rust-vs-go-a-32gib-8vcpu-throughput-ratio', calibration: true, sim: () => kops('rust', 'A', 32, 8) / kops('go', 'A', 32, 8), note: 'ratio of two calibrated points' },
+  // --- held out: memory sweep, workload A ---
+  { id: 'fig6a-cpp-a-8gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('cpp', 'A', 8, 8), note: 'SLO search, fast mode' },
+  { id: 'fig6a-cpp-a-6gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('cpp', 'A', 6, 8), note: 'SLO search, fast mode' },
+  { id: 'fig6b-java-a-8gib-8vcpu-vcpu-utilization-leader', calibration: false, sim: () => util('java', 'A', 8, 8), note: 'leader CPU at the max' },
+  { id: 'fig6b-java-a-6gib-8vcpu-vcpu-utilization-leader', calibration: false, sim: () => util('java', 'A', 6, 8), note: 'leader CPU at the max' },
+  { id: 'fig6b-java-a-5gib-8vcpu-vcpu-utilization-leader', calibration: false, sim: () => util('java', 'A', 5, 8), note: 'leader CPU at the max (the throughput there was calibrated, not the utilisation)' },
+  { id: 'fig9a-rust-a-8gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('rust', 'A', 8, 8), note: 'SLO search, fast mode' },
+  { id: 'sec5-2-cpp-a-32gib-8vcpu-vcpu-utilization-follower', calibration: false, sim: () => followerUtil('cpp', 'A', 32, 8), note: 'mean of the two followers at the max' },
+  { id: 'sec5-2-java-a-32gib-8vcpu-vcpu-utilization-follower', calibration: false, sim: () => followerUtil('java', 'A', 32, 8), note: 'mean of the two followers at the max' },
+  { id: 'sec5-2-java-a-5gib-8vcpu-vcpu-utilization-follower', calibration: false, sim: () => followerUtil('java', 'A', 5, 8), note: 'mean of the two followers at the max' },
+  { id: 'sec5-4-go-a-5gib-8vcpu-p99-latency-intended', calibration: false, sim: () => runAt('go', 'A', 5, 8, 100, 600).latency.all.p99_us / 1000, note: 'one 600 s run at 100 ops/s (the infeasibility was calibrated, not this latency)' },
+  { id: 'sec5-4-go-a-8vcpu-throughput-per-utilization-lowest-feasible-memory', calibration: false, sim: () => kops('go', 'A', 6, 8) / (util('go', 'A', 6, 8) / 100), note: 'Kops/s per utilisation fraction at 6 GiB, the lowest memory where the simulated Go meets the SLO' },
+  // --- held out: Go GC (Fig 12), at each memory's max load (100 ops/s at 5 GiB) ---
+  { id: 'fig12a-go-a-32gib-8vcpu-gc-instantaneous-vcpu-utilization', calibration: false, sim: () => goGc(runAt('go', 'A', 32, 8, GO_MAX_MEM('A', 32), 120)).instantaneous, note: 'GC CPU / (vCPUs x time a cycle runs), leader, 120 s at the max load' },
+  { id: 'fig12a-go-a-6gib-8vcpu-gc-instantaneous-vcpu-utilization', calibration: false, sim: () => goGc(runAt('go', 'A', 6, 8, GO_MAX_MEM('A', 6), 120)).instantaneous, note: 'as above, 6 GiB' },
+  { id: 'fig12a-go-a-5gib-8vcpu-gc-instantaneous-vcpu-utilization', calibration: false, sim: () => goGc(runAt('go', 'A', 5, 8, 100, 600)).instantaneous, note: 'as above, 5 GiB at 100 ops/s' },
+  { id: 'fig12b-go-a-6gib-8vcpu-gc-runtime-share', calibration: false, sim: () => goGc(runAt('go', 'A', 6, 8, GO_MAX_MEM('A', 6), 120)).runtimeShare, note: 'share of time a cycle runs, leader' },
+  { id: 'fig12b-go-a-5gib-8vcpu-gc-runtime-share', calibration: false, sim: () => goGc(runAt('go', 'A', 5, 8, 100, 600)).runtimeShare, note: 'share of time a cycle runs, leader, 100 ops/s' },
+  { id: 'fig12a-go-a-8vcpu-gc-frequency-multiplier-32to8gib', calibration: false, sim: () => goGc(runAt('go', 'A', 8, 8, GO_MAX_MEM('A', 8), 120)).perSecond / Math.max(goGc(runAt('go', 'A', 32, 8, GO_MAX_MEM('A', 32), 120)).perSecond, 1e-9), note: 'cycles per second at 8 GiB over 32 GiB, each at its max load' },
+  { id: 'fig12a-go-a-8vcpu-gc-frequency-multiplier-6to5gib', calibration: false, sim: () => goGc(runAt('go', 'A', 5, 8, 100, 600)).perSecond / Math.max(goGc(runAt('go', 'A', 6, 8, GO_MAX_MEM('A', 6), 120)).perSecond, 1e-9), note: 'cycles per second at 5 GiB (100 ops/s) over 6 GiB (its max load)' },
+  // --- held out: vCPU sweeps (Fig 7, 10) ---
+  { id: 'fig7a-java-a-32gib-4vcpu-max-throughput-slo', calibration: false, sim: () => kops('java', 'A', 32, 4), note: 'SLO search, fast mode' },
+  { id: 'fig7b-java-a-32gib-4vcpu-vcpu-utilization-leader', calibration: false, sim: () => util('java', 'A', 32, 4), note: 'leader CPU at the max' },
+  { id: 'fig10b-rust-a-32gib-4vcpu-vcpu-utilization-leader', calibration: false, sim: () => util('rust', 'A', 32, 4), note: 'leader CPU at the max' },
+  { id: 'fig10b-rust-a-32gib-2vcpu-vcpu-utilization-leader', calibration: false, sim: () => util('rust', 'A', 32, 2), note: 'leader CPU at the max' },
+  { id: 'fig7a-cpp-vs-java-a-32gib-throughput-gap-avg', calibration: false, sim: () => ([8, 4, 2].reduce((s, v) => s + kops('cpp', 'A', 32, v) - kops('java', 'A', 32, v), 0) / 3) * 1000, note: 'mean of C++ minus Java over 8, 4, 2 vCPUs, in ops/s (the paper prints Kops/s; see corrections.csv)' },
+  { id: 'sec5-2-java-a-16vcpu-max-throughput-slo', calibration: false, sim: () => kops('java', 'A', 64, 16), note: 'm5.4xlarge: 16 vCPUs, simulated with its 64 GiB (the text states no memory)' },
+  // --- held out: workload B (Fig 8, 11) ---
+  { id: 'fig8a-cpp-b-32gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('cpp', 'B', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig8a-cpp-b-5gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('cpp', 'B', 5, 8), note: 'SLO search, fast mode' },
+  { id: 'fig8a-java-b-32gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('java', 'B', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig8a-java-b-5gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('java', 'B', 5, 8), note: 'SLO search, fast mode' },
+  { id: 'fig8b-java-b-32gib-8vcpu-vcpu-utilization-leader', calibration: false, sim: () => util('java', 'B', 32, 8), note: 'leader CPU at the max' },
+  { id: 'fig11a-rust-b-32gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('rust', 'B', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig11a-rust-b-5gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('rust', 'B', 5, 8), note: 'SLO search, fast mode' },
+  { id: 'fig11a-go-b-32gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('go', 'B', 32, 8), note: 'SLO search, fast mode' },
+  { id: 'fig11a-go-b-5gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('go', 'B', 5, 8), note: 'SLO search; 0 = not even 100 ops/s meets the SLO' },
+  { id: 'sec5-5-go-b-5gib-8vcpu-p99-latency-intended', calibration: false, sim: () => runAt('go', 'B', 5, 8, 100, 600).latency.all.p99_us / 1000, note: 'one 600 s run at 100 ops/s' },
+  { id: 'sec5-3-cpp-vs-java-b-32gib-8vcpu-throughput-ratio', calibration: false, sim: () => kops('cpp', 'B', 32, 8) / kops('java', 'B', 32, 8), note: 'ratio of two predictions' },
+  { id: 'sec5-3-cpp-vs-java-b-5gib-8vcpu-throughput-ratio', calibration: false, sim: () => kops('cpp', 'B', 5, 8) / kops('java', 'B', 5, 8), note: 'ratio of two predictions' },
+  { id: 'sec5-5-rust-vs-go-b-32gib-8vcpu-throughput-ratio', calibration: false, sim: () => kops('rust', 'B', 32, 8) / kops('go', 'B', 32, 8), note: 'ratio of two predictions' },
+  { id: 'sec5-5-java-vs-go-b-32gib-8vcpu-throughput-ratio', calibration: false, sim: () => kops('java', 'B', 32, 8) / kops('go', 'B', 32, 8), note: 'ratio of two predictions' },
+  // --- held out: coordinated omission (Fig 4): 2 M records, 5 GiB, 20 Kops/s, 64 clients ---
+  { id: 'fig4a-cpp-a-5gib-8vcpu-p99-latency-service-time', calibration: false, sim: () => (runAt('cpp', 'A', 5, 8, 20_000, 60, 2_000_000).latency_uncorrected!.all.p99_us) / 1000, note: 'service time (YCSB default) p99, 60 s run' },
+  { id: 'fig4a-java-a-5gib-8vcpu-p99-latency-service-time', calibration: false, sim: () => (runAt('java', 'A', 5, 8, 20_000, 60, 2_000_000).latency_uncorrected!.all.p99_us) / 1000, note: 'service time (YCSB default) p99, 60 s run' },
+  { id: 'fig4b-cpp-a-5gib-8vcpu-p99-latency-intended', calibration: false, sim: () => runAt('cpp', 'A', 5, 8, 20_000, 60, 2_000_000).latency.all.p99_us / 1000, note: 'intended p99, 60 s run' },
+  { id: 'fig4b-java-a-5gib-8vcpu-p99-latency-intended', calibration: false, sim: () => runAt('java', 'A', 5, 8, 20_000, 60, 2_000_000).latency.all.p99_us / 1000, note: 'intended p99, 60 s run' },
+];
+
+const PERCENT_POINT_METRICS = new Set(['vcpu_utilization_leader', 'vcpu_utilization_follower', 'gc_instantaneous_vcpu_utilization', 'gc_runtime_share']);
+
+function main(): void {
+  const paper = readPaper();
+  const header = ['paper_id', 'figure_or_table', 'language', 'workload', 'memory_gib', 'vcpus', 'metric', 'unit', 'paper_value', 'paper_qualifier', 'simulated_value', 'error', 'error_unit', 'within_bound', 'used_for_calibration', 'model_card_version', 'note'];
+  const lines = [header.join(',')];
+  const md: string[] = [];
+  const t0 = performance.now();
+  for (const c of CASES) {
+    const p = paper.get(c.id);
+    if (!p) throw new Error(`no row ${c.id} in paper-values.csv`);
+    const qualifier = /qualifier=([a-z_]+)/.exec(p.note)?.[1] ?? 'exact';
+    const paperValue = Number(p.value);
+    let unit = p.unit;
+    if (c.id === 'fig7a-cpp-vs-java-a-32gib-throughput-gap-avg') unit = 'ops/s';
+    const sim = c.sim();
+    const pp = PERCENT_POINT_METRICS.has(p.metric);
+    const error = paperValue === 0 ? null : pp ? sim - paperValue : ((sim - paperValue) / paperValue) * 100;
+    let within = '';
+    if (qualifier === 'upper_bound') within = sim <= paperValue ? 'yes' : 'no';
+    if (qualifier === 'lower_bound') within = sim >= paperValue ? 'yes' : 'no';
+    const r3 = (x: number) => Math.round(x * 1000) / 1000;
+    const cells = [c.id, [p.figure_or_table, p.panel].filter(Boolean).join(' '), p.language, p.workload, p.memory_gib, p.vcpus, p.metric, unit, String(paperValue), qualifier, String(r3(sim)), error === null ? '' : String(Math.round(error * 10) / 10), error === null ? '' : pp ? 'percentage points' : '%', within, c.calibration ? 'yes' : 'no', CARD.version, c.note];
+    lines.push(cells.map(csvCell).join(','));
+    md.push(`| ${c.id} | ${cells[1]} | ${p.language} | ${p.workload || '-'} | ${p.memory_gib || '-'} | ${p.vcpus || '-'} | ${paperValue} ${unit}${qualifier !== 'exact' ? ` (${qualifier})` : ''} | ${r3(sim)} | ${error === null ? '-' : `${error >= 0 ? '+' : ''}${Math.round(error * 10) / 10}${pp ? ' pp' : ' %'}`}${within ? ` (${within === 'yes' ? 'within bound' : 'outside bound'})` : ''} | ${c.calibration ? 'yes' : 'no'} |`);
+  }
+  writeFileSync(join(ROOT, 'data/fidelity.csv'), lines.join('\n') + '\n');
+  const heldOut = CASES.filter((c) => !c.calibration).length;
+  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut));
+  process.stderr.write(`fidelity: ${CASES.length} points (${heldOut} held out) in ${((performance.now() - t0) / 1000).toFixed(0)} s; wrote data/fidelity.csv and docs/fidelity.md\n`);
+}
+
+function csvCell(s: string): string {
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function renderMd(rows: string[], heldOut: number): string {
+  return `# Simulator fidelity
+
+Generated by \`npm run fidelity\` (sim/src/node/fidelity-cli.ts) with model card ${CARD.version}; the
+same figures are in [data/fidelity.csv](../data/fidelity.csv). Every simulated value is simulated,
+not measured. Paper values and ids are those of [data/paper/paper-values.csv](../data/paper/paper-values.csv).
+
+**How the values were obtained.** Fast mode (the queueing model of sim/src/run, checked against
+the exact mode by the agreement test), seed 1, 3 nodes, 64 client threads, YCSB workload A or B
+over 7.5 M modelled records, p99 ≤ 20 ms SLO found by geometric bisection (${FAST.tolerance * 100} % tolerance) with a
+${FAST.warmup_s} s warm-up and a window of max(${FAST.duration_s} s, ${FAST.probe_operations} operations / target), at
+most ${FAST.max_duration_s} s, per probe — ${LONG_PROBE_OPERATIONS} operations for Java below 32 GiB, whose full collections
+come minutes apart. The paper ran 10 minutes per probe on AWS.
+
+**Calibration.** The model card was fitted only to the rows marked "yes": workload A at 8 vCPUs,
+the 32 GiB and 5 GiB endpoints of Fig 6(a) and Fig 9(a) and the leader utilisations stated for
+them (see \`npm --workspace @replicant/sim run calibrate\` and the notes in data/models/). The
+${heldOut} rows marked "no" are predictions the card never saw. Ratios of calibrated points are
+marked "yes" because they follow from them.
+
+**Error.** Simulated minus paper, relative (%) for throughputs, latencies and ratios, and in
+percentage points for utilisations and GC shares. For a bound (the paper's "over 60 %", "cannot
+meet the SLO even at 100 ops/s") the table says whether the simulated value respects it.
+
+| paper id | figure | language | workload | GiB | vCPUs | paper | simulated | error | calibration |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+## What the model does not contain
+
+- Virtualisation overhead (Table 1, m5.metal vs m5.2xlarge) and Nagle / TCP Quick ACK (Fig 5):
+  not modelled, so not predicted.
+- gRPC vs TCP (Fig 3): the card has one CPU cost per engine; it is calibrated on the TCP (Rust,
+  Go) and gRPC (C++, Java) set-ups of Figs 6 and 9 respectively.
+- Lock contention costs CPU in the real Rust server (its utilisation rises from 58 % to 96 % as
+  vCPUs fall); here a thread waiting for the Log mutex gives its core back, so utilisation counts
+  only work.
+`;
+}
+
+main();

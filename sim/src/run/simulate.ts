@@ -1,0 +1,541 @@
+// A load run: a cluster (real engines in exact mode, the protocol model in fast mode) under
+// YCSB-style load, in virtual time, with the network, CPU and runtime (GC / allocator) models.
+// One event queue ordered by (time, sequence) drives everything; every random draw comes from
+// a seeded stream; nothing reads the wall clock.
+import type { EngineName, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
+import type { SyncEngine } from '../../../engines/loader/engine.ts';
+import { EventQueue } from '../core/heap.ts';
+import { NodeSet } from '../core/nodes.ts';
+import { Prng } from '../core/prng.ts';
+import { STREAM_NETWORK, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import type { TimerName } from '../core/effects.ts';
+import { keyChooser, throttleTickUs, ycsbKey, type KeyChooser } from '../load/ycsb.ts';
+import { LatencyHistogram } from '../metrics/histogram.ts';
+import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
+import { DEFAULT_CARD, param, validateCard } from '../models/card.ts';
+import { CpuPool } from '../models/cpu.ts';
+import { allocCosts, cpuCosts, GIB, makeRuntime, type AllocCosts, type CpuCosts } from '../models/node-model.ts';
+import type { RuntimeModel } from '../models/runtime.ts';
+import { G1Runtime } from '../models/g1.ts';
+import { EngineHost, FastHost, type Host, type NodeEvent, type NodeOutput, type OpKind } from './hosts.ts';
+import { wireSizes, type WireSizes } from './sizes.ts';
+import { resolveSpec, type ResolvedSpec } from './spec.ts';
+
+export type EngineProvider = (name: EngineName) => SyncEngine;
+
+export interface RunHooks {
+  /** Called now and then with the share of virtual time done (0..1). */
+  progress?: (fraction: number) => void;
+  /** Polled now and then; returning true stops the run with a CancelledError. */
+  cancelled?: () => boolean;
+  /** SLO search: stop as soon as more than 1 % of the window's expected operations are slower
+   * than this (the p99 can no longer meet it). The result says stopped_early. */
+  stop_when_p99_exceeds_us?: number;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('run cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+type Ev =
+  | { k: 0; node: number; inc: number; ev: NodeEvent } // arrival at a node
+  | { k: 2; node: number; gen: number; timer: TimerName } // timer due
+  | { k: 3; thread: number } // a client thread starts its next operation
+  | { k: 4; thread: number; request_id: number; result: string; leader: number | undefined } // reply reaches a client
+  | { k: 5 } // periodic sweep for client requests that timed out
+  | { k: 6; thread: number; request_id: number }; // client resends after a `retry`
+
+interface ClientThread {
+  id: number;
+  client_id: number;
+  target: number;
+  request_id: number;
+  // the operation in progress
+  busy: boolean;
+  op: OpKind;
+  key: string;
+  intended_us: number;
+  start_us: number;
+  sent_us: number;
+  measured: boolean;
+  // throttle
+  schedule_start_us: number;
+  ops_done: number;
+  // load phase: keys still to insert
+  load_keys: number[];
+}
+
+interface SimNode {
+  id: number;
+  engine: EngineName;
+  host: Host | null;
+  inc: number;
+  pool: CpuPool;
+  runtime: RuntimeModel;
+  cpu: CpuCosts;
+  alloc: AllocCosts;
+  timerGen: Record<TimerName, number>;
+  crashed_at_us: number | null;
+  heapSamples: number[];
+  isG1: boolean;
+}
+
+const MAX_EVENTS = 2_000_000_000;
+
+export function simulate(specIn: RunSpec, provide: EngineProvider | null, hooks: RunHooks = {}): RunResult {
+  const card = validateCard(specIn.model_card ?? DEFAULT_CARD);
+  const spec = resolveSpec(specIn, card);
+  if (spec.fidelity === 'exact' && !provide) throw new Error('exact fidelity needs engines (an engine provider)');
+  return new Simulation(spec, card, provide, hooks).run();
+}
+
+class Simulation {
+  private readonly q = new EventQueue<Ev>();
+  private now = 0;
+  private readonly nodes: SimNode[] = [];
+  private readonly nodeSet: NodeSet | null;
+  private readonly net: Network;
+  private readonly threads: ClientThread[] = [];
+  private readonly rngWork: Prng;
+  private readonly rngThrottle: Prng;
+  private readonly chooser: KeyChooser | null;
+  private readonly engineKeys: string[] = [];
+  private readonly sizes: WireSizes;
+  private readonly value: string;
+  private readonly hist = { all: new LatencyHistogram(), read: new LatencyHistogram(), update: new LatencyHistogram() };
+  private readonly histService = new LatencyHistogram();
+  private leader: number | null = null;
+  private readonly leaderChanges: { t_s: number; leader: number }[] = [];
+  private loadRemaining = 0;
+  private loadEnd_us = 0;
+  private workloadStart_us = Infinity;
+  private measureFrom_us = Infinity;
+  private measureTo_us = Infinity;
+  private hardStop_us = Infinity;
+  private completedInWindow = 0;
+  private slowInWindow = 0;
+  private stoppedEarly = false;
+  private outstandingMeasured = 0;
+  private readonly tick_us: number;
+  private readonly retry_backoff_us: number;
+  private readonly request_timeout_us: number;
+  private readonly bucket_us: number;
+
+  constructor(
+    private readonly spec: ResolvedSpec,
+    private readonly card: ModelCard,
+    provide: EngineProvider | null,
+    private readonly hooks: RunHooks,
+  ) {
+    const seed = spec.seed;
+    this.rngWork = new Prng(seed, STREAM_WORKLOAD);
+    this.rngThrottle = new Prng(seed, STREAM_THROTTLE);
+    this.net = new Network(spec.network, new Prng(seed, STREAM_NETWORK));
+    this.sizes = wireSizes(spec.key_bytes, spec.value_bytes);
+    this.value = 'v'.repeat(spec.value_bytes);
+    this.tick_us = spec.mode === 'open' ? throttleTickUs(spec.target_ops_per_s, spec.threads) : 0;
+    this.retry_backoff_us = param(card, 'clients.retry_backoff_us');
+    this.request_timeout_us = param(card, 'clients.request_timeout_us');
+    this.bucket_us = spec.timeline_bucket_us;
+    const exact = spec.fidelity === 'exact';
+    this.chooser = exact ? keyChooser(spec.distribution, spec.record_count) : null;
+    if (exact) for (let i = 0; i < spec.engine_records; i++) this.engineKeys.push(engineKey(ycsbKey(i), spec.key_bytes));
+    this.nodeSet = exact ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false }) : null;
+    const logInstances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
+    spec.engines.forEach((engine, id) => {
+      const pool = new CpuPool(spec.vcpus, this.bucket_us);
+      this.nodes.push({
+        id,
+        engine,
+        host: null,
+        inc: 0,
+        pool,
+        runtime: makeRuntime(card, { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances: logInstances }, pool),
+        cpu: cpuCosts(card, engine),
+        alloc: allocCosts(card, engine),
+        timerGen: { election: 0, commit: 0 },
+        crashed_at_us: null,
+        heapSamples: [],
+        isG1: engine === 'java',
+      });
+    });
+  }
+
+  run(): RunResult {
+    const s = this.spec;
+    for (const n of this.nodes) this.boot(n);
+    if (s.fidelity === 'fast') this.setLeader(0, 0);
+    // Client threads: the load phase first (exact mode: the engines' scaled-down records), then
+    // the workload with YCSB's throttle.
+    for (let i = 0; i < s.threads; i++) {
+      const t: ClientThread = {
+        id: i,
+        client_id: 1000 + i,
+        target: i % s.engines.length,
+        request_id: 0,
+        busy: false,
+        op: 'read',
+        key: '',
+        intended_us: 0,
+        start_us: 0,
+        sent_us: 0,
+        measured: false,
+        schedule_start_us: 0,
+        ops_done: 0,
+        load_keys: [],
+      };
+      this.threads.push(t);
+    }
+    if (s.fidelity === 'exact' && s.engine_records > 0) {
+      for (let k = 0; k < s.engine_records; k++) this.threads[k % s.threads]!.load_keys.push(k);
+      this.loadRemaining = s.engine_records;
+      for (const t of this.threads) if (t.load_keys.length > 0) this.q.push(0, { k: 3, thread: t.id });
+    } else this.startWorkload(0);
+    this.q.push(this.request_timeout_us / 4, { k: 5 });
+
+    let events = 0;
+    let nextCheck = 0;
+    for (;;) {
+      const e = this.q.pop();
+      if (!e) break;
+      if (e.time_us > this.hardStop_us) break;
+      this.now = e.time_us;
+      this.handle(e.item);
+      if (++events >= nextCheck) {
+        nextCheck = events + 20_000;
+        if (events > MAX_EVENTS) throw new Error('run exceeded its event budget');
+        if (this.hooks.cancelled?.()) throw new CancelledError();
+        if (this.hooks.progress && Number.isFinite(this.measureTo_us)) this.hooks.progress(Math.min(1, this.now / this.measureTo_us));
+      }
+      if (this.now >= this.measureTo_us && this.outstandingMeasured === 0) break;
+      if (this.stoppedEarly) break;
+    }
+    // Operations of the window still unanswered when the run stops count with the latency they
+    // had reached (they are at least that slow): an overloaded system cannot hide its backlog.
+    const stop = Math.min(this.now, this.hardStop_us);
+    for (const t of this.threads) if (t.busy && t.measured) this.record(t, Math.max(stop, t.intended_us), true);
+    this.nodeSet?.close();
+    return this.result();
+  }
+
+  // --- nodes ---
+
+  private boot(n: SimNode): void {
+    if (this.nodeSet) {
+      const node = this.nodeSet.boot(n.id);
+      n.host = new EngineHost(node);
+    } else n.host = new FastHost(n.id, this.nodes.length, this.spec.commit_interval_us, this.sizes);
+    n.inc++;
+    this.arrive(n.id, { kind: 'start' }, this.now);
+  }
+
+  /** The node is gone (an OOM kill): its instance is destroyed, its timers die with it. */
+  private crash(n: SimNode): void {
+    if (!n.host) return;
+    if (this.nodeSet) this.nodeSet.crash(n.id);
+    n.host = null;
+    n.inc++;
+    n.crashed_at_us = this.now;
+    n.timerGen.election++;
+    n.timerGen.commit++;
+    if (this.leader === n.id) this.leader = null;
+  }
+
+  /** An event reaches a node at time t: its parallel work is placed on a core, its core step
+   * on the Log mutex; the step itself runs when the serialized section starts. */
+  private arrive(node: number, ev: NodeEvent, t: number): void {
+    const n = this.nodes[node]!;
+    this.q.push(t, { k: 0, node, inc: n.inc, ev });
+  }
+
+  private onArrive(n: SimNode, ev: NodeEvent): void {
+    n.runtime.advance(this.now);
+    if (n.runtime.oom_at_us !== null) {
+      this.crash(n);
+      return;
+    }
+    // The core step belongs where the Log mutex is granted. The mutex is granted in arrival
+    // order, so each node's steps happen in the order its events arrive: the step is taken now
+    // and its effects leave at the times the models give. Nothing observes a core in between.
+    const out = n.host!.step(ev);
+    const c = n.cpu;
+    const bytesIn = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
+    const pre = (ev.kind === 'timer' || ev.kind === 'start' ? c.timer_us : c.in_us) + (c.per_kib_us * bytesIn) / 1024;
+    let post = 0;
+    let bytesOut = 0;
+    for (const o of out) {
+      if (o.kind === 'send' || o.kind === 'reply') {
+        post += c.out_us + (c.per_kib_us * o.bytes) / 1024;
+        bytesOut += o.bytes;
+      }
+    }
+    // Allocation of this event (per event and per byte handled); the runtime may answer with
+    // extra CPU for this event (Go assists, allocator work) and may start a collection.
+    const a = n.alloc;
+    post += n.runtime.charge(this.now, a.bytes_per_event + a.bytes_per_byte * (bytesIn + bytesOut), a.allocs_per_event);
+    if (n.isG1 && isUpdate(ev)) (n.runtime as G1Runtime).onUpdate();
+    // The event's work is one piece on a core (a thread waiting for the mutex gives its core
+    // back, so the wait is not on the core); the serialized part waits for the mutex; the
+    // effects leave when both the work and the serialized section are done.
+    const core = n.pool.run(this.now, pre + c.step_us + post);
+    const ser = n.pool.serial(core.start_us + pre, c.step_us);
+    const sendAt = Math.max(core.end_us, ser.end_us + post);
+    n.heapSamples[Math.floor(ser.start_us / this.bucket_us)] = n.runtime.heapBytes();
+    for (const o of out) this.emit(n, o, ser.start_us, ser.end_us, sendAt);
+  }
+
+  private emit(n: SimNode, o: NodeOutput, serStart: number, serEnd: number, sendAt: number): void {
+    switch (o.kind) {
+      case 'send': {
+        if (this.net.isCut(n.id, o.to)) return;
+        const at = this.net.arrival(n.id, o.to, o.bytes, sendAt);
+        this.arrive(o.to, { kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update }, at);
+        return;
+      }
+      case 'reply': {
+        const thread = o.client_id - 1000;
+        if (thread < 0 || thread >= this.threads.length) return;
+        const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, sendAt);
+        const t = this.threads[thread]!;
+        if (o.result !== 'leader_is' && o.result !== 'retry' && t.busy && o.request_id === t.request_id) {
+          // A final answer: nothing can happen to this thread before it arrives, so the
+          // operation is completed now, at its arrival time (one event fewer per operation).
+          this.finish(t, at);
+          return;
+        }
+        this.q.push(at, { k: 4, thread, request_id: o.request_id, result: o.result, leader: o.leader });
+        return;
+      }
+      case 'set_timer': {
+        const gen = ++n.timerGen[o.timer];
+        this.q.push(serEnd + o.delay_us, { k: 2, node: n.id, gen, timer: o.timer });
+        // Only a leader arms the commit timer: that is how the simulator sees who leads.
+        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, serStart);
+        return;
+      }
+      case 'cancel_timer':
+        n.timerGen[o.timer]++;
+        if (o.timer === 'commit' && this.leader === n.id) this.leader = null;
+        return;
+    }
+  }
+
+  private setLeader(id: number, t: number): void {
+    this.leader = id;
+    this.leaderChanges.push({ t_s: round6(t / 1e6), leader: id });
+  }
+
+  private handle(e: Ev): void {
+    switch (e.k) {
+      case 0: {
+        const n = this.nodes[e.node]!;
+        if (!n.host || n.inc !== e.inc) return; // lost: the node is down or restarted
+        this.onArrive(n, e.ev);
+        return;
+      }
+      case 2: {
+        const n = this.nodes[e.node]!;
+        if (!n.host || n.timerGen[e.timer] !== e.gen) return; // replaced or cancelled
+        this.onArrive(n, { kind: 'timer', timer: e.timer });
+        return;
+      }
+      case 3:
+        return this.startOp(this.threads[e.thread]!);
+      case 4:
+        return this.onReply(this.threads[e.thread]!, e.request_id, e.result, e.leader);
+      case 5: {
+        // No answer for a request timeout: the node may be down or cut off. Try the next one.
+        for (const t of this.threads) {
+          if (t.busy && this.now - t.sent_us >= this.request_timeout_us) {
+            t.target = (t.target + 1) % this.nodes.length;
+            this.send(t);
+          }
+        }
+        if (this.q.size > 0) this.q.push(this.now + this.request_timeout_us / 4, { k: 5 });
+        return;
+      }
+      case 6: {
+        const t = this.threads[e.thread]!;
+        if (t.busy && t.request_id === e.request_id) this.send(t);
+        return;
+      }
+    }
+  }
+
+  // --- clients ---
+
+  private startWorkload(t0: number): void {
+    const s = this.spec;
+    this.workloadStart_us = t0;
+    this.measureFrom_us = t0 + s.warmup_s * 1e6;
+    this.measureTo_us = this.measureFrom_us + s.duration_s * 1e6;
+    this.hardStop_us = this.measureTo_us + s.drain_s * 1e6;
+    for (const t of this.threads) {
+      t.ops_done = 0;
+      // YCSB spreads the threads over the first tick when the per-thread target is ≤ 1 op/ms.
+      const offset = s.mode === 'open' && this.tick_us >= 1000 ? this.rngThrottle.nextInt(Math.max(1, Math.floor(this.tick_us))) : 0;
+      t.schedule_start_us = t0 + offset;
+      this.q.push(t.schedule_start_us, { k: 3, thread: t.id });
+    }
+  }
+
+  private startOp(t: ClientThread): void {
+    if (t.busy) return;
+    const loading = t.load_keys.length > 0;
+    if (loading) {
+      const k = t.load_keys.shift()!;
+      t.op = 'update';
+      t.key = this.engineKeys[k]!;
+      t.intended_us = this.now;
+      t.measured = false;
+    } else {
+      const s = this.spec;
+      t.op = this.rngWork.nextDouble() < s.read_proportion ? 'read' : 'update';
+      if (this.chooser) t.key = this.engineKeys[this.chooser.next(this.rngWork) % s.engine_records]!;
+      t.intended_us = s.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : this.now;
+      t.measured = t.intended_us >= this.measureFrom_us && t.intended_us < this.measureTo_us;
+      if (t.measured) this.outstandingMeasured++;
+    }
+    t.busy = true;
+    t.start_us = this.now;
+    this.send(t);
+  }
+
+  private send(t: ClientThread): void {
+    t.request_id++;
+    const line = t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
+    const sizes = t.op === 'read' ? this.sizes.read : this.sizes.update;
+    const bytes = this.spec.fidelity === 'exact' ? line.length + 1 : sizes.request_line;
+    const at = this.net.arrival(CLIENT_ENDPOINT_BASE + t.id, t.target, bytes, this.now);
+    this.arrive(t.target, { kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes }, at);
+    t.sent_us = this.now;
+  }
+
+  private onReply(t: ClientThread, request_id: number, result: string, leader: number | undefined): void {
+    if (!t.busy || request_id !== t.request_id) return; // a late answer to an abandoned attempt
+    if (result === 'leader_is' && leader !== undefined) {
+      t.target = leader;
+      this.send(t);
+      return;
+    }
+    if (result === 'retry') {
+      // The same operation again after a back-off; its intended start (and so its latency
+      // clock) stays, as in YCSB where the retry happens inside the measured call.
+      this.q.push(this.now + this.retry_backoff_us, { k: 6, thread: t.id, request_id: t.request_id });
+      return;
+    }
+    // ok / not_found / bad_command: the operation is over.
+    this.finish(t, this.now);
+  }
+
+  /** The operation of thread t ends at `at` (its answer's arrival). */
+  private finish(t: ClientThread, at: number): void {
+    if (t.measured) this.record(t, at, false);
+    t.busy = false;
+    if (this.workloadStart_us === Infinity) {
+      // load phase
+      this.loadRemaining--;
+      this.loadEnd_us = Math.max(this.loadEnd_us, at);
+      if (t.load_keys.length > 0) this.q.push(at, { k: 3, thread: t.id });
+      if (this.loadRemaining === 0) this.startWorkload(this.loadEnd_us);
+      return;
+    }
+    t.ops_done++;
+    const next = this.spec.mode === 'open' ? Math.max(at, t.schedule_start_us + t.ops_done * this.tick_us) : at;
+    if (next < this.measureTo_us) this.q.push(next, { k: 3, thread: t.id });
+  }
+
+  private record(t: ClientThread, end_us: number, censored: boolean): void {
+    const lat = end_us - t.intended_us;
+    this.hist.all.record(lat);
+    (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
+    this.histService.record(end_us - t.start_us);
+    this.outstandingMeasured--;
+    const limit = this.hooks.stop_when_p99_exceeds_us;
+    if (limit !== undefined && lat > limit && ++this.slowInWindow > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
+    if (!censored) this.completedInWindow++;
+    t.measured = false;
+  }
+
+  private expectedOps(): number {
+    return this.spec.mode === 'open' ? this.spec.target_ops_per_s * this.spec.duration_s : Infinity;
+  }
+
+  // --- results ---
+
+  private result(): RunResult {
+    const s = this.spec;
+    const from = this.measureFrom_us;
+    const to = this.measureTo_us;
+    const nodes: NodeTimelines[] = this.nodes.map((n) => {
+      const cpu: TimelinePoint[] = [];
+      const gc: TimelinePoint[] = [];
+      const heap: TimelinePoint[] = [];
+      const u = n.pool.usage;
+      const b0 = Number.isFinite(this.workloadStart_us) ? Math.floor(this.workloadStart_us / this.bucket_us) : 0;
+      const b1 = Number.isFinite(to) ? Math.ceil(to / this.bucket_us) : u.busy.length;
+      let lastHeap = n.runtime.heapBytes();
+      for (let b = b0; b < b1; b++) {
+        const t_s = round6(((b + 1) * this.bucket_us) / 1e6);
+        const cap = this.bucket_us * u.cores;
+        cpu.push({ t_s, value: round4(Math.min(1, (u.busy[b] ?? 0) / cap)) });
+        gc.push({ t_s, value: round4(Math.min(1, (u.gc[b] ?? 0) / cap)) });
+        lastHeap = n.heapSamples[b] ?? lastHeap;
+        heap.push({ t_s, value: round4(lastHeap / GIB) });
+      }
+      const out: NodeTimelines = {
+        node: n.id,
+        engine: n.engine,
+        cpu_utilization: cpu,
+        gc_cpu_share: gc,
+        gc_events: n.runtime.events.map((g) => ({ t_s: round6(g.t_s), kind: g.kind, pause_ms: round4(g.pause_ms), cpu_ms: round4(g.cpu_ms), ...(g.duration_ms !== undefined ? { duration_ms: round4(g.duration_ms) } : {}) })),
+        heap_gib: heap,
+        mean_cpu_utilization: Number.isFinite(from) ? round4(u.utilization(from, to).total) : 0,
+        mean_gc_cpu_share: Number.isFinite(from) ? round4(u.utilization(from, to).gc) : 0,
+      };
+      if (n.crashed_at_us !== null) out.crashed_at_s = round6(n.crashed_at_us / 1e6);
+      return out;
+    });
+    return {
+      simulated: true,
+      model_card_version: this.card.version,
+      fidelity: s.fidelity,
+      spec: s.original,
+      dataset: {
+        modelled_records: s.record_count,
+        engine_records: s.fidelity === 'exact' ? s.engine_records : 0,
+        memory_gib: round4(s.memory_bytes / GIB),
+        raw_data_gib: round4((s.record_count * (s.key_bytes + s.value_bytes)) / GIB),
+      },
+      achieved_ops_per_s: Number.isFinite(from) ? round3(this.completedInWindow / s.duration_s) : 0,
+      latency: { all: this.hist.all.summary(), read: this.hist.read.summary(), update: this.hist.update.summary() },
+      latency_uncorrected: { all: this.histService.summary() },
+      leader_changes: this.leaderChanges,
+      leader_at_end: this.leader,
+      nodes,
+      stopped_early: this.stoppedEarly,
+    };
+  }
+}
+
+function isUpdate(ev: NodeEvent): boolean {
+  return (ev.kind === 'client' && ev.op === 'update') || (ev.kind === 'message' && ev.update);
+}
+
+/** The engines' keys: YCSB's key text, cut or padded to the workload's key size. */
+function engineKey(ycsb: string, bytes: number): string {
+  return ycsb.length >= bytes ? ycsb.slice(0, bytes) : ycsb + '0'.repeat(bytes - ycsb.length);
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
