@@ -242,6 +242,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         process.stderr.write(`sim: ${(e as Error).message}\n`);
         process.exit(2);
       }
+      if (e instanceof Error && e.name === 'EngineError') {
+        // An engine that is not built (or refuses to load): say which and how to build it.
+        process.stderr.write(`sim: ${e.message}\n`);
+        process.exit(1);
+      }
       process.stderr.write(`sim: ${(e as Error).stack ?? e}\n`);
       process.exit(1);
     },
