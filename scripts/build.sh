@@ -13,8 +13,9 @@ bash engines/rust-wasm/build.sh
 say "build: Java engine (host, server, TeaVM JavaScript and WasmGC)"
 bash engines/java-wasm/build.sh
 
-say "build: web lab"
-npm --workspace @replicant/web run --silent build >/dev/null
-
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh
+
+# The web lab bundles every engine's wasm build, so it comes last.
+say "build: web lab"
+npm --workspace @replicant/web run --silent build >/dev/null
