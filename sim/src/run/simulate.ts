@@ -2,8 +2,7 @@
 // YCSB-style load, in virtual time, with the network, CPU and runtime (GC / allocator) models.
 // One event queue ordered by (time, sequence) drives everything; every random draw comes from
 // a seeded stream; nothing reads the wall clock.
-import type { EngineName, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
-import type { SyncEngine } from '../../../engines/loader/engine.ts';
+import type { EngineName, EngineProvider, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
@@ -21,7 +20,7 @@ import { EngineHost, FastHost, type Host, type NodeEvent, type NodeOutput, type 
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 
-export type EngineProvider = (name: EngineName) => SyncEngine;
+export type { EngineProvider };
 
 export interface RunHooks {
   /** Called now and then with the share of virtual time done (0..1). */
