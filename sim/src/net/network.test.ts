@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../core/prng.ts';
-import { Network } from './network.ts';
+import { Network, unitExponential } from './network.ts';
 
 describe('network', () => {
   it('latency + serialization by bandwidth; the link is busy while it sends', () => {
@@ -26,6 +26,23 @@ describe('network', () => {
       last = a;
     }
     expect(reordersPrevented).toBeGreaterThan(0);
+  });
+
+  it('jitter is exponential: mean 1, the right tail, close to −ln(1−u) everywhere', () => {
+    const rng = new Prng(9, 1);
+    let sum = 0;
+    let over3 = 0;
+    const N = 200_000;
+    for (let i = 0; i < N; i++) {
+      const x = unitExponential(rng.nextDouble());
+      sum += x;
+      if (x > 3) over3++;
+    }
+    expect(sum / N).toBeCloseTo(1, 2);
+    expect(over3 / N).toBeCloseTo(Math.exp(-3), 2);
+    // linear interpolation between quantiles: within 0.1 % of the exact value
+    for (const u of [0.1, 0.5, 0.9, 0.999, 0.99999]) expect(Math.abs(unitExponential(u) / -Math.log(1 - u) - 1)).toBeLessThan(1e-3);
+    expect(unitExponential(0)).toBe(0);
   });
 
   it('one-way cuts and heal; bad parameters are refused', () => {

@@ -104,7 +104,7 @@ class Simulation {
   private readonly engineKeys: string[] = [];
   private readonly sizes: WireSizes;
   private readonly value: string;
-  private readonly hist = { all: new LatencyHistogram(), read: new LatencyHistogram(), update: new LatencyHistogram() };
+  private readonly hist = { read: new LatencyHistogram(), update: new LatencyHistogram() };
   private readonly histService = new LatencyHistogram();
   private leader: number | null = null;
   private readonly leaderChanges: { t_s: number; leader: number }[] = [];
@@ -449,7 +449,6 @@ class Simulation {
 
   private record(t: ClientThread, end_us: number, censored: boolean): void {
     const lat = end_us - t.intended_us;
-    this.hist.all.record(lat);
     (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
     this.histService.record(end_us - t.start_us);
     this.outstandingMeasured--;
@@ -457,6 +456,14 @@ class Simulation {
     if (limit !== undefined && lat > limit && ++this.slowInWindow > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
     if (!censored) this.completedInWindow++;
     t.measured = false;
+  }
+
+  /** Reads and updates together (recorded once each, merged at the end). */
+  private allLatencies(): LatencyHistogram {
+    const all = new LatencyHistogram();
+    all.add(this.hist.read);
+    all.add(this.hist.update);
+    return all;
   }
 
   private expectedOps(): number {
@@ -510,7 +517,7 @@ class Simulation {
         raw_data_gib: round4((s.record_count * (s.key_bytes + s.value_bytes)) / GIB),
       },
       achieved_ops_per_s: Number.isFinite(from) ? round3(this.completedInWindow / s.duration_s) : 0,
-      latency: { all: this.hist.all.summary(), read: this.hist.read.summary(), update: this.hist.update.summary() },
+      latency: { all: this.allLatencies().summary(), read: this.hist.read.summary(), update: this.hist.update.summary() },
       latency_uncorrected: { all: this.histService.summary() },
       leader_changes: this.leaderChanges,
       leader_at_end: this.leader,
