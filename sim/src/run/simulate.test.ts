@@ -45,6 +45,26 @@ describe('load runs', () => {
     expect(r.latency.all.p99_us).toBeGreaterThan(2 * r.latency_uncorrected!.all.p99_us);
   });
 
+  it('a long GC pause on the leader costs it its leadership — emergent, from the real engines', async () => {
+    // Java with -Xmx just above its live set: the first young collection finds no room and
+    // becomes a full collection of 4.5 GiB (~1.8 s). The followers' election timers (225-300 ms)
+    // run out while the leader is stopped; one of them takes over.
+    const r = simulate(spec({ cluster: { engines: ['java', 'java', 'java'], seed: 1 }, resources: { vcpus: 8, memory_gib: 4.75 }, workload: { name: 'A', read_proportion: 0.5, record_count: 7_500_000, engine_record_count: 200 }, load: { mode: 'open', target_ops_per_s: 3000, duration_s: 4, warmup_s: 0.5 } }), await provider(['java']));
+    const first = r.leader_changes[0]!;
+    const full = r.nodes[first.leader]!.gc_events.find((g) => g.kind === 'g1_full');
+    expect(full, 'the first leader had a full collection').toBeDefined();
+    expect(full!.pause_ms).toBeGreaterThan(1000);
+    const next = r.leader_changes[1];
+    expect(next, 'a new leader was elected').toBeDefined();
+    expect(next!.leader).not.toBe(first.leader);
+    expect(next!.t_s).toBeGreaterThan(full!.t_s);
+    expect(next!.t_s).toBeLessThan(full!.t_s + full!.pause_ms / 1000);
+    // Every operation of the window is measured, including those the stalled client threads
+    // could only start after the window (a bug once dropped them, hiding the stall).
+    expect(r.latency.all.count).toBeGreaterThanOrEqual(0.99 * 3000 * 4);
+    expect(r.latency.all.p99_us).toBeGreaterThan(1_000_000);
+  });
+
   it('bad specs are refused with the field named', () => {
     expect(() => simulate(spec({ fidelity: 'quick' as never }), null)).toThrow(SpecError);
     expect(() => simulate(spec({ resources: { vcpus: 0 } }), null)).toThrow(/resources.vcpus/);

@@ -118,6 +118,8 @@ class Simulation {
   private slowInWindow = 0;
   private stoppedEarly = false;
   private outstandingMeasured = 0;
+  /** Window operations whose start is scheduled (a thread behind its schedule starts them late). */
+  private scheduledMeasured = 0;
   private readonly tick_us: number;
   private readonly retry_backoff_us: number;
   private readonly request_timeout_us: number;
@@ -209,13 +211,26 @@ class Simulation {
         if (this.hooks.cancelled?.()) throw new CancelledError();
         if (this.hooks.progress && Number.isFinite(this.measureTo_us)) this.hooks.progress(Math.min(1, this.now / this.measureTo_us));
       }
-      if (this.now >= this.measureTo_us && this.outstandingMeasured === 0) break;
+      if (this.now >= this.measureTo_us && this.outstandingMeasured === 0 && this.scheduledMeasured === 0) break;
       if (this.stoppedEarly) break;
     }
     // Operations of the window still unanswered when the run stops count with the latency they
-    // had reached (they are at least that slow): an overloaded system cannot hide its backlog.
+    // had reached (they are at least that slow), and so do the window's operations a thread
+    // behind its schedule never got to start: an overloaded or stalled system cannot hide its
+    // backlog (YCSB issues every operation of the run, however late, and measures it from its
+    // intended start).
     const stop = Math.min(this.now, this.hardStop_us);
-    for (const t of this.threads) if (t.busy && t.measured) this.record(t, Math.max(stop, t.intended_us), true);
+    for (const t of this.threads) {
+      if (t.busy && t.measured) this.record(t, Math.max(stop, t.intended_us), true);
+      if (this.spec.mode !== 'open' || !Number.isFinite(this.measureTo_us)) continue;
+      for (let k = t.busy ? t.ops_done + 1 : t.ops_done; ; k++) {
+        const intended = t.schedule_start_us + k * this.tick_us;
+        if (intended >= this.measureTo_us) break;
+        if (intended < this.measureFrom_us) continue;
+        const op: OpKind = this.rngWork.nextDouble() < this.spec.read_proportion ? 'read' : 'update';
+        (op === 'read' ? this.hist.read : this.hist.update).record(Math.max(stop, intended) - intended);
+      }
+    }
     this.nodeSet?.close();
     return this.result();
   }
@@ -377,7 +392,7 @@ class Simulation {
       // YCSB spreads the threads over the first tick when the per-thread target is ≤ 1 op/ms.
       const offset = s.mode === 'open' && this.tick_us >= 1000 ? this.rngThrottle.nextInt(Math.max(1, Math.floor(this.tick_us))) : 0;
       t.schedule_start_us = t0 + offset;
-      this.q.push(t.schedule_start_us, { k: 3, thread: t.id });
+      this.scheduleOp(t, s.mode === 'open' ? t.schedule_start_us : t0, t.schedule_start_us);
     }
   }
 
@@ -396,7 +411,10 @@ class Simulation {
       if (this.chooser) t.key = this.engineKeys[this.chooser.next(this.rngWork) % s.engine_records]!;
       t.intended_us = s.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : this.now;
       t.measured = t.intended_us >= this.measureFrom_us && t.intended_us < this.measureTo_us;
-      if (t.measured) this.outstandingMeasured++;
+      if (t.measured) {
+        this.outstandingMeasured++;
+        this.scheduledMeasured--;
+      }
     }
     t.busy = true;
     t.start_us = this.now;
@@ -443,8 +461,14 @@ class Simulation {
       return;
     }
     t.ops_done++;
-    const next = this.spec.mode === 'open' ? Math.max(at, t.schedule_start_us + t.ops_done * this.tick_us) : at;
-    if (next < this.measureTo_us) this.q.push(next, { k: 3, thread: t.id });
+    // The next operation is issued however late it starts, if it was meant for the window.
+    const intended = this.spec.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : at;
+    if (intended < this.measureTo_us) this.scheduleOp(t, intended, Math.max(at, intended));
+  }
+
+  private scheduleOp(t: ClientThread, intended: number, start: number): void {
+    if (intended >= this.measureFrom_us && intended < this.measureTo_us) this.scheduledMeasured++;
+    this.q.push(start, { k: 3, thread: t.id });
   }
 
   private record(t: ClientThread, end_us: number, censored: boolean): void {
