@@ -16,6 +16,6 @@ bash engines/java-wasm/build.sh
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh
 
-# The web lab bundles every engine's wasm build, so it comes last.
-say "build: web lab"
+# The web lab bundles every engine's wasm build, so it comes last (web/src/engines.ts).
+say "build: web lab (with Pyodide copied into web/dist/pyodide)"
 npm --workspace @replicant/web run --silent build >/dev/null

@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ElectionDemo } from './ElectionDemo.tsx';
+import { App } from './app/App.tsx';
+import './app/app.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ElectionDemo />
+    <App />
   </StrictMode>,
 );

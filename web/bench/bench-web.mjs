@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// `npm run bench:web`: what the built lab costs a visitor. Prints
+//  1. the size of every built asset, raw and gzip (level 9);
+//  2. per view, in a cold headless Chromium: the JS fetched before the view is interactive
+//     (gzip) and the time to interactive: the later of "the view is ready" (html[data-ready])
+//     and the end of the last long task (> 50 ms) before a 1 s quiet window;
+//  3. frames per second while a 3-node cluster plays at 4× in the Cluster view.
+// Targets (issue 5): TTI ≤ 2 s, 60 fps, initial JS ≤ 300 KB gzip. Figures, not pass/fail.
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(WEB, 'dist');
+const ROOT = resolve(WEB, '..');
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const VIEWS = [
+  ['paper', '?view=paper'],
+  ['cost', '?view=cost'],
+  ['cluster', '?view=cluster&c.engine=go'],
+  ['lab', '?view=lab'],
+  ['race', '?view=race'],
+];
+const TARGET_TTI_MS = 2000;
+const TARGET_INITIAL_JS_KB = 300;
+const kb = (n) => (n / 1024).toFixed(1);
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+const gzipCache = new Map();
+function gzipSize(file) {
+  if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(readFileSync(file), { level: 9 }).length);
+  return gzipCache.get(file);
+}
+
+function freePort() {
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+function printSizes() {
+  const files = walk(DIST).filter((f) => !f.includes(`${join(DIST, 'pyodide')}/`));
+  console.log('\n== built assets (web/dist) ==');
+  console.log('  raw KB   gzip KB  file');
+  let js = 0;
+  for (const f of files.sort()) {
+    const raw = statSync(f).size;
+    const gz = gzipSize(f);
+    if (f.endsWith('.js')) js += gz;
+    console.log(`${kb(raw).padStart(8)} ${kb(gz).padStart(9)}  ${relative(DIST, f)}`);
+  }
+  const py = walk(join(DIST, 'pyodide'));
+  const pyRaw = py.reduce((n, f) => n + statSync(f).size, 0);
+  const pyGz = py.reduce((n, f) => n + gzipSize(f), 0);
+  console.log(`${kb(pyRaw).padStart(8)} ${kb(pyGz).padStart(9)}  pyodide/ (${py.length} files, loaded only by the cost page's worker)`);
+  console.log(`  all JS of the site (every view and engine, gzip): ${kb(js)} KB`);
+}
+
+async function measureView(browser, base, name, query) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  await context.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.startTime + e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const page = await context.newPage();
+  const scripts = [];
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.endsWith('.js') || url.pathname.endsWith('.mjs')) scripts.push({ path: url.pathname, at: Date.now() });
+  });
+  const t0 = Date.now();
+  await page.goto(`${base}/${query}`);
+  let readyMs;
+  try {
+    const h = await page.waitForFunction((v) => document.documentElement.dataset.ready === v && performance.now(), name, { timeout: 30_000, polling: 'raf' });
+    readyMs = await h.jsonValue();
+  } catch {
+    await context.close();
+    return { name, error: 'never became ready (30 s)' };
+  }
+  const readyWall = t0 + readyMs;
+  await page.waitForTimeout(2500);
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  // TTI: from ready, the first 1 s window without a long task starts at the end of the last
+  // long task before it.
+  let tti = readyMs;
+  for (const [start, end] of longTasks.sort((a, b) => a[0] - b[0])) {
+    if (end <= tti) continue;
+    if (start - tti >= 1000) break;
+    tti = end;
+  }
+  const initial = scripts
+    .filter((s) => s.at <= readyWall + 50)
+    .map((s) => join(DIST, decodeURIComponent(s.path)))
+    .filter((f) => {
+      try {
+        return statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    });
+  const initialGz = [...new Set(initial)].reduce((n, f) => n + gzipSize(f), 0);
+  await context.close();
+  return { name, readyMs, tti, longTasks: longTasks.length, initialKb: initialGz / 1024, files: new Set(initial).size };
+}
+
+async function measureFps(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await page.goto(`${base}/?view=cluster&c.engine=go&c.nodes=3&c.speed=4`);
+  try {
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'cluster', null, { timeout: 30_000 });
+  } catch {
+    const why = await page.locator('[data-testid="cluster-error"]').textContent().catch(() => null);
+    await context.close();
+    return { error: why ?? 'the Cluster view never became ready' };
+  }
+  await page.getByTestId('play').click();
+  const r = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const frames = [];
+        const start = performance.now();
+        const startStep = document.querySelector('[data-testid="step-counter"]')?.textContent;
+        const tick = (t) => {
+          frames.push(t);
+          if (t - start < 5000) requestAnimationFrame(tick);
+          else {
+            const gaps = frames.slice(1).map((x, i) => x - frames[i]).sort((a, b) => a - b);
+            resolve({
+              fps: (frames.length - 1) / ((frames[frames.length - 1] - frames[0]) / 1000),
+              p95_ms: gaps[Math.floor(gaps.length * 0.95)],
+              max_ms: gaps[gaps.length - 1],
+              startStep,
+              endStep: document.querySelector('[data-testid="step-counter"]')?.textContent,
+            });
+          }
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  await context.close();
+  return r;
+}
+
+async function main() {
+  printSizes();
+  const port = await freePort();
+  const server = spawn(process.execPath, [join(ROOT, 'scripts/serve.mjs'), DIST, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((res) => server.stdout.once('data', res));
+  const base = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    console.log(`\n== time to interactive, cold cache, headless Chromium ${browser.version()} at 1280×720 ==`);
+    console.log('  view       ready ms    TTI ms   long tasks   initial JS (gzip)');
+    for (const [name, query] of VIEWS) {
+      const r = await measureView(browser, base, name, query);
+      if (r.error) {
+        console.log(`  ${name.padEnd(9)}  ${r.error}`);
+        continue;
+      }
+      const flag = r.tti <= TARGET_TTI_MS ? '' : `  (over the ${TARGET_TTI_MS} ms target)`;
+      const jsFlag = r.initialKb <= TARGET_INITIAL_JS_KB ? '' : `  (over the ${TARGET_INITIAL_JS_KB} KB target)`;
+      console.log(
+        `  ${name.padEnd(9)} ${r.readyMs.toFixed(0).padStart(9)} ${r.tti.toFixed(0).padStart(9)} ${String(r.longTasks).padStart(12)}   ${r.initialKb.toFixed(1)} KB in ${r.files} files${flag}${jsFlag}`,
+      );
+    }
+    console.log('\n== frames per second, Cluster view, 3 Go nodes playing at 4× for 5 s ==');
+    const f = await measureFps(browser, base);
+    if (f.error) console.log(`  not measured: ${f.error}`);
+    else
+      console.log(
+        `  ${f.fps.toFixed(1)} fps (target 60); frame time p95 ${f.p95_ms.toFixed(1)} ms, worst ${f.max_ms.toFixed(1)} ms; ${f.startStep} → ${f.endStep}`,
+      );
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

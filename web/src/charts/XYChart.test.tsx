@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { XYChart } from './XYChart.tsx';
+import type { ChartSeries } from './types.ts';
+
+const series: ChartSeries[] = [
+  {
+    name: 'Java',
+    styleKey: 'Java',
+    kind: 'paper',
+    points: [
+      { x: 32, y: 18, status: 'stated', label: '18', detail: { heading: 'Java · 32 GiB: 18 Kops/s', lines: ['a note'], quote: 'the quote', where: '§5.2, Fig 6(a)' } },
+      { x: 8, y: null, status: 'missing', detail: { heading: 'Java · 8 GiB: not stated in the text', lines: [] } },
+      { x: 5, y: 3, status: 'stated', label: '3', detail: { heading: 'Java · 5 GiB: 3 Kops/s', lines: [] } },
+    ],
+  },
+];
+
+describe('XYChart', () => {
+  it('gives every point a name for screen readers and keyboard focus, and marks missing ones', () => {
+    render(<XYChart title="t" series={series} x={{ kind: 'band', categories: [32, 8, 5], label: 'GiB' }} y={{ kind: 'linear', label: 'Kops/s' }} />);
+    const points = screen.getAllByRole('img');
+    expect(points.map((p) => p.getAttribute('aria-label'))).toEqual([
+      'Java, 32: 18. Java · 32 GiB: 18 Kops/s',
+      'Java, 8: not stated. Java · 8 GiB: not stated in the text',
+      'Java, 5: 3. Java · 5 GiB: 3 Kops/s',
+    ]);
+    expect(points.every((p) => p.getAttribute('tabindex') === '0')).toBe(true);
+    expect(screen.getByText('not stated')).toBeTruthy();
+  });
+
+  it('breaks the line at a missing point instead of joining across it', () => {
+    const { container } = render(<XYChart title="t" series={series} x={{ kind: 'band', categories: [32, 8, 5], label: 'GiB' }} y={{ kind: 'linear', label: 'Kops/s' }} />);
+    // two stated points separated by a missing one: no polyline of two or more points
+    expect(container.querySelectorAll('path[fill="none"]').length).toBe(0);
+  });
+
+  it('shows the quote and section when a point gets focus', () => {
+    render(<XYChart title="t" series={series} x={{ kind: 'band', categories: [32, 8, 5], label: 'GiB' }} y={{ kind: 'linear', label: 'Kops/s' }} />);
+    fireEvent.focus(screen.getAllByRole('img')[0]!);
+    const card = screen.getByRole('tooltip');
+    expect(card.textContent).toContain('“the quote”');
+    expect(card.textContent).toContain('§5.2, Fig 6(a)');
+  });
+});

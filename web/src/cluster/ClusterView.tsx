@@ -1,0 +1,352 @@
+// The Cluster view (students): the real engines, compiled to WebAssembly, driven one event at
+// a time by the simulator's step session. Every message, timer, crash and partition is the
+// student's choice; every choice is recorded, so the URL reproduces the screen and the
+// timeline rewinds by re-running from the seed.
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ViewProps } from '../app/App.tsx';
+import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
+import { Knob } from '../app/Knob.tsx';
+import { CLUSTER_FIELDS, TOP_FIELDS } from '../state/app-state.ts';
+import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
+import { BROWSER_ENGINES, ENGINE_LABEL, loadBrowserEngine } from '../engines.ts';
+import { loadSim } from '../simulation/sim-module.ts';
+import { ClusterController, type Action, type Snapshot } from './controller.ts';
+import { explainEntry, type Explained } from './explain.ts';
+import { NodeCard } from './NodeCard.tsx';
+import { Topology, messagePositions, nodePosition, type Flight } from './Topology.tsx';
+import { LinkControls, PendingList } from './Controls.tsx';
+import { messageLabel } from './explain.ts';
+import { useReady } from '../app/ready.ts';
+
+const STEP_INTERVAL_MS = 650;
+
+// Trace entries are the session's own objects and never change: explain each once.
+const explainedCache = new WeakMap<object, Explained>();
+function explainCached(e: Parameters<typeof explainEntry>[0]): Explained {
+  let x = explainedCache.get(e);
+  if (!x) {
+    x = explainEntry(e);
+    explainedCache.set(e, x);
+  }
+  return x;
+}
+
+const EventItem = memo(function EventItem({ e }: { e: Explained }) {
+  return (
+    <li className={e.details.some((d) => d.startsWith('SAFETY')) ? 'violation' : undefined}>
+      <span className="step-no">#{e.step}</span>
+      {e.headline === '' ? e.notes.join('; ') : e.headline}
+      {e.details.length > 0 && (
+        <ul>
+          {e.details.map((d, k) => (
+            <li key={k}>{d}</li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+});
+const LOG_LIMIT = 300;
+
+type Loaded = { state: 'loading'; what: string } | { state: 'failed'; message: string } | { state: 'ready' };
+
+function enginesFor(choice: string): EngineName[] {
+  return choice === 'all' ? BROWSER_ENGINES : [choice as EngineName];
+}
+
+export default function ClusterView({ state, update }: ViewProps) {
+  const { engine, nodes: nodesText, choices: urlChoices, step: urlStep, speed } = state.cluster;
+  const nodes = Number(nodesText);
+  const seed = state.seed;
+  const engines = useMemo(() => enginesFor(engine), [engine]);
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading', what: 'the simulator' });
+  const [snap, setSnap] = useState<Snapshot | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [flights, setFlights] = useState<Flight[]>([]);
+  const [clientNode, setClientNode] = useState(0);
+  const [clientLine, setClientLine] = useState('put x 1');
+  const controller = useRef<ClusterController | null>(null);
+  const full = useRef<{ choices: string[]; steps: number }>({ choices: [], steps: 0 });
+  const flightKey = useRef(0);
+  // The URL's step list is read when a cluster is built; later edits come from this view.
+  const initialUrl = useRef({ choices: urlChoices, step: urlStep });
+
+  // Build the sessions whenever the engine, the cluster size or the seed changes.
+  useEffect(() => {
+    let cancelled = false;
+    setPlaying(false);
+    setSnap(null);
+    setActionError(null);
+    controller.current = null;
+    (async () => {
+      const unavailable = engine !== 'all' && !BROWSER_ENGINES.includes(engine as EngineName);
+      if (unavailable) throw new Error(`the ${ENGINE_LABEL[engine as EngineName]} engine is not part of this build (available: ${BROWSER_ENGINES.map((e) => ENGINE_LABEL[e]).join(', ')})`);
+      setLoaded({ state: 'loading', what: 'the simulator' });
+      const sim = await loadSim();
+      const loadedEngines = new Map<EngineName, SyncEngine>();
+      for (const e of engines) {
+        setLoaded({ state: 'loading', what: `the ${ENGINE_LABEL[e]} engine (WebAssembly)` });
+        loadedEngines.set(e, await loadBrowserEngine(e));
+      }
+      if (cancelled) return;
+      const c = new ClusterController(
+        engines.map((e) => ({
+          engine: e,
+          session: sim.createStepSession({ cluster: { engines: Array<EngineName>(nodes).fill(e), seed } }, (name) => loadedEngines.get(name)!),
+        })),
+        nodes,
+      );
+      const { choices, step } = initialUrl.current;
+      let total = 0;
+      try {
+        // Step 0 in the URL means "the last recorded step" (booting alone takes a step per node).
+        total = choices.length ? c.load(choices, step === 0 ? Number.MAX_SAFE_INTEGER : step) : 0;
+      } catch (e) {
+        setActionError(`The recorded steps in this address could not be replayed (${e instanceof Error ? e.message : String(e)}); starting from the beginning.`);
+        c.load([], 0);
+      }
+      initialUrl.current = { choices: [], step: 0 };
+      controller.current = c;
+      const s = c.snapshot();
+      full.current = { choices: total > s.step ? choices : s.choices, steps: Math.max(total, s.step) };
+      setSnap(s);
+      setLoaded({ state: 'ready' });
+    })().catch((e: unknown) => !cancelled && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
+    return () => {
+      cancelled = true;
+    };
+  }, [engine, engines, nodes, seed]);
+
+  // Write the recorded steps into the URL (debounced: a playing cluster steps several times a second).
+  useEffect(() => {
+    if (!snap) return;
+    const t = setTimeout(() => {
+      update((s) => ({ ...s, cluster: { ...s.cluster, choices: full.current.choices, step: snap.step === full.current.steps ? 0 : snap.step } }));
+    }, 400);
+    return () => clearTimeout(t);
+  }, [snap, update]);
+
+  const act = useCallback(
+    (a: Action) => {
+      const c = controller.current;
+      if (!c || !snap) return;
+      setActionError(null);
+      // A delivered message flies from its place on the link to its receiver.
+      const target = a.kind === 'deliver' ? snap.pending.find((p) => p.id === a.id) : a.kind === 'next' ? snap.pending[0] : undefined;
+      try {
+        c.apply(a);
+      } catch (e) {
+        setActionError(e instanceof Error ? e.message : String(e));
+        return;
+      }
+      if (target?.kind === 'message') {
+        const from = messagePositions(snap.pending, nodes).get(target.id)!;
+        const label = messageLabel(JSON.parse(target.json));
+        const key = ++flightKey.current;
+        setFlights((f) => [...f.slice(-8), { key, label: label.text, kind: label.kind, from, to: nodePosition(target.to, nodes), duration_ms: 420 / Number(speed) }]);
+      }
+      const s = c.snapshot();
+      full.current = { choices: s.choices, steps: s.step };
+      setSnap(s);
+    },
+    [snap, nodes, speed],
+  );
+
+  const goTo = useCallback(
+    (step: number) => {
+      const c = controller.current;
+      if (!c) return;
+      setActionError(null);
+      try {
+        c.load(full.current.choices, Math.max(0, Math.min(step, full.current.steps)));
+      } catch (e) {
+        setActionError(e instanceof Error ? e.message : String(e));
+      }
+      setSnap(c.snapshot());
+    },
+    [],
+  );
+
+  // Stable callbacks for memoised children: they call whatever act is current.
+  const actRef = useRef(act);
+  actRef.current = act;
+
+  // Relative to the sessions' own step: key presses can come faster than React draws.
+  const goBy = useCallback((delta: number) => controller.current && goTo(controller.current.step + delta), [goTo]);
+
+  // Play: one event per tick, at the chosen speed.
+  useEffect(() => {
+    if (!playing) return;
+    const t = setInterval(() => act({ kind: 'next' }), STEP_INTERVAL_MS / Number(speed));
+    return () => clearInterval(t);
+  }, [playing, act, speed]);
+
+  const onFlightDone = useCallback((key: number) => setFlights((f) => f.filter((x) => x.key !== key)), []);
+
+  const shortcuts = useMemo<Shortcut[]>(
+    () => [
+      { key: 'n', label: 'carry out the next event (the one due first)', run: () => act({ kind: 'next' }) },
+      { key: ' ', label: 'play / pause', run: () => setPlaying((p) => !p) },
+      { key: 'ArrowLeft', label: 'back one step (rewind)', run: () => goBy(-1) },
+      { key: 'ArrowRight', label: 'forward one step (redo)', run: () => goBy(1) },
+      { key: 'h', label: 'heal every link', run: () => act({ kind: 'heal' }) },
+    ],
+    [act, goBy],
+  );
+  useViewShortcuts(shortcuts);
+
+  const setCluster = <K extends keyof typeof CLUSTER_FIELDS>(k: K, v: (typeof state.cluster)[K]) =>
+    update((s) => ({ ...s, cluster: { ...s.cluster, [k]: v, ...(k === 'engine' || k === 'nodes' ? { choices: [], step: 0 } : {}) } }));
+
+  useReady('cluster', snap !== null);
+  const explained = useMemo(() => (snap ? snap.trace.slice(-LOG_LIMIT).map(explainCached).reverse() : []), [snap]);
+  const rewound = snap !== null && snap.step < full.current.steps;
+
+  return (
+    <div className="cluster-view">
+      <h1>Step through MultiPaxos</h1>
+      <p className="lede">
+        Real engines compiled to WebAssembly, on a simulated network. Nothing happens until you choose: the next event, or click any
+        message to deliver it, any timer to fire it.
+      </p>
+      <div className="toolbar">
+        <label className="knob">
+          <span>Engine</span>
+          <select value={engine} onChange={(e) => setCluster('engine', e.target.value as typeof engine)} data-testid="engine-select">
+            {(['cpp', 'rust', 'go', 'java'] as EngineName[]).map((e) => (
+              <option key={e} value={e} disabled={!BROWSER_ENGINES.includes(e)}>
+                {ENGINE_LABEL[e]}
+                {BROWSER_ENGINES.includes(e) ? '' : ' (not in this build)'}
+              </option>
+            ))}
+            <option value="all">all: {BROWSER_ENGINES.map((e) => ENGINE_LABEL[e]).join(', ')}, side by side</option>
+          </select>
+        </label>
+        <Knob name="c.nodes" field={CLUSTER_FIELDS.nodes} value={state.cluster.nodes} onChange={(v) => setCluster('nodes', v)} />
+        <Knob compact name="seed" field={TOP_FIELDS.seed} value={seed} onChange={(v) => update((s) => ({ ...s, seed: v, cluster: { ...s.cluster, choices: [], step: 0 } }))} />
+        <Knob name="c.speed" field={CLUSTER_FIELDS.speed} value={speed} onChange={(v) => setCluster('speed', v)} />
+        <button type="button" className="primary" disabled={!snap} onClick={() => act({ kind: 'next' })} data-testid="next-step" title="key n">
+          Next event
+        </button>
+        <button type="button" disabled={!snap} onClick={() => setPlaying((p) => !p)} data-testid="play" title="Space">
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <button type="button" disabled={!snap} onClick={() => goTo(0)} title="back to the start">
+          Restart run
+        </button>
+      </div>
+      {loaded.state === 'loading' && (
+        <p className="status" role="status">
+          <span className="spinner" aria-hidden="true" /> Loading {loaded.what}…
+        </p>
+      )}
+      {loaded.state === 'failed' && (
+        <p className="problems" role="alert" data-testid="cluster-error">
+          The cluster cannot run: {loaded.message}.
+        </p>
+      )}
+      {actionError && (
+        <p className="error-text" role="alert" data-testid="action-error">
+          {actionError}
+        </p>
+      )}
+      {snap && (
+        <>
+          {snap.comparison && (
+            <p className={`compare ${snap.comparison.identical ? 'same' : 'differ'}`} data-testid="comparison" role="status">
+              {snap.comparison.identical ? (
+                <>
+                  <strong>{snap.comparison.engines.map((e) => ENGINE_LABEL[e]).join(', ')}: identical</strong> after {snap.step} steps —{' '}
+                  {snap.comparison.detail}. Panels show {ENGINE_LABEL[snap.comparison.engines[0]!]}.
+                </>
+              ) : (
+                <>
+                  <strong>The engines differ:</strong> {snap.comparison.detail}.
+                </>
+              )}
+            </p>
+          )}
+          <div className="timeline">
+            <button type="button" onClick={() => goBy(-1)} disabled={snap.step === 0} aria-label="back one step">
+              ◀
+            </button>
+            <input
+              type="range"
+              min={0}
+              max={full.current.steps}
+              value={snap.step}
+              onChange={(e) => goTo(Number(e.target.value))}
+              aria-label="timeline: step"
+              data-testid="timeline"
+            />
+            <button type="button" onClick={() => goBy(1)} disabled={!rewound} aria-label="forward one step">
+              ▶
+            </button>
+            <span className="mono" data-testid="step-counter" data-recorded={full.current.choices.length}>
+              step {snap.step}/{full.current.steps} · t = {(snap.time_us / 1000).toFixed(1)} ms
+            </span>
+          </div>
+          {rewound && <p className="note">Rewound: a new action here discards the {full.current.steps - snap.step} later steps.</p>}
+          <div className="cluster-layout">
+            <div>
+              <Topology
+                views={snap.views}
+                pending={snap.pending}
+                cuts={snap.cuts}
+                time_us={snap.time_us}
+                flights={flights}
+                onFlightDone={onFlightDone}
+                onDeliver={(id) => act({ kind: 'deliver', id })}
+                onFire={(id) => act({ kind: 'fire', id })}
+              />
+              <div className="nodes">
+                {snap.views.map((v, id) => (
+                  <NodeCard key={id} id={id} raw={snap.inspect[id]!} view={v} onCrash={() => actRef.current({ kind: 'crash', node: id })} onRestart={() => actRef.current({ kind: 'restart', node: id })} />
+                ))}
+              </div>
+            </div>
+            <div>
+              <h2>Send a client command</h2>
+              <form
+                className="toolbar"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  act({ kind: 'client', node: clientNode, line: clientLine });
+                }}
+              >
+                <label className="knob">
+                  <span>to</span>
+                  <select value={clientNode} onChange={(e) => setClientNode(Number(e.target.value))} data-testid="client-node">
+                    {snap.views.map((_, id) => (
+                      <option key={id} value={id}>
+                        n{id}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="knob" style={{ flex: 1 }}>
+                  <span>command (put k v · get k · del k)</span>
+                  <input value={clientLine} onChange={(e) => setClientLine(e.target.value)} data-testid="client-line" />
+                </label>
+                <button type="submit" data-testid="client-send">
+                  Send
+                </button>
+              </form>
+              <h2>Pending ({snap.pending.length})</h2>
+              <PendingList snap={snap} act={act} />
+              <h2>Links</h2>
+              <LinkControls nodes={nodes} cuts={snap.cuts} act={act} />
+              <h2>What happened</h2>
+              <ol className="event-log" data-testid="event-log" reversed>
+                {explained.map((e, i) => (
+                  <EventItem key={snap.trace.length - i} e={e} />
+                ))}
+              </ol>
+            </div>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

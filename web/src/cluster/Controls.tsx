@@ -1,0 +1,111 @@
+// The Cluster view's action lists: every pending message, timer and client command with what
+// can be done to it, and the links that can be cut (one way or both) and healed.
+import type { Action, Snapshot } from './controller.ts';
+import { messageLabel } from './explain.ts';
+
+export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) => void }) {
+  if (snap.pending.length === 0) return <p className="note">Nothing pending.</p>;
+  return (
+    <ul className="pending-list" data-testid="pending-list">
+      {snap.pending.map((p, i) => {
+        const due = `${((p.due_us - snap.time_us) / 1000).toFixed(1)} ms`;
+        if (p.kind === 'message') {
+          const label = messageLabel(JSON.parse(p.json));
+          return (
+            <li key={p.id} data-kind="message">
+              <span className="what">
+                {i === 0 ? '▶ ' : ''}m{p.id}: n{p.from}→n{p.to} <strong>{label.text}</strong> <span className="note">due in {due}</span>
+              </span>
+              <button type="button" onClick={() => act({ kind: 'deliver', id: p.id })}>
+                deliver
+              </button>
+              <button type="button" onClick={() => act({ kind: 'drop', id: p.id })}>
+                drop
+              </button>
+              <button type="button" onClick={() => act({ kind: 'dup', id: p.id })}>
+                duplicate
+              </button>
+            </li>
+          );
+        }
+        if (p.kind === 'timer') {
+          return (
+            <li key={p.id} data-kind="timer">
+              <span className="what">
+                {i === 0 ? '▶ ' : ''}n{p.node}'s {p.timer} timer <span className="note">due in {due}</span>
+              </span>
+              <button type="button" onClick={() => act({ kind: 'fire', id: p.id })}>
+                fire now
+              </button>
+            </li>
+          );
+        }
+        return (
+          <li key={p.id} data-kind="client">
+            <span className="what">
+              {i === 0 ? '▶ ' : ''}client → n{p.node}: “{p.line}” <span className="note">due in {due}</span>
+            </span>
+            <button type="button" onClick={() => act({ kind: 'deliver', id: p.id })}>
+              deliver
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function LinkControls({ nodes, cuts, act }: { nodes: number; cuts: [number, number][]; act: (a: Action) => void }) {
+  const isCut = (a: number, b: number) => cuts.some(([x, y]) => x === a && y === b);
+  const ids = Array.from({ length: nodes }, (_, i) => i);
+  return (
+    <div>
+      <table className="cut-grid" aria-label="Cut one direction of a link">
+        <thead>
+          <tr>
+            <th>from ╲ to</th>
+            {ids.map((b) => (
+              <th key={b}>n{b}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {ids.map((a) => (
+            <tr key={a}>
+              <th>n{a}</th>
+              {ids.map((b) => (
+                <td key={b}>
+                  {a === b ? (
+                    '·'
+                  ) : isCut(a, b) ? (
+                    <span className="error-text">cut</span>
+                  ) : (
+                    <button type="button" onClick={() => act({ kind: 'cut', from: a, to: b })} aria-label={`cut the link from n${a} to n${b}`}>
+                      cut
+                    </button>
+                  )}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="toolbar">
+        {ids.map((x) => (
+          <button
+            key={x}
+            type="button"
+            onClick={() => {
+              for (const y of ids) if (y !== x) (act({ kind: 'cut', from: x, to: y }), act({ kind: 'cut', from: y, to: x }));
+            }}
+          >
+            Isolate n{x}
+          </button>
+        ))}
+        <button type="button" onClick={() => act({ kind: 'heal' })} disabled={cuts.length === 0} title="key h">
+          Heal all links
+        </button>
+      </div>
+    </div>
+  );
+}

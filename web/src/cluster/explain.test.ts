@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { explainEffect, explainEntry, explainEvent, messageLabel } from './explain.ts';
+
+const I = '{"ballot":257,"index":3,"client_id":7,"request_id":1,"state":"in_progress","command":{"type":"put","key":"k","value":"v w"}}';
+
+describe('explainEffect: every effect type of docs/protocol.md', () => {
+  const cases: [string, string][] = [
+    ['{"type":"send","msg":{"type":"prepare_request","from":1,"to":0,"channel_id":3,"ballot":257}}', 'n1 asks n0 to promise ballot 1.1 (prepare).'],
+    ['{"type":"send","msg":{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[' + I + ']}}', 'n0 promises n1 ballot 1.1 and sends 1 log entry it holds beyond the trimmed prefix.'],
+    ['{"type":"send","msg":{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":false,"ballot":514,"instances":[]}}', "n0 refuses n1's prepare: it has already promised ballot 2.2."],
+    ['{"type":"send","msg":{"type":"accept_request","from":1,"to":0,"channel_id":4,"instance":' + I + '}}', 'n1 asks n0 to accept “put k v w” at index 3, ballot 1.1.'],
+    ['{"type":"send","msg":{"type":"accept_response","from":0,"to":1,"channel_id":4,"ok":true,"ballot":257}}', 'n0 tells n1 it accepted (ballot 1.1).'],
+    ['{"type":"send","msg":{"type":"accept_response","from":0,"to":1,"channel_id":4,"ok":false,"ballot":514}}', "n0 rejects n1's accept: it follows the newer ballot 2.2."],
+    ['{"type":"send","msg":{"type":"commit_request","from":1,"to":0,"channel_id":5,"ballot":257,"last_executed":4,"global_last_executed":2}}', 'n1, the leader, sends its heartbeat to n0: it has executed up to index 4, and everyone has executed up to 2.'],
+    ['{"type":"send","msg":{"type":"commit_response","from":0,"to":1,"channel_id":5,"ok":true,"ballot":257,"last_executed":4}}', 'n0 answers the heartbeat: it has executed up to index 4.'],
+    ['{"type":"send","msg":{"type":"commit_response","from":0,"to":1,"channel_id":5,"ok":false,"ballot":514,"last_executed":0}}', "n0 rejects n1's heartbeat: it follows the newer ballot 2.2."],
+    ['{"type":"reply","client_id":7,"request_id":1,"result":"ok","value":"v"}', 'n2 answers the client: ok, the value is “v”.'],
+    ['{"type":"reply","client_id":7,"request_id":1,"result":"ok","value":""}', 'n2 answers the client: ok.'],
+    ['{"type":"reply","client_id":7,"request_id":1,"result":"not_found"}', 'n2 answers the client: key not found.'],
+    ['{"type":"reply","client_id":7,"request_id":1,"result":"retry"}', 'n2 answers the client: retry (no leader yet, or too busy).'],
+    ['{"type":"reply","client_id":7,"request_id":1,"result":"leader_is","leader":2}', 'n2 answers the client: ask n2, the leader.'],
+    ['{"type":"reply","client_id":7,"request_id":1,"result":"bad_command"}', 'n2 answers the client: bad command.'],
+    ['{"type":"set_timer","timer":"election","delay_us":262144}', "n2 will stand for election in 262.1 ms unless a leader's heartbeat arrives first."],
+    ['{"type":"set_timer","timer":"commit","delay_us":150000}', 'n2 will send its next heartbeat in 150 ms.'],
+    ['{"type":"cancel_timer","timer":"commit"}', 'n2 stops its heartbeat timer.'],
+    ['{"type":"cancel_timer","timer":"election"}', 'n2 stops its election timer.'],
+    ['{"type":"error","error":"bad_event"}', 'n2 rejects the event as malformed (bad event).'],
+  ];
+  for (const [line, sentence] of cases) {
+    it(line.slice(0, 60), () => expect(explainEffect(line.includes('"type":"send"') ? 9 : 2, line)).toBe(sentence));
+  }
+});
+
+describe('explainEffect: every trace kind', () => {
+  const cases: [string, string][] = [
+    ['{"type":"trace","kind":"follower","ballot":257,"leader":1}', 'n0 now follows ballot 1.1: n1 leads.'],
+    ['{"type":"trace","kind":"leader","ballot":257,"last_index":4}', 'n0 has promises from a majority and becomes leader with ballot 1.1 (its log reaches index 4).'],
+    ['{"type":"trace","kind":"election","ballot":257}', 'n0 stands for election with ballot 1.1.'],
+    ['{"type":"trace","kind":"election_abandoned","ballot":257}', 'n0 abandons its election for ballot 1.1.'],
+    ['{"type":"trace","kind":"replay","count":3,"from_index":2,"to_index":4}', 'n0 re-proposes 3 entries (indexes 2–4) under its own ballot, so every follower ends with the same log.'],
+    ['{"type":"trace","kind":"instance","index":3,"ballot":257,"state":"committed"}', "n0's log: index 3 is committed at ballot 1.1."],
+    ['{"type":"trace","kind":"execute","index":3,"result":"not_found"}', 'n0 applies index 3 to its key-value store (key not found).'],
+    ['{"type":"trace","kind":"stale","index":2,"ballot":256}', "n0 finds index 2 written under an older ballot 1.0; it waits for the new leader's replay."],
+    ['{"type":"trace","kind":"accept_timeout","index":5,"ballot":257}', 'n0 got no majority for index 5 within three heartbeats; it proposes it again.'],
+    ['{"type":"trace","kind":"trim","global_last_executed":2}', 'n0 drops its log up to index 2: every node has executed those entries.'],
+    ['{"type":"trace","kind":"commit_gle","value":2}', 'n0 learns that every node has executed up to index 2.'],
+    ['{"type":"trace","kind":"violation","index":5,"reason":"command_mismatch"}', 'SAFETY VIOLATION at n0, index 5: command mismatch. Two different commands were chosen for one slot.'],
+  ];
+  for (const [line, sentence] of cases) it(line.slice(28, 60), () => expect(explainEffect(0, line)).toBe(sentence));
+});
+
+describe('explainEvent and explainEntry', () => {
+  it('names every event kind', () => {
+    expect(explainEvent(1, '{"type":"start"}')).toBe('n1 starts with an empty log.');
+    expect(explainEvent(1, '{"type":"timer","timer":"election"}')).toContain('election timer goes off');
+    expect(explainEvent(1, '{"type":"timer","timer":"commit"}')).toBe("n1's heartbeat timer goes off.");
+    expect(explainEvent(1, '{"type":"client","client_id":1,"request_id":1,"line":"get k"}')).toBe('A client sends “get k” to n1.');
+    expect(explainEvent(0, '{"type":"message","msg":{"type":"prepare_request","from":1,"to":0,"channel_id":1,"ballot":257}}')).toBe('n0 receives prepare 1.1 from n1.');
+  });
+  it('keeps the effects in the order the core emitted them', () => {
+    const e = explainEntry({
+      step: 4,
+      node: 1,
+      event: '{"type":"timer","timer":"election"}',
+      effects: '{"type":"trace","kind":"election","ballot":257}\n{"type":"set_timer","timer":"election","delay_us":1000}\n',
+      notes: ['timer election of n1 fired'],
+    });
+    expect(e.details).toEqual(['n1 stands for election with ballot 1.1.', "n1 will stand for election in 1 ms unless a leader's heartbeat arrives first."]);
+    expect(e.notes).toEqual(['timer election of n1 fired']);
+  });
+  it('reads a simulator action that fed no event (a crash) from its notes', () => {
+    expect(explainEntry({ step: 9, node: 2, event: '', effects: '', notes: ['n2 crashed'] })).toEqual({ step: 9, node: 2, headline: '', details: [], notes: ['n2 crashed'] });
+  });
+  it('labels links by kind, ballot and index', () => {
+    expect(messageLabel({ type: 'accept_request', from: 1, to: 0, instance: JSON.parse(I) })).toEqual({ kind: 'accept', text: 'accept #3 1.1' });
+  });
+});
+
+describe('every effect the engines emit in the shared transcripts', () => {
+  const dir = resolve(__dirname, '../../../engines/conformance/testdata');
+  const lines = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
+    .map((l) => /^n(\d+): (\{"type":.*\})( m\d+| lost.*)?$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null);
+  it('reads as a sentence with no gaps', () => {
+    expect(lines.length).toBeGreaterThan(1000);
+    for (const m of lines) {
+      const s = explainEffect(Number(m[1]), m[2]!);
+      expect(s, m[2]).not.toMatch(/undefined|NaN|does not know|records “/);
+    }
+  });
+});

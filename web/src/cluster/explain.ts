@@ -1,0 +1,183 @@
+// Plain-words explanations of what the engines did, made only from their own records: the
+// canonical event fed to a node and the effects (JSON Lines) it emitted (docs/protocol.md,
+// "Events", "Effects", "Peer messages"). Pure: the same record always reads the same.
+import { formatBallot } from '../../../engines/loader/ballot.ts';
+
+interface Command {
+  type: 'get' | 'put' | 'del';
+  key: string;
+  value?: string;
+}
+
+interface Instance {
+  ballot: number;
+  index: number;
+  state: string;
+  command: Command;
+}
+
+type Message =
+  | { type: 'prepare_request'; from: number; to: number; ballot: number }
+  | { type: 'prepare_response'; from: number; to: number; ok: boolean; ballot: number; instances: Instance[] }
+  | { type: 'accept_request'; from: number; to: number; instance: Instance }
+  | { type: 'accept_response'; from: number; to: number; ok: boolean; ballot: number }
+  | { type: 'commit_request'; from: number; to: number; ballot: number; last_executed: number; global_last_executed: number }
+  | { type: 'commit_response'; from: number; to: number; ok: boolean; ballot: number; last_executed: number };
+
+const b = (ballot: number) => formatBallot(ballot);
+const n = (id: number) => `n${id}`;
+const ms = (us: number) => `${Number((us / 1000).toFixed(1))} ms`;
+const STATE_WORDS: Record<string, string> = { in_progress: 'in progress', committed: 'committed', executed: 'executed' };
+
+export function commandText(c: Command): string {
+  return c.type === 'put' ? `put ${c.key} ${c.value ?? ''}`.trimEnd() : `${c.type} ${c.key}`;
+}
+
+/** The short label a message carries on the Cluster view's links. */
+export function messageLabel(m: Message): { kind: string; text: string } {
+  switch (m.type) {
+    case 'prepare_request':
+      return { kind: 'prepare', text: `prepare ${b(m.ballot)}` };
+    case 'prepare_response':
+      return { kind: 'promise', text: m.ok ? `promise ${b(m.ballot)}${m.instances.length ? ` +${m.instances.length}` : ''}` : `reject ${b(m.ballot)}` };
+    case 'accept_request':
+      return { kind: 'accept', text: `accept #${m.instance.index} ${b(m.instance.ballot)}` };
+    case 'accept_response':
+      return { kind: 'accepted', text: m.ok ? `accepted ${b(m.ballot)}` : `reject ${b(m.ballot)}` };
+    case 'commit_request':
+      return { kind: 'commit', text: `commit ≤${m.last_executed} ${b(m.ballot)}` };
+    case 'commit_response':
+      return { kind: 'commit ok', text: m.ok ? `executed ≤${m.last_executed}` : `reject ${b(m.ballot)}` };
+  }
+}
+
+export function explainMessage(m: Message): string {
+  switch (m.type) {
+    case 'prepare_request':
+      return `${n(m.from)} asks ${n(m.to)} to promise ballot ${b(m.ballot)} (prepare).`;
+    case 'prepare_response':
+      return m.ok
+        ? `${n(m.from)} promises ${n(m.to)} ballot ${b(m.ballot)} and sends ${m.instances.length === 0 ? 'no log entries' : `${m.instances.length} log entr${m.instances.length === 1 ? 'y' : 'ies'} it holds beyond the trimmed prefix`}.`
+        : `${n(m.from)} refuses ${n(m.to)}'s prepare: it has already promised ballot ${b(m.ballot)}.`;
+    case 'accept_request':
+      return `${n(m.from)} asks ${n(m.to)} to accept “${commandText(m.instance.command)}” at index ${m.instance.index}, ballot ${b(m.instance.ballot)}.`;
+    case 'accept_response':
+      return m.ok ? `${n(m.from)} tells ${n(m.to)} it accepted (ballot ${b(m.ballot)}).` : `${n(m.from)} rejects ${n(m.to)}'s accept: it follows the newer ballot ${b(m.ballot)}.`;
+    case 'commit_request':
+      return `${n(m.from)}, the leader, sends its heartbeat to ${n(m.to)}: it has executed up to index ${m.last_executed}, and everyone has executed up to ${m.global_last_executed}.`;
+    case 'commit_response':
+      return m.ok ? `${n(m.from)} answers the heartbeat: it has executed up to index ${m.last_executed}.` : `${n(m.from)} rejects ${n(m.to)}'s heartbeat: it follows the newer ballot ${b(m.ballot)}.`;
+  }
+}
+
+/** What feeding this event to node `node` means. */
+export function explainEvent(node: number, eventJson: string): string {
+  const e = JSON.parse(eventJson) as { type: string; timer?: string; line?: string; msg?: Message };
+  switch (e.type) {
+    case 'start':
+      return `${n(node)} starts with an empty log.`;
+    case 'timer':
+      return e.timer === 'election'
+        ? `${n(node)}'s election timer goes off: no heartbeat from a leader arrived in time.`
+        : `${n(node)}'s heartbeat timer goes off.`;
+    case 'client':
+      return `A client sends “${e.line}” to ${n(node)}.`;
+    case 'message':
+      return `${n(node)} receives ${messageLabel(e.msg!).text} from ${n(e.msg!.from)}.`;
+    default:
+      return `${n(node)} is given an event it does not know.`;
+  }
+}
+
+type Effect =
+  | { type: 'send'; msg: Message }
+  | { type: 'reply'; client_id: number; request_id: number; result: string; value?: string; leader?: number }
+  | { type: 'set_timer'; timer: string; delay_us: number }
+  | { type: 'cancel_timer'; timer: string }
+  | { type: 'error'; error: string }
+  | ({ type: 'trace'; kind: string } & Record<string, unknown>);
+
+function explainTrace(node: number, t: { kind: string } & Record<string, unknown>): string {
+  const num = (k: string) => Number(t[k]);
+  switch (t.kind) {
+    case 'follower':
+      return `${n(node)} now follows ballot ${b(num('ballot'))}: n${num('leader')} leads.`;
+    case 'leader':
+      return `${n(node)} has promises from a majority and becomes leader with ballot ${b(num('ballot'))} (its log reaches index ${num('last_index')}).`;
+    case 'election':
+      return `${n(node)} stands for election with ballot ${b(num('ballot'))}.`;
+    case 'election_abandoned':
+      return `${n(node)} abandons its election for ballot ${b(num('ballot'))}.`;
+    case 'replay':
+      return `${n(node)} re-proposes ${num('count')} entr${num('count') === 1 ? 'y' : 'ies'} (indexes ${num('from_index')}–${num('to_index')}) under its own ballot, so every follower ends with the same log.`;
+    case 'instance':
+      return `${n(node)}'s log: index ${num('index')} is ${STATE_WORDS[String(t.state)] ?? String(t.state)} at ballot ${b(num('ballot'))}.`;
+    case 'execute':
+      return `${n(node)} applies index ${num('index')} to its key-value store (${t.result === 'ok' ? 'ok' : 'key not found'}).`;
+    case 'stale':
+      return `${n(node)} finds index ${num('index')} written under an older ballot ${b(num('ballot'))}; it waits for the new leader's replay.`;
+    case 'accept_timeout':
+      return `${n(node)} got no majority for index ${num('index')} within three heartbeats; it proposes it again.`;
+    case 'trim':
+      return `${n(node)} drops its log up to index ${num('global_last_executed')}: every node has executed those entries.`;
+    case 'commit_gle':
+      return `${n(node)} learns that every node has executed up to index ${num('value')}.`;
+    case 'violation':
+      return `SAFETY VIOLATION at ${n(node)}, index ${num('index')}: ${String(t.reason).replace(/_/g, ' ')}. Two different commands were chosen for one slot.`;
+    default:
+      return `${n(node)} records “${t.kind}”.`;
+  }
+}
+
+const REPLY_WORDS: Record<string, (e: { value?: string; leader?: number }) => string> = {
+  ok: (e) => (e.value ? `ok, the value is “${e.value}”` : 'ok'),
+  not_found: () => 'key not found',
+  retry: () => 'retry (no leader yet, or too busy)',
+  leader_is: (e) => `ask n${e.leader}, the leader`,
+  bad_command: () => 'bad command',
+};
+
+/** One sentence per effect line. */
+export function explainEffect(node: number, line: string): string {
+  const e = JSON.parse(line) as Effect;
+  switch (e.type) {
+    case 'send':
+      return explainMessage(e.msg);
+    case 'reply':
+      return `${n(node)} answers the client: ${(REPLY_WORDS[e.result] ?? (() => e.result))(e)}.`;
+    case 'set_timer':
+      return e.timer === 'election'
+        ? `${n(node)} will stand for election in ${ms(e.delay_us)} unless a leader's heartbeat arrives first.`
+        : `${n(node)} will send its next heartbeat in ${ms(e.delay_us)}.`;
+    case 'cancel_timer':
+      return `${n(node)} stops its ${e.timer === 'election' ? 'election' : 'heartbeat'} timer.`;
+    case 'error':
+      return `${n(node)} rejects the event as malformed (${e.error.replace(/_/g, ' ')}).`;
+    case 'trace':
+      return explainTrace(node, e);
+    default:
+      return `${n(node)} emits an effect this lab does not know.`;
+  }
+}
+
+export interface Explained {
+  step: number;
+  node: number;
+  headline: string;
+  details: string[];
+  notes: string[];
+}
+
+/** A step of the session (api.ts TraceEntry) in words: what happened, then what it caused. */
+export function explainEntry(entry: { step: number; node: number; event: string; effects: string; notes: string[] }): Explained {
+  // In emission order: the order of effects is part of the protocol students learn.
+  const lines = entry.effects === '' ? [] : entry.effects.replace(/\n$/, '').split('\n');
+  return {
+    step: entry.step,
+    node: entry.node,
+    // The simulator's own actions (a drop, a cut, a crash) feed no event: their notes say it all.
+    headline: entry.event === '' ? '' : explainEvent(entry.node, entry.event),
+    details: lines.map((l) => explainEffect(entry.node, l)),
+    notes: entry.notes,
+  };
+}

@@ -1,0 +1,63 @@
+// A node's inspect view (docs/protocol.md, "Inspect"), read into the shape the Cluster view
+// draws. Nothing here is computed beyond what the core reports.
+import { formatBallot } from '../../../engines/loader/ballot.ts';
+import { commandText } from './explain.ts';
+
+export interface InspectInstance {
+  ballot: number;
+  index: number;
+  client_id: number;
+  request_id: number;
+  state: 'in_progress' | 'committed' | 'executed';
+  command: { type: 'get' | 'put' | 'del'; key: string; value?: string };
+}
+
+export interface InspectView {
+  id: number;
+  num_peers: number;
+  role: 'leader' | 'candidate' | 'follower';
+  ballot: number;
+  leader: number | null;
+  commit_received: boolean;
+  last_index: number;
+  last_executed: number;
+  global_last_executed: number;
+  log: InspectInstance[];
+  kv: { size: number; digest: string; entries: [string, string][] };
+  prepare: { ballot: number; channel_id: number; promises: number } | null;
+  accepts: { channel_id: number; index: number; votes: number; ticks: number; client: boolean }[];
+  replay_remaining: number;
+  commit_round: { channel_id: number; answered: number } | null;
+  commit_gle: number;
+  counters: Record<string, number>;
+}
+
+/** null when the node is down (the session reports 'null'). */
+export function readInspect(json: string): InspectView | null {
+  const v = JSON.parse(json) as InspectView | null;
+  return v;
+}
+
+export interface LogRow {
+  index: number;
+  ballot: string;
+  command: string;
+  state: InspectInstance['state'];
+  markers: string[];
+}
+
+/** The log table: one row per stored instance, with the executed and gle markers. */
+export function logRows(v: InspectView): LogRow[] {
+  return v.log.map((i) => ({
+    index: i.index,
+    ballot: formatBallot(i.ballot),
+    command: commandText(i.command),
+    state: i.state,
+    markers: [i.index === v.last_executed ? 'last executed' : '', i.index === v.last_index ? 'last index' : ''].filter(Boolean),
+  }));
+}
+
+/** "1–4 trimmed" when the prefix up to the global last executed index is gone. */
+export function trimmedText(v: InspectView): string | null {
+  return v.global_last_executed > 0 ? `${v.global_last_executed === 1 ? '1' : `1–${v.global_last_executed}`} trimmed (executed everywhere)` : null;
+}

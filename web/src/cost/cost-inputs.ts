@@ -1,0 +1,44 @@
+// The cost form's state as the cost model's inputs (cost-model/README.md, "Use"). Every input
+// is written out, defaults included, so an exported inputs file documents itself.
+import type { CostState } from '../state/app-state.ts';
+
+export const LANGUAGE_OF = { cpp: 'C++', rust: 'Rust', java: 'Java', go: 'Go' } as const;
+
+export interface CostInputs {
+  horizon_months: number;
+  demand: { ops_per_s_now: number; growth: { kind: 'exponential'; pct_per_month: number } | { kind: 'linear'; ops_per_s_per_month: number } | { kind: 'constant' } };
+  cluster: { workload: 'A' | 'B'; memory_to_data_ratio: number; vcpus: number; instance_type: string; nodes_per_cluster: number };
+  languages: string[];
+  compare: { gc: string; non_gc: string };
+  capacity: { ops_per_s_per_cluster: Record<string, number> };
+  pricing: { hours_per_month: number; savings_plan_discount_pct: number };
+  development: { team_size: number; usd_per_engineer_year: number; effort_multiplier: Record<string, number>; maintenance_growth_pct_per_year: number };
+  sensitivity: { perturbation_pct: number };
+}
+
+export function toCostInputs(s: CostState): CostInputs {
+  const growth =
+    s.growth === 'exponential'
+      ? { kind: 'exponential' as const, pct_per_month: s.pct }
+      : s.growth === 'linear'
+        ? { kind: 'linear' as const, ops_per_s_per_month: s.linear }
+        : { kind: 'constant' as const };
+  const capacity: Record<string, number> = {};
+  for (const [lang, v] of [['C++', s.capcpp], ['Java', s.capjava], ['Go', s.capgo], ['Rust', s.caprust]] as const) if (v !== null) capacity[lang] = v;
+  return {
+    horizon_months: s.horizon,
+    demand: { ops_per_s_now: s.ops, growth },
+    cluster: { workload: s.wl, memory_to_data_ratio: Number(s.ratio), vcpus: Number(s.vcpus), instance_type: s.instance, nodes_per_cluster: Number(s.nodes) },
+    languages: ['C++', 'Java', 'Go', 'Rust'],
+    compare: { gc: LANGUAGE_OF[s.gc], non_gc: LANGUAGE_OF[s.nongc] },
+    capacity: { ops_per_s_per_cluster: capacity },
+    pricing: { hours_per_month: s.hours, savings_plan_discount_pct: s.savings },
+    development: {
+      team_size: s.team,
+      usd_per_engineer_year: s.salary,
+      effort_multiplier: { 'C++': s.effcpp, Java: s.effjava, Go: s.effgo, Rust: s.effrust },
+      maintenance_growth_pct_per_year: s.maint,
+    },
+    sensitivity: { perturbation_pct: s.pert },
+  };
+}

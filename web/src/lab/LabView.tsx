@@ -1,0 +1,324 @@
+// The Lab (architects): the paper's experiment as knobs. Sweeps find, per engine, the highest
+// rate whose p99 meets the SLO (the paper's method) in the simulator, in a Web Worker; the
+// paper's published points are drawn beside every simulated one, and simulated numbers say so.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ViewProps } from '../app/App.tsx';
+import { Knob } from '../app/Knob.tsx';
+import { useReady } from '../app/ready.ts';
+import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
+import { LAB_FIELDS, TOP_FIELDS, type LabState } from '../state/app-state.ts';
+import type { EngineName } from '../../../engines/loader/engine.ts';
+import type { RunResult, SweepResult } from '../../../sim/src/api.ts';
+import { ChartFrame, SERIES_CSV_HEADER, legendOf, seriesCsvRows } from '../charts/ChartFrame.tsx';
+import { XYChart } from '../charts/XYChart.tsx';
+import { toCsv } from '../charts/csv.ts';
+import type { ChartSeries } from '../charts/types.ts';
+import { PAPER } from '../paper/results.ts';
+import { formatValue } from '../paper/panel-model.ts';
+import { CancelledError, SimRunner, type Progress } from '../simulation/runner.ts';
+import { runSpec, sweepSpec } from './lab-spec.ts';
+import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepSeries } from './lab-results.ts';
+
+type Job = { state: 'idle' } | { state: 'running'; what: string; progress: Progress; started: number } | { state: 'failed'; message: string };
+
+const GROUPS: { legend: string; keys: (keyof LabState)[] }[] = [
+  { legend: 'Engines and model', keys: ['engines', 'fid'] },
+  { legend: 'Memory and vCPUs (per node)', keys: ['sweep', 'memunit', 'ratios', 'gibs', 'vcpulist', 'ratio', 'gib', 'vcpus'] },
+  { legend: 'Workload (YCSB)', keys: ['wl', 'read', 'value', 'records', 'dist'] },
+  { legend: 'Load and SLO', keys: ['rate', 'threads', 'loop', 'duration', 'slo', 'lat'] },
+];
+
+function hidden(s: LabState, k: keyof LabState): boolean {
+  if (k === 'ratio' || k === 'ratios') return s.memunit !== 'ratio' || (k === 'ratios' && s.sweep !== 'memory');
+  if (k === 'gib' || k === 'gibs') return s.memunit !== 'gib' || (k === 'gibs' && s.sweep !== 'memory');
+  if (k === 'vcpulist') return s.sweep !== 'vcpus';
+  if (k === 'read') return s.wl !== 'custom';
+  return false;
+}
+
+function axisWords(s: LabState): string {
+  return s.sweep === 'vcpus' ? 'vCPUs per node' : 'Memory per node (GiB)';
+}
+
+function sweepSentence(sim: ChartSeries[], published: ChartSeries[], s: LabState): string {
+  if (sim.length === 0) {
+    return published.length
+      ? `The points are the paper's AWS measurements for these configurations (hover for the sentence each comes from). Run a sweep to draw the simulator's estimate beside them.`
+      : 'The paper states no point for these configurations; run a sweep to see the simulator’s estimate.';
+  }
+  const parts = sim.map((series) => {
+    const first = series.points[0];
+    const last = series.points[series.points.length - 1];
+    if (!first || !last || first === last) return `${series.styleKey} ${first?.label ?? '?'} Kops/s`;
+    return `${series.styleKey} ${first.label} → ${last.label} Kops/s`;
+  });
+  const unit = s.sweep === 'vcpus' ? 'vCPUs' : 'GiB';
+  const axis = sweepAxis(s);
+  return `Simulated, from ${axis[0]} to ${axis[axis.length - 1]} ${unit}: ${parts.join('; ')}. Hollow dotted points are the simulator's; filled ones the paper's measurements.`;
+}
+
+export default function LabView({ state, update }: ViewProps) {
+  const s = state.lab;
+  const seed = state.seed;
+  const [job, setJob] = useState<Job>({ state: 'idle' });
+  const [sweep, setSweep] = useState<{ result: SweepResult; lab: LabState; seed: number; wall_ms: number } | null>(null);
+  const [runs, setRuns] = useState<{ results: { engine: EngineName; result: RunResult }[]; lab: LabState; wall_ms: number } | null>(null);
+  const [probeAt, setProbeAt] = useState(0);
+  const [timelineEngine, setTimelineEngine] = useState<EngineName | null>(null);
+  const runner = useRef<SimRunner | null>(null);
+  useReady('lab', true);
+
+  useEffect(() => {
+    runner.current = new SimRunner();
+    return () => runner.current?.close();
+  }, []);
+
+  const set = <K extends keyof LabState>(k: K, v: LabState[K]) => update((st) => ({ ...st, lab: { ...st.lab, [k]: v } }));
+
+  const startSweep = async () => {
+    const spec = sweepSpec(s, seed);
+    const snapshot = structuredClone(s);
+    setJob({ state: 'running', what: 'sweep', progress: { fraction: 0, label: 'starting' }, started: performance.now() });
+    try {
+      const { result, wall_ms } = await runner.current!.sweep(spec, (progress) => setJob((j) => (j.state === 'running' ? { ...j, progress } : j)));
+      setSweep({ result, lab: snapshot, seed, wall_ms });
+      setProbeAt(0);
+      setJob({ state: 'idle' });
+    } catch (e) {
+      setJob(e instanceof CancelledError ? { state: 'idle' } : { state: 'failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  const startRuns = async () => {
+    const snapshot = structuredClone(s);
+    const started = performance.now();
+    const results: { engine: EngineName; result: RunResult }[] = [];
+    let wall = 0;
+    try {
+      for (const [i, engine] of s.engines.entries()) {
+        setJob({ state: 'running', what: `run ${i + 1} of ${s.engines.length} (${lang(engine)})`, progress: { fraction: i / s.engines.length, label: 'starting' }, started });
+        const { result, wall_ms } = await runner.current!.run(runSpec(s, seed, engine), (p) =>
+          setJob((j) => (j.state === 'running' ? { ...j, progress: { fraction: (i + p.fraction) / s.engines.length, label: p.label } } : j)),
+        );
+        results.push({ engine, result });
+        wall += wall_ms;
+      }
+      setRuns({ results, lab: snapshot, wall_ms: wall });
+      setTimelineEngine(results[0]?.engine ?? null);
+      setJob({ state: 'idle' });
+    } catch (e) {
+      setJob(e instanceof CancelledError ? { state: 'idle' } : { state: 'failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  const running = job.state === 'running';
+  const shortcuts = useMemo<Shortcut[]>(
+    () => [
+      { key: 'r', label: 'run a sweep', run: () => !running && void startSweep() },
+      { key: 'x', label: 'cancel the sweep or run', run: () => runner.current?.cancel() },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [running, s, seed],
+  );
+  useViewShortcuts(shortcuts);
+
+  // Charts: the published points for the current knobs, the simulated ones for the knobs they ran with.
+  const published = useMemo(() => publishedSeries(PAPER.rows, s), [s]);
+  const simulated = useMemo(() => (sweep ? sweepSeries(sweep.result, sweep.lab, sweep.seed) : []), [sweep]);
+  const sweepLab = sweep?.lab ?? s;
+  const axis = useMemo(() => sweepAxis(sweepLab), [sweepLab]);
+  const sweepChart = useMemo(() => [...published, ...simulated], [published, simulated]);
+  const xBand = useMemo(() => ({ kind: 'band' as const, categories: axis, label: axisWords(sweepLab) }), [axis, sweepLab]);
+  const yKops = useMemo(() => ({ kind: 'linear' as const, label: `Max throughput at p99 ≤ ${sweepLab.slo} ms (Kops/s)` }), [sweepLab.slo]);
+  const probes = useMemo(() => (sweep ? probeSeries(sweep.result, sweep.lab, probeAt) : []), [sweep, probeAt]);
+  const spectrum = useMemo(() => (runs ? spectrumSeries(runs.results) : []), [runs]);
+  const timelineRun = runs?.results.find((r) => r.engine === timelineEngine) ?? runs?.results[0];
+  const cpu = useMemo(() => (timelineRun ? nodeTimelineSeries(timelineRun.result, 'cpu_utilization') : []), [timelineRun]);
+  const gc = useMemo(() => (timelineRun ? nodeTimelineSeries(timelineRun.result, 'gc_cpu_share') : []), [timelineRun]);
+  const leaderMarks = useMemo(() => (timelineRun ? timelineRun.result.leader_changes.map((c) => ({ x: c.t_s, label: `n${c.leader} leads` })) : []), [timelineRun]);
+
+  return (
+    <div className="lab-view">
+      <h1>Turn the paper’s knobs</h1>
+      <p className="lede">
+        The paper’s experiment, in a simulator you can steer: a 3-node Replicant cluster per engine, YCSB load, and the highest rate whose
+        p99 latency meets the SLO. The simulator runs the real engines with modelled CPUs, network and garbage collectors. Its numbers
+        are estimates and say so; the paper’s AWS measurements are drawn beside them.
+      </p>
+      <div className="side-layout">
+      <form className="lab-form" onSubmit={(e) => e.preventDefault()} aria-label="Lab knobs">
+        {GROUPS.map((g) => (
+          <fieldset key={g.legend}>
+            <legend>{g.legend}</legend>
+            <div className="knobs">
+              {g.keys
+                .filter((k) => !hidden(s, k))
+                .map((k) => (
+                  <Knob key={k} name={`lab.${k}`} field={LAB_FIELDS[k] as never} value={s[k] as never} onChange={(v) => set(k, v as never)} disabled={running} />
+                ))}
+              {g.legend.startsWith('Engines') && (
+                <Knob name="seed" field={TOP_FIELDS.seed} value={seed} onChange={(v) => update((st) => ({ ...st, seed: v }))} disabled={running} />
+              )}
+            </div>
+          </fieldset>
+        ))}
+        <div className="toolbar">
+          <button type="button" className="primary" onClick={() => void startSweep()} disabled={running} data-testid="run-sweep" title="key r">
+            Find max throughput at the SLO ({s.engines.length} engine{s.engines.length === 1 ? '' : 's'} × {s.sweep === 'vcpus' ? s.vcpulist.length : s.memunit === 'gib' ? s.gibs.length : s.ratios.length} points)
+          </button>
+          <button type="button" onClick={() => void startRuns()} disabled={running} data-testid="run-once">
+            Run each engine at {s.rate.toLocaleString('en-US')} ops/s
+          </button>
+          <button type="button" onClick={() => runner.current?.cancel()} disabled={!running} data-testid="cancel" title="key x">
+            Cancel
+          </button>
+        </div>
+      </form>
+      <div className="results">
+      {job.state === 'running' && (
+        <div className="progress" role="status" data-testid="lab-progress">
+          <progress max={1} value={job.progress.fraction} aria-label={`${job.what} progress`} />
+          <span>
+            {job.what}: {job.progress.label} · {Math.round(job.progress.fraction * 100)} % · {((performance.now() - job.started) / 1000).toFixed(0)} s
+          </span>
+        </div>
+      )}
+      {job.state === 'failed' && (
+        <p className="problems" role="alert" data-testid="lab-error">
+          The simulator stopped: {job.message}
+        </p>
+      )}
+      <ChartFrame
+        id="lab-sweep"
+        title={`Max throughput at the SLO vs ${s.sweep === 'vcpus' ? 'vCPUs' : 'memory'} (Fig ${s.sweep === 'vcpus' ? '7/10' : '6/9'} layout)`}
+        legend={legendOf(sweepChart)}
+        sentence={sweepSentence(simulated, published, sweepLab)}
+        source={
+          <>
+            {sweep ? `Simulated with model card ${sweep.result.model_card_version}, seed ${sweep.seed}, ${(sweep.wall_ms / 1000).toFixed(1)} s of computing. ` : ''}
+            Published points: the paper’s text (data/paper), hover for the quote.
+          </>
+        }
+        csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(sweepChart))}
+      >
+        {(ref) => <XYChart svgRef={ref} title="Max throughput at the SLO" series={sweepChart} x={xBand} y={yKops} />}
+      </ChartFrame>
+      {sweep && (
+        <ChartFrame
+          id="lab-probes"
+          title="Throughput against p99 latency (the search’s probe runs)"
+          legend={legendOf(probes)}
+          sentence={`Each point is one simulated run at an offered rate; the search keeps the highest that stays under the ${sweep.lab.slo} ms line. Past it, latency climbs steeply: the cluster is saturated or collecting garbage.`}
+          source={
+            <label>
+              At{' '}
+              <select value={probeAt} onChange={(e) => setProbeAt(Number(e.target.value))} aria-label="sweep point">
+                {axis.map((x, i) => (
+                  <option key={x} value={i}>
+                    {x} {sweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB'}
+                  </option>
+                ))}
+              </select>{' '}
+              · simulated, model card {sweep.result.model_card_version}
+            </label>
+          }
+          csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(probes))}
+        >
+          {(ref) => (
+            <XYChart
+              svgRef={ref}
+              title="Throughput against p99"
+              series={probes}
+              x={{ kind: 'linear', label: 'Achieved throughput (Kops/s)' }}
+              y={{ kind: 'log', label: 'p99 latency (ms, log)' }}
+              references={[{ y: sweep.lab.slo, label: `SLO ${sweep.lab.slo} ms` }]}
+            />
+          )}
+        </ChartFrame>
+      )}
+      {runs && (
+        <>
+          <ChartFrame
+            id="lab-spectrum"
+            title={`Latency percentile spectrum at ${runs.lab.rate.toLocaleString('en-US')} ops/s offered`}
+            legend={legendOf(spectrum)}
+            sentence={`Every percentile, not an average: the right of the chart is where GC pauses show. ${runs.results
+              .map((r) => `${lang(r.engine)} p99 ${formatValue(r.result.latency.all.p99_us / 1000)} ms, p99.9 ${formatValue(r.result.latency.all.p999_us / 1000)} ms`)
+              .join('; ')}. Latency counts from each request's intended start (${runs.lab.loop} loop).`}
+            source={`Simulated, model card ${runs.results[0]?.result.model_card_version}; HdrHistogram spectrum; ${(runs.wall_ms / 1000).toFixed(1)} s of computing.`}
+            csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(spectrum))}
+          >
+            {(ref) => (
+              <XYChart
+                svgRef={ref}
+                title="Latency percentile spectrum"
+                series={spectrum}
+                x={{ kind: 'linear', label: 'Percentile (log 1/(1−p) scale)', domain: [0, 5], ticks: NINES_TICKS, format: ninesLabel }}
+                y={{ kind: 'log', label: 'Latency (ms, log)' }}
+                references={[{ y: runs.lab.slo, label: `SLO ${runs.lab.slo} ms` }]}
+                markers={false}
+              />
+            )}
+          </ChartFrame>
+          <div className="toolbar" role="group" aria-label="Engine of the timelines">
+            {runs.results.map((r) => (
+              <button key={r.engine} type="button" aria-pressed={r.engine === timelineRun?.engine} onClick={() => setTimelineEngine(r.engine)}>
+                {lang(r.engine)}
+              </button>
+            ))}
+          </div>
+          {timelineRun && (
+            <div className="chart-grid">
+              <NodeTimelineChart engine={timelineRun.engine} result={timelineRun.result} which="cpu_utilization" series={cpu} verticals={leaderMarks} />
+              <NodeTimelineChart engine={timelineRun.engine} result={timelineRun.result} which="gc_cpu_share" series={gc} verticals={leaderMarks} />
+            </div>
+          )}
+        </>
+      )}
+      </div>
+      </div>
+      <p className="note">
+        Results are not stored in the address; the knobs and the seed are. The same knobs and seed give the same numbers, in any browser.
+      </p>
+    </div>
+  );
+}
+
+function NodeTimelineChart(props: {
+  engine: EngineName;
+  result: RunResult;
+  which: 'cpu_utilization' | 'gc_cpu_share';
+  series: ChartSeries[];
+  verticals: { x: number; label: string }[];
+}) {
+  const { engine, result, which, series, verticals } = props;
+  const cpu = which === 'cpu_utilization';
+  const title = `${lang(engine)}: ${cpu ? 'vCPU utilization' : 'vCPUs spent on GC'} per node`;
+  const means = result.nodes.map((n) => `n${n.node} ${formatValue((cpu ? n.mean_cpu_utilization : n.mean_gc_cpu_share) * 100)} %`).join(', ');
+  const changes = result.leader_changes.length;
+  const sentence = cpu
+    ? `Mean over the window: ${means}. ${changes} leader change${changes === 1 ? '' : 's'} (marked).`
+    : `Mean GC share: ${means}; ${result.nodes.reduce((k, n) => k + n.gc_events.length, 0)} collections.`;
+  return (
+    <ChartFrame
+      id={cpu ? 'lab-cpu' : 'lab-gc'}
+      title={title}
+      legend={legendOf(series)}
+      sentence={sentence}
+      source={`Simulated, model card ${result.model_card_version}.`}
+      csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(series))}
+    >
+      {(ref) => (
+        <XYChart
+          svgRef={ref}
+          title={title}
+          series={series}
+          x={{ kind: 'linear', label: 'Simulated time (s)' }}
+          y={{ kind: 'linear', label: cpu ? 'vCPUs busy (%)' : 'vCPUs on GC (%)', domain: [0, 100] }}
+          verticals={verticals}
+          markers={false}
+        />
+      )}
+    </ChartFrame>
+  );
+}

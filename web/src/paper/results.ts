@@ -1,0 +1,112 @@
+// Results files in the shared schema (data/schema/results.schema.json): the paper's, and any
+// simulated or native results present at build time.
+import paperResultsJson from '../../../data/paper/paper-results.json';
+import unavailableCsv from '../../../data/paper/unavailable-series.csv?raw';
+import { parseCsv } from './csv-parse.ts';
+
+export type Qualifier = 'exact' | 'approx' | 'lower_bound' | 'upper_bound' | 'implied';
+
+export interface ResultRow {
+  id: string;
+  figure_or_table?: string | null;
+  panel?: string | null;
+  section?: string | null;
+  language: string;
+  workload?: string | null;
+  memory_gib?: number | null;
+  vcpus?: number | null;
+  metric: string;
+  value: number | string;
+  unit: string;
+  instance_type?: string | null;
+  clients?: string | number | null;
+  note?: string | null;
+  qualifier: Qualifier;
+  correction?: { kind: string; corrected_value: number | string; corrected_unit: string; reasoning: string };
+  stddev?: number;
+  repetitions?: number;
+  provenance: { kind: string; exact_quote?: string; source_file?: string; source_row?: number; derivation?: string };
+}
+
+export interface ResultsFile {
+  schema_version: string;
+  metadata: {
+    source_kind: 'paper' | 'simulated' | 'native';
+    title: string;
+    machine: { description: string; instance_type?: string };
+    date: string;
+    git_commit: string | null;
+    model_card_version?: string;
+    seed?: number;
+    command: string;
+    citation?: string;
+  };
+  rows: ResultRow[];
+}
+
+export interface UnavailableSeries {
+  id: string;
+  figure_or_table: string;
+  panel: string;
+  series: string;
+  language: string;
+  workload: string;
+  memory_gib: number | null;
+  vcpus: number | null;
+  metric: string;
+  what_text_gives: string;
+  related_ids: string[];
+  note: string;
+}
+
+export const PAPER: ResultsFile = paperResultsJson as ResultsFile;
+
+const numOrNull = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
+
+export function readUnavailable(csv: string): UnavailableSeries[] {
+  return parseCsv(csv).map((r) => ({
+    id: r.id!,
+    figure_or_table: r.figure_or_table!,
+    panel: r.panel!,
+    series: r.series!,
+    language: r.language!,
+    workload: r.workload!,
+    memory_gib: numOrNull(r.memory_gib),
+    vcpus: numOrNull(r.vcpus),
+    metric: r.metric!,
+    what_text_gives: r.what_text_gives!,
+    related_ids: r.related_ids ? r.related_ids.split(';') : [],
+    note: r.note ?? '',
+  }));
+}
+
+export const UNAVAILABLE: UnavailableSeries[] = readUnavailable(unavailableCsv);
+
+/** A results file found under data/simulated or data/native, with its path for the reader. */
+export interface OverlayFile {
+  path: string;
+  file: ResultsFile;
+}
+
+/** Keeps the files that look like results files; sorted by path so the order never varies. */
+export function collectOverlays(modules: Record<string, unknown>): OverlayFile[] {
+  return Object.entries(modules)
+    .filter(([, m]) => {
+      const f = m as Partial<ResultsFile> | null;
+      return !!f && Array.isArray(f.rows) && !!f.metadata && (f.metadata.source_kind === 'simulated' || f.metadata.source_kind === 'native');
+    })
+    .map(([path, m]) => ({ path: path.replace(/^(\.\.\/)+/, ''), file: m as ResultsFile }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+// Whatever results exist at build time (none is fine: the glob is then empty).
+export const OVERLAYS: OverlayFile[] = collectOverlays(
+  import.meta.glob(['../../../data/simulated/**/*.json', '../../../data/native/**/*.json'], { eager: true, import: 'default' }),
+);
+
+/** "model card 0.3.0" / "native, <machine>" — how an overlay names itself on a chart. */
+export function overlayLabel(f: ResultsFile): string {
+  return f.metadata.source_kind === 'simulated'
+    ? `simulated, model card ${f.metadata.model_card_version ?? '?'}`
+    : `native, ${f.metadata.machine.description}`;
+}

@@ -1,0 +1,71 @@
+// Colours and marker shapes. Okabe–Ito (Okabe & Ito, "Color Universal Design", 2008) stays
+// distinguishable under the common colour-vision deficiencies; every language also has its own
+// marker shape and dash pattern so that no chart depends on colour alone.
+
+export const OKABE_ITO = {
+  black: '#000000',
+  orange: '#E69F00',
+  skyBlue: '#56B4E9',
+  bluishGreen: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermillion: '#D55E00',
+  reddishPurple: '#CC79A7',
+} as const;
+
+/** The paper's language names (data/ rows use these). */
+export const LANGUAGES = ['C++', 'Java', 'Go', 'Rust'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'cross';
+
+interface SeriesStyle {
+  colour: string;
+  shape: MarkerShape;
+  /** SVG stroke-dasharray for lines; '' is solid. */
+  dash: string;
+}
+
+const STYLE_BY_NAME: Record<string, SeriesStyle> = {
+  'C++': { colour: OKABE_ITO.blue, shape: 'square', dash: '' },
+  Java: { colour: OKABE_ITO.orange, shape: 'circle', dash: '6 3' },
+  Go: { colour: OKABE_ITO.bluishGreen, shape: 'triangle', dash: '2 2' },
+  Rust: { colour: OKABE_ITO.vermillion, shape: 'diamond', dash: '8 3 2 3' },
+  etcd: { colour: OKABE_ITO.reddishPurple, shape: 'cross', dash: '1 3' },
+  // nodes of one cluster (Lab timelines)
+  'node-0': { colour: OKABE_ITO.blue, shape: 'circle', dash: '' },
+  'node-1': { colour: OKABE_ITO.orange, shape: 'square', dash: '6 3' },
+  'node-2': { colour: OKABE_ITO.bluishGreen, shape: 'triangle', dash: '2 2' },
+  'node-3': { colour: OKABE_ITO.vermillion, shape: 'diamond', dash: '8 3 2 3' },
+  'node-4': { colour: OKABE_ITO.reddishPurple, shape: 'cross', dash: '1 3' },
+  // Table 1's two machine kinds
+  'm5.metal': { colour: OKABE_ITO.black, shape: 'square', dash: '' },
+  'm5.2xlarge': { colour: OKABE_ITO.skyBlue, shape: 'circle', dash: '' },
+};
+
+const FALLBACK: SeriesStyle = { colour: OKABE_ITO.black, shape: 'circle', dash: '' };
+
+export function seriesStyle(name: string): SeriesStyle {
+  return STYLE_BY_NAME[name] ?? FALLBACK;
+}
+
+/** Engine ids (engines/loader) to the paper's language names. */
+export const ENGINE_LANGUAGE = { cpp: 'C++', java: 'Java', go: 'Go', rust: 'Rust' } as const;
+
+/** Peer message kinds in the Cluster view. */
+export const MESSAGE_COLOUR: Record<string, string> = {
+  prepare: OKABE_ITO.skyBlue,
+  promise: OKABE_ITO.blue,
+  accept: OKABE_ITO.orange,
+  accepted: OKABE_ITO.vermillion,
+  commit: OKABE_ITO.bluishGreen,
+  'commit ok': OKABE_ITO.reddishPurple,
+  reply: OKABE_ITO.black,
+};
+
+/** Log instance states. */
+export const INSTANCE_STATE_COLOUR = {
+  in_progress: OKABE_ITO.yellow,
+  committed: OKABE_ITO.skyBlue,
+  executed: OKABE_ITO.bluishGreen,
+} as const;
