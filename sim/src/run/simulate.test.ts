@@ -36,6 +36,17 @@ describe('load runs', () => {
     expect(r.achieved_ops_per_s).toBe(0);
   });
 
+  it("the paper's memory:data ratios mean its GiB points, and C++ and Rust survive the tightest (1.25 = 5 GiB)", () => {
+    for (const engine of ['cpp', 'rust'] as const) {
+      const r = simulate(spec({ cluster: { engines: [engine, engine, engine], seed: 1 }, resources: { vcpus: 8, memory_to_data_ratio: 1.25 }, fidelity: 'fast' }), null);
+      expect(r.dataset.memory_gib).toBeCloseTo(5, 2);
+      expect(r.nodes.every((n) => n.crashed_at_s === undefined), `${engine} was OOM-killed at ratio 1.25`).toBe(true);
+      expect(r.achieved_ops_per_s).toBeGreaterThan(950);
+    }
+    const r8 = simulate(spec({ cluster: { engines: ['cpp', 'cpp', 'cpp'], seed: 1 }, resources: { vcpus: 8, memory_to_data_ratio: 8 }, fidelity: 'fast' }), null);
+    expect(r8.dataset.memory_gib).toBeCloseTo(32, 2);
+  });
+
   it('intended latency shows the stalls that service time hides (coordinated omission)', () => {
     // Java with a heap close to its live set: young pauses stall the leader for longer than
     // a client thread's tick (4 threads at 3000 ops/s: 1.33 ms), so the operations queued behind
