@@ -3,11 +3,11 @@
 // the native benchmarks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync, createWriteStream, type WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineName } from '../loader/engine.ts';
 import { serverCommand } from '../loader/node-loaders.ts';
+import { freePorts } from './ports.ts';
 
 export interface ClusterConfig {
   commit_interval_ms: number;
@@ -26,19 +26,7 @@ export interface LaunchOptions {
   logDir?: string;
 }
 
-/** Asks the OS for free TCP ports on loopback. */
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<import('node:net').Server>((resolve, reject) => {
-      const s = createServer();
-      s.once('error', reject);
-      s.listen(0, '127.0.0.1', () => resolve(s));
-    })),
-  );
-  const ports = servers.map((s) => (s.address() as import('node:net').AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
-}
+export { freePorts } from './ports.ts';
 
 export class NativeCluster {
   readonly processes: (ChildProcess | null)[] = [];

@@ -9,7 +9,10 @@ export type EngineName = 'go' | 'cpp' | 'rust' | 'java';
 
 /** The simulator never loads engines itself: the caller (web worker, CLI, tests) hands it a
  * function that returns an already loaded SyncEngine (engines/loader/engine.ts) by name. */
-export type { SyncEngine } from '../../engines/loader/engine.ts';
+import type { SyncEngine } from '../../engines/loader/engine.ts';
+export type { SyncEngine };
+export type EngineProvider = (name: EngineName) => SyncEngine;
+
 export type Fidelity = 'exact' | 'fast';
 
 /** The cluster: one engine per node (3 or 5 nodes; engines may be mixed). */

@@ -15,6 +15,22 @@ export interface NetworkParams {
 
 export const CLIENT_ENDPOINT_BASE = 1000;
 
+// Exponential jitter by inverse transform, −ln(1 − u), from a table of 4096 quantiles with
+// linear interpolation (the last bin, the tail, is computed exactly). Built with the
+// deterministic logarithm, so every engine holds the same table.
+const JITTER_BINS = 4096;
+const NEG_LOG_1MU = new Float64Array(JITTER_BINS + 1);
+for (let i = 0; i <= JITTER_BINS; i++) NEG_LOG_1MU[i] = i === JITTER_BINS ? Infinity : -dlog(1 - i / JITTER_BINS);
+
+/** A unit-mean exponential variate from a uniform u in [0, 1). */
+export function unitExponential(u: number): number {
+  const x = u * JITTER_BINS;
+  const i = Math.floor(x);
+  if (i >= JITTER_BINS - 1) return -dlog(1 - u);
+  const f = x - i;
+  return NEG_LOG_1MU[i]! + f * (NEG_LOG_1MU[i + 1]! - NEG_LOG_1MU[i]!);
+}
+
 interface LinkState {
   busy_until_us: number;
   last_arrival_us: number;
@@ -44,7 +60,7 @@ export class Network {
     const tx_start = Math.max(now_us, link.busy_until_us);
     const tx_end = tx_start + bytes / this.bytes_per_us;
     link.busy_until_us = tx_end;
-    const jitter = this.params.jitter_us > 0 ? -this.params.jitter_us * dlog(1 - this.rng.nextDouble()) : 0;
+    const jitter = this.params.jitter_us > 0 ? this.params.jitter_us * unitExponential(this.rng.nextDouble()) : 0;
     const arrival = Math.max(tx_end + this.params.one_way_latency_us + jitter, link.last_arrival_us);
     link.last_arrival_us = arrival;
     return arrival;

@@ -34,6 +34,9 @@ const USAGE = `usage: npm run sim -- <run|search|sweep> [options]
   --fidelity fast|exact     (default: exact for run, fast for search/sweep)
   --min-ops N --max-ops N   search bracket (default 100 and 200000)
   --tolerance F             search stops when the bracket is within F (default 0.02)
+  --probe-ops N             search/sweep: run each probe for max(duration, N / target) s, at most
+                            --max-probe-s (default 600): rare events (a Java full GC every few minutes
+                            with a tight heap) then decide the p99 as in the paper's 10-minute runs
   --latency-us U --jitter-us J --bandwidth-gbps B   network (default: the model card's one-AZ figures)
   --card FILE               a model card to use instead of data/models/1.0.0.json
   --seed N                  (default 1)
@@ -61,7 +64,7 @@ function parseArgs(argv: string[]): { cmd: string; opts: Opts } {
   return { cmd, opts };
 }
 
-const KNOWN = new Set(['engine', 'nodes', 'workload', 'read-proportion', 'distribution', 'records', 'engine-records', 'mem-gib', 'ratio', 'vcpus', 'slo-ms', 'target', 'threads', 'mode', 'duration-s', 'warmup-s', 'fidelity', 'min-ops', 'max-ops', 'tolerance', 'latency-us', 'jitter-us', 'bandwidth-gbps', 'card', 'seed', 'out', 'raw', 'date']);
+const KNOWN = new Set(['probe-ops', 'max-probe-s', 'engine', 'nodes', 'workload', 'read-proportion', 'distribution', 'records', 'engine-records', 'mem-gib', 'ratio', 'vcpus', 'slo-ms', 'target', 'threads', 'mode', 'duration-s', 'warmup-s', 'fidelity', 'min-ops', 'max-ops', 'tolerance', 'latency-us', 'jitter-us', 'bandwidth-gbps', 'card', 'seed', 'out', 'raw', 'date']);
 
 function number(opts: Opts, name: string, fallback?: number, integer = false): number {
   const v = opts.get(name);
@@ -176,7 +179,12 @@ export async function main(argv: string[]): Promise<number> {
   };
   const provide: EngineProvider | null = fidelity === 'exact' ? await provider(names) : null;
   const slo = number(opts, 'slo-ms', 20);
-  const bracket = { min_ops_per_s: number(opts, 'min-ops', 100), max_ops_per_s: number(opts, 'max-ops', 200_000), tolerance: number(opts, 'tolerance', 0.02) };
+  const bracket = {
+    min_ops_per_s: number(opts, 'min-ops', 100),
+    max_ops_per_s: number(opts, 'max-ops', 200_000),
+    tolerance: number(opts, 'tolerance', 0.02),
+    ...(opts.has('probe-ops') ? { probe_operations: number(opts, 'probe-ops'), max_duration_s: number(opts, 'max-probe-s', 600) } : {}),
+  };
   const command = `npm run sim -- ${argv.join(' ')}`;
   const meta = {
     date: opts.get('date') ?? new Date().toISOString().slice(0, 10),
@@ -233,6 +241,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       if (e instanceof UsageError || e instanceof SpecError || (e instanceof Error && /must|needs|unknown|model card/.test(e.message) && !(e instanceof TypeError))) {
         process.stderr.write(`sim: ${(e as Error).message}\n`);
         process.exit(2);
+      }
+      if (e instanceof Error && e.name === 'EngineError') {
+        // An engine that is not built (or refuses to load): say which and how to build it.
+        process.stderr.write(`sim: ${e.message}\n`);
+        process.exit(1);
       }
       process.stderr.write(`sim: ${(e as Error).stack ?? e}\n`);
       process.exit(1);

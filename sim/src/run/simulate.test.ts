@@ -36,6 +36,17 @@ describe('load runs', () => {
     expect(r.achieved_ops_per_s).toBe(0);
   });
 
+  it("the paper's memory:data ratios mean its GiB points, and C++ and Rust survive the tightest (1.25 = 5 GiB)", () => {
+    for (const engine of ['cpp', 'rust'] as const) {
+      const r = simulate(spec({ cluster: { engines: [engine, engine, engine], seed: 1 }, resources: { vcpus: 8, memory_to_data_ratio: 1.25 }, fidelity: 'fast' }), null);
+      expect(r.dataset.memory_gib).toBeCloseTo(5, 2);
+      expect(r.nodes.every((n) => n.crashed_at_s === undefined), `${engine} was OOM-killed at ratio 1.25`).toBe(true);
+      expect(r.achieved_ops_per_s).toBeGreaterThan(950);
+    }
+    const r8 = simulate(spec({ cluster: { engines: ['cpp', 'cpp', 'cpp'], seed: 1 }, resources: { vcpus: 8, memory_to_data_ratio: 8 }, fidelity: 'fast' }), null);
+    expect(r8.dataset.memory_gib).toBeCloseTo(32, 2);
+  });
+
   it('intended latency shows the stalls that service time hides (coordinated omission)', () => {
     // Java with a heap close to its live set: young pauses stall the leader for longer than
     // a client thread's tick (4 threads at 3000 ops/s: 1.33 ms), so the operations queued behind
@@ -43,6 +54,26 @@ describe('load runs', () => {
     const r = simulate(spec({ cluster: { engines: ['java', 'java', 'java'], seed: 1 }, workload: { name: 'A', read_proportion: 0.5, record_count: 100_000 }, resources: { vcpus: 2, memory_gib: 0.12 }, load: { mode: 'open', target_ops_per_s: 3000, client_threads: 4, duration_s: 3, warmup_s: 0.5 }, fidelity: 'fast' }), null);
     expect(r.nodes[0]!.gc_events.length).toBeGreaterThan(0);
     expect(r.latency.all.p99_us).toBeGreaterThan(2 * r.latency_uncorrected!.all.p99_us);
+  });
+
+  it('a long GC pause on the leader costs it its leadership — emergent, from the real engines', async () => {
+    // Java with -Xmx just above its live set: the first young collection finds no room and
+    // becomes a full collection of 4.5 GiB (~1.8 s). The followers' election timers (225-300 ms)
+    // run out while the leader is stopped; one of them takes over.
+    const r = simulate(spec({ cluster: { engines: ['java', 'java', 'java'], seed: 1 }, resources: { vcpus: 8, memory_gib: 4.75 }, workload: { name: 'A', read_proportion: 0.5, record_count: 7_500_000, engine_record_count: 200 }, load: { mode: 'open', target_ops_per_s: 3000, duration_s: 4, warmup_s: 0.5 } }), await provider(['java']));
+    const first = r.leader_changes[0]!;
+    const full = r.nodes[first.leader]!.gc_events.find((g) => g.kind === 'g1_full');
+    expect(full, 'the first leader had a full collection').toBeDefined();
+    expect(full!.pause_ms).toBeGreaterThan(1000);
+    const next = r.leader_changes[1];
+    expect(next, 'a new leader was elected').toBeDefined();
+    expect(next!.leader).not.toBe(first.leader);
+    expect(next!.t_s).toBeGreaterThan(full!.t_s);
+    expect(next!.t_s).toBeLessThan(full!.t_s + full!.pause_ms / 1000);
+    // Every operation of the window is measured, including those the stalled client threads
+    // could only start after the window (a bug once dropped them, hiding the stall).
+    expect(r.latency.all.count).toBeGreaterThanOrEqual(0.99 * 3000 * 4);
+    expect(r.latency.all.p99_us).toBeGreaterThan(1_000_000);
   });
 
   it('bad specs are refused with the field named', () => {

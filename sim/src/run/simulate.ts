@@ -2,8 +2,7 @@
 // YCSB-style load, in virtual time, with the network, CPU and runtime (GC / allocator) models.
 // One event queue ordered by (time, sequence) drives everything; every random draw comes from
 // a seeded stream; nothing reads the wall clock.
-import type { EngineName, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
-import type { SyncEngine } from '../../../engines/loader/engine.ts';
+import type { EngineName, EngineProvider, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
@@ -21,7 +20,7 @@ import { EngineHost, FastHost, type Host, type NodeEvent, type NodeOutput, type 
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 
-export type EngineProvider = (name: EngineName) => SyncEngine;
+export type { EngineProvider };
 
 export interface RunHooks {
   /** Called now and then with the share of virtual time done (0..1). */
@@ -105,7 +104,7 @@ class Simulation {
   private readonly engineKeys: string[] = [];
   private readonly sizes: WireSizes;
   private readonly value: string;
-  private readonly hist = { all: new LatencyHistogram(), read: new LatencyHistogram(), update: new LatencyHistogram() };
+  private readonly hist = { read: new LatencyHistogram(), update: new LatencyHistogram() };
   private readonly histService = new LatencyHistogram();
   private leader: number | null = null;
   private readonly leaderChanges: { t_s: number; leader: number }[] = [];
@@ -119,6 +118,8 @@ class Simulation {
   private slowInWindow = 0;
   private stoppedEarly = false;
   private outstandingMeasured = 0;
+  /** Window operations whose start is scheduled (a thread behind its schedule starts them late). */
+  private scheduledMeasured = 0;
   private readonly tick_us: number;
   private readonly retry_backoff_us: number;
   private readonly request_timeout_us: number;
@@ -210,13 +211,26 @@ class Simulation {
         if (this.hooks.cancelled?.()) throw new CancelledError();
         if (this.hooks.progress && Number.isFinite(this.measureTo_us)) this.hooks.progress(Math.min(1, this.now / this.measureTo_us));
       }
-      if (this.now >= this.measureTo_us && this.outstandingMeasured === 0) break;
+      if (this.now >= this.measureTo_us && this.outstandingMeasured === 0 && this.scheduledMeasured === 0) break;
       if (this.stoppedEarly) break;
     }
     // Operations of the window still unanswered when the run stops count with the latency they
-    // had reached (they are at least that slow): an overloaded system cannot hide its backlog.
+    // had reached (they are at least that slow), and so do the window's operations a thread
+    // behind its schedule never got to start: an overloaded or stalled system cannot hide its
+    // backlog (YCSB issues every operation of the run, however late, and measures it from its
+    // intended start).
     const stop = Math.min(this.now, this.hardStop_us);
-    for (const t of this.threads) if (t.busy && t.measured) this.record(t, Math.max(stop, t.intended_us), true);
+    for (const t of this.threads) {
+      if (t.busy && t.measured) this.record(t, Math.max(stop, t.intended_us), true);
+      if (this.spec.mode !== 'open' || !Number.isFinite(this.measureTo_us)) continue;
+      for (let k = t.busy ? t.ops_done + 1 : t.ops_done; ; k++) {
+        const intended = t.schedule_start_us + k * this.tick_us;
+        if (intended >= this.measureTo_us) break;
+        if (intended < this.measureFrom_us) continue;
+        const op: OpKind = this.rngWork.nextDouble() < this.spec.read_proportion ? 'read' : 'update';
+        (op === 'read' ? this.hist.read : this.hist.update).record(Math.max(stop, intended) - intended);
+      }
+    }
     this.nodeSet?.close();
     return this.result();
   }
@@ -378,7 +392,7 @@ class Simulation {
       // YCSB spreads the threads over the first tick when the per-thread target is ≤ 1 op/ms.
       const offset = s.mode === 'open' && this.tick_us >= 1000 ? this.rngThrottle.nextInt(Math.max(1, Math.floor(this.tick_us))) : 0;
       t.schedule_start_us = t0 + offset;
-      this.q.push(t.schedule_start_us, { k: 3, thread: t.id });
+      this.scheduleOp(t, s.mode === 'open' ? t.schedule_start_us : t0, t.schedule_start_us);
     }
   }
 
@@ -397,7 +411,10 @@ class Simulation {
       if (this.chooser) t.key = this.engineKeys[this.chooser.next(this.rngWork) % s.engine_records]!;
       t.intended_us = s.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : this.now;
       t.measured = t.intended_us >= this.measureFrom_us && t.intended_us < this.measureTo_us;
-      if (t.measured) this.outstandingMeasured++;
+      if (t.measured) {
+        this.outstandingMeasured++;
+        this.scheduledMeasured--;
+      }
     }
     t.busy = true;
     t.start_us = this.now;
@@ -444,13 +461,18 @@ class Simulation {
       return;
     }
     t.ops_done++;
-    const next = this.spec.mode === 'open' ? Math.max(at, t.schedule_start_us + t.ops_done * this.tick_us) : at;
-    if (next < this.measureTo_us) this.q.push(next, { k: 3, thread: t.id });
+    // The next operation is issued however late it starts, if it was meant for the window.
+    const intended = this.spec.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : at;
+    if (intended < this.measureTo_us) this.scheduleOp(t, intended, Math.max(at, intended));
+  }
+
+  private scheduleOp(t: ClientThread, intended: number, start: number): void {
+    if (intended >= this.measureFrom_us && intended < this.measureTo_us) this.scheduledMeasured++;
+    this.q.push(start, { k: 3, thread: t.id });
   }
 
   private record(t: ClientThread, end_us: number, censored: boolean): void {
     const lat = end_us - t.intended_us;
-    this.hist.all.record(lat);
     (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
     this.histService.record(end_us - t.start_us);
     this.outstandingMeasured--;
@@ -458,6 +480,14 @@ class Simulation {
     if (limit !== undefined && lat > limit && ++this.slowInWindow > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
     if (!censored) this.completedInWindow++;
     t.measured = false;
+  }
+
+  /** Reads and updates together (recorded once each, merged at the end). */
+  private allLatencies(): LatencyHistogram {
+    const all = new LatencyHistogram();
+    all.add(this.hist.read);
+    all.add(this.hist.update);
+    return all;
   }
 
   private expectedOps(): number {
@@ -511,7 +541,7 @@ class Simulation {
         raw_data_gib: round4((s.record_count * (s.key_bytes + s.value_bytes)) / GIB),
       },
       achieved_ops_per_s: Number.isFinite(from) ? round3(this.completedInWindow / s.duration_s) : 0,
-      latency: { all: this.hist.all.summary(), read: this.hist.read.summary(), update: this.hist.update.summary() },
+      latency: { all: this.allLatencies().summary(), read: this.hist.read.summary(), update: this.hist.update.summary() },
       latency_uncorrected: { all: this.histService.summary() },
       leader_changes: this.leaderChanges,
       leader_at_end: this.leader,

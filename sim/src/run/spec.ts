@@ -2,7 +2,7 @@
 // names the field and the accepted range.
 import type { EngineName, Fidelity, ModelCard, RunSpec } from '../api.ts';
 import { validateClusterSeed } from '../core/nodes.ts';
-import { defaultNetwork } from '../models/card.ts';
+import { defaultNetwork, param } from '../models/card.ts';
 import { GIB } from '../models/node-model.ts';
 import type { NetworkParams } from '../net/network.ts';
 import { validateNetwork } from '../net/network.ts';
@@ -69,10 +69,12 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
   const record_count = num(w.record_count, 'workload.record_count', 1, 2 ** 36, true);
   const key_bytes = num(w.key_bytes ?? 23, 'workload.key_bytes', 8, 256, true);
   const value_bytes = num(w.value_bytes ?? 500, 'workload.value_bytes', 0, 65536, true);
-  const rawGib = (record_count * (key_bytes + value_bytes)) / GIB;
+  // The paper's convention (§5.1): its ratios are memory / its "≈ 4 GiB" raw dataset, which
+  // is 1.095 × the payload bytes of its 7.5 M records (see the card's note).
+  const dataGib = (record_count * (key_bytes + value_bytes) * param(card, 'memory.dataset_bytes_per_payload_byte')) / GIB;
   let memory_gib: number;
   if (r.memory_gib !== undefined && r.memory_to_data_ratio !== undefined) throw new SpecError('give resources.memory_gib or resources.memory_to_data_ratio, not both');
-  if (r.memory_to_data_ratio !== undefined) memory_gib = num(r.memory_to_data_ratio, 'resources.memory_to_data_ratio', 0.01, 1e6) * rawGib;
+  if (r.memory_to_data_ratio !== undefined) memory_gib = num(r.memory_to_data_ratio, 'resources.memory_to_data_ratio', 0.01, 1e6) * dataGib;
   else memory_gib = num(r.memory_gib ?? 32, 'resources.memory_gib', 0.001, 1e6);
   const distribution = w.distribution ?? 'zipfian';
   if (!['zipfian', 'uniform', 'latest'].includes(distribution)) throw new SpecError(`workload.distribution must be zipfian, uniform or latest, got ${JSON.stringify(distribution)}`);

@@ -2,8 +2,8 @@
 // CPU or GC model here (pure protocol); the network model gives each message its due time,
 // timers are due when the cores asked. Every state change is a recorded choice, so a session is
 // rebuilt exactly from (spec, choices) — that is what rewind does.
-import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
-import type { NetworkSpec, PendingItem, StepSession, StepSessionSpec, TraceEntry } from '../api.ts';
+import type { SyncEngine } from '../../../engines/loader/engine.ts';
+import type { EngineProvider, NetworkSpec, PendingItem, StepSession, StepSessionSpec, TraceEntry } from '../api.ts';
 import { Prng } from '../core/prng.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { clientEvent, messageEvent, parseEffect, splitLines, START_EVENT, timerEvent, type TimerName } from '../core/effects.ts';
@@ -11,8 +11,7 @@ import { Network, type NetworkParams } from '../net/network.ts';
 import { STREAM_NETWORK } from '../core/streams.ts';
 import { defaultNetwork } from '../models/card.ts';
 
-/** Supplies a loaded engine for each engine name the cluster uses. */
-export type EngineProvider = (name: EngineName) => SyncEngine;
+export type { EngineProvider };
 
 /** The client id step-mode commands carry (one client; request ids count its commands). */
 export const STEP_CLIENT_ID = 1;
