@@ -12,6 +12,8 @@ export interface ResultRow {
   language: string;
   workload: 'A' | 'B' | null;
   memory_gib: number | null;
+  /** Memory per node over the raw data, when the setting was sized by ratio. */
+  memory_data_ratio: number | null;
   vcpus: number | null;
   metric: string;
   value: number;
@@ -61,6 +63,7 @@ export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: stri
     language: LANGUAGE[s.system],
     workload: s.workload === 'custom' ? null : (s.workload.toUpperCase() as 'A' | 'B'),
     memory_gib: round(s.memory_bytes / 2 ** 30, 4),
+    memory_data_ratio: s.ratio,
     vcpus: s.vcpus,
     instance_type: null,
     clients: o.threads,
