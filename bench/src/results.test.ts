@@ -46,7 +46,7 @@ describe('settingRows', () => {
     const file = resultsFile(meta, rows);
     expect(validateResults(file)).toEqual([]);
     const max = rows.find((r) => r.metric === 'max_throughput_slo')!;
-    expect(max).toMatchObject({ value: 2.5, unit: 'Kops/s', qualifier: 'exact', language: 'Go', workload: 'A', vcpus: 8, clients: 64 });
+    expect(max).toMatchObject({ value: 2.5, unit: 'Kops/s', qualifier: 'exact', language: 'Go', workload: 'A', vcpus: 8, clients: 64, memory_data_ratio: 8 });
     expect(max.note).toContain('ratio × data + 70 MiB measured fixed footprint');
     expect(rows.find((r) => r.metric === 'vcpu_utilization_leader')!.value).toBe(50);
     expect(rows.find((r) => r.metric === 'vcpu_utilization_follower')!.value).toBe(20);
