@@ -13,6 +13,9 @@ bash engines/rust-wasm/build.sh
 say "build: Java engine (host, server, TeaVM JavaScript and WasmGC)"
 bash engines/java-wasm/build.sh
 
+say "build: native benchmarks (YCSB bindings, etcd)"
+bash bench/build.sh
+
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh
 

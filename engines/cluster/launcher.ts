@@ -103,6 +103,7 @@ export class NativeCluster {
       }),
     );
     for (const log of this.logs) log?.end();
-    if (!this.options.logDir) rmSync(this.dir, { recursive: true, force: true });
+    // With a logDir the temporary folder holds only the config; without one, the logs too.
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

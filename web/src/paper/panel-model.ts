@@ -107,6 +107,28 @@ function sameNumber(a: number | null | undefined, b: number | null | undefined):
   return a !== null && a !== undefined && b !== null && b !== undefined && Math.abs(a - b) < 1e-9;
 }
 
+/**
+ * The paper's dataset per node in GiB: its 32, 8, 6 and 5 GiB settings are memory:data ratios
+ * 8, 2, 1.5 and 1.25 (§4.3, §5.1). A run scaled down to a smaller machine keeps the ratio, not
+ * the GiB, so it is drawn at the paper's setting of the same ratio.
+ */
+const PAPER_DATASET_GIB = 4;
+
+/** Whether a results row describes the memory setting `memory_gib` of the paper. */
+function sameMemory(row: ResultRow, memory_gib: number | undefined): boolean {
+  if (typeof row.memory_data_ratio === 'number' && memory_gib !== undefined) {
+    return sameNumber(row.memory_data_ratio, memory_gib / PAPER_DATASET_GIB);
+  }
+  return sameNumber(row.memory_gib, memory_gib);
+}
+
+/** "scaled: ratio 8, 0.26 GiB per node, drawn at the paper's 32 GiB" for rows sized by ratio. */
+function scaledNote(row: ResultRow): string[] {
+  if (typeof row.memory_data_ratio !== 'number') return [];
+  const per = row.memory_gib === null || row.memory_gib === undefined ? '' : `, ${formatValue(row.memory_gib)} GiB per node`;
+  return [`Scaled run: memory:data ratio ${row.memory_data_ratio}${per}, drawn at the paper’s ${formatValue(row.memory_data_ratio * PAPER_DATASET_GIB)} GiB (the same ratio); compare shapes, not absolute values.`];
+}
+
 /** Memory and vCPUs of a point of the panel. */
 function configAt(spec: PanelSpec, x: XValue): { memory_gib?: number; vcpus?: number } {
   if (spec.x.dim === 'memory_gib') return { memory_gib: Number(x), vcpus: spec.fixed?.vcpus };
@@ -167,7 +189,7 @@ function overlaySeries(spec: PanelSpec, overlay: OverlayFile): ChartSeries[] {
           r.metric === spec.metric &&
           (spec.seriesOf ? spec.seriesOf(r) : r.language) === name &&
           (spec.workload === null || r.workload === spec.workload) &&
-          (spec.x.dim === 'category' ? defaultXOf(spec, r) === x : sameNumber(r.memory_gib, at.memory_gib) && sameNumber(r.vcpus, at.vcpus)),
+          (spec.x.dim === 'category' ? defaultXOf(spec, r) === x : sameMemory(r, at.memory_gib) && sameNumber(r.vcpus, at.vcpus)),
       );
       if (!row || typeof row.value !== 'number') continue;
       const y = toUnit(row.value, row.unit, spec.unit);
@@ -183,6 +205,7 @@ function overlaySeries(spec: PanelSpec, overlay: OverlayFile): ChartSeries[] {
             f.metadata.source_kind === 'simulated'
               ? `Simulated by model card ${f.metadata.model_card_version ?? '?'}, seed ${f.metadata.seed ?? '?'} — not a measurement.`
               : `Measured on ${f.metadata.machine.description}.`,
+            ...scaledNote(row),
             `${f.metadata.title} (${f.metadata.date}${f.metadata.git_commit ? `, commit ${f.metadata.git_commit.slice(0, 10)}` : ''})`,
             ...(row.stddev !== undefined ? [`standard deviation ${formatValue(row.stddev)} over ${row.repetitions ?? '?'} runs`] : []),
           ],

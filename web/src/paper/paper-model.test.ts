@@ -101,6 +101,32 @@ describe('the paper explorer model', () => {
     expect(s.points[0]).toMatchObject({ x: 32, y: 17, status: 'simulated' });
     expect(s.points[0]!.detail.lines[0]).toContain('not a measurement');
   });
+
+  it('draws a scaled native run at the paper setting of the same memory:data ratio, and says so', () => {
+    const native: ResultsFile = {
+      schema_version: '1.0.0',
+      metadata: {
+        source_kind: 'native',
+        title: 'a scaled run',
+        machine: { description: '2-core test machine' },
+        date: '2026-11-22',
+        git_commit: 'abcdef1',
+        command: 'npm run bench',
+      },
+      rows: [
+        { id: 'j-r8', language: 'Java', workload: 'A', memory_gib: 0.2, memory_data_ratio: 8, vcpus: 8, metric: 'max_throughput_slo', value: 2.6, unit: 'Kops/s', qualifier: 'exact', provenance: { kind: 'measurement' } },
+        { id: 'j-r1p25', language: 'Java', workload: 'A', memory_gib: 0.04, memory_data_ratio: 1.25, vcpus: 8, metric: 'max_throughput_slo', value: 0.1, unit: 'Kops/s', qualifier: 'upper_bound', provenance: { kind: 'measurement' } },
+        // Without a ratio, 0.2 GiB is simply not a setting of the paper.
+        { id: 'j-abs', language: 'Java', workload: 'A', memory_gib: 0.2, vcpus: 8, metric: 'max_throughput_slo', value: 9, unit: 'Kops/s', qualifier: 'exact', provenance: { kind: 'measurement' } },
+      ],
+    };
+    const m = buildPaperModel(PAPER.rows, UNAVAILABLE, collectOverlays({ '../../../data/native/run/results.json': native }));
+    const fig6a = m.flatMap((f) => f.panels).find((p) => p.spec.key === 'fig6a')!;
+    const s = fig6a.series.find((x) => x.kind === 'native')!;
+    expect(s.points.map((p) => [p.x, p.y])).toEqual([[32, 2.6], [5, 0.1]]);
+    expect(s.points[0]!.status).toBe('measured');
+    expect(s.points[0]!.detail.lines.join(' ')).toContain('memory:data ratio 8, 0.2 GiB per node, drawn at the paper’s 32 GiB');
+  });
 });
 
 describe('headline qualifiers', () => {

@@ -14,6 +14,8 @@ export interface ResultRow {
   language: string;
   workload?: string | null;
   memory_gib?: number | null;
+  /** Memory per node over the raw data, in runs scaled down from the paper's sizes. */
+  memory_data_ratio?: number | null;
   vcpus?: number | null;
   metric: string;
   value: number | string;

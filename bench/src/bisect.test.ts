@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { checkSearchOptions, nextRate, searchMaxRate, type ProbeOutcome } from './bisect.ts';
+
+/** A server whose p99 is fine up to `limit` ops/s and blows up beyond it. */
+function thresholdServer(limit: number) {
+  const asked: number[] = [];
+  const probe = async (rate: number): Promise<ProbeOutcome> => {
+    asked.push(rate);
+    const met = rate <= limit;
+    return { target_ops_per_s: rate, p99_ms: met ? 5 : 500, achieved_ops_per_s: rate, met };
+  };
+  return { probe, asked };
+}
+
+const options = { min_ops_per_s: 100, max_ops_per_s: 20_000, tolerance: 0.05, max_probes: 20 };
+
+describe('searchMaxRate', () => {
+  it('brackets the limit within the tolerance, starting high as the paper did', async () => {
+    const s = thresholdServer(7_300);
+    const r = await searchMaxRate(s.probe, options);
+    expect(s.asked[0]).toBe(20_000);
+    expect(s.asked[1]).toBe(100);
+    expect(r.best!.met).toBe(true);
+    expect(r.best!.target_ops_per_s).toBeLessThanOrEqual(7_300);
+    expect(r.best!.target_ops_per_s).toBeGreaterThan(7_300 * (1 - 0.05) - 1);
+    expect(r.ceiling_reached).toBe(false);
+    expect(r.probes).toHaveLength(s.asked.length);
+  });
+
+  it('reports a limit above the range as a ceiling after one probe', async () => {
+    const s = thresholdServer(50_000);
+    const r = await searchMaxRate(s.probe, options);
+    expect(s.asked).toEqual([20_000]);
+    expect(r.ceiling_reached).toBe(true);
+    expect(r.best!.target_ops_per_s).toBe(20_000);
+  });
+
+  it('returns no rate when even the minimum misses (the paper\'s Go at 5 GiB)', async () => {
+    const s = thresholdServer(50);
+    const r = await searchMaxRate(s.probe, options);
+    expect(r.best).toBeNull();
+    expect(s.asked).toEqual([20_000, 100]);
+  });
+
+  it('stops at the probe budget', async () => {
+    const s = thresholdServer(7_300);
+    const r = await searchMaxRate(s.probe, { ...options, max_probes: 4, tolerance: 0.001 });
+    expect(r.probes).toHaveLength(4);
+    expect(r.best!.met).toBe(true);
+  });
+
+  it('steps geometrically across a wide bracket and arithmetically across a narrow one', () => {
+    expect(nextRate(100, 10_000)).toBe(1000);
+    expect(nextRate(1000, 2000)).toBe(1500);
+  });
+
+  it('refuses nonsense options', () => {
+    expect(() => checkSearchOptions({ ...options, min_ops_per_s: 0 })).toThrow(/min rate/);
+    expect(() => checkSearchOptions({ ...options, max_ops_per_s: 50 })).toThrow(/max rate/);
+    expect(() => checkSearchOptions({ ...options, tolerance: 1 })).toThrow(/tolerance/);
+    expect(() => checkSearchOptions({ ...options, max_probes: 1 })).toThrow(/max probes/);
+  });
+});

@@ -1,0 +1,214 @@
+// npm run bench -- --engine go|cpp|rust|java|etcd|all --workload a|b --records N
+//   (--mem-gib G,… | --ratio R,…) --vcpus V,… --slo-ms 20 --threads 64 --duration-s S
+//   --warmup-s S [--preset smoke|scaled|paper] [--out DIR] [--dry-run]
+// npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S]
+// See docs/benchmarks.md for the method and what differs from the paper's AWS set-up.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { removeAll, sweepStale } from './cgroup.ts';
+import { gitCommit, machineInfo, toolVersions } from './machine.ts';
+import { measureFootprint, measureSetting, type Footprint, type SettingResult } from './measure.ts';
+import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, type BenchOptions } from './plan.ts';
+import { ProgressDisplay } from './progress.ts';
+import { detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
+import { summarize } from './summary.ts';
+import { ETCD_BINARY } from './systems.ts';
+import { BENCH_DIR, checkYcsbBuilt } from './ycsb.ts';
+import { validateResults } from './validate.ts';
+import { runCalibration } from './calibrate.ts';
+
+const REPO = resolve(BENCH_DIR, '..');
+/** npm runs workspace scripts inside bench/; paths on the command line mean the caller's cwd. */
+const CALLER_CWD = process.env.INIT_CWD ?? process.cwd();
+const fromCaller = (p: string) => resolve(CALLER_CWD, p);
+
+const FLAGS = {
+  engine: { type: 'string' },
+  workload: { type: 'string' },
+  'workload-file': { type: 'string' },
+  records: { type: 'string' },
+  'mem-gib': { type: 'string' },
+  ratio: { type: 'string' },
+  vcpus: { type: 'string' },
+  'cores-per-vcpu': { type: 'string' },
+  'loadgen-cpus': { type: 'string' },
+  'node-cpus': { type: 'string' },
+  'slo-ms': { type: 'string' },
+  'quiet-cores': { type: 'string' },
+  'quiet-wait-s': { type: 'string' },
+  'memory-baseline': { type: 'string' },
+  threads: { type: 'string' },
+  'duration-s': { type: 'string' },
+  'warmup-s': { type: 'string' },
+  'min-rate': { type: 'string' },
+  'max-rate': { type: 'string' },
+  tolerance: { type: 'string' },
+  'max-probes': { type: 'string' },
+  repetitions: { type: 'string' },
+  nodes: { type: 'string' },
+  preset: { type: 'string' },
+  out: { type: 'string' },
+  rate: { type: 'string' },
+  'keep-scratch': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] --workload a|b[,…] --records N
+         (--mem-gib G[,…] | --ratio R[,…]) --vcpus V[,…] --slo-ms 20|auto --threads 64
+         --duration-s S --warmup-s S [--preset smoke|scaled|paper] [--out DIR] [--dry-run]
+         [--min-rate N] [--max-rate N] [--tolerance F] [--max-probes N] [--repetitions N]
+         [--node-cpus LIST] [--loadgen-cpus LIST] [--cores-per-vcpu F] [--nodes N]
+         [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
+         [--keep-scratch]
+       npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
+       npm run bench -- summarize RESULTS.json…
+Presets: smoke (all systems, a few minutes), scaled (this 2-core machine, the paper's ratios),
+paper (the paper's full size, for bigger machines). Flags override the preset.`;
+
+function installCleanup(progress: { log(m: string): void } | null): void {
+  let cleaning = false;
+  const cleanup = (why: string, code: number) => {
+    if (cleaning) return;
+    cleaning = true;
+    const problems = removeAll();
+    (progress ?? console).log(`\n${why}: removed the benchmark's cgroups and processes${problems.length ? ` (problems: ${problems.join('; ')})` : ''}`);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => cleanup('interrupted', 130));
+  process.on('SIGTERM', () => cleanup('terminated', 143));
+  process.on('uncaughtException', (e) => {
+    console.error(e);
+    cleanup('failed', 1);
+  });
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+}
+
+export function commandLine(argv: string[]): string {
+  return ['npm run bench --', ...argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`))].join(' ');
+}
+
+async function bench(o: BenchOptions, argv: string[]): Promise<number> {
+  const settings = buildPlan(o);
+  console.log(describePlan(o, settings));
+  if (o.dry_run) return 0;
+  checkYcsbBuilt();
+  const stale = sweepStale();
+  if (stale.length) console.log(`removed ${stale.length} stale cgroup(s) of an earlier run`);
+  const out = o.out_dir ? fromCaller(o.out_dir) : join(BENCH_DIR, 'runs', `${timestamp()}-${o.preset}`);
+  if (o.workload_file) o.workload_file = fromCaller(o.workload_file);
+  const scratch = join(BENCH_DIR, 'runs', `scratch-${process.pid}`);
+  mkdirSync(out, { recursive: true });
+  const progress = new ProgressDisplay(settings.length, estimateSeconds(o, settings));
+  installCleanup(progress);
+
+  const { commit, dirty } = gitCommit(REPO);
+  const rows: ResultRow[] = [];
+  const results: SettingResult[] = [];
+  const footprints = new Map<string, Footprint | null>();
+  for (const [i, s] of settings.entries()) {
+    progress.setting(i, s.id);
+    if (s.ratio !== null && o.memory_baseline === 'auto') {
+      if (!footprints.has(s.system)) {
+        progress.step(i, 'measuring the fixed memory footprint');
+        try {
+          const f = await measureFootprint(s, o, scratch);
+          footprints.set(s.system, f);
+          progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
+        } catch (err) {
+          footprints.set(s.system, null);
+          progress.log(`${s.system}: could not measure the fixed footprint (${(err as Error).message}); limits are ratio × data only`);
+        }
+      }
+      s.baseline_bytes = footprints.get(s.system)?.bytes ?? 0;
+      s.memory_bytes += s.baseline_bytes;
+    }
+    const r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m));
+    results.push(r);
+    const detailsRel = relative(REPO, join(out, 'details', `${s.id}.jsonl`));
+    mkdirSync(join(out, 'details'), { recursive: true });
+    writeFileSync(join(REPO, detailsRel), detailsLines(r));
+    rows.push(...settingRows(r, o, detailsRel));
+    const b = r.best;
+    progress.log(
+      `${s.id}: ${b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
+        `; saturation ${r.saturation_ops_per_s} ops/s; leader CPU ${((r.nodes.find((n) => n.role === 'leader')?.cpu_utilization ?? 0) * 100).toFixed(0)} %` +
+        (r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''),
+    );
+  }
+  const machine = machineInfo();
+  const file = resultsFile(
+    {
+      source_kind: 'native',
+      title: `Replicant native benchmark, preset ${o.preset} (${o.systems.join(', ')})`,
+      description:
+        'Max throughput at intended p99 <= SLO found by bisecting YCSB -target (the paper\'s §5.1 method) on a scaled set-up: ' +
+        `3 nodes and YCSB on one ${machine.vcpus}-core machine shared with other developers, so absolute figures are far below the paper's AWS ones; compare systems within one file.` +
+        (dirty ? ' The working tree had uncommitted changes when this ran.' : ''),
+      machine,
+      date: new Date().toISOString().slice(0, 10),
+      git_commit: commit,
+      engines: toolVersions(ETCD_BINARY),
+      command: commandLine(argv),
+    },
+    rows,
+  );
+  writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
+  const problems = validateResults(file);
+  // Scratch (cluster logs, every probe's histograms) stays when asked for or when a setting failed.
+  const failed = results.filter((r) => r.errors.length);
+  if (process.argv.includes('--keep-scratch') || failed.length) {
+    progress.log(`scratch kept at ${relative(CALLER_CWD, scratch)}${failed.length ? ` (${failed.length} setting(s) had errors)` : ''}`);
+  } else rmSync(scratch, { recursive: true, force: true });
+  progress.log(`wrote ${relative(CALLER_CWD, join(out, 'results.json'))} (${rows.length} rows, ${results.length} settings)`);
+  if (problems.length) {
+    progress.log(`results file does not match data/schema/results.schema.json:\n  ${problems.join('\n  ')}`);
+    return 1;
+  }
+  progress.log('results file is valid against data/schema/results.schema.json');
+  return results.some((r) => r.errors.length && !r.best && !r.floor) ? 1 : 0;
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    if (parsed.positionals[0] === 'summarize') {
+      const files = parsed.positionals.slice(1);
+      if (!files.length) throw new UsageError('summarize needs one or more results.json files');
+      for (const f of files) console.log(summarize(JSON.parse(readFileSync(fromCaller(f), 'utf8')) as ResultsFile) + '\n');
+      return 0;
+    }
+    if (parsed.positionals[0] === 'calibrate') {
+      installCleanup(null);
+      return await runCalibration(parsed.values as Record<string, string | boolean | undefined>, commandLine(argv));
+    }
+    if (parsed.positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+    return await bench(resolveOptions(parsed.values as Record<string, string | boolean | undefined>), argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`${e.message}\n${USAGE}`);
+      return 2;
+    }
+    console.error(`bench: ${(e as Error).message}`);
+    removeAll();
+    return 1;
+  }
+}
+
+process.exitCode = await main();
+removeAll();

@@ -1,0 +1,504 @@
+// Measures one setting: start a cluster with each node in its own cgroup, load the records,
+// find the saturation rate, bisect the target rate for the SLO, and collect per-node CPU,
+// memory, GC activity and leader changes. Cleans up its processes and cgroups whatever happens.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Cgroup } from './cgroup.ts';
+import { searchMaxRate, type ProbeOutcome } from './bisect.ts';
+import { parseGoGctrace, parseJvmGcLog, summarizeGc, type GcEvent, type GcSummary } from './gclog.ts';
+import { latencyStats, mergeWindow, readLogs, windowSeconds, type LatencyStats } from './hdr.ts';
+import { cpuCount, type BenchOptions, type Setting } from './plan.ts';
+import { Sampler, backgroundCores, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
+import { memoryPlan, readGcLog, startSystem, type RunningSystem } from './systems.ts';
+import { BENCH_DIR, failedOperations, parseBindingCounters, runYcsb, ycsbArgv, type YcsbRun } from './ycsb.ts';
+
+export interface Progress {
+  (message: string): void;
+}
+
+export interface ProbeDetail extends ProbeOutcome {
+  kind: 'saturation' | 'search' | 'slo-calibration';
+  /** Cores other tenants used just before the probe, and how long we waited for them to drop. */
+  background_cores: number;
+  quiet_waited_s: number;
+  started_at_s: number;
+  window_s: number;
+  intended: LatencyStats;
+  uncorrected: LatencyStats;
+  read_p99_intended_us: number;
+  update_p99_intended_us: number;
+  usage: WindowUsage | null;
+  leader: number | null;
+  binding: ReturnType<typeof parseBindingCounters>;
+  ycsb_exit: number | null;
+  hdr_dir: string;
+}
+
+export interface NodeReport {
+  id: number;
+  role: 'leader' | 'follower' | 'unknown';
+  cpu_cores: number;
+  /** Share of the cores this node could use (its quota, or its cpuset), 0..1. */
+  cpu_utilization: number;
+  cpu_timeline: [number, number][];
+  memory_peak_bytes: number;
+  rss_peak_bytes: number | null;
+  oom_kills: number;
+  gc: GcSummary | null;
+  gc_events: GcEvent[];
+}
+
+export interface SettingResult {
+  setting: Setting;
+  started_at: string;
+  memory_how: string;
+  load: { seconds: number; ops_per_s: number; ok: boolean };
+  saturation_ops_per_s: number;
+  search: { best: ProbeOutcome | null; ceiling_reached: boolean };
+  best: ProbeDetail | null;
+  /** The lowest rate probed when even it missed the SLO: the paper's "cannot meet it at 100 ops/s". */
+  floor: ProbeDetail | null;
+  probes: ProbeDetail[];
+  nodes: NodeReport[];
+  loadgen_cores: number | null;
+  leader_changes: { t_s: number; leader: number | null }[];
+  restarts: number;
+  /** The SLO this setting was judged against, and how it was derived when --slo-ms auto. */
+  slo_ms: number;
+  slo_derived?: { mean_ms: number; slo_ms: number };
+  errors: string[];
+}
+
+const WORKLOAD_FILES = { a: join(BENCH_DIR, 'ycsb/workloads/workloada'), b: join(BENCH_DIR, 'ycsb/workloads/workloadb') };
+
+function workloadFile(s: Setting): string {
+  return s.workload === 'custom' ? s.workload_file! : WORKLOAD_FILES[s.workload];
+}
+
+/** Keeps the cluster, its cgroups and the samplers of one setting together. */
+class Testbed {
+  system: RunningSystem | null = null;
+  groups: Cgroup[] = [];
+  loadgen: Cgroup;
+  restarts = 0;
+  leaderChanges: { t_s: number; leader: number | null }[] = [];
+  private leaderTimer: NodeJS.Timeout | null = null;
+  memoryHow = '';
+
+  constructor(readonly setting: Setting, readonly o: BenchOptions, readonly dir: string) {
+    this.loadgen = Cgroup.create(`loadgen-${setting.repetition}`, { cpus: o.loadgen_cpus });
+  }
+
+  async start(): Promise<void> {
+    const s = this.setting;
+    const logDir = join(this.dir, `cluster-${this.restarts}`);
+    mkdirSync(logDir, { recursive: true });
+    const limit = s.memory_bytes > 0 ? s.memory_bytes : undefined; // 0: unconstrained (footprint runs)
+    const plans = Array.from({ length: this.o.nodes }, (_, id) => memoryPlan(s.system, limit, join(logDir, `gc-node-${id}.log`)));
+    this.memoryHow = plans[0]!.how;
+    this.groups = plans.map((p, id) =>
+      Cgroup.create(`node${id}-${this.restarts}`, {
+        cpus: this.o.node_cpus,
+        ...(p.cgroup_limit_bytes !== undefined ? { memory_bytes: p.cgroup_limit_bytes } : {}),
+        ...(s.cpu_quota_cores !== null ? { cpu_quota_cores: s.cpu_quota_cores } : {}),
+      }),
+    );
+    this.system = await startSystem({
+      system: s.system,
+      nodes: this.o.nodes,
+      logDir,
+      env: (id) => plans[id]!.env,
+      wrap: (id, argv) => this.groups[id]!.wrap(argv),
+    });
+    const deadline = Date.now() + 30_000;
+    let leader: number | null = null;
+    while (Date.now() < deadline && (leader = await this.system.leader()) === null) await sleep(200);
+    if (leader === null) throw new Error(`${s.system}: no leader within 30 s of start (logs in ${logDir})`);
+    this.noteLeader(leader);
+    this.leaderTimer = setInterval(() => void this.pollLeader(), 1000);
+  }
+
+  private noteLeader(leader: number | null) {
+    const last = this.leaderChanges[this.leaderChanges.length - 1];
+    if (!last || last.leader !== leader) this.leaderChanges.push({ t_s: Date.now() / 1000, leader });
+  }
+
+  private async pollLeader() {
+    if (!this.system) return;
+    try {
+      this.noteLeader(await this.system.leader());
+    } catch {
+      this.noteLeader(null);
+    }
+  }
+
+  currentLeader(): number | null {
+    return this.leaderChanges[this.leaderChanges.length - 1]?.leader ?? null;
+  }
+
+  healthy(): boolean {
+    return !!this.system && Array.from({ length: this.o.nodes }, (_, id) => this.system!.alive(id)).every(Boolean);
+  }
+
+  oomKills(): number[] {
+    return this.groups.map((g) => {
+      try {
+        return g.oomKills();
+      } catch {
+        return 0;
+      }
+    });
+  }
+
+  async stopCluster(): Promise<void> {
+    if (this.leaderTimer) clearInterval(this.leaderTimer);
+    this.leaderTimer = null;
+    await this.system?.stop();
+    this.system = null;
+    for (const g of this.groups) g.remove();
+    this.groups = [];
+  }
+
+  async close(): Promise<void> {
+    await this.stopCluster();
+    this.loadgen.remove();
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function loadRecords(bed: Testbed, progress: Progress): Promise<SettingResult['load']> {
+  const s = bed.setting;
+  const argv = ycsbArgv({
+    phase: 'load',
+    db: bed.system!.ycsbDb,
+    workloadFile: workloadFile(s),
+    records: s.records,
+    threads: bed.o.threads,
+    properties: bed.system!.ycsbProperties(),
+  });
+  const t0 = Date.now();
+  let last: YcsbRun | null = null;
+  // Puts are idempotent, so a load that lost some inserts (a node busy electing a leader
+  // under a cold JIT, say) is simply run once more.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    progress(`loading ${s.records} records${attempt > 1 ? ' (again: some inserts failed)' : ''}`);
+    last = await runYcsb(bed.loadgen.wrap(argv), join(bed.dir, `load-${bed.restarts}-${attempt}.log`), 60 + s.records / 200);
+    if (last.code === 0 && (last.summary.INSERT?.['Return=OK'] ?? 0) === s.records) break;
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  const inserted = last!.summary.INSERT?.['Return=OK'] ?? 0;
+  return { seconds, ops_per_s: last!.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0, ok: last!.code === 0 && inserted === s.records };
+}
+
+/** Waits until other tenants leave the machine mostly to us, or the wait budget is spent. */
+async function waitForQuiet(bed: Testbed): Promise<{ background_cores: number; waited_s: number }> {
+  const ours = () => bed.groups.concat(bed.loadgen).reduce((n, g) => {
+    try {
+      return n + g.cpuUsageNs();
+    } catch {
+      return n;
+    }
+  }, 0);
+  const t0 = Date.now();
+  let background = await backgroundCores(ours);
+  while (background > bed.o.quiet_cores && Date.now() - t0 < bed.o.quiet_wait_s * 1000) background = await backgroundCores(ours, 2000);
+  return { background_cores: Number(background.toFixed(2)), waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)) };
+}
+
+async function probe(bed: Testbed, kind: ProbeDetail['kind'], target: number | undefined, index: number): Promise<ProbeDetail> {
+  const s = bed.setting;
+  const o = bed.o;
+  const quiet = await waitForQuiet(bed);
+  const hdrDir = join(bed.dir, `probe-${String(index).padStart(2, '0')}`);
+  rmSync(hdrDir, { recursive: true, force: true });
+  mkdirSync(hdrDir, { recursive: true });
+  const argv = ycsbArgv({
+    phase: 'run',
+    db: bed.system!.ycsbDb,
+    workloadFile: workloadFile(s),
+    records: s.records,
+    threads: o.threads,
+    ...(target !== undefined ? { target_ops_per_s: target } : {}),
+    max_execution_s: o.warmup_s + o.duration_s,
+    hdrDir,
+    properties: bed.system!.ycsbProperties(),
+  });
+  const sampler = new Sampler([...bed.groups, bed.loadgen], () => Array.from({ length: o.nodes }, (_, id) => bed.system!.pid(id)));
+  const started = Date.now() / 1000;
+  sampler.start();
+  let run: YcsbRun;
+  try {
+    run = await runYcsb(bed.loadgen.wrap(argv), join(hdrDir, 'ycsb.log'), o.warmup_s + o.duration_s + 120);
+  } finally {
+    sampler.stop();
+  }
+  const ops = ['READ', 'UPDATE', 'INSERT', 'READ-MODIFY-WRITE'];
+  const intendedLogs = readLogs(hdrDir, ops.map((op) => `Intended-${op}`));
+  const uncorrectedLogs = readLogs(hdrDir, ops);
+  const intendedH = mergeWindow(intendedLogs, o.warmup_s);
+  const uncorrectedH = mergeWindow(uncorrectedLogs, o.warmup_s);
+  const failed = ops.reduce((n, op) => n + failedOperations(run.summary, op), 0);
+  // Failures are spread over the whole run; count the measured window's share of them.
+  const windowShare = o.duration_s / (o.warmup_s + o.duration_s);
+  const failedInWindow = Math.round(failed * windowShare);
+  const intended = latencyStats(intendedH, failedInWindow);
+  const uncorrected = latencyStats(uncorrectedH, failedInWindow);
+  const perOp = (op: string) => {
+    const h = mergeWindow(readLogs(hdrDir, [`Intended-${op}`]), o.warmup_s);
+    return h.totalCount ? h.getValueAtPercentile(99) : 0;
+  };
+  // The window the histograms really cover (YCSB starts its clock before its threads run).
+  const window_s = windowSeconds(intendedLogs, o.warmup_s) || o.duration_s;
+  const achieved = (intended.count + failedInWindow) / window_s;
+  let usage: WindowUsage | null = null;
+  try {
+    usage = usageInWindow(sampler.samples, started + o.warmup_s, Date.now() / 1000);
+  } catch {
+    usage = null;
+  }
+  const p99_ms = Number.isFinite(intended.p99_us) ? intended.p99_us / 1000 : null;
+  const crashed = !bed.healthy();
+  const reasons: string[] = [];
+  if (run.code !== 0) reasons.push(`YCSB exited with ${run.code}`);
+  if (crashed) reasons.push(`a node exited (OOM kills per node: ${bed.oomKills().join('/')})`);
+  if (p99_ms === null) reasons.push(intended.count === 0 ? 'no operation completed' : 'more than 1 % of operations failed');
+  // A rate YCSB could not deliver already shows in the intended latency, so it is only noted.
+  const met = kind === 'search' && reasons.length === 0 && p99_ms !== null && p99_ms <= o.slo_ms;
+  if (target !== undefined && achieved < 0.9 * target) reasons.push(`delivered ${Math.round(achieved)} of ${target} ops/s`);
+  return {
+    kind,
+    background_cores: quiet.background_cores,
+    quiet_waited_s: quiet.waited_s,
+    target_ops_per_s: target ?? Math.round(achieved),
+    p99_ms,
+    achieved_ops_per_s: Math.round(achieved),
+    met,
+    ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+    started_at_s: started,
+    window_s,
+    intended,
+    uncorrected,
+    read_p99_intended_us: perOp('READ'),
+    update_p99_intended_us: perOp('UPDATE'),
+    usage,
+    leader: bed.currentLeader(),
+    binding: parseBindingCounters(run.stderr),
+    ycsb_exit: run.code,
+    hdr_dir: hdrDir,
+  };
+}
+
+function nodeReports(bed: Testbed, best: ProbeDetail | null): NodeReport[] {
+  const o = bed.o;
+  const s = bed.setting;
+  const available = s.cpu_quota_cores ?? cpuCount(o.node_cpus);
+  return Array.from({ length: o.nodes }, (_, id) => {
+    const usage = best?.usage;
+    const cores = usage?.cores[id] ?? 0;
+    let gc: GcSummary | null = null;
+    let events: GcEvent[] = [];
+    if (bed.system && best && s.system !== 'cpp' && s.system !== 'rust') {
+      const text = readGcLog(bed.system, id);
+      events = s.system === 'java' ? parseJvmGcLog(text) : parseGoGctrace(text);
+      const from = best.started_at_s + o.warmup_s - bed.system.startedAt(id);
+      gc = summarizeGc(events, from, from + best.window_s);
+      events = events.filter((e) => e.t_s >= from && e.t_s < from + best.window_s).map((e) => ({ ...e, t_s: Number((e.t_s - from).toFixed(3)) }));
+    }
+    return {
+      id,
+      role: best?.leader === null || best?.leader === undefined ? 'unknown' : best.leader === id ? 'leader' : 'follower',
+      cpu_cores: cores,
+      cpu_utilization: cores / available,
+      cpu_timeline: usage?.timeline[id] ?? [],
+      memory_peak_bytes: usage?.memory_peak_bytes[id] ?? 0,
+      rss_peak_bytes: usage?.rss_peak_bytes[id] ?? null,
+      oom_kills: bed.oomKills()[id] ?? 0,
+      gc,
+      gc_events: events,
+    };
+  });
+}
+
+/** Copies the best probe's HdrHistogram logs next to the result file. */
+function keepHistograms(best: ProbeDetail, dest: string): void {
+  mkdirSync(dest, { recursive: true });
+  for (const name of ['Intended-READ', 'Intended-UPDATE', 'READ', 'UPDATE', 'Intended-INSERT', 'INSERT']) {
+    const f = join(best.hdr_dir, `${name}.hdr`);
+    if (existsSync(f)) copyFileSync(f, join(dest, `${name}.hdr`));
+  }
+}
+
+export async function measureSetting(setting: Setting, o: BenchOptions, scratchDir: string, hdrDest: string, progress: Progress): Promise<SettingResult> {
+  const dir = join(scratchDir, setting.id);
+  mkdirSync(dir, { recursive: true });
+  const errors: string[] = [];
+  const bed = new Testbed(setting, o, dir);
+  const result: SettingResult = {
+    setting,
+    started_at: new Date().toISOString(),
+    memory_how: '',
+    load: { seconds: 0, ops_per_s: 0, ok: false },
+    saturation_ops_per_s: 0,
+    search: { best: null, ceiling_reached: false },
+    best: null,
+    floor: null,
+    probes: [],
+    nodes: [],
+    loadgen_cores: null,
+    leader_changes: [],
+    restarts: 0,
+    slo_ms: o.slo_ms,
+    errors,
+  };
+  try {
+    progress('starting cluster');
+    await bed.start();
+    result.memory_how = bed.memoryHow;
+    result.load = await loadRecords(bed, progress);
+    if (!result.load.ok) errors.push(`load phase did not insert every record (see ${join(dir, 'load-0-2.log')})`);
+    let index = 0;
+    const ensureHealthy = async () => {
+      if (bed.healthy()) return;
+      errors.push(`restarted the cluster after a node exited (OOM kills ${bed.oomKills().join('/')})`);
+      await bed.stopCluster();
+      bed.restarts++;
+      await bed.start();
+      const reload = await loadRecords(bed, progress);
+      if (!reload.ok) errors.push('reload after restart incomplete');
+    };
+    if (o.slo_auto) {
+      // §5.1: the paper's 20 ms is 10 × the average latency it saw under low GC pressure (Fig 3).
+      // The same rule on this machine: 10 × the mean intended latency at the minimum rate.
+      progress(`SLO: measuring the mean latency at ${o.min_rate} ops/s`);
+      const cal = await probe(bed, 'slo-calibration', o.min_rate, index++);
+      result.probes.push(cal);
+      if (cal.intended.count === 0) throw new Error('no operation completed while measuring the SLO');
+      o.slo_ms = (Math.round(cal.intended.mean_us / 100) / 10) * 10; // 10 × the mean rounded to 0.1 ms
+      o.slo_auto = false;
+      result.slo_derived = { mean_ms: cal.intended.mean_us / 1000, slo_ms: o.slo_ms };
+      progress(`SLO set to ${o.slo_ms} ms (10 × mean ${(cal.intended.mean_us / 1000).toFixed(2)} ms)`);
+    }
+    progress('saturation probe (closed loop)');
+    const sat = await probe(bed, 'saturation', undefined, index++);
+    result.probes.push(sat);
+    result.saturation_ops_per_s = sat.achieved_ops_per_s;
+    const max = o.max_rate || Math.max(o.min_rate * 2, Math.ceil(sat.achieved_ops_per_s * 1.1));
+    const search = await searchMaxRate(async (rate) => {
+      await ensureHealthy();
+      progress(`probe ${index}: target ${rate} ops/s`);
+      const p = await probe(bed, 'search', rate, index++);
+      result.probes.push(p);
+      progress(`probe ${index - 1}: target ${rate} ops/s → p99 ${p.p99_ms === null ? '∞' : p.p99_ms.toFixed(1)} ms, ${p.achieved_ops_per_s} ops/s ${p.met ? 'MET' : 'missed'}${p.reason ? ` (${p.reason})` : ''}`);
+      return p;
+    }, { min_ops_per_s: o.min_rate, max_ops_per_s: max, tolerance: o.tolerance, max_probes: o.max_probes });
+    result.search = { best: search.best, ceiling_reached: search.ceiling_reached };
+    result.slo_ms = o.slo_ms;
+    const searchProbes = result.probes.filter((p) => p.kind === 'search');
+    result.best = search.best ? searchProbes.find((p) => p === search.best) ?? null : null;
+    result.floor = search.best ? null : searchProbes.find((p) => p.target_ops_per_s === o.min_rate) ?? null;
+    const shown = result.best ?? result.floor;
+    result.nodes = nodeReports(bed, shown);
+    result.loadgen_cores = shown?.usage?.cores[o.nodes] ?? null;
+    if (shown) keepHistograms(shown, join(hdrDest, setting.id));
+  } catch (err) {
+    errors.push(String(err instanceof Error ? err.message : err));
+  } finally {
+    result.leader_changes = bed.leaderChanges.map((c) => ({ ...c, t_s: Number(c.t_s.toFixed(3)) }));
+    result.restarts = bed.restarts;
+    await bed.close().catch((e) => errors.push(`clean-up: ${String(e)}`));
+  }
+  return result;
+}
+
+export interface FixedRateMeasurement {
+  achieved_ops_per_s: number;
+  background_cores: number;
+  p99_ms: number | null;
+  leader_us_per_op: number;
+  follower_us_per_op: number;
+}
+
+/** One open-loop run at a fixed rate, for calibration: CPU per operation on leader and followers. */
+export async function measureFixedRate(setting: Setting, o: BenchOptions, rate: number, scratchDir: string): Promise<FixedRateMeasurement | null> {
+  const dir = join(scratchDir, setting.id);
+  mkdirSync(dir, { recursive: true });
+  const bed = new Testbed(setting, o, dir);
+  try {
+    await bed.start();
+    const load = await loadRecords(bed, () => {});
+    if (!load.ok) return null;
+    const p = await probe(bed, 'search', rate, 0);
+    const leader = p.leader;
+    if (!p.usage || leader === null || p.achieved_ops_per_s <= 0) return null;
+    const perOp = (cores: number) => (cores * 1e6) / p.achieved_ops_per_s;
+    const followers = p.usage.cores.slice(0, o.nodes).filter((_, id) => id !== leader);
+    return {
+      achieved_ops_per_s: p.achieved_ops_per_s,
+      background_cores: Number((p.usage.other_cores_busy).toFixed(2)),
+      p99_ms: p.p99_ms,
+      leader_us_per_op: perOp(p.usage.cores[leader]!),
+      follower_us_per_op: perOp(followers.reduce((a, b) => a + b, 0) / followers.length),
+    };
+  } finally {
+    await bed.close();
+  }
+}
+
+export interface Footprint {
+  bytes: number;
+  per_node_bytes: number[];
+  how: string;
+}
+
+/**
+ * A system's fixed memory footprint: what each node holds with YCSB's clients connected and
+ * almost no data (1,000 records), measured the way its limit is enforced — the Go heap (GC'd
+ * live heap, which counts buffers the OS has not yet paged in) or RSS for Go and etcd, the heap
+ * after a full GC for Java, the cgroup's usage for C++ and Rust. At the paper's 4 GB of data this
+ * is noise; at a scaled-down data set it would otherwise eat the whole memory:data headroom.
+ */
+export async function measureFootprint(setting: Setting, o: BenchOptions, scratchDir: string): Promise<Footprint> {
+  const s: Setting = { ...setting, id: `${setting.system}-footprint`, records: 1000, memory_bytes: 0, baseline_bytes: 0, cpu_quota_cores: null };
+  const dir = join(scratchDir, s.id);
+  mkdirSync(dir, { recursive: true });
+  const bed = new Testbed(s, o, dir);
+  try {
+    await bed.start();
+    const load = await loadRecords(bed, () => {});
+    if (!load.ok) throw new Error(`${s.system}: footprint load failed (see ${dir})`);
+    await probe(bed, 'search', 500, 0); // steady state: every client connected and served
+    const sys = bed.system!;
+    const perNode: number[] = [];
+    let how: string;
+    if (s.system === 'java') {
+      for (let id = 0; id < o.nodes; id++) {
+        const pid = sys.pid(id);
+        if (pid) execFileSync('jcmd', [String(pid), 'GC.run'], { stdio: 'ignore', timeout: 20_000 });
+      }
+      await sleep(1000);
+      for (let id = 0; id < o.nodes; id++) {
+        const full = parseJvmGcLog(readGcLog(sys, id)).filter((e) => e.kind === 'full' && e.heap_after_mib !== undefined);
+        perNode.push((full[full.length - 1]?.heap_after_mib ?? 0) * 2 ** 20);
+      }
+      how = 'Java heap after a full GC (jcmd GC.run)';
+    } else if (s.system === 'go' || s.system === 'etcd') {
+      for (let id = 0; id < o.nodes; id++) {
+        const events = parseGoGctrace(readGcLog(sys, id));
+        const live = Math.max(0, ...events.slice(-3).map((e) => e.heap_live_mib ?? 0)) * 2 ** 20;
+        perNode.push(Math.max(live, rssBytes(sys.pid(id)) ?? 0));
+      }
+      how = 'max of the Go live heap (gctrace) and RSS';
+    } else {
+      for (const g of bed.groups) perNode.push(g.memoryPeakBytes());
+      how = 'cgroup memory.max_usage_in_bytes';
+    }
+    const bytes = Math.ceil(Math.max(...perNode) / 2 ** 20) * 2 ** 20;
+    return { bytes, per_node_bytes: perNode, how };
+  } finally {
+    await bed.close();
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlan, cpuCount, describePlan, PAPER_RATIOS, RECORD_BYTES, resolveOptions, UsageError } from './plan.ts';
+
+describe('resolveOptions', () => {
+  it('takes the preset, then the flags over it', () => {
+    const o = resolveOptions({ preset: 'smoke', engine: 'all', 'duration-s': '9' });
+    expect(o.systems).toEqual(['go', 'cpp', 'rust', 'java', 'etcd']);
+    expect(o.records).toBe(20_000);
+    expect(o.duration_s).toBe(9);
+    expect(o.slo_ms).toBe(20);
+    expect(o.threads).toBe(64);
+  });
+
+  it("keeps the paper's full-size settings as a preset", () => {
+    const o = resolveOptions({ preset: 'paper' });
+    expect(o.records).toBe(7_500_000);
+    expect(o.mem_gib).toEqual([32, 8, 6, 5]);
+    expect(o.vcpus).toEqual([8, 4, 2]);
+    expect(o.warmup_s).toBe(20);
+    expect(o.memory_baseline).toBe('none');
+  });
+
+  it.each([
+    [{ engine: 'go,postgres' }, /unknown "postgres"/],
+    [{ workload: 'c' }, /--workload/],
+    [{ records: 'many' }, /--records/],
+    [{ 'mem-gib': '1', ratio: '8' }, /not both/],
+    [{ ratio: '8,-1' }, /positive/],
+    [{ 'node-cpus': '1;2' }, /cpu list/],
+    [{ tolerance: '1.5' }, /below 1/],
+    [{ preset: 'huge' }, /--preset/],
+    [{ 'min-rate': '500', 'max-rate': '400' }, /must exceed/],
+    [{ 'memory-baseline': 'maybe' }, /auto or none/],
+  ])('refuses %j with a clear message', (flags, message) => {
+    expect(() => resolveOptions(flags)).toThrow(UsageError);
+    expect(() => resolveOptions(flags)).toThrow(message);
+  });
+});
+
+describe('buildPlan', () => {
+  it("applies the paper's memory:data ratios to the scaled data set", () => {
+    const o = resolveOptions({ preset: 'scaled', engine: 'go', workload: 'a' });
+    const plan = buildPlan(o);
+    expect(plan.map((s) => s.ratio)).toEqual(PAPER_RATIOS);
+    expect(plan[0]!.memory_bytes).toBe(8 * 100_000 * RECORD_BYTES);
+    expect(plan.every((s) => s.baseline_bytes === 0)).toBe(true); // measured at run time
+  });
+
+  it('runs the systems of one setting back to back, reversed on even repetitions', () => {
+    const o = resolveOptions({ preset: 'smoke', engine: 'go,java,etcd', repetitions: '2' });
+    expect(buildPlan(o).map((s) => s.id)).toEqual([
+      'go-a-r8-8vcpu-rep1', 'java-a-r8-8vcpu-rep1', 'etcd-a-r8-8vcpu-rep1',
+      'etcd-a-r8-8vcpu-rep2', 'java-a-r8-8vcpu-rep2', 'go-a-r8-8vcpu-rep2',
+    ]);
+  });
+
+  it('turns paper vCPUs into a CPU quota, none when it covers the whole cpuset', () => {
+    const o = resolveOptions({ preset: 'scaled', engine: 'go', workload: 'a', ratio: '8', vcpus: '8,4,2' });
+    expect(buildPlan(o).map((s) => s.cpu_quota_cores)).toEqual([null, 0.5, 0.25]);
+    const wide = resolveOptions({ preset: 'scaled', engine: 'go', workload: 'a', ratio: '8', vcpus: '8', 'node-cpus': '0-1' });
+    expect(buildPlan(wide)[0]!.cpu_quota_cores).toBe(1);
+  });
+
+  it('names absolute memory settings by GiB', () => {
+    const o = resolveOptions({ preset: 'paper', engine: 'rust', workload: 'b', vcpus: '8' });
+    expect(buildPlan(o).map((s) => s.id).slice(0, 4)).toEqual(['rust-b-32gib-8vcpu-rep1', 'rust-b-8gib-8vcpu-rep1', 'rust-b-6gib-8vcpu-rep1', 'rust-b-5gib-8vcpu-rep1']);
+  });
+
+  it('describes itself for --dry-run', () => {
+    const o = resolveOptions({ preset: 'smoke', engine: 'all' });
+    const text = describePlan(o, buildPlan(o));
+    expect(text).toMatch(/^plan: 5 setting\(s\), preset smoke/);
+    expect(text).toContain('etcd-a-r8-8vcpu-rep1');
+    expect(text).toContain('+ footprint');
+  });
+
+  it('counts cpus in a list', () => {
+    expect(cpuCount('1')).toBe(1);
+    expect(cpuCount('0-3,6')).toBe(5);
+  });
+});
