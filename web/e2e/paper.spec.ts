@@ -4,7 +4,8 @@ import { openView, screenshot } from './helpers.ts';
 test.use({ viewport: { width: 1280, height: 720 } });
 
 test('the paper explorer draws Fig 6 from data, with quotes on focus and missing points marked', async ({ page }, testInfo) => {
-  await openView(page, '?view=paper&paper.fig=fig6', 'paper');
+  // The paper's own points only: results overlays are switched off in the address.
+  await openView(page, '?view=paper&paper.fig=fig6&paper.overlays=0', 'paper');
   const fig6a = page.getByTestId('chart-fig6a');
   await expect(fig6a.locator('h3')).toHaveText('Fig 6(a): max throughput at the SLO vs memory, workload A');
   // C++ at 4 memory sizes, Java at 32 and 5 GiB, Java at 8 and 6 GiB not stated.
@@ -32,6 +33,21 @@ test('the paper explorer draws Fig 6 from data, with quotes on focus and missing
   await page.evaluate(() => window.scrollTo(0, document.getElementById('fig6')!.offsetTop - 56));
   await fig6a.locator('g.point[aria-label^="Java, 32"]').hover();
   await screenshot(page, testInfo, 'paper');
+});
+
+test('the committed native reference run stands beside the paper at the same memory:data ratio', async ({ page }) => {
+  await openView(page, '?view=paper&paper.fig=fig6', 'paper');
+  await expect(page.getByTestId('overlay-status')).toContainText('data/native/2026-11-22-scaled/workload-a/results.json (native, 2026-11-22)');
+  const fig6a = page.getByTestId('chart-fig6a');
+  // data/native has C++ and Java at ratios 8, 2, 1.5 and 1.25: drawn at 32, 8, 6 and 5 GiB.
+  for (const lang of ['C++', 'Java']) {
+    await expect(fig6a.locator(`g.point[aria-label^="${lang} · native, 2026-11-22, "]`)).toHaveCount(4);
+  }
+  await fig6a.locator('g.point[aria-label^="Java · native, 2026-11-22, 32"]').focus();
+  const card = fig6a.getByTestId('point-card');
+  await expect(card).toContainText('(native)');
+  await expect(card).toContainText('Scaled run: memory:data ratio 8');
+  await expect(card).toContainText('drawn at the paper’s 32 GiB');
 });
 
 test('every figure of the paper with numbers is drawn, and a panel with none says so', async ({ page }) => {

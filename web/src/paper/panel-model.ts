@@ -200,7 +200,7 @@ function overlaySeries(spec: PanelSpec, overlay: OverlayFile): ChartSeries[] {
         y,
         status,
         detail: {
-          heading: `${name} · ${xText(spec.x.dim, x)}: ${formatValue(y)} ${spec.unit} (${f.metadata.source_kind})`,
+          heading: `${name} · ${xText(spec.x.dim, x)}: ${SYMBOL_OF_STATUS[STATUS_OF_QUALIFIER[row.qualifier] ?? 'stated'] ?? ''}${formatValue(y)} ${spec.unit} (${f.metadata.source_kind})`,
           lines: [
             f.metadata.source_kind === 'simulated'
               ? `Simulated by model card ${f.metadata.model_card_version ?? '?'}, seed ${f.metadata.seed ?? '?'} — not a measurement.`

@@ -123,9 +123,12 @@ describe('the paper explorer model', () => {
     const m = buildPaperModel(PAPER.rows, UNAVAILABLE, collectOverlays({ '../../../data/native/run/results.json': native }));
     const fig6a = m.flatMap((f) => f.panels).find((p) => p.spec.key === 'fig6a')!;
     const s = fig6a.series.find((x) => x.kind === 'native')!;
+    expect(s.name).toBe('Java · native, 2026-11-22');
     expect(s.points.map((p) => [p.x, p.y])).toEqual([[32, 2.6], [5, 0.1]]);
     expect(s.points[0]!.status).toBe('measured');
     expect(s.points[0]!.detail.lines.join(' ')).toContain('memory:data ratio 8, 0.2 GiB per node, drawn at the paper’s 32 GiB');
+    // "not even 100 ops/s met the SLO" reads as an upper bound, like the paper's Go at 5 GiB.
+    expect(s.points[1]!.detail.heading).toBe('Java · 5 GiB: <0.1 Kops/s (native)');
   });
 });
 

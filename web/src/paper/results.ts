@@ -108,7 +108,8 @@ export const OVERLAYS: OverlayFile[] = collectOverlays(
 
 /** "model card 0.3.0" / "native, <machine>" — how an overlay names itself on a chart. */
 export function overlayLabel(f: ResultsFile): string {
+  // Short: it names a legend entry. The machine is in every point's detail.
   return f.metadata.source_kind === 'simulated'
     ? `simulated, model card ${f.metadata.model_card_version ?? '?'}`
-    : `native, ${f.metadata.machine.description}`;
+    : `native, ${f.metadata.date}`;
 }
