@@ -108,6 +108,10 @@ export interface NodeTimelines {
   /** Means over the measured window. */
   mean_cpu_utilization: number;
   mean_gc_cpu_share: number;
+  /** Operations that entered this node's log over the whole run (warm-up included), and the
+   * mean heap bytes the model allocated per operation (model card alloc.<engine>.*). */
+  ops_entered: number;
+  allocated_bytes_per_op: number;
   crashed_at_s?: number; // e.g. an OOM kill of a C++/Rust node
 }
 

@@ -18,12 +18,6 @@ export interface CpuCosts {
   per_kib_us: number; // per KiB read or written (parallel)
 }
 
-export interface AllocCosts {
-  bytes_per_event: number;
-  bytes_per_byte: number; // per byte of message read or written
-  allocs_per_event: number;
-}
-
 export function cpuCosts(card: ModelCard, e: EngineName): CpuCosts {
   return {
     in_us: langParam(card, 'cpu', e, 'in_us'),
@@ -31,14 +25,6 @@ export function cpuCosts(card: ModelCard, e: EngineName): CpuCosts {
     step_us: langParam(card, 'cpu', e, 'step_us'),
     out_us: langParam(card, 'cpu', e, 'out_us'),
     per_kib_us: langParam(card, 'cpu', e, 'per_kib_us'),
-  };
-}
-
-export function allocCosts(card: ModelCard, e: EngineName): AllocCosts {
-  return {
-    bytes_per_event: langParam(card, 'alloc', e, 'bytes_per_event'),
-    bytes_per_byte: langParam(card, 'alloc', e, 'bytes_per_message_byte'),
-    allocs_per_event: langParam(card, 'alloc', e, 'allocs_per_event'),
   };
 }
 

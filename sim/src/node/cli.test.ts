@@ -20,7 +20,7 @@ describe('sim CLI', () => {
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     const validate = compileResultsSchema(join(HERE, '..', '..', '..', 'data', 'schema'));
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
-    expect(doc.metadata).toMatchObject({ source_kind: 'simulated', model_card_version: '1.0.0', seed: 2, date: '2026-11-22' });
+    expect(doc.metadata).toMatchObject({ source_kind: 'simulated', model_card_version: '1.1.0', seed: 2, date: '2026-11-22' });
     expect(doc.rows.some((row: { metric: string; language: string }) => row.metric === 'max_throughput_slo' && row.language === 'Java')).toBe(true);
   });
 

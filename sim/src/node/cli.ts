@@ -38,7 +38,7 @@ const USAGE = `usage: npm run sim -- <run|search|sweep> [options]
                             --max-probe-s (default 600): rare events (a Java full GC every few minutes
                             with a tight heap) then decide the p99 as in the paper's 10-minute runs
   --latency-us U --jitter-us J --bandwidth-gbps B   network (default: the model card's one-AZ figures)
-  --card FILE               a model card to use instead of data/models/1.0.0.json
+  --card FILE               a model card to use instead of data/models/${DEFAULT_CARD.version}.json
   --seed N                  (default 1)
   --out FILE                results in the data/ results schema
   --raw FILE                the full RunResult / SloSearchResult / SweepResult JSON

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../api.ts';
 import { provider } from '../node/engines.ts';
+import { DEFAULT_CARD, param } from '../models/card.ts';
 import { simulate } from './simulate.ts';
 import { SpecError } from './spec.ts';
 
@@ -83,5 +84,54 @@ describe('load runs', () => {
     expect(() => simulate(spec({ load: { mode: 'open', target_ops_per_s: -5, duration_s: 1 } }), null)).toThrow(/target_ops_per_s/);
     expect(() => simulate(spec({ resources: { vcpus: 2, memory_gib: 4, memory_to_data_ratio: 2 } }), null)).toThrow(/not both/);
     expect(() => simulate(spec(), null)).toThrow(/exact fidelity needs engines/);
+  });
+});
+
+describe('allocation per operation (model card alloc.<engine>.<role>_bytes_per_<kind>_op)', () => {
+  const fast = (engine: 'go' | 'java' | 'cpp', read_proportion: number, target = 2000): RunSpec => ({
+    cluster: { engines: [engine, engine, engine], seed: 5 },
+    resources: { vcpus: 8, memory_gib: 32 },
+    workload: { name: read_proportion === 0.95 ? 'B' : read_proportion === 0.5 ? 'A' : 'custom', read_proportion, record_count: 7_500_000 },
+    load: { mode: 'open', target_ops_per_s: target, duration_s: 2, warmup_s: 0.5 },
+    fidelity: 'fast',
+  });
+
+  it("a read and an update allocate exactly the card's bytes on the leader and on each follower", () => {
+    for (const engine of ['go', 'java', 'cpp'] as const) {
+      for (const op of ['read', 'update'] as const) {
+        const r = simulate(fast(engine, op === 'read' ? 1 : 0), null);
+        const [leader, ...followers] = r.nodes;
+        expect(leader!.ops_entered).toBeGreaterThan(4000);
+        expect(leader!.allocated_bytes_per_op).toBe(param(DEFAULT_CARD, `alloc.${engine}.leader_bytes_per_${op}_op`));
+        for (const f of followers) {
+          expect(f.ops_entered).toBe(leader!.ops_entered);
+          expect(f.allocated_bytes_per_op).toBe(param(DEFAULT_CARD, `alloc.${engine}.follower_bytes_per_${op}_op`));
+        }
+      }
+    }
+  });
+
+  it('with the real engines too, every workload operation is charged once on each node, by its kind', async () => {
+    const r = simulate(spec({ workload: { name: 'custom', read_proportion: 1, record_count: 7_500_000, engine_record_count: 10 } }), await provider(['go']));
+    const leader = r.nodes[r.leader_at_end!]!;
+    // the load phase's 10 inserts (the engines' scaled-down keys) allocate nothing in the model
+    expect(leader.ops_entered).toBeGreaterThan(1000);
+    expect(leader.allocated_bytes_per_op).toBe(param(DEFAULT_CARD, 'alloc.go.leader_bytes_per_read_op'));
+    for (const f of r.nodes.filter((n) => n.node !== r.leader_at_end)) {
+      expect(f.ops_entered).toBe(leader.ops_entered);
+      expect(f.allocated_bytes_per_op).toBe(param(DEFAULT_CARD, 'alloc.go.follower_bytes_per_read_op'));
+    }
+  });
+
+  it('Go: workload B allocates less per operation than A, so it collects less often for the same load', () => {
+    // 5.5 GiB: little runway above the live heap, so cycles come every few hundred MB.
+    const tight = (read_proportion: number): RunSpec => ({ ...fast('go', read_proportion), resources: { vcpus: 8, memory_gib: 5.5 }, load: { mode: 'open', target_ops_per_s: 20_000, duration_s: 10, warmup_s: 0.5 } });
+    const a = simulate(tight(0.5), null);
+    const b = simulate(tight(0.95), null);
+    expect(b.nodes[0]!.allocated_bytes_per_op).toBeLessThan(a.nodes[0]!.allocated_bytes_per_op);
+    expect(b.nodes[1]!.allocated_bytes_per_op).toBeLessThan(a.nodes[1]!.allocated_bytes_per_op);
+    const cycles = (r: typeof a) => r.nodes[0]!.gc_events.filter((e) => e.kind === 'go_cycle').length;
+    expect(cycles(b)).toBeLessThan(cycles(a));
+    expect(b.nodes[0]!.mean_gc_cpu_share).toBeLessThan(a.nodes[0]!.mean_gc_cpu_share);
   });
 });

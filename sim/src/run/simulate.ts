@@ -13,7 +13,8 @@ import { LatencyHistogram } from '../metrics/histogram.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { DEFAULT_CARD, param, validateCard } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
-import { allocCosts, cpuCosts, GIB, makeRuntime, type AllocCosts, type CpuCosts } from '../models/node-model.ts';
+import { allocCosts, opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
+import { cpuCosts, GIB, makeRuntime, type CpuCosts } from '../models/node-model.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
 import { G1Runtime } from '../models/g1.ts';
 import { EngineHost, FastHost, type Host, type NodeEvent, type NodeOutput, type OpKind } from './hosts.ts';
@@ -76,6 +77,8 @@ interface SimNode {
   runtime: RuntimeModel;
   cpu: CpuCosts;
   alloc: AllocCosts;
+  opsEntered: number;
+  allocatedBytes: number;
   timerGen: Record<TimerName, number>;
   crashed_at_us: number | null;
   heapSamples: number[];
@@ -157,6 +160,8 @@ class Simulation {
         runtime: makeRuntime(card, { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances: logInstances }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
+        opsEntered: 0,
+        allocatedBytes: 0,
         timerGen: { election: 0, commit: 0 },
         crashed_at_us: null,
         heapSamples: [],
@@ -279,17 +284,22 @@ class Simulation {
     const bytesIn = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
     const pre = (ev.kind === 'timer' || ev.kind === 'start' ? c.timer_us : c.in_us) + (c.per_kib_us * bytesIn) / 1024;
     let post = 0;
-    let bytesOut = 0;
     for (const o of out) {
       if (o.kind === 'send' || o.kind === 'reply') {
         post += c.out_us + (c.per_kib_us * o.bytes) / 1024;
-        bytesOut += o.bytes;
       }
     }
-    // Allocation of this event (per event and per byte handled); the runtime may answer with
-    // extra CPU for this event (Go assists, allocator work) and may start a collection.
-    const a = n.alloc;
-    post += n.runtime.charge(this.now, a.bytes_per_event + a.bytes_per_byte * (bytesIn + bytesOut), a.allocs_per_event);
+    // Allocation: a node allocates an operation's bytes (card: per role and kind, measured on
+    // the native engines, everything the operation costs that node included) once, where the
+    // operation enters its log; every event pays the allocator per allocation. The runtime may
+    // answer with extra CPU for this event (Go assists, allocator work) and may start a collection.
+    // The exact mode's load phase only gives the engines their scaled-down keys; the memory
+    // model already holds every modelled record, so loading allocates nothing here.
+    const entering = this.workloadStart_us === Infinity ? null : opEntering(ev, out);
+    const allocated = entering ? opBytes(n.alloc, entering.role, entering.op) : 0;
+    if (entering) n.opsEntered++;
+    n.allocatedBytes += allocated;
+    post += n.runtime.charge(this.now, allocated, n.alloc.allocs_per_event);
     if (n.isG1 && isUpdate(ev)) (n.runtime as G1Runtime).onUpdate();
     // The event's work is one piece on a core (a thread waiting for the mutex gives its core
     // back, so the wait is not on the core); the serialized part waits for the mutex; the
@@ -525,6 +535,8 @@ class Simulation {
         heap_gib: heap,
         mean_cpu_utilization: Number.isFinite(from) ? round4(u.utilization(from, to).total) : 0,
         mean_gc_cpu_share: Number.isFinite(from) ? round4(u.utilization(from, to).gc) : 0,
+        ops_entered: n.opsEntered,
+        allocated_bytes_per_op: n.opsEntered > 0 ? round4(n.allocatedBytes / n.opsEntered) : 0,
       };
       if (n.crashed_at_us !== null) out.crashed_at_s = round6(n.crashed_at_us / 1e6);
       return out;
@@ -549,6 +561,18 @@ class Simulation {
       stopped_early: this.stoppedEarly,
     };
   }
+}
+
+/** The operation this event brings into the node's log, if any: a client command the node
+ * takes as leader (it proposes it, or commits it at once when it is alone), or a follower's
+ * accept request. Redirects, retries, votes and timers bring none. */
+export function opEntering(ev: NodeEvent, out: readonly NodeOutput[]): { role: Role; op: OpKind } | null {
+  if (ev.kind === 'client') {
+    const taken = out.some((o) => (o.kind === 'send' && o.type === 'accept_request') || (o.kind === 'reply' && o.result !== 'leader_is' && o.result !== 'retry'));
+    return taken ? { role: 'leader', op: ev.op } : null;
+  }
+  if (ev.kind === 'message' && ev.type === 'accept_request') return { role: 'follower', op: ev.update ? 'update' : 'read' };
+  return null;
 }
 
 function isUpdate(ev: NodeEvent): boolean {

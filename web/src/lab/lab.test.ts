@@ -43,10 +43,10 @@ describe('lab-spec', () => {
 // `stopped_early` is in the simulator's newer contract; the assertion keeps this file valid for both.
 const SWEEP = {
   simulated: true,
-  model_card_version: '1.0.0',
+  model_card_version: '1.1.0',
   points: [
-    { engine: 'java', memory_gib: 32, vcpus: 8, result: { simulated: true, model_card_version: '1.0.0', max_ops_per_s_at_slo: 17_500, p99_ms_at_max: 18.2, leader_cpu_utilization_at_max: 0.5, probes: [{ target_ops_per_s: 100, p99_ms: 2, achieved_ops_per_s: 100, met: true, stopped_early: false }, { target_ops_per_s: 17_500, p99_ms: 18.2, achieved_ops_per_s: 17_400, met: true, stopped_early: false }] } },
-    { engine: 'java', memory_gib: 5.1, vcpus: 8, result: { simulated: true, model_card_version: '1.0.0', max_ops_per_s_at_slo: null, p99_ms_at_max: null, leader_cpu_utilization_at_max: null, probes: [{ target_ops_per_s: 100, p99_ms: 40, achieved_ops_per_s: 99, met: false, stopped_early: false }] } },
+    { engine: 'java', memory_gib: 32, vcpus: 8, result: { simulated: true, model_card_version: '1.1.0', max_ops_per_s_at_slo: 17_500, p99_ms_at_max: 18.2, leader_cpu_utilization_at_max: 0.5, probes: [{ target_ops_per_s: 100, p99_ms: 2, achieved_ops_per_s: 100, met: true, stopped_early: false }, { target_ops_per_s: 17_500, p99_ms: 18.2, achieved_ops_per_s: 17_400, met: true, stopped_early: false }] } },
+    { engine: 'java', memory_gib: 5.1, vcpus: 8, result: { simulated: true, model_card_version: '1.1.0', max_ops_per_s_at_slo: null, p99_ms_at_max: null, leader_cpu_utilization_at_max: null, probes: [{ target_ops_per_s: 100, p99_ms: 40, achieved_ops_per_s: 99, met: false, stopped_early: false }] } },
   ],
 } as unknown as SweepResult;
 
@@ -56,12 +56,12 @@ describe('lab-results', () => {
     s.engines = ['java'];
     s.ratios = [8, 1.25];
     const [series] = sweepSeries(SWEEP, s, 3);
-    expect(series!.name).toBe('Java · simulated, model card 1.0.0');
+    expect(series!.name).toBe('Java · simulated, model card 1.1.0');
     expect(series!.points.map((p) => [p.x, p.y, p.label])).toEqual([
       [32, 17.5, '17.5'],
       [5, 0.1, '<0.1'],
     ]);
-    expect(series!.points[0]!.detail.lines[0]).toBe('Simulated by model card 1.0.0, seed 3: not a measurement.');
+    expect(series!.points[0]!.detail.lines[0]).toBe('Simulated by model card 1.1.0, seed 3: not a measurement.');
   });
   it('finds the paper’s published points for the same configurations, with provenance', () => {
     const s = lab();
