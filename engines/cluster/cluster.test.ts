@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Socket } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverCommand } from '../loader/node-loaders.ts';
@@ -166,7 +166,9 @@ for (const engines of mixes) {
         reply = await client.raw(restarted, 'get anything', 1000).catch(() => 'unreachable');
         if (reply !== `leader is ${leader}`) await sleep(50);
       }
-      expect(reply).toBe(`leader is ${leader}`);
+      // On failure, say what the restarted node did: its exit status and the end of its log.
+      const why = () => `node ${restarted} ${cluster.describeExit(restarted)}; its log ends:\n${readFileSync(cluster.logPath(restarted), 'utf8').slice(-1500)}`;
+      expect(reply, why()).toBe(`leader is ${leader}`);
       expect(await client.request('put after restart')).toBe('');
     });
   });

@@ -30,6 +30,8 @@ export { freePorts } from './ports.ts';
 
 export class NativeCluster {
   readonly processes: (ChildProcess | null)[] = [];
+  /** How each node's latest process ended; null while it runs. */
+  private readonly lastExit: (string | null)[] = [];
   private readonly logs: WriteStream[] = [];
   private readonly dir: string;
   private readonly configPath: string;
@@ -75,10 +77,17 @@ export class NativeCluster {
     });
     child.stdout!.pipe(log, { end: false });
     child.stderr!.pipe(log, { end: false });
-    child.on('exit', () => {
+    child.on('exit', (code, signal) => {
+      this.lastExit[id] = signal ? `was ended by ${signal}` : `exited with status ${code}`;
       if (this.processes[id] === child) this.processes[id] = null;
     });
+    this.lastExit[id] = null;
     this.processes[id] = child;
+  }
+
+  /** "is running", "exited with status 2", "was ended by SIGKILL": for test failure messages. */
+  describeExit(id: number): string {
+    return this.lastExit[id] ?? (this.processes[id] ? 'is running' : 'was never started');
   }
 
   /** Kills a node at once (SIGKILL): a crash, not a shutdown. */
