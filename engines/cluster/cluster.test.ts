@@ -157,19 +157,25 @@ for (const engines of mixes) {
     });
 
     let restarted = -1;
-    it('takes a restarted node back as a follower', async () => {
+    it('takes a restarted node back, losing nothing', async () => {
       cluster.startNode(restarted);
-      const leader = client.currentNode;
-      const deadline = Date.now() + 5000;
+      // The node comes back empty. Either it hears the leader's heartbeat first and redirects to
+      // it, or its election timer (225-300 ms) fires before the leader's redial back-off (up to
+      // 1 s) brings a heartbeat — likely on a loaded machine — and it wins with a higher ballot,
+      // merges the others' logs and leads itself. Both are the protocol working; either way it
+      // must serve, and every key must survive.
+      const serving = (r: string) => (/^leader is \d+$/.test(r) && r !== `leader is ${restarted}`) || r === 'key not found';
+      const deadline = Date.now() + 15_000;
       let reply = '';
-      while (Date.now() < deadline && reply !== `leader is ${leader}`) {
-        reply = await client.raw(restarted, 'get anything', 1000).catch(() => 'unreachable');
-        if (reply !== `leader is ${leader}`) await sleep(50);
+      while (Date.now() < deadline && !serving(reply)) {
+        reply = await client.raw(restarted, 'get anything', 2000).catch((e: Error) => `unreachable: ${e.message}`);
+        if (!serving(reply)) await sleep(50);
       }
       // On failure, say what the restarted node did: its exit status and the end of its log.
-      const why = () => `node ${restarted} ${cluster.describeExit(restarted)}; its log ends:\n${readFileSync(cluster.logPath(restarted), 'utf8').slice(-1500)}`;
-      expect(reply, why()).toBe(`leader is ${leader}`);
-      expect(await client.request('put after restart')).toBe('');
+      const why = () => `node ${restarted} ${cluster.describeExit(restarted)}; last reply ${JSON.stringify(reply)}; its log ends:\n${readFileSync(cluster.logPath(restarted), 'utf8').slice(-1500)}`;
+      expect(serving(reply), why()).toBe(true);
+      expect(await client.request('put after restart', 15_000)).toBe('');
+      for (const k of keys) expect(await client.request(`get ${k}`, 15_000)).toBe(`value of ${k}`);
     });
   });
 }

@@ -437,8 +437,13 @@ void Server::ServePeer(int fd, std::string from) {
 }
 
 void Server::RunPeerLink(PeerLink* link) {
-  const auto kMinBackoff = std::chrono::milliseconds(50);
-  const auto kMaxBackoff = std::chrono::milliseconds(500);
+  // The redial interval stays under the election timeout (at least 1.5 commit intervals): a
+  // restarted peer must hear our heartbeat before its first election timer fires, or it starts
+  // an election, wins it with an empty log, and cannot execute what the others have already
+  // trimmed (docs/protocol.md, "Native servers").
+  const auto kMaxBackoff =
+      std::max(std::chrono::milliseconds(cfg_.commit_interval_ms / 2), std::chrono::milliseconds(1));
+  const auto kMinBackoff = std::min(std::chrono::milliseconds(25), kMaxBackoff);
   auto backoff = kMinBackoff;
   bool logged_down = false;
   const std::string name = "peer " + std::to_string(link->peer) + " (" + link->addr.host + ":" +

@@ -50,9 +50,19 @@ func (p *peerLink) close() {
 	})
 }
 
+// redialCap keeps the redial interval under the election timeout (at least 1.5 commit
+// intervals): a restarted peer must hear our heartbeat before its first election timer fires,
+// or it starts an election, wins it with an empty log, and cannot execute what the others have
+// already trimmed (docs/protocol.md, "Native servers").
+func redialCap(commitIntervalMs uint64) time.Duration {
+	return max(time.Duration(commitIntervalMs)*time.Millisecond/2, time.Millisecond)
+}
+
 func (p *peerLink) run() {
 	defer p.s.wg.Done()
-	backoff := 50 * time.Millisecond
+	maxBackoff := redialCap(p.s.cfg.CommitIntervalMs)
+	minBackoff := min(25*time.Millisecond, maxBackoff)
+	backoff := minBackoff
 	for {
 		conn, err := net.DialTimeout("tcp", p.addr, time.Second)
 		if err != nil {
@@ -61,10 +71,10 @@ func (p *peerLink) run() {
 				return
 			case <-time.After(backoff):
 			}
-			backoff = min(backoff*2, time.Second)
+			backoff = min(backoff*2, maxBackoff)
 			continue
 		}
-		backoff = 50 * time.Millisecond
+		backoff = minBackoff
 		conn.(*net.TCPConn).SetNoDelay(true)
 		p.mu.Lock()
 		p.conn = conn

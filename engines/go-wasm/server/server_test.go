@@ -156,3 +156,12 @@ func TestLoadConfig(t *testing.T) {
 		t.Error("accepted a missing file")
 	}
 }
+
+func TestRedialStaysUnderTheElectionTimeout(t *testing.T) {
+	for _, ci := range []uint64{1, 2, 150, 1000} {
+		election := time.Duration(ci) * time.Millisecond * 3 / 2 // the shortest election delay
+		if got := redialCap(ci); got <= 0 || (got >= election && ci > 1) {
+			t.Errorf("commit interval %d ms: redial cap %v, shortest election delay %v", ci, got, election)
+		}
+	}
+}

@@ -37,6 +37,7 @@ pub struct Shared {
     core: Mutex<Core>,
     peers: Vec<Option<mpsc::Sender<Vec<u8>>>>,
     verbose: bool,
+    commit_interval_ms: u64,
     dropped_sends: AtomicU64,
     garbage_frames: AtomicU64,
 }
@@ -263,13 +264,19 @@ async fn serve_peer(shared: Arc<Shared>, stream: TcpStream, addr: SocketAddr) {
 /// The link to peer `to`: dials, writes what the core sends, reconnects with back-off. What is
 /// queued while the link is down is dropped (the protocol retries on its own).
 async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr, mut rx: mpsc::Receiver<Vec<u8>>) {
-    let mut backoff = Duration::from_millis(25);
+    // The redial interval stays under the election timeout (at least 1.5 commit intervals): a
+    // restarted peer must hear our heartbeat before its first election timer fires, or it starts
+    // an election, wins it with an empty log, and cannot execute what the others have already
+    // trimmed (docs/protocol.md, "Native servers").
+    let max_backoff = Duration::from_millis(shared.commit_interval_ms / 2).max(Duration::from_millis(1));
+    let min_backoff = Duration::from_millis(25).min(max_backoff);
+    let mut backoff = min_backoff;
     let mut was_connected = false;
     loop {
         match TcpStream::connect(addr).await {
             Ok(mut stream) => {
                 let _ = stream.set_nodelay(true);
-                backoff = Duration::from_millis(25);
+                backoff = min_backoff;
                 if shared.verbose || was_connected {
                     shared.log(&format!("connected to peer {to} at {addr}"));
                 }
@@ -294,7 +301,7 @@ async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr, mut rx: mps
                 }
                 while rx.try_recv().is_ok() {}
                 tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(Duration::from_secs(1));
+                backoff = (backoff * 2).min(max_backoff);
             }
         }
     }
@@ -338,6 +345,7 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
         core: Mutex::new(Core { node: Node::new(node_cfg), timer_generation: [0; 2], clients: HashMap::new() }),
         peers,
         verbose: args.verbose,
+        commit_interval_ms: cfg.commit_interval_ms,
         dropped_sends: AtomicU64::new(0),
         garbage_frames: AtomicU64::new(0),
     });

@@ -388,14 +388,20 @@ final class Server {
         }
 
         void run() {
-            long backoffMs = 25;
+            // The redial interval stays under the election timeout (at least 1.5 commit
+            // intervals): a restarted peer must hear our heartbeat before its first election
+            // timer fires, or it starts an election, wins it with an empty log, and cannot
+            // execute what the others have already trimmed (docs/protocol.md, "Native servers").
+            long maxBackoffMs = Math.max(cfg.commitIntervalMs / 2, 1);
+            long minBackoffMs = Math.min(25, maxBackoffMs);
+            long backoffMs = minBackoffMs;
             for (;;) {
                 Socket s = new Socket();
                 try {
                     s.setTcpNoDelay(true);
                     s.connect(addr, 2000);
                     OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
-                    backoffMs = 25;
+                    backoffMs = minBackoffMs;
                     up = true;
                     log("link to peer " + to + " at " + addr + " is up");
                     for (;;) {
@@ -418,7 +424,7 @@ final class Server {
                 } catch (InterruptedException e) {
                     return;
                 }
-                backoffMs = Math.min(backoffMs * 2, 1000);
+                backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
             }
         }
     }
