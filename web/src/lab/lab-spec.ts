@@ -2,9 +2,8 @@
 import type { EngineName } from '../../../engines/loader/engine.ts';
 import type { RunSpec, SweepSpec, WorkloadSpec } from '../../../sim/src/api.ts';
 import type { LabState } from '../state/app-state.ts';
+import { paperGibOfRatio } from '../paper/memory-ratio.ts';
 
-/** The paper's raw dataset (§5.1): memory:data ratio r means r × 4 GiB of memory. */
-export const PAPER_DATASET_GIB = 4;
 
 export const READ_SHARE = { A: 0.5, B: 0.95 } as const;
 
@@ -25,7 +24,7 @@ export function memoryOf(s: LabState): { memory_gib: number } | { memory_to_data
 
 /** The memory sweep's values in GiB, for the chart's x axis (ratios at the paper's 4 GiB). */
 export function memoryAxisGib(s: LabState): number[] {
-  return s.memunit === 'gib' ? s.gibs : s.ratios.map((r) => Number((r * PAPER_DATASET_GIB).toFixed(3)));
+  return s.memunit === 'gib' ? s.gibs : s.ratios.map((r) => Number(paperGibOfRatio(r).toFixed(3)));
 }
 
 /** A 3-node cluster of one engine under the Lab's load. */

@@ -4,6 +4,7 @@
 import type { ChartPoint, ChartSeries, PointDetail, PointStatus, ReferenceLine, YAxis } from '../charts/types.ts';
 import { readableQuote } from './quote.ts';
 import { overlayLabel, type OverlayFile, type ResultRow, type ResultsFile, type UnavailableSeries } from './results.ts';
+import { paperGibOfRatio } from './memory-ratio.ts';
 
 export type XDim = 'memory_gib' | 'vcpus' | 'category';
 export type XValue = string | number;
@@ -107,17 +108,10 @@ function sameNumber(a: number | null | undefined, b: number | null | undefined):
   return a !== null && a !== undefined && b !== null && b !== undefined && Math.abs(a - b) < 1e-9;
 }
 
-/**
- * The paper's dataset per node in GiB: its 32, 8, 6 and 5 GiB settings are memory:data ratios
- * 8, 2, 1.5 and 1.25 (§4.3, §5.1). A run scaled down to a smaller machine keeps the ratio, not
- * the GiB, so it is drawn at the paper's setting of the same ratio.
- */
-const PAPER_DATASET_GIB = 4;
-
 /** Whether a results row describes the memory setting `memory_gib` of the paper. */
 function sameMemory(row: ResultRow, memory_gib: number | undefined): boolean {
   if (typeof row.memory_data_ratio === 'number' && memory_gib !== undefined) {
-    return sameNumber(row.memory_data_ratio, memory_gib / PAPER_DATASET_GIB);
+    return sameNumber(paperGibOfRatio(row.memory_data_ratio), memory_gib);
   }
   return sameNumber(row.memory_gib, memory_gib);
 }
@@ -126,7 +120,7 @@ function sameMemory(row: ResultRow, memory_gib: number | undefined): boolean {
 function scaledNote(row: ResultRow): string[] {
   if (typeof row.memory_data_ratio !== 'number') return [];
   const per = row.memory_gib === null || row.memory_gib === undefined ? '' : `, ${formatValue(row.memory_gib)} GiB per node`;
-  return [`Scaled run: memory:data ratio ${row.memory_data_ratio}${per}, drawn at the paper’s ${formatValue(row.memory_data_ratio * PAPER_DATASET_GIB)} GiB (the same ratio); compare shapes, not absolute values.`];
+  return [`Scaled run: memory:data ratio ${row.memory_data_ratio}${per}, drawn at the paper’s ${formatValue(paperGibOfRatio(row.memory_data_ratio))} GiB (the same ratio); compare shapes, not absolute values.`];
 }
 
 /** Memory and vCPUs of a point of the panel. */

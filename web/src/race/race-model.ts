@@ -4,14 +4,10 @@ import type { EngineName } from '../../../engines/loader/engine.ts';
 import type { RunResult } from '../../../sim/src/api.ts';
 import type { ResultRow } from '../paper/results.ts';
 import { ENGINE_LANGUAGE } from '../theme/palette.ts';
+import { paperGibOfRatio } from '../paper/memory-ratio.ts';
 
 export const RACE_ENGINES: EngineName[] = ['cpp', 'rust', 'go', 'java'];
-export const SQUEEZE = [
-  { ratio: 8, gib: 32 },
-  { ratio: 2, gib: 8 },
-  { ratio: 1.5, gib: 6 },
-  { ratio: 1.25, gib: 5 },
-] as const;
+export const SQUEEZE = [8, 2, 1.5, 1.25].map((ratio) => ({ ratio, gib: paperGibOfRatio(ratio) }));
 
 export interface Lane {
   engine: EngineName;
