@@ -1,16 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { pyodidePlugin } from './vite-plugins/pyodide.ts';
+import { packageGlobs } from './vite-plugins/package-globs.ts';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), pyodidePlugin()],
+  plugins: [react(), pyodidePlugin(), packageGlobs()],
   base: './', // the built site works from any folder of any static server
   server: { fs: { allow: [repoRoot] } },
   build: { outDir: 'dist', assetsInlineLimit: 0, target: 'es2022' },
-  worker: { format: 'es' },
+  // Workers are bundled on their own: they need the same glob rewriting.
+  worker: { format: 'es', plugins: () => [packageGlobs()] },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',

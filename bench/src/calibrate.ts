@@ -9,16 +9,16 @@
 // machine, date and commit in its note) to data/models/measured/<version>.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { Cluster } from '../../engines/conformance/src/cluster.ts';
-import { nativeEngine } from '../../engines/loader/node-loaders.ts';
-import type { AsyncEngine, EngineName } from '../../engines/loader/engine.ts';
+import { Cluster } from '@replicant/engines/conformance/cluster';
+import { nativeEngine } from '@replicant/engines/loader/node-loaders';
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
+import type { AsyncEngine, EngineName } from '@replicant/engines/loader/engine';
 import { buildPlan, resolveOptions, UsageError } from './plan.ts';
 import { measureFixedRate } from './measure.ts';
 import { gitCommit, machineInfo } from './machine.ts';
 import { BENCH_DIR } from './ycsb.ts';
 
 const REPO = resolve(BENCH_DIR, '..');
-const ENGINES: EngineName[] = ['go', 'cpp', 'rust', 'java'];
 
 export interface CardParameter {
   value: number;
@@ -105,8 +105,8 @@ export async function coreAllocation(name: EngineName, commands: string[], warmu
 }
 
 export async function runCalibration(flags: Record<string, string | boolean | undefined>, command: string): Promise<number> {
-  const engines = ((flags.engine as string | undefined) ?? ENGINES.join(',')).split(',') as EngineName[];
-  for (const e of engines) if (!ENGINES.includes(e)) throw new UsageError(`calibrate --engine: ${JSON.stringify(e)} is not a Replicant engine (${ENGINES.join(', ')})`);
+  const engines = ((flags.engine as string | undefined) ?? ENGINE_NAMES.join(',')).split(',') as EngineName[];
+  for (const e of engines) if (!ENGINE_NAMES.includes(e)) throw new UsageError(`calibrate --engine: ${JSON.stringify(e)} is not a Replicant engine (${ENGINE_NAMES.join(', ')})`);
   const rate = Number(flags.rate ?? 1000);
   if (!(rate > 0)) throw new UsageError('--rate must be a positive number of ops/s');
   const options = resolveOptions({

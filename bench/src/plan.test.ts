@@ -4,7 +4,7 @@ import { buildPlan, cpuCount, describePlan, PAPER_RATIOS, RECORD_BYTES, resolveO
 describe('resolveOptions', () => {
   it('takes the preset, then the flags over it', () => {
     const o = resolveOptions({ preset: 'smoke', engine: 'all', 'duration-s': '9' });
-    expect(o.systems).toEqual(['go', 'cpp', 'rust', 'java', 'etcd']);
+    expect(o.systems).toEqual(['cpp', 'java', 'go', 'rust', 'etcd']);
     expect(o.records).toBe(20_000);
     expect(o.duration_s).toBe(9);
     expect(o.slo_ms).toBe(20);

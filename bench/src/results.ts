@@ -3,7 +3,7 @@
 // timelines, GC events) that the rows point to. Pure: results in, objects out.
 import type { BenchOptions, Setting } from './plan.ts';
 import type { SettingResult } from './measure.ts';
-import { LANGUAGE } from './systems.ts';
+import { languageOfSystem } from './systems.ts';
 import type { MachineInfo } from './machine.ts';
 
 export interface ResultRow {
@@ -60,7 +60,7 @@ export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: stri
   const s = r.setting;
   const base = {
     figure_or_table: '' as const,
-    language: LANGUAGE[s.system],
+    language: languageOfSystem(s.system),
     workload: s.workload === 'custom' ? null : (s.workload.toUpperCase() as 'A' | 'B'),
     memory_gib: round(s.memory_bytes / 2 ** 30, 4),
     memory_data_ratio: s.ratio,

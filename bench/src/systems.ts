@@ -5,21 +5,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { NativeCluster, freePorts } from '../../engines/cluster/launcher.ts';
-import { ReplicantClient } from '../../engines/cluster/client.ts';
-import type { EngineName } from '../../engines/loader/engine.ts';
+import { NativeCluster, freePorts } from '@replicant/engines/cluster/launcher';
+import { ReplicantClient } from '@replicant/engines/cluster/client';
+import { ENGINE_NAMES, languageOf, type EngineName, type Language } from '@replicant/engines/loader/catalogue';
 import { BENCH_DIR } from './ycsb.ts';
 
-export const SYSTEMS = ['go', 'cpp', 'rust', 'java', 'etcd'] as const;
-export type SystemName = (typeof SYSTEMS)[number];
+/** The four engines (in the catalogue's order), then etcd, the paper's baseline. */
+export const SYSTEMS: readonly SystemName[] = [...ENGINE_NAMES, 'etcd'];
+export type SystemName = EngineName | 'etcd';
 
-export const LANGUAGE: Record<SystemName, 'Go' | 'C++' | 'Rust' | 'Java' | 'etcd'> = {
-  go: 'Go',
-  cpp: 'C++',
-  rust: 'Rust',
-  java: 'Java',
-  etcd: 'etcd',
-};
+export function languageOfSystem(system: SystemName): Language | 'etcd' {
+  return system === 'etcd' ? 'etcd' : languageOf(system);
+}
 
 export const ETCD_BINARY = join(BENCH_DIR, 'etcd/dist/etcd');
 

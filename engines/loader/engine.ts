@@ -2,8 +2,9 @@
 // harness, simulator, web lab). Every engine, in every language and on every target, is
 // reached through these two interfaces. See docs/protocol.md, "WebAssembly exports".
 
-export const ENGINE_NAMES = ['go', 'cpp', 'rust', 'java'] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
+import type { EngineName } from './catalogue.ts';
+
+export { ENGINE_NAMES, type EngineName } from './catalogue.ts';
 
 export const TARGETS = ['native', 'wasm-node', 'wasm-browser'] as const;
 export type Target = (typeof TARGETS)[number];

@@ -1,4 +1,5 @@
 export * from './engine.ts';
+export * from './catalogue.ts';
 export { goEngine } from './go-wasm.ts';
 export { rustEngine, type RustGlue } from './rust-wasm.ts';
 export { javaJsEngine, javaWasmGcEngine } from './java-wasm.ts';

@@ -4,13 +4,14 @@
 // Targets (issue 4): exact ≥ 50 000 ops/s for C++ and Rust; fast ≥ 2 000 000 ops/s; a 4-level
 // sweep ≤ 10 s per engine in fast mode. The machine's load is printed with the figures.
 import { loadavg, cpus } from 'node:os';
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, RunSpec } from '../src/api.ts';
 import { simulate } from '../src/run/simulate.ts';
 import { sweep } from '../src/search/slo.ts';
 import { availableEngines, provider } from '../src/node/engines.ts';
 import { ChromiumSim } from './chromium.ts';
 
-const ALL: EngineName[] = ['cpp', 'rust', 'go', 'java'];
+const ALL = ENGINE_NAMES;
 
 function spec(e: EngineName, fidelity: 'exact' | 'fast', target: number, duration_s: number): RunSpec {
   return {

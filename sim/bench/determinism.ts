@@ -1,6 +1,7 @@
 // Node versus Chromium: the same seed and spec must give the same bytes — a step session's
 // trace and a load run's result — for every engine whose wasm build is available, and for the
 // fast mode. Ends with "N passed, M failed"; exit 1 on any difference.
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, RunSpec } from '../src/api.ts';
 import { createStepSession } from '../src/step/session.ts';
 import { simulate } from '../src/run/simulate.ts';
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
       delete res.result.wall_ms; // wall-clock time is the one field outside the deterministic payload
       check(`${e} exact run result`, JSON.stringify(nodeRun), JSON.stringify(res.result));
     }
-    for (const e of ['cpp', 'java', 'go', 'rust'] as EngineName[]) {
+    for (const e of ENGINE_NAMES) {
       const spec3 = runSpec(e, 'fast');
       const nodeRun = simulate(spec3, null);
       const res = await sim.request({ type: 'run', id: 2, spec: spec3 });

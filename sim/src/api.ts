@@ -5,12 +5,10 @@
 //
 // Units are last in names: _us (virtual microseconds), _ms, _s, _gib, _bytes, _ops_per_s.
 
-export type EngineName = 'go' | 'cpp' | 'rust' | 'java';
-
 /** The simulator never loads engines itself: the caller (web worker, CLI, tests) hands it a
  * function that returns an already loaded SyncEngine (engines/loader/engine.ts) by name. */
-import type { SyncEngine } from '../../engines/loader/engine.ts';
-export type { SyncEngine };
+import type { EngineName, SyncEngine } from '@replicant/engines/loader/engine';
+export type { EngineName, SyncEngine };
 export type EngineProvider = (name: EngineName) => SyncEngine;
 
 export type Fidelity = 'exact' | 'fast';

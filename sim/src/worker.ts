@@ -2,7 +2,7 @@
 // function that loads an engine by name (the web lab's loaders) — the simulator never loads
 // engines itself and imports nothing Node-only.
 import type { EngineName, StepSession } from './api.ts';
-import type { SyncEngine } from '../../engines/loader/engine.ts';
+import type { SyncEngine } from '@replicant/engines/loader/engine';
 import { createStepSession } from './step/session.ts';
 import { CancelledError, simulate } from './run/simulate.ts';
 import { searchSlo, sweep } from './search/slo.ts';

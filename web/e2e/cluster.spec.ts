@@ -2,10 +2,10 @@
 // Cluster view, then check the page against the engine itself — the same recorded choices
 // replayed in Node by the simulator's step session on the engine's Node build.
 import { test, expect, type Page } from '@playwright/test';
-import { createStepSession } from '../../sim/src/index.ts';
-import { provider } from '../../sim/src/node/engines.ts';
-import { formatBallot } from '../../engines/loader/ballot.ts';
-import type { EngineName } from '../../engines/loader/engine.ts';
+import { createStepSession } from '@replicant/sim';
+import { provider } from '@replicant/sim/node/engines';
+import { formatBallot } from '@replicant/engines/loader/ballot';
+import type { EngineName } from '@replicant/engines/loader/catalogue';
 import { openView, screenshot } from './helpers.ts';
 
 test.use({ viewport: { width: 1280, height: 720 } });

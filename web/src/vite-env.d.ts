@@ -1,6 +1,4 @@
 /// <reference types="vite/client" />
-declare module '*/wasm_exec.js';
-declare module '*/replicant-java.wasm-runtime.js';
 
 // cost-model/js/loader.mjs (plain ESM; see cost-model/README.md, "In the browser").
 declare module '@replicant/cost-model' {
@@ -18,9 +16,4 @@ declare module '@replicant/cost-model' {
   export const DEFAULT_ROOT: string;
   export class CostModelInputError extends Error {}
   export function installCostModel(pyodide: PyodideLike, files: Record<string, string>, options?: { root?: string }): CostModel;
-}
-
-declare module '*/cpp-wasm/dist/replicant.mjs' {
-  const factory: import('../../engines/loader/cpp-wasm.ts').CppModuleFactory;
-  export default factory;
 }

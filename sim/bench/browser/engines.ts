@@ -1,11 +1,11 @@
 // Browser-side engine loading for the simulator's own Chromium checks (determinism, speed):
 // fetches each engine's build from the test server (/repo/ is engines/), inside a classic Web
 // Worker. The web lab has its own loaders (web/src/engines.ts); these need no bundler features.
-import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
-import { goEngine } from '../../../engines/loader/go-wasm.ts';
-import { rustEngine, type RustGlue } from '../../../engines/loader/rust-wasm.ts';
-import { javaWasmGcEngine } from '../../../engines/loader/java-wasm.ts';
-import { cppEngine, type CppModuleFactory } from '../../../engines/loader/cpp-wasm.ts';
+import type { EngineName, SyncEngine } from '@replicant/engines/loader/engine';
+import { goEngine } from '@replicant/engines/loader/go-wasm';
+import { rustEngine, type RustGlue } from '@replicant/engines/loader/rust-wasm';
+import { javaWasmGcEngine } from '@replicant/engines/loader/java-wasm';
+import { cppEngine, type CppModuleFactory } from '@replicant/engines/loader/cpp-wasm';
 
 declare function importScripts(...urls: string[]): void;
 

@@ -3,7 +3,7 @@
 //
 // Node seeds follow the conformance harness: node i of a cluster with seed S gets S + i, and
 // S + i + 16·k after its k-th restart, so a step session replays the shared transcripts' seeds.
-import type { NodeConfig, SyncEngine, SyncNode } from '../../../engines/loader/engine.ts';
+import type { NodeConfig, SyncEngine, SyncNode } from '@replicant/engines/loader/engine';
 
 export const SEED_STRIDE_PER_INCARNATION = 16;
 export const MAX_NODES = 15;

@@ -3,6 +3,7 @@
 // the UI and encoded in HdrHistogram's portable compressed V2 format. The encoder is ours and
 // uses pako on every platform: hdr-histogram-js would deflate with Node's zlib in Node and with
 // pako in a browser, and their bytes differ.
+/// <reference path="../types/pako.d.ts" />
 import * as hdr from 'hdr-histogram-js';
 import pako from 'pako';
 import type { LatencySummary } from '../api.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelCard } from '../api.ts';
-import measuredJson from '../../../data/models/measured/0.1.0-measured.20261122.json' with { type: 'json' };
-import card100 from '../../../data/models/1.0.0.json' with { type: 'json' };
+import measuredJson from '@replicant/data/models/measured/0.1.0-measured.20261122.json' with { type: 'json' };
+import card100 from '@replicant/data/models/1.0.0.json' with { type: 'json' };
 import { opAllocKey, solveOpSplit } from './alloc.ts';
 import { annotateMeasuredCpu, applyMeasuredAllocation, MeasuredCardError, WORKLOAD_A, WORKLOAD_B } from './measured-card.ts';
 

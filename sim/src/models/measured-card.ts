@@ -3,10 +3,11 @@
 // model card: allocation becomes measured, per role and operation kind; measured CPU is kept
 // beside the card's CPU costs as a cross-check only (it was measured on other hardware than the
 // paper's, under other tenants' load).
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { CardParameter, EngineName, ModelCard } from '../api.ts';
 import { opAllocKey, ROLES, solveOpSplit, type OpMix } from './alloc.ts';
 
-export const ENGINES: readonly EngineName[] = ['cpp', 'rust', 'go', 'java'];
+export const ENGINES = ENGINE_NAMES;
 /** YCSB's core workloads the harness measured: A is 50 % reads, B 95 %. */
 export const WORKLOAD_A: OpMix = { read_proportion: 0.5 };
 export const WORKLOAD_B: OpMix = { read_proportion: 0.95 };

@@ -12,6 +12,8 @@
 // the steps below run on top.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard, RunSpec } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { annotateMeasuredCpu, applyMeasuredAllocation, provenance } from '../models/measured-card.ts';
@@ -203,11 +205,11 @@ function main(): void {
     if (!args[i]!.startsWith('--')) continue;
     if (!known.has(args[i]!)) throw new Error(`unknown option ${args[i]}\n${USAGE}`);
   }
-  const cardPath = userPath(option(args, '--card')) ?? new URL(`../../../data/models/${DEFAULT_CARD.version}.json`, import.meta.url).pathname;
+  const cardPath = userPath(option(args, '--card')) ?? fileURLToPath(import.meta.resolve(`@replicant/data/models/${DEFAULT_CARD.version}.json`));
   const outPath = userPath(option(args, '--out')) ?? cardPath;
   const measuredPath = userPath(option(args, '--measured'));
   const engines = option(args, '--engine');
-  const only = engines ? (engines.split(',') as EngineName[]) : (['cpp', 'rust', 'go', 'java'] as EngineName[]);
+  const only = engines ? (engines.split(',') as EngineName[]) : [...ENGINE_NAMES];
   for (const e of only) if (!(e in POINTS)) throw new Error(`unknown engine "${e}" (cpp, rust, go, java)`);
   const card = readCard(cardPath, 'model card');
   const measured = measuredPath ? readCard(measuredPath, 'measured card') : null;

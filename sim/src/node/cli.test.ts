@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The data workspace's own results-schema check (Ajv, 2020-12).
-import { compileResultsSchema } from '../../../data/lib/results.mjs';
+import { compileResultsSchema } from '@replicant/data/lib/results.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, 'cli.ts');

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { languageOf } from '@replicant/engines/loader/catalogue';
 import type { EngineName, RunSpec } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { readFileSync } from 'node:fs';
@@ -209,7 +210,7 @@ export async function main(argv: string[]): Promise<number> {
     );
     const memory = r.dataset.memory_gib;
     rows = [
-      { id: `sim-run-${names[0]}-p99-latency-intended`, figure_or_table: '', language: { cpp: 'C++', java: 'Java', go: 'Go', rust: 'Rust' }[names[0]!], workload: w.name, memory_gib: memory, vcpus: cpus[0]!, metric: 'p99_latency_intended', value: r.latency.all.p99_us / 1000, unit: 'ms', instance_type: null, clients: base.load.client_threads ?? 64, note: `simulated (${fidelity}) at ${base.load.target_ops_per_s} ops/s offered`, qualifier: 'exact', provenance: { kind: 'simulation' } },
+      { id: `sim-run-${names[0]}-p99-latency-intended`, figure_or_table: '', language: languageOf(names[0]!), workload: w.name, memory_gib: memory, vcpus: cpus[0]!, metric: 'p99_latency_intended', value: r.latency.all.p99_us / 1000, unit: 'ms', instance_type: null, clients: base.load.client_threads ?? 64, note: `simulated (${fidelity}) at ${base.load.target_ops_per_s} ops/s offered`, qualifier: 'exact', provenance: { kind: 'simulation' } },
     ];
   } else if (cmd === 'search') {
     const r = searchSlo({ base, slo_p99_ms: slo, ...bracket }, provide, { progress: (f) => progress.update(f) });

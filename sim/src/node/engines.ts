@@ -1,7 +1,7 @@
 // Node-side engine loading for the simulator's CLI, tests and benchmarks (not for the browser:
 // the web lab injects its own engines). Loads each engine's wasm build once and caches it.
-import { ENGINE_NAMES, type EngineName, type SyncEngine } from '../../../engines/loader/engine.ts';
-import * as loaders from '../../../engines/loader/node-loaders.ts';
+import { ENGINE_NAMES, type EngineName, type SyncEngine } from '@replicant/engines/loader/engine';
+import * as loaders from '@replicant/engines/loader/node-loaders';
 
 const cache = new Map<EngineName, SyncEngine>();
 

@@ -1,9 +1,8 @@
 // Simulated results in the shared results schema (data/schema/results.schema.json), so the web
 // app can overlay them on the paper's points. The numbers are the simulation's; the metadata
 // (date, commit, command) says where they came from.
+import { languageOf } from '@replicant/engines/loader/catalogue';
 import type { EngineName, SloSearchResult, SweepResult } from '../api.ts';
-
-export const LANGUAGE: Record<EngineName, string> = { cpp: 'C++', java: 'Java', go: 'Go', rust: 'Rust' };
 
 export interface ExportMeta {
   title: string;
@@ -47,7 +46,7 @@ export function pointRows(p: PointLike, workload: 'A' | 'B' | null, clients: num
   const base = `sim-${p.engine}-${(workload ?? 'custom').toLowerCase()}-${slug(p.memory_gib)}gib-${p.vcpus}vcpu`;
   const common = {
     figure_or_table: '',
-    language: LANGUAGE[p.engine],
+    language: languageOf(p.engine),
     workload,
     memory_gib: p.memory_gib,
     vcpus: p.vcpus,

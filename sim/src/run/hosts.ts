@@ -1,7 +1,7 @@
 // What runs inside a node during a load run. The exact host feeds the real engine (canonical
 // JSON in, effects out); the fast host is a model of the same MultiPaxos steady state — the
 // same messages, with the same sizes, between the same nodes — without an engine, for sweeps.
-import type { SyncNode } from '../../../engines/loader/engine.ts';
+import type { SyncNode } from '@replicant/engines/loader/engine';
 import { clientEvent, messageEvent, parseEffect, routeOf, splitLines, START_EVENT, timerEvent, type TimerName } from '../core/effects.ts';
 import type { WireSizes } from './sizes.ts';
 

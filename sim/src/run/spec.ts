@@ -1,5 +1,6 @@
 // A RunSpec with every default filled in and every field checked. Bad input gets an error that
 // names the field and the accepted range.
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, Fidelity, ModelCard, RunSpec } from '../api.ts';
 import { validateClusterSeed } from '../core/nodes.ts';
 import { defaultNetwork, param } from '../models/card.ts';
@@ -7,7 +8,7 @@ import { GIB } from '../models/node-model.ts';
 import type { NetworkParams } from '../net/network.ts';
 import { validateNetwork } from '../net/network.ts';
 
-export const ENGINE_NAMES: readonly EngineName[] = ['go', 'cpp', 'rust', 'java'];
+export { ENGINE_NAMES };
 export const PAPER_RECORDS = 7_500_000;
 
 export interface ResolvedSpec {

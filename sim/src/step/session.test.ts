@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import type { EngineName } from '../../../engines/loader/engine.ts';
+import type { EngineName } from '@replicant/engines/loader/engine';
 import { availableEngines, provider } from '../node/engines.ts';
 import { createStepSession, type EngineProvider } from './session.ts';
 

@@ -2,7 +2,7 @@
 // CPU or GC model here (pure protocol); the network model gives each message its due time,
 // timers are due when the cores asked. Every state change is a recorded choice, so a session is
 // rebuilt exactly from (spec, choices) — that is what rewind does.
-import type { SyncEngine } from '../../../engines/loader/engine.ts';
+import type { SyncEngine } from '@replicant/engines/loader/engine';
 import type { EngineProvider, NetworkSpec, PendingItem, StepSession, StepSessionSpec, TraceEntry } from '../api.ts';
 import { Prng } from '../core/prng.ts';
 import { NodeSet } from '../core/nodes.ts';

@@ -1,18 +1,14 @@
 // The shell: navigation between the five views, presenter mode, the `?` shortcut sheet and
 // the message shown when the URL could not be fully read. Views load on demand.
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
-import { useAppState, type StateUpdate } from '../state/useAppState.ts';
-import { VIEWS, type AppState, type View } from '../state/app-state.ts';
+import { useAppState } from '../state/useAppState.ts';
+import { VIEWS, type View } from '../state/views.ts';
 import { encodeState } from '../state/url-state.ts';
 import { ViewShortcutsContext, findShortcut, type Shortcut } from './shortcuts.ts';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { ProblemsBanner } from './ProblemsBanner.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
-
-export interface ViewProps {
-  state: AppState;
-  update: (change: StateUpdate) => void;
-}
+import type { ViewProps } from './view-props.ts';
 
 const VIEW_COMPONENTS: Record<View, ComponentType<ViewProps>> = {
   cluster: lazy(() => import('../cluster/ClusterView.tsx')),

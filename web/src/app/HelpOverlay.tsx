@@ -1,7 +1,7 @@
 // The `?` sheet: every shortcut that works right now, the view's first.
 import { useEffect, useRef } from 'react';
 import { keyLabel, type Shortcut } from './shortcuts.ts';
-import { VIEWS, type View } from '../state/app-state.ts';
+import { VIEWS, type View } from '../state/views.ts';
 
 function ShortcutList({ list }: { list: Shortcut[] }) {
   return (

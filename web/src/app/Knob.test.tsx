@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { Knob } from './Knob.tsx';
-import { COST_FIELDS, LAB_FIELDS } from '../state/app-state.ts';
+import { COST_FIELDS } from '../cost/cost-fields.ts';
+import { LAB_FIELDS } from '../lab/lab-fields.ts';
 
 function Harness<T>({ field, initial, seen }: { field: Parameters<typeof Knob<T>>[0]['field']; initial: T; seen: T[] }) {
   const [v, setV] = useState(initial);
@@ -39,7 +40,7 @@ describe('Knob', () => {
     const seen: string[][] = [];
     render(<Harness field={LAB_FIELDS.engines} initial={['go'] as ('cpp' | 'rust' | 'go' | 'java')[]} seen={seen} />);
     fireEvent.click(screen.getByLabelText('Java'));
-    expect(seen).toEqual([['go', 'java']]);
+    expect(seen).toEqual([['java', 'go']]);
     fireEvent.click(screen.getByLabelText('Go'));
     fireEvent.click(screen.getByLabelText('Java'));
     expect(seen.at(-1)).toEqual(['java']);

@@ -3,12 +3,14 @@
 // student's choice; every choice is recorded, so the URL reproduces the screen and the
 // timeline rewinds by re-running from the seed.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ViewProps } from '../app/App.tsx';
+import type { ViewProps } from '../app/view-props.ts';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { Knob } from '../app/Knob.tsx';
-import { CLUSTER_FIELDS, TOP_FIELDS } from '../state/app-state.ts';
-import type { EngineName, SyncEngine } from '../../../engines/loader/engine.ts';
-import { BROWSER_ENGINES, ENGINE_LABEL, loadBrowserEngine } from '../engines.ts';
+import { TOP_FIELDS } from '../state/app-state.ts';
+import { CLUSTER_FIELDS } from './cluster-fields.ts';
+import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
+import type { SyncEngine } from '@replicant/engines/loader/engine';
+import { BROWSER_ENGINES, loadBrowserEngine } from '../engines.ts';
 import { loadSim } from '../simulation/sim-module.ts';
 import { ClusterController, type Action, type Snapshot } from './controller.ts';
 import { explainEntry, type Explained } from './explain.ts';
@@ -81,12 +83,12 @@ export default function ClusterView({ state, update }: ViewProps) {
     controller.current = null;
     (async () => {
       const unavailable = engine !== 'all' && !BROWSER_ENGINES.includes(engine as EngineName);
-      if (unavailable) throw new Error(`the ${ENGINE_LABEL[engine as EngineName]} engine is not part of this build (available: ${BROWSER_ENGINES.map((e) => ENGINE_LABEL[e]).join(', ')})`);
+      if (unavailable) throw new Error(`the ${languageOf(engine as EngineName)} engine is not part of this build (available: ${BROWSER_ENGINES.map((e) => languageOf(e)).join(', ')})`);
       setLoaded({ state: 'loading', what: 'the simulator' });
       const sim = await loadSim();
       const loadedEngines = new Map<EngineName, SyncEngine>();
       for (const e of engines) {
-        setLoaded({ state: 'loading', what: `the ${ENGINE_LABEL[e]} engine (WebAssembly)` });
+        setLoaded({ state: 'loading', what: `the ${languageOf(e)} engine (WebAssembly)` });
         loadedEngines.set(e, await loadBrowserEngine(e));
       }
       if (cancelled) return;
@@ -214,13 +216,13 @@ export default function ClusterView({ state, update }: ViewProps) {
         <label className="knob">
           <span>Engine</span>
           <select value={engine} onChange={(e) => setCluster('engine', e.target.value as typeof engine)} data-testid="engine-select">
-            {(['cpp', 'rust', 'go', 'java'] as EngineName[]).map((e) => (
+            {ENGINE_NAMES.map((e) => (
               <option key={e} value={e} disabled={!BROWSER_ENGINES.includes(e)}>
-                {ENGINE_LABEL[e]}
+                {languageOf(e)}
                 {BROWSER_ENGINES.includes(e) ? '' : ' (not in this build)'}
               </option>
             ))}
-            <option value="all">all: {BROWSER_ENGINES.map((e) => ENGINE_LABEL[e]).join(', ')}, side by side</option>
+            <option value="all">all: {BROWSER_ENGINES.map((e) => languageOf(e)).join(', ')}, side by side</option>
           </select>
         </label>
         <Knob name="c.nodes" field={CLUSTER_FIELDS.nodes} value={state.cluster.nodes} onChange={(v) => setCluster('nodes', v)} />
@@ -257,8 +259,8 @@ export default function ClusterView({ state, update }: ViewProps) {
             <p className={`compare ${snap.comparison.identical ? 'same' : 'differ'}`} data-testid="comparison" role="status">
               {snap.comparison.identical ? (
                 <>
-                  <strong>{snap.comparison.engines.map((e) => ENGINE_LABEL[e]).join(', ')}: identical</strong> after {snap.step} steps —{' '}
-                  {snap.comparison.detail}. Panels show {ENGINE_LABEL[snap.comparison.engines[0]!]}.
+                  <strong>{snap.comparison.engines.map((e) => languageOf(e)).join(', ')}: identical</strong> after {snap.step} steps —{' '}
+                  {snap.comparison.detail}. Panels show {languageOf(snap.comparison.engines[0]!)}.
                 </>
               ) : (
                 <>

@@ -1,7 +1,7 @@
 // One node as the student reads it: role, ballot, the log table coloured by state with the
 // last-executed and global-last-executed markers, the trimmed prefix and the key-value store.
 import { memo } from 'react';
-import { formatBallot } from '../../../engines/loader/ballot.ts';
+import { formatBallot } from '@replicant/engines/loader/ballot';
 import { INSTANCE_STATE_COLOUR } from '../theme/palette.ts';
 import { logRows, trimmedText, type InspectView } from './inspect.ts';
 

@@ -3,8 +3,8 @@
 // client commands sit under their node; a click fires or delivers them. A delivered message
 // flies to its receiver (Web Animations, so no React work per frame).
 import { useLayoutEffect, useRef } from 'react';
-import type { PendingItem } from '../../../sim/src/api.ts';
-import { formatBallot } from '../../../engines/loader/ballot.ts';
+import type { PendingItem } from '@replicant/sim/api';
+import { formatBallot } from '@replicant/engines/loader/ballot';
 import { MESSAGE_COLOUR, OKABE_ITO } from '../theme/palette.ts';
 import { messageLabel } from './explain.ts';
 import type { InspectView } from './inspect.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStepSession } from '../../../sim/src/index.ts';
-import { provider } from '../../../sim/src/node/engines.ts';
+import { createStepSession } from '@replicant/sim';
+import { provider } from '@replicant/sim/node/engines';
 import { ClusterController, cutsFromChoices } from './controller.ts';
 
 describe('cutsFromChoices', () => {

@@ -2,8 +2,8 @@
 // Cluster view draws. With several engines ("all four") it also checks, after every action,
 // that they stayed byte-identical: same effects for every step and the same inspect view on
 // every node.
-import type { EngineName } from '../../../engines/loader/engine.ts';
-import type { PendingItem, StepSession, TraceEntry } from '../../../sim/src/api.ts';
+import type { EngineName } from '@replicant/engines/loader/catalogue';
+import type { PendingItem, StepSession, TraceEntry } from '@replicant/sim/api';
 import { readInspect, type InspectView } from './inspect.ts';
 
 export type Action =

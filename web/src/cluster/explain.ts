@@ -1,7 +1,7 @@
 // Plain-words explanations of what the engines did, made only from their own records: the
 // canonical event fed to a node and the effects (JSON Lines) it emitted (docs/protocol.md,
 // "Events", "Effects", "Peer messages"). Pure: the same record always reads the same.
-import { formatBallot } from '../../../engines/loader/ballot.ts';
+import { formatBallot } from '@replicant/engines/loader/ballot';
 
 interface Command {
   type: 'get' | 'put' | 'del';

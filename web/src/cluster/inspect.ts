@@ -1,6 +1,6 @@
 // A node's inspect view (docs/protocol.md, "Inspect"), read into the shape the Cluster view
 // draws. Nothing here is computed beyond what the core reports.
-import { formatBallot } from '../../../engines/loader/ballot.ts';
+import { formatBallot } from '@replicant/engines/loader/ballot';
 import { commandText } from './explain.ts';
 
 export interface InspectInstance {

@@ -2,9 +2,11 @@
 // A form with the paper's defaults; cumulative cost per language with the break-even month;
 // instances needed; which input moves the break-even most. Shareable by URL, exportable as CSV.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ViewProps } from '../app/App.tsx';
+import type { ViewProps } from '../app/view-props.ts';
+import { LANGUAGES } from '@replicant/engines/loader/catalogue';
 import { Knob } from '../app/Knob.tsx';
-import { COST_FIELDS, defaultsOf, type CostState } from '../state/app-state.ts';
+import { defaultsOf } from '../state/app-state.ts';
+import { COST_FIELDS, COST_FORM, type CostState } from './cost-fields.ts';
 import { ChartFrame, SERIES_CSV_HEADER, legendOf, seriesCsvRows } from '../charts/ChartFrame.tsx';
 import { XYChart } from '../charts/XYChart.tsx';
 import { toCsv } from '../charts/csv.ts';
@@ -12,7 +14,7 @@ import { download } from '../charts/export.ts';
 import { CostClient, CostInputError, type CostStatus } from './cost-client.ts';
 import { toCostInputs } from './cost-inputs.ts';
 import { useReady } from '../app/ready.ts';
-import { LANGUAGE_ORDER, breakEvenSentence, infeasibleNotes, monthSeries, usd, type EstimateOutput, type SensitivityOutput } from './cost-output.ts';
+import { breakEvenSentence, infeasibleNotes, monthSeries, usd, type EstimateOutput, type SensitivityOutput } from './cost-output.ts';
 
 type Result =
   | { state: 'none' }
@@ -20,16 +22,6 @@ type Result =
   | { state: 'done'; estimate: EstimateOutput; sensitivity: SensitivityOutput; run_ms: number }
   | { state: 'input-error'; message: string }
   | { state: 'failure'; message: string };
-
-const GROUPS: { legend: string; keys: (keyof CostState)[] }[] = [
-  { legend: 'Demand', keys: ['ops', 'growth', 'pct', 'linear', 'horizon'] },
-  { legend: 'Cluster (per the paper: m5.2xlarge, 3 nodes)', keys: ['wl', 'ratio', 'vcpus', 'instance', 'nodes'] },
-  { legend: 'Compare', keys: ['gc', 'nongc'] },
-  { legend: 'Capacity at p99 ≤ 20 ms (empty: the paper’s measured value)', keys: ['capcpp', 'caprust', 'capjava', 'capgo'] },
-  { legend: 'Pricing', keys: ['savings', 'hours'] },
-  { legend: 'Development', keys: ['team', 'salary', 'effcpp', 'effrust', 'effjava', 'effgo', 'maint'] },
-  { legend: 'Sensitivity', keys: ['pert'] },
-];
 
 const PRESETS: { label: string; ratio: CostState['ratio'] }[] = [
   { label: 'Paper, ratio 8 (32 GiB)', ratio: '8' },
@@ -140,7 +132,7 @@ export default function CostView({ state, update }: ViewProps) {
               </button>
             ))}
           </div>
-          {GROUPS.map((g) => (
+          {COST_FORM.map((g) => (
             <fieldset key={g.legend}>
               <legend>{g.legend}</legend>
               <div className="knobs">
@@ -182,7 +174,7 @@ function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: Estim
   const instAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Instances running' }), []);
   const verticals = useMemo(() => (month === null ? [] : [{ x: month, label: `break-even: month ${month}` }]), [month]);
   const [csvError, setCsvError] = useState<string | null>(null);
-  const feasible = LANGUAGE_ORDER.filter((l) => estimate.languages[l]?.feasible);
+  const feasible = LANGUAGES.filter((l) => estimate.languages[l]?.feasible);
   const last = (l: string) => estimate.languages[l]!.months![estimate.languages[l]!.months!.length - 1]!;
   const first = (l: string) => estimate.languages[l]!.months![0]!;
   const instancesSentence = feasible.length
@@ -257,7 +249,7 @@ function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: Estim
           </tr>
         </thead>
         <tbody>
-          {LANGUAGE_ORDER.filter((l) => estimate.languages[l]).map((l) => {
+          {LANGUAGES.filter((l) => estimate.languages[l]).map((l) => {
             const r = estimate.languages[l]!;
             return (
               <tr key={l}>

@@ -1,5 +1,5 @@
 // The EC2 price catalogue the cost model reads, parsed at build time for the instance picker.
-import catalogueCsv from '../../../data/prices/ec2-prices-us-east-1.csv?raw';
+import catalogueCsv from '@replicant/data/prices/ec2-prices-us-east-1.csv?raw';
 
 export interface InstanceType {
   name: string;

@@ -1,8 +1,7 @@
 // The cost form's state as the cost model's inputs (cost-model/README.md, "Use"). Every input
 // is written out, defaults included, so an exported inputs file documents itself.
-import type { CostState } from '../state/app-state.ts';
-
-export const LANGUAGE_OF = { cpp: 'C++', rust: 'Rust', java: 'Java', go: 'Go' } as const;
+import { ENGINES, LANGUAGES, languageOf } from '@replicant/engines/loader/catalogue';
+import type { CostState } from './cost-fields.ts';
 
 export interface CostInputs {
   horizon_months: number;
@@ -24,19 +23,22 @@ export function toCostInputs(s: CostState): CostInputs {
         ? { kind: 'linear' as const, ops_per_s_per_month: s.linear }
         : { kind: 'constant' as const };
   const capacity: Record<string, number> = {};
-  for (const [lang, v] of [['C++', s.capcpp], ['Java', s.capjava], ['Go', s.capgo], ['Rust', s.caprust]] as const) if (v !== null) capacity[lang] = v;
+  for (const e of ENGINES) {
+    const v = s[`cap${e.name}` as const];
+    if (v !== null) capacity[e.language] = v;
+  }
   return {
     horizon_months: s.horizon,
     demand: { ops_per_s_now: s.ops, growth },
     cluster: { workload: s.wl, memory_to_data_ratio: Number(s.ratio), vcpus: Number(s.vcpus), instance_type: s.instance, nodes_per_cluster: Number(s.nodes) },
-    languages: ['C++', 'Java', 'Go', 'Rust'],
-    compare: { gc: LANGUAGE_OF[s.gc], non_gc: LANGUAGE_OF[s.nongc] },
+    languages: [...LANGUAGES],
+    compare: { gc: languageOf(s.gc), non_gc: languageOf(s.nongc) },
     capacity: { ops_per_s_per_cluster: capacity },
     pricing: { hours_per_month: s.hours, savings_plan_discount_pct: s.savings },
     development: {
       team_size: s.team,
       usd_per_engineer_year: s.salary,
-      effort_multiplier: { 'C++': s.effcpp, Java: s.effjava, Go: s.effgo, Rust: s.effrust },
+      effort_multiplier: Object.fromEntries(ENGINES.map((e) => [e.language, s[`eff${e.name}` as const]])),
       maintenance_growth_pct_per_year: s.maint,
     },
     sensitivity: { perturbation_pct: s.pert },

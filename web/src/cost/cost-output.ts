@@ -1,4 +1,5 @@
 // What the cost model prints (estimate and sensitivity, JSON), and the charts' data from it.
+import { LANGUAGES } from '@replicant/engines/loader/catalogue';
 import type { ChartPoint, ChartSeries } from '../charts/types.ts';
 
 export interface MonthRow {
@@ -57,7 +58,6 @@ export interface SensitivityOutput {
   table: SensitivityRow[];
 }
 
-export const LANGUAGE_ORDER = ['C++', 'Rust', 'Java', 'Go'];
 
 export function usd(v: number): string {
   if (Math.abs(v) >= 1e6) return `$${(v / 1e6).toFixed(2)} M`;
@@ -67,7 +67,7 @@ export function usd(v: number): string {
 
 /** One series per feasible language of a month-by-month quantity. */
 export function monthSeries(out: EstimateOutput, pick: (m: MonthRow) => number, unit: string): ChartSeries[] {
-  return LANGUAGE_ORDER.filter((l) => out.languages[l]?.feasible && out.languages[l]?.months).map((lang) => ({
+  return LANGUAGES.filter((l) => out.languages[l]?.feasible && out.languages[l]?.months).map((lang) => ({
     name: lang,
     styleKey: lang,
     kind: 'paper' as const,
@@ -94,5 +94,5 @@ export function breakEvenSentence(out: EstimateOutput): string {
 }
 
 export function infeasibleNotes(out: EstimateOutput): string[] {
-  return LANGUAGE_ORDER.filter((l) => out.languages[l] && !out.languages[l]!.feasible).map((l) => `${l}: ${out.languages[l]!.reason ?? 'cannot meet the SLO'}`);
+  return LANGUAGES.filter((l) => out.languages[l] && !out.languages[l]!.feasible).map((l) => `${l}: ${out.languages[l]!.reason ?? 'cannot meet the SLO'}`);
 }

@@ -7,7 +7,7 @@ import { repoFiles } from './repo-files.ts';
 import type { PyodideLike } from '@replicant/cost-model';
 
 // The package's files and the data it reads, bundled as text into this worker's chunk.
-const RAW = import.meta.glob(['../../../cost-model/src/replicant_cost/*.py', '../../../data/paper/paper-results.json', '../../../data/prices/*.csv'], {
+const RAW = import.meta.glob(['@replicant/cost-model/src/replicant_cost/*.py', '@replicant/data/paper/paper-results.json', '@replicant/data/prices/*.csv'], {
   query: '?raw',
   import: 'default',
   eager: true,

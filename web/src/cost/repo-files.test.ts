@@ -3,7 +3,7 @@ import { repoFiles } from './repo-files.ts';
 import { ALL_FILES } from '@replicant/cost-model';
 
 // The same glob the worker uses: a file the manifest adds must be bundled too.
-const RAW = import.meta.glob(['../../../cost-model/src/replicant_cost/*.py', '../../../data/paper/paper-results.json', '../../../data/prices/*.csv'], {
+const RAW = import.meta.glob(['@replicant/cost-model/src/replicant_cost/*.py', '@replicant/data/paper/paper-results.json', '@replicant/data/prices/*.csv'], {
   query: '?raw',
   import: 'default',
   eager: true,

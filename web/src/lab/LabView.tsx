@@ -2,13 +2,14 @@
 // rate whose p99 meets the SLO (the paper's method) in the simulator, in a Web Worker; the
 // paper's published points are drawn beside every simulated one, and simulated numbers say so.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ViewProps } from '../app/App.tsx';
+import type { ViewProps } from '../app/view-props.ts';
 import { Knob } from '../app/Knob.tsx';
 import { useReady } from '../app/ready.ts';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
-import { LAB_FIELDS, TOP_FIELDS, type LabState } from '../state/app-state.ts';
-import type { EngineName } from '../../../engines/loader/engine.ts';
-import type { RunResult, SweepResult } from '../../../sim/src/api.ts';
+import { TOP_FIELDS } from '../state/app-state.ts';
+import { LAB_FIELDS, LAB_FORM, labKnobHidden, type LabState } from './lab-fields.ts';
+import type { EngineName } from '@replicant/engines/loader/catalogue';
+import type { RunResult, SweepResult } from '@replicant/sim/api';
 import { ChartFrame, SERIES_CSV_HEADER, legendOf, seriesCsvRows } from '../charts/ChartFrame.tsx';
 import { XYChart } from '../charts/XYChart.tsx';
 import { toCsv } from '../charts/csv.ts';
@@ -20,21 +21,6 @@ import { runSpec, sweepSpec } from './lab-spec.ts';
 import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepSeries } from './lab-results.ts';
 
 type Job = { state: 'idle' } | { state: 'running'; what: string; progress: Progress; started: number } | { state: 'failed'; message: string };
-
-const GROUPS: { legend: string; keys: (keyof LabState)[] }[] = [
-  { legend: 'Engines and model', keys: ['engines', 'fid'] },
-  { legend: 'Memory and vCPUs (per node)', keys: ['sweep', 'memunit', 'ratios', 'gibs', 'vcpulist', 'ratio', 'gib', 'vcpus'] },
-  { legend: 'Workload (YCSB)', keys: ['wl', 'read', 'value', 'records', 'dist'] },
-  { legend: 'Load and SLO', keys: ['rate', 'threads', 'loop', 'duration', 'slo', 'lat'] },
-];
-
-function hidden(s: LabState, k: keyof LabState): boolean {
-  if (k === 'ratio' || k === 'ratios') return s.memunit !== 'ratio' || (k === 'ratios' && s.sweep !== 'memory');
-  if (k === 'gib' || k === 'gibs') return s.memunit !== 'gib' || (k === 'gibs' && s.sweep !== 'memory');
-  if (k === 'vcpulist') return s.sweep !== 'vcpus';
-  if (k === 'read') return s.wl !== 'custom';
-  return false;
-}
 
 function axisWords(s: LabState): string {
   return s.sweep === 'vcpus' ? 'vCPUs per node' : 'Memory per node (GiB)';
@@ -147,12 +133,12 @@ export default function LabView({ state, update }: ViewProps) {
       </p>
       <div className="side-layout">
       <form className="lab-form" onSubmit={(e) => e.preventDefault()} aria-label="Lab knobs">
-        {GROUPS.map((g) => (
+        {LAB_FORM.map((g) => (
           <fieldset key={g.legend}>
             <legend>{g.legend}</legend>
             <div className="knobs">
               {g.keys
-                .filter((k) => !hidden(s, k))
+                .filter((k) => !labKnobHidden(s, k))
                 .map((k) => (
                   <Knob key={k} name={`lab.${k}`} field={LAB_FIELDS[k] as never} value={s[k] as never} onChange={(v) => set(k, v as never)} disabled={running} />
                 ))}

@@ -1,15 +1,14 @@
 // The simulator's results as chart series, next to the paper's published points. Pure: every
 // number drawn is the simulator's or the paper's, and each says which.
-import type { EngineName } from '../../../engines/loader/engine.ts';
-import type { RunResult, SweepResult } from '../../../sim/src/api.ts';
+import { languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
+import type { RunResult, SweepResult } from '@replicant/sim/api';
 import type { ChartPoint, ChartSeries } from '../charts/types.ts';
-import { ENGINE_LANGUAGE } from '../theme/palette.ts';
 import { formatValue, rowDetail } from '../paper/panel-model.ts';
 import type { ResultRow } from '../paper/results.ts';
-import type { LabState } from '../state/app-state.ts';
+import type { LabState } from './lab-fields.ts';
 import { memoryAxisGib } from './lab-spec.ts';
 
-export const lang = (e: EngineName) => ENGINE_LANGUAGE[e];
+export const lang = languageOf;
 
 /** The sweep's x values in the order the sweep visits them. */
 export function sweepAxis(s: LabState): number[] {

@@ -1,7 +1,7 @@
 // The Lab's knobs as the simulator's specifications (sim/src/api.ts). Pure.
-import type { EngineName } from '../../../engines/loader/engine.ts';
-import type { RunSpec, SweepSpec, WorkloadSpec } from '../../../sim/src/api.ts';
-import type { LabState } from '../state/app-state.ts';
+import type { EngineName } from '@replicant/engines/loader/catalogue';
+import type { RunSpec, SweepSpec, WorkloadSpec } from '@replicant/sim/api';
+import type { LabState } from './lab-fields.ts';
 import { paperGibOfRatio } from '../paper/memory-ratio.ts';
 
 

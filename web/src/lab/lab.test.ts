@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SweepResult } from '../../../sim/src/api.ts';
+import type { SweepResult } from '@replicant/sim/api';
 import { defaultState } from '../state/app-state.ts';
 import { PAPER } from '../paper/results.ts';
 import { memoryAxisGib, runSpec, sweepSpec } from './lab-spec.ts';
@@ -20,7 +20,7 @@ describe('lab-spec', () => {
   });
   it('sweeps the paper’s memory ratios, or vCPUs, for every chosen engine', () => {
     const s = lab();
-    expect(sweepSpec(s, 1)).toMatchObject({ slo_p99_ms: 20, engines: ['cpp', 'rust', 'go', 'java'], memory_to_data_ratio: [8, 2, 1.5, 1.25] });
+    expect(sweepSpec(s, 1)).toMatchObject({ slo_p99_ms: 20, engines: ['cpp', 'java', 'go', 'rust'], memory_to_data_ratio: [8, 2, 1.5, 1.25] });
     expect(memoryAxisGib(s)).toEqual([32, 8, 6, 5]);
     s.sweep = 'vcpus';
     s.memunit = 'gib';

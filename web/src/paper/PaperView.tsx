@@ -2,8 +2,8 @@
 // data/ with the quote behind each number, the points the text leaves out drawn as missing,
 // and any simulated or native results laid over them.
 import { useMemo, useState } from 'react';
-import type { ViewProps } from '../app/App.tsx';
-import { PAPER_FIELDS } from '../state/app-state.ts';
+import type { ViewProps } from '../app/view-props.ts';
+import { PAPER_FIELDS } from './paper-fields.ts';
 import { OVERLAYS, PAPER, UNAVAILABLE, overlayLabel, type ResultRow } from './results.ts';
 import { buildPaperModel, type FigureModel } from './paper-model.ts';
 import { PanelChart } from './PanelChart.tsx';

@@ -1,10 +1,10 @@
 // Table 1 as a table: bare metal against virtualized, and the decrease as printed and as
 // arithmetic gives it.
+import { LANGUAGES } from '@replicant/engines/loader/catalogue';
 import type { ResultRow } from './results.ts';
 import { RowValue } from './RowValue.tsx';
 import { formatValue } from './panel-model.ts';
 
-const LANGS = ['C++', 'Java', 'Go', 'Rust'];
 
 export function Table1({ rows }: { rows: ResultRow[] }) {
   const t = rows.filter((r) => r.figure_or_table === 'Table 1');
@@ -26,7 +26,7 @@ export function Table1({ rows }: { rows: ResultRow[] }) {
         </tr>
       </thead>
       <tbody>
-        {LANGS.map((l) => {
+        {LANGUAGES.map((l) => {
           const metal = cell(l, 'max_throughput_slo', 'm5.metal');
           const virt = cell(l, 'max_throughput_slo', 'm5.2xlarge');
           const dec = cell(l, 'virtualization_throughput_decrease');

@@ -1,7 +1,7 @@
 // Results files in the shared schema (data/schema/results.schema.json): the paper's, and any
 // simulated or native results present at build time.
-import paperResultsJson from '../../../data/paper/paper-results.json';
-import unavailableCsv from '../../../data/paper/unavailable-series.csv?raw';
+import paperResultsJson from '@replicant/data/paper/paper-results.json';
+import unavailableCsv from '@replicant/data/paper/unavailable-series.csv?raw';
 import { parseCsv } from './csv-parse.ts';
 
 export type Qualifier = 'exact' | 'approx' | 'lower_bound' | 'upper_bound' | 'implied';
@@ -103,7 +103,7 @@ export function collectOverlays(modules: Record<string, unknown>): OverlayFile[]
 
 // Whatever results exist at build time (none is fine: the glob is then empty).
 export const OVERLAYS: OverlayFile[] = collectOverlays(
-  import.meta.glob(['../../../data/simulated/**/*.json', '../../../data/native/**/*.json'], { eager: true, import: 'default' }),
+  import.meta.glob(['@replicant/data/simulated/**/*.json', '@replicant/data/native/**/*.json'], { eager: true, import: 'default' }),
 );
 
 /** "model card 0.3.0" / "native, <machine>" — how an overlay names itself on a chart. */

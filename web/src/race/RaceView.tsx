@@ -3,18 +3,19 @@
 // live, in the simulator's worker; the paper's published figure for the same memory stands
 // under it.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ViewProps } from '../app/App.tsx';
+import type { ViewProps } from '../app/view-props.ts';
 import { useReady } from '../app/ready.ts';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { Knob } from '../app/Knob.tsx';
-import { RACE_FIELDS, defaultState } from '../state/app-state.ts';
-import type { EngineName } from '../../../engines/loader/engine.ts';
+import { defaultState } from '../state/app-state.ts';
+import { RACE_FIELDS } from './race-fields.ts';
+import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
 import { PAPER } from '../paper/results.ts';
-import { BROWSER_ENGINES, ENGINE_LABEL } from '../engines.ts';
+import { BROWSER_ENGINES } from '../engines.ts';
 import { CancelledError, SimRunner } from '../simulation/runner.ts';
 import { runSpec } from '../lab/lab-spec.ts';
 import { seriesStyle } from '../theme/palette.ts';
-import { RACE_ENGINES, SQUEEZE, laneOf, publishedAt, raceSentence, type Lane } from './race-model.ts';
+import { SQUEEZE, laneOf, publishedAt, raceSentence, type Lane } from './race-model.ts';
 
 const SLO_MS = 20;
 const RUN_SECONDS = 5;
@@ -35,7 +36,7 @@ export default function RaceView({ state, update }: ViewProps) {
     return () => runner.current?.close();
   }, []);
 
-  const engines = RACE_ENGINES.filter((e) => BROWSER_ENGINES.includes(e));
+  const engines = ENGINE_NAMES.filter((e) => BROWSER_ENGINES.includes(e));
 
   // Simulate each lane of this step, one after another (two cores are shared).
   useEffect(() => {
@@ -99,14 +100,14 @@ export default function RaceView({ state, update }: ViewProps) {
         </div>
       </div>
       <div className="race-board" data-testid="race-board">
-        {RACE_ENGINES.map((e) => {
+        {ENGINE_NAMES.map((e) => {
           const l = lanes[e];
           const pub = publishedAt(PAPER.rows, e, squeeze.gib, wl);
-          const colour = seriesStyle(ENGINE_LABEL[e]).colour;
+          const colour = seriesStyle(languageOf(e)).colour;
           const available = engines.includes(e);
           return (
-            <section key={e} className="lane" style={{ borderTopColor: colour }} data-testid={`lane-${e}`} aria-label={ENGINE_LABEL[e]}>
-              <h2 style={{ color: colour }}>{ENGINE_LABEL[e]}</h2>
+            <section key={e} className="lane" style={{ borderTopColor: colour }} data-testid={`lane-${e}`} aria-label={languageOf(e)}>
+              <h2 style={{ color: colour }}>{languageOf(e)}</h2>
               {available && l?.state === 'done' && (
                 <div data-state="done">
                   <p className="big">

@@ -1,12 +1,10 @@
 // The race: the four engines under the same offered load while memory is squeezed, step by
 // step, as in the paper's Figs 6 and 9 (32 → 8 → 6 → 5 GiB of a 4 GiB dataset). Pure.
-import type { EngineName } from '../../../engines/loader/engine.ts';
-import type { RunResult } from '../../../sim/src/api.ts';
+import { languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
+import type { RunResult } from '@replicant/sim/api';
 import type { ResultRow } from '../paper/results.ts';
-import { ENGINE_LANGUAGE } from '../theme/palette.ts';
 import { paperGibOfRatio } from '../paper/memory-ratio.ts';
 
-export const RACE_ENGINES: EngineName[] = ['cpp', 'rust', 'go', 'java'];
 export const SQUEEZE = [8, 2, 1.5, 1.25].map((ratio) => ({ ratio, gib: paperGibOfRatio(ratio) }));
 
 export interface Lane {
@@ -40,7 +38,7 @@ export function publishedAt(rows: ResultRow[], engine: EngineName, gib: number, 
     rows.find(
       (r) =>
         r.metric === 'max_throughput_slo' &&
-        r.language === ENGINE_LANGUAGE[engine] &&
+        r.language === languageOf(engine) &&
         r.workload === workload &&
         r.memory_gib === gib &&
         r.vcpus === 8 &&
@@ -52,13 +50,13 @@ export function publishedAt(rows: ResultRow[], engine: EngineName, gib: number, 
 /** The sentence under the race board for a step. */
 export function raceSentence(lanes: Lane[], gib: number, rate: number): string {
   if (lanes.length === 0) return '';
-  const missed = lanes.filter((l) => !l.met_slo).map((l) => ENGINE_LANGUAGE[l.engine]);
+  const missed = lanes.filter((l) => !l.met_slo).map((l) => languageOf(l.engine));
   const and = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
-  const crashed = lanes.filter((l) => l.crashed.length > 0).map((l) => ENGINE_LANGUAGE[l.engine]);
+  const crashed = lanes.filter((l) => l.crashed.length > 0).map((l) => languageOf(l.engine));
   const top = [...lanes].sort((a, b) => b.gc_share_pct - a.gc_share_pct)[0]!;
   const slo = missed.length === 0 ? 'every engine keeps p99 within the SLO' : `${and(missed)} miss${missed.length === 1 ? 'es' : ''} the SLO`;
   const lostNodes = lanes.reduce((n, l) => n + l.crashed.length, 0);
   const lost = crashed.length ? ` ${and(crashed)} lost ${lostNodes === 1 ? 'a node' : 'nodes'} (out of memory).` : '';
-  const gc = top.gc_share_pct > 0 ? `; ${ENGINE_LANGUAGE[top.engine]}'s leader spends the most on GC (${top.gc_share_pct.toFixed(1)} % of its vCPUs)` : '';
+  const gc = top.gc_share_pct > 0 ? `; ${languageOf(top.engine)}'s leader spends the most on GC (${top.gc_share_pct.toFixed(1)} % of its vCPUs)` : '';
   return `At ${gib} GiB and ${rate.toLocaleString('en-US')} ops/s offered, ${slo}${gc}.${lost}`;
 }

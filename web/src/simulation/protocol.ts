@@ -1,6 +1,6 @@
 // The part of the simulator's worker protocol (sim/src/worker-protocol.ts) the Lab and the
 // Race speak: runs and sweeps, their progress and errors.
-import type { WorkerRequest, WorkerResponse } from '../../../sim/src/worker-protocol.ts';
+import type { WorkerRequest, WorkerResponse } from '@replicant/sim/worker-protocol';
 
 export type SimRequest = Extract<WorkerRequest, { type: 'run' | 'sweep' }>;
 export type SimResponse = WorkerResponse;

@@ -1,6 +1,6 @@
 // The page's side of the simulation worker: one job at a time, progress as it comes, and a
 // cancel that stops the job at once (the worker is terminated and a fresh one started).
-import type { RunResult, RunSpec, SweepResult, SweepSpec } from '../../../sim/src/api.ts';
+import type { RunResult, RunSpec, SweepResult, SweepSpec } from '@replicant/sim/api';
 import type { SimRequest, SimResponse } from './protocol.ts';
 
 export class CancelledError extends Error {

@@ -1,6 +1,8 @@
 // Declared settings. Every knob of the lab is one Field: its URL key, default, how its text
 // is read and written, and how a form shows it. The URL codec and the forms both read these
-// declarations, so a knob is declared once and never wired by hand.
+// declarations, so a knob is declared once and never wired by hand. Each view declares its own
+// fields beside it (e.g. lab/lab-fields.ts); state/app-state.ts composes them.
+import { ENGINES, type EngineName } from '@replicant/engines/loader/catalogue';
 
 export class FieldError extends Error {}
 
@@ -189,3 +191,6 @@ export function stringListField(label: string, o: { maxItems: number; maxLength:
     format: (v) => (v.length === 0 ? '' : toBase64Url(JSON.stringify(v))),
   };
 }
+
+/** The engines as choices, in the catalogue's order, labelled by language. */
+export const ENGINE_OPTIONS: readonly { value: EngineName; label: string }[] = ENGINES.map((e) => ({ value: e.name, label: e.language }));

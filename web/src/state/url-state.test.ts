@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeState, encodeState, MAX_QUERY_LENGTH } from './url-state.ts';
 import { GROUPS, TOP_FIELDS, defaultState, type AppState } from './app-state.ts';
 import type { Field } from './fields.ts';
-import { mulberry32 } from '../../../engines/conformance/src/differential.ts';
+import { mulberry32 } from '@replicant/engines/conformance/differential';
 
 // Seeded, so a failing state replays: the differential test's PRNG.
 const rng = mulberry32;

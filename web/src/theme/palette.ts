@@ -1,6 +1,10 @@
 // Colours and marker shapes. Okabe–Ito (Okabe & Ito, "Color Universal Design", 2008) stays
-// distinguishable under the common colour-vision deficiencies; every language also has its own
-// marker shape and dash pattern so that no chart depends on colour alone.
+// distinguishable under the common colour-vision deficiencies; every series also has its own
+// marker shape and dash pattern so that no chart depends on colour alone. The four languages'
+// styles are the engine catalogue's (@replicant/engines/loader/catalogue).
+import { ENGINES, type MarkerShape } from '@replicant/engines/loader/catalogue';
+
+export type { MarkerShape };
 
 export const OKABE_ITO = {
   black: '#000000',
@@ -13,12 +17,6 @@ export const OKABE_ITO = {
   reddishPurple: '#CC79A7',
 } as const;
 
-/** The paper's language names (data/ rows use these). */
-export const LANGUAGES = ['C++', 'Java', 'Go', 'Rust'] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'cross';
-
 interface SeriesStyle {
   colour: string;
   shape: MarkerShape;
@@ -27,10 +25,7 @@ interface SeriesStyle {
 }
 
 const STYLE_BY_NAME: Record<string, SeriesStyle> = {
-  'C++': { colour: OKABE_ITO.blue, shape: 'square', dash: '' },
-  Java: { colour: OKABE_ITO.orange, shape: 'circle', dash: '6 3' },
-  Go: { colour: OKABE_ITO.bluishGreen, shape: 'triangle', dash: '2 2' },
-  Rust: { colour: OKABE_ITO.vermillion, shape: 'diamond', dash: '8 3 2 3' },
+  ...Object.fromEntries(ENGINES.map((e) => [e.language, { colour: e.colour, shape: e.marker, dash: e.dash }])),
   etcd: { colour: OKABE_ITO.reddishPurple, shape: 'cross', dash: '1 3' },
   // nodes of one cluster (Lab timelines)
   'node-0': { colour: OKABE_ITO.blue, shape: 'circle', dash: '' },
@@ -48,9 +43,6 @@ const FALLBACK: SeriesStyle = { colour: OKABE_ITO.black, shape: 'circle', dash: 
 export function seriesStyle(name: string): SeriesStyle {
   return STYLE_BY_NAME[name] ?? FALLBACK;
 }
-
-/** Engine ids (engines/loader) to the paper's language names. */
-export const ENGINE_LANGUAGE = { cpp: 'C++', java: 'Java', go: 'Go', rust: 'Rust' } as const;
 
 /** Peer message kinds in the Cluster view. */
 export const MESSAGE_COLOUR: Record<string, string> = {

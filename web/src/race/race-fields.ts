@@ -1,0 +1,13 @@
+// The Race view's settings as the URL carries them (prefix `race.`).
+import { choiceField, integerField, type FieldValues } from '../state/fields.ts';
+
+export const RACE_FIELDS = {
+  step: integerField('Squeeze step', 0, { min: 0, max: 3 }),
+  rate: integerField('Offered load', 15_000, { min: 100, max: 1_000_000, unit: 'ops/s' }),
+  wl: choiceField('Workload', 'A', [
+    { value: 'A', label: 'A (update-heavy)' },
+    { value: 'B', label: 'B (read-heavy)' },
+  ] as const),
+};
+
+export type RaceState = FieldValues<typeof RACE_FIELDS>;
