@@ -11,7 +11,7 @@ import { gitCommit, machineInfo, toolVersions } from './machine.ts';
 import { measureFootprint, measureSetting, type Footprint, type SettingResult } from './measure.ts';
 import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
-import { detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
+import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 import { summarize } from './summary.ts';
 import { ETCD_BINARY } from './systems.ts';
 import { BENCH_DIR, checkYcsbBuilt } from './ycsb.ts';
@@ -37,6 +37,9 @@ const FLAGS = {
   'slo-ms': { type: 'string' },
   'quiet-cores': { type: 'string' },
   'quiet-wait-s': { type: 'string' },
+  'disturbed-cores': { type: 'string' },
+  'disturbed-steal': { type: 'string' },
+  'disturbed-retries': { type: 'string' },
   'memory-baseline': { type: 'string' },
   threads: { type: 'string' },
   'duration-s': { type: 'string' },
@@ -61,6 +64,7 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--min-rate N] [--max-rate N] [--tolerance F] [--max-probes N] [--repetitions N]
          [--node-cpus LIST] [--loadgen-cpus LIST] [--cores-per-vcpu F] [--nodes N]
          [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
+         [--disturbed-cores F] [--disturbed-steal F] [--disturbed-retries N]
          [--keep-scratch]
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
@@ -135,7 +139,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     rows.push(...settingRows(r, o, detailsRel));
     const b = r.best;
     progress.log(
-      `${s.id}: ${b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
+      `${s.id}: ${r.stopped_by && !b ? 'DISTURBED — no rate decided' : ''}${b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
         `; saturation ${r.saturation_ops_per_s} ops/s; leader CPU ${((r.nodes.find((n) => n.role === 'leader')?.cpu_utilization ?? 0) * 100).toFixed(0)} %` +
         (r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''),
     );
@@ -155,7 +159,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
       engines: toolVersions(ETCD_BINARY),
       command: commandLine(argv),
     },
-    rows,
+    combineRepetitions(rows),
   );
   writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
   const problems = validateResults(file);
@@ -164,7 +168,8 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   if (process.argv.includes('--keep-scratch') || failed.length) {
     progress.log(`scratch kept at ${relative(CALLER_CWD, scratch)}${failed.length ? ` (${failed.length} setting(s) had errors)` : ''}`);
   } else rmSync(scratch, { recursive: true, force: true });
-  progress.log(`wrote ${relative(CALLER_CWD, join(out, 'results.json'))} (${rows.length} rows, ${results.length} settings)`);
+  progress.log(`wrote ${relative(CALLER_CWD, join(out, 'results.json'))} (${file.rows.length} rows, ${results.length} settings × repetitions)`);
+  progress.log(summarize(file));
   if (problems.length) {
     progress.log(`results file does not match data/schema/results.schema.json:\n  ${problems.join('\n  ')}`);
     return 1;

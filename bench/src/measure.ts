@@ -9,7 +9,8 @@ import { searchMaxRate, type ProbeOutcome } from './bisect.ts';
 import { parseGoGctrace, parseJvmGcLog, summarizeGc, type GcEvent, type GcSummary } from './gclog.ts';
 import { latencyStats, mergeWindow, readLogs, windowSeconds, type LatencyStats } from './hdr.ts';
 import { cpuCount, type BenchOptions, type Setting } from './plan.ts';
-import { Sampler, backgroundCores, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
+import { classify, describeInterference, interferenceBetween, takeSnapshot, type Interference, type Snapshot } from './interference.ts';
+import { Sampler, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
 import { memoryPlan, readGcLog, startSystem, type RunningSystem } from './systems.ts';
 import { BENCH_DIR, failedOperations, parseBindingCounters, runYcsb, ycsbArgv, type YcsbRun } from './ycsb.ts';
 
@@ -17,11 +18,27 @@ export interface Progress {
   (message: string): void;
 }
 
+/** One run of a probe that was thrown away because other tenants disturbed it. */
+export interface DisturbedAttempt {
+  p99_ms: number | null;
+  achieved_ops_per_s: number;
+  met: boolean;
+  interference: Interference;
+  reasons: string[];
+}
+
 export interface ProbeDetail extends ProbeOutcome {
   kind: 'saturation' | 'search' | 'slo-calibration';
   /** Cores other tenants used just before the probe, and how long we waited for them to drop. */
   background_cores: number;
   quiet_waited_s: number;
+  /** The machine just before the probe, and during its measured window. */
+  interference_before: Interference | null;
+  interference: Interference | null;
+  /** Evidence when the probe is disturbed: the thresholds crossed. */
+  disturbed_reasons: string[];
+  /** Earlier runs of this probe, discarded as disturbed (bounded by --disturbed-retries). */
+  discarded: DisturbedAttempt[];
   started_at_s: number;
   window_s: number;
   intended: LatencyStats;
@@ -55,10 +72,12 @@ export interface SettingResult {
   memory_how: string;
   load: { seconds: number; ops_per_s: number; ok: boolean };
   saturation_ops_per_s: number;
-  search: { best: ProbeOutcome | null; ceiling_reached: boolean };
+  search: { best: ProbeOutcome | null; ceiling_reached: boolean; stopped_by: ProbeOutcome | null };
   best: ProbeDetail | null;
   /** The lowest rate probed when even it missed the SLO: the paper's "cannot meet it at 100 ops/s". */
   floor: ProbeDetail | null;
+  /** The disturbed miss that ended the search, if one did (see SearchResult.stopped_by). */
+  stopped_by: ProbeDetail | null;
   probes: ProbeDetail[];
   nodes: NodeReport[];
   loadgen_cores: number | null;
@@ -194,22 +213,54 @@ async function loadRecords(bed: Testbed, progress: Progress): Promise<SettingRes
   return { seconds, ops_per_s: last!.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0, ok: last!.code === 0 && inserted === s.records };
 }
 
-/** Waits until other tenants leave the machine mostly to us, or the wait budget is spent. */
-async function waitForQuiet(bed: Testbed): Promise<{ background_cores: number; waited_s: number }> {
-  const ours = () => bed.groups.concat(bed.loadgen).reduce((n, g) => {
+/** Our cgroups' CPU and processes, for telling the benchmark apart from other tenants. */
+function ourSnapshot(bed: Testbed): Snapshot {
+  const groups = bed.groups.concat(bed.loadgen);
+  let ns = 0;
+  const pids: number[] = [];
+  for (const g of groups) {
     try {
-      return n + g.cpuUsageNs();
+      ns += g.cpuUsageNs();
+      pids.push(...g.pids());
     } catch {
-      return n;
+      // a group being removed
     }
-  }, 0);
-  const t0 = Date.now();
-  let background = await backgroundCores(ours);
-  while (background > bed.o.quiet_cores && Date.now() - t0 < bed.o.quiet_wait_s * 1000) background = await backgroundCores(ours, 2000);
-  return { background_cores: Number(background.toFixed(2)), waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)) };
+  }
+  return takeSnapshot(ns, pids);
 }
 
-async function probe(bed: Testbed, kind: ProbeDetail['kind'], target: number | undefined, index: number): Promise<ProbeDetail> {
+/** What other tenants do over the next `window_ms`. */
+async function measureInterference(bed: Testbed, window_ms: number): Promise<Interference> {
+  const a = ourSnapshot(bed);
+  await sleep(window_ms);
+  return interferenceBetween(a, ourSnapshot(bed));
+}
+
+/** Waits until other tenants leave the machine mostly to us, or the wait budget is spent. */
+async function waitForQuiet(bed: Testbed): Promise<{ background_cores: number; waited_s: number; before: Interference }> {
+  const t0 = Date.now();
+  let before = await measureInterference(bed, 1000);
+  while (before.other_cores > bed.o.quiet_cores && Date.now() - t0 < bed.o.quiet_wait_s * 1000) before = await measureInterference(bed, 2000);
+  return { background_cores: Number(before.other_cores.toFixed(2)), waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), before };
+}
+
+/**
+ * A probe, repeated (at most --disturbed-retries times) while other tenants disturb its measured
+ * window beyond the thresholds. The last run is returned, marked disturbed if it still was,
+ * with the discarded runs and their evidence.
+ */
+async function probe(bed: Testbed, kind: ProbeDetail['kind'], target: number | undefined, index: number, progress?: Progress): Promise<ProbeDetail> {
+  const discarded: DisturbedAttempt[] = [];
+  for (;;) {
+    const p = await probeOnce(bed, kind, target, index);
+    p.discarded = discarded;
+    if (!p.disturbed || discarded.length >= bed.o.disturbed_retries) return p;
+    discarded.push({ p99_ms: p.p99_ms, achieved_ops_per_s: p.achieved_ops_per_s, met: p.met, interference: p.interference!, reasons: p.disturbed_reasons });
+    progress?.(`probe ${index} disturbed (${p.disturbed_reasons.join('; ')}); repeating (${discarded.length}/${bed.o.disturbed_retries})`);
+  }
+}
+
+async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number | undefined, index: number): Promise<ProbeDetail> {
   const s = bed.setting;
   const o = bed.o;
   const quiet = await waitForQuiet(bed);
@@ -229,13 +280,27 @@ async function probe(bed: Testbed, kind: ProbeDetail['kind'], target: number | u
   });
   const sampler = new Sampler([...bed.groups, bed.loadgen], () => Array.from({ length: o.nodes }, (_, id) => bed.system!.pid(id)));
   const started = Date.now() / 1000;
+  // Interference over the measured window: a snapshot when the warm-up ends, one at the end.
+  let windowStart: Snapshot | null = null;
+  const first = ourSnapshot(bed);
+  const warmupTimer = setTimeout(() => {
+    windowStart = ourSnapshot(bed);
+  }, o.warmup_s * 1000);
   sampler.start();
   let run: YcsbRun;
   try {
     run = await runYcsb(bed.loadgen.wrap(argv), join(hdrDir, 'ycsb.log'), o.warmup_s + o.duration_s + 120);
   } finally {
     sampler.stop();
+    clearTimeout(warmupTimer);
   }
+  let interference: Interference | null = null;
+  try {
+    interference = interferenceBetween(windowStart ?? first, ourSnapshot(bed));
+  } catch {
+    interference = null;
+  }
+  const verdict = interference ? classify(interference, { other_cores: o.disturbed_cores, steal_share: o.disturbed_steal }) : { disturbed: false, reasons: [] };
   const ops = ['READ', 'UPDATE', 'INSERT', 'READ-MODIFY-WRITE'];
   const intendedLogs = readLogs(hdrDir, ops.map((op) => `Intended-${op}`));
   const uncorrectedLogs = readLogs(hdrDir, ops);
@@ -278,6 +343,11 @@ async function probe(bed: Testbed, kind: ProbeDetail['kind'], target: number | u
     achieved_ops_per_s: Math.round(achieved),
     met,
     ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+    disturbed: verdict.disturbed,
+    interference_before: quiet.before,
+    interference,
+    disturbed_reasons: verdict.reasons,
+    discarded: [],
     started_at_s: started,
     window_s,
     intended,
@@ -343,9 +413,10 @@ export async function measureSetting(setting: Setting, o: BenchOptions, scratchD
     memory_how: '',
     load: { seconds: 0, ops_per_s: 0, ok: false },
     saturation_ops_per_s: 0,
-    search: { best: null, ceiling_reached: false },
+    search: { best: null, ceiling_reached: false, stopped_by: null },
     best: null,
     floor: null,
+    stopped_by: null,
     probes: [],
     nodes: [],
     loadgen_cores: null,
@@ -374,7 +445,7 @@ export async function measureSetting(setting: Setting, o: BenchOptions, scratchD
       // §5.1: the paper's 20 ms is 10 × the average latency it saw under low GC pressure (Fig 3).
       // The same rule on this machine: 10 × the mean intended latency at the minimum rate.
       progress(`SLO: measuring the mean latency at ${o.min_rate} ops/s`);
-      const cal = await probe(bed, 'slo-calibration', o.min_rate, index++);
+      const cal = await probe(bed, 'slo-calibration', o.min_rate, index++, progress);
       result.probes.push(cal);
       if (cal.intended.count === 0) throw new Error('no operation completed while measuring the SLO');
       o.slo_ms = (Math.round(cal.intended.mean_us / 100) / 10) * 10; // 10 × the mean rounded to 0.1 ms
@@ -383,23 +454,24 @@ export async function measureSetting(setting: Setting, o: BenchOptions, scratchD
       progress(`SLO set to ${o.slo_ms} ms (10 × mean ${(cal.intended.mean_us / 1000).toFixed(2)} ms)`);
     }
     progress('saturation probe (closed loop)');
-    const sat = await probe(bed, 'saturation', undefined, index++);
+    const sat = await probe(bed, 'saturation', undefined, index++, progress);
     result.probes.push(sat);
     result.saturation_ops_per_s = sat.achieved_ops_per_s;
     const max = o.max_rate || Math.max(o.min_rate * 2, Math.ceil(sat.achieved_ops_per_s * 1.1));
     const search = await searchMaxRate(async (rate) => {
       await ensureHealthy();
       progress(`probe ${index}: target ${rate} ops/s`);
-      const p = await probe(bed, 'search', rate, index++);
+      const p = await probe(bed, 'search', rate, index++, progress);
       result.probes.push(p);
-      progress(`probe ${index - 1}: target ${rate} ops/s → p99 ${p.p99_ms === null ? '∞' : p.p99_ms.toFixed(1)} ms, ${p.achieved_ops_per_s} ops/s ${p.met ? 'MET' : 'missed'}${p.reason ? ` (${p.reason})` : ''}`);
+      progress(`probe ${index - 1}: target ${rate} ops/s → p99 ${p.p99_ms === null ? '∞' : p.p99_ms.toFixed(1)} ms, ${p.achieved_ops_per_s} ops/s ${p.met ? 'MET' : 'missed'}${p.reason ? ` (${p.reason})` : ''}${p.disturbed ? ` DISTURBED: ${p.interference ? describeInterference(p.interference) : ''}` : ''}`);
       return p;
     }, { min_ops_per_s: o.min_rate, max_ops_per_s: max, tolerance: o.tolerance, max_probes: o.max_probes });
-    result.search = { best: search.best, ceiling_reached: search.ceiling_reached };
+    result.search = { best: search.best, ceiling_reached: search.ceiling_reached, stopped_by: search.stopped_by };
     result.slo_ms = o.slo_ms;
     const searchProbes = result.probes.filter((p) => p.kind === 'search');
     result.best = search.best ? searchProbes.find((p) => p === search.best) ?? null : null;
     result.floor = search.best ? null : searchProbes.find((p) => p.target_ops_per_s === o.min_rate) ?? null;
+    result.stopped_by = search.stopped_by ? searchProbes.find((p) => p === search.stopped_by) ?? null : null;
     const shown = result.best ?? result.floor;
     result.nodes = nodeReports(bed, shown);
     result.loadgen_cores = shown?.usage?.cores[o.nodes] ?? null;
