@@ -22,6 +22,9 @@ suite differential-wasm-browser npm run --silent differential -- --engines $ALL 
 suite engines-unit npm --workspace @replicant/engines test
 suite cluster-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;rust,rust,rust;java,java,java;go,cpp,rust;cpp,rust,java;rust,java,go' npm --workspace @replicant/engines exec -- vitest run cluster
 
+# --- linearizability: the Porcupine checker (Go package, CLI, wasm) and its self-test
+suite checker npm --workspace @replicant/checker test
+
 # --- simulator, web lab, data and cost model
 suite sim-unit npm --workspace @replicant/sim test
 suite sim-chromium npm --workspace @replicant/sim run test:chromium
