@@ -30,6 +30,7 @@ suite sim-unit npm --workspace @replicant/sim test
 suite sim-chromium npm --workspace @replicant/sim run test:chromium
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
+suite scripts node --test scripts/test/
 suite cost-model npm --workspace @replicant/cost-model test
 suite bench-unit npm --workspace @replicant/bench test
 suite bench-ycsb mvn -q -B -f bench/ycsb/pom.xml test

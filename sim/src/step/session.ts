@@ -106,7 +106,9 @@ class Session implements StepSession {
     }
   }
 
+  /** Delivers a pending message, or a pending client command (both are "deliver" in the UI). */
   deliver(message_id: number): TraceEntry | null {
+    if (this.clients.some((c) => c.id === message_id)) return this.deliverClient(message_id);
     const m = this.take(this.messages, message_id, 'message');
     this.recorded.push(`deliver ${message_id}`);
     this.now = Math.max(this.now, m.due_us);
