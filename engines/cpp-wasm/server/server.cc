@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -211,6 +212,7 @@ void Server::Run() {
   }
   std::thread(&Server::AcceptPeers, this).detach();
   std::thread(&Server::RunTimers, this).detach();
+  std::thread(&Server::RunStatus, this).detach();
   {
     std::lock_guard<std::mutex> lk(mu_);
     StepLocked(Event{});  // start
@@ -221,7 +223,30 @@ void Server::Run() {
   std::abort();
 }
 
+// RunStatus logs the node's status line once a second (docs/protocol.md, "Native servers").
+void Server::RunStatus() {
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    CoreView core;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      core = ReadCoreView(node_->Inspect());
+    }
+    Log(StatusLine(core, counters_));
+    counters_.timer_late_max_us.store(0, std::memory_order_relaxed);
+  }
+}
+
 // --- the core ---
+
+// NoteTimerLateness records how long after its deadline a timer reached the core.
+void Server::NoteTimerLateness(Clock::time_point deadline) {
+  const uint64_t late_us = static_cast<uint64_t>(std::max<int64_t>(
+      0, std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - deadline).count()));
+  uint64_t seen = counters_.timer_late_max_us.load(std::memory_order_relaxed);
+  while (late_us > seen && !counters_.timer_late_max_us.compare_exchange_weak(seen, late_us)) {
+  }
+}
 
 void Server::StepLocked(const Event& ev) {
   for (const Effect& e : node_->Step(ev)) Dispatch(e);
@@ -287,6 +312,7 @@ void Server::RunTimers() {
       continue;  // re-examine: the timer may have been re-armed or cancelled meanwhile
     }
     timer_armed_[next] = false;
+    NoteTimerLateness(timer_deadline_[next]);
     Event ev;
     ev.type = EventType::kTimer;
     ev.timer = static_cast<TimerName>(next);

@@ -23,6 +23,7 @@
 
 #include "node.h"
 #include "server_config.h"
+#include "status.h"
 
 namespace replicant {
 namespace server {
@@ -70,6 +71,8 @@ class Server {
   void RunPeerLink(PeerLink* link);
   void RunTimers();
   void RunSignals();
+  void RunStatus();
+  void NoteTimerLateness(Clock::time_point deadline);
 
   const ServerConfig cfg_;
   const uint64_t id_;
@@ -78,6 +81,7 @@ class Server {
   int peer_listener_ = -1;
 
   std::mutex log_mu_;
+  DriverCounters counters_;
 
   // Everything below is guarded by mu_ (the core lock) unless said otherwise.
   std::mutex mu_;
