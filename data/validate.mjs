@@ -13,7 +13,8 @@ import { compileModelCardSchema, compileResultsSchema, describeAjvErrors } from 
 import { buildPaperResults } from './lib/paper-results.mjs';
 
 const NOT_RESULTS = new Set(['package.json', 'datapackage.json']);
-const SKIP_DIRS = new Set(['node_modules', 'schema', 'models']);
+// reliability/: torture and nemesis reports (docs/reliability.md), not results in the results schema
+const SKIP_DIRS = new Set(['node_modules', 'schema', 'models', 'reliability']);
 
 // The papers live at ../shared/papers beside the repository root (CI's layout). A git
 // worktree sits one level deeper, so the nearest ancestor's shared/papers is the fallback.

@@ -1,7 +1,7 @@
 // `npm run torture`: seeded fault schedules (VOPR-style) against the real engines in the
 // simulator's virtual time, every history checked by Porcupine (the checker's wasm build).
 // A failing seed is shrunk and printed with the command that replays it byte for byte.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { loadChecker } from '@replicant/checker/node';
@@ -25,6 +25,9 @@ const USAGE = `usage: npm run torture -- [options]
   --history FILE      with --replay: write the history (checker/ history format)
   --html FILE         with --replay: write Porcupine's visualisation
   --report FILE       write a JSON summary of the run (per engine choice: seeds, failures, figures)
+  --known FILE        seeds known to stall (liveness only, reported to the engines' owners): listed
+                      there per engine choice, they are printed as KNOWN and do not fail the run;
+                      a safety problem on any seed always fails
 Exit status: 0 no failure, 1 a seed failed, 2 bad input.`;
 
 class UsageError extends Error {}
@@ -42,10 +45,11 @@ interface Args {
   history: string | null;
   html: string | null;
   report: string | null;
+  known: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null };
+  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs an integer in [${min}, ${max}]: ${v ?? '(missing)'}`);
@@ -80,6 +84,7 @@ function parseArgs(argv: string[]): Args {
       case '--history': a.history = value('history', argv[++i]); break;
       case '--html': a.html = value('html', argv[++i]); break;
       case '--report': a.report = value('report', argv[++i]); break;
+      case '--known': a.known = value('known', argv[++i]); break;
       case '--help': case '-h': throw new UsageError(USAGE);
       default: throw new UsageError(`unknown option "${arg}"\n${USAGE}`);
     }
@@ -107,6 +112,24 @@ function printFailure(out: (s: string) => void, engine: string, r: SeedResult) {
   for (const p of r.judgement.problems) out(`  ${p}`);
 }
 
+/** {"<engine choice>[+amnesia]": [seed, …], …} plus free-form fields starting with "_" */
+function readKnown(path: string): Record<string, number[]> {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`--known ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`--known ${path}: not a JSON object`);
+  const out: Record<string, number[]> = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (k.startsWith('_')) continue;
+    if (!Array.isArray(v) || !v.every((x) => Number.isSafeInteger(x) && x >= 0)) throw new UsageError(`--known ${path}: "${k}" must list seeds`);
+    out[k] = v as number[];
+  }
+  return out;
+}
+
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const checker = await loadChecker();
@@ -126,7 +149,9 @@ async function main(argv: string[]): Promise<number> {
     for (const f of scenario.faults) out(`  fault ${describeFault(f)}`);
     out(`history (${r.run.history.length} operations):`);
     r.run.history.forEach((op, i) => out(`  #${i} ${describe(op)}`));
-    out(`final state: ${r.run.nodes.map((nd) => `n${nd.node}${nd.up ? '' : '(down)'} executed ${nd.last_executed} ${JSON.stringify(nd.kv)}`).join('; ')}`);
+    out('final state:');
+    for (const nd of r.run.nodes)
+      out(`  n${nd.node} ${nd.role} ballot ${nd.ballot >> 8}.${nd.ballot & 0xff} last_index ${nd.last_index} last_executed ${nd.last_executed} kv ${JSON.stringify(nd.kv)} log [${nd.log.length > 400 ? nd.log.slice(0, 300) + ' … ' + nd.log.slice(-80) : nd.log}]`);
     out(`served again ${r.run.recovered_after_us === null ? 'never' : fmtMs(r.run.recovered_after_us)} after the faults ended; ${r.run.steps} core steps; virtual end ${fmtMs(r.run.end_us)}`);
     out(`porcupine: ${JSON.stringify(r.verdict)}`);
     if (args.trace) for (const line of r.run.trace ?? []) out(`  | ${line.replace(/\n/g, '\n  | ')}`);
@@ -138,13 +163,14 @@ async function main(argv: string[]): Promise<number> {
     return r.judgement.ok ? 0 : 1;
   }
 
+  const known = args.known ? readKnown(args.known) : {};
   const report: Record<string, unknown>[] = [];
   let failed = false;
   const t0 = Date.now();
   for (const engine of args.engines) {
     const options: DrawOptions = { engine, amnesia: args.amnesia };
     const tally = {
-      engine, seeds: 0, failures: 0, failing_seeds: [] as number[], lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0,
+      engine, seeds: 0, failures: 0, failing_seeds: [] as number[], known_stalls: [] as number[], safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0,
       faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<string, number>, cluster_sizes: { 3: 0, 5: 0 } as Record<number, number>,
       recovery_us_max: 0, recovery_us_sum: 0, wall_s: 0,
     };
@@ -162,8 +188,17 @@ async function main(argv: string[]): Promise<number> {
         tally.recovery_us_max = Math.max(tally.recovery_us_max, r.run.recovered_after_us);
         tally.recovery_us_sum += r.run.recovered_after_us;
       }
-      if (!r.judgement.ok) {
+      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '')] ?? [];
+      if (!r.judgement.ok && r.judgement.safe && knownHere.includes(seed)) {
+        tally.known_stalls.push(seed);
+        out(`KNOWN seed ${seed} (--engine ${engine}): ${r.judgement.problems.join('; ')} (listed in ${args.known})`);
+      } else if (r.judgement.ok && knownHere.includes(seed)) {
+        out(`note: seed ${seed} (--engine ${engine}) is listed in ${args.known} but passes now`);
+      }
+      if (!r.judgement.ok && !(r.judgement.safe && knownHere.includes(seed))) {
         failed = true;
+        if (!r.judgement.safe) tally.safety_failures++;
+        if (!r.judgement.live) tally.liveness_failures++;
         tally.failures++;
         tally.failing_seeds.push(seed);
         tally.lost_writes += r.judgement.lost_writes;
@@ -181,7 +216,7 @@ async function main(argv: string[]): Promise<number> {
     }
     tally.wall_s = (Date.now() - te) / 1000;
     const meanRec = tally.seeds ? tally.recovery_us_sum / tally.seeds : 0;
-    out(`${engine}: ${tally.seeds} seeds (${args.from}..${args.from + args.seeds - 1}${args.amnesia ? ', amnesia' : ''}), ${tally.failures} failing, ${tally.lost_writes} lost acknowledged writes; ` +
+    out(`${engine}: ${tally.seeds} seeds (${args.from}..${args.from + args.seeds - 1}${args.amnesia ? ', amnesia' : ''}), ${tally.failures} failing (${tally.safety_failures} safety, ${tally.liveness_failures} liveness), ${tally.known_stalls.length} known stalls, ${tally.lost_writes} lost acknowledged writes; ` +
       `${tally.operations} operations (${tally.unknown_outcomes} unknown outcomes), ${tally.steps} core steps; ` +
       `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s`);
     const { recovery_us_sum, ...rest } = tally;

@@ -7,7 +7,11 @@ import type { TortureRun } from './run.ts';
 
 export interface Judgement {
   ok: boolean;
-  /** one sentence per problem, most serious first */
+  /** no safety problem: linearizable, no lost acknowledged write, no divergence, no core violation */
+  safe: boolean;
+  /** served again within the bound after the faults ended */
+  live: boolean;
+  /** one sentence per problem, safety first */
   problems: string[];
   lost_writes: number;
 }
@@ -21,11 +25,12 @@ export function judge(s: Scenario, run: TortureRun, verdict: Verdict): Judgement
   for (const l of lost) problems.push(l);
   problems.push(...divergence(run));
   for (const nd of run.nodes) if (nd.violations > 0) problems.push(`n${nd.node} traced ${nd.violations} safety violation(s)`);
+  const safe = problems.length === 0;
   if (run.recovered_after_us === null)
     problems.push(`liveness: the cluster did not answer a read of every key after the faults ended (run stopped at ${fmtMs(run.end_us)})`);
   else if (run.recovered_after_us > s.liveness_bound_us)
     problems.push(`liveness: served again ${fmtMs(run.recovered_after_us)} after the faults ended, bound ${fmtMs(s.liveness_bound_us)}`);
-  return { ok: problems.length === 0, problems, lost_writes: lost.length };
+  return { ok: problems.length === 0, safe, live: !problems.some((p) => p.startsWith('liveness')), problems, lost_writes: lost.length };
 }
 
 /** Acknowledged writes the final state contradicts: the write that produced the final value of a

@@ -20,6 +20,11 @@ export interface NodeFinal {
   /** key → value of the keys the workload uses (absent keys left out) */
   kv: Record<string, string>;
   violations: number;
+  role: string;
+  ballot: number;
+  last_index: number;
+  /** the log after gle, one "index:state@ballot" per instance (for reading a failure) */
+  log: string;
 }
 
 export interface TortureRun {
@@ -365,17 +370,22 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
   const finals: NodeFinal[] = [];
   for (let id = 0; id < n; id++) {
     if (!nodes.isUp(id)) {
-      finals.push({ node: id, up: false, last_executed: 0, digest: '', kv: {}, violations: 0 });
+      finals.push({ node: id, up: false, last_executed: 0, digest: '', kv: {}, violations: 0, role: 'down', ballot: 0, last_index: 0, log: '' });
       continue;
     }
     const st = JSON.parse(nodes.get(id).inspect()) as {
       last_executed: number;
       kv: { digest: string; entries: [string, string][] };
       counters: { violations: number };
+      role: string;
+      ballot: number;
+      last_index: number;
+      log: { index: number; state: string; ballot: number }[];
     };
+    const log = st.log.map((i) => `${i.index}:${i.state === 'executed' ? 'x' : i.state === 'committed' ? 'c' : 'p'}@${i.ballot >> 8}.${i.ballot & 0xff}`).join(' ');
     const kv: Record<string, string> = {};
     for (const [k, v] of st.kv.entries) if (s.keys.includes(k)) kv[k] = v;
-    finals.push({ node: id, up: !down[id], last_executed: st.last_executed, digest: st.kv.digest, kv, violations: st.counters.violations });
+    finals.push({ node: id, up: !down[id], last_executed: st.last_executed, digest: st.kv.digest, kv, violations: st.counters.violations, role: st.role, ballot: st.ballot, last_index: st.last_index, log });
   }
   nodes.close();
   for (const f of finals) hash.add(JSON.stringify(f));
