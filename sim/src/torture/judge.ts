@@ -2,6 +2,7 @@
 // the final state, replicas that executed the same prefix hold the same data, no core reported
 // a safety violation, and the cluster served again within the bound after the faults ended.
 import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
+import { lostAcknowledgedWrites } from '@replicant/checker/final-state';
 import type { Scenario } from './scenario.ts';
 import type { TortureRun } from './run.ts';
 
@@ -33,35 +34,14 @@ export function judge(s: Scenario, run: TortureRun, verdict: Verdict): Judgement
   return { ok: problems.length === 0, safe, live: !problems.some((p) => p.startsWith('liveness')), problems, lost_writes: lost.length };
 }
 
-/** Acknowledged writes the final state contradicts: the write that produced the final value of a
- * key (or any candidate for an absent key) finished before an acknowledged write began. */
+/** Acknowledged writes the final state (the most advanced node's store) contradicts. */
 export function lostWrites(s: Scenario, run: TortureRun): string[] {
   const ref = reference(run);
   if (!ref) return ['no node is up at the end to hold the final state'];
-  const out: string[] = [];
-  for (const key of s.keys) {
-    const ops = run.history.map((op, id) => ({ op, id })).filter(({ op }) => op.key === key && op.op !== 'get');
-    const finalValue = ref.kv[key];
-    let producerEnd: number; // the latest the write that produced the final state can have ended
-    if (finalValue !== undefined) {
-      const w = ops.find(({ op }) => op.op === 'put' && op.value === finalValue);
-      if (!w) {
-        out.push(`final state of ${key} on n${ref.node} is "${finalValue}", which no client wrote`);
-        continue;
-      }
-      producerEnd = w.op.return_us ?? Infinity;
-    } else {
-      const dels = ops.filter(({ op }) => op.op === 'del');
-      producerEnd = dels.length === 0 ? -1 : Math.max(...dels.map(({ op }) => op.return_us ?? Infinity));
-    }
-    for (const { op, id } of ops) {
-      if (op.result === 'unknown' || op.call_us <= producerEnd) continue;
-      if (finalValue !== undefined && op.op === 'put' && op.value === finalValue) continue;
-      if (finalValue === undefined && op.op === 'del') continue; // an absent key is what it left
-      out.push(`lost acknowledged write #${id} ${describe(op)}: ${key} ends ${finalValue === undefined ? 'absent' : `as "${finalValue}"`} on n${ref.node}, written before it began`);
-    }
-  }
-  return out;
+  const final = new Map(s.keys.map((k) => [k, ref.kv[k]] as const));
+  return lostAcknowledgedWrites(run.history, final).map((l) =>
+    l.op < 0 ? `final state of ${l.key} on n${ref.node} is "${l.final}", which no client wrote`
+      : `lost acknowledged write #${l.op} ${describe(run.history[l.op]!)}: ${l.key} ends ${l.final === undefined ? 'absent' : `as "${l.final}"`} on n${ref.node}, written before it began`);
 }
 
 function divergence(run: TortureRun): string[] {
