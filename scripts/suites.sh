@@ -24,6 +24,9 @@ suite cluster-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;rust,rust,rust;ja
 
 # --- linearizability: the Porcupine checker (Go package, CLI, wasm) and its self-test
 suite checker npm --workspace @replicant/checker test
+# seeded fault schedules on the real engines (wasm) in virtual time; Go and Java's wasm builds are
+# the slow ones, so they get fewer seeds (every engine runs each seed byte-identically)
+suite torture bash -c 'npm run --silent torture -- --engine rust,cpp --seeds 300 --known data/reliability/known-stalls.json && npm run --silent torture -- --engine go,java,all --seeds 60 --known data/reliability/known-stalls.json'
 
 # --- simulator, web lab, data and cost model
 suite sim-unit npm --workspace @replicant/sim test
