@@ -139,7 +139,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     rows.push(...settingRows(r, o, detailsRel));
     const b = r.best;
     progress.log(
-      `${s.id}: ${r.stopped_by && !b ? 'DISTURBED — no rate decided' : ''}${b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
+      `${s.id}: ${r.stopped_by && !b ? 'DISTURBED — no rate decided' : b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}${r.stopped_by ? ` — a lower bound: the probe at ${r.stopped_by.target_ops_per_s} ops/s was disturbed` : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
         `; saturation ${r.saturation_ops_per_s} ops/s; leader CPU ${((r.nodes.find((n) => n.role === 'leader')?.cpu_utilization ?? 0) * 100).toFixed(0)} %` +
         (r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''),
     );

@@ -300,7 +300,7 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   } catch {
     interference = null;
   }
-  const verdict = interference ? classify(interference, { other_cores: o.disturbed_cores, steal_share: o.disturbed_steal }) : { disturbed: false, reasons: [] };
+
   const ops = ['READ', 'UPDATE', 'INSERT', 'READ-MODIFY-WRITE'];
   const intendedLogs = readLogs(hdrDir, ops.map((op) => `Intended-${op}`));
   const uncorrectedLogs = readLogs(hdrDir, ops);
@@ -327,6 +327,8 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   }
   const p99_ms = Number.isFinite(intended.p99_us) ? intended.p99_us / 1000 : null;
   const crashed = !bed.healthy();
+  // A node that died (an OOM kill) failed on its own, whatever else ran meanwhile.
+  const verdict = interference && !crashed ? classify(interference, { other_cores: o.disturbed_cores, steal_share: o.disturbed_steal }) : { disturbed: false, reasons: [] };
   const reasons: string[] = [];
   if (run.code !== 0) reasons.push(`YCSB exited with ${run.code}`);
   if (crashed) reasons.push(`a node exited (OOM kills per node: ${bed.oomKills().join('/')})`);
