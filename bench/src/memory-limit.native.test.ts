@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { removeAll } from './cgroup.ts';
 import { measureFootprint, measureSurvival } from './measure.ts';
 import { buildPlan, resolveOptions } from './plan.ts';
@@ -14,15 +14,20 @@ const ENGINES = (process.env.REPLICANT_BENCH_ENGINES ?? 'go,cpp,rust,java').spli
 const RECORDS = Number(process.env.REPLICANT_BENCH_RECORDS ?? 5000);
 const scratch = mkdtempSync(join(tmpdir(), 'replicant-memory-'));
 
+let failed = false;
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail') failed = true;
+});
 afterAll(() => {
   removeAll();
-  rmSync(scratch, { recursive: true, force: true });
+  if (failed) console.log(`scratch kept at ${scratch}`);
+  else rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('memory limits mean the paper\'s ratio', () => {
   for (const engine of ENGINES) {
     it(`${engine} survives ratio 1.25 of ${RECORDS} records plus its measured footprint`, async () => {
-      const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '3', 'warmup-s': '1', repetitions: '1' });
+      const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1' });
       const setting = buildPlan(o)[0]!;
       const footprint = await measureFootprint(setting, o, scratch);
       setting.baseline_bytes = footprint.bytes;
@@ -36,6 +41,8 @@ describe('memory limits mean the paper\'s ratio', () => {
       expect(s.oom_kills, 'OOM kills per node').toEqual([0, 0, 0]);
       expect(s.alive, 'every node alive').toBe(true);
       expect(s.load_ok, 'every record loaded').toBe(true);
+      // A probe that served nothing stressed nothing: the limit would not have been tested.
+      expect(s.saturation_ops_per_s, 'closed-loop ops/s after the warm-up').toBeGreaterThan(0);
     });
   }
 });
