@@ -119,13 +119,17 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     if (s.ratio !== null && o.memory_baseline === 'auto') {
       if (!footprints.has(s.system)) {
         progress.step(i, 'measuring the fixed memory footprint');
-        try {
-          const f = await measureFootprint(s, o, scratch);
-          footprints.set(s.system, f);
-          progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
-        } catch (err) {
-          footprints.set(s.system, null);
-          progress.log(`${s.system}: could not measure the fixed footprint (${(err as Error).message}); limits are ratio × data only`);
+        // A footprint run can fail on a busy machine (a load that times out); a limit without the
+        // footprint would starve the node, so it is tried three times before giving up.
+        for (let attempt = 1; attempt <= 3 && !footprints.get(s.system); attempt++) {
+          try {
+            const f = await measureFootprint(s, o, scratch);
+            footprints.set(s.system, f);
+            progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
+          } catch (err) {
+            footprints.set(s.system, null);
+            progress.log(`${s.system}: could not measure the fixed footprint, attempt ${attempt} of 3 (${(err as Error).message})${attempt === 3 ? '; limits are ratio × data only, and the rows say so' : ''}`);
+          }
         }
       }
       s.baseline_bytes = footprints.get(s.system)?.bytes ?? 0;
@@ -139,7 +143,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     rows.push(...settingRows(r, o, detailsRel));
     const b = r.best;
     progress.log(
-      `${s.id}: ${r.stopped_by && !b ? 'DISTURBED — no rate decided' : ''}${b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
+      `${s.id}: ${r.stopped_by && !b ? 'DISTURBED — no rate decided' : b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}${r.stopped_by ? ` — a lower bound: the probe at ${r.stopped_by.target_ops_per_s} ops/s was disturbed` : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
         `; saturation ${r.saturation_ops_per_s} ops/s; leader CPU ${((r.nodes.find((n) => n.role === 'leader')?.cpu_utilization ?? 0) * 100).toFixed(0)} %` +
         (r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''),
     );

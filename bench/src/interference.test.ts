@@ -58,12 +58,17 @@ describe('interferenceBetween', () => {
     expect(i.load_1m).toBe(9.5);
   });
 
-  it('names the busiest outside processes, ours and the harness excluded, a newborn counted from zero', () => {
+  it('names the busiest outside programs, ours and the harness excluded, a newborn counted from zero', () => {
     expect(interferenceBetween(a, b).top_others).toEqual([
-      { pid: 10, comm: 'cc1plus', cores: 0.3 },
-      { pid: 11, comm: 'chromium', cores: 0.1 },
-      { pid: 12, comm: 'rustc', cores: 0.05 },
+      { comm: 'cc1plus', processes: 1, cores: 0.3 },
+      { comm: 'chromium', processes: 1, cores: 0.1 },
+      { comm: 'rustc', processes: 1, cores: 0.05 },
     ]);
+  });
+
+  it('adds up processes of one program', () => {
+    const b4 = snapshot(110, 1400, 0, 2000, 9e9, [[10, 'cc1plus', 600], [13, 'cc1plus', 200], [14, 'cc1plus', 0]]);
+    expect(interferenceBetween(a, b4).top_others).toEqual([{ comm: 'cc1plus', processes: 2, cores: 0.3 }]);
   });
 
   it('skips a pid reused by another program instead of charging it a negative or huge figure', () => {
@@ -89,10 +94,10 @@ describe('classify', () => {
   });
 
   it('calls a probe disturbed when other processes took more than the threshold, naming them', () => {
-    const busy = { ...quiet, other_cores: 1.3, top_others: [{ pid: 7, comm: 'cc1plus', cores: 0.9 }, { pid: 8, comm: 'chromium', cores: 0.4 }] };
+    const busy = { ...quiet, other_cores: 1.3, top_others: [{ comm: 'cc1plus', processes: 3, cores: 0.9 }, { comm: 'chromium', processes: 1, cores: 0.4 }] };
     const v = classify(busy, DEFAULT_THRESHOLDS);
     expect(v.disturbed).toBe(true);
-    expect(v.reasons).toEqual(['other processes used 1.30 cores (threshold 0.25): cc1plus 0.90, chromium 0.40']);
+    expect(v.reasons).toEqual(['other processes used 1.30 cores (threshold 0.25): cc1plus ×3 0.90, chromium 0.40']);
   });
 
   it('calls a probe disturbed on hypervisor steal alone', () => {
@@ -106,7 +111,7 @@ describe('classify', () => {
   });
 
   it('describes the evidence in one line', () => {
-    expect(describeInterference({ ...quiet, top_others: [{ pid: 7, comm: 'cc1plus', cores: 0.05 }] })).toBe(
+    expect(describeInterference({ ...quiet, top_others: [{ comm: 'cc1plus', processes: 1, cores: 0.05 }] })).toBe(
       'other processes 0.05 cores (cc1plus 0.05), steal 0.0 %, load average 1.20 over 10 s',
     );
   });

@@ -67,9 +67,11 @@ export interface Snapshot {
   harness_pid: number;
 }
 
+/** Processes outside the benchmark, grouped by program name. */
 export interface OtherProcess {
-  pid: number;
   comm: string;
+  /** How many processes of that name used CPU in the window. */
+  processes: number;
   cores: number;
 }
 
@@ -83,7 +85,7 @@ export interface Interference {
   /** Load average (1 min) at the end of the window, and runnable threads then. */
   load_1m: number;
   runnable: number;
-  /** The busiest processes outside the benchmark, busiest first (at most five). */
+  /** The busiest programs outside the benchmark, busiest first (at most five). */
   top_others: OtherProcess[];
 }
 
@@ -94,16 +96,21 @@ export function interferenceBetween(a: Snapshot, b: Snapshot, ticksPerSecond = 1
   const harnessTicks = (b.processes.get(b.harness_pid)?.[1] ?? 0) - (a.processes.get(a.harness_pid)?.[1] ?? 0);
   const ours = (b.ours_ns - a.ours_ns) / 1e9 / window_s + Math.max(0, harnessTicks) / ticksPerSecond / window_s;
   const totalTicks = b.cpu.total - a.cpu.total;
-  const others: OtherProcess[] = [];
+  const byName = new Map<string, OtherProcess>();
   for (const [pid, [comm, ticks]] of b.processes) {
     if (pid === b.harness_pid || b.our_pids.has(pid) || a.our_pids.has(pid)) continue;
     const before = a.processes.get(pid);
     // A process born inside the window counts from zero; one that reused a pid is skipped.
     const start = before && before[0] === comm ? before[1] : before ? ticks : 0;
     const cores = (ticks - start) / ticksPerSecond / window_s;
-    if (cores > 0) others.push({ pid, comm, cores: round(cores) });
+    if (cores <= 0) continue;
+    const g = byName.get(comm) ?? { comm, processes: 0, cores: 0 };
+    g.processes++;
+    g.cores += cores;
+    byName.set(comm, g);
   }
-  others.sort((x, y) => y.cores - x.cores || x.pid - y.pid);
+  const others = [...byName.values()].map((g) => ({ ...g, cores: round(g.cores) }));
+  others.sort((x, y) => y.cores - x.cores || x.comm.localeCompare(y.comm));
   return {
     window_s: round(window_s),
     other_cores: round(Math.max(0, machineWork - ours)),
@@ -133,7 +140,7 @@ export interface Verdict {
 export function classify(during: Interference, t: Thresholds): Verdict {
   const reasons: string[] = [];
   if (during.other_cores > t.other_cores) {
-    const who = during.top_others.slice(0, 3).map((p) => `${p.comm} ${p.cores.toFixed(2)}`).join(', ');
+    const who = during.top_others.slice(0, 3).map(describeOther).join(', ');
     reasons.push(`other processes used ${during.other_cores.toFixed(2)} cores (threshold ${t.other_cores})${who ? `: ${who}` : ''}`);
   }
   if (during.steal_share > t.steal_share) reasons.push(`hypervisor steal ${(during.steal_share * 100).toFixed(1)} % (threshold ${(t.steal_share * 100).toFixed(1)} %)`);
@@ -142,8 +149,12 @@ export function classify(during: Interference, t: Thresholds): Verdict {
 
 /** One line of evidence for a results row: what the machine did during a probe. */
 export function describeInterference(i: Interference): string {
-  const who = i.top_others.slice(0, 3).map((p) => `${p.comm} ${p.cores.toFixed(2)}`).join(', ');
+  const who = i.top_others.slice(0, 3).map(describeOther).join(', ');
   return `other processes ${i.other_cores.toFixed(2)} cores${who ? ` (${who})` : ''}, steal ${(i.steal_share * 100).toFixed(1)} %, load average ${i.load_1m.toFixed(2)} over ${i.window_s.toFixed(0)} s`;
+}
+
+function describeOther(p: OtherProcess): string {
+  return `${p.comm}${p.processes > 1 ? ` ×${p.processes}` : ''} ${p.cores.toFixed(2)}`;
 }
 
 function round(x: number, digits = 3): number {

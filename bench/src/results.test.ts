@@ -10,7 +10,7 @@ const setting = { ...buildPlan(o)[0]!, baseline_bytes: 70 * 2 ** 20 };
 setting.memory_bytes += setting.baseline_bytes;
 
 const quietWindow: Interference = { window_s: 5, other_cores: 0.05, steal_share: 0, load_1m: 1.5, runnable: 3, top_others: [] };
-const busyWindow: Interference = { window_s: 5, other_cores: 1.4, steal_share: 0.01, load_1m: 14.2, runnable: 12, top_others: [{ pid: 9, comm: 'cc1plus', cores: 0.9 }] };
+const busyWindow: Interference = { window_s: 5, other_cores: 1.4, steal_share: 0.01, load_1m: 14.2, runnable: 12, top_others: [{ comm: 'cc1plus', processes: 1, cores: 0.9 }] };
 
 function probe(target: number, p99_ms: number | null, met: boolean, disturbed = false): ProbeDetail {
   const lat = { count: 1000, failed: 0, mean_us: 900, max_us: 30_000, p50_us: 800, p99_us: (p99_ms ?? Infinity) * 1000, p999_us: 25_000, spectrum: [[99, 5000]] as [number, number][], hdr_base64: 'HISTFAAA' };
