@@ -25,6 +25,7 @@ suite cluster-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;rust,rust,rust;ja
 # --- simulator, web lab, data and cost model
 suite sim-unit npm --workspace @replicant/sim test
 suite sim-chromium npm --workspace @replicant/sim run test:chromium
+suite lessons npm --workspace @replicant/lessons test
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
 suite cost-model npm --workspace @replicant/cost-model test

@@ -107,6 +107,8 @@ class Session implements StepSession {
   }
 
   deliver(message_id: number): TraceEntry | null {
+    // A client command in flight is delivered the same way (the pending list offers "deliver" for both).
+    if (this.clients.some((c) => c.id === message_id)) return this.deliverClient(message_id);
     const m = this.take(this.messages, message_id, 'message');
     this.recorded.push(`deliver ${message_id}`);
     this.now = Math.max(this.now, m.due_us);
@@ -263,12 +265,9 @@ class Session implements StepSession {
       return n;
     };
     switch (verb) {
-      case 'deliver': {
-        const id = num(a);
-        if (this.clients.some((c) => c.id === id)) this.deliverClient(id);
-        else this.deliver(id);
+      case 'deliver':
+        this.deliver(num(a));
         return;
-      }
       case 'drop': return this.drop(num(a));
       case 'dup': return this.duplicate(num(a));
       case 'fire': this.fire(num(a)); return;
