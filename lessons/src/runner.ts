@@ -3,7 +3,7 @@
 // route of every earlier exercise, replayed from the seed. So Next, Back, "replay this step"
 // and "reset to the last checkpoint" all land on the same bytes whatever the student tried.
 import type { StepSession } from '@replicant/sim/api';
-import type { Checkpoint, Lesson, LessonStep } from './format.ts';
+import type { Checkpoint, Lesson, LessonAction, LessonStep } from './format.ts';
 import { applyLessonAction, differences } from './actions.ts';
 import { evaluate, type CheckResult, type World } from './checkpoints.ts';
 import type { PaperIndex } from './paper.ts';
@@ -84,6 +84,19 @@ export class LessonRun {
     if (!Number.isInteger(i) || i < 0 || i >= this.stepCount) throw new Error(`no step ${i + 1} in ${this.lesson.folder} (it has ${this.stepCount})`);
     this.current = i;
     this.replay(this.scriptedEnd(i));
+  }
+
+  /** Step i before its own actions ran: "replay this step" plays them from here one by one. */
+  goToStart(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.stepCount) throw new Error(`no step ${i + 1} in ${this.lesson.folder}`);
+    this.current = i;
+    this.scriptedEnd(i); // computed (and cached) first: it replays the sessions itself
+    this.replay(this.startOf(i));
+  }
+
+  /** One scenario action on every engine (the replay plays a step's actions through this). */
+  play(a: LessonAction): void {
+    applyLessonAction(this.sessions, a, this.nodes);
   }
 
   /** Back to the state at this step's checkpoint, undoing whatever the student did since. */
