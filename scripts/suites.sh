@@ -31,6 +31,7 @@ suite torture bash -c 'npm run --silent torture -- --engine rust,cpp --seeds 300
 # --- simulator, web lab, data and cost model
 suite sim-unit npm --workspace @replicant/sim test
 suite sim-chromium npm --workspace @replicant/sim run test:chromium
+suite lessons npm --workspace @replicant/lessons test
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
 suite scripts node --test scripts/test/

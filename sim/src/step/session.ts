@@ -265,12 +265,9 @@ class Session implements StepSession {
       return n;
     };
     switch (verb) {
-      case 'deliver': {
-        const id = num(a);
-        if (this.clients.some((c) => c.id === id)) this.deliverClient(id);
-        else this.deliver(id);
+      case 'deliver':
+        this.deliver(num(a));
         return;
-      }
       case 'drop': return this.drop(num(a));
       case 'dup': return this.duplicate(num(a));
       case 'fire': this.fire(num(a)); return;
