@@ -135,16 +135,4 @@ describe('step session', () => {
     expect(() => createStepSession({ cluster: { engines: [], seed: 1 } }, provide)).toThrow(/1\.\.15/);
     expect(() => createStepSession({ cluster: { engines: ['go'], seed: -1 } }, provide)).toThrow(/seed/);
   });
-
-  it('deliver(id) delivers a pending client command too, and replays it', () => {
-    const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 1 } }, provide);
-    s.run_until(500_000);
-    const leader = [0, 1, 2].find((i) => JSON.parse(s.inspect(i)).role === 'leader')!;
-    const id = s.client(leader, 'put c 1');
-    expect(s.deliver(id)?.notes).toContain('client command "put c 1" arrived');
-    expect(s.pending().some((p) => p.id === id)).toBe(false);
-    const again = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 1 } }, provide);
-    again.replay(s.choices());
-    expect(JSON.stringify(again.trace())).toBe(bytes(s));
-  });
 });
