@@ -163,6 +163,8 @@ export interface SloSearchResult {
   max_ops_per_s_at_slo: number | null; // null: not even the minimum rate meets the SLO
   p99_ms_at_max: number | null;
   leader_cpu_utilization_at_max: number | null;
+  /** Mean of the followers' CPU utilisation at that rate. */
+  follower_cpu_utilization_at_max?: number | null;
   /** p99_ms of a probe that stopped early is the SLO itself, a lower bound. */
   probes: SloProbe[];
   best_run?: RunResult;
@@ -191,6 +193,8 @@ export interface SweepSpec {
   probe_operations?: number;
   max_duration_s?: number;
   window?: 'model' | 'fixed';
+  /** Warm starts for each engine's first point (e.g. from an earlier sweep of the same engine). */
+  hints?: Partial<Record<EngineName, { met_ops_per_s?: number; missed_ops_per_s?: number }>>;
   engines: EngineName[]; // each point runs a homogeneous cluster of this engine
   memory_gib?: number[];
   memory_to_data_ratio?: number[];

@@ -2,9 +2,10 @@
 // intended start) meets the SLO, found here by bisection on the target rate. Each probe is a
 // full run with its own warm-up.
 import type { EngineName, RunResult, RunSpec, SloProbe, SloSearchResult, SloSearchSpec, SweepPoint, SweepResult, SweepSpec } from '../api.ts';
-import { DEFAULT_CARD } from '../models/card.ts';
+import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts';
-import { SpecError } from '../run/spec.ts';
+import { SpecError, resolveSpec } from '../run/spec.ts';
+import { GIB } from '../models/node-model.ts';
 import { modelWindow } from '../run/measurement.ts';
 
 const MAX_PROBES = 40;
@@ -22,6 +23,13 @@ export function leaderUtilization(r: RunResult): number | null {
   const id = r.leader_at_end ?? r.leader_changes.at(-1)?.leader;
   if (id === undefined || id === null) return null;
   return r.nodes[id]?.mean_cpu_utilization ?? null;
+}
+
+/** The followers' mean CPU utilisation over the window. */
+export function followerUtilization(r: RunResult): number | null {
+  const id = r.leader_at_end ?? r.leader_changes.at(-1)?.leader ?? 0;
+  const f = r.nodes.filter((n) => n.node !== id);
+  return f.length ? Math.round((f.reduce((s, n) => s + n.mean_cpu_utilization, 0) / f.length) * 10000) / 10000 : null;
 }
 
 export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, hooks: RunHooks = {}): SloSearchResult {
@@ -132,6 +140,7 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       max_ops_per_s_at_slo: b ? b.spec.load.target_ops_per_s : null,
       p99_ms_at_max: b ? round3(p99ms(b)) : null,
       leader_cpu_utilization_at_max: b ? leaderUtilization(b) : null,
+      follower_cpu_utilization_at_max: b ? followerUtilization(b) : null,
       probes,
       deciding_event: (firstMissedAbove as SloProbe | null)?.window_event ?? (bestProbe as SloProbe | null)?.window_event ?? null,
     };
@@ -167,7 +176,7 @@ export function sweep(spec: SweepSpec, provide: EngineProvider | null, hooks: Ru
   for (const engine of spec.engines) {
     // Memory falls (or vCPUs fall) along the axis: the previous point's answer is a hint for the
     // next one (warm start). Each point still confirms its own bracket with its own probes.
-    let hint: SloSearchSpec['hint'];
+    let hint: SloSearchSpec['hint'] = spec.hints?.[engine];
     for (const m of mems) {
       for (const vcpus of cpus) {
         const done = points.length;
@@ -180,7 +189,7 @@ export function sweep(spec: SweepSpec, provide: EngineProvider | null, hooks: Ru
         const max = result.max_ops_per_s_at_slo;
         const missed = result.probes.filter((p) => !p.met && max !== null && p.target_ops_per_s > max).reduce<number | undefined>((a, p) => (a === undefined || p.target_ops_per_s < a ? p.target_ops_per_s : a), undefined);
         hint = max === null ? undefined : { met_ops_per_s: max, ...(missed !== undefined ? { missed_ops_per_s: missed } : {}) };
-        const memGib = result.best_run?.dataset.memory_gib ?? (m.gib ?? 0);
+        const memGib = m.gib ?? resolveSpec(search.base, validateCard(search.base.model_card ?? DEFAULT_CARD)).memory_bytes / GIB;
         points.push({ engine, memory_gib: m.gib ?? round3(memGib), vcpus, result: stripRun(result) });
       }
     }
