@@ -145,7 +145,7 @@ export class LessonRun {
     const q = this.stepAt(this.current).question;
     if (!q || q.kind !== 'number') return null;
     if (typeof q.answer === 'number') return q.answer;
-    return Number(fillToString(`{{${q.answer.read}}}`, { world: this.world() }));
+    return Number.parseFloat(fillToString(`{{${q.answer.read}}}`, { world: this.world() }));
   }
 
   /** Null when all engines agree byte for byte; else where they first differ. */
