@@ -71,6 +71,7 @@ final class Server {
         c.numPeers = numPeers;
         c.seed = args.seed;
         c.commitIntervalUs = cfg.commitIntervalMs * 1000;
+        c.checkQuorum = cfg.checkQuorum;
         c.trace = args.trace;
         c.validate();
         node = new Node(c);
