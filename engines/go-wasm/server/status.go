@@ -11,15 +11,15 @@ import (
 // driverCounters are the server's own running totals and levels, reported in its status line
 // (docs/protocol.md, "Native servers"): the same keys in all four servers.
 type driverCounters struct {
-	clients         atomic.Uint64 // client connections open
-	clientsRefused  atomic.Uint64 // connections turned away over maxClients
-	inFlight        atomic.Uint64 // client requests in the core, not yet answered
-	shedRetries     atomic.Uint64 // requests answered `retry` by the server's limits
-	readsPaused     atomic.Uint64 // times a client's reading paused on its reply backlog
-	peerQueueBytes  atomic.Int64  // bytes queued for all peers, not yet written
-	droppedSends    atomic.Uint64 // peer messages dropped (link down or queue full)
-	garbageFrames   atomic.Uint64 // peer lines that did not decode or were misaddressed
-	timerLateMaxUs  atomic.Uint64 // worst timer lateness since the last status line
+	clients        atomic.Uint64 // client connections open
+	clientsRefused atomic.Uint64 // connections turned away over maxClients
+	inFlight       atomic.Uint64 // client requests in the core, not yet answered
+	shedRetries    atomic.Uint64 // requests answered `retry` by the server's limits
+	readsPaused    atomic.Uint64 // times a client's reading paused on its reply backlog
+	peerQueueBytes atomic.Int64  // bytes queued for all peers, not yet written
+	droppedSends   atomic.Uint64 // peer messages dropped (link down or queue full)
+	garbageFrames  atomic.Uint64 // peer lines that did not decode or were misaddressed
+	timerLateMaxUs atomic.Uint64 // worst timer lateness since the last status line
 }
 
 // coreView is the core's side of a status line, read from its Inspect JSON.
