@@ -85,6 +85,7 @@ all:
     ansible_ssh_private_key_file: $DIR/id_ed25519
     ansible_ssh_common_args: -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR
     ansible_python_interpreter: /usr/bin/python3
+    replicant_group_prefix: replicant-hosts-$tag
   children:
     servers:
       hosts:
@@ -124,6 +125,10 @@ down() {
     ip netns del "$n" 2>/dev/null || true
   done
   ip link del "${tag}c" 2>/dev/null || true
+  # Resource groups the nodes ran in (their processes are gone with the namespaces).
+  for g in /sys/fs/cgroup/*/replicant-hosts-"$tag"-* /sys/fs/cgroup/replicant-hosts-"$tag"-*; do
+    [ -d "$g" ] && rmdir "$g" 2>/dev/null || true
+  done
   [ -f "$DIR/made-run-sshd" ] && rmdir /run/sshd 2>/dev/null || true
   rm -f "$DIR/tag"
   echo "hosts down: namespaces, links and processes of $tag removed"

@@ -17,6 +17,7 @@ import { ETCD_BINARY } from './systems.ts';
 import { BENCH_DIR, checkYcsbBuilt } from './ycsb.ts';
 import { validateResults } from './validate.ts';
 import { runCalibration } from './calibrate.ts';
+import { keepRemoteHistograms, measureRemoteSetting, readHosts, resolveInventory, type Hosts } from './remote.ts';
 
 const REPO = resolve(BENCH_DIR, '..');
 /** npm runs workspace scripts inside bench/; paths on the command line mean the caller's cwd. */
@@ -52,6 +53,7 @@ const FLAGS = {
   nodes: { type: 'string' },
   preset: { type: 'string' },
   out: { type: 'string' },
+  hosts: { type: 'string' },
   rate: { type: 'string' },
   'keep-scratch': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
@@ -65,6 +67,7 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--node-cpus LIST] [--loadgen-cpus LIST] [--cores-per-vcpu F] [--nodes N]
          [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
          [--disturbed-cores F] [--disturbed-steal F] [--disturbed-retries N]
+         [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
          [--keep-scratch]
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
@@ -101,6 +104,13 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   console.log(describePlan(o, settings));
   if (o.dry_run) return 0;
   checkYcsbBuilt();
+  let hosts: Hosts | null = null;
+  if (o.hosts) {
+    o.hosts = resolveInventory(o.hosts, CALLER_CWD);
+    hosts = readHosts(o.hosts);
+    console.log(`hosts: servers ${hosts.servers.map((h) => `${h.name} (${h.address})`).join(', ')}; client ${hosts.client.name} (${hosts.client.address})`);
+  }
+  const deployed = new Set<string>();
   const stale = sweepStale();
   if (stale.length) console.log(`removed ${stale.length} stale cgroup(s) of an earlier run`);
   const out = o.out_dir ? fromCaller(o.out_dir) : join(BENCH_DIR, 'runs', `${timestamp()}-${o.preset}`);
@@ -135,7 +145,11 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
       s.baseline_bytes = footprints.get(s.system)?.bytes ?? 0;
       s.memory_bytes += s.baseline_bytes;
     }
-    const r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m));
+    let r: SettingResult;
+    if (hosts) {
+      r = await measureRemoteSetting(hosts, s, o, join(out, 'hosts', s.id), (m) => progress.step(i, m), deployed);
+      keepRemoteHistograms(r, join(out, 'hdr', s.id));
+    } else r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m));
     results.push(r);
     const detailsRel = relative(REPO, join(out, 'details', `${s.id}.jsonl`));
     mkdirSync(join(out, 'details'), { recursive: true });
@@ -152,10 +166,12 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   const file = resultsFile(
     {
       source_kind: 'native',
-      title: `Replicant native benchmark, preset ${o.preset} (${o.systems.join(', ')})`,
+      title: `Replicant native benchmark${hosts ? ' on separate hosts' : ''}, preset ${o.preset} (${o.systems.join(', ')})`,
       description:
-        'Max throughput at intended p99 <= SLO found by bisecting YCSB -target (the paper\'s §5.1 method) on a scaled set-up: ' +
-        `3 nodes and YCSB on one ${machine.vcpus}-core machine shared with other developers, so absolute figures are far below the paper's AWS ones; compare systems within one file.` +
+        'Max throughput at intended p99 <= SLO found by bisecting YCSB -target (the paper\'s §5.1 method) ' +
+        (hosts
+          ? `on separate hosts through Ansible: servers ${hosts.servers.map((h) => `${h.name} ${h.address}`).join(', ')}, YCSB on ${hosts.client.name} ${hosts.client.address}; the controller's machine is described below.`
+          : `on a scaled set-up: 3 nodes and YCSB on one ${machine.vcpus}-core machine shared with other developers, so absolute figures are far below the paper's AWS ones; compare systems within one file.`) +
         (dirty ? ' The working tree had uncommitted changes when this ran.' : ''),
       machine,
       date: new Date().toISOString().slice(0, 10),

@@ -49,6 +49,8 @@ export interface ProbeDetail extends ProbeOutcome {
   leader: number | null;
   binding: ReturnType<typeof parseBindingCounters>;
   ycsb_exit: number | null;
+  /** YCSB's own throughput over its whole run, warm-up included (its summary's OVERALL line). */
+  ycsb_overall_ops_per_s: number;
   hdr_dir: string;
 }
 
@@ -360,6 +362,7 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
     leader: bed.currentLeader(),
     binding: parseBindingCounters(run.stderr),
     ycsb_exit: run.code,
+    ycsb_overall_ops_per_s: Math.round(run.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0),
     hdr_dir: hdrDir,
   };
 }
@@ -535,6 +538,7 @@ export interface Survival {
   alive: boolean;
   oom_kills: number[];
   memory_peak_bytes: number[];
+  /** YCSB's throughput over the whole closed-loop run (warm-up included). */
   saturation_ops_per_s: number;
 }
 
@@ -557,7 +561,7 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
         return 0;
       }
     });
-    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, saturation_ops_per_s: p.achieved_ops_per_s };
+    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, saturation_ops_per_s: p.ycsb_overall_ops_per_s };
   } finally {
     await bed.close();
   }

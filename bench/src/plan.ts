@@ -55,6 +55,8 @@ export interface BenchOptions {
   memory_baseline: 'auto' | 'none';
   dry_run: boolean;
   preset: PresetName;
+  /** An Ansible inventory: run on its hosts (3 servers, 1 client) instead of this machine. */
+  hosts?: string;
 }
 
 export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
@@ -181,6 +183,12 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
     o.memory_baseline = b;
   }
   o.dry_run = flags['dry-run'] === true;
+  if (s('hosts')) {
+    o.hosts = s('hosts');
+    // On separate hosts the footprint is the paper's rounding error again; limits are ratio × data.
+    o.memory_baseline = 'none';
+    if (!s('cores-per-vcpu')) o.cores_per_vcpu = 1;
+  }
   if (o.max_rate && o.max_rate <= o.min_rate) throw new UsageError(`--max-rate (${o.max_rate}) must exceed --min-rate (${o.min_rate})`);
   if (!o.mem_gib && !o.ratios) o.ratios = [8];
   return o;

@@ -18,7 +18,7 @@ function probe(target: number, p99_ms: number | null, met: boolean, disturbed = 
     kind: 'search', background_cores: 0.2, quiet_waited_s: 0, target_ops_per_s: target, p99_ms, achieved_ops_per_s: target, met, started_at_s: 1000, window_s: 5,
     intended: lat, uncorrected: { ...lat, p99_us: 4000 }, read_p99_intended_us: 5000, update_p99_intended_us: 6000,
     usage: { cores: [0.5, 0.2, 0.2, 0.3], timeline: [], memory_peak_bytes: [1, 1, 1, 1], rss_peak_bytes: [150e6, 90e6, 90e6], machine_cores_busy: 1.5, other_cores_busy: 0.3 },
-    leader: 0, binding: { redirects: 64, retries: 0, reconnects: 128 }, ycsb_exit: 0, hdr_dir: '/tmp/x',
+    leader: 0, binding: { redirects: 64, retries: 0, reconnects: 128 }, ycsb_exit: 0, ycsb_overall_ops_per_s: target, hdr_dir: '/tmp/x',
     disturbed, interference_before: quietWindow, interference: disturbed ? busyWindow : quietWindow, disturbed_reasons: disturbed ? ['other processes used 1.40 cores'] : [],
     discarded: disturbed ? [{ p99_ms: 300, achieved_ops_per_s: target, met: false, interference: busyWindow, reasons: ['other processes used 1.40 cores'] }] : [],
   };
