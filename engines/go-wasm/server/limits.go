@@ -19,7 +19,7 @@ const (
 	// Accept phases the core keeps open (its max_pending_accepts); more: the core answers `retry`.
 	maxPendingAccepts = 1024
 	// Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
-	maxPeerQueueBytes = 8 << 20
+	maxPeerQueueBytes = 1 << 20
 	// How often a node logs its status line.
 	statusInterval = time.Second
 )

@@ -22,7 +22,7 @@ final class Limits {
     /** Accept phases the core keeps open (its max_pending_accepts); more: the core answers {@code retry}. */
     static final long MAX_PENDING_ACCEPTS = 1024;
     /** Bytes queued for one peer and not yet written; over it the oldest messages are dropped. */
-    static final long MAX_PEER_QUEUE_BYTES = 8 << 20;
+    static final long MAX_PEER_QUEUE_BYTES = 1 << 20;
     /** How often a node logs its status line. */
     static final long STATUS_INTERVAL_MS = 1000;
 }
