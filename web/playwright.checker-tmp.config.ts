@@ -1,0 +1,22 @@
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium; Playwright's own browser download is not reachable from here.
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: 'http://127.0.0.1:4417',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: 'node ../scripts/serve.mjs dist 4417',
+    url: 'http://127.0.0.1:4417',
+    reuseExistingServer: false,
+  },
+});
