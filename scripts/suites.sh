@@ -31,8 +31,10 @@ suite torture bash -c 'npm run --silent torture -- --engine rust,cpp --seeds 300
 # --- simulator, web lab, data and cost model
 suite sim-unit npm --workspace @replicant/sim test
 suite sim-chromium npm --workspace @replicant/sim run test:chromium
+suite lessons npm --workspace @replicant/lessons test
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
+suite scripts node --test scripts/test/
 suite cost-model npm --workspace @replicant/cost-model test
 suite bench-unit npm --workspace @replicant/bench test
 suite bench-ycsb mvn -q -B -f bench/ycsb/pom.xml test

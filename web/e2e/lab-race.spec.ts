@@ -45,3 +45,50 @@ test('the Race squeezes memory with one key and simulates every lane', async ({ 
   await page.keyboard.press('ArrowLeft');
   await expect(page.locator('.race-head h1')).toContainText('6 GiB');
 });
+
+test('an invalid Lab field blocks the run and names the field; the old value is never used', async ({ page }) => {
+  await openView(page, '?view=lab&lab.engines=go&lab.ratios=8', 'lab');
+  const ratios = page.locator('[data-knob="lab.ratios"] input');
+  await ratios.fill('banana');
+  await expect(page.getByTestId('lab-invalid')).toContainText('Ratios to sweep');
+  await expect(page.getByTestId('run-sweep')).toBeDisabled();
+  await expect(page.getByTestId('run-once')).toBeDisabled();
+  await page.keyboard.press('r'); // the shortcut is blocked too (focus is in the field: blur first)
+  await page.locator('h1').click();
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('lab-progress')).toHaveCount(0);
+  await ratios.fill('8, 1.25');
+  await expect(page.getByTestId('lab-invalid')).toHaveCount(0);
+  await expect(page.getByTestId('run-sweep')).toBeEnabled();
+});
+
+test('Lab results belong to the settings that made them and stay across views', async ({ page }) => {
+  test.setTimeout(240_000);
+  const nanErrors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && /NaN/.test(m.text()) && nanErrors.push(m.text()));
+  await openView(page, '?view=lab&lab.engines=go&lab.duration=1&lab.ratios=8', 'lab');
+  await page.getByTestId('run-sweep').click();
+  await expect(page.getByTestId('lab-progress')).toBeVisible();
+  await expect(page.getByTestId('lab-progress')).toHaveCount(0, { timeout: 200_000 });
+  const chart = page.getByTestId('chart-lab-sweep');
+  await expect(chart.locator('g.point[aria-label*="simulated"]')).toHaveCount(1);
+  // Another axis: the old points are not drawn on it, and a notice says whose they are.
+  await page.locator('[data-knob="lab.sweep"] select').selectOption('vcpus');
+  await expect(chart).toContainText('vs vCPUs');
+  await expect(chart.locator('g.point[aria-label*="simulated"]')).toHaveCount(0);
+  await expect(page.getByTestId('lab-stale')).toContainText('ratios 8');
+  // Back to its settings: drawn again.
+  await page.getByTestId('lab-restore-sweep').click();
+  await expect(chart.locator('g.point[aria-label*="simulated"]')).toHaveCount(1);
+  // Lab → Cost → Lab keeps the sweep.
+  await page.getByRole('navigation', { name: 'Views' }).getByText('Cost').click();
+  await expect(page.locator('html[data-ready="cost"]')).toHaveCount(1);
+  await page.getByRole('navigation', { name: 'Views' }).getByText('Lab').click();
+  await expect(page.locator('html[data-ready="lab"]')).toHaveCount(1);
+  await expect(page.getByTestId('chart-lab-sweep').locator('g.point[aria-label*="simulated"]')).toHaveCount(1);
+  // An invalid field marks the shown results stale.
+  await page.locator('[data-knob="lab.ratios"] input').fill('banana');
+  await expect(page.getByTestId('chart-lab-sweep').locator('g.point[aria-label*="simulated"]')).toHaveCount(0);
+  await expect(page.getByTestId('lab-stale')).toContainText('A field cannot be read');
+  expect(nanErrors).toEqual([]);
+});
