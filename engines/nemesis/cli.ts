@@ -2,7 +2,7 @@
 // Real 3-node clusters on loopback under kill -9 and SIGSTOP/SIGCONT, every history checked by
 // Porcupine. "all": the four engines alone, then two mixed clusters.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { loadChecker } from '@replicant/checker/node';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
@@ -64,7 +64,9 @@ const tail = num('tail-s', 2, 0.5, 600) * 1000;
 if (tail >= duration) fail('--tail-s must be shorter than --duration-s');
 const clients = Math.floor(num('clients', 3, 1, 64));
 let seed = Math.floor(num('seed', 1, 0, 2 ** 31));
-const outDir = opt.get('out');
+// paths from where npm was started (npm runs this in the engines workspace)
+const fromStart = (p: string) => resolve(process.env.INIT_CWD ?? process.cwd(), p);
+const outDir = opt.has('out') ? fromStart(opt.get('out')!) : undefined;
 if (outDir) mkdirSync(outDir, { recursive: true });
 
 const checker = await loadChecker();
@@ -98,5 +100,5 @@ for (const engines of clusters) {
   }
 }
 process.stdout.write(`${summary.length} runs, ${failed} failing, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-if (opt.get('report')) writeFileSync(opt.get('report')!, JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, runs: summary }, null, 2) + '\n');
+if (opt.get('report')) writeFileSync(fromStart(opt.get('report')!), JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, runs: summary }, null, 2) + '\n');
 process.exit(failed ? 1 : 0);

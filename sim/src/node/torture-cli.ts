@@ -2,6 +2,7 @@
 // simulator's virtual time, every history checked by Porcupine (the checker's wasm build).
 // A failing seed is shrunk and printed with the command that replays it byte for byte.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { loadChecker } from '@replicant/checker/node';
@@ -48,6 +49,11 @@ interface Args {
   known: string | null;
 }
 
+/** Paths are read from where npm was started (npm runs the workspace script in sim/). */
+function fromStart(path: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
+}
+
 function parseArgs(argv: string[]): Args {
   const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
@@ -81,10 +87,10 @@ function parseArgs(argv: string[]): Args {
       }
       case '--ops': a.ops = int('ops', argv[++i], 1, 1_000_000); break;
       case '--trace': a.trace = true; break;
-      case '--history': a.history = value('history', argv[++i]); break;
-      case '--html': a.html = value('html', argv[++i]); break;
-      case '--report': a.report = value('report', argv[++i]); break;
-      case '--known': a.known = value('known', argv[++i]); break;
+      case '--history': a.history = fromStart(value('history', argv[++i])); break;
+      case '--html': a.html = fromStart(value('html', argv[++i])); break;
+      case '--report': a.report = fromStart(value('report', argv[++i])); break;
+      case '--known': a.known = fromStart(value('known', argv[++i])); break;
       case '--help': case '-h': throw new UsageError(USAGE);
       default: throw new UsageError(`unknown option "${arg}"\n${USAGE}`);
     }
