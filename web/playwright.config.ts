@@ -6,7 +6,10 @@ const port = Number(process.env.REPLICANT_E2E_PORT ?? 4399);
 // Debian's Chromium; Playwright's own browser download is not reachable from here.
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 60_000,
+  timeout: 120_000,
+  // Assertions wait for the state they name; on a loaded machine that can take far longer than
+  // Playwright's 5 s default, and waiting longer costs nothing when the state comes sooner.
+  expect: { timeout: 60_000 },
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

@@ -106,8 +106,8 @@ class Session implements StepSession {
     }
   }
 
+  /** Delivers a pending message, or a pending client command (both are "deliver" in the UI). */
   deliver(message_id: number): TraceEntry | null {
-    // A client command in flight is delivered the same way (the pending list offers "deliver" for both).
     if (this.clients.some((c) => c.id === message_id)) return this.deliverClient(message_id);
     const m = this.take(this.messages, message_id, 'message');
     this.recorded.push(`deliver ${message_id}`);
