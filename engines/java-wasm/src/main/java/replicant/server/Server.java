@@ -70,6 +70,7 @@ final class Server {
         c.numPeers = numPeers;
         c.seed = args.seed;
         c.commitIntervalUs = cfg.commitIntervalMs * 1000;
+        c.checkQuorum = cfg.checkQuorum;
         c.trace = args.trace;
         c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
         c.validate();
