@@ -18,6 +18,8 @@ export interface NodeConfig {
   accept_timeout_ticks?: number;
   max_pending_accepts?: number;
   trace?: boolean;
+  /** Check-quorum (docs/protocol.md): off by default, the paper's behaviour. */
+  check_quorum?: boolean;
 }
 
 /** One node inside a synchronous engine (wasm builds). */

@@ -146,6 +146,15 @@ export interface SloSearchSpec {
    * are seen at the rates where they decide the p99. Off unless given. */
   probe_operations?: number;
   max_duration_s?: number;
+  /** How long each probe runs. 'model' (the default, the paper's method): at least
+   * base.load.duration_s, lengthened to one period of the rarest collector event that can decide
+   * the p99 at the probe's rate (sim/src/run/measurement.ts, modelWindow), at most
+   * max_duration_s (600). 'fixed': base.load.duration_s (or probe_operations, if given). */
+  window?: 'model' | 'fixed';
+  /** A rate known to meet the SLO and one known to miss it at a neighbouring setting (a sweep's
+   * previous point): the search starts from them instead of the full bracket. Only a hint: both
+   * are probed again here. */
+  hint?: { met_ops_per_s?: number; missed_ops_per_s?: number };
 }
 
 export interface SloSearchResult {
@@ -154,9 +163,25 @@ export interface SloSearchResult {
   max_ops_per_s_at_slo: number | null; // null: not even the minimum rate meets the SLO
   p99_ms_at_max: number | null;
   leader_cpu_utilization_at_max: number | null;
+  /** Mean of the followers' CPU utilisation at that rate. */
+  follower_cpu_utilization_at_max?: number | null;
   /** p99_ms of a probe that stopped early is the SLO itself, a lower bound. */
-  probes: { target_ops_per_s: number; p99_ms: number; achieved_ops_per_s: number; met: boolean; stopped_early: boolean }[];
+  probes: SloProbe[];
   best_run?: RunResult;
+  /** The collector event that set the window of the first missed probe above the answer (or of
+   * the best probe), e.g. { kind: 'g1_full', period_s: 41, pause_ms: 1830 }; null: none did. */
+  deciding_event?: { kind: string; period_s: number; pause_ms: number } | null;
+}
+
+export interface SloProbe {
+  target_ops_per_s: number;
+  p99_ms: number;
+  achieved_ops_per_s: number;
+  met: boolean;
+  stopped_early: boolean;
+  /** The probe's measured window (simulated seconds) and the collector event that set it. */
+  window_s?: number;
+  window_event?: { kind: string; period_s: number; pause_ms: number } | null;
 }
 
 export interface SweepSpec {
@@ -167,6 +192,9 @@ export interface SweepSpec {
   tolerance?: number;
   probe_operations?: number;
   max_duration_s?: number;
+  window?: 'model' | 'fixed';
+  /** Warm starts for each engine's first point (e.g. from an earlier sweep of the same engine). */
+  hints?: Partial<Record<EngineName, { met_ops_per_s?: number; missed_ops_per_s?: number }>>;
   engines: EngineName[]; // each point runs a homogeneous cluster of this engine
   memory_gib?: number[];
   memory_to_data_ratio?: number[];

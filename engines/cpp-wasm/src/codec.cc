@@ -200,6 +200,11 @@ void AppendTrace(std::string& b, const Trace& t) {
     case TraceKind::kCommitGle:
       AppendUintField(b, "value", t.value, false);
       break;
+    case TraceKind::kStepDown:
+      AppendUintField(b, "ballot", t.ballot, false);
+      AppendUintField(b, "heard", t.count, false);
+      AppendUintField(b, "window_us", t.value, false);
+      break;
     case TraceKind::kViolation:
       AppendUintField(b, "index", t.index, false);
       AppendStringField(b, "reason", t.reason != nullptr ? t.reason : "", false);
@@ -404,6 +409,10 @@ std::string DecodeConfig(std::string_view in, Config* out) {
   for (const JsonField& f : v.fields) {
     if (f.name == "trace") {
       if (!AsBool(&f.value, &cfg.trace)) return "config: trace must be true or false";
+      continue;
+    }
+    if (f.name == "check_quorum") {
+      if (!AsBool(&f.value, &cfg.check_quorum)) return "config: check_quorum must be true or false";
       continue;
     }
     uint64_t n;

@@ -15,7 +15,15 @@ struct Config {
   uint64_t accept_timeout_ticks = 3;     // heartbeats an accept phase may wait for a majority
   uint64_t max_pending_accepts = 4096;   // open accept phases before clients are told to retry
   bool trace = true;                     // emit trace records
+  // check_quorum: a leader that heard from no majority for kQuorumWindowTicks heartbeats
+  // steps down, and a node that hears a live leader refuses prepares (docs/protocol.md).
+  // Off keeps the paper's behaviour.
+  bool check_quorum = false;
 };
+
+// kQuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
+// longest election timeout.
+constexpr uint64_t kQuorumWindowTicks = 2;
 
 inline Config DefaultConfig() { return Config{}; }
 

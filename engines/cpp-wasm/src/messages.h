@@ -64,6 +64,7 @@ enum class TraceKind : uint8_t {
   kTrim,
   kCommitGle,
   kViolation,
+  kStepDown,
 };
 
 const char* ToString(TraceKind k);
@@ -77,10 +78,10 @@ struct Trace {
   uint64_t index = 0;
   InstanceState state = InstanceState::kInProgress;
   ResultType result = ResultType::kOk;
-  uint64_t count = 0;
+  uint64_t count = 0;  // replay: entries; step_down: nodes heard (itself included)
   uint64_t from_index = 0;
   uint64_t to_index = 0;
-  uint64_t value = 0;            // trim: the new gle; commit_gle: the learned gle
+  uint64_t value = 0;            // trim: the new gle; commit_gle: the learned gle; step_down: the window
   const char* reason = nullptr;  // violation
 };
 

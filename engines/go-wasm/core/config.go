@@ -11,7 +11,15 @@ type Config struct {
 	AcceptTimeoutTicks uint64 // heartbeats an accept phase may wait for a majority
 	MaxPendingAccepts  uint64 // open accept phases before clients are told to retry
 	Trace              bool   // emit trace records
+	// CheckQuorum: a leader that heard from no majority for QuorumWindowTicks heartbeats steps
+	// down, and a node that hears a live leader refuses prepares (docs/protocol.md). Off keeps
+	// the paper's behaviour.
+	CheckQuorum bool
 }
+
+// QuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
+// longest election timeout.
+const QuorumWindowTicks = 2
 
 func DefaultConfig() Config {
 	return Config{

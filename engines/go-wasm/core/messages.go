@@ -100,11 +100,13 @@ const (
 	TraceTrim
 	TraceCommitGle
 	TraceViolation
+	TraceStepDown
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
+	"step_down",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }
@@ -118,9 +120,9 @@ type Trace struct {
 	Index     uint64
 	State     InstanceState
 	Result    ResultType
-	Count     uint64
+	Count     uint64 // replay: entries; step_down: nodes heard (itself included)
 	FromIndex uint64
 	ToIndex   uint64
-	Value     uint64 // trim: the new gle; commit_gle: the learned gle
+	Value     uint64 // trim: the new gle; commit_gle: the learned gle; step_down: the window
 	Reason    string
 }

@@ -1,10 +1,12 @@
 // The paper's method (§5.1): the highest target throughput whose p99 (from each request's
 // intended start) meets the SLO, found here by bisection on the target rate. Each probe is a
 // full run with its own warm-up.
-import type { RunResult, RunSpec, SloSearchResult, SloSearchSpec, SweepPoint, SweepResult, SweepSpec } from '../api.ts';
-import { DEFAULT_CARD } from '../models/card.ts';
+import type { EngineName, RunResult, RunSpec, SloProbe, SloSearchResult, SloSearchSpec, SweepPoint, SweepResult, SweepSpec } from '../api.ts';
+import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts';
-import { SpecError } from '../run/spec.ts';
+import { SpecError, resolveSpec } from '../run/spec.ts';
+import { GIB } from '../models/node-model.ts';
+import { modelWindow } from '../run/measurement.ts';
 
 const MAX_PROBES = 40;
 
@@ -23,6 +25,13 @@ export function leaderUtilization(r: RunResult): number | null {
   return r.nodes[id]?.mean_cpu_utilization ?? null;
 }
 
+/** The followers' mean CPU utilisation over the window. */
+export function followerUtilization(r: RunResult): number | null {
+  const id = r.leader_at_end ?? r.leader_changes.at(-1)?.leader ?? 0;
+  const f = r.nodes.filter((n) => n.node !== id);
+  return f.length ? Math.round((f.reduce((s, n) => s + n.mean_cpu_utilization, 0) / f.length) * 10000) / 10000 : null;
+}
+
 export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, hooks: RunHooks = {}): SloSearchResult {
   const slo = spec.slo_p99_ms;
   if (typeof slo !== 'number' || !(slo > 0)) throw new SpecError(`slo_p99_ms must be a positive number, got ${JSON.stringify(slo)}`);
@@ -31,8 +40,14 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
   const tol = spec.tolerance ?? 0.02;
   if (!(lo > 0) || !(hi > lo)) throw new SpecError('need 0 < min_ops_per_s < max_ops_per_s');
   if (!(tol > 0 && tol < 1)) throw new SpecError('tolerance must be in (0, 1)');
-  const probes: SloSearchResult['probes'] = [];
+  const window = spec.window ?? (spec.probe_operations !== undefined ? 'fixed' : 'model');
+  if (window !== 'model' && window !== 'fixed') throw new SpecError(`window must be "model" or "fixed", got ${JSON.stringify(window)}`);
+  const maxWindow = spec.max_duration_s ?? 600;
+  if (!(maxWindow > 0)) throw new SpecError('max_duration_s must be positive');
+  const probes: SloProbe[] = [];
   let best: RunResult | null = null;
+  let bestProbe: SloProbe | null = null;
+  let firstMissedAbove: SloProbe | null = null;
   let expected = Math.ceil(Math.log2(Math.log(hi / lo) / Math.log(1 + tol))) + 2;
   const probe = (target: number): boolean => {
     if (probes.length >= MAX_PROBES) throw new Error('SLO search did not converge');
@@ -42,24 +57,73 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
     const probeSpec = withTarget(spec.base, round3(target));
-    if (spec.probe_operations !== undefined) {
-      const d = Math.min(spec.max_duration_s ?? 600, Math.max(spec.base.load.duration_s, spec.probe_operations / target));
+    let event: SloProbe['window_event'] = null;
+    if (window === 'model') {
+      const w = modelWindow(probeSpec, maxWindow, slo);
+      probeSpec.load = { ...probeSpec.load, duration_s: w.window_s };
+      event = w.event;
+    } else if (spec.probe_operations !== undefined) {
+      const d = Math.min(maxWindow, Math.max(spec.base.load.duration_s, spec.probe_operations / target));
       probeSpec.load = { ...probeSpec.load, duration_s: round3(d) };
     }
     const r = simulate(probeSpec, provide, inner);
     const met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
-    probes.push({
+    const p: SloProbe = {
       target_ops_per_s: round3(target),
       p99_ms: r.stopped_early ? slo : round3(p99ms(r)),
       achieved_ops_per_s: r.achieved_ops_per_s,
       met,
       stopped_early: r.stopped_early,
-    });
-    if (met && (!best || target > best.spec.load.target_ops_per_s)) best = r;
+      window_s: probeSpec.load.duration_s,
+      window_event: event,
+    };
+    probes.push(p);
+    if (met && (!best || target > best.spec.load.target_ops_per_s)) {
+      best = r;
+      bestProbe = p;
+    }
+    if (!met && (!firstMissedAbove || target < firstMissedAbove.target_ops_per_s)) firstMissedAbove = p;
     return met;
   };
-  if (!probe(lo)) return finish(null);
-  if (probe(hi)) return finish(best);
+  // A hint from a neighbouring setting (the sweep's previous point): probe it first and, when it
+  // still holds, bracket from there; the bracket is always re-established by probes made here.
+  const h = spec.hint;
+  let bracketed = false;
+  if (h?.met_ops_per_s !== undefined && h.met_ops_per_s > lo && h.met_ops_per_s < hi) {
+    const m = h.met_ops_per_s;
+    if (probe(m)) {
+      lo = m;
+      const above = Math.min(hi, Math.max(m * (1 + tol) * (1 + tol), h.missed_ops_per_s ?? 0));
+      if (above < hi) {
+        if (!probe(above)) hi = above;
+        else {
+          lo = above;
+          if (probe(hi)) return finish(best);
+        }
+      } else if (probe(hi)) return finish(best);
+      bracketed = true;
+    } else {
+      // Walk down from the hint in widening steps until a rate meets the SLO.
+      hi = m;
+      let met = false;
+      for (const f of [0.8, 0.5, 0.2]) {
+        const r = m * f;
+        if (r <= lo) break;
+        if (probe(r)) {
+          lo = r;
+          met = true;
+          break;
+        }
+        hi = r;
+      }
+      if (!met && !probe(lo)) return finish(null);
+      bracketed = true;
+    }
+  }
+  if (!bracketed) {
+    if (!probe(lo)) return finish(null);
+    if (probe(hi)) return finish(best);
+  }
   // Geometric bisection: the bracket [lo, hi] always has lo met, hi not met.
   while (hi / lo > 1 + tol) {
     expected = Math.max(expected, probes.length + 1);
@@ -76,11 +140,31 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       max_ops_per_s_at_slo: b ? b.spec.load.target_ops_per_s : null,
       p99_ms_at_max: b ? round3(p99ms(b)) : null,
       leader_cpu_utilization_at_max: b ? leaderUtilization(b) : null,
+      follower_cpu_utilization_at_max: b ? followerUtilization(b) : null,
       probes,
+      deciding_event: (firstMissedAbove as SloProbe | null)?.window_event ?? (bestProbe as SloProbe | null)?.window_event ?? null,
     };
     if (b) r.best_run = b;
     return r;
   }
+}
+
+/** The search a sweep makes at one of its points: the sweep's base with this point's engine,
+ * memory and vCPUs. One definition, so a point of a sweep and a single search agree. */
+export function sweepPointSearchSpec(spec: SweepSpec, engine: EngineName, m: { gib?: number; ratio?: number }, vcpus: number): SloSearchSpec {
+  const base: RunSpec = {
+    ...spec.base,
+    cluster: { ...spec.base.cluster, engines: spec.base.cluster.engines.map(() => engine) },
+    resources: m.gib !== undefined ? { vcpus, memory_gib: m.gib } : m.ratio !== undefined ? { vcpus, memory_to_data_ratio: m.ratio } : { ...spec.base.resources, vcpus },
+  };
+  const out: SloSearchSpec = { base, slo_p99_ms: spec.slo_p99_ms };
+  if (spec.min_ops_per_s !== undefined) out.min_ops_per_s = spec.min_ops_per_s;
+  if (spec.max_ops_per_s !== undefined) out.max_ops_per_s = spec.max_ops_per_s;
+  if (spec.tolerance !== undefined) out.tolerance = spec.tolerance;
+  if (spec.window !== undefined) out.window = spec.window;
+  if (spec.probe_operations !== undefined) out.probe_operations = spec.probe_operations;
+  if (spec.max_duration_s !== undefined) out.max_duration_s = spec.max_duration_s;
+  return out;
 }
 
 export function sweep(spec: SweepSpec, provide: EngineProvider | null, hooks: RunHooks = {}): SweepResult {
@@ -90,19 +174,22 @@ export function sweep(spec: SweepSpec, provide: EngineProvider | null, hooks: Ru
   const total = spec.engines.length * mems.length * cpus.length;
   const points: SweepPoint[] = [];
   for (const engine of spec.engines) {
+    // Memory falls (or vCPUs fall) along the axis: the previous point's answer is a hint for the
+    // next one (warm start). Each point still confirms its own bracket with its own probes.
+    let hint: SloSearchSpec['hint'] = spec.hints?.[engine];
     for (const m of mems) {
       for (const vcpus of cpus) {
         const done = points.length;
-        const base: RunSpec = {
-          ...spec.base,
-          cluster: { ...spec.base.cluster, engines: spec.base.cluster.engines.map(() => engine) },
-          resources: m.gib !== undefined ? { vcpus, memory_gib: m.gib } : m.ratio !== undefined ? { vcpus, memory_to_data_ratio: m.ratio } : { ...spec.base.resources, vcpus },
-        };
-        const result = searchSlo({ base, slo_p99_ms: spec.slo_p99_ms, min_ops_per_s: spec.min_ops_per_s, max_ops_per_s: spec.max_ops_per_s, tolerance: spec.tolerance, probe_operations: spec.probe_operations, max_duration_s: spec.max_duration_s }, provide, {
+        const search = sweepPointSearchSpec(spec, engine, m, vcpus);
+        if (hint) search.hint = hint;
+        const result = searchSlo(search, provide, {
           cancelled: hooks.cancelled,
           progress: hooks.progress ? (f) => hooks.progress!((done + f) / total) : undefined,
         });
-        const memGib = result.best_run?.dataset.memory_gib ?? (m.gib ?? 0);
+        const max = result.max_ops_per_s_at_slo;
+        const missed = result.probes.filter((p) => !p.met && max !== null && p.target_ops_per_s > max).reduce<number | undefined>((a, p) => (a === undefined || p.target_ops_per_s < a ? p.target_ops_per_s : a), undefined);
+        hint = max === null ? undefined : { met_ops_per_s: max, ...(missed !== undefined ? { missed_ops_per_s: missed } : {}) };
+        const memGib = m.gib ?? resolveSpec(search.base, validateCard(search.base.model_card ?? DEFAULT_CARD)).memory_bytes / GIB;
         points.push({ engine, memory_gib: m.gib ?? round3(memGib), vcpus, result: stripRun(result) });
       }
     }

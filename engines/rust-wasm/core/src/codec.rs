@@ -317,6 +317,11 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
         }
         TraceKind::Trim => append_uint_field(b, "global_last_executed", t.value, false),
         TraceKind::CommitGle => append_uint_field(b, "value", t.value, false),
+        TraceKind::StepDown => {
+            append_uint_field(b, "ballot", t.ballot, false);
+            append_uint_field(b, "heard", t.count, false);
+            append_uint_field(b, "window_us", t.value, false);
+        }
         TraceKind::Violation => {
             append_uint_field(b, "index", t.index, false);
             append_string_field(b, "reason", t.reason, false);
@@ -384,6 +389,11 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
     for (name, value) in &fields {
         if name.as_ref() == b"trace" {
             cfg.trace = as_bool(value).ok_or_else(|| "config: trace must be true or false".to_string())?;
+            continue;
+        }
+        if name.as_ref() == b"check_quorum" {
+            cfg.check_quorum =
+                as_bool(value).ok_or_else(|| "config: check_quorum must be true or false".to_string())?;
             continue;
         }
         let shown = String::from_utf8_lossy(name);

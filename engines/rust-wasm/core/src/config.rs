@@ -16,7 +16,14 @@ pub struct Config {
     pub max_pending_accepts: u64,
     /// Emit trace records.
     pub trace: bool,
+    /// Check-quorum: a leader that heard from no majority for [`QUORUM_WINDOW_TICKS`]
+    /// heartbeats steps down, and a node that hears a live leader refuses prepares
+    /// (docs/protocol.md). Off keeps the paper's behaviour.
+    pub check_quorum: bool,
 }
+
+/// The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout.
+pub const QUORUM_WINDOW_TICKS: u64 = 2;
 
 impl Default for Config {
     fn default() -> Config {
@@ -28,6 +35,7 @@ impl Default for Config {
             accept_timeout_ticks: 3,
             max_pending_accepts: 4096,
             trace: true,
+            check_quorum: false,
         }
     }
 }

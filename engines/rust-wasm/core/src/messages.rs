@@ -94,6 +94,7 @@ pub enum TraceKind {
     Trim,
     CommitGle,
     Violation,
+    StepDown,
 }
 
 impl TraceKind {
@@ -111,6 +112,7 @@ impl TraceKind {
             TraceKind::Trim => "trim",
             TraceKind::CommitGle => "commit_gle",
             TraceKind::Violation => "violation",
+            TraceKind::StepDown => "step_down",
         }
     }
 }
@@ -125,10 +127,11 @@ pub struct Trace {
     pub index: u64,
     pub state: InstanceState,
     pub result: ResultType,
+    /// replay: entries; step_down: nodes heard (itself included).
     pub count: u64,
     pub from_index: u64,
     pub to_index: u64,
-    /// trim: the new gle; commit_gle: the learned gle.
+    /// trim: the new gle; commit_gle: the learned gle; step_down: the window.
     pub value: u64,
     pub reason: &'static str,
 }

@@ -5,6 +5,7 @@ use crate::ballot::{leader_of, next_ballot, NO_LEADER};
 use crate::command::{parse_command, Result, ResultType};
 use crate::instance::{Instance, InstanceState};
 use crate::log::{insert_into, InsertOutcome, LogChange, LogChangeKind, Slots, REASON_COMMAND_MISMATCH};
+use crate::config::QUORUM_WINDOW_TICKS;
 use crate::messages::{Message, MessageType, TimerName, Trace, TraceKind};
 use crate::node::{AcceptPhase, ClientRequest, CommitRound, Node, PreparePhase};
 
@@ -49,6 +50,8 @@ impl Node {
     fn become_leader(&mut self, b: u64, max_last_index: u64, merged: Slots) {
         self.log.set_last_index_at_least(max_last_index);
         self.ballot = b;
+        self.quorum_tick = 0;
+        self.heard_tick.fill(0);
         self.commit_gle = self.log.global_last_executed();
         self.trace(Trace { kind: TraceKind::Leader, ballot: b, last_index: self.log.last_index(), ..Trace::default() });
         self.cancel_timer(TimerName::Election);
@@ -63,6 +66,7 @@ impl Node {
         if self.is_leader() {
             return;
         }
+        self.lease_held = self.commit_received;
         if self.commit_received {
             self.commit_received = false;
             let delay = self.election_delay_us();
@@ -95,7 +99,7 @@ impl Node {
     }
 
     fn on_prepare_request(&mut self, m: &Message) {
-        if m.ballot > self.ballot {
+        if m.ballot > self.ballot && !self.in_lease() {
             self.become_follower(m.ballot);
             let instances: Vec<Instance> = self.log.instances().cloned().collect();
             let response =
@@ -286,6 +290,14 @@ impl Node {
         if !self.is_leader() {
             return;
         }
+        if self.cfg.check_quorum {
+            self.quorum_tick += 1;
+            let heard = self.heard_within_window();
+            if heard < self.majority() {
+                self.step_down(heard);
+                return;
+            }
+        }
         self.commit_round = None;
         // Walk the phases open now, in ascending channel order; a failed phase comes back on a
         // new (higher) channel and is not visited again.
@@ -391,6 +403,49 @@ impl Node {
     }
 
     // --- executor ---
+
+    // --- check-quorum ---
+
+    /// The nodes (this one included) heard within the last [`QUORUM_WINDOW_TICKS`]
+    /// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer
+    /// one full window to answer.
+    fn heard_within_window(&self) -> u64 {
+        let id = self.cfg.id as usize;
+        let peers_heard = self
+            .heard_tick
+            .iter()
+            .enumerate()
+            .filter(|&(p, &t)| p != id && t + QUORUM_WINDOW_TICKS >= self.quorum_tick)
+            .count() as u64;
+        1 + peers_heard
+    }
+
+    /// Ends a leadership that no majority answers: the ballot keeps its round but names no
+    /// leader, so heartbeats stop and a connected majority elects a new leader.
+    fn step_down(&mut self, heard: u64) {
+        let t = Trace {
+            kind: TraceKind::StepDown,
+            ballot: self.ballot,
+            count: heard,
+            value: QUORUM_WINDOW_TICKS * self.cfg.commit_interval_us,
+            ..Trace::default()
+        };
+        self.trace(t);
+        self.ballot = (self.ballot & !0xff) | NO_LEADER;
+        self.cancel_timer(TimerName::Commit);
+        let accepts = std::mem::take(&mut self.accepts);
+        for ph in accepts.values() {
+            if let Some(c) = ph.client {
+                self.reply(c, Result::of(ResultType::Retry));
+            }
+        }
+        self.replay_queue.clear();
+        self.commit_round = None;
+        self.commit_received = false;
+        self.lease_held = false;
+        let delay = self.election_delay_us();
+        self.set_timer(TimerName::Election, delay);
+    }
 
     pub(crate) fn execute(&mut self) {
         while let Some(inst) = self.log.next_executable() {

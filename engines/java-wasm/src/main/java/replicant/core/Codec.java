@@ -347,6 +347,11 @@ public final class Codec {
             case COMMIT_GLE:
                 Json.appendUintField(b, "value", t.value, false);
                 break;
+            case STEP_DOWN:
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                Json.appendUintField(b, "heard", t.count, false);
+                Json.appendUintField(b, "window_us", t.value, false);
+                break;
             case VIOLATION:
                 Json.appendUintField(b, "index", t.index, false);
                 Json.appendStringField(b, "reason", t.reason, false);
@@ -417,6 +422,13 @@ public final class Codec {
             if (f.name.equals("trace")) {
                 if (f.value.kind != Kind.BOOL) throw new Config.ConfigException("config: trace must be true or false");
                 cfg.trace = f.value.bool;
+                continue;
+            }
+            if (f.name.equals("check_quorum")) {
+                if (f.value.kind != Kind.BOOL) {
+                    throw new Config.ConfigException("config: check_quorum must be true or false");
+                }
+                cfg.checkQuorum = f.value.bool;
                 continue;
             }
             if (f.value.kind != Kind.NUMBER) {

@@ -13,6 +13,15 @@ public final class Config {
     public long maxPendingAccepts = 4096;
     /** Emit trace records. */
     public boolean trace = true;
+    /**
+     * Check-quorum: a leader that heard from no majority for {@link #QUORUM_WINDOW_TICKS}
+     * heartbeats steps down, and a node that hears a live leader refuses prepares
+     * (docs/protocol.md). Off keeps the paper's behaviour.
+     */
+    public boolean checkQuorum = false;
+
+    /** The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout. */
+    public static final long QUORUM_WINDOW_TICKS = 2;
 
     /** A configuration that cannot be used; the message names the problem. */
     public static final class ConfigException extends Exception {
@@ -34,6 +43,7 @@ public final class Config {
         c.acceptTimeoutTicks = acceptTimeoutTicks;
         c.maxPendingAccepts = maxPendingAccepts;
         c.trace = trace;
+        c.checkQuorum = checkQuorum;
         return c;
     }
 

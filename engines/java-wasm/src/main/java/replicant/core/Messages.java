@@ -138,7 +138,8 @@ public final class Messages {
         ACCEPT_TIMEOUT("accept_timeout"),
         TRIM("trim"),
         COMMIT_GLE("commit_gle"),
-        VIOLATION("violation");
+        VIOLATION("violation"),
+        STEP_DOWN("step_down");
 
         public final String wire;
 
@@ -156,10 +157,11 @@ public final class Messages {
         public long index;
         public Instance.State state;
         public Command.ResultType result;
+        /** replay: entries; step_down: nodes heard (itself included). */
         public long count;
         public long fromIndex;
         public long toIndex;
-        /** trim: the new gle; commit_gle: the learned gle. */
+        /** trim: the new gle; commit_gle: the learned gle; step_down: the window. */
         public long value;
         public String reason;
 

@@ -72,6 +72,8 @@ final class MultiPaxos {
     static void becomeLeader(Node n, long b, long maxLastIndex, HashMap<Long, Instance> merged) {
         n.log.setLastIndexAtLeast(maxLastIndex);
         n.ballot = b;
+        n.quorumTick = 0;
+        java.util.Arrays.fill(n.heardTick, 0);
         n.commitGle = n.log.globalLastExecuted();
         if (n.cfg.trace) {
             Trace t = new Trace(TraceKind.LEADER);
@@ -89,6 +91,7 @@ final class MultiPaxos {
 
     static void onElectionTimer(Node n) {
         if (n.isLeader()) return;
+        n.leaseHeld = n.commitReceived;
         if (n.commitReceived) {
             n.commitReceived = false;
             n.setTimer(TimerName.ELECTION, n.electionDelayUs());
@@ -121,7 +124,7 @@ final class MultiPaxos {
 
     static void onPrepareRequest(Node n, Message m) {
         Message r = new Message(MessageType.PREPARE_RESPONSE);
-        if (m.ballot > n.ballot) {
+        if (m.ballot > n.ballot && !n.inLease()) {
             becomeFollower(n, m.ballot);
             r.ok = true;
             r.ballot = n.ballot;
@@ -288,10 +291,57 @@ final class MultiPaxos {
         if (n.isLeader()) failWhileLeader(n, ph);
     }
 
+    // --- check-quorum ---
+
+    /**
+     * The nodes (this one included) heard within the last QUORUM_WINDOW_TICKS heartbeats. A new
+     * leader's peers count as heard at its tick 0, which gives every peer one full window to answer.
+     */
+    static long heardWithinWindow(Node n) {
+        long heard = 1;
+        for (int p = 0; p < n.heardTick.length; p++) {
+            if (p != n.cfg.id && n.heardTick[p] + Config.QUORUM_WINDOW_TICKS >= n.quorumTick) heard++;
+        }
+        return heard;
+    }
+
+    /**
+     * Ends a leadership that no majority answers: the ballot keeps its round but names no leader,
+     * so heartbeats stop and a connected majority elects a new leader.
+     */
+    static void stepDown(Node n, long heard) {
+        if (n.cfg.trace) {
+            Trace t = new Trace(TraceKind.STEP_DOWN);
+            t.ballot = n.ballot;
+            t.count = heard;
+            t.value = Config.QUORUM_WINDOW_TICKS * n.cfg.commitIntervalUs;
+            n.trace(t);
+        }
+        n.ballot = (n.ballot & ~0xffL) | Ballot.NO_LEADER;
+        n.cancelTimer(TimerName.COMMIT);
+        for (AcceptPhase ph : n.sortedAccepts()) {
+            if (ph.client != null) n.reply(ph.client, Command.Result.RETRY);
+        }
+        n.accepts.clear();
+        n.replayQueue.clear();
+        n.commitRound = null;
+        n.commitReceived = false;
+        n.leaseHeld = false;
+        n.setTimer(TimerName.ELECTION, n.electionDelayUs());
+    }
+
     // --- commit (heartbeat, learning, trimming) ---
 
     static void onCommitTimer(Node n) {
         if (!n.isLeader()) return;
+        if (n.cfg.checkQuorum) {
+            n.quorumTick++;
+            long heard = heardWithinWindow(n);
+            if (heard < n.majority()) {
+                stepDown(n, heard);
+                return;
+            }
+        }
         n.commitRound = null;
         for (AcceptPhase ph : n.sortedAccepts()) {
             ph.ticks++;
