@@ -64,7 +64,7 @@ describe('torture scenarios', () => {
   });
 });
 
-// Seeds on which the tool found a chosen command overwritten (docs/reliability.md, "Safety: a
+// Seeds on which the tool found a chosen command overwritten (docs/reliability.md, "Safety (fixed): a
 // candidate accepts below its own promise"): a candidate's acceptor voted for the old leader
 // while its prepare phase was open, then the candidate won and replayed another command at the
 // index those votes had chosen. Shrunk as the tool printed them; every engine runs them alike.
