@@ -2,7 +2,9 @@
 // Validates everything under data/: each CSV of datapackage.json against its Table Schema,
 // each results JSON file against schema/results.schema.json, every quote against the paper
 // text, ids unique across the paper files, and paper-results.json up to date.
-// Usage: node data/validate.mjs [--data DIR] [--papers DIR]. Exit 0 when clean, 1 otherwise.
+// Usage: node data/validate.mjs [--data DIR] [--paper FILE]. Exit 0 when clean, 1 otherwise.
+// The paper text is optional: it is not part of the repository. Give its path with --paper or
+// the environment variable REPLICANT_PAPER_TEXT; without it the quote check is skipped, said once.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,23 +15,21 @@ import { compileModelCardSchema, compileResultsSchema, describeAjvErrors } from 
 import { buildPaperResults } from './lib/paper-results.mjs';
 
 const NOT_RESULTS = new Set(['package.json', 'datapackage.json']);
-const SKIP_DIRS = new Set(['node_modules', 'schema', 'models']);
+// reliability/: torture and nemesis reports (docs/reliability.md), not results in the results schema
+const SKIP_DIRS = new Set(['node_modules', 'schema', 'models', 'reliability']);
 
-// The papers live at ../shared/papers beside the repository root (CI's layout). A git
-// worktree sits one level deeper, so the nearest ancestor's shared/papers is the fallback.
-export function findPapersDir(repoRoot) {
-  const first = path.join(repoRoot, '..', 'shared', 'papers');
-  if (fs.existsSync(first)) return first;
-  for (let dir = path.dirname(repoRoot); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'shared', 'papers');
-    if (fs.existsSync(candidate)) return candidate;
-  }
-  return first;
+export const PAPER_TEXT_ENV = 'REPLICANT_PAPER_TEXT';
+export const QUOTE_CHECK_SKIPPED = `quote check skipped: no paper text given (set ${PAPER_TEXT_ENV} to the paper's text file to check every quote; see data/README.md)`;
+
+// The paper text file named by the environment, or null when none is named.
+export function paperTextFromEnv(env = process.env) {
+  const value = (env[PAPER_TEXT_ENV] ?? '').trim();
+  return value ? path.resolve(value) : null;
 }
 
 export function defaultDirs() {
   const dataDir = path.dirname(fileURLToPath(import.meta.url));
-  return { dataDir, papersDir: findPapersDir(path.dirname(dataDir)) };
+  return { dataDir, paperFile: paperTextFromEnv() };
 }
 
 // Files under dir, sorted, skipping node_modules and hidden folders (and schema/ if asked).
@@ -68,14 +68,15 @@ function checkPackageRules({ file, resource, rows, records, header, hasQuote }) 
   return errors;
 }
 
-export function validateData({ dataDir, papersDir } = defaultDirs()) {
+// paperFile: the paper's text, or null to skip the quote check (onNotice then hears why, once).
+export function validateData({ dataDir, paperFile } = defaultDirs(), { onNotice = () => {} } = {}) {
   const errors = [];
   const rel = (f) => path.relative(path.dirname(dataDir), f) || f;
   const pkg = JSON.parse(fs.readFileSync(path.join(dataDir, 'datapackage.json'), 'utf8'));
-  const paperFile = path.join(papersDir, 'gc-cost-smr-replicant.txt');
   let hasQuote = null;
-  if (fs.existsSync(paperFile)) hasQuote = quoteChecker(fs.readFileSync(paperFile, 'utf8'));
-  else errors.push({ file: rel(paperFile), row: 0, field: '(file)', message: 'paper text not found: quotes cannot be checked' });
+  if (!paperFile) onNotice(QUOTE_CHECK_SKIPPED);
+  else if (fs.existsSync(paperFile)) hasQuote = quoteChecker(fs.readFileSync(paperFile, 'utf8'));
+  else errors.push({ file: paperFile, row: 0, field: '(file)', message: `paper text not found (given by --paper or ${PAPER_TEXT_ENV}): quotes cannot be checked` });
 
   // 1. CSV files against their Table Schemas.
   const tables = new Map();
@@ -179,17 +180,17 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   for (let i = 0; i < args.length; i += 2) {
     if (args[i] === '--data') dirs.dataDir = path.resolve(args[i + 1]);
-    else if (args[i] === '--papers') dirs.papersDir = path.resolve(args[i + 1]);
+    else if (args[i] === '--paper') dirs.paperFile = path.resolve(args[i + 1]);
     else {
-      console.error(`unknown argument ${args[i]}; usage: validate.mjs [--data DIR] [--papers DIR]`);
+      console.error(`unknown argument ${args[i]}; usage: validate.mjs [--data DIR] [--paper FILE]`);
       process.exit(2);
     }
   }
-  const errors = validateData(dirs);
+  const errors = validateData(dirs, { onNotice: (m) => console.log(`data: ${m}`) });
   for (const e of errors) console.error(formatError(e));
   if (errors.length) {
     console.error(`${errors.length} error(s)`);
     process.exit(1);
   }
-  console.log('data: all CSV files, results files and quotes are valid');
+  console.log(`data: all CSV files and results files are valid${dirs.paperFile ? ', and every quote occurs in the paper text' : ''}`);
 }

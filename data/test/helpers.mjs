@@ -2,8 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultDirs } from '../validate.mjs';
+import { readCsv, toObjects } from '../lib/csv.mjs';
 
+// paperFile is the real paper text when REPLICANT_PAPER_TEXT names it, else null.
 export const dirs = defaultDirs();
+
+// A stand-in paper text that holds every committed quote and nothing else, so the quote
+// check itself is tested on every machine, with or without the real paper.
+export function quotesOnlyPaperText(dataDir = dirs.dataDir) {
+  const { header, records } = readCsv(path.join(dataDir, 'paper/paper-values.csv'));
+  const quotes = toObjects(header, records).map((r) => r.exact_quote).filter(Boolean);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'replicant-paper-')), 'paper.txt');
+  fs.writeFileSync(file, quotes.join('\n\n'));
+  process.on('exit', () => fs.rmSync(path.dirname(file), { recursive: true, force: true }));
+  return file;
+}
 
 // A scratch copy of data/ that a test may break; removed when the process exits.
 export function scratchData() {

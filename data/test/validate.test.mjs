@@ -3,18 +3,65 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { validateData, formatError } from '../validate.mjs';
-import { dirs, scratchData, editCsvLine, editFile, writeJson, sampleResults } from './helpers.mjs';
+import { validateData, formatError, paperTextFromEnv, PAPER_TEXT_ENV, QUOTE_CHECK_SKIPPED } from '../validate.mjs';
+import { dirs, scratchData, editCsvLine, editFile, writeJson, sampleResults, quotesOnlyPaperText } from './helpers.mjs';
 
-const run = (dataDir) => validateData({ dataDir, papersDir: dirs.papersDir }).map(formatError);
+const quotesOnly = quotesOnlyPaperText();
+const run = (dataDir, paperFile = quotesOnly) => validateData({ dataDir, paperFile }).map(formatError);
 const VALUES = 'paper/paper-values.csv';
+const script = path.join(dirs.dataDir, 'validate.mjs');
+const envWithout = (extra = {}) => {
+  const env = { ...process.env, ...extra };
+  if (!(PAPER_TEXT_ENV in extra)) delete env[PAPER_TEXT_ENV];
+  return env;
+};
 
-test('the committed data is valid', () => {
+test('the committed data is valid (quotes checked against the real paper when REPLICANT_PAPER_TEXT names it)', () => {
+  const notices = [];
+  assert.deepEqual(validateData(dirs, { onNotice: (m) => notices.push(m) }).map(formatError), []);
+  if (!dirs.paperFile) console.log(`# ${QUOTE_CHECK_SKIPPED}`);
+  assert.deepEqual(notices, dirs.paperFile ? [] : [QUOTE_CHECK_SKIPPED]);
+});
+
+test('the committed data is valid with its quotes checked', () => {
   assert.deepEqual(run(dirs.dataDir), []);
 });
 
-test('the validator finds the paper next to the repository', () => {
-  assert.ok(fs.existsSync(path.join(dirs.papersDir, 'gc-cost-smr-replicant.txt')), dirs.papersDir);
+test('without the paper text the data still validates, and the skip is said once with the way to enable it', () => {
+  const notices = [];
+  const errors = validateData({ dataDir: dirs.dataDir, paperFile: null }, { onNotice: (m) => notices.push(m) });
+  assert.deepEqual(errors.map(formatError), []);
+  assert.equal(notices.length, 1);
+  assert.match(notices[0], /quote check skipped.*REPLICANT_PAPER_TEXT/);
+});
+
+test('the paper text comes only from REPLICANT_PAPER_TEXT, never from a folder outside the repository', () => {
+  assert.equal(paperTextFromEnv({}), null);
+  assert.equal(paperTextFromEnv({ [PAPER_TEXT_ENV]: '  ' }), null);
+  assert.equal(paperTextFromEnv({ [PAPER_TEXT_ENV]: '/tmp/paper.txt' }), '/tmp/paper.txt');
+});
+
+test('a paper text that is named but missing is an error that says where it was named', () => {
+  const errors = run(dirs.dataDir, '/nonexistent/paper.txt');
+  assert.ok(errors.some((e) => /paper text not found \(given by --paper or REPLICANT_PAPER_TEXT\)/.test(e)), errors.join('\n'));
+});
+
+test('the command line without the paper text passes and prints one notice line', () => {
+  const r = spawnSync(process.execPath, [script], { encoding: 'utf8', env: envWithout() });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.split('\n').filter((l) => /quote check skipped/.test(l)).length, 1, r.stdout);
+});
+
+test('the command line with REPLICANT_PAPER_TEXT checks the quotes', () => {
+  const good = spawnSync(process.execPath, [script], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly }) });
+  assert.equal(good.status, 0, good.stderr);
+  assert.doesNotMatch(good.stdout, /skipped/);
+  assert.match(good.stdout, /every quote occurs in the paper text/);
+  const d = scratchData();
+  editFile(path.join(d, VALUES), (t) => t.replace('reaching 3 Kops/s with 5 GiB of memory', 'reaching 2 Kops/s with 5 GiB of memory'));
+  const bad = spawnSync(process.execPath, [script, '--data', d], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly }) });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /quote not found in gc-cost-smr-replicant\.txt: "reaching 2 Kops\/s/);
 });
 
 test('a number with its unit glued on is rejected, naming file, row and field', () => {
@@ -137,8 +184,7 @@ test('a stale paper-results.json is rejected', () => {
 test('the command line exits 1 and prints the errors on broken data, 0 on good data', () => {
   const d = scratchData();
   editCsvLine(path.join(d, VALUES), 2, (l) => l.replace(',18926,lines,', ',many,lines,'));
-  const script = path.join(dirs.dataDir, 'validate.mjs');
-  const bad = spawnSync(process.execPath, [script, '--data', d, '--papers', dirs.papersDir], { encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [script, '--data', d, '--paper', quotesOnly], { encoding: 'utf8' });
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /row 1: value: "many" must be a plain number/);
   const good = spawnSync(process.execPath, [script], { encoding: 'utf8' });

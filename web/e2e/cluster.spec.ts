@@ -136,7 +136,13 @@ test('faults: a crashed node, a cut link and a follower that redirects the clien
   await page.getByTestId(`node-${follower}`).getByRole('button', { name: 'Crash' }).click();
   await expect(page.getByTestId(`node-${follower}`)).toHaveAttribute('data-role', 'down');
   await page.getByRole('button', { name: `cut the link from n${leaderId} to n${(leaderId + 2) % 3}` }).click();
-  await expect(page.getByTestId('event-log')).toContainText(`link ${leaderId}->${(leaderId + 2) % 3} cut`);
+  await expect(page.getByTestId('event-log')).toContainText(`link n${leaderId} → n${(leaderId + 2) % 3} cut`);
+  // The grid shows the state apart from the action: a cut link has no "cut" button left.
+  const cell = page.getByTestId(`cut-cell-${leaderId}-${(leaderId + 2) % 3}`);
+  await expect(cell).toHaveAttribute('data-state', 'cut');
+  await expect(cell).toContainText('✗ down');
+  await expect(cell.getByRole('button')).toHaveCount(0);
+  await expect(page.getByTestId(`cut-cell-${(leaderId + 2) % 3}-${leaderId}`)).toContainText('up');
   await page.getByRole('button', { name: 'Heal all links' }).click();
   await page.getByTestId(`node-${follower}`).getByRole('button', { name: 'Restart' }).click();
   await expect(page.getByTestId(`node-${follower}`)).toHaveAttribute('data-role', 'follower');
@@ -153,4 +159,62 @@ test('all engines side by side stay identical', async ({ page }) => {
   await stepUntilQuiet(page);
   await expect(page.getByTestId('comparison')).toContainText('identical');
   await expect(page.getByTestId('comparison')).toContainText('byte for byte');
+});
+
+/** Elects a leader from a cold start and returns its id. */
+async function elect(page: Page): Promise<number> {
+  await next(page);
+  await stepUntilQuiet(page);
+  return Number((await page.locator('[data-role="leader"]').getAttribute('data-testid'))!.replace('node-', ''));
+}
+
+test('a client command is delivered by its own deliver button and by a click on its label', async ({ page }) => {
+  await openView(page, '?view=cluster&c.engine=go&seed=7', 'cluster');
+  const leaderId = await elect(page);
+  await page.getByTestId('client-node').selectOption(String(leaderId));
+  await page.getByTestId('client-line').fill('put x 1');
+  await page.getByTestId('client-send').click();
+  await page.getByTestId('pending-list').locator('li[data-kind="client"]').getByRole('button', { name: 'deliver' }).click();
+  await expect(page.getByTestId('action-error')).toHaveCount(0);
+  await expect(page.getByTestId('event-log')).toContainText(`A client sends “put x 1” to n${leaderId}`);
+  await page.getByTestId('client-line').fill('put y 2');
+  await page.getByTestId('client-send').click();
+  await page.getByRole('button', { name: `deliver the client command put y 2 to n${leaderId}` }).click();
+  await expect(page.getByTestId('action-error')).toHaveCount(0);
+  await expect(page.getByTestId('event-log')).toContainText(`A client sends “put y 2” to n${leaderId}`);
+  await expect(page.getByTestId('pending-list')).not.toContainText('due in -');
+  await expect(page.getByTestId('pending-list')).not.toContainText('commit timer');
+});
+
+test('a candidate shows the ballot it stands with, as the narration says', async ({ page }) => {
+  await openView(page, '?view=cluster&c.engine=go&seed=7', 'cluster');
+  await next(page); // the first election timer: that node stands for election
+  const candidate = page.locator('[data-role="candidate"]');
+  await expect(candidate).toHaveCount(1);
+  const id = Number((await candidate.getAttribute('data-testid'))!.replace('node-', ''));
+  const said = /stands for election with ballot (\d+\.\d+)/.exec((await page.getByTestId('event-log').textContent()) ?? '')?.[1];
+  expect(said).toBeTruthy();
+  await expect(page.getByTestId(`ballot-${id}`)).toHaveText(`ballot ${said}`);
+  await expect(page.getByTestId(`topology-node-${id}`)).toContainText(said!);
+  await expect(page.getByTestId('cluster-legend')).toContainText('round.leader');
+});
+
+test('log markers stay inside their node card at 1440 px', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openView(page, '?view=cluster&c.engine=go&seed=7', 'cluster');
+  const leaderId = await elect(page);
+  await page.getByTestId('client-node').selectOption(String(leaderId));
+  await page.getByTestId('client-line').fill('put a-rather-long-key some-long-value');
+  await page.getByTestId('client-send').click();
+  await stepUntilQuiet(page);
+  await expect(page.getByTestId(`log-${leaderId}`).locator('.marker-chip').first()).toBeVisible();
+  const spills = await page.locator('.node-card').evaluateAll((cards) =>
+    cards.flatMap((card) => {
+      const box = card.getBoundingClientRect();
+      return [...card.querySelectorAll('*')]
+        .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > box.right + 0.5)
+        .map((el) => `${card.getAttribute('data-testid')}: ${el.tagName}.${el.className} "${(el.textContent ?? '').slice(0, 30)}"`);
+    }),
+  );
+  expect(spills).toEqual([]);
 });

@@ -12,6 +12,7 @@ export const MAX_CLUSTER_SEED = 2 ** 53 - 1 - MAX_NODES - SEED_STRIDE_PER_INCARN
 export interface NodeSetOptions {
   seed: number;
   commit_interval_us?: number;
+  /** the leader steps down without a majority's answers (docs/protocol.md, Check-quorum) */
   check_quorum?: boolean;
   trace: boolean;
 }

@@ -104,6 +104,19 @@ describe('step session', () => {
     expect(s.trace().some((e) => e.notes.some((n) => n.includes(`link ${others[0]}->${leader} is cut`)))).toBe(true);
   });
 
+  it('deliver takes a pending client command by its id too (the deliver button of the Cluster view), and replays it', () => {
+    const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 2 } }, provide);
+    s.run_until(500_000);
+    const leader = [0, 1, 2].find((i) => JSON.parse(s.inspect(i)).role === 'leader')!;
+    const id = s.client(leader, 'put x 1');
+    const entry = s.deliver(id);
+    expect(entry?.event).toContain('put x 1');
+    expect(s.pending().some((p) => p.id === id)).toBe(false);
+    const again = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 2 } }, provide) as typeof s & { replay(c: string[]): void };
+    again.replay(s.choices());
+    expect(again.trace()).toEqual(s.trace());
+  });
+
   it("check-quorum: a leader cut off from its followers' answers steps down and a new leader serves; the paper's mode stalls", () => {
     const run = (name: EngineName, check_quorum: boolean) => {
       const s = createStepSession({ cluster: { engines: [name, name, name], seed: 1, check_quorum } }, provide);

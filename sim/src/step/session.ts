@@ -107,7 +107,9 @@ class Session implements StepSession {
     }
   }
 
+  /** Delivers a pending message, or a pending client command (both are "deliver" in the UI). */
   deliver(message_id: number): TraceEntry | null {
+    if (this.clients.some((c) => c.id === message_id)) return this.deliverClient(message_id);
     const m = this.take(this.messages, message_id, 'message');
     this.recorded.push(`deliver ${message_id}`);
     this.now = Math.max(this.now, m.due_us);
@@ -264,12 +266,9 @@ class Session implements StepSession {
       return n;
     };
     switch (verb) {
-      case 'deliver': {
-        const id = num(a);
-        if (this.clients.some((c) => c.id === id)) this.deliverClient(id);
-        else this.deliver(id);
+      case 'deliver':
+        this.deliver(num(a));
         return;
-      }
       case 'drop': return this.drop(num(a));
       case 'dup': return this.duplicate(num(a));
       case 'fire': this.fire(num(a)); return;

@@ -3,6 +3,7 @@
 // ever holds values the field accepts.
 import { useEffect, useId, useState } from 'react';
 import { FieldError, type Field } from '../state/fields.ts';
+import { useReportValidity } from './field-validity.ts';
 
 /** compact: no help line under the control (toolbars). */
 export function Knob<T>({ name, field, value, onChange, disabled, compact }: { name: string; field: Field<T>; value: T; onChange: (v: T) => void; disabled?: boolean; compact?: boolean }) {
@@ -15,6 +16,7 @@ export function Knob<T>({ name, field, value, onChange, disabled, compact }: { n
     setDraft(formatted);
     setError(null);
   }, [formatted]);
+  useReportValidity(name, c.kind === 'hidden' ? null : error);
 
   const accept = (text: string) => {
     setDraft(text);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { XYChart } from './XYChart.tsx';
 import type { ChartSeries } from './types.ts';
 
@@ -15,6 +15,35 @@ const series: ChartSeries[] = [
     ],
   },
 ];
+
+/** Every attribute of every element under root, as "tag attr=value", that holds NaN or Infinity. */
+function nonFiniteAttributes(root: Element): string[] {
+  return [...root.querySelectorAll('*')].flatMap((el) =>
+    [...el.attributes].filter((a) => /NaN|Infinity/.test(a.value)).map((a) => `${el.tagName} ${a.name}=${a.value}`),
+  );
+}
+
+afterEach(cleanup);
+
+describe('XYChart never draws at NaN', () => {
+  it('leaves out points whose x is not one of the band categories (old results on new axes)', () => {
+    const { container } = render(<XYChart title="t" series={series} x={{ kind: 'band', categories: [8, 4, 2], label: 'vCPUs' }} y={{ kind: 'linear', label: 'Kops/s' }} />);
+    expect(nonFiniteAttributes(container)).toEqual([]);
+    // 32 and 5 are not vCPU categories; 8 is, and is drawn as not stated.
+    expect(screen.getAllByRole('img').map((p) => p.getAttribute('aria-label'))).toEqual(['Java, 8: not stated. Java · 8 GiB: not stated in the text']);
+  });
+  it('leaves out values that are not finite numbers, on linear and log axes', () => {
+    const bad: ChartSeries[] = [{ ...series[0]!, points: [{ ...series[0]!.points[0]!, y: Number.NaN }, { ...series[0]!.points[2]!, y: Infinity }, { x: 8, y: 0, status: 'stated', detail: { heading: 'zero', lines: [] } }] }];
+    for (const kind of ['linear', 'log'] as const) {
+      const { container } = render(<XYChart title="t" series={bad} x={{ kind: 'band', categories: [32, 8, 5], label: 'GiB' }} y={{ kind, label: 'Kops/s' }} references={[{ y: Number.NaN, label: 'bad' }]} />);
+      expect(nonFiniteAttributes(container), kind).toEqual([]);
+    }
+  });
+  it('draws the usual charts with no NaN anywhere', () => {
+    const { container } = render(<XYChart title="t" series={series} x={{ kind: 'band', categories: [32, 8, 5], label: 'GiB' }} y={{ kind: 'linear', label: 'Kops/s' }} />);
+    expect(nonFiniteAttributes(container)).toEqual([]);
+  });
+});
 
 describe('XYChart', () => {
   it('gives every point a name for screen readers and keyboard focus, and marks missing ones', () => {

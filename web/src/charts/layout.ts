@@ -50,6 +50,8 @@ export interface Layout {
   verticals: { x: number; label: string }[];
   /** Distinct x positions, left to right, with the points at each (for a crosshair). */
   columns: { px: number; points: PlacedPoint[] }[];
+  /** Points left out because they have no place on these axes (an x not among the categories, a y that is not a finite number). */
+  dropped: number;
 }
 
 const defaultNumber = (v: number) => (Math.abs(v) >= 1000 ? `${v / 1000}k` : String(Number(v.toPrecision(6))));
@@ -88,6 +90,13 @@ export function layoutChart(
   references: ReferenceLine[] = [],
   verticals: VerticalLine[] = [],
 ): Layout {
+  // A point with no place on these axes is left out, never drawn at NaN.
+  const inAxis = (v: string | number) => (x.kind === 'band' ? x.categories.some((c) => String(c) === String(v)) : Number.isFinite(Number(v)));
+  const usable = (p: ChartSeries['points'][number]) => inAxis(p.x) && (p.y === null || (Number.isFinite(p.y) && (y.kind !== 'log' || p.y > 0)));
+  const dropped = series.reduce((k, s) => k + s.points.filter((p) => !usable(p)).length, 0);
+  series = series.map((s) => (s.points.every(usable) ? s : { ...s, points: s.points.filter(usable) }));
+  references = references.filter((r) => Number.isFinite(r.y) && (y.kind !== 'log' || r.y > 0));
+  verticals = verticals.filter((v) => inAxis(v.x));
   const values = series.flatMap((s) => s.points.map((p) => p.y).filter((v): v is number => v !== null));
   const yScale = yScaleFor(y, [...values, ...references.map((r) => r.y)]);
   const yFormat = y.format ?? defaultNumber;
@@ -174,5 +183,6 @@ export function layoutChart(
     references: references.map((r) => ({ y: yScale(r.y), label: r.label })),
     verticals: verticals.map((v) => ({ x: xPos(v.x), label: v.label })),
     columns: [...byPx.entries()].sort((a, b) => a[0] - b[0]).map(([px, pts]) => ({ px, points: pts })),
+    dropped,
   };
 }

@@ -19,6 +19,7 @@ import { Topology, messagePositions, nodePosition, type Flight } from './Topolog
 import { LinkControls, PendingList } from './Controls.tsx';
 import { messageLabel } from './explain.ts';
 import { useReady } from '../app/ready.ts';
+import { LinearizabilityPanel } from './LinearizabilityPanel.tsx';
 
 const STEP_INTERVAL_MS = 650;
 
@@ -212,6 +213,24 @@ export default function ClusterView({ state, update }: ViewProps) {
         Real engines compiled to WebAssembly, on a simulated network. Nothing happens until you choose: the next event, or click any
         message to deliver it, any timer to fire it.
       </p>
+      <details className="legend" data-testid="cluster-legend">
+        <summary>How to read it: phases, ballots 1.0 and 0.-, ≤3, +2, #4</summary>
+        <ul>
+          <li>
+            Phases: <strong>prepare → promise</strong> (phase 1: a candidate collects promises from a majority and becomes leader),{' '}
+            <strong>accept → accepted</strong> (phase 2: the leader puts a command in a log slot), <strong>commit</strong> (the
+            leader’s heartbeat tells followers how far it has executed; it is the same message as the heartbeat).
+          </li>
+          <li>
+            A ballot is written <span className="mono">round.leader</span>: <span className="mono">2.1</span> is round 2 led by n1.{' '}
+            <span className="mono">0.-</span> is the ballot every node starts with: round 0, no leader yet.
+          </li>
+          <li>
+            <span className="mono">#4</span> is log index 4; <span className="mono">≤3</span> means “has executed every index up to 3”;{' '}
+            <span className="mono">+2</span> on a promise means it carries 2 log entries the new leader must take over.
+          </li>
+        </ul>
+      </details>
       <div className="toolbar">
         <label className="knob">
           <span>Engine</span>
@@ -339,6 +358,7 @@ export default function ClusterView({ state, update }: ViewProps) {
               <PendingList snap={snap} act={act} />
               <h2>Links</h2>
               <LinkControls nodes={nodes} cuts={snap.cuts} act={act} />
+              <LinearizabilityPanel trace={snap.trace} step={snap.step} />
               <h2>What happened</h2>
               <ol className="event-log" data-testid="event-log" reversed>
                 {explained.map((e, i) => (

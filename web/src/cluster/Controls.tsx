@@ -1,20 +1,20 @@
 // The Cluster view's action lists: every pending message, timer and client command with what
 // can be done to it, and the links that can be cut (one way or both) and healed.
 import type { Action, Snapshot } from './controller.ts';
-import { messageLabel } from './explain.ts';
+import { dueText, messageLabel, timerName } from './explain.ts';
 
 export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) => void }) {
   if (snap.pending.length === 0) return <p className="note">Nothing pending.</p>;
   return (
     <ul className="pending-list" data-testid="pending-list">
       {snap.pending.map((p, i) => {
-        const due = `${((p.due_us - snap.time_us) / 1000).toFixed(1)} ms`;
+        const due = dueText(p.due_us, snap.time_us);
         if (p.kind === 'message') {
           const label = messageLabel(JSON.parse(p.json));
           return (
-            <li key={p.id} data-kind="message">
+            <li key={p.id} data-kind="message" data-type={p.type} data-from={p.from} data-to={p.to}>
               <span className="what">
-                {i === 0 ? '▶ ' : ''}m{p.id}: n{p.from}→n{p.to} <strong>{label.text}</strong> <span className="note">due in {due}</span>
+                {i === 0 ? '▶ ' : ''}m{p.id}: n{p.from} → n{p.to} <strong>{label.text}</strong> <span className="note">{due}</span>
               </span>
               <button type="button" onClick={() => act({ kind: 'deliver', id: p.id })}>
                 deliver
@@ -30,9 +30,9 @@ export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) =>
         }
         if (p.kind === 'timer') {
           return (
-            <li key={p.id} data-kind="timer">
+            <li key={p.id} data-kind="timer" data-node={p.node} data-timer={p.timer}>
               <span className="what">
-                {i === 0 ? '▶ ' : ''}n{p.node}'s {p.timer} timer <span className="note">due in {due}</span>
+                {i === 0 ? '▶ ' : ''}n{p.node}'s {timerName(p.timer)} timer <span className="note">{due}</span>
               </span>
               <button type="button" onClick={() => act({ kind: 'fire', id: p.id })}>
                 fire now
@@ -41,9 +41,9 @@ export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) =>
           );
         }
         return (
-          <li key={p.id} data-kind="client">
+          <li key={p.id} data-kind="client" data-to={p.node}>
             <span className="what">
-              {i === 0 ? '▶ ' : ''}client → n{p.node}: “{p.line}” <span className="note">due in {due}</span>
+              {i === 0 ? '▶ ' : ''}client → n{p.node}: “{p.line}” <span className="note">{due}</span>
             </span>
             <button type="button" onClick={() => act({ kind: 'deliver', id: p.id })}>
               deliver
@@ -60,7 +60,8 @@ export function LinkControls({ nodes, cuts, act }: { nodes: number; cuts: [numbe
   const ids = Array.from({ length: nodes }, (_, i) => i);
   return (
     <div>
-      <table className="cut-grid" aria-label="Cut one direction of a link">
+      <p className="note">Each cell is one direction of a link: its state (up, or ✗ down once cut), and for an up link the button that cuts it.</p>
+      <table className="cut-grid" aria-label="Links, one direction per cell: state and action">
         <thead>
           <tr>
             <th>from ╲ to</th>
@@ -74,15 +75,20 @@ export function LinkControls({ nodes, cuts, act }: { nodes: number; cuts: [numbe
             <tr key={a}>
               <th>n{a}</th>
               {ids.map((b) => (
-                <td key={b}>
+                <td key={b} data-testid={`cut-cell-${a}-${b}`} data-state={a === b ? undefined : isCut(a, b) ? 'cut' : 'open'}>
                   {a === b ? (
                     '·'
                   ) : isCut(a, b) ? (
-                    <span className="error-text">cut</span>
+                    <span className="link-state cut" title={`n${a} → n${b} is cut: its messages are lost until you heal the links`}>
+                      ✗ down
+                    </span>
                   ) : (
-                    <button type="button" onClick={() => act({ kind: 'cut', from: a, to: b })} aria-label={`cut the link from n${a} to n${b}`}>
-                      cut
-                    </button>
+                    <>
+                      <span className="link-state">up</span>{' '}
+                      <button type="button" onClick={() => act({ kind: 'cut', from: a, to: b })} aria-label={`cut the link from n${a} to n${b}`}>
+                        cut
+                      </button>
+                    </>
                   )}
                 </td>
               ))}

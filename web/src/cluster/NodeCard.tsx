@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import { formatBallot } from '@replicant/engines/loader/ballot';
 import { INSTANCE_STATE_COLOUR } from '../theme/palette.ts';
-import { logRows, trimmedText, type InspectView } from './inspect.ts';
+import { ballotHint, logRows, trimmedText, workingBallot, type InspectView } from './inspect.ts';
 
 const STATE_LABEL = { in_progress: 'in progress', committed: 'committed', executed: 'executed' } as const;
 
@@ -32,8 +32,8 @@ function NodeCardView({ id, view, onCrash, onRestart }: { id: number; raw: strin
       <header>
         <h3>n{id}</h3>
         <span className="role-badge">{view.role}</span>
-        <span className="mono" data-testid={`ballot-${id}`} title="ballot as round.leader">
-          ballot {formatBallot(view.ballot)}
+        <span className="mono" data-testid={`ballot-${id}`} title={`${ballotHint(formatBallot(workingBallot(view)))}${view.role === 'candidate' ? '; it stands for election with this ballot' : ''}`}>
+          ballot {formatBallot(workingBallot(view))}
         </span>
         <button type="button" onClick={onCrash}>
           Crash
@@ -83,7 +83,7 @@ function NodeCardView({ id, view, onCrash, onRestart }: { id: number; raw: strin
                   {STATE_LABEL[r.state]}
                 </span>
                 {r.markers.map((m) => (
-                  <span key={m} className="marker-chip">
+                  <span key={m} className="marker-chip" title={m === 'last executed' ? 'the last index this node has executed' : 'the last index in this node’s log'}>
                     ◀ {m}
                   </span>
                 ))}

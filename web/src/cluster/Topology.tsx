@@ -6,8 +6,8 @@ import { useLayoutEffect, useRef } from 'react';
 import type { PendingItem } from '@replicant/sim/api';
 import { formatBallot } from '@replicant/engines/loader/ballot';
 import { MESSAGE_COLOUR, OKABE_ITO } from '../theme/palette.ts';
-import { messageLabel } from './explain.ts';
-import type { InspectView } from './inspect.ts';
+import { messageLabel, timerName } from './explain.ts';
+import { workingBallot, type InspectView } from './inspect.ts';
 
 export const TOPOLOGY_WIDTH = 640;
 export const TOPOLOGY_HEIGHT = 380;
@@ -154,10 +154,10 @@ export function Topology(props: {
               {down ? 'down' : v.role}
             </text>
             <text x={p.x} y={p.y + 23} textAnchor="middle" fontSize={11} fill={!down && v.role !== 'follower' ? '#fff' : '#333'}>
-              {down ? '' : formatBallot(v.ballot)}
+              {down ? '' : formatBallot(workingBallot(v))}
             </text>
             {[...timers, ...clients].map((t, i) => {
-              const label = t.kind === 'timer' ? `${t.timer} in ${Math.max(0, Math.round((t.due_us - props.time_us) / 1000))} ms` : `client: ${t.line}`;
+              const label = t.kind === 'timer' ? `${timerName(t.timer)} in ${Math.max(0, Math.round((t.due_us - props.time_us) / 1000))} ms` : `client: ${t.line}`;
               const y = p.y + NODE_R + 16 + i * 18;
               return (
                 <g
@@ -165,7 +165,7 @@ export function Topology(props: {
                   className="clickable"
                   role="button"
                   tabIndex={0}
-                  aria-label={t.kind === 'timer' ? `fire n${id}'s ${t.timer} timer now` : `deliver the client command ${t.line} to n${id}`}
+                  aria-label={t.kind === 'timer' ? `fire n${id}'s ${timerName(t.timer)} timer now` : `deliver the client command ${t.line} to n${id}`}
                   onClick={() => (t.kind === 'timer' ? props.onFire(t.id) : props.onDeliver(t.id))}
                   onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), t.kind === 'timer' ? props.onFire(t.id) : props.onDeliver(t.id))}
                 >

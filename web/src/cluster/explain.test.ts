@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { explainEffect, explainEntry, explainEvent, messageLabel } from './explain.ts';
+import { dueText, explainEffect, explainEntry, explainEvent, humanNote, messageLabel, timerName } from './explain.ts';
 
 const I = '{"ballot":257,"index":3,"client_id":7,"request_id":1,"state":"in_progress","command":{"type":"put","key":"k","value":"v w"}}';
 
 describe('explainEffect: every effect type of docs/protocol.md', () => {
   const cases: [string, string][] = [
-    ['{"type":"send","msg":{"type":"prepare_request","from":1,"to":0,"channel_id":3,"ballot":257}}', 'n1 asks n0 to promise ballot 1.1 (prepare).'],
-    ['{"type":"send","msg":{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[' + I + ']}}', 'n0 promises n1 ballot 1.1 and sends 1 log entry it holds beyond the trimmed prefix.'],
+    ['{"type":"send","msg":{"type":"prepare_request","from":1,"to":0,"channel_id":3,"ballot":257}}', 'n1 asks n0 to promise ballot 1.1 (phase 1: prepare).'],
+    ['{"type":"send","msg":{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[' + I + ']}}', 'n0 promises n1 ballot 1.1 and sends 1 log entry it holds beyond the trimmed prefix (phase 1: promise).'],
     ['{"type":"send","msg":{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":false,"ballot":514,"instances":[]}}', "n0 refuses n1's prepare: it has already promised ballot 2.2."],
-    ['{"type":"send","msg":{"type":"accept_request","from":1,"to":0,"channel_id":4,"instance":' + I + '}}', 'n1 asks n0 to accept “put k v w” at index 3, ballot 1.1.'],
-    ['{"type":"send","msg":{"type":"accept_response","from":0,"to":1,"channel_id":4,"ok":true,"ballot":257}}', 'n0 tells n1 it accepted (ballot 1.1).'],
+    ['{"type":"send","msg":{"type":"accept_request","from":1,"to":0,"channel_id":4,"instance":' + I + '}}', 'n1 asks n0 to accept “put k v w” at index 3, ballot 1.1 (phase 2: accept).'],
+    ['{"type":"send","msg":{"type":"accept_response","from":0,"to":1,"channel_id":4,"ok":true,"ballot":257}}', 'n0 tells n1 it accepted (ballot 1.1; phase 2: accepted).'],
     ['{"type":"send","msg":{"type":"accept_response","from":0,"to":1,"channel_id":4,"ok":false,"ballot":514}}', "n0 rejects n1's accept: it follows the newer ballot 2.2."],
-    ['{"type":"send","msg":{"type":"commit_request","from":1,"to":0,"channel_id":5,"ballot":257,"last_executed":4,"global_last_executed":2}}', 'n1, the leader, sends its heartbeat to n0: it has executed up to index 4, and everyone has executed up to 2.'],
+    ['{"type":"send","msg":{"type":"commit_request","from":1,"to":0,"channel_id":5,"ballot":257,"last_executed":4,"global_last_executed":2}}', 'n1, the leader, sends its heartbeat to n0 (commit phase): it has executed up to index 4, and everyone has executed up to 2.'],
     ['{"type":"send","msg":{"type":"commit_response","from":0,"to":1,"channel_id":5,"ok":true,"ballot":257,"last_executed":4}}', 'n0 answers the heartbeat: it has executed up to index 4.'],
     ['{"type":"send","msg":{"type":"commit_response","from":0,"to":1,"channel_id":5,"ok":false,"ballot":514,"last_executed":0}}', "n0 rejects n1's heartbeat: it follows the newer ballot 2.2."],
     ['{"type":"reply","client_id":7,"request_id":1,"result":"ok","value":"v"}', 'n2 answers the client: ok, the value is “v”.'],
@@ -71,10 +71,41 @@ describe('explainEvent and explainEntry', () => {
       notes: ['timer election of n1 fired'],
     });
     expect(e.details).toEqual(['n1 stands for election with ballot 1.1.', "n1 will stand for election in 1 ms unless a leader's heartbeat arrives first."]);
-    expect(e.notes).toEqual(['timer election of n1 fired']);
+    expect(e.notes).toEqual(['election timer of n1 fired']);
+    expect(e.headline).toBe("n1's election timer goes off. No heartbeat from a leader arrived in time, so it stands for election.");
   });
   it('reads a simulator action that fed no event (a crash) from its notes', () => {
     expect(explainEntry({ step: 9, node: 2, event: '', effects: '', notes: ['n2 crashed'] })).toEqual({ step: 9, node: 2, headline: '', details: [], notes: ['n2 crashed'] });
+  });
+  it('an election timer that finds a recent heartbeat says so, not that none arrived', () => {
+    const e = explainEntry({
+      step: 12,
+      node: 2,
+      event: '{"type":"timer","timer":"election"}',
+      effects: '{"type":"set_timer","timer":"election","delay_us":262144}\n',
+      notes: ['timer election of n2 fired'],
+    });
+    expect(e.headline).toBe("n2's election timer goes off. A leader’s heartbeat arrived since it was armed, so it stays a follower and arms the timer again.");
+    expect(e.headline).not.toMatch(/no heartbeat/i);
+  });
+  it('pending items are never due in a negative time', () => {
+    expect(dueText(1_000_000, 1_000_100)).toBe('due now');
+    expect(dueText(1_000_000, 1_000_000)).toBe('due now');
+    expect(dueText(1_002_500, 1_000_000)).toBe('due in 2.5 ms');
+  });
+  it('one name for the heartbeat: the commit timer and commit messages read as heartbeat', () => {
+    expect(timerName('commit')).toBe('heartbeat');
+    expect(timerName('election')).toBe('election');
+    expect(messageLabel({ type: 'commit_request', from: 0, to: 1, ballot: 256, last_executed: 3, global_last_executed: 1 }).text).toBe('heartbeat ≤3 1.0');
+  });
+  it('no internal names in the notes people read', () => {
+    expect(humanNote('m16 0->1 accept_request delivered')).toBe('m16 n0 → n1 accept delivered');
+    expect(humanNote('m7 2->0 commit_response lost (link 2->0 is cut)')).toBe('m7 n2 → n0 heartbeat answer lost (link n2 → n0 is cut)');
+    expect(humanNote('link 2->1 cut')).toBe('link n2 → n1 cut');
+    expect(humanNote('timer commit of n0 fired')).toBe('heartbeat timer of n0 fired');
+    for (const n of ['m1 0->1 prepare_request delivered', 'm2 1->0 prepare_response dropped', 'm3 0->2 commit_request delivered']) {
+      expect(humanNote(n)).not.toMatch(/_|->/);
+    }
   });
   it('labels links by kind, ballot and index', () => {
     expect(messageLabel({ type: 'accept_request', from: 1, to: 0, instance: JSON.parse(I) })).toEqual({ kind: 'accept', text: 'accept #3 1.1' });

@@ -45,29 +45,59 @@ export function messageLabel(m: Message): { kind: string; text: string } {
     case 'accept_response':
       return { kind: 'accepted', text: m.ok ? `accepted ${b(m.ballot)}` : `reject ${b(m.ballot)}` };
     case 'commit_request':
-      return { kind: 'commit', text: `commit ≤${m.last_executed} ${b(m.ballot)}` };
+      return { kind: 'commit', text: `heartbeat ≤${m.last_executed} ${b(m.ballot)}` };
     case 'commit_response':
-      return { kind: 'commit ok', text: m.ok ? `executed ≤${m.last_executed}` : `reject ${b(m.ballot)}` };
+      return { kind: 'commit ok', text: m.ok ? `heartbeat ok ≤${m.last_executed}` : `reject ${b(m.ballot)}` };
   }
 }
 
 export function explainMessage(m: Message): string {
   switch (m.type) {
     case 'prepare_request':
-      return `${n(m.from)} asks ${n(m.to)} to promise ballot ${b(m.ballot)} (prepare).`;
+      return `${n(m.from)} asks ${n(m.to)} to promise ballot ${b(m.ballot)} (phase 1: prepare).`;
     case 'prepare_response':
       return m.ok
-        ? `${n(m.from)} promises ${n(m.to)} ballot ${b(m.ballot)} and sends ${m.instances.length === 0 ? 'no log entries' : `${m.instances.length} log entr${m.instances.length === 1 ? 'y' : 'ies'} it holds beyond the trimmed prefix`}.`
+        ? `${n(m.from)} promises ${n(m.to)} ballot ${b(m.ballot)} and sends ${m.instances.length === 0 ? 'no log entries' : `${m.instances.length} log entr${m.instances.length === 1 ? 'y' : 'ies'} it holds beyond the trimmed prefix`} (phase 1: promise).`
         : `${n(m.from)} refuses ${n(m.to)}'s prepare: it has already promised ballot ${b(m.ballot)}.`;
     case 'accept_request':
-      return `${n(m.from)} asks ${n(m.to)} to accept “${commandText(m.instance.command)}” at index ${m.instance.index}, ballot ${b(m.instance.ballot)}.`;
+      return `${n(m.from)} asks ${n(m.to)} to accept “${commandText(m.instance.command)}” at index ${m.instance.index}, ballot ${b(m.instance.ballot)} (phase 2: accept).`;
     case 'accept_response':
-      return m.ok ? `${n(m.from)} tells ${n(m.to)} it accepted (ballot ${b(m.ballot)}).` : `${n(m.from)} rejects ${n(m.to)}'s accept: it follows the newer ballot ${b(m.ballot)}.`;
+      return m.ok ? `${n(m.from)} tells ${n(m.to)} it accepted (ballot ${b(m.ballot)}; phase 2: accepted).` : `${n(m.from)} rejects ${n(m.to)}'s accept: it follows the newer ballot ${b(m.ballot)}.`;
     case 'commit_request':
-      return `${n(m.from)}, the leader, sends its heartbeat to ${n(m.to)}: it has executed up to index ${m.last_executed}, and everyone has executed up to ${m.global_last_executed}.`;
+      return `${n(m.from)}, the leader, sends its heartbeat to ${n(m.to)} (commit phase): it has executed up to index ${m.last_executed}, and everyone has executed up to ${m.global_last_executed}.`;
     case 'commit_response':
       return m.ok ? `${n(m.from)} answers the heartbeat: it has executed up to index ${m.last_executed}.` : `${n(m.from)} rejects ${n(m.to)}'s heartbeat: it follows the newer ballot ${b(m.ballot)}.`;
   }
+}
+
+/** The one name people see for a core's timer: the leader's commit timer is its heartbeat. */
+export function timerName(timer: string): 'election' | 'heartbeat' {
+  return timer === 'election' ? 'election' : 'heartbeat';
+}
+
+/** "due in 2.5 ms", or "due now" once its time has come (never a negative delay). */
+export function dueText(due_us: number, now_us: number): string {
+  const ms = (due_us - now_us) / 1000;
+  return ms < 0.05 ? 'due now' : `due in ${ms.toFixed(1)} ms`;
+}
+
+// The simulator's notes use its own shorthand ("m16 0->1 accept_request delivered", "link 2->1
+// cut"); people read node names and the phase names of the labels.
+const TYPE_WORDS: Record<string, string> = {
+  prepare_request: 'prepare',
+  prepare_response: 'promise',
+  accept_request: 'accept',
+  accept_response: 'accepted',
+  commit_request: 'heartbeat',
+  commit_response: 'heartbeat answer',
+};
+
+export function humanNote(note: string): string {
+  return note
+    .replace(/\b(\d+)->(\d+)\b/g, 'n$1 → n$2')
+    .replace(/\b(prepare|accept|commit)_(request|response)\b/g, (w) => TYPE_WORDS[w] ?? w)
+    .replace(/\btimer commit of\b/g, 'heartbeat timer of')
+    .replace(/\btimer election of\b/g, 'election timer of');
 }
 
 /** What feeding this event to node `node` means. */
@@ -77,9 +107,7 @@ export function explainEvent(node: number, eventJson: string): string {
     case 'start':
       return `${n(node)} starts with an empty log.`;
     case 'timer':
-      return e.timer === 'election'
-        ? `${n(node)}'s election timer goes off: no heartbeat from a leader arrived in time.`
-        : `${n(node)}'s heartbeat timer goes off.`;
+      return e.timer === 'election' ? `${n(node)}'s election timer goes off.` : `${n(node)}'s heartbeat timer goes off.`;
     case 'client':
       return `A client sends “${e.line}” to ${n(node)}.`;
     case 'message':
@@ -182,8 +210,21 @@ export function explainEntry(entry: { step: number; node: number; event: string;
     step: entry.step,
     node: entry.node,
     // The simulator's own actions (a drop, a cut, a crash) feed no event: their notes say it all.
-    headline: entry.event === '' ? '' : explainEvent(entry.node, entry.event),
+    headline: entry.event === '' ? '' : explainEvent(entry.node, entry.event) + electionOutcome(entry.event, lines),
     details: lines.map((l) => explainEffect(entry.node, l)),
-    notes: entry.notes,
+    notes: entry.notes.map(humanNote),
   };
+}
+
+// An election timer that goes off is only a check: the node stands for election when no
+// heartbeat came since the timer was armed, and otherwise just arms it again. Say which.
+function electionOutcome(eventJson: string, effects: string[]): string {
+  const e = JSON.parse(eventJson) as { type: string; timer?: string };
+  if (e.type !== 'timer' || e.timer !== 'election') return '';
+  const kinds = effects.map((l) => JSON.parse(l) as { type: string; kind?: string; timer?: string });
+  if (kinds.some((k) => k.type === 'trace' && k.kind === 'election')) return ' No heartbeat from a leader arrived in time, so it stands for election.';
+  if (kinds.length > 0 && kinds.every((k) => k.type === 'set_timer' && k.timer === 'election')) {
+    return ' A leader’s heartbeat arrived since it was armed, so it stays a follower and arms the timer again.';
+  }
+  return '';
 }

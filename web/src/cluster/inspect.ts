@@ -61,3 +61,18 @@ export function logRows(v: InspectView): LogRow[] {
 export function trimmedText(v: InspectView): string | null {
   return v.global_last_executed > 0 ? `${v.global_last_executed === 1 ? '1' : `1–${v.global_last_executed}`} trimmed (executed everywhere)` : null;
 }
+
+/**
+ * The ballot a node works under: a candidate stands with the ballot of its prepare (its promised
+ * ballot is still the old one until a majority answers), everyone else with the promised one.
+ */
+export function workingBallot(v: InspectView): number {
+  return v.role === 'candidate' && v.prepare ? v.prepare.ballot : v.ballot;
+}
+
+/** How to read a ballot, for a hover: round.leader, and the initial ballot that has no leader. */
+export function ballotHint(formatted: string): string {
+  return formatted.endsWith('.-')
+    ? `ballot ${formatted}: round ${formatted.split('.')[0]}, no leader yet (the ballot every node starts with)`
+    : `ballot ${formatted}: round ${formatted.split('.')[0]}, led by n${formatted.split('.')[1]} (written round.leader)`;
+}

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { Knob } from '../app/Knob.tsx';
 import { useReady } from '../app/ready.ts';
+import { FieldValidityContext, invalidSentence, useInvalidFields } from '../app/field-validity.ts';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { TOP_FIELDS } from '../state/app-state.ts';
 import { LAB_FIELDS, LAB_FORM, labKnobHidden, type LabState } from './lab-fields.ts';
@@ -18,7 +19,28 @@ import { PAPER } from '../paper/results.ts';
 import { formatValue } from '../paper/panel-model.ts';
 import { CancelledError, SimRunner, type Progress } from '../simulation/runner.ts';
 import { runSpec, sweepSpec } from './lab-spec.ts';
-import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepSeries } from './lab-results.ts';
+import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepFidelity, sweepSeries, type PointFidelity } from './lab-results.ts';
+import { TOLERANCE_PERCENT } from '@replicant/sim/fidelity/misses';
+
+type SweepKept = { result: SweepResult; lab: LabState; seed: number; wall_ms: number; key: string };
+type RunsKept = { results: { engine: EngineName; result: RunResult }[]; lab: LabState; wall_ms: number; key: string };
+
+// Results live as long as the page: switching to another view and back keeps them. (The URL
+// keeps the knobs and the seed, from which the same run gives the same numbers.)
+const kept: { sweep: SweepKept | null; runs: RunsKept | null } = { sweep: null, runs: null };
+
+/** What a result depends on: the simulator's whole specification. Results belong to one key. */
+function sweepKey(s: LabState, seed: number): string {
+  return JSON.stringify(sweepSpec(s, seed));
+}
+function runsKey(s: LabState, seed: number): string {
+  return JSON.stringify(s.engines.map((e) => runSpec(s, seed, e)));
+}
+
+function settingsWords(lab: LabState, seed: number): string {
+  const points = lab.sweep === 'vcpus' ? `${lab.vcpulist.join(', ')} vCPUs` : lab.memunit === 'gib' ? `${lab.gibs.join(', ')} GiB` : `ratios ${lab.ratios.join(', ')}`;
+  return `${lab.engines.map(lang).join(', ')}; ${points}; workload ${lab.wl}; seed ${seed}`;
+}
 
 type Job = { state: 'idle' } | { state: 'running'; what: string; progress: Progress; started: number } | { state: 'failed'; message: string };
 
@@ -47,8 +69,15 @@ export default function LabView({ state, update }: ViewProps) {
   const s = state.lab;
   const seed = state.seed;
   const [job, setJob] = useState<Job>({ state: 'idle' });
-  const [sweep, setSweep] = useState<{ result: SweepResult; lab: LabState; seed: number; wall_ms: number } | null>(null);
-  const [runs, setRuns] = useState<{ results: { engine: EngineName; result: RunResult }[]; lab: LabState; wall_ms: number } | null>(null);
+  const [sweep, setSweepState] = useState<SweepKept | null>(() => kept.sweep);
+  const [runs, setRunsState] = useState<RunsKept | null>(() => kept.runs);
+  const setSweep = (v: SweepKept) => setSweepState((kept.sweep = v));
+  const setRuns = (v: RunsKept) => setRunsState((kept.runs = v));
+  const { invalid, report } = useInvalidFields();
+  const blocked = invalidSentence(invalid);
+  const sweepFresh = sweep !== null && blocked === null && sweep.key === sweepKey(s, seed);
+  const runsFresh = runs !== null && blocked === null && runs.key === runsKey(s, seed);
+  const restore = (lab: LabState, at: number) => update((st) => ({ ...st, lab, seed: at }));
   const [probeAt, setProbeAt] = useState(0);
   const [timelineEngine, setTimelineEngine] = useState<EngineName | null>(null);
   const runner = useRef<SimRunner | null>(null);
@@ -62,12 +91,14 @@ export default function LabView({ state, update }: ViewProps) {
   const set = <K extends keyof LabState>(k: K, v: LabState[K]) => update((st) => ({ ...st, lab: { ...st.lab, [k]: v } }));
 
   const startSweep = async () => {
+    if (blocked) return;
     const spec = sweepSpec(s, seed);
+    const key = sweepKey(s, seed);
     const snapshot = structuredClone(s);
     setJob({ state: 'running', what: 'sweep', progress: { fraction: 0, label: 'starting' }, started: performance.now() });
     try {
       const { result, wall_ms } = await runner.current!.sweep(spec, (progress) => setJob((j) => (j.state === 'running' ? { ...j, progress } : j)));
-      setSweep({ result, lab: snapshot, seed, wall_ms });
+      setSweep({ result, lab: snapshot, seed, wall_ms, key });
       setProbeAt(0);
       setJob({ state: 'idle' });
     } catch (e) {
@@ -76,7 +107,9 @@ export default function LabView({ state, update }: ViewProps) {
   };
 
   const startRuns = async () => {
+    if (blocked) return;
     const snapshot = structuredClone(s);
+    const key = runsKey(s, seed);
     const started = performance.now();
     const results: { engine: EngineName; result: RunResult }[] = [];
     let wall = 0;
@@ -89,7 +122,7 @@ export default function LabView({ state, update }: ViewProps) {
         results.push({ engine, result });
         wall += wall_ms;
       }
-      setRuns({ results, lab: snapshot, wall_ms: wall });
+      setRuns({ results, lab: snapshot, wall_ms: wall, key });
       setTimelineEngine(results[0]?.engine ?? null);
       setJob({ state: 'idle' });
     } catch (e) {
@@ -104,21 +137,26 @@ export default function LabView({ state, update }: ViewProps) {
       { key: 'x', label: 'cancel the sweep or run', run: () => runner.current?.cancel() },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [running, s, seed],
+    [running, s, seed, blocked],
   );
   useViewShortcuts(shortcuts);
 
   // Charts: the published points for the current knobs, the simulated ones for the knobs they ran with.
   const published = useMemo(() => publishedSeries(PAPER.rows, s), [s]);
-  const simulated = useMemo(() => (sweep ? sweepSeries(sweep.result, sweep.lab, sweep.seed) : []), [sweep]);
-  const sweepLab = sweep?.lab ?? s;
+  // Results are drawn only under the settings that made them; otherwise the chart is the
+  // current settings' and the results wait behind a notice (never old points on new axes).
+  const shownSweep = sweepFresh ? sweep : null;
+  const shownRuns = runsFresh ? runs : null;
+  const simulated = useMemo(() => (shownSweep ? sweepSeries(shownSweep.result, shownSweep.lab, shownSweep.seed, PAPER.rows) : []), [shownSweep]);
+  const fidelity = useMemo(() => (shownSweep ? sweepFidelity(shownSweep.result, shownSweep.lab, PAPER.rows) : []), [shownSweep]);
+  const sweepLab = s;
   const axis = useMemo(() => sweepAxis(sweepLab), [sweepLab]);
   const sweepChart = useMemo(() => [...published, ...simulated], [published, simulated]);
   const xBand = useMemo(() => ({ kind: 'band' as const, categories: axis, label: axisWords(sweepLab) }), [axis, sweepLab]);
   const yKops = useMemo(() => ({ kind: 'linear' as const, label: `Max throughput at p99 ≤ ${sweepLab.slo} ms (Kops/s)` }), [sweepLab.slo]);
-  const probes = useMemo(() => (sweep ? probeSeries(sweep.result, sweep.lab, probeAt) : []), [sweep, probeAt]);
-  const spectrum = useMemo(() => (runs ? spectrumSeries(runs.results) : []), [runs]);
-  const timelineRun = runs?.results.find((r) => r.engine === timelineEngine) ?? runs?.results[0];
+  const probes = useMemo(() => (shownSweep ? probeSeries(shownSweep.result, shownSweep.lab, probeAt) : []), [shownSweep, probeAt]);
+  const spectrum = useMemo(() => (shownRuns ? spectrumSeries(shownRuns.results) : []), [shownRuns]);
+  const timelineRun = shownRuns?.results.find((r) => r.engine === timelineEngine) ?? shownRuns?.results[0];
   const cpu = useMemo(() => (timelineRun ? nodeTimelineSeries(timelineRun.result, 'cpu_utilization') : []), [timelineRun]);
   const gc = useMemo(() => (timelineRun ? nodeTimelineSeries(timelineRun.result, 'gc_cpu_share') : []), [timelineRun]);
   const leaderMarks = useMemo(() => (timelineRun ? timelineRun.result.leader_changes.map((c) => ({ x: c.t_s, label: `n${c.leader} leads` })) : []), [timelineRun]);
@@ -132,6 +170,7 @@ export default function LabView({ state, update }: ViewProps) {
         are estimates and say so; the paper’s AWS measurements are drawn beside them.
       </p>
       <div className="side-layout">
+      <FieldValidityContext.Provider value={report}>
       <form className="lab-form" onSubmit={(e) => e.preventDefault()} aria-label="Lab knobs">
         {LAB_FORM.map((g) => (
           <fieldset key={g.legend}>
@@ -149,17 +188,23 @@ export default function LabView({ state, update }: ViewProps) {
           </fieldset>
         ))}
         <div className="toolbar">
-          <button type="button" className="primary" onClick={() => void startSweep()} disabled={running} data-testid="run-sweep" title="key r">
+          <button type="button" className="primary" onClick={() => void startSweep()} disabled={running || blocked !== null} data-testid="run-sweep" title="key r">
             Find max throughput at the SLO ({s.engines.length} engine{s.engines.length === 1 ? '' : 's'} × {s.sweep === 'vcpus' ? s.vcpulist.length : s.memunit === 'gib' ? s.gibs.length : s.ratios.length} points)
           </button>
-          <button type="button" onClick={() => void startRuns()} disabled={running} data-testid="run-once">
+          <button type="button" onClick={() => void startRuns()} disabled={running || blocked !== null} data-testid="run-once">
             Run each engine at {s.rate.toLocaleString('en-US')} ops/s
           </button>
           <button type="button" onClick={() => runner.current?.cancel()} disabled={!running} data-testid="cancel" title="key x">
             Cancel
           </button>
         </div>
+        {blocked && (
+          <p className="field-error" role="alert" data-testid="lab-invalid">
+            Nothing runs until this is fixed. {blocked}
+          </p>
+        )}
       </form>
+      </FieldValidityContext.Provider>
       <div className="results">
       {job.state === 'running' && (
         <div className="progress" role="status" data-testid="lab-progress">
@@ -174,6 +219,23 @@ export default function LabView({ state, update }: ViewProps) {
           The simulator stopped: {job.message}
         </p>
       )}
+      {sweep && !sweepFresh && (
+        <p className="stale-note" role="status" data-testid="lab-stale">
+          {blocked ? 'A field cannot be read, so the last sweep is not drawn. ' : 'The settings changed since the last sweep, so it is not drawn on these axes. '}
+          It ran with: {settingsWords(sweep.lab, sweep.seed)}.{' '}
+          <button type="button" onClick={() => restore(sweep.lab, sweep.seed)} data-testid="lab-restore-sweep">
+            Back to its settings
+          </button>
+        </p>
+      )}
+      {runs && !runsFresh && (
+        <p className="stale-note" role="status" data-testid="lab-stale-runs">
+          The single runs at {runs.lab.rate.toLocaleString('en-US')} ops/s were made with other settings ({settingsWords(runs.lab, JSON.parse(runs.key)[0]?.cluster?.seed ?? seed)}).{' '}
+          <button type="button" onClick={() => restore(runs.lab, JSON.parse(runs.key)[0]?.cluster?.seed ?? seed)}>
+            Back to their settings
+          </button>
+        </p>
+      )}
       <ChartFrame
         id="lab-sweep"
         title={`Max throughput at the SLO vs ${s.sweep === 'vcpus' ? 'vCPUs' : 'memory'} (Fig ${s.sweep === 'vcpus' ? '7/10' : '6/9'} layout)`}
@@ -181,7 +243,7 @@ export default function LabView({ state, update }: ViewProps) {
         sentence={sweepSentence(simulated, published, sweepLab)}
         source={
           <>
-            {sweep ? `Simulated with model card ${sweep.result.model_card_version}, seed ${sweep.seed}, ${(sweep.wall_ms / 1000).toFixed(1)} s of computing. ` : ''}
+            {shownSweep ? `Simulated with model card ${shownSweep.result.model_card_version}, seed ${shownSweep.seed}, ${(shownSweep.wall_ms / 1000).toFixed(1)} s of computing. ` : ''}
             Published points: the paper’s text (data/paper), hover for the quote.
           </>
         }
@@ -189,23 +251,24 @@ export default function LabView({ state, update }: ViewProps) {
       >
         {(ref) => <XYChart svgRef={ref} title="Max throughput at the SLO" series={sweepChart} x={xBand} y={yKops} />}
       </ChartFrame>
-      {sweep && (
+      {shownSweep && <FidelityTable rows={fidelity} unit={shownSweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB'} model={shownSweep.result.model_card_version} />}
+      {shownSweep && (
         <ChartFrame
           id="lab-probes"
           title="Throughput against p99 latency (the search’s probe runs)"
           legend={legendOf(probes)}
-          sentence={`Each point is one simulated run at an offered rate; the search keeps the highest that stays under the ${sweep.lab.slo} ms line. Past it, latency climbs steeply: the cluster is saturated or collecting garbage.`}
+          sentence={`Each point is one simulated run at an offered rate; the search keeps the highest that stays under the ${shownSweep.lab.slo} ms line. Past it, latency climbs steeply: the cluster is saturated or collecting garbage.`}
           source={
             <label>
               At{' '}
               <select value={probeAt} onChange={(e) => setProbeAt(Number(e.target.value))} aria-label="sweep point">
                 {axis.map((x, i) => (
                   <option key={x} value={i}>
-                    {x} {sweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB'}
+                    {x} {shownSweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB'}
                   </option>
                 ))}
               </select>{' '}
-              · simulated, model card {sweep.result.model_card_version}
+              · simulated, model card {shownSweep.result.model_card_version}
             </label>
           }
           csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(probes))}
@@ -217,21 +280,21 @@ export default function LabView({ state, update }: ViewProps) {
               series={probes}
               x={{ kind: 'linear', label: 'Achieved throughput (Kops/s)' }}
               y={{ kind: 'log', label: 'p99 latency (ms, log)' }}
-              references={[{ y: sweep.lab.slo, label: `SLO ${sweep.lab.slo} ms` }]}
+              references={[{ y: shownSweep.lab.slo, label: `SLO ${shownSweep.lab.slo} ms` }]}
             />
           )}
         </ChartFrame>
       )}
-      {runs && (
+      {shownRuns && (
         <>
           <ChartFrame
             id="lab-spectrum"
-            title={`Latency percentile spectrum at ${runs.lab.rate.toLocaleString('en-US')} ops/s offered`}
+            title={`Latency percentile spectrum at ${shownRuns.lab.rate.toLocaleString('en-US')} ops/s offered`}
             legend={legendOf(spectrum)}
-            sentence={`Every percentile, not an average: the right of the chart is where GC pauses show. ${runs.results
+            sentence={`Every percentile, not an average: the right of the chart is where GC pauses show. ${shownRuns.results
               .map((r) => `${lang(r.engine)} p99 ${formatValue(r.result.latency.all.p99_us / 1000)} ms, p99.9 ${formatValue(r.result.latency.all.p999_us / 1000)} ms`)
-              .join('; ')}. Latency counts from each request's intended start (${runs.lab.loop} loop).`}
-            source={`Simulated, model card ${runs.results[0]?.result.model_card_version}; HdrHistogram spectrum; ${(runs.wall_ms / 1000).toFixed(1)} s of computing.`}
+              .join('; ')}. Latency counts from each request's intended start (${shownRuns.lab.loop} loop).`}
+            source={`Simulated, model card ${shownRuns.results[0]?.result.model_card_version}; HdrHistogram spectrum; ${(shownRuns.wall_ms / 1000).toFixed(1)} s of computing.`}
             csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(spectrum))}
           >
             {(ref) => (
@@ -241,13 +304,13 @@ export default function LabView({ state, update }: ViewProps) {
                 series={spectrum}
                 x={{ kind: 'linear', label: 'Percentile (log 1/(1−p) scale)', domain: [0, 5], ticks: NINES_TICKS, format: ninesLabel }}
                 y={{ kind: 'log', label: 'Latency (ms, log)' }}
-                references={[{ y: runs.lab.slo, label: `SLO ${runs.lab.slo} ms` }]}
+                references={[{ y: shownRuns.lab.slo, label: `SLO ${shownRuns.lab.slo} ms` }]}
                 markers={false}
               />
             )}
           </ChartFrame>
           <div className="toolbar" role="group" aria-label="Engine of the timelines">
-            {runs.results.map((r) => (
+            {shownRuns.results.map((r) => (
               <button key={r.engine} type="button" aria-pressed={r.engine === timelineRun?.engine} onClick={() => setTimelineEngine(r.engine)}>
                 {lang(r.engine)}
               </button>
@@ -264,9 +327,53 @@ export default function LabView({ state, update }: ViewProps) {
       </div>
       </div>
       <p className="note">
-        Results are not stored in the address; the knobs and the seed are. The same knobs and seed give the same numbers, in any browser.
+        Results stay while this page is open, across views; they are drawn only under the settings that made them. The address keeps
+        the knobs and the seed, not the results: the same knobs and seed give the same numbers again, in any browser.
       </p>
     </div>
+  );
+}
+
+/** Each simulated point beside the paper's value for it, with the error; a point outside the
+ * tolerance says so and gives the model's known reason (docs/fidelity.md). */
+function FidelityTable({ rows, unit, model }: { rows: PointFidelity[]; unit: string; model: string }) {
+  if (rows.length === 0) return <p className="note" data-testid="lab-fidelity-none">The paper states none of these points, so there is nothing to compare the simulation with.</p>;
+  const k = (v: number) => formatValue(v);
+  return (
+    <table className="fidelity-table" data-testid="lab-fidelity">
+      <caption>
+        Simulated (model card {model}) beside the paper’s value for the same point; points further than ±{TOLERANCE_PERCENT} % are marked with
+        the reason (docs/fidelity.md).
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Engine</th>
+          <th scope="col">{unit}</th>
+          <th scope="col">Simulated (Kops/s)</th>
+          <th scope="col">Paper (Kops/s)</th>
+          <th scope="col">Error</th>
+          <th scope="col">Why it misses</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((f) => (
+          <tr key={`${f.engine}-${f.x}`} data-testid={`fidelity-${f.engine}-${f.x}`} data-outside={f.outside ? 'yes' : 'no'}>
+            <td>{lang(f.engine)}</td>
+            <td>{f.x}</td>
+            <td>{f.simulated_kops === null ? `< ${k(f.min_kops)}` : k(f.simulated_kops)} (simulated)</td>
+            <td>
+              {f.paper.qualifier === 'upper_bound' ? '< ' : f.paper.qualifier === 'approx' ? '≈ ' : ''}
+              {f.paper.value} ({f.paper.source})
+            </td>
+            <td className={f.outside ? 'bad' : 'ok'}>
+              {f.error_pct === null ? (f.within_bound ? 'within the bound' : 'outside the bound') : `${f.error_pct >= 0 ? '+' : '−'}${k(Math.abs(f.error_pct))} %`}
+              {f.outside ? ` ✗ outside ±${TOLERANCE_PERCENT} %` : ''}
+            </td>
+            <td>{f.reason ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
