@@ -43,7 +43,7 @@ export class NodeSet {
       trace: this.options.trace,
     };
     if (this.options.commit_interval_us !== undefined) cfg.commit_interval_us = this.options.commit_interval_us;
-    if (this.options.check_quorum) cfg.check_quorum = true;
+    if (this.options.check_quorum !== undefined) cfg.check_quorum = this.options.check_quorum;
     return cfg;
   }
 

@@ -15,7 +15,7 @@ import { PAPER } from '../paper/results.ts';
 import { BROWSER_ENGINES } from '../engines.ts';
 import { CancelledError, SimRunner } from '../simulation/runner.ts';
 import { knobsOf } from '../lab/lab-spec.ts';
-import { measurementSearchSpec, PAPER_METHOD } from '@replicant/sim/run/measurement';
+import { PAPER_METHOD, baseRunSpec, measurementSearchSpec, modelWindow } from '@replicant/sim/run/measurement';
 import { seriesStyle } from '../theme/palette.ts';
 import { SQUEEZE, formatKops, laneOfSearch, laneReason, publishedAt, raceSentence, type Lane } from './race-model.ts';
 
@@ -46,8 +46,12 @@ export default function RaceView({ state, update }: ViewProps) {
     const lab = { ...defaultState().lab, wl, memunit: 'ratio' as const, ratio: squeeze.ratio };
     const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}`;
     setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e, squeeze.ratio)) ? { state: 'done', ...cache.current.get(keyOf(e, squeeze.ratio))! } : { state: 'waiting' }])));
+    // Cheapest lanes first: the model's window at a middling rate says how long each search's
+    // probes will be (Java's full collections at a tight heap make its lane the slowest).
+    const cost = (e: EngineName) => modelWindow(baseRunSpec(knobsOf(lab, seed), e, 10_000)).window_s;
+    const order = [...engines].sort((a, b) => cost(a) - cost(b));
     (async () => {
-      for (const e of engines) {
+      for (const e of order) {
         if (cancelled || cache.current.has(keyOf(e, squeeze.ratio))) continue;
         setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: 0 } }));
         try {
