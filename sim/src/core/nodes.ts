@@ -14,6 +14,8 @@ export interface NodeSetOptions {
   commit_interval_us?: number;
   /** the leader steps down without a majority's answers (docs/protocol.md, Check-quorum) */
   check_quorum?: boolean;
+  /** steady-state repair: entries a follower lacks re-sent per heartbeat (0 = off, the paper's) */
+  repair_batch?: number;
   trace: boolean;
 }
 
