@@ -45,7 +45,10 @@ export class NodeSet {
       trace: this.options.trace,
     };
     if (this.options.commit_interval_us !== undefined) cfg.commit_interval_us = this.options.commit_interval_us;
-    if (this.options.check_quorum !== undefined) cfg.check_quorum = this.options.check_quorum;
+    // only when on: off is every core's default, and a config without the field stays readable
+    // by builds that predate it
+    if (this.options.check_quorum) cfg.check_quorum = true;
+    if (this.options.repair_batch) cfg.repair_batch = this.options.repair_batch;
     return cfg;
   }
 
