@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Cgroup } from './cgroup.ts';
 import { searchMaxRate, type ProbeOutcome } from './bisect.ts';
 import { parseGoGctrace, parseJvmGcLog, summarizeGc, type GcEvent, type GcSummary } from './gclog.ts';
-import { latencyStats, mergeWindow, readLogs, windowSeconds, type LatencyStats } from './hdr.ts';
+import { latencyStats, longestIntervalSeconds, mergeWindow, readLogs, windowSeconds, type LatencyStats } from './hdr.ts';
 import { cpuCount, type BenchOptions, type Setting } from './plan.ts';
 import { classify, describeInterference, interferenceBetween, takeSnapshot, type Interference, type Snapshot } from './interference.ts';
 import { Sampler, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
@@ -331,6 +331,14 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   const crashed = !bed.healthy();
   // A node that died (an OOM kill) failed on its own, whatever else ran meanwhile.
   const verdict = interference && !crashed ? classify(interference, { other_cores: o.disturbed_cores, steal_share: o.disturbed_steal }) : { disturbed: false, reasons: [] };
+  // Operations completed but none falls in the window: the load generator's interval writer
+  // was starved of CPU (one interval over the whole run). Not the system's failure.
+  const completed = ops.reduce((n, op) => n + (run.summary[op]?.['Return=OK'] ?? 0), 0);
+  const longest = longestIntervalSeconds(intendedLogs);
+  if (!crashed && intended.count === 0 && completed > 0 && longest > 2) {
+    verdict.disturbed = true;
+    verdict.reasons.push(`YCSB completed ${completed} operations but its 1-second interval log stalled (one interval of ${longest.toFixed(1)} s), leaving nothing in the measured window`);
+  }
   const reasons: string[] = [];
   if (run.code !== 0) reasons.push(`YCSB exited with ${run.code}`);
   if (crashed) reasons.push(`a node exited (OOM kills per node: ${bed.oomKills().join('/')})`);
@@ -619,5 +627,21 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
     return { bytes, per_node_bytes: perNode, how };
   } finally {
     await bed.close();
+  }
+}
+
+/**
+ * The footprint, tried up to `attempts` times: on a busy machine a footprint run can fail for
+ * reasons that have nothing to do with memory (a load whose inserts time out while the cluster
+ * elects a leader), and a limit without the footprint would starve the node.
+ */
+export async function measureFootprintRetrying(setting: Setting, o: BenchOptions, scratchDir: string, attempts = 3, onFailure?: (attempt: number, err: Error) => void): Promise<Footprint> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measureFootprint(setting, o, scratchDir);
+    } catch (err) {
+      onFailure?.(attempt, err as Error);
+      if (attempt >= attempts) throw err;
+    }
   }
 }

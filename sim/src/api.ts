@@ -18,6 +18,8 @@ export interface ClusterSpec {
   engines: EngineName[];
   seed: number;
   commit_interval_us?: number; // default 150000 (the paper's 150 ms)
+  /** Check-quorum (docs/protocol.md); default false, the paper's protocol. Step sessions only. */
+  check_quorum?: boolean;
 }
 
 /** One AWS availability zone by default; the model card names the source of the figures. */
@@ -130,6 +132,8 @@ export interface RunResult {
   /** An SLO-search probe stopped once more than 1 % of its expected operations had missed the
    * SLO: its p99 is known to be above the SLO, its other figures cover only part of the window. */
   stopped_early: boolean;
+  /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
+  ops_over?: { threshold_us: number; count: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
   wall_ms?: number;
 }
@@ -151,6 +155,10 @@ export interface SloSearchSpec {
    * the p99 at the probe's rate (sim/src/run/measurement.ts, modelWindow), at most
    * max_duration_s (600). 'fixed': base.load.duration_s (or probe_operations, if given). */
   window?: 'model' | 'fixed';
+  /** Fast mode with a model window set by G1's full collections: simulate the episode around
+   * one full collection and a steady-state sample, and weigh them to the whole window, instead
+   * of the whole window (default true; checked against the plain run in run/shortcut.test.ts). */
+  steady_state_shortcut?: boolean;
   /** A rate known to meet the SLO and one known to miss it at a neighbouring setting (a sweep's
    * previous point): the search starts from them instead of the full bracket. Only a hint: both
    * are probed again here. */
@@ -182,6 +190,11 @@ export interface SloProbe {
   /** The probe's measured window (simulated seconds) and the collector event that set it. */
   window_s?: number;
   window_event?: { kind: string; period_s: number; pause_ms: number } | null;
+  /** Set when the probe was estimated by the steady-state shortcut: the simulated seconds of the
+   * episode and of the steady sample it weighed to the window. */
+  estimated_from?: { episode_s: number; steady_s: number };
+  /** Share of the window's operations slower than the SLO (0..1), when known. */
+  over_slo_share?: number;
 }
 
 export interface SweepSpec {
@@ -193,6 +206,7 @@ export interface SweepSpec {
   probe_operations?: number;
   max_duration_s?: number;
   window?: 'model' | 'fixed';
+  steady_state_shortcut?: boolean;
   /** Warm starts for each engine's first point (e.g. from an earlier sweep of the same engine). */
   hints?: Partial<Record<EngineName, { met_ops_per_s?: number; missed_ops_per_s?: number }>>;
   engines: EngineName[]; // each point runs a homogeneous cluster of this engine

@@ -7,6 +7,7 @@ import type { Distribution, EngineName, Fidelity, ModelCard, RunSpec, SloSearchS
 import { CpuPool } from '../models/cpu.ts';
 import { allocCosts, opBytes } from '../models/alloc.ts';
 import { makeRuntime } from '../models/node-model.ts';
+import type { G1Runtime, G1State } from '../models/g1.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { resolveSpec } from './spec.ts';
 
@@ -120,6 +121,10 @@ export function measurementSweepSpec(k: MeasurementKnobs, engines: EngineName[],
 
 export interface ModelWindow {
   window_s: number;
+  /** G1 only: the leader collector's phase shortly before the deciding event and halfway to it,
+   * for the steady-state shortcut (slo.ts): the episode around the event and a sample of the
+   * steady state are simulated instead of the whole window. */
+  g1_phases?: { episodes: { states: G1State[]; window_s: number }[]; steady: G1State[] };
   /** The collector event that sets the window, if one does: its kind, the period between two of
    * them at this rate, and its pause. */
   event: { kind: string; period_s: number; pause_ms: number } | null;
@@ -129,6 +134,10 @@ export interface ModelWindow {
  * period, it could hold up a noticeable share of the operations (a fifth of the 1 % a p99
  * allows). Rarer or shorter events leave the p99 to the steady state. */
 const SHARE_THAT_MATTERS = 0.002;
+/** The shortcut's episode starts this long before the deciding event and ends this long after
+ * its pause. */
+export const EPISODE_LEAD_S = 5;
+export const EPISODE_TAIL_S = 5;
 /** The dry run feeds the collector one millisecond of allocation at a time. */
 const DRY_STEP_US = 1000;
 
@@ -147,23 +156,9 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
   const engine = s.engines[0]!;
   if (engine !== 'java' && engine !== 'go') return { window_s: min_s, event: null };
   const horizon_us = (s.warmup_s + Math.max(max_s, min_s)) * 1e6;
-  const pool = new CpuPool(s.vcpus, 1e6);
-  const logInstances = Math.ceil(s.target_ops_per_s * 2 * (s.commit_interval_us / 1e6)) + 64;
-  const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances }, pool);
-  const a = allocCosts(card, engine);
-  const bytesPerOp = s.read_proportion * opBytes(a, 'leader', 'read') + (1 - s.read_proportion) * opBytes(a, 'leader', 'update');
-  const opsPerStep = (s.target_ops_per_s * DRY_STEP_US) / 1e6;
-  const updatesPerStep = opsPerStep * (1 - s.read_proportion);
-  const g1 = rt as unknown as { onUpdate?: () => void };
-  let updatesDue = 0;
-  for (let t = 0; t < horizon_us; t += DRY_STEP_US) {
-    if (g1.onUpdate) {
-      updatesDue += updatesPerStep;
-      for (; updatesDue >= 1; updatesDue--) g1.onUpdate();
-    }
-    rt.charge(t, bytesPerOp * opsPerStep, 0);
-    if (rt.oom_at_us !== null) break;
-  }
+  const leader = dryRun(card, s, engine, 'leader', horizon_us);
+  const rt = leader.rt;
+  const snapshots = leader.snapshots;
   // Per kind: when each occurrence began, its longest pause.
   const byKind = new Map<string, { times: number[]; pause_ms: number; cpu_ms: number }>();
   for (const e of rt.events) {
@@ -187,7 +182,70 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
   if (!best) return { window_s: min_s, event: null };
   // Room for the event's own pause and the backlog after it.
   const need = best.period_s * 1.1 + best.pause_ms / 1000 + 1;
-  return { window_s: round3(Math.min(Math.max(min_s, need), Math.max(max_s, min_s))), event: best };
+  const out: ModelWindow = { window_s: round3(Math.min(Math.max(min_s, need), Math.max(max_s, min_s))), event: best };
+  if (best.kind === 'g1_full') {
+    const first = byKind.get(best.kind)!.times[0]!;
+    // The followers' collectors see the same updates (their old garbage grows alike) but fill
+    // their eden with their own allocation: their full collections fall at their own time.
+    const follower = dryRun(card, s, engine, 'follower', horizon_us);
+    const fFirst = follower.rt.events.find((e) => e.kind === 'g1_full')?.t_s;
+    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, [first, ...(fFirst !== undefined ? [fFirst] : [])], leader.snapshots, follower.snapshots) ?? undefined;
+    if (!out.g1_phases) delete out.g1_phases;
+  }
+  return out;
+}
+
+/** The shortcut's runs: one episode per group of full collections close together (leader and
+ * followers), each from the phases a little before it, and a steady sample halfway to the first. */
+function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Snapshot[], follower: Snapshot[]): ModelWindow['g1_phases'] | null {
+  const at = (xs: Snapshot[], t_s: number) => [...xs].reverse().find((x) => x.t_s <= t_s)?.state;
+  const sorted = [...times].sort((a, b) => a - b);
+  const groups: { from: number; to: number }[] = [];
+  for (const t of sorted) {
+    const g = groups.at(-1);
+    if (g && t - g.to < EPISODE_LEAD_S + pause_s + EPISODE_TAIL_S) g.to = t;
+    else groups.push({ from: t, to: t });
+  }
+  const episodes: { states: G1State[]; window_s: number }[] = [];
+  for (const g of groups) {
+    const start = g.from - warmup_s - EPISODE_LEAD_S;
+    const l = at(leader, start);
+    const f = at(follower, start);
+    if (start <= 0 || !l || !f) return null;
+    episodes.push({ states: [l, f], window_s: Math.round((g.to - g.from + EPISODE_LEAD_S + pause_s + EPISODE_TAIL_S) * 1000) / 1000 });
+  }
+  const half = sorted[0]! / 2;
+  const sl = at(leader, half);
+  const sf = at(follower, half);
+  if (!sl || !sf) return null;
+  return { episodes, steady: [sl, sf] };
+}
+
+type Snapshot = { t_s: number; state: G1State };
+
+/** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
+ * time, with its phase every simulated second (G1). */
+function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number) {
+  const pool = new CpuPool(s.vcpus, 1e6);
+  const logInstances = Math.ceil(s.target_ops_per_s * 2 * (s.commit_interval_us / 1e6)) + 64;
+  const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances }, pool);
+  const a = allocCosts(card, engine);
+  const bytesPerOp = s.read_proportion * opBytes(a, role, 'read') + (1 - s.read_proportion) * opBytes(a, role, 'update');
+  const opsPerStep = (s.target_ops_per_s * DRY_STEP_US) / 1e6;
+  const updatesPerStep = opsPerStep * (1 - s.read_proportion);
+  const g1 = rt as unknown as Partial<G1Runtime>;
+  let updatesDue = 0;
+  const snapshots: { t_s: number; state: G1State }[] = [];
+  for (let t = 0; t < horizon_us; t += DRY_STEP_US) {
+    if (g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
+    if (g1.onUpdate) {
+      updatesDue += updatesPerStep;
+      for (; updatesDue >= 1; updatesDue--) g1.onUpdate.call(rt);
+    }
+    rt.charge(t, bytesPerOp * opsPerStep, 0);
+    if (rt.oom_at_us !== null) break;
+  }
+  return { rt, snapshots };
 }
 
 /** The spec with its window lengthened to what the model asks for at its rate. */

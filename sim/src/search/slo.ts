@@ -6,7 +6,7 @@ import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts';
 import { SpecError, resolveSpec } from '../run/spec.ts';
 import { GIB } from '../models/node-model.ts';
-import { modelWindow } from '../run/measurement.ts';
+import { modelWindow, type ModelWindow } from '../run/measurement.ts';
 
 const MAX_PROBES = 40;
 
@@ -23,6 +23,96 @@ export function leaderUtilization(r: RunResult): number | null {
   const id = r.leader_at_end ?? r.leader_changes.at(-1)?.leader;
   if (id === undefined || id === null) return null;
   return r.nodes[id]?.mean_cpu_utilization ?? null;
+}
+
+/**
+ * The steady-state shortcut for a probe whose window is set by G1's full collections: the window
+ * holds one full collection and, around it, a steady state that repeats. Two runs stand for it:
+ * the episode (the leader's collector started just before the full collection, in the phase the
+ * model's dry run gives, until the backlog after it has drained) and a steady sample (the
+ * minimum window, the collector halfway to the event). The window's operations slower than the
+ * SLO are the episode's plus the sample's scaled to the rest of the window; the SLO holds when
+ * they are at most 1 % (the p99). The p99 reported is read off the episode's spectrum at that share.
+ */
+export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_s: number, slo_ms: number, provide: EngineProvider | null, hooks: RunHooks): { steady: RunResult; met: boolean; p99_ms: number; over_share: number; estimated_from: { episode_s: number; steady_s: number } } {
+  const rate = probeSpec.load.target_ops_per_s;
+  const limit_us = slo_ms * 1000;
+  const steadyWindow = Math.min(min_window_s, w.window_s);
+  const steady = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: steadyWindow } }, provide, { ...hooks, count_over_us: limit_us, g1_states: w.g1_phases!.steady });
+  if (steady.stopped_early || steady.latency.all.count === 0) return { steady, met: false, p99_ms: slo_ms, over_share: 1, estimated_from: { episode_s: 0, steady_s: steadyWindow } };
+  const total = rate * w.window_s;
+  let nE = 0;
+  let slowE = 0;
+  let episodeSeconds = 0;
+  let worst: RunResult | null = null;
+  for (const ep of w.g1_phases!.episodes) {
+    const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states });
+    nE += episode.latency.all.count;
+    slowE += episode.ops_over?.count ?? 0;
+    episodeSeconds += ep.window_s;
+    if (!worst || episode.latency.all.p99_us > worst.latency.all.p99_us) worst = episode;
+  }
+  const nS = steady.latency.all.count;
+  const slow = slowE + ((steady.ops_over?.count ?? 0) * Math.max(0, total - nE)) / nS;
+  const share = slow / Math.max(total, 1);
+  // The p99 over the window: the latency the slowest 1 % of it reach, read off the episode's
+  // spectrum (where nearly all of them are).
+  const pEpisode = 100 * Math.max(0, 1 - (0.01 * total) / Math.max(nE, 1));
+  const p99_ms = Math.max(p99ms(steady), worst ? spectrumAt(worst.latency.all.spectrum, pEpisode) / 1000 : 0);
+  return { steady, met: share <= 0.01, p99_ms, over_share: share, estimated_from: { episode_s: round3(episodeSeconds), steady_s: steadyWindow } };
+}
+
+function spectrumAt(spectrum: [number, number][], percentile: number): number {
+  for (const [p, v] of spectrum) if ((p > 1 ? p : p * 100) >= percentile) return v;
+  return spectrum.at(-1)?.[1] ?? 0;
+}
+
+/** One probe of a search at a target rate: its window (model-derived unless the spec says
+ * otherwise), its run (or the steady-state shortcut's two), and whether the SLO held. */
+export function runProbe(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks): { probe: SloProbe; run: RunResult } {
+  const slo = spec.slo_p99_ms;
+  const window = spec.window ?? (spec.probe_operations !== undefined ? 'fixed' : 'model');
+  const probeSpec = withTarget(spec.base, round3(target));
+  let event: SloProbe['window_event'] = null;
+  let w: ModelWindow | null = null;
+  if (window === 'model') {
+    w = modelWindow(probeSpec, (spec.max_duration_s ?? 600), slo);
+    probeSpec.load = { ...probeSpec.load, duration_s: w.window_s };
+    event = w.event;
+  } else if (spec.probe_operations !== undefined) {
+    const d = Math.min((spec.max_duration_s ?? 600), Math.max(spec.base.load.duration_s, spec.probe_operations / target));
+    probeSpec.load = { ...probeSpec.load, duration_s: round3(d) };
+  }
+  let r: RunResult;
+  let met: boolean;
+  let p99 = 0;
+  let estimated: SloProbe['estimated_from'];
+  let overShare: number | undefined;
+  if (window === 'model' && w?.g1_phases && probeSpec.fidelity === 'fast' && spec.steady_state_shortcut !== false) {
+    const est = steadyStateProbe(probeSpec, w, spec.base.load.duration_s, slo, provide, inner);
+    r = est.steady;
+    met = est.met;
+    p99 = est.p99_ms;
+    estimated = est.estimated_from;
+    overShare = est.over_share;
+  } else {
+    r = simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000 });
+    met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
+    p99 = r.stopped_early ? slo : p99ms(r);
+    if (r.ops_over && r.latency.all.count > 0 && !r.stopped_early) overShare = r.ops_over.count / r.latency.all.count;
+  }
+  const p: SloProbe = {
+    target_ops_per_s: round3(target),
+    p99_ms: round3(p99),
+    achieved_ops_per_s: r.achieved_ops_per_s,
+    met,
+    stopped_early: r.stopped_early,
+    window_s: probeSpec.load.duration_s,
+    window_event: event,
+    ...(estimated ? { estimated_from: estimated } : {}),
+    ...(overShare !== undefined ? { over_slo_share: Math.round(overShare * 1e6) / 1e6 } : {}),
+  };
+  return { probe: p, run: r };
 }
 
 /** The followers' mean CPU utilisation over the window. */
@@ -56,27 +146,8 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       stop_when_p99_exceeds_us: slo * 1000,
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
-    const probeSpec = withTarget(spec.base, round3(target));
-    let event: SloProbe['window_event'] = null;
-    if (window === 'model') {
-      const w = modelWindow(probeSpec, maxWindow, slo);
-      probeSpec.load = { ...probeSpec.load, duration_s: w.window_s };
-      event = w.event;
-    } else if (spec.probe_operations !== undefined) {
-      const d = Math.min(maxWindow, Math.max(spec.base.load.duration_s, spec.probe_operations / target));
-      probeSpec.load = { ...probeSpec.load, duration_s: round3(d) };
-    }
-    const r = simulate(probeSpec, provide, inner);
-    const met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
-    const p: SloProbe = {
-      target_ops_per_s: round3(target),
-      p99_ms: r.stopped_early ? slo : round3(p99ms(r)),
-      achieved_ops_per_s: r.achieved_ops_per_s,
-      met,
-      stopped_early: r.stopped_early,
-      window_s: probeSpec.load.duration_s,
-      window_event: event,
-    };
+    const { probe: p, run: r } = runProbe(spec, target, provide, inner);
+    const met = p.met;
     probes.push(p);
     if (met && (!best || target > best.spec.load.target_ops_per_s)) {
       best = r;
@@ -162,6 +233,7 @@ export function sweepPointSearchSpec(spec: SweepSpec, engine: EngineName, m: { g
   if (spec.max_ops_per_s !== undefined) out.max_ops_per_s = spec.max_ops_per_s;
   if (spec.tolerance !== undefined) out.tolerance = spec.tolerance;
   if (spec.window !== undefined) out.window = spec.window;
+  if (spec.steady_state_shortcut !== undefined) out.steady_state_shortcut = spec.steady_state_shortcut;
   if (spec.probe_operations !== undefined) out.probe_operations = spec.probe_operations;
   if (spec.max_duration_s !== undefined) out.max_duration_s = spec.max_duration_s;
   return out;
