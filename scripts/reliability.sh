@@ -16,9 +16,9 @@ run() { # NAME SEEDS ARGS...
     > "$out/torture-$name.txt" 2>&1 || true  # failures are the report's content
   tail -n 1 "$out/torture-$name.txt" >&2
 }
-run rust 3000 --engine rust
 run cpp 1000 --engine cpp
 run all 600 --engine all
 run go 300 --engine go
 run java 300 --engine java
 run rust-amnesia 300 --engine rust --amnesia
+run rust 3000 --engine rust

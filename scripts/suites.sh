@@ -38,3 +38,5 @@ suite scripts node --test scripts/test/
 suite cost-model npm --workspace @replicant/cost-model test
 suite bench-unit npm --workspace @replicant/bench test
 suite bench-ycsb mvn -q -B -f bench/ycsb/pom.xml test
+suite bench-memory npm --workspace @replicant/bench run test:memory
+suite bench-hosts bash bench/hosts/test.sh

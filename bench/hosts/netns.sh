@@ -74,7 +74,9 @@ UsePAM no
 StrictModes no
 MaxStartups 64
 EOF
-    ip netns exec "$(ns "$h")" /usr/sbin/sshd -f "$d/sshd_config" -E "$d/sshd.log"
+    # nsenter --net, not `ip netns exec`: the latter also makes a mount namespace with its own
+    # /sys, without the cgroup hierarchies the nodes' limits need.
+    nsenter --net="/run/netns/$(ns "$h")" /usr/sbin/sshd -f "$d/sshd_config" -E "$d/sshd.log"
   done
 
   cat > "$DIR/inventory.yml" <<EOF

@@ -16,6 +16,9 @@ cleanup() {
   local code=$?
   trap - EXIT INT TERM
   tag=$(cat "$DIR/tag" 2>/dev/null || true)
+  for sock in "$DIR"/cp/*; do
+    [ -S "$sock" ] && ssh -o ControlPath="$sock" -O exit replicant-test-host 2>/dev/null || true
+  done
   bash "$here/netns.sh" down "$DIR" || true
   # Nothing of this run may remain: namespaces, the controller's link, resource groups.
   if [ -n "$tag" ]; then
@@ -33,8 +36,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 bash "$here/netns.sh" up "$DIR" "$DELAY_MS"
+# Ansible's SSH connection sharing keeps master processes for a minute: keep their sockets here
+# so clean-up can end exactly those.
+export ANSIBLE_SSH_CONTROL_PATH_DIR="$DIR/cp"
 flags=("$@")
-[ ${#flags[@]} -gt 0 ] || flags=(--engine go --preset smoke --records 2000 --duration-s 4 --warmup-s 2 --max-probes 3 --repetitions 1 --slo-ms 100 --tolerance 0.5)
+[ ${#flags[@]} -gt 0 ] || flags=(--engine go --preset smoke --records 2000 --duration-s 4 --warmup-s 2 --max-probes 2 --repetitions 1 --slo-ms 100 --tolerance 0.5 --mem-gib 0.5)
 cd "$root"
 npm run --silent bench -- --hosts "$DIR/inventory.yml" "${flags[@]}" --out "$OUT"
 

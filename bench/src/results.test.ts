@@ -87,6 +87,13 @@ describe('settingRows', () => {
     expect(settingStatus(r)).toBe('clean');
   });
 
+  it('says "failed" with the errors when a setting produced no probe at all', () => {
+    const r = { ...result(null, null), probes: [], errors: ['ansible-playbook start.yml exited with 2'] };
+    expect(settingStatus(r)).toBe('failed');
+    const status = settingRows(r, o, 'x.jsonl').find((x) => x.metric === 'measurement_status')!;
+    expect(status.note).toContain('the setting failed: ansible-playbook start.yml exited with 2');
+  });
+
   it('makes a rate below a disturbed miss a lower bound', () => {
     const r = result(probe(800, 12, true), null, false, probe(1600, 300, false, true));
     expect(settingStatus(r)).toBe('bounded');

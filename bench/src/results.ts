@@ -63,13 +63,15 @@ function settingNote(r: SettingResult, o: BenchOptions): string {
 /**
  * clean: every probe that decided the result was undisturbed (or met the SLO anyway);
  * bounded: a disturbed miss stopped the search above a clean rate (a lower bound);
- * disturbed: no rate could be decided — other tenants, not the system, failed the probes.
+ * disturbed: no rate could be decided — other tenants, not the system, failed the probes;
+ * failed: the setting produced no probe to judge (the cluster did not start, the load failed…).
  */
-export type SettingStatus = 'clean' | 'bounded' | 'disturbed';
+export type SettingStatus = 'clean' | 'bounded' | 'disturbed' | 'failed';
 
 export function settingStatus(r: SettingResult): SettingStatus {
   if (r.stopped_by && r.best) return 'bounded';
   if (!r.best && (r.stopped_by || r.floor?.disturbed)) return 'disturbed';
+  if (!r.best && !r.floor) return 'failed';
   return 'clean';
 }
 
@@ -101,7 +103,9 @@ export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: stri
   const status = settingStatus(r);
   const decider = r.stopped_by ?? r.floor;
   add('measurement_status', status, 'text', 'exact',
-    status === 'clean' ? 'no disturbed probe decided this setting' : `${status === 'bounded' ? 'search stopped early' : 'no rate could be decided'}: ${evidence(decider!)}`);
+    status === 'clean' ? 'no disturbed probe decided this setting'
+      : status === 'failed' ? `no rate could be decided: the setting failed: ${r.errors.join(' | ').slice(0, 500) || 'no probe completed'}`
+        : `${status === 'bounded' ? 'search stopped early' : 'no rate could be decided'}: ${evidence(decider!)}`);
   const shownProbe = r.best ?? r.floor;
   if (shownProbe?.interference) {
     add('other_processes_cpu', shownProbe.interference.other_cores, 'vCPU', 'exact', `cores used by processes outside the benchmark during the probe reported: ${describeInterference(shownProbe.interference)}`);
@@ -189,7 +193,7 @@ export function combineRepetitions(rows: ResultRow[]): ResultRow[] {
     } else {
       // Text (measurement_status): disturbed only when every repetition was.
       const values = group.map((r) => String(r.value));
-      const value = values.includes('clean') ? 'clean' : values.includes('bounded') ? 'bounded' : 'disturbed';
+      const value = values.includes('clean') ? 'clean' : values.includes('bounded') ? 'bounded' : values.includes('disturbed') ? 'disturbed' : 'failed';
       const why = (r: ResultRow) => /; ((?:no rate could be decided|search stopped early).*)$/.exec(r.note ?? '')?.[1] ?? '';
       const notes = group.map((r) => `rep ${/-rep(\d+)-/.exec(r.id)?.[1] ?? '?'}: ${r.value}${r.value === 'clean' ? '' : ` — ${why(r)}`}`);
       out.push({ ...base, id, value, qualifier, repetitions: group.length, note: `${values.filter((v) => v === 'clean').length} of ${group.length} repetition(s) clean; ${notes.join(' | ')}` });

@@ -30,7 +30,7 @@ export function summarize(file: ResultsFile): string {
   const lines = [
     `${file.metadata.title} — ${file.metadata.date}, commit ${file.metadata.git_commit.slice(0, 12)}`,
     '',
-    'Values are medians over repetitions with [min–max]; status (n/m): clean, bounded (a disturbed probe stopped the search) or disturbed (no rate decided: other processes, not the system, failed the probes), n of m repetitions giving a rate.',
+    'Values are medians over repetitions with [min–max]; status (n/m): clean, bounded (a disturbed probe stopped the search) disturbed (no rate decided: other processes, not the system, failed the probes) or failed (the setting itself failed), n of m repetitions giving a rate.',
     '',
     '| setting | status | memory/node (GiB) | SLO (ms) | max Kops/s at SLO | intended p99 (ms) | uncorrected p99 (ms) | saturation Kops/s | leader CPU % | leader GC share % | leader changes | other processes (cores) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',

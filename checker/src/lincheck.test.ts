@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckerError, formatHistory, type HistoryOp } from './lincheck.ts';
-import { CHECKER_DIST, loadChecker } from './node.ts';
+import { CHECKER_DIST, checkNative, loadChecker } from './node.ts';
 
 const testdata = join(CHECKER_DIST, '..', 'testdata');
 
@@ -41,6 +41,14 @@ describe('the wasm checker (Porcupine)', () => {
     expect(() => checker.check('{"client":0}\n')).toThrow(CheckerError);
     expect(() => checker.check('{"client":0}\n')).toThrow(/line 1: missing field/);
     expect(checker.check('').verdict.verdict).toBe('linearizable');
+  });
+
+  it('the native CLI gives the same verdicts', () => {
+    for (const f of readdirSync(testdata).filter((x) => x.endsWith('.jsonl'))) {
+      const text = readFileSync(join(testdata, f), 'utf8');
+      const ops = text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as HistoryOp);
+      expect([f, checkNative(ops).verdict]).toEqual([f, f.startsWith('ok-') ? 'linearizable' : 'violation']);
+    }
   });
 
   it('formats a history canonically', () => {

@@ -8,6 +8,9 @@ export interface NodeStatus {
   leader: number | null;
   ballot: number;
   elections: number;
+  last_index: number;
+  last_executed: number;
+  replay_remaining: number;
   clients: number;
   clients_refused: number;
   in_flight: number;

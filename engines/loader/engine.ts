@@ -20,6 +20,8 @@ export interface NodeConfig {
   trace?: boolean;
   /** Check-quorum (docs/protocol.md): off by default, the paper's behaviour. */
   check_quorum?: boolean;
+  /** Steady-state repair batch (docs/protocol.md): 0 (default) is the paper's behaviour. */
+  repair_batch?: number;
 }
 
 /** One node inside a synchronous engine (wasm builds). */

@@ -2,9 +2,9 @@
 // Real 3-node clusters on loopback under kill -9 and SIGSTOP/SIGCONT, every history checked by
 // Porcupine. "all": the four engines alone, then two mixed clusters.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { formatHistory } from '@replicant/checker/lincheck';
-import { loadChecker } from '@replicant/checker/node';
+import { checkNative, loadChecker } from '@replicant/checker/node';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
 import { runNemesis, type NemesisFault } from './nemesis.ts';
 
@@ -64,7 +64,9 @@ const tail = num('tail-s', 2, 0.5, 600) * 1000;
 if (tail >= duration) fail('--tail-s must be shorter than --duration-s');
 const clients = Math.floor(num('clients', 3, 1, 64));
 let seed = Math.floor(num('seed', 1, 0, 2 ** 31));
-const outDir = opt.get('out');
+// paths from where npm was started (npm runs this in the engines workspace)
+const fromStart = (p: string) => resolve(process.env.INIT_CWD ?? process.cwd(), p);
+const outDir = opt.has('out') ? fromStart(opt.get('out')!) : undefined;
 if (outDir) mkdirSync(outDir, { recursive: true });
 
 const checker = await loadChecker();
@@ -76,7 +78,8 @@ for (const engines of clusters) {
     const res = await runNemesis({
       engines, seed, duration_ms: duration, tail_ms: tail, clients, keys: ['k0', 'k1', 'k2'], faults,
       commit_interval_ms: 50, request_timeout_ms: 1000,
-      check: (h) => checker.check(h).verdict,
+      // long native histories: the native checker, on every core, with a time limit
+      check: (h) => checkNative(h, 120),
       log: (l) => process.stderr.write(l + '\n'),
     });
     const kills = res.faults.filter((f) => f.kind === 'kill');
@@ -91,12 +94,12 @@ for (const engines of clusters) {
     if (outDir) {
       const base = join(outDir, `nemesis-${engines.join('-')}-${seed}`);
       writeFileSync(base + '.jsonl', formatHistory(res.history));
-      if (res.problems.length) writeFileSync(base + '.html', checker.check(res.history, { html: true }).html ?? '');
+      if (res.problems.length && res.history.length <= 20_000) writeFileSync(base + '.html', checker.check(res.history, { html: true }).html ?? '');
     }
     const { history, ...rest } = res;
     summary.push({ ...rest, operations: history.length });
   }
 }
 process.stdout.write(`${summary.length} runs, ${failed} failing, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-if (opt.get('report')) writeFileSync(opt.get('report')!, JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, runs: summary }, null, 2) + '\n');
+if (opt.get('report')) writeFileSync(fromStart(opt.get('report')!), JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, runs: summary }, null, 2) + '\n');
 process.exit(failed ? 1 : 0);

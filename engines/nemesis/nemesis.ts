@@ -264,7 +264,8 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   for (const op of probeOps) finalReads.set(op.key, op.result === 'ok' ? op.value : undefined);
   const lost = lostAcknowledgedWrites(history, finalReads).map((l) => l.reason);
   const problems: string[] = [];
-  if (verdict.verdict !== 'linearizable') problems.push(`Porcupine: ${verdict.verdict} on keys ${verdict.violating_keys.join(', ')}`);
+  if (verdict.verdict === 'violation') problems.push(`Porcupine: not linearizable on keys ${verdict.violating_keys.join(', ')}`);
+  else if (verdict.verdict !== 'linearizable') problems.push('Porcupine could not decide within its time limit');
   problems.push(...lost);
   if (finalReads.size < o.keys.length) problems.push(`liveness: the final reads got ${finalReads.size} of ${o.keys.length} keys`);
   if (afterFaults === undefined) problems.push('liveness: nothing was acknowledged after the last fault');

@@ -60,7 +60,7 @@ export function exampleFromPaper(paper: PaperIndex): StallExample {
 }
 
 /** Every metric a lesson may name in a `model` checkpoint or a `{{model:…}}` placeholder. */
-export const MODEL_METRICS = ['co.closed_p95_ms', 'co.open_p95_ms', 'co.closed_p99_ms', 'co.open_p99_ms', 'co.open_share_over_slo'] as const;
+export const MODEL_METRICS = ['co.closed_mean_ms', 'co.closed_p95_ms', 'co.open_p95_ms', 'co.closed_p99_ms', 'co.open_p99_ms', 'co.open_share_over_slo'] as const;
 export type ModelMetric = (typeof MODEL_METRICS)[number];
 
 export function isModelMetric(s: string): s is ModelMetric {
@@ -70,6 +70,8 @@ export function isModelMetric(s: string): s is ModelMetric {
 export function modelValue(metric: ModelMetric, paper: PaperIndex): number {
   const { closed_ms, open_ms } = stallLatencies(exampleFromPaper(paper));
   switch (metric) {
+    case 'co.closed_mean_ms':
+      return Math.round((10 * closed_ms.reduce((a, b) => a + b, 0)) / closed_ms.length) / 10;
     case 'co.closed_p95_ms':
       return percentile(closed_ms, 95);
     case 'co.open_p95_ms':

@@ -45,7 +45,8 @@ export function fillExpression(expr: string, ctx: FillContext): Segment {
   }
   if (expr.startsWith('model:')) {
     const metric = expr.slice(6);
-    return world && isModelMetric(metric) ? { kind: 'model', text: String(modelValue(metric, world.paper)), metric } : { kind: 'text', text: '…' };
+    const unit = metric.endsWith('_ms') ? ' ms' : metric === 'co.open_share_over_slo' ? ' %' : '';
+    return world && isModelMetric(metric) ? { kind: 'model', text: `${modelValue(metric, world.paper)}${unit}`, metric } : { kind: 'text', text: '…' };
   }
   if (!world) return { kind: 'live', text: '…', expr };
   if (expr === 'time_ms') return { kind: 'live', text: ((ctx.time_us ?? 0) / 1000).toFixed(1), expr };

@@ -18,6 +18,8 @@ export interface ClusterSpec {
   engines: EngineName[];
   seed: number;
   commit_interval_us?: number; // default 150000 (the paper's 150 ms)
+  /** Check-quorum (docs/protocol.md); default false, the paper's protocol. Step sessions only. */
+  check_quorum?: boolean;
 }
 
 /** One AWS availability zone by default; the model card names the source of the figures. */

@@ -25,7 +25,7 @@ elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
   [ "$quota" != 0 ] && awk -v q="$quota" 'BEGIN { printf "%d 10000\n", q * 10000 }' > "/sys/fs/cgroup/$group/cpu.max"
   enter="echo \$\$ > /sys/fs/cgroup/$group/cgroup.procs;"
   echo "v2 $group" > node.group
-elif command -v systemd-run >/dev/null; then
+elif command -v systemd-run >/dev/null && [ -d /run/systemd/system ]; then
   props=""
   [ "$limit" != 0 ] && props="$props -p MemoryMax=$limit"
   [ "$quota" != 0 ] && props="$props -p CPUQuota=$(awk -v q="$quota" 'BEGIN { printf "%d%%", q * 100 }')"

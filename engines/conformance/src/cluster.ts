@@ -21,6 +21,7 @@ export interface ClusterOptions {
   maxPendingAccepts?: number;
   trace?: boolean;
   checkQuorum?: boolean;
+  repairBatch?: number;
 }
 
 /** A message filter for deliver / drop: any of id, from, to, type. */
@@ -83,6 +84,7 @@ export class Cluster {
     if (o.maxPendingAccepts !== undefined) cfg.max_pending_accepts = o.maxPendingAccepts;
     if (o.trace !== undefined) cfg.trace = o.trace;
     if (o.checkQuorum !== undefined) cfg.check_quorum = o.checkQuorum;
+    if (o.repairBatch !== undefined) cfg.repair_batch = o.repairBatch;
     return cfg;
   }
 

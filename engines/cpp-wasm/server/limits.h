@@ -22,9 +22,9 @@ constexpr uint64_t kMaxInFlightTotal = 1024;
 // Reply bytes a client has not read yet; above this the server stops reading its requests.
 constexpr size_t kMaxReplyBacklogBytes = size_t{1} << 20;  // 1 MiB
 // Accept phases the core keeps open (its max_pending_accepts); more: the core answers `retry`.
-constexpr uint64_t kMaxPendingAccepts = 1024;
+constexpr uint64_t kMaxPendingAccepts = 256;
 // Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
-constexpr size_t kMaxPeerQueueBytes = size_t{8} << 20;  // 8 MiB
+constexpr size_t kMaxPeerQueueBytes = size_t{1} << 20;  // 1 MiB
 // How often a node logs its status line.
 constexpr std::chrono::milliseconds kStatusInterval{1000};
 

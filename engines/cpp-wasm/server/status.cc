@@ -35,6 +35,9 @@ CoreView ReadCoreView(std::string_view json) {
   if (!leader.empty()) v.leader = std::string(leader);
   v.ballot = FieldUint(json, "ballot");
   v.elections = FieldUint(json, "elections");
+  v.last_index = FieldUint(json, "last_index");
+  v.last_executed = FieldUint(json, "last_executed");
+  v.replay_remaining = FieldUint(json, "replay_remaining");
   return v;
 }
 
@@ -42,7 +45,10 @@ std::string StatusLine(const CoreView& core, const DriverCounters& c) {
   auto n = [](const std::atomic<uint64_t>& a) { return std::to_string(a.load(std::memory_order_relaxed)); };
   return "status {\"role\":\"" + core.role + "\",\"leader\":" + core.leader +
          ",\"ballot\":" + std::to_string(core.ballot) +
-         ",\"elections\":" + std::to_string(core.elections) + ",\"clients\":" + n(c.clients) +
+         ",\"elections\":" + std::to_string(core.elections) +
+         ",\"last_index\":" + std::to_string(core.last_index) +
+         ",\"last_executed\":" + std::to_string(core.last_executed) +
+         ",\"replay_remaining\":" + std::to_string(core.replay_remaining) + ",\"clients\":" + n(c.clients) +
          ",\"clients_refused\":" + n(c.clients_refused) + ",\"in_flight\":" + n(c.in_flight) +
          ",\"shed_retries\":" + n(c.shed_retries) + ",\"reads_paused\":" + n(c.reads_paused) +
          ",\"peer_queue_bytes\":" + n(c.peer_queue_bytes) +

@@ -31,6 +31,9 @@ struct CoreView {
   std::string leader = "null";  // a node id, or null
   uint64_t ballot = 0;
   uint64_t elections = 0;
+  uint64_t last_index = 0;
+  uint64_t last_executed = 0;
+  uint64_t replay_remaining = 0;
 };
 
 // ReadCoreView picks role, leader, ballot and counters.elections out of an Inspect object

@@ -200,6 +200,11 @@ void AppendTrace(std::string& b, const Trace& t) {
     case TraceKind::kCommitGle:
       AppendUintField(b, "value", t.value, false);
       break;
+    case TraceKind::kRepair:
+      AppendUintField(b, "peer", t.leader, false);
+      AppendUintField(b, "from_index", t.from_index, false);
+      AppendUintField(b, "to_index", t.to_index, false);
+      break;
     case TraceKind::kStepDown:
       AppendUintField(b, "ballot", t.ballot, false);
       AppendUintField(b, "heard", t.count, false);
@@ -434,6 +439,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.accept_timeout_ticks = n;
     } else if (f.name == "max_pending_accepts") {
       cfg.max_pending_accepts = n;
+    } else if (f.name == "repair_batch") {
+      cfg.repair_batch = n;
     } else {
       return "config: unknown field " + Quote(f.name);
     }

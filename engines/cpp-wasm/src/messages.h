@@ -65,6 +65,7 @@ enum class TraceKind : uint8_t {
   kCommitGle,
   kViolation,
   kStepDown,
+  kRepair,
 };
 
 const char* ToString(TraceKind k);
@@ -73,7 +74,7 @@ const char* ToString(TraceKind k);
 struct Trace {
   TraceKind kind = TraceKind::kFollower;
   uint64_t ballot = 0;
-  uint64_t leader = 0;
+  uint64_t leader = 0;  // follower: the new leader; repair: the peer repaired
   uint64_t last_index = 0;
   uint64_t index = 0;
   InstanceState state = InstanceState::kInProgress;

@@ -350,6 +350,7 @@ void Node::TrimAndOpenCommitRound() {
   commit_round_ = std::make_unique<CommitRound>();
   commit_round_->channel_id = ch;
   commit_round_->min_last_executed = last_executed;
+  commit_round_->last_executed = last_executed;
 }
 
 void Node::TrimUntil(uint64_t g) {
@@ -406,6 +407,9 @@ void Node::OnCommitResponse(const Message& m) {
   }
   r->answered_count++;
   r->min_last_executed = std::min(r->min_last_executed, m.last_executed);
+  if (m.last_executed < r->last_executed && cfg_.repair_batch > 0) {
+    Repair(m.from, m.last_executed, r->last_executed);
+  }
   if (r->answered_count == cfg_.num_peers - 1) {
     const uint64_t learned = r->min_last_executed;
     commit_round_.reset();
@@ -413,7 +417,38 @@ void Node::OnCommitResponse(const Message& m) {
   }
 }
 
-// --- executor ---
+// --- repair ---
+
+// Repair re-sends to peer, as accept requests under this leader's ballot, the entries after
+// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
+// accept) or held them from an older ballot (stale). At most repair_batch per heartbeat; one
+// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
+void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
+  std::vector<Instance> batch;
+  for (uint64_t i = peer_last_executed + 1; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
+    const Instance* inst = log_.Get(i);
+    if (inst == nullptr || inst->ballot != ballot_) break;  // trimmed, or still being replayed
+    batch.push_back(*inst);
+    batch.back().state = InstanceState::kInProgress;
+  }
+  if (batch.empty()) return;
+  Trace t;
+  t.kind = TraceKind::kRepair;
+  t.leader = peer;
+  t.from_index = batch.front().index;
+  t.to_index = batch.back().index;
+  EmitTrace(t);
+  const uint64_t channel = ++next_channel_id_;
+  for (Instance& inst : batch) {
+    Message m;
+    m.type = MessageType::kAcceptRequest;
+    m.from = cfg_.id;
+    m.to = peer;
+    m.channel_id = channel;
+    m.instance = std::move(inst);
+    Send(m);
+  }
+}
 
 // --- check-quorum ---
 
@@ -453,6 +488,8 @@ void Node::StepDown(uint64_t heard) {
   lease_held_ = false;
   SetTimer(TimerName::kElection, ElectionDelayUs());
 }
+
+// --- executor ---
 
 void Node::Execute() {
   for (;;) {

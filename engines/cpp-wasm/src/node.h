@@ -80,6 +80,7 @@ class Node {
 
   struct CommitRound {
     uint64_t channel_id = 0;
+    uint64_t last_executed = 0;  // what the heartbeat told the peers
     uint32_t answered = 0;
     uint64_t answered_count = 0;
     uint64_t min_last_executed = 0;
@@ -128,6 +129,7 @@ class Node {
   void LearnGle(uint64_t g);
   void OnCommitRequest(const Message& m);
   void OnCommitResponse(const Message& m);
+  void Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to);
   uint64_t HeardWithinWindow() const;
   void StepDown(uint64_t heard);
   void Execute();

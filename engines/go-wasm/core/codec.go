@@ -382,6 +382,10 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "global_last_executed", t.Value, false)
 	case TraceCommitGle:
 		b = appendUintField(b, "value", t.Value, false)
+	case TraceRepair:
+		b = appendUintField(b, "peer", t.Leader, false)
+		b = appendUintField(b, "from_index", t.FromIndex, false)
+		b = appendUintField(b, "to_index", t.ToIndex, false)
 	case TraceStepDown:
 		b = appendUintField(b, "ballot", t.Ballot, false)
 		b = appendUintField(b, "heard", t.Count, false)
@@ -480,6 +484,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.AcceptTimeoutTicks = n
 		case "max_pending_accepts":
 			cfg.MaxPendingAccepts = n
+		case "repair_batch":
+			cfg.RepairBatch = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

@@ -101,12 +101,13 @@ const (
 	TraceCommitGle
 	TraceViolation
 	TraceStepDown
+	TraceRepair
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
-	"step_down",
+	"step_down", "repair",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }
@@ -115,7 +116,7 @@ func (k TraceKind) String() string { return traceKindNames[k] }
 type Trace struct {
 	Kind      TraceKind
 	Ballot    uint64
-	Leader    uint64
+	Leader    uint64 // follower: the new leader; repair: the peer repaired
 	LastIndex uint64
 	Index     uint64
 	State     InstanceState

@@ -268,7 +268,7 @@ func (n *Node) trimAndOpenCommitRound() {
 	}
 	ch := n.broadcast(Message{Type: CommitRequest, Ballot: n.ballot, LastExecuted: lastExecuted,
 		GlobalLastExecuted: n.commitGle})
-	n.commitRound = &commitRound{channelID: ch, minLastExecuted: lastExecuted}
+	n.commitRound = &commitRound{channelID: ch, lastExecuted: lastExecuted, minLastExecuted: lastExecuted}
 }
 
 func (n *Node) trimUntil(g uint64) {
@@ -314,9 +314,38 @@ func (n *Node) onCommitResponse(m *Message) {
 	}
 	r.answeredCount++
 	r.minLastExecuted = min(r.minLastExecuted, m.LastExecuted)
+	if m.LastExecuted < r.lastExecuted && n.cfg.RepairBatch > 0 {
+		n.repair(m.From, m.LastExecuted, r.lastExecuted)
+	}
 	if r.answeredCount == n.cfg.NumPeers-1 {
 		n.commitRound = nil
 		n.learnGle(r.minLastExecuted)
+	}
+}
+
+// --- repair ---
+
+// repair re-sends to peer, as accept requests under this leader's ballot, the entries after
+// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
+// accept) or held them from an older ballot (stale). At most RepairBatch per heartbeat; one
+// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
+func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
+	var batch []Instance
+	for i := peerLastExecuted + 1; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
+		inst, ok := n.log.Get(i)
+		if !ok || inst.Ballot != n.ballot {
+			break // trimmed here, or still being replayed: the replay will send it
+		}
+		inst.State = InProgress
+		batch = append(batch, inst)
+	}
+	if len(batch) == 0 {
+		return
+	}
+	n.trace(Trace{Kind: TraceRepair, Leader: peer, FromIndex: batch[0].Index, ToIndex: batch[len(batch)-1].Index})
+	n.nextChannelID++
+	for _, inst := range batch {
+		n.send(Message{Type: AcceptRequest, From: n.cfg.ID, To: peer, ChannelID: n.nextChannelID, Instance: inst})
 	}
 }
 

@@ -53,6 +53,7 @@ type acceptPhase struct {
 
 type commitRound struct {
 	channelID       uint64
+	lastExecuted    uint64 // what the heartbeat told the peers
 	answered        uint32
 	answeredCount   uint64
 	minLastExecuted uint64

@@ -17,9 +17,9 @@ const (
 	// Reply bytes a client has not read yet; above this the server stops reading its requests.
 	maxReplyBacklogBytes = 1 << 20
 	// Accept phases the core keeps open (its max_pending_accepts); more: the core answers `retry`.
-	maxPendingAccepts = 1024
+	maxPendingAccepts = 256
 	// Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
-	maxPeerQueueBytes = 8 << 20
+	maxPeerQueueBytes = 1 << 20
 	// How often a node logs its status line.
 	statusInterval = time.Second
 )

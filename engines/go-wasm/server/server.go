@@ -43,6 +43,7 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 	ncfg.ID, ncfg.NumPeers, ncfg.Seed = uint64(id), uint64(len(cfg.Peers)), seed
 	ncfg.CommitIntervalUs = cfg.CommitIntervalMs * 1000
 	ncfg.CheckQuorum = cfg.CheckQuorum
+	ncfg.RepairBatch = core.ServerRepairBatch
 	ncfg.Trace = false // traces are for people; the server only needs the protocol
 	ncfg.MaxPendingAccepts = maxPendingAccepts
 	if err := ncfg.Validate(); err != nil {

@@ -2,6 +2,7 @@
 // simulator's virtual time, every history checked by Porcupine (the checker's wasm build).
 // A failing seed is shrunk and printed with the command that replays it byte for byte.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { loadChecker } from '@replicant/checker/node';
@@ -17,6 +18,7 @@ const USAGE = `usage: npm run torture -- [options]
   --from S            first seed (default 1)
   --amnesia           crashed nodes restart as empty cores (the engines have no durability yet:
                       expected to lose acknowledged writes; off by default)
+  --check-quorum      the cores' check-quorum on (the native servers' default; off is the paper's protocol)
   --no-shrink         print failures without shrinking them
   --replay SEED       run one seed and print everything (scenario, faults, history, digest)
   --keep-faults I,J   with --replay: only these of the seed's faults (as a shrunk failure prints)
@@ -37,6 +39,7 @@ interface Args {
   seeds: number;
   from: number;
   amnesia: boolean;
+  checkQuorum: boolean;
   shrink: boolean;
   replay: number | null;
   keepFaults: number[] | null;
@@ -48,8 +51,13 @@ interface Args {
   known: string | null;
 }
 
+/** Paths are read from where npm was started (npm runs the workspace script in sim/). */
+function fromStart(path: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
+}
+
 function parseArgs(argv: string[]): Args {
-  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
+  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, checkQuorum: false, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs an integer in [${min}, ${max}]: ${v ?? '(missing)'}`);
@@ -71,6 +79,7 @@ function parseArgs(argv: string[]): Args {
       case '--seeds': a.seeds = int('seeds', argv[++i], 1, 10_000_000); break;
       case '--from': a.from = int('from', argv[++i], 0, 2 ** 40); break;
       case '--amnesia': a.amnesia = true; break;
+      case '--check-quorum': a.checkQuorum = true; break;
       case '--no-shrink': a.shrink = false; break;
       case '--replay': a.replay = int('replay', argv[++i], 0, 2 ** 40); break;
       case '--keep-faults': {
@@ -81,10 +90,10 @@ function parseArgs(argv: string[]): Args {
       }
       case '--ops': a.ops = int('ops', argv[++i], 1, 1_000_000); break;
       case '--trace': a.trace = true; break;
-      case '--history': a.history = value('history', argv[++i]); break;
-      case '--html': a.html = value('html', argv[++i]); break;
-      case '--report': a.report = value('report', argv[++i]); break;
-      case '--known': a.known = value('known', argv[++i]); break;
+      case '--history': a.history = fromStart(value('history', argv[++i])); break;
+      case '--html': a.html = fromStart(value('html', argv[++i])); break;
+      case '--report': a.report = fromStart(value('report', argv[++i])); break;
+      case '--known': a.known = fromStart(value('known', argv[++i])); break;
       case '--help': case '-h': throw new UsageError(USAGE);
       default: throw new UsageError(`unknown option "${arg}"\n${USAGE}`);
     }
@@ -99,11 +108,12 @@ function summary(s: Scenario): string {
   return `cluster ${s.engines.join(',')}; ${s.clients} clients; keys ${s.keys.join(',')}; ${s.ops_per_client} ops/client; fault window ${fmtMs(s.fault_window_us)}; ${s.faults.length} fault(s)`;
 }
 
-function replayCommand(engine: string, seed: number, amnesia: boolean, keep?: number[], ops?: number): string {
+function replayCommand(engine: string, seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
   let cmd = `npm run torture -- --engine ${engine} --replay ${seed}`;
   if (keep) cmd += ` --keep-faults ${keep.length ? keep.join(',') : '""'}`;
   if (ops !== undefined) cmd += ` --ops ${ops}`;
-  if (amnesia) cmd += ' --amnesia';
+  if (options.amnesia) cmd += ' --amnesia';
+  if (options.checkQuorum) cmd += ' --check-quorum';
   return cmd;
 }
 
@@ -141,11 +151,11 @@ async function main(argv: string[]): Promise<number> {
 
   if (args.replay !== null) {
     const engine = args.engines[0]!;
-    const options: DrawOptions = { engine, amnesia: args.amnesia };
+    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum };
     let scenario = drawScenario(args.replay, options);
     if (args.keepFaults || args.ops) scenario = shrunk(scenario, args.keepFaults ?? scenario.faults.map((_, i) => i), args.ops ?? scenario.ops_per_client);
     const r = tortureScenario(scenario, provide, check, args.trace);
-    out(`seed ${scenario.seed} (--engine ${engine}${args.amnesia ? ', amnesia' : ''}): ${summary(scenario)}`);
+    out(`seed ${scenario.seed} (--engine ${engine}${args.amnesia ? ', amnesia' : ''}${args.checkQuorum ? ', check-quorum' : ''}): ${summary(scenario)}`);
     for (const f of scenario.faults) out(`  fault ${describeFault(f)}`);
     out(`history (${r.run.history.length} operations):`);
     r.run.history.forEach((op, i) => out(`  #${i} ${describe(op)}`));
@@ -168,7 +178,7 @@ async function main(argv: string[]): Promise<number> {
   let failed = false;
   const t0 = Date.now();
   for (const engine of args.engines) {
-    const options: DrawOptions = { engine, amnesia: args.amnesia };
+    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum };
     const tally = {
       engine, seeds: 0, failures: 0, failing_seeds: [] as number[], known_stalls: [] as number[], safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0,
       faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<string, number>, cluster_sizes: { 3: 0, 5: 0 } as Record<number, number>,
@@ -188,7 +198,7 @@ async function main(argv: string[]): Promise<number> {
         tally.recovery_us_max = Math.max(tally.recovery_us_max, r.run.recovered_after_us);
         tally.recovery_us_sum += r.run.recovered_after_us;
       }
-      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '')] ?? [];
+      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '') + (args.checkQuorum ? '+check-quorum' : '')] ?? [];
       if (!r.judgement.ok && r.judgement.safe && knownHere.includes(seed)) {
         tally.known_stalls.push(seed);
         out(`KNOWN seed ${seed} (--engine ${engine}): ${r.judgement.problems.join('; ')} (listed in ${args.known})`);
@@ -209,8 +219,8 @@ async function main(argv: string[]): Promise<number> {
           out(`  shrunk in ${s.attempts} runs to ${s.keep_faults.length} of ${full.faults.length} fault(s), ${s.ops_per_client} op(s) per client, ${s.result.run.steps} core steps:`);
           for (const i of s.keep_faults) out(`    fault #${i} ${describeFault(full.faults[i]!)}`);
           for (const p of s.result.judgement.problems) out(`    ${p}`);
-          out(`  replay: ${replayCommand(engine, seed, args.amnesia, s.keep_faults, s.ops_per_client)}`);
-        } else out(`  replay: ${replayCommand(engine, seed, args.amnesia)}`);
+          out(`  replay: ${replayCommand(engine, seed, options, s.keep_faults, s.ops_per_client)}`);
+        } else out(`  replay: ${replayCommand(engine, seed, options)}`);
       }
       if ((seed - args.from + 1) % 50 === 0) process.stderr.write(`  ${engine}: ${seed - args.from + 1}/${args.seeds} seeds, ${tally.failures} failing\n`);
     }
@@ -220,7 +230,7 @@ async function main(argv: string[]): Promise<number> {
       `${tally.operations} operations (${tally.unknown_outcomes} unknown outcomes), ${tally.steps} core steps; ` +
       `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s`);
     const { recovery_us_sum, ...rest } = tally;
-    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, from: args.from });
+    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, check_quorum: args.checkQuorum, from: args.from });
   }
   if (args.report) writeFileSync(args.report, JSON.stringify({ command: `npm run torture -- ${argv.join(' ')}`, wall_s: (Date.now() - t0) / 1000, results: report }, null, 2) + '\n');
   return failed ? 1 : 0;

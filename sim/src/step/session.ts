@@ -67,6 +67,7 @@ class Session implements StepSession {
     this.nodes = new NodeSet(this.engines, {
       seed: this.spec.cluster.seed,
       commit_interval_us: this.spec.cluster.commit_interval_us,
+      ...(this.spec.cluster.check_quorum !== undefined && { check_quorum: this.spec.cluster.check_quorum }),
       trace: true,
     });
     this.network = new Network(this.netParams, new Prng(this.spec.cluster.seed, STREAM_NETWORK));

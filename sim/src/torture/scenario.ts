@@ -35,6 +35,8 @@ export interface Scenario {
   seed: number;
   engines: EngineName[];
   commit_interval_us: number;
+  /** the cores' check-quorum (the native servers' default); off is the paper's protocol */
+  check_quorum: boolean;
   clients: number;
   keys: string[];
   /** operations each client issues (a prefix of its drawn sequence when shrunk) */
@@ -54,6 +56,8 @@ export interface DrawOptions {
   engine: EngineName | 'all';
   /** crashes restart with an empty core (amnesia); off by default until engines are durable */
   amnesia?: boolean;
+  /** run the cores with check-quorum on (drawing is unchanged: the same seed, the same schedule) */
+  checkQuorum?: boolean;
 }
 
 // PRNG streams of a torture run (the simulator's own use 1..5).
@@ -117,6 +121,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     seed,
     engines,
     commit_interval_us: ci,
+    check_quorum: options.checkQuorum === true,
     clients: between(2, 4),
     keys,
     ops_per_client: between(10, 30),

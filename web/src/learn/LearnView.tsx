@@ -6,7 +6,7 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { ViewShortcutsContext, useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
-import { useReady } from '../app/ready.ts';
+import { MarksReadyContext, useReady } from '../app/ready.ts';
 import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
 import { LessonRun, type CheckResult, type Lesson, type LessonAction } from '@replicant/lessons';
@@ -537,11 +537,13 @@ export default function LearnView({ state, update }: ViewProps) {
         )}
         {Panel && (
           <ViewShortcutsContext.Provider value={noShortcuts}>
-            <Suspense fallback={<p className="loading" role="status">Loading the panel…</p>}>
-              <div className="embedded-view" data-testid="embedded-view">
-                <Panel state={state} update={update} />
-              </div>
-            </Suspense>
+            <MarksReadyContext.Provider value={false}>
+              <Suspense fallback={<p className="loading" role="status">Loading the panel…</p>}>
+                <div className="embedded-view" data-testid="embedded-view">
+                  <Panel state={state} update={update} />
+                </div>
+              </Suspense>
+            </MarksReadyContext.Provider>
           </ViewShortcutsContext.Provider>
         )}
       </section>

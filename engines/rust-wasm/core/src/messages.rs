@@ -95,6 +95,7 @@ pub enum TraceKind {
     CommitGle,
     Violation,
     StepDown,
+    Repair,
 }
 
 impl TraceKind {
@@ -113,6 +114,7 @@ impl TraceKind {
             TraceKind::CommitGle => "commit_gle",
             TraceKind::Violation => "violation",
             TraceKind::StepDown => "step_down",
+            TraceKind::Repair => "repair",
         }
     }
 }
@@ -122,6 +124,7 @@ impl TraceKind {
 pub struct Trace {
     pub kind: TraceKind,
     pub ballot: u64,
+    /// follower: the new leader; repair: the peer repaired.
     pub leader: u64,
     pub last_index: u64,
     pub index: u64,

@@ -340,7 +340,7 @@ impl Node {
             ..Message::default()
         });
         self.commit_round =
-            Some(CommitRound { channel_id, answered: 0, answered_count: 0, min_last_executed: last_executed });
+            Some(CommitRound { channel_id, last_executed, answered: 0, answered_count: 0, min_last_executed: last_executed });
     }
 
     fn trim_until(&mut self, g: u64) {
@@ -395,10 +395,45 @@ impl Node {
         }
         r.answered_count += 1;
         r.min_last_executed = r.min_last_executed.min(m.last_executed);
-        if r.answered_count == self.cfg.num_peers - 1 {
-            let g = r.min_last_executed;
+        let (done, g, asked) = (r.answered_count == self.cfg.num_peers - 1, r.min_last_executed, r.last_executed);
+        if m.last_executed < asked && self.cfg.repair_batch > 0 {
+            self.repair(m.from, m.last_executed, asked);
+        }
+        if done {
             self.commit_round = None;
             self.learn_gle(g);
+        }
+    }
+
+    // --- repair ---
+
+    /// Re-sends to `peer`, as accept requests under this leader's ballot, the entries after its
+    /// last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
+    /// accept) or held them from an older ballot (stale). At most `repair_batch` per heartbeat;
+    /// one channel id for the batch, whose answers are then stale. The next heartbeat commits
+    /// them.
+    fn repair(&mut self, peer: u64, peer_last_executed: u64, up_to: u64) {
+        let mut batch: Vec<Instance> = Vec::new();
+        let mut i = peer_last_executed + 1;
+        while i <= up_to && (batch.len() as u64) < self.cfg.repair_batch {
+            match self.log.get(i) {
+                Some(inst) if inst.ballot == self.ballot => {
+                    let mut copy = inst.clone();
+                    copy.state = InstanceState::InProgress;
+                    batch.push(copy);
+                }
+                _ => break, // trimmed here, or still being replayed: the replay will send it
+            }
+            i += 1;
+        }
+        let (Some(first), Some(last)) = (batch.first(), batch.last()) else { return };
+        let t = Trace { kind: TraceKind::Repair, leader: peer, from_index: first.index, to_index: last.index, ..Trace::default() };
+        self.trace(t);
+        self.next_channel_id += 1;
+        let channel_id = self.next_channel_id;
+        for instance in batch {
+            let m = Message { typ: MessageType::AcceptRequest, from: self.cfg.id, to: peer, channel_id, instance, ..Message::default() };
+            self.send(m);
         }
     }
 

@@ -44,6 +44,8 @@ pub(crate) struct AcceptPhase {
 
 pub(crate) struct CommitRound {
     pub channel_id: u64,
+    /// What the heartbeat told the peers.
+    pub last_executed: u64,
     pub answered: u32,
     pub answered_count: u64,
     pub min_last_executed: u64,

@@ -17,8 +17,8 @@ pub const MAX_IN_FLIGHT_TOTAL: u64 = 1024;
 /// Reply bytes a client has not read yet; above this the server stops reading its requests.
 pub const MAX_REPLY_BACKLOG_BYTES: usize = 1 << 20;
 /// Accept phases the core keeps open (its max_pending_accepts); more: the core answers `retry`.
-pub const MAX_PENDING_ACCEPTS: u64 = 1024;
+pub const MAX_PENDING_ACCEPTS: u64 = 256;
 /// Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
-pub const MAX_PEER_QUEUE_BYTES: usize = 8 << 20;
+pub const MAX_PEER_QUEUE_BYTES: usize = 1 << 20;
 /// How often a node logs its status line.
 pub const STATUS_INTERVAL: Duration = Duration::from_secs(1);

@@ -347,6 +347,11 @@ public final class Codec {
             case COMMIT_GLE:
                 Json.appendUintField(b, "value", t.value, false);
                 break;
+            case REPAIR:
+                Json.appendUintField(b, "peer", t.leader, false);
+                Json.appendUintField(b, "from_index", t.fromIndex, false);
+                Json.appendUintField(b, "to_index", t.toIndex, false);
+                break;
             case STEP_DOWN:
                 Json.appendUintField(b, "ballot", t.ballot, false);
                 Json.appendUintField(b, "heard", t.count, false);
@@ -457,6 +462,9 @@ public final class Codec {
                     break;
                 case "max_pending_accepts":
                     cfg.maxPendingAccepts = n;
+                    break;
+                case "repair_batch":
+                    cfg.repairBatch = n;
                     break;
                 default:
                     throw new Config.ConfigException("config: unknown field " + quote(f.name));

@@ -139,7 +139,8 @@ public final class Messages {
         TRIM("trim"),
         COMMIT_GLE("commit_gle"),
         VIOLATION("violation"),
-        STEP_DOWN("step_down");
+        STEP_DOWN("step_down"),
+        REPAIR("repair");
 
         public final String wire;
 
@@ -152,6 +153,7 @@ public final class Messages {
     public static final class Trace {
         public final TraceKind kind;
         public long ballot;
+        /** follower: the new leader; repair: the peer repaired. */
         public long leader;
         public long lastIndex;
         public long index;

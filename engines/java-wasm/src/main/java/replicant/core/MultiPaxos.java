@@ -374,6 +374,7 @@ final class MultiPaxos {
         CommitRound r = new CommitRound();
         r.channelId = n.broadcast(m);
         r.minLastExecuted = lastExecuted;
+        r.lastExecuted = lastExecuted;
         n.commitRound = r;
     }
 
@@ -422,9 +423,44 @@ final class MultiPaxos {
         }
         r.answeredCount++;
         r.minLastExecuted = Math.min(r.minLastExecuted, m.lastExecuted);
+        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) repair(n, m.from, m.lastExecuted, r.lastExecuted);
         if (r.answeredCount == n.cfg.numPeers - 1) {
             n.commitRound = null;
             learnGle(n, r.minLastExecuted);
+        }
+    }
+
+    // --- repair ---
+
+    /**
+     * Re-sends to peer, as accept requests under this leader's ballot, the entries after its
+     * last_executed up to what the heartbeat asked it to execute: it lacked them (a lost accept) or
+     * held them from an older ballot (stale). At most repairBatch per heartbeat; one channel id for
+     * the batch, whose answers are then stale. The next heartbeat commits them.
+     */
+    static void repair(Node n, long peer, long peerLastExecuted, long upTo) {
+        java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
+        for (long i = peerLastExecuted + 1; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
+            Instance inst = n.log.get(i);
+            if (inst == null || inst.ballot != n.ballot) break; // trimmed, or still being replayed
+            batch.add(inst.withState(Instance.State.IN_PROGRESS));
+        }
+        if (batch.isEmpty()) return;
+        if (n.cfg.trace) {
+            Trace t = new Trace(TraceKind.REPAIR);
+            t.leader = peer;
+            t.fromIndex = batch.get(0).index;
+            t.toIndex = batch.get(batch.size() - 1).index;
+            n.trace(t);
+        }
+        long channel = ++n.nextChannelId;
+        for (Instance inst : batch) {
+            Message m = new Message(MessageType.ACCEPT_REQUEST);
+            m.from = n.cfg.id;
+            m.to = peer;
+            m.channelId = channel;
+            m.instance = inst;
+            n.send(m);
         }
     }
 

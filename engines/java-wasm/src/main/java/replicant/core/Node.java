@@ -91,6 +91,8 @@ public final class Node {
 
     static final class CommitRound {
         long channelId;
+        /** What the heartbeat told the peers. */
+        long lastExecuted;
         int answered;
         long answeredCount;
         long minLastExecuted;

@@ -20,9 +20,9 @@ final class Limits {
     /** Reply bytes a client has not read yet; above this the server stops reading its requests. */
     static final long MAX_REPLY_BACKLOG_BYTES = 1 << 20;
     /** Accept phases the core keeps open (its max_pending_accepts); more: the core answers {@code retry}. */
-    static final long MAX_PENDING_ACCEPTS = 1024;
+    static final long MAX_PENDING_ACCEPTS = 256;
     /** Bytes queued for one peer and not yet written; over it the oldest messages are dropped. */
-    static final long MAX_PEER_QUEUE_BYTES = 8 << 20;
+    static final long MAX_PEER_QUEUE_BYTES = 1 << 20;
     /** How often a node logs its status line. */
     static final long STATUS_INTERVAL_MS = 1000;
 }

@@ -71,6 +71,7 @@ final class Server {
         c.seed = args.seed;
         c.commitIntervalUs = cfg.commitIntervalMs * 1000;
         c.checkQuorum = cfg.checkQuorum;
+        c.repairBatch = Config.SERVER_REPAIR_BATCH;
         c.trace = args.trace;
         c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
         c.validate();

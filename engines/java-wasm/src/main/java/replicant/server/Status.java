@@ -43,6 +43,9 @@ final class Status {
         String leader = "null";
         long ballot;
         long elections;
+        long lastIndex;
+        long lastExecuted;
+        long replayRemaining;
     }
 
     /** The raw text of the first "key":value (value up to , or }); in canonical inspect output the first "ballot" and "leader" keys are the node's own. */
@@ -72,12 +75,16 @@ final class Status {
         if (!leader.isEmpty()) v.leader = leader;
         v.ballot = parseLong(fieldText(inspect, "ballot"));
         v.elections = parseLong(fieldText(inspect, "elections"));
+        v.lastIndex = parseLong(fieldText(inspect, "last_index"));
+        v.lastExecuted = parseLong(fieldText(inspect, "last_executed"));
+        v.replayRemaining = parseLong(fieldText(inspect, "replay_remaining"));
         return v;
     }
 
     static String statusLine(CoreView v, DriverCounters c) {
         return "status {\"role\":\"" + v.role + "\",\"leader\":" + v.leader + ",\"ballot\":" + v.ballot
-                + ",\"elections\":" + v.elections + ",\"clients\":" + c.clients.get() + ",\"clients_refused\":"
+                + ",\"elections\":" + v.elections + ",\"last_index\":" + v.lastIndex + ",\"last_executed\":"
+                + v.lastExecuted + ",\"replay_remaining\":" + v.replayRemaining + ",\"clients\":" + c.clients.get() + ",\"clients_refused\":"
                 + c.clientsRefused.get() + ",\"in_flight\":" + c.inFlight.get() + ",\"shed_retries\":"
                 + c.shedRetries.get() + ",\"reads_paused\":" + c.readsPaused.get() + ",\"peer_queue_bytes\":"
                 + c.peerQueueBytes.get() + ",\"dropped_sends\":" + c.droppedSends.get() + ",\"garbage_frames\":"
