@@ -16,6 +16,7 @@ import { CancelledError, SimRunner } from '../simulation/runner.ts';
 import { runSpec } from '../lab/lab-spec.ts';
 import { seriesStyle } from '../theme/palette.ts';
 import { SQUEEZE, laneOf, publishedAt, raceSentence, type Lane } from './race-model.ts';
+import { useTween } from '../app/useTween.ts';
 
 const SLO_MS = 20;
 const RUN_SECONDS = 5;
@@ -27,6 +28,9 @@ export default function RaceView({ state, update }: ViewProps) {
   const seed = state.seed;
   const squeeze = SQUEEZE[Math.min(step, SQUEEZE.length - 1)]!;
   const [lanes, setLanes] = useState<Record<string, LaneState>>({});
+  // The last finished result of each lane, shown (dimmed) while the next step simulates, so the
+  // board never blanks and the numbers move from the old value to the new one.
+  const [lastDone, setLastDone] = useState<Record<string, { lane: Lane; gib: number }>>({});
   const cache = useRef(new Map<string, { lane: Lane; model: string }>());
   const runner = useRef<SimRunner | null>(null);
   useReady('race', true);
@@ -44,6 +48,11 @@ export default function RaceView({ state, update }: ViewProps) {
     const lab = { ...defaultState().lab, wl, rate, memunit: 'ratio' as const, ratio: squeeze.ratio, duration: RUN_SECONDS, fid: 'fast' as const };
     const keyOf = (e: EngineName) => `${e}|${squeeze.ratio}|${wl}|${rate}|${seed}`;
     setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e)) ? { state: 'done', ...cache.current.get(keyOf(e))! } : { state: 'waiting' }])));
+    setLastDone((d) => {
+      const next = { ...d };
+      for (const e of engines) if (cache.current.has(keyOf(e))) next[e] = { lane: cache.current.get(keyOf(e))!.lane, gib: squeeze.gib };
+      return next;
+    });
     (async () => {
       for (const e of engines) {
         if (cancelled || cache.current.has(keyOf(e))) continue;
@@ -53,6 +62,7 @@ export default function RaceView({ state, update }: ViewProps) {
           const done = { lane: laneOf(e, result, SLO_MS), model: result.model_card_version };
           cache.current.set(keyOf(e), done);
           if (!cancelled) setLanes((l) => ({ ...l, [e]: { state: 'done', ...done } }));
+          if (!cancelled) setLastDone((d) => ({ ...d, [e]: { lane: done.lane, gib: squeeze.gib } }));
         } catch (err) {
           if (cancelled || err instanceof CancelledError) return;
           setLanes((l) => ({ ...l, [e]: { state: 'failed', message: err instanceof Error ? err.message : String(err) } }));
@@ -108,32 +118,7 @@ export default function RaceView({ state, update }: ViewProps) {
           return (
             <section key={e} className="lane" style={{ borderTopColor: colour }} data-testid={`lane-${e}`} aria-label={languageOf(e)}>
               <h2 style={{ color: colour }}>{languageOf(e)}</h2>
-              {available && l?.state === 'done' && (
-                <div data-state="done">
-                  <p className="big">
-                    {l.lane.throughput_kops.toFixed(1)} <span>Kops/s</span>
-                  </p>
-                  <p className={`mid ${l.lane.met_slo ? 'ok' : 'bad'}`}>
-                    p99 {l.lane.p99_ms < 100 ? l.lane.p99_ms.toFixed(1) : Math.round(l.lane.p99_ms)} ms {l.lane.met_slo ? '✓' : '✗ SLO'}
-                  </p>
-                  <div className="gc-bar" aria-label={`GC share ${l.lane.gc_share_pct.toFixed(1)} %`}>
-                    <div style={{ width: `${Math.min(100, l.lane.gc_share_pct)}%`, background: colour }} />
-                  </div>
-                  <p className="small">GC: {l.lane.gc_share_pct.toFixed(1)} % of the leader’s vCPUs · simulated</p>
-                  {l.lane.crashed.length > 0 && (
-                    <p className="small error-text">
-                      {l.lane.crashed.map((c) => `n${c.node} died at ${c.t_s.toFixed(1)} s`).join(', ')} (out of memory)
-                    </p>
-                  )}
-                </div>
-              )}
-              {available && l?.state === 'running' && (
-                <p className="mid" role="status">
-                  simulating… {Math.round(l.fraction * 100)} %
-                </p>
-              )}
-              {available && l?.state === 'waiting' && <p className="mid note">waiting</p>}
-              {available && l?.state === 'failed' && <p className="error-text">{l.message}</p>}
+              {available && <LaneFigures colour={colour} state={l} last={lastDone[e]} />}
               {!available && <p className="mid note">not in this build</p>}
               <p className="published" data-testid={`published-${e}`}>
                 {pub ? (
@@ -166,6 +151,47 @@ export default function RaceView({ state, update }: ViewProps) {
           <Knob name="race.rate" field={RACE_FIELDS.rate} value={rate} onChange={(v) => update((s) => ({ ...s, race: { ...s.race, rate: v } }))} />
         </div>
       </details>
+    </div>
+  );
+}
+
+/**
+ * A lane's figures in one fixed layout whatever the state: the current result, or the last one
+ * (dimmed, with the step it belongs to) while the next simulates, or dashes before the first.
+ * Nothing appears or disappears, so the board keeps its height.
+ */
+function LaneFigures({ colour, state, last }: { colour: string; state: LaneState | undefined; last: { lane: Lane; gib: number } | undefined }) {
+  const current = state?.state === 'done' ? state.lane : null;
+  const lane = current ?? last?.lane ?? null;
+  const kops = useTween(lane ? lane.throughput_kops : null);
+  const gc = useTween(lane ? lane.gc_share_pct : null);
+  const status =
+    state?.state === 'running'
+      ? `simulating… ${Math.round(state.fraction * 100)} %`
+      : state?.state === 'failed'
+        ? state.message
+        : state?.state === 'done'
+          ? 'simulated'
+          : 'queued';
+  return (
+    <div data-state={current ? 'done' : lane ? 'previous' : 'pending'} className={current ? 'lane-figures' : 'lane-figures stale'}>
+      <p className="big">
+        {kops === null ? '–' : kops.toFixed(1)} <span>Kops/s</span>
+      </p>
+      <p className={`mid ${lane ? (lane.met_slo ? 'ok' : 'bad') : ''}`}>
+        {lane ? `p99 ${lane.p99_ms < 100 ? lane.p99_ms.toFixed(1) : Math.round(lane.p99_ms)} ms ${lane.met_slo ? '✓' : '✗ SLO'}` : 'p99 –'}
+      </p>
+      <div className="gc-bar" aria-label={`GC share ${gc === null ? 'not yet known' : `${gc.toFixed(1)} %`}`}>
+        <div style={{ width: `${Math.min(100, gc ?? 0)}%`, background: colour }} />
+      </div>
+      <p className="small">GC: {gc === null ? '–' : gc.toFixed(1)} % of the leader’s vCPUs</p>
+      <p className={`small lane-status${state?.state === 'failed' ? ' error-text' : ''}`} role={state?.state === 'running' ? 'status' : undefined}>
+        {status}
+        {!current && last ? ` · showing ${last.gib} GiB` : ''}
+        {current && current.crashed.length > 0
+          ? ` · ${current.crashed.map((c) => `n${c.node} died at ${c.t_s.toFixed(1)} s`).join(', ')} (out of memory)`
+          : ''}
+      </p>
     </div>
   );
 }
