@@ -15,7 +15,8 @@ import { compileModelCardSchema, compileResultsSchema, describeAjvErrors } from 
 import { buildPaperResults } from './lib/paper-results.mjs';
 
 const NOT_RESULTS = new Set(['package.json', 'datapackage.json']);
-const SKIP_DIRS = new Set(['node_modules', 'schema', 'models']);
+// reliability/: torture and nemesis reports (docs/reliability.md), not results in the results schema
+const SKIP_DIRS = new Set(['node_modules', 'schema', 'models', 'reliability']);
 
 export const PAPER_TEXT_ENV = 'REPLICANT_PAPER_TEXT';
 export const QUOTE_CHECK_SKIPPED = `quote check skipped: no paper text given (set ${PAPER_TEXT_ENV} to the paper's text file to check every quote; see data/README.md)`;

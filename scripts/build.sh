@@ -19,6 +19,9 @@ bash bench/build.sh
 say "build: C++ engine (host, server, unit tests, wasm)"
 bash engines/cpp-wasm/build.sh
 
+say "build: linearizability checker (Porcupine: CLI and js/wasm)"
+bash checker/build.sh
+
 # The web lab bundles every engine's wasm build, so it comes last (web/src/engines.ts).
 say "build: web lab (with Pyodide copied into web/dist/pyodide)"
 npm --workspace @replicant/web run --silent build >/dev/null

@@ -28,6 +28,15 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   touch node_modules
 fi
 
+# --- bench: ansible-core from PyPI for `npm run bench -- --hosts inventory.yml`, in its own
+# virtual environment (bench/ansible/.venv), installed only when the pin is not satisfied
+ANSIBLE_PIN=2.17.14
+if ! bench/ansible/.venv/bin/ansible-playbook --version 2>/dev/null | grep -q "core $ANSIBLE_PIN\]"; then
+  say "pip install ansible-core==$ANSIBLE_PIN (bench/ansible/.venv)"
+  python3 -m venv bench/ansible/.venv
+  bench/ansible/.venv/bin/python -m pip install -q "ansible-core==$ANSIBLE_PIN"
+fi
+
 # --- cost-model: Python test tools (pinned), installed only when a pin is not satisfied
 if ! python3 - cost-model/requirements-dev.txt <<'PY' 2>/dev/null
 import sys

@@ -22,12 +22,21 @@ suite differential-wasm-browser npm run --silent differential -- --engines $ALL 
 suite engines-unit npm --workspace @replicant/engines test
 suite cluster-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;rust,rust,rust;java,java,java;go,cpp,rust;cpp,rust,java;rust,java,go' npm --workspace @replicant/engines exec -- vitest run cluster
 
+# --- linearizability: the Porcupine checker (Go package, CLI, wasm) and its self-test
+suite checker npm --workspace @replicant/checker test
+# seeded fault schedules on the real engines (wasm) in virtual time; Go and Java's wasm builds are
+# the slow ones, so they get fewer seeds (every engine runs each seed byte-identically)
+suite torture bash -c 'npm run --silent torture -- --engine rust,cpp --seeds 300 --known data/reliability/known-stalls.json && npm run --silent torture -- --engine go,java,all --seeds 60 --known data/reliability/known-stalls.json'
+
 # --- simulator, web lab, data and cost model
 suite sim-unit npm --workspace @replicant/sim test
 suite sim-chromium npm --workspace @replicant/sim run test:chromium
+suite lessons npm --workspace @replicant/lessons test
 suite web npm --workspace @replicant/web test
 suite data npm --workspace @replicant/data test
 suite scripts node --test scripts/test/
 suite cost-model npm --workspace @replicant/cost-model test
 suite bench-unit npm --workspace @replicant/bench test
 suite bench-ycsb mvn -q -B -f bench/ycsb/pom.xml test
+suite bench-memory npm --workspace @replicant/bench run test:memory
+suite bench-hosts bash bench/hosts/test.sh

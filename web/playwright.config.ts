@@ -1,9 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
-// Debian's Chromium; Playwright's own browser download is not reachable from here.
-// REPLICANT_E2E_PORT lets two checkouts run their browser tests at once on one machine.
-const PORT = Number(process.env.REPLICANT_E2E_PORT ?? 4399);
+// REPLICANT_E2E_PORT lets two checkouts run their browser tests side by side on one machine.
+const port = Number(process.env.REPLICANT_E2E_PORT ?? 4399);
 
+// Debian's Chromium; Playwright's own browser download is not reachable from here.
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
@@ -13,7 +13,7 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -21,8 +21,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node ../scripts/serve.mjs dist ${PORT}`,
-    url: `http://127.0.0.1:${PORT}`,
+    command: `node ../scripts/serve.mjs dist ${port}`,
+    url: `http://127.0.0.1:${port}`,
     reuseExistingServer: false,
   },
 });

@@ -60,4 +60,41 @@ describe('searchMaxRate', () => {
     expect(() => checkSearchOptions({ ...options, tolerance: 1 })).toThrow(/tolerance/);
     expect(() => checkSearchOptions({ ...options, max_probes: 1 })).toThrow(/max probes/);
   });
+
+  it('takes a probe that met the SLO under interference as met', async () => {
+    const r = await searchMaxRate(async (rate) => ({ target_ops_per_s: rate, p99_ms: 5, achieved_ops_per_s: rate, met: true, disturbed: true }), options);
+    expect(r.ceiling_reached).toBe(true);
+    expect(r.stopped_by).toBeNull();
+  });
+
+  it('stops at a disturbed miss instead of taking it as the upper edge, keeping the last clean met rate', async () => {
+    // The server meets up to 7,300, but everything from 1,000 up is disturbed.
+    const asked: number[] = [];
+    const r = await searchMaxRate(async (rate) => {
+      asked.push(rate);
+      const disturbed = rate >= 1000 && rate < 20_000;
+      return { target_ops_per_s: rate, p99_ms: disturbed ? 900 : rate <= 7_300 ? 5 : 500, achieved_ops_per_s: rate, met: !disturbed && rate <= 7_300, disturbed };
+    }, options);
+    expect(asked).toEqual([20_000, 100, 1414]);
+    expect(r.best!.target_ops_per_s).toBe(100);
+    expect(r.stopped_by!.target_ops_per_s).toBe(1414);
+  });
+
+  it('stops right after the minimum when the top probe itself was a disturbed miss', async () => {
+    const r = await searchMaxRate(async (rate) => ({ target_ops_per_s: rate, p99_ms: rate > 100 ? 900 : 5, achieved_ops_per_s: rate, met: rate <= 100, disturbed: rate > 100 }), options);
+    expect(r.probes.map((p) => p.target_ops_per_s)).toEqual([20_000, 100]);
+    expect(r.best!.target_ops_per_s).toBe(100);
+    expect(r.stopped_by!.target_ops_per_s).toBe(20_000);
+  });
+
+  it('leaves a setting undecided (not "< minimum") when the minimum missed under interference', async () => {
+    const r = await searchMaxRate(async (rate) => ({ target_ops_per_s: rate, p99_ms: 900, achieved_ops_per_s: rate, met: false, disturbed: true }), options);
+    expect(r.best).toBeNull();
+    expect(r.stopped_by!.target_ops_per_s).toBe(100);
+  });
+
+  it('reports a clean miss at the minimum as the system\'s own', async () => {
+    const r = await searchMaxRate(thresholdServer(50).probe, options);
+    expect(r.stopped_by).toBeNull();
+  });
 });

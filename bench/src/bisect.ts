@@ -11,6 +11,11 @@ export interface ProbeOutcome {
   met: boolean;
   /** Why a probe missed, when it was not only the p99 (crash, load not delivered…). */
   reason?: string;
+  /**
+   * Other tenants took the machine during the probe (after its bounded repeats). A disturbed
+   * probe that met the SLO still met it; one that missed says nothing about the system.
+   */
+  disturbed?: boolean;
 }
 
 export interface SearchOptions {
@@ -26,6 +31,11 @@ export interface SearchResult {
   best: ProbeOutcome | null;
   /** True when the maximum itself met the SLO: the true limit may be higher. */
   ceiling_reached: boolean;
+  /**
+   * The disturbed probe that missed and ended the search, when one did: above `best` nothing
+   * is known (best is then a lower bound), and with no best the setting is undecided.
+   */
+  stopped_by: ProbeOutcome | null;
   probes: ProbeOutcome[];
 }
 
@@ -55,9 +65,11 @@ export async function searchMaxRate(
   };
   // Start high, as the paper did: at ample resources the first probe may already answer.
   const top = await run(options.max_ops_per_s);
-  if (top.met) return { best: top, ceiling_reached: true, probes };
+  if (top.met) return { best: top, ceiling_reached: true, stopped_by: null, probes };
   const bottom = await run(options.min_ops_per_s);
-  if (!bottom.met) return { best: null, ceiling_reached: false, probes };
+  if (!bottom.met) return { best: null, ceiling_reached: false, stopped_by: bottom.disturbed ? bottom : null, probes };
+  // A miss under interference is no upper edge of the bracket: stop with what is known.
+  if (top.disturbed) return { best: bottom, ceiling_reached: false, stopped_by: top, probes };
   let lo = bottom;
   let hi = top;
   while (probes.length < options.max_probes && (hi.target_ops_per_s - lo.target_ops_per_s) / hi.target_ops_per_s > options.tolerance) {
@@ -65,7 +77,8 @@ export async function searchMaxRate(
     if (rate <= lo.target_ops_per_s || rate >= hi.target_ops_per_s) break;
     const p = await run(rate);
     if (p.met) lo = p;
+    else if (p.disturbed) return { best: lo, ceiling_reached: false, stopped_by: p, probes };
     else hi = p;
   }
-  return { best: lo, ceiling_reached: false, probes };
+  return { best: lo, ceiling_reached: false, stopped_by: null, probes };
 }

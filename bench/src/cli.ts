@@ -11,12 +11,13 @@ import { gitCommit, machineInfo, toolVersions } from './machine.ts';
 import { measureFootprint, measureSetting, type Footprint, type SettingResult } from './measure.ts';
 import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
-import { detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
+import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 import { summarize } from './summary.ts';
 import { ETCD_BINARY } from './systems.ts';
 import { BENCH_DIR, checkYcsbBuilt } from './ycsb.ts';
 import { validateResults } from './validate.ts';
 import { runCalibration } from './calibrate.ts';
+import { keepRemoteHistograms, measureRemoteSetting, readHosts, resolveInventory, type Hosts } from './remote.ts';
 
 const REPO = resolve(BENCH_DIR, '..');
 /** npm runs workspace scripts inside bench/; paths on the command line mean the caller's cwd. */
@@ -37,6 +38,9 @@ const FLAGS = {
   'slo-ms': { type: 'string' },
   'quiet-cores': { type: 'string' },
   'quiet-wait-s': { type: 'string' },
+  'disturbed-cores': { type: 'string' },
+  'disturbed-steal': { type: 'string' },
+  'disturbed-retries': { type: 'string' },
   'memory-baseline': { type: 'string' },
   threads: { type: 'string' },
   'duration-s': { type: 'string' },
@@ -49,6 +53,7 @@ const FLAGS = {
   nodes: { type: 'string' },
   preset: { type: 'string' },
   out: { type: 'string' },
+  hosts: { type: 'string' },
   rate: { type: 'string' },
   'keep-scratch': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
@@ -61,6 +66,8 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--min-rate N] [--max-rate N] [--tolerance F] [--max-probes N] [--repetitions N]
          [--node-cpus LIST] [--loadgen-cpus LIST] [--cores-per-vcpu F] [--nodes N]
          [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
+         [--disturbed-cores F] [--disturbed-steal F] [--disturbed-retries N]
+         [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
          [--keep-scratch]
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
@@ -97,6 +104,13 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   console.log(describePlan(o, settings));
   if (o.dry_run) return 0;
   checkYcsbBuilt();
+  let hosts: Hosts | null = null;
+  if (o.hosts) {
+    o.hosts = resolveInventory(o.hosts, CALLER_CWD);
+    hosts = readHosts(o.hosts);
+    console.log(`hosts: servers ${hosts.servers.map((h) => `${h.name} (${h.address})`).join(', ')}; client ${hosts.client.name} (${hosts.client.address})`);
+  }
+  const deployed = new Set<string>();
   const stale = sweepStale();
   if (stale.length) console.log(`removed ${stale.length} stale cgroup(s) of an earlier run`);
   const out = o.out_dir ? fromCaller(o.out_dir) : join(BENCH_DIR, 'runs', `${timestamp()}-${o.preset}`);
@@ -115,19 +129,27 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     if (s.ratio !== null && o.memory_baseline === 'auto') {
       if (!footprints.has(s.system)) {
         progress.step(i, 'measuring the fixed memory footprint');
-        try {
-          const f = await measureFootprint(s, o, scratch);
-          footprints.set(s.system, f);
-          progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
-        } catch (err) {
-          footprints.set(s.system, null);
-          progress.log(`${s.system}: could not measure the fixed footprint (${(err as Error).message}); limits are ratio × data only`);
+        // A footprint run can fail on a busy machine (a load that times out); a limit without the
+        // footprint would starve the node, so it is tried three times before giving up.
+        for (let attempt = 1; attempt <= 3 && !footprints.get(s.system); attempt++) {
+          try {
+            const f = await measureFootprint(s, o, scratch);
+            footprints.set(s.system, f);
+            progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
+          } catch (err) {
+            footprints.set(s.system, null);
+            progress.log(`${s.system}: could not measure the fixed footprint, attempt ${attempt} of 3 (${(err as Error).message})${attempt === 3 ? '; limits are ratio × data only, and the rows say so' : ''}`);
+          }
         }
       }
       s.baseline_bytes = footprints.get(s.system)?.bytes ?? 0;
       s.memory_bytes += s.baseline_bytes;
     }
-    const r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m));
+    let r: SettingResult;
+    if (hosts) {
+      r = await measureRemoteSetting(hosts, s, o, join(out, 'hosts', s.id), (m) => progress.step(i, m), deployed);
+      keepRemoteHistograms(r, join(out, 'hdr', s.id));
+    } else r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m));
     results.push(r);
     const detailsRel = relative(REPO, join(out, 'details', `${s.id}.jsonl`));
     mkdirSync(join(out, 'details'), { recursive: true });
@@ -135,7 +157,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     rows.push(...settingRows(r, o, detailsRel));
     const b = r.best;
     progress.log(
-      `${s.id}: ${b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
+      `${s.id}: ${r.stopped_by && !b ? 'DISTURBED — no rate decided' : b ? `max ${b.target_ops_per_s} ops/s at SLO (intended p99 ${b.p99_ms?.toFixed(1)} ms, uncorrected ${(b.uncorrected.p99_us / 1000).toFixed(1)} ms)${r.search.ceiling_reached ? ' — ceiling reached' : ''}${r.stopped_by ? ` — a lower bound: the probe at ${r.stopped_by.target_ops_per_s} ops/s was disturbed` : ''}` : r.floor ? `SLO missed even at ${r.floor.target_ops_per_s} ops/s (p99 ${r.floor.p99_ms?.toFixed(1) ?? '∞'} ms)` : 'no result'}` +
         `; saturation ${r.saturation_ops_per_s} ops/s; leader CPU ${((r.nodes.find((n) => n.role === 'leader')?.cpu_utilization ?? 0) * 100).toFixed(0)} %` +
         (r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''),
     );
@@ -144,10 +166,12 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   const file = resultsFile(
     {
       source_kind: 'native',
-      title: `Replicant native benchmark, preset ${o.preset} (${o.systems.join(', ')})`,
+      title: `Replicant native benchmark${hosts ? ' on separate hosts' : ''}, preset ${o.preset} (${o.systems.join(', ')})`,
       description:
-        'Max throughput at intended p99 <= SLO found by bisecting YCSB -target (the paper\'s §5.1 method) on a scaled set-up: ' +
-        `3 nodes and YCSB on one ${machine.vcpus}-core machine shared with other developers, so absolute figures are far below the paper's AWS ones; compare systems within one file.` +
+        'Max throughput at intended p99 <= SLO found by bisecting YCSB -target (the paper\'s §5.1 method) ' +
+        (hosts
+          ? `on separate hosts through Ansible: servers ${hosts.servers.map((h) => `${h.name} ${h.address}`).join(', ')}, YCSB on ${hosts.client.name} ${hosts.client.address}; the controller's machine is described below.`
+          : `on a scaled set-up: 3 nodes and YCSB on one ${machine.vcpus}-core machine shared with other developers, so absolute figures are far below the paper's AWS ones; compare systems within one file.`) +
         (dirty ? ' The working tree had uncommitted changes when this ran.' : ''),
       machine,
       date: new Date().toISOString().slice(0, 10),
@@ -155,7 +179,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
       engines: toolVersions(ETCD_BINARY),
       command: commandLine(argv),
     },
-    rows,
+    combineRepetitions(rows),
   );
   writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
   const problems = validateResults(file);
@@ -164,7 +188,8 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   if (process.argv.includes('--keep-scratch') || failed.length) {
     progress.log(`scratch kept at ${relative(CALLER_CWD, scratch)}${failed.length ? ` (${failed.length} setting(s) had errors)` : ''}`);
   } else rmSync(scratch, { recursive: true, force: true });
-  progress.log(`wrote ${relative(CALLER_CWD, join(out, 'results.json'))} (${rows.length} rows, ${results.length} settings)`);
+  progress.log(`wrote ${relative(CALLER_CWD, join(out, 'results.json'))} (${file.rows.length} rows, ${results.length} settings × repetitions)`);
+  progress.log(summarize(file));
   if (problems.length) {
     progress.log(`results file does not match data/schema/results.schema.json:\n  ${problems.join('\n  ')}`);
     return 1;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as hdr from 'hdr-histogram-js';
-import { latencyStats, mergeWindow, percentileWithFailures, readIntervalLog, readLogs, windowSeconds } from './hdr.ts';
+import { latencyStats, longestIntervalSeconds, mergeWindow, percentileWithFailures, readIntervalLog, readLogs, windowSeconds } from './hdr.ts';
 import { parseYcsbSummary } from './ycsb.ts';
 
 const dir = join(import.meta.dirname, 'testdata');
@@ -61,5 +61,18 @@ describe('percentiles with failed operations', () => {
     expect(s.count).toBe(0);
     expect(s.p99_us).toBe(Number.POSITIVE_INFINITY);
     expect(s.spectrum).toEqual([]);
+  });
+});
+
+describe('longestIntervalSeconds', () => {
+  it('is about a second for a healthy log', () => {
+    expect(longestIntervalSeconds([read('Intended-READ.hdr')])).toBeLessThan(1.5);
+  });
+
+  it('finds the stalled writer whose one interval covers the whole run (seen at load average 25)', () => {
+    const stalled = { intervals: [{ start_s: 0.001, end_s: 7.533, histogram: hdr.build() }] };
+    expect(longestIntervalSeconds([stalled])).toBeCloseTo(7.532);
+    // …and nothing of it lands in the window after a 2 s warm-up:
+    expect(mergeWindow([stalled], 2).totalCount).toBe(0);
   });
 });

@@ -48,6 +48,17 @@ export function windowSeconds(logs: IntervalLog[], from_s: number, to_s = Infini
   return last > first ? last - first : 0;
 }
 
+/**
+ * The longest interval in the logs, s. YCSB writes one interval a second; on a machine whose
+ * CPUs are taken by others its writer thread stalls and one interval may span the whole run,
+ * which then has nothing after the warm-up to measure.
+ */
+export function longestIntervalSeconds(logs: IntervalLog[]): number {
+  let longest = 0;
+  for (const log of logs) for (const i of log.intervals) longest = Math.max(longest, i.end_s - i.start_s);
+  return longest;
+}
+
 export interface LatencyStats {
   count: number;
   /** Operations that failed (YCSB's *-FAILED), counted as slower than any success. */

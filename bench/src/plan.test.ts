@@ -40,7 +40,7 @@ describe('resolveOptions', () => {
 describe('buildPlan', () => {
   it("applies the paper's memory:data ratios to the scaled data set", () => {
     const o = resolveOptions({ preset: 'scaled', engine: 'go', workload: 'a' });
-    const plan = buildPlan(o);
+    const plan = buildPlan(o).filter((s) => s.repetition === 1);
     expect(plan.map((s) => s.ratio)).toEqual(PAPER_RATIOS);
     expect(plan[0]!.memory_bytes).toBe(8 * 100_000 * RECORD_BYTES);
     expect(plan.every((s) => s.baseline_bytes === 0)).toBe(true); // measured at run time
@@ -56,9 +56,21 @@ describe('buildPlan', () => {
 
   it('turns paper vCPUs into a CPU quota, none when it covers the whole cpuset', () => {
     const o = resolveOptions({ preset: 'scaled', engine: 'go', workload: 'a', ratio: '8', vcpus: '8,4,2' });
-    expect(buildPlan(o).map((s) => s.cpu_quota_cores)).toEqual([null, 0.5, 0.25]);
+    expect(buildPlan(o).filter((s) => s.repetition === 1).map((s) => s.cpu_quota_cores)).toEqual([null, 0.5, 0.25]);
     const wide = resolveOptions({ preset: 'scaled', engine: 'go', workload: 'a', ratio: '8', vcpus: '8', 'node-cpus': '0-1' });
     expect(buildPlan(wide)[0]!.cpu_quota_cores).toBe(1);
+  });
+
+  it('repeats every setting three times by default, so results carry a spread', () => {
+    expect(buildPlan(resolveOptions({ preset: 'scaled', engine: 'go', workload: 'a', ratio: '8' })).map((s) => s.repetition)).toEqual([1, 2, 3]);
+    expect(resolveOptions({ engine: 'go' }).repetitions).toBe(3);
+  });
+
+  it('takes the disturbance thresholds and refuses nonsense', () => {
+    const o = resolveOptions({ engine: 'go', 'disturbed-cores': '0.5', 'disturbed-steal': '0.1', 'disturbed-retries': '0' });
+    expect([o.disturbed_cores, o.disturbed_steal, o.disturbed_retries]).toEqual([0.5, 0.1, 0]);
+    expect(() => resolveOptions({ engine: 'go', 'disturbed-steal': '5' })).toThrow(/share below 1/);
+    expect(() => resolveOptions({ engine: 'go', 'disturbed-retries': '-1' })).toThrow(/disturbed-retries/);
   });
 
   it('names absolute memory settings by GiB', () => {

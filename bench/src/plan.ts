@@ -32,6 +32,14 @@ export interface BenchOptions {
   /** Before each probe, wait (up to quiet_wait_s) until other tenants use at most this many cores. */
   quiet_cores: number;
   quiet_wait_s: number;
+  /**
+   * A probe is disturbed when, during its measured window, processes outside the benchmark used
+   * more than disturbed_cores cores or the hypervisor stole more than disturbed_steal of the
+   * CPU time; it is then repeated at most disturbed_retries times.
+   */
+  disturbed_cores: number;
+  disturbed_steal: number;
+  disturbed_retries: number;
   threads: number;
   duration_s: number;
   warmup_s: number;
@@ -47,6 +55,8 @@ export interface BenchOptions {
   memory_baseline: 'auto' | 'none';
   dry_run: boolean;
   preset: PresetName;
+  /** An Ansible inventory: run on its hosts (3 servers, 1 client) instead of this machine. */
+  hosts?: string;
 }
 
 export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
@@ -54,7 +64,7 @@ export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
   smoke: { workloads: ['a'], records: 20_000, ratios: [8], vcpus: [8], duration_s: 5, warmup_s: 2, tolerance: 0.3, max_probes: 4, repetitions: 1, quiet_wait_s: 5 },
   // This machine kind (2 cores, 24 GiB): the paper's ratios on 100 k records (52 MB of raw
   // data, so 419/105/78/65 MB per node), one core for the three nodes.
-  scaled: { workloads: ['a', 'b'], records: 100_000, ratios: PAPER_RATIOS, vcpus: [8], duration_s: 15, warmup_s: 5, tolerance: 0.1, max_probes: 7, repetitions: 1 },
+  scaled: { workloads: ['a', 'b'], records: 100_000, ratios: PAPER_RATIOS, vcpus: [8], duration_s: 15, warmup_s: 5, tolerance: 0.1, max_probes: 7, repetitions: 3 },
   // The paper's full size (§4.3, §5.1), for a machine with 3 × 8 cores for nodes plus the load
   // generator's: 7.5 M records, 32/8/6/5 GiB, 8/4/2 vCPUs, 10-minute runs after 20 s warm-up.
   paper: {
@@ -75,6 +85,9 @@ export const DEFAULTS: BenchOptions = {
   slo_auto: false,
   quiet_cores: 1,
   quiet_wait_s: 60,
+  disturbed_cores: 0.25,
+  disturbed_steal: 0.05,
+  disturbed_retries: 2,
   threads: 64,
   duration_s: 15,
   warmup_s: 5,
@@ -82,7 +95,7 @@ export const DEFAULTS: BenchOptions = {
   max_rate: 0,
   tolerance: 0.1,
   max_probes: 7,
-  repetitions: 1,
+  repetitions: 3,
   nodes: 3,
   memory_baseline: 'auto',
   dry_run: false,
@@ -147,6 +160,12 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
   else if (s('slo-ms')) o.slo_ms = positiveNumbers(s('slo-ms')!, '--slo-ms')[0]!;
   if (s('quiet-cores')) o.quiet_cores = positiveNumbers(s('quiet-cores')!, '--quiet-cores')[0]!;
   if (s('quiet-wait-s')) o.quiet_wait_s = positiveInt(s('quiet-wait-s')!, '--quiet-wait-s', 0);
+  if (s('disturbed-cores')) o.disturbed_cores = positiveNumbers(s('disturbed-cores')!, '--disturbed-cores')[0]!;
+  if (s('disturbed-steal')) {
+    o.disturbed_steal = positiveNumbers(s('disturbed-steal')!, '--disturbed-steal')[0]!;
+    if (o.disturbed_steal >= 1) throw new UsageError('--disturbed-steal is a share below 1 (e.g. 0.05 for 5 %)');
+  }
+  if (s('disturbed-retries')) o.disturbed_retries = positiveInt(s('disturbed-retries')!, '--disturbed-retries', 0);
   if (s('threads')) o.threads = positiveInt(s('threads')!, '--threads');
   if (s('duration-s')) o.duration_s = positiveInt(s('duration-s')!, '--duration-s', 2);
   if (s('warmup-s')) o.warmup_s = positiveInt(s('warmup-s')!, '--warmup-s', 0);
@@ -164,6 +183,12 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
     o.memory_baseline = b;
   }
   o.dry_run = flags['dry-run'] === true;
+  if (s('hosts')) {
+    o.hosts = s('hosts');
+    // On separate hosts the footprint is the paper's rounding error again; limits are ratio × data.
+    o.memory_baseline = 'none';
+    if (!s('cores-per-vcpu')) o.cores_per_vcpu = 1;
+  }
   if (o.max_rate && o.max_rate <= o.min_rate) throw new UsageError(`--max-rate (${o.max_rate}) must exceed --min-rate (${o.min_rate})`);
   if (!o.mem_gib && !o.ratios) o.ratios = [8];
   return o;
@@ -256,6 +281,7 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
     `plan: ${settings.length} setting(s), preset ${o.preset}, about ${Math.ceil(estimateSeconds(o, settings) / 60)} min at most`,
     `  ${o.nodes} nodes per cluster; YCSB ${o.threads} threads, intended p99 ≤ ${o.slo_auto ? '10 × the mean latency at the minimum rate (measured on the first setting, as §5.1 chose 20 ms)' : `${o.slo_ms} ms`}; probes of ${o.warmup_s} s warm-up + ${o.duration_s} s measured`,
     `  before each probe: wait up to ${o.quiet_wait_s} s for other tenants to use ≤ ${o.quiet_cores} core(s)`,
+    `  a probe is disturbed when other processes use > ${o.disturbed_cores} cores or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
     `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
     `  records ${o.records} (${((o.records * RECORD_BYTES) / 2 ** 20).toFixed(1)} MiB of raw data at ${RECORD_BYTES} B/record)`,

@@ -5,6 +5,7 @@ import type { BenchOptions, Setting } from './plan.ts';
 import type { SettingResult } from './measure.ts';
 import { languageOfSystem } from './systems.ts';
 import type { MachineInfo } from './machine.ts';
+import { describeInterference } from './interference.ts';
 
 export interface ResultRow {
   id: string;
@@ -16,7 +17,7 @@ export interface ResultRow {
   memory_data_ratio: number | null;
   vcpus: number | null;
   metric: string;
-  value: number;
+  value: number | string;
   unit: string;
   instance_type: null;
   clients: number | null;
@@ -25,6 +26,8 @@ export interface ResultRow {
   provenance: { kind: 'measurement'; raw_output: string };
   repetitions?: number;
   stddev?: number;
+  /** Over repetitions: value is the median, this the smallest and largest. */
+  spread?: { min: number; max: number };
 }
 
 export interface ResultsFile {
@@ -50,9 +53,32 @@ function settingNote(r: SettingResult, o: BenchOptions): string {
   const mem = `${round(s.memory_bytes / 2 ** 20, 1)} MiB/node${footprint} via ${r.memory_how}`;
   const ratio = s.ratio !== null ? `memory:data ratio ${s.ratio} over ${s.records} records (${round(s.raw_data_bytes / 2 ** 20, 1)} MiB raw)` : `${s.records} records`;
   const cpu = s.cpu_quota_cores === null ? `nodes share cpuset ${o.node_cpus} without quota` : `nodes on cpuset ${o.node_cpus}, quota ${s.cpu_quota_cores} core each`;
-  const shown = r.best ?? r.floor;
-  const noise = shown?.usage ? `; other tenants used ${round(shown.usage.other_cores_busy, 2)} cores meanwhile` : '';
-  return `scaled run: ${ratio}; ${mem}; ${s.vcpus} paper vCPUs = ${cpu}; YCSB on cpuset ${o.loadgen_cpus}; SLO intended p99 <= ${r.slo_ms} ms; repetition ${s.repetition}${noise}`;
+  if (o.hosts) {
+    const quota = s.cpu_quota_cores === null ? 'no CPU quota' : `CPU quota ${s.cpu_quota_cores} cores per node`;
+    return `hosts run (Ansible inventory ${o.hosts}): 3 server hosts, YCSB on the client host; ${ratio}; ${mem}; ${s.vcpus} vCPUs = ${quota}; other tenants on the hosts not measured; SLO intended p99 <= ${r.slo_ms} ms`;
+  }
+  return `scaled run: ${ratio}; ${mem}; ${s.vcpus} paper vCPUs = ${cpu}; YCSB on cpuset ${o.loadgen_cpus}; SLO intended p99 <= ${r.slo_ms} ms`;
+}
+
+/**
+ * clean: every probe that decided the result was undisturbed (or met the SLO anyway);
+ * bounded: a disturbed miss stopped the search above a clean rate (a lower bound);
+ * disturbed: no rate could be decided — other tenants, not the system, failed the probes;
+ * failed: the setting produced no probe to judge (the cluster did not start, the load failed…).
+ */
+export type SettingStatus = 'clean' | 'bounded' | 'disturbed' | 'failed';
+
+export function settingStatus(r: SettingResult): SettingStatus {
+  if (r.stopped_by && r.best) return 'bounded';
+  if (!r.best && (r.stopped_by || r.floor?.disturbed)) return 'disturbed';
+  if (!r.best && !r.floor) return 'failed';
+  return 'clean';
+}
+
+function evidence(p: SettingResult['probes'][number]): string {
+  const what = p.interference ? describeInterference(p.interference) : 'no interference measurement';
+  const tries = p.discarded.length ? `; ${p.discarded.length} earlier run(s) discarded as disturbed too` : '';
+  return `probe at ${p.target_ops_per_s} ops/s missed (intended p99 ${p.p99_ms === null ? 'unbounded' : `${round(p.p99_ms, 1)} ms`}) while ${what}${tries}`;
 }
 
 /** Rows of one measured setting. */
@@ -71,12 +97,24 @@ export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: stri
   };
   const note = settingNote(r, o);
   const rows: ResultRow[] = [];
-  const add = (metric: string, value: number, unit: string, qualifier: ResultRow['qualifier'] = 'exact', extra = '') =>
+  const add = (metric: string, value: number | string, unit: string, qualifier: ResultRow['qualifier'] = 'exact', extra = '') =>
     rows.push({ id: `${s.id}-${metric.replace(/_/g, '-')}`, ...base, metric, value, unit, qualifier, note: extra ? `${note}; ${extra}` : note });
 
-  if (r.best) {
-    add('max_throughput_slo', round(r.best.target_ops_per_s / 1000), 'Kops/s', r.search.ceiling_reached ? 'lower_bound' : 'exact',
-      r.search.ceiling_reached ? 'the highest rate tried met the SLO' : `bisection tolerance ${o.tolerance * 100} %`);
+  const status = settingStatus(r);
+  const decider = r.stopped_by ?? r.floor;
+  add('measurement_status', status, 'text', 'exact',
+    status === 'clean' ? 'no disturbed probe decided this setting'
+      : status === 'failed' ? `no rate could be decided: the setting failed: ${r.errors.join(' | ').slice(0, 500) || 'no probe completed'}`
+        : `${status === 'bounded' ? 'search stopped early' : 'no rate could be decided'}: ${evidence(decider!)}`);
+  const shownProbe = r.best ?? r.floor;
+  if (shownProbe?.interference) {
+    add('other_processes_cpu', shownProbe.interference.other_cores, 'vCPU', 'exact', `cores used by processes outside the benchmark during the probe reported: ${describeInterference(shownProbe.interference)}`);
+  }
+  if (status === 'disturbed') {
+    // No max_throughput_slo: "< 0.1" would say the system failed, when other tenants did.
+  } else if (r.best) {
+    add('max_throughput_slo', round(r.best.target_ops_per_s / 1000), 'Kops/s', r.search.ceiling_reached || status === 'bounded' ? 'lower_bound' : 'exact',
+      r.search.ceiling_reached ? 'the highest rate tried met the SLO' : status === 'bounded' ? `the search stopped at a disturbed probe of ${r.stopped_by!.target_ops_per_s} ops/s` : `bisection tolerance ${o.tolerance * 100} %`);
   } else if (r.floor) {
     const p99 = r.floor.p99_ms === null ? 'unbounded (failures)' : `${round(r.floor.p99_ms, 1)} ms`;
     add('max_throughput_slo', round(r.floor.target_ops_per_s / 1000), 'Kops/s', 'upper_bound', `not even ${r.floor.target_ops_per_s} ops/s met the SLO: intended p99 ${p99}`);
@@ -103,10 +141,65 @@ export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: stri
   add('slo_p99_latency', r.slo_ms, 'ms', 'exact', r.slo_derived
     ? `derived as in §5.1: 10 × the mean intended latency at ${o.min_rate} ops/s (${round(r.slo_derived.mean_ms, 2)} ms) on the first setting of the run`
     : 'as given');
-  add('saturation_throughput', round(r.saturation_ops_per_s / 1000), 'Kops/s', 'exact', 'closed loop, 64 threads, no target: the top of the search');
+  const sat = r.probes.find((p) => p.kind === 'saturation');
+  add('saturation_throughput', round(r.saturation_ops_per_s / 1000), 'Kops/s', sat?.disturbed ? 'lower_bound' : 'exact',
+    `closed loop, ${o.threads} threads, no target: the top of the search${sat?.disturbed && sat.interference ? `; disturbed (${describeInterference(sat.interference)}), so a lower bound` : ''}`);
   add('leader_changes', Math.max(0, r.leader_changes.length - 1), 'events', 'approx', 'polled once a second over the whole setting');
   add('records_loaded', round(s.records / 1e6, 6), 'million entries');
   return rows;
+}
+
+const median = (sorted: number[]) => {
+  const m = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
+};
+
+/** The setting a per-repetition row id belongs to, without its repetition. */
+export function withoutRepetition(id: string): string {
+  return id.replace(/-rep\d+(?=-)/, '');
+}
+
+/**
+ * One row per setting and metric from the rows of its repetitions: the median as the value,
+ * min–max as the spread, the count as repetitions, and each repetition's value in the note. A
+ * metric a repetition did not produce (a disturbed setting has no max_throughput_slo) is simply
+ * absent from that repetition, so the count says how many values the median is of.
+ */
+export function combineRepetitions(rows: ResultRow[]): ResultRow[] {
+  const groups = new Map<string, ResultRow[]>();
+  for (const r of rows) {
+    const id = withoutRepetition(r.id);
+    groups.set(id, [...(groups.get(id) ?? []), r]);
+  }
+  const out: ResultRow[] = [];
+  for (const [id, group] of groups) {
+    const first = group[0]!;
+    const { stddev: _s, spread: _sp, repetitions: _r, ...base } = first;
+    const mark = (r: ResultRow) => (r.qualifier === 'upper_bound' ? '< ' : r.qualifier === 'lower_bound' ? '≥ ' : '');
+    const reps = group.map((r) => `${mark(r)}${r.value} (${/-rep(\d+)-/.exec(r.id)?.[1] ? `rep ${/-rep(\d+)-/.exec(r.id)![1]}` : 'rep ?'})`).join(', ');
+    const qualifiers = new Set(group.map((r) => r.qualifier));
+    const qualifier = qualifiers.size === 1 ? first.qualifier : 'approx';
+    if (typeof first.value === 'number') {
+      const values = group.map((r) => r.value as number).sort((a, b) => a - b);
+      out.push({
+        ...base,
+        id,
+        value: round(median(values), 4),
+        qualifier,
+        repetitions: group.length,
+        ...(group.length > 1 ? { spread: { min: values[0]!, max: values[values.length - 1]! } } : {}),
+        note: group.length > 1 ? `${first.note}; median of ${group.length} repetitions: ${reps}` : first.note,
+      });
+    } else {
+      // Text (measurement_status): disturbed only when every repetition was.
+      const values = group.map((r) => String(r.value));
+      const value = values.includes('clean') ? 'clean' : values.includes('bounded') ? 'bounded' : values.includes('disturbed') ? 'disturbed' : 'failed';
+      const why = (r: ResultRow) => /; ((?:no rate could be decided|search stopped early).*)$/.exec(r.note ?? '')?.[1] ?? '';
+      const notes = group.map((r) => `rep ${/-rep(\d+)-/.exec(r.id)?.[1] ?? '?'}: ${r.value}${r.value === 'clean' ? '' : ` — ${why(r)}`}`);
+      out.push({ ...base, id, value, qualifier, repetitions: group.length, note: `${values.filter((v) => v === 'clean').length} of ${group.length} repetition(s) clean; ${notes.join(' | ')}` });
+    }
+  }
+  return out;
 }
 
 /** The details of one setting as JSON Lines: a summary, then one line per probe and per node. */

@@ -129,7 +129,9 @@ export class ReplicantClient {
         continue;
       }
       if (reply === 'retry') {
-        this.retries++;
+        // A node that knows no leader (electing, or a leader that stepped down because it
+        // hears no majority) says retry; every other retry asks the next node instead.
+        if (++this.retries % 2 === 0) this.node = (this.node + 1) % this.addresses.length;
         await sleep(this.options.retryDelayMs ?? 20);
         continue;
       }

@@ -8,9 +8,12 @@ import { join } from 'node:path';
 import type { EngineName } from '../loader/engine.ts';
 import { serverCommand } from '../loader/node-loaders.ts';
 import { freePorts } from './ports.ts';
+import { PeerProxy } from './peer-proxy.ts';
 
 export interface ClusterConfig {
   commit_interval_ms: number;
+  /** Omitted: the servers' default (on); false is the paper's mode. */
+  check_quorum?: boolean;
   peers: string[];
   clients: string[];
 }
@@ -24,6 +27,12 @@ export interface LaunchOptions {
   wrap?: (id: number, argv: string[]) => string[];
   /** Where server logs go; a temporary folder by default. */
   logDir?: string;
+  /** Sets check_quorum in the config file (absent: the servers' default). */
+  checkQuorum?: boolean;
+  /** Puts a PeerProxy in front of every node's peer port, so tests can cut the traffic into a
+   * node (`cutInbound`) without a firewall. Each node then gets its own config file, in which
+   * the other nodes' peer addresses are their proxies. */
+  peerProxies?: boolean;
 }
 
 export { freePorts } from './ports.ts';
@@ -34,28 +43,61 @@ export class NativeCluster {
   private readonly lastExit: (string | null)[] = [];
   private readonly logs: WriteStream[] = [];
   private readonly dir: string;
-  private readonly configPath: string;
+  private readonly configPaths: string[] = [];
+  private readonly proxies: PeerProxy[] = [];
 
   private constructor(
     readonly options: LaunchOptions,
     readonly config: ClusterConfig,
+    proxyAddresses: string[] | null,
   ) {
     this.dir = mkdtempSync(join(tmpdir(), 'replicant-cluster-'));
-    this.configPath = join(this.dir, 'cluster.json');
-    writeFileSync(this.configPath, JSON.stringify(config, null, 2));
+    const shared = join(this.dir, 'cluster.json');
+    writeFileSync(shared, JSON.stringify(config, null, 2));
+    for (let id = 0; id < config.peers.length; id++) {
+      if (!proxyAddresses) {
+        this.configPaths.push(shared);
+        continue;
+      }
+      // Node id listens on its real address and reaches every other node through its proxy.
+      const own = { ...config, peers: config.peers.map((a, j) => (j === id ? a : proxyAddresses[j]!)) };
+      const path = join(this.dir, `cluster-${id}.json`);
+      writeFileSync(path, JSON.stringify(own, null, 2));
+      this.configPaths.push(path);
+    }
   }
 
   static async start(options: LaunchOptions): Promise<NativeCluster> {
     const n = options.engines.length;
-    const ports = await freePorts(2 * n);
+    const ports = await freePorts((options.peerProxies ? 3 : 2) * n);
     const config: ClusterConfig = {
       commit_interval_ms: options.commitIntervalMs ?? 150,
+      ...(options.checkQuorum !== undefined && { check_quorum: options.checkQuorum }),
       peers: ports.slice(0, n).map((p) => `127.0.0.1:${p}`),
-      clients: ports.slice(n).map((p) => `127.0.0.1:${p}`),
+      clients: ports.slice(n, 2 * n).map((p) => `127.0.0.1:${p}`),
     };
-    const cluster = new NativeCluster(options, config);
+    const proxyPorts = options.peerProxies ? ports.slice(2 * n) : null;
+    const cluster = new NativeCluster(options, config, proxyPorts?.map((p) => `127.0.0.1:${p}`) ?? null);
+    if (proxyPorts) {
+      for (let id = 0; id < n; id++) {
+        cluster.proxies.push(await PeerProxy.listen('127.0.0.1', proxyPorts[id]!, { host: '127.0.0.1', port: ports[id]! }));
+      }
+    }
     for (let id = 0; id < n; id++) cluster.startNode(id);
     return cluster;
+  }
+
+  /** Cuts (or with false heals) every peer message into node id; needs `peerProxies`. */
+  cutInbound(id: number, cut = true): void {
+    const proxy = this.proxies[id];
+    if (!proxy) throw new Error('cutInbound needs a cluster started with peerProxies');
+    if (cut) proxy.cut();
+    else proxy.heal();
+  }
+
+  /** Heals every cut; safe to call at any time (tests call it on failure too). */
+  healAll(): void {
+    for (const p of this.proxies) p.heal();
   }
 
   get size(): number {
@@ -68,7 +110,7 @@ export class NativeCluster {
 
   startNode(id: number): void {
     if (this.processes[id]) throw new Error(`node ${id} is running`);
-    let argv = [...serverCommand(this.options.engines[id]!), '--config', this.configPath, '--id', String(id)];
+    let argv = [...serverCommand(this.options.engines[id]!), '--config', this.configPaths[id]!, '--id', String(id)];
     if (this.options.wrap) argv = this.options.wrap(id, argv);
     const log = (this.logs[id] ??= createWriteStream(this.logPath(id), { flags: 'a' }));
     const child = spawn(argv[0]!, argv.slice(1), {
@@ -111,6 +153,7 @@ export class NativeCluster {
         clearTimeout(timer);
       }),
     );
+    await Promise.all(this.proxies.map((p) => p.close()));
     for (const log of this.logs) log?.end();
     // With a logDir the temporary folder holds only the config; without one, the logs too.
     rmSync(this.dir, { recursive: true, force: true });

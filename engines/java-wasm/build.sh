@@ -25,17 +25,21 @@ cp target/teavm/replicant-java.js target/teavm/replicant-java.wasm \
   target/teavm/replicant-java.wasm-runtime.js dist/
 
 # Launchers, so drivers can spawn the engine like the others' native binaries. JAVA and
-# REPLICANT_JAVA_OPTS (e.g. -Xmx256m, as the paper sizes the heap) pass through.
+# REPLICANT_JAVA_OPTS (e.g. -Xmx256m, as the paper sizes the heap) pass through; when
+# REPLICANT_JAVA_OPTS is unset, $4 holds the launcher's own default JVM options.
 launcher() {
   cat >"dist/$1" <<SCRIPT
 #!/bin/sh
 here=\$(dirname "\$(readlink -f "\$0")")
-exec "\${JAVA:-java}" \$REPLICANT_JAVA_OPTS $3 -cp "\$here/replicant-java.jar" $2 "\$@"
+exec "\${JAVA:-java}" \${REPLICANT_JAVA_OPTS-${4-}} $3 -cp "\$here/replicant-java.jar" $2 "\$@"
 SCRIPT
   chmod +x "dist/$1"
 }
 # The host is short-lived and single-threaded: a small serial-GC JVM starts fastest.
 launcher replicant-host replicant.host.Main '-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto'
-# The server keeps the JVM's defaults (G1, as in the paper); size the heap with -Xmx.
-launcher replicant-server replicant.server.Main ''
+# The server keeps the JVM's G1 (as in the paper). Without REPLICANT_JAVA_OPTS its heap is fixed
+# at 256 MiB and touched at start, so resident memory does not grow when a stalled cluster makes
+# garbage fast (left alone, G1 grows the heap towards a quarter of the machine's memory);
+# docs/protocol.md, "Native servers", "Limits". Benchmarks size the heap themselves.
+launcher replicant-server replicant.server.Main '' '-Xms256m -Xmx256m -XX:+AlwaysPreTouch'
 touch "$stamp"

@@ -18,6 +18,10 @@ export interface NodeConfig {
   accept_timeout_ticks?: number;
   max_pending_accepts?: number;
   trace?: boolean;
+  /** Check-quorum (docs/protocol.md): off by default, the paper's behaviour. */
+  check_quorum?: boolean;
+  /** Steady-state repair batch (docs/protocol.md): 0 (default) is the paper's behaviour. */
+  repair_batch?: number;
 }
 
 /** One node inside a synchronous engine (wasm builds). */

@@ -18,6 +18,8 @@ export interface ClusterSpec {
   engines: EngineName[];
   seed: number;
   commit_interval_us?: number; // default 150000 (the paper's 150 ms)
+  /** Check-quorum (docs/protocol.md); default false, the paper's protocol. Step sessions only. */
+  check_quorum?: boolean;
 }
 
 /** One AWS availability zone by default; the model card names the source of the figures. */
@@ -130,6 +132,8 @@ export interface RunResult {
   /** An SLO-search probe stopped once more than 1 % of its expected operations had missed the
    * SLO: its p99 is known to be above the SLO, its other figures cover only part of the window. */
   stopped_early: boolean;
+  /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
+  ops_over?: { threshold_us: number; count: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
   wall_ms?: number;
 }
@@ -146,6 +150,19 @@ export interface SloSearchSpec {
    * are seen at the rates where they decide the p99. Off unless given. */
   probe_operations?: number;
   max_duration_s?: number;
+  /** How long each probe runs. 'model' (the default, the paper's method): at least
+   * base.load.duration_s, lengthened to one period of the rarest collector event that can decide
+   * the p99 at the probe's rate (sim/src/run/measurement.ts, modelWindow), at most
+   * max_duration_s (600). 'fixed': base.load.duration_s (or probe_operations, if given). */
+  window?: 'model' | 'fixed';
+  /** Fast mode with a model window set by G1's full collections: simulate the episode around
+   * one full collection and a steady-state sample, and weigh them to the whole window, instead
+   * of the whole window (default true; checked against the plain run in run/shortcut.test.ts). */
+  steady_state_shortcut?: boolean;
+  /** A rate known to meet the SLO and one known to miss it at a neighbouring setting (a sweep's
+   * previous point): the search starts from them instead of the full bracket. Only a hint: both
+   * are probed again here. */
+  hint?: { met_ops_per_s?: number; missed_ops_per_s?: number };
 }
 
 export interface SloSearchResult {
@@ -154,9 +171,30 @@ export interface SloSearchResult {
   max_ops_per_s_at_slo: number | null; // null: not even the minimum rate meets the SLO
   p99_ms_at_max: number | null;
   leader_cpu_utilization_at_max: number | null;
+  /** Mean of the followers' CPU utilisation at that rate. */
+  follower_cpu_utilization_at_max?: number | null;
   /** p99_ms of a probe that stopped early is the SLO itself, a lower bound. */
-  probes: { target_ops_per_s: number; p99_ms: number; achieved_ops_per_s: number; met: boolean; stopped_early: boolean }[];
+  probes: SloProbe[];
   best_run?: RunResult;
+  /** The collector event that set the window of the first missed probe above the answer (or of
+   * the best probe), e.g. { kind: 'g1_full', period_s: 41, pause_ms: 1830 }; null: none did. */
+  deciding_event?: { kind: string; period_s: number; pause_ms: number } | null;
+}
+
+export interface SloProbe {
+  target_ops_per_s: number;
+  p99_ms: number;
+  achieved_ops_per_s: number;
+  met: boolean;
+  stopped_early: boolean;
+  /** The probe's measured window (simulated seconds) and the collector event that set it. */
+  window_s?: number;
+  window_event?: { kind: string; period_s: number; pause_ms: number } | null;
+  /** Set when the probe was estimated by the steady-state shortcut: the simulated seconds of the
+   * episode and of the steady sample it weighed to the window. */
+  estimated_from?: { episode_s: number; steady_s: number };
+  /** Share of the window's operations slower than the SLO (0..1), when known. */
+  over_slo_share?: number;
 }
 
 export interface SweepSpec {
@@ -167,6 +205,10 @@ export interface SweepSpec {
   tolerance?: number;
   probe_operations?: number;
   max_duration_s?: number;
+  window?: 'model' | 'fixed';
+  steady_state_shortcut?: boolean;
+  /** Warm starts for each engine's first point (e.g. from an earlier sweep of the same engine). */
+  hints?: Partial<Record<EngineName, { met_ops_per_s?: number; missed_ops_per_s?: number }>>;
   engines: EngineName[]; // each point runs a homogeneous cluster of this engine
   memory_gib?: number[];
   memory_to_data_ratio?: number[];

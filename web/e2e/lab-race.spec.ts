@@ -4,30 +4,52 @@ import { openView, screenshot } from './helpers.ts';
 test.use({ viewport: { width: 1280, height: 720 } });
 
 test('the Lab draws the paper’s published points for its knobs and a small simulated sweep beside them', async ({ page }, testInfo) => {
-  test.setTimeout(180_000);
-  await openView(page, '?view=lab&lab.engines=cpp,java&lab.duration=2&lab.ratios=8,1.25', 'lab');
+  test.setTimeout(600_000);
+  await openView(page, '?view=lab&lab.engines=cpp&lab.duration=2&lab.ratios=8,1.25', 'lab');
   const chart = page.getByTestId('chart-lab-sweep');
-  // Published: C++ and Java at 32 and 5 GiB (Fig 6(a)).
-  await expect(chart.locator('g.point[aria-label*="published"]')).toHaveCount(4);
-  await chart.locator('g.point[aria-label^="Java · the paper (AWS), 32"]').focus();
-  await expect(chart.getByTestId('point-card')).toContainText('§5.2, Fig 6(a)');
+  // Published: C++ at 32 and 5 GiB (Fig 6(a)).
+  await expect(chart.locator('g.point[aria-label*="published"]')).toHaveCount(2);
+  await chart.locator('g.point[aria-label^="C++ · the paper (AWS), 32"]').focus();
+  await expect(chart.getByTestId('point-card')).toContainText('Fig 6(a)');
   await page.getByTestId('run-sweep').click();
   await expect(page.getByTestId('lab-progress')).toBeVisible();
-  await expect(page.getByTestId('lab-progress')).toHaveCount(0, { timeout: 170_000 });
+  await expect(page.getByTestId('lab-progress')).toHaveCount(0, { timeout: 580_000 });
   await expect(page.getByTestId('lab-error')).toHaveCount(0);
-  // Two engines × two memory sizes, each point labelled simulated with the model card.
-  await expect(chart.locator('g.point[aria-label*="simulated"]')).toHaveCount(4);
+  // One engine × two memory sizes, each point labelled simulated with the model card.
+  await expect(chart.locator('g.point[aria-label*="simulated"]')).toHaveCount(2);
   await expect(chart.locator('g.point[aria-label*="simulated"]').first()).toHaveAttribute('aria-label', /Kops\/s \(simulated\)/);
   await expect(chart.locator('.chart-source')).toContainText(/Simulated with model card \d+\.\d+\.\d+, seed 1/);
+  // Beside each simulated point the paper states: its value and the error.
+  const table = page.getByTestId('lab-fidelity');
+  await expect(table.locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByTestId('fidelity-cpp-32')).toContainText('28.7');
+  await expect(page.getByTestId('fidelity-cpp-32')).toContainText('(simulated)');
+  await expect(page.getByTestId('fidelity-cpp-32')).toContainText(/[+−]\d/);
+  await expect(page.getByTestId('fidelity-cpp-5')).toHaveAttribute('data-outside', 'no');
   await expect(page.getByTestId('chart-lab-probes').locator('g.point').first()).toBeVisible();
   await page.evaluate(() => window.scrollTo(0, 0));
   await chart.locator('g.point[aria-label*="simulated"]').first().hover();
   await screenshot(page, testInfo, 'lab');
 });
 
-test('the Race squeezes memory with one key and simulates every lane', async ({ page }, testInfo) => {
-  test.setTimeout(180_000);
-  await openView(page, '?view=race&race.rate=5000', 'race');
+test('the Lab marks a simulated point outside ±15 % of the paper and says why (Java at 4 vCPUs, Fig 7)', async ({ page }) => {
+  test.setTimeout(600_000);
+  await openView(page, '?view=lab&lab.engines=java&lab.sweep=vcpus&lab.vcpulist=8,4&lab.duration=2', 'lab');
+  await page.getByTestId('run-sweep').click();
+  await expect(page.getByTestId('lab-progress')).toBeVisible();
+  await expect(page.getByTestId('lab-progress')).toHaveCount(0, { timeout: 580_000 });
+  await expect(page.getByTestId('lab-error')).toHaveCount(0);
+  const four = page.getByTestId('fidelity-java-4');
+  await expect(four).toContainText('7 (Fig 7');
+  await expect(four).toHaveAttribute('data-outside', 'yes');
+  await expect(four).toContainText('outside ±15 %');
+  await expect(four).toContainText('idle cores');
+  await expect(page.getByTestId('fidelity-java-8')).toHaveAttribute('data-outside', 'no');
+});
+
+test('the Race squeezes memory with one key; each lane’s number is the highest rate meeting the SLO, and Go collapses at 5 GiB', async ({ page }, testInfo) => {
+  test.setTimeout(900_000);
+  await openView(page, '?view=race', 'race');
   await expect(page.locator('.race-head h1')).toContainText('32 GiB');
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('.race-head h1')).toContainText('8 GiB');
@@ -38,9 +60,17 @@ test('the Race squeezes memory with one key and simulates every lane', async ({ 
   await expect(page.getByTestId('published-java')).toContainText('3 Kops/s');
   const lanes = page.getByTestId('race-board').locator('section.lane');
   await expect(lanes).toHaveCount(4);
-  await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 170_000 });
-  await expect(lanes.first()).toContainText('simulated');
-  await expect(page.getByTestId('race-sentence')).toContainText('At 5 GiB and 5,000 ops/s offered');
+  // Go cannot meet the SLO at 5 GiB at any rate: its number and bar fall to nothing, and its
+  // lane says which collector event decides it.
+  await expect(page.getByTestId('result-go')).toBeVisible({ timeout: 880_000 });
+  await expect(page.getByTestId('headline-go')).toContainText('<');
+  await expect(page.getByTestId('why-go')).toContainText('Go GC cycles every');
+  await expect(page.getByTestId('bar-go')).toHaveAttribute('style', /width: 0%/);
+  // C++ has no collector: it stays near the paper's 28.7 Kops/s.
+  await expect(page.getByTestId('result-cpp')).toBeVisible({ timeout: 880_000 });
+  const cpp = Number((await page.getByTestId('headline-cpp').innerText()).replace(/[^\d.]/g, ''));
+  expect(cpp).toBeGreaterThan(20);
+  await expect(page.getByTestId('lane-cpp')).toContainText('simulated, model card');
   await screenshot(page, testInfo, 'race');
   await page.keyboard.press('ArrowLeft');
   await expect(page.locator('.race-head h1')).toContainText('6 GiB');

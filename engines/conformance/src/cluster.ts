@@ -20,6 +20,8 @@ export interface ClusterOptions {
   acceptTimeoutTicks?: number;
   maxPendingAccepts?: number;
   trace?: boolean;
+  checkQuorum?: boolean;
+  repairBatch?: number;
 }
 
 /** A message filter for deliver / drop: any of id, from, to, type. */
@@ -81,6 +83,8 @@ export class Cluster {
     if (o.acceptTimeoutTicks !== undefined) cfg.accept_timeout_ticks = o.acceptTimeoutTicks;
     if (o.maxPendingAccepts !== undefined) cfg.max_pending_accepts = o.maxPendingAccepts;
     if (o.trace !== undefined) cfg.trace = o.trace;
+    if (o.checkQuorum !== undefined) cfg.check_quorum = o.checkQuorum;
+    if (o.repairBatch !== undefined) cfg.repair_batch = o.repairBatch;
     return cfg;
   }
 

@@ -157,6 +157,8 @@ export class TranscriptRunner {
           ...(args.has('timeout') && { acceptTimeoutTicks: intArg(args, 'timeout') }),
           ...(args.has('max_pending') && { maxPendingAccepts: intArg(args, 'max_pending') }),
           ...(args.has('trace') && { trace: args.get('trace') !== 'false' }),
+          ...(args.has('check_quorum') && { checkQuorum: args.get('check_quorum') !== 'false' }),
+          ...(args.has('repair') && { repairBatch: intArg(args, 'repair') }),
         };
         this.cluster = await Cluster.create(this.engine, opts);
         return this.c.take();

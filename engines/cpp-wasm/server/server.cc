@@ -4,9 +4,11 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -24,97 +26,106 @@
 namespace replicant {
 namespace server {
 
-// A connected client. Replies are written by whichever thread ran the step, under the core
-// lock, without blocking (MSG_DONTWAIT); what the socket does not take waits in `pending` and
-// the client's own thread flushes it when the socket drains.
+// A connected client. Replies are queued by whichever thread ran the step (under the core
+// lock, without any system call but an eventfd wake-up) and written by the client's own thread
+// outside the core lock.
 struct Server::ClientConn {
   int fd = -1;
+  int wake_fd = -1;  // eventfd: a reply was queued while `pending` was empty
   uint64_t client_id = 0;
-  std::mutex mu;  // guards pending and broken
-  std::string pending;
+  uint64_t in_flight = 0;  // requests in the core, not yet answered; guarded by the core lock
+  std::mutex mu;           // guards pending and broken
+  std::string pending;     // replies not yet written
   bool broken = false;
 
-  static constexpr size_t kMaxPending = size_t{64} << 20;
+  // Queue adds reply bytes; never blocks.
+  void Queue(std::string_view data) {
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      if (broken) return;
+      wake = pending.empty();
+      pending.append(data.data(), data.size());
+    }
+    if (wake) {
+      const uint64_t one = 1;
+      [[maybe_unused]] ssize_t n = write(wake_fd, &one, sizeof one);
+    }
+  }
 
-  void WriteLocked(std::string_view data) {
-    if (broken) return;
-    if (pending.empty()) {
-      while (!data.empty()) {
-        const ssize_t n = send(fd, data.data(), data.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-          Break();
-          return;
-        }
-        data.remove_prefix(static_cast<size_t>(n));
+  size_t Backlog() {
+    std::lock_guard<std::mutex> lk(mu);
+    return pending.size();
+  }
+
+  // Flush writes what the socket takes without blocking; false if the connection failed.
+  // Only the client's own thread calls it.
+  bool Flush() {
+    std::string out;
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      if (broken) return false;
+      out.swap(pending);
+    }
+    size_t off = 0;
+    while (off < out.size()) {
+      const ssize_t n = send(fd, out.data() + off, out.size() - off, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+        std::lock_guard<std::mutex> lk(mu);
+        broken = true;
+        pending.clear();
+        return false;
       }
+      off += static_cast<size_t>(n);
     }
-    if (data.empty()) return;
-    if (pending.size() + data.size() > kMaxPending) {  // the client stopped reading
-      Break();
-      return;
+    if (off < out.size()) {  // put the rest back in front of what was queued meanwhile
+      std::lock_guard<std::mutex> lk(mu);
+      out.erase(0, off);
+      out += pending;
+      pending.swap(out);
     }
-    pending.append(data.data(), data.size());
-  }
-
-  void Write(std::string_view data) {
-    std::lock_guard<std::mutex> lk(mu);
-    WriteLocked(data);
-  }
-
-  // Flush writes what is pending without blocking.
-  void Flush() {
-    std::lock_guard<std::mutex> lk(mu);
-    if (broken) return;
-    std::string rest = std::move(pending);
-    pending.clear();
-    WriteLocked(rest);
-  }
-
-  bool HasPending() {
-    std::lock_guard<std::mutex> lk(mu);
-    return !pending.empty();
-  }
-
-  bool Broken() {
-    std::lock_guard<std::mutex> lk(mu);
-    return broken;
-  }
-
-  void Break() {
-    broken = true;
-    pending.clear();
-    shutdown(fd, SHUT_RDWR);  // wakes the client's thread; it closes the socket
+    return true;
   }
 };
 
 // The outbound connection to one peer, owned by its sender thread. While the link is down,
 // messages for the peer are dropped, as a network would drop them; what is queued when a
-// connection breaks is lost with it (docs/protocol.md, "Native servers").
+// connection breaks is lost with it; over kMaxPeerQueueBytes the oldest messages are dropped
+// (docs/protocol.md, "Native servers").
 struct Server::PeerLink {
   uint64_t peer = 0;
   Address addr;
+  DriverCounters* counters = nullptr;
   std::mutex mu;  // guards everything below
   std::condition_variable cv;
   std::deque<std::string> queue;
   size_t queued_bytes = 0;
   bool up = false;  // connected: messages are queued only while true
-  uint64_t dropped = 0;
-
-  static constexpr size_t kMaxQueuedMessages = size_t{1} << 16;
-  static constexpr size_t kMaxQueuedBytes = size_t{256} << 20;
 
   void Enqueue(std::string line) {
     std::lock_guard<std::mutex> lk(mu);
-    if (!up || queue.size() >= kMaxQueuedMessages ||
-        queued_bytes + line.size() > kMaxQueuedBytes) {
-      dropped++;
+    if (!up) {
+      counters->dropped_sends.fetch_add(1, std::memory_order_relaxed);
       return;
     }
+    while (!queue.empty() && queued_bytes + line.size() > kMaxPeerQueueBytes) {
+      Forget(queue.front().size());
+      queue.pop_front();
+      counters->dropped_sends.fetch_add(1, std::memory_order_relaxed);
+    }
+    const bool was_empty = queue.empty();  // the sender waits only on an empty queue
     queued_bytes += line.size();
+    counters->peer_queue_bytes.fetch_add(line.size(), std::memory_order_relaxed);
     queue.push_back(std::move(line));
-    cv.notify_one();
+    if (was_empty) cv.notify_one();
+  }
+
+  // Forget takes bytes that left the queue off the counts (mu held).
+  void Forget(size_t bytes) {
+    queued_bytes -= bytes;
+    counters->peer_queue_bytes.fetch_sub(bytes, std::memory_order_relaxed);
   }
 };
 
@@ -125,7 +136,10 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
   c.num_peers = cfg_.peers.size();
   c.seed = opts_.seed ? *opts_.seed : id_ + 1;  // the Go server's default
   c.commit_interval_us = cfg_.commit_interval_ms * 1000;
+  c.check_quorum = cfg_.check_quorum;
+  c.repair_batch = kServerRepairBatch;
   c.trace = opts_.trace;
+  c.max_pending_accepts = kMaxPendingAccepts;
   node_ = std::make_unique<Node>(c);
   for (uint64_t p = 0; p < cfg_.peers.size(); p++) {
     if (p == id_) {
@@ -135,6 +149,7 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
     auto link = std::make_unique<PeerLink>();
     link->peer = p;
     link->addr = cfg_.peers[p];
+    link->counters = &counters_;
     links_.push_back(std::move(link));
   }
 }
@@ -211,6 +226,7 @@ void Server::Run() {
   }
   std::thread(&Server::AcceptPeers, this).detach();
   std::thread(&Server::RunTimers, this).detach();
+  std::thread(&Server::RunStatus, this).detach();
   {
     std::lock_guard<std::mutex> lk(mu_);
     StepLocked(Event{});  // start
@@ -221,10 +237,101 @@ void Server::Run() {
   std::abort();
 }
 
+// RunStatus logs the node's status line every kStatusInterval, and says when a limit turned
+// work away in the last interval (docs/protocol.md, "Native servers").
+void Server::RunStatus() {
+  uint64_t shed = 0, dropped = 0, refused = 0;
+  for (;;) {
+    std::this_thread::sleep_for(kStatusInterval);
+    CoreView core;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      core = ReadCoreView(node_->Inspect());
+    }
+    const uint64_t now_shed = counters_.shed_retries.load(std::memory_order_relaxed);
+    const uint64_t now_dropped = counters_.dropped_sends.load(std::memory_order_relaxed);
+    const uint64_t now_refused = counters_.clients_refused.load(std::memory_order_relaxed);
+    if (now_shed > shed) {
+      Log("limit: answered " + std::to_string(now_shed - shed) +
+          " client requests retry (in flight: " +
+          std::to_string(counters_.in_flight.load(std::memory_order_relaxed)) + " of " +
+          std::to_string(kMaxInFlightTotal) + " per node, " + std::to_string(kMaxInFlightPerClient) +
+          " per connection)");
+    }
+    if (now_dropped > dropped) {
+      Log("limit: dropped " + std::to_string(now_dropped - dropped) +
+          " peer messages (link down or over " + std::to_string(kMaxPeerQueueBytes >> 20) +
+          " MiB queued)");
+    }
+    if (now_refused > refused) {
+      Log("limit: refused " + std::to_string(now_refused - refused) + " client connections (" +
+          std::to_string(kMaxClients) + " open)");
+    }
+    shed = now_shed;
+    dropped = now_dropped;
+    refused = now_refused;
+    Log(StatusLine(core, counters_));
+    counters_.timer_late_max_us.store(0, std::memory_order_relaxed);
+  }
+}
+
 // --- the core ---
 
+// NoteTimerLateness records how long after its deadline a timer reached the core.
+void Server::NoteTimerLateness(Clock::time_point deadline) {
+  const uint64_t late_us = static_cast<uint64_t>(std::max<int64_t>(
+      0, std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - deadline).count()));
+  uint64_t seen = counters_.timer_late_max_us.load(std::memory_order_relaxed);
+  while (late_us > seen && !counters_.timer_late_max_us.compare_exchange_weak(seen, late_us)) {
+  }
+}
+
 void Server::StepLocked(const Event& ev) {
+  DeliverDueTimersLocked();
   for (const Effect& e : node_->Step(ev)) Dispatch(e);
+}
+
+// DeliverDueTimersLocked steps the core with every timer whose deadline has passed. Every
+// step calls it first, so a due heartbeat goes out with the next step of any thread instead of
+// waiting for the timer thread to win the core lock against the client threads.
+void Server::DeliverDueTimersLocked() {
+  for (;;) {
+    if (Clock::now().time_since_epoch().count() < next_deadline_.load(std::memory_order_acquire)) {
+      return;
+    }
+    int due = -1;
+    Clock::time_point deadline;
+    {
+      std::lock_guard<std::mutex> tl(timer_mu_);
+      const auto now = Clock::now();
+      for (int t = 0; t < 2; t++) {
+        if (timer_armed_[t] && timer_deadline_[t] <= now &&
+            (due < 0 || timer_deadline_[t] < timer_deadline_[due])) {
+          due = t;
+        }
+      }
+      if (due >= 0) {
+        timer_armed_[due] = false;
+        deadline = timer_deadline_[due];
+      }
+      UpdateNextDeadlineLocked();
+    }
+    if (due < 0) return;
+    NoteTimerLateness(deadline);
+    Event ev;
+    ev.type = EventType::kTimer;
+    ev.timer = static_cast<TimerName>(due);
+    for (const Effect& e : node_->Step(ev)) Dispatch(e);
+  }
+}
+
+// UpdateNextDeadlineLocked publishes the earliest armed deadline (timer_mu_ held).
+void Server::UpdateNextDeadlineLocked() {
+  int64_t next = INT64_MAX;
+  for (int t = 0; t < 2; t++) {
+    if (timer_armed_[t]) next = std::min<int64_t>(next, timer_deadline_[t].time_since_epoch().count());
+  }
+  next_deadline_.store(next, std::memory_order_release);
 }
 
 void Server::Dispatch(const Effect& e) {
@@ -241,23 +348,38 @@ void Server::Dispatch(const Effect& e) {
     }
     case EffectType::kReply: {
       auto it = clients_.find(e.client_id);
-      if (it == clients_.end()) return;  // the client has gone
+      if (it == clients_.end()) return;  // the client has gone (its requests left the count)
+      ClientConn* c = it->second.get();
+      if (c->in_flight > 0) {
+        c->in_flight--;
+        in_flight_--;
+        counters_.in_flight.store(in_flight_, std::memory_order_relaxed);
+      }
       std::string line = ReplyLine(e.result);
       line.push_back('\n');
-      it->second->Write(line);
+      c->Queue(line);
       return;
     }
     case EffectType::kSetTimer: {
-      const int t = static_cast<int>(e.timer);
-      timer_armed_[t] = true;
-      timer_deadline_[t] = Clock::now() + std::chrono::microseconds(e.delay_us);
+      {
+        std::lock_guard<std::mutex> tl(timer_mu_);
+        const int t = static_cast<int>(e.timer);
+        timer_armed_[t] = true;
+        timer_deadline_[t] = Clock::now() + std::chrono::microseconds(e.delay_us);
+        UpdateNextDeadlineLocked();
+      }
       timer_cv_.notify_one();
       return;
     }
-    case EffectType::kCancelTimer:
-      timer_armed_[static_cast<int>(e.timer)] = false;
+    case EffectType::kCancelTimer: {
+      {
+        std::lock_guard<std::mutex> tl(timer_mu_);
+        timer_armed_[static_cast<int>(e.timer)] = false;
+        UpdateNextDeadlineLocked();
+      }
       timer_cv_.notify_one();
       return;
+    }
     case EffectType::kTrace:
       if (opts_.trace) {
         scratch_.clear();
@@ -271,26 +393,28 @@ void Server::Dispatch(const Effect& e) {
   }
 }
 
+// RunTimers sleeps until the earliest armed deadline, then takes the core lock to deliver what
+// is due (unless another thread's step has delivered it first).
 void Server::RunTimers() {
-  std::unique_lock<std::mutex> lk(mu_);
   for (;;) {
-    int next = -1;
-    for (int t = 0; t < 2; t++) {
-      if (timer_armed_[t] && (next < 0 || timer_deadline_[t] < timer_deadline_[next])) next = t;
+    {
+      std::unique_lock<std::mutex> tl(timer_mu_);
+      for (;;) {
+        int next = -1;
+        for (int t = 0; t < 2; t++) {
+          if (timer_armed_[t] && (next < 0 || timer_deadline_[t] < timer_deadline_[next])) next = t;
+        }
+        if (next < 0) {
+          timer_cv_.wait(tl);
+        } else if (Clock::now() < timer_deadline_[next]) {
+          timer_cv_.wait_until(tl, timer_deadline_[next]);
+        } else {
+          break;
+        }
+      }
     }
-    if (next < 0) {
-      timer_cv_.wait(lk);
-      continue;
-    }
-    if (Clock::now() < timer_deadline_[next]) {
-      timer_cv_.wait_until(lk, timer_deadline_[next]);
-      continue;  // re-examine: the timer may have been re-armed or cancelled meanwhile
-    }
-    timer_armed_[next] = false;
-    Event ev;
-    ev.type = EventType::kTimer;
-    ev.timer = static_cast<TimerName>(next);
-    StepLocked(ev);
+    std::lock_guard<std::mutex> lk(mu_);
+    DeliverDueTimersLocked();
   }
 }
 
@@ -307,22 +431,60 @@ void Server::AcceptClients() {
       continue;
     }
     SetNoDelay(fd);
+    if (counters_.clients.load(std::memory_order_relaxed) >= kMaxClients) {
+      counters_.clients_refused.fetch_add(1, std::memory_order_relaxed);
+      [[maybe_unused]] ssize_t n = send(fd, "retry\n", 6, MSG_DONTWAIT | MSG_NOSIGNAL);
+      shutdown(fd, SHUT_WR);
+      close(fd);
+      continue;
+    }
     uint64_t client_id;
     {
       std::lock_guard<std::mutex> lk(mu_);
       client_id = id_ + cfg_.peers.size() * ++next_client_k_;  // k = 1, 2, … as in the Go server
     }
+    counters_.clients.fetch_add(1, std::memory_order_relaxed);
     if (!StartThread([this, fd, client_id] { ServeClient(fd, client_id); })) {
       Log("cannot start a thread for a new client; closing it");
+      counters_.clients.fetch_sub(1, std::memory_order_relaxed);
       close(fd);
     }
   }
+}
+
+// OnClientLine hands one request to the core, or answers `retry` itself when the connection or
+// the node already has as many requests in the core as the limits allow.
+void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string line) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (conn->in_flight < kMaxInFlightPerClient && in_flight_ < kMaxInFlightTotal) {
+      conn->in_flight++;
+      in_flight_++;
+      counters_.in_flight.store(in_flight_, std::memory_order_relaxed);
+      Event ev;
+      ev.type = EventType::kClient;
+      ev.client_id = conn->client_id;
+      ev.request_id = request_id;
+      ev.line = std::move(line);
+      StepLocked(ev);
+      return;
+    }
+  }
+  counters_.shed_retries.fetch_add(1, std::memory_order_relaxed);
+  conn->Queue("retry\n");
 }
 
 void Server::ServeClient(int fd, uint64_t client_id) {
   auto conn = std::make_shared<ClientConn>();
   conn->fd = fd;
   conn->client_id = client_id;
+  conn->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (conn->wake_fd < 0) {
+    Log(std::string("cannot serve a client: eventfd: ") + std::strerror(errno));
+    close(fd);
+    counters_.clients.fetch_sub(1, std::memory_order_relaxed);
+    return;
+  }
   {
     std::lock_guard<std::mutex> lk(mu_);
     clients_[client_id] = conn;
@@ -330,40 +492,62 @@ void Server::ServeClient(int fd, uint64_t client_id) {
   LineReader reader(fd, kMaxClientLine);
   std::string line;
   uint64_t request_id = 0;
-  Event ev;
-  ev.type = EventType::kClient;
-  ev.client_id = client_id;
+  bool paused = false;
   for (bool open = true; open;) {
-    LineReader::Status st;
-    while ((st = reader.TryLine(&line)) == LineReader::Status::kLine) {
+    LineReader::Status st = LineReader::Status::kNeedMore;
+    while (conn->Backlog() < kMaxReplyBacklogBytes &&
+           (st = reader.TryLine(&line)) == LineReader::Status::kLine) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      ev.request_id = ++request_id;
-      ev.line = std::move(line);
-      std::lock_guard<std::mutex> lk(mu_);
-      StepLocked(ev);
+      OnClientLine(conn.get(), ++request_id, std::move(line));
     }
     if (st == LineReader::Status::kTooLong) {
       Log("client " + std::to_string(client_id) + " sent a line over 1 MiB; closing");
-      conn->Write("bad command\n");
+      conn->Queue("bad command\n");
       break;
     }
-    pollfd p{};
-    p.fd = fd;
-    p.events = static_cast<short>(POLLIN | (conn->HasPending() ? POLLOUT : 0));
-    const int r = poll(&p, 1, 200);
+    if (!conn->Flush()) break;
+    // A client that does not read its replies is not read from either: its requests wait in
+    // the kernel's buffers, not in ours.
+    const bool reading = conn->Backlog() < kMaxReplyBacklogBytes;
+    if (!reading && !paused) counters_.reads_paused.fetch_add(1, std::memory_order_relaxed);
+    paused = !reading;
+    pollfd p[2] = {};
+    p[0].fd = fd;
+    p[0].events = static_cast<short>((reading ? POLLIN : 0) | (conn->Backlog() > 0 ? POLLOUT : 0));
+    p[1].fd = conn->wake_fd;
+    p[1].events = POLLIN;
+    const int r = poll(p, 2, 1000);
     if (r < 0 && errno != EINTR) break;
-    if (r > 0 && (p.revents & POLLOUT) != 0) conn->Flush();
-    if (r > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)) != 0) open = reader.Fill();
-    if (conn->Broken()) break;
+    if (r <= 0) continue;
+    if ((p[1].revents & POLLIN) != 0) {
+      uint64_t v;
+      [[maybe_unused]] ssize_t n = read(conn->wake_fd, &v, sizeof v);
+    }
+    if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
+      if (!reading) break;  // gone while we were not reading
+      open = reader.Fill();
+    }
+  }
+  // The client stopped sending (or is gone): give replies still in flight a moment to arrive.
+  for (int i = 0; i < 50; i++) {
+    uint64_t waiting;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      waiting = conn->in_flight;
+    }
+    if (!conn->Flush() || (waiting == 0 && conn->Backlog() == 0)) break;
+    pollfd p{conn->wake_fd, POLLIN, 0};
+    if (poll(&p, 1, 100) > 0) {
+      uint64_t v;
+      [[maybe_unused]] ssize_t n = read(conn->wake_fd, &v, sizeof v);
+    }
   }
   {
     std::lock_guard<std::mutex> lk(mu_);
+    in_flight_ -= conn->in_flight;
+    conn->in_flight = 0;
+    counters_.in_flight.store(in_flight_, std::memory_order_relaxed);
     clients_.erase(client_id);
-  }
-  // Let a last reply ("bad command") reach the client before the socket closes.
-  for (int i = 0; i < 10 && conn->HasPending() && !conn->Broken(); i++) {
-    pollfd p{fd, POLLOUT, 0};
-    if (poll(&p, 1, 100) > 0) conn->Flush();
   }
   shutdown(fd, SHUT_WR);
   // Closing a socket with unread input resets the connection, which can destroy the last
@@ -374,6 +558,8 @@ void Server::ServeClient(int fd, uint64_t client_id) {
     if (poll(&p, 1, 50) <= 0 || recv(fd, sink, sizeof sink, 0) <= 0) break;
   }
   close(fd);
+  close(conn->wake_fd);
+  counters_.clients.fetch_sub(1, std::memory_order_relaxed);
 }
 
 // --- peers ---
@@ -414,12 +600,14 @@ void Server::ServePeer(int fd, std::string from) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.empty()) continue;
       if (!DecodeMessage(line, &ev.message)) {
+        counters_.garbage_frames.fetch_add(1, std::memory_order_relaxed);
         Log("dropping a peer line from " + from + " that does not decode: " +
             line.substr(0, 200));
         continue;
       }
       const Message& m = ev.message;
       if (m.to != id_ || m.from >= n || m.from == id_) {
+        counters_.garbage_frames.fetch_add(1, std::memory_order_relaxed);
         Log("dropping a peer message from " + from + " with from=" + std::to_string(m.from) +
             " to=" + std::to_string(m.to));
         continue;
@@ -477,7 +665,7 @@ void Server::RunPeerLink(PeerLink* link) {
       batch.clear();
       while (!link->queue.empty() && batch.size() < (size_t{1} << 20)) {
         batch += link->queue.front();
-        link->queued_bytes -= link->queue.front().size();
+        link->Forget(link->queue.front().size());
         link->queue.pop_front();
       }
       lk.unlock();
@@ -486,8 +674,9 @@ void Server::RunPeerLink(PeerLink* link) {
       if (!ok) break;
     }
     link->up = false;
+    counters_.dropped_sends.fetch_add(link->queue.size(), std::memory_order_relaxed);
+    link->Forget(link->queued_bytes);
     link->queue.clear();  // lost with the connection
-    link->queued_bytes = 0;
     lk.unlock();
     close(fd);
     Log("lost the connection to " + name + "; reconnecting");

@@ -1,19 +1,22 @@
 // The native TCP server (docs/protocol.md, "Native servers"): the sans-IO core driven by OS
 // threads, as in the paper's C++ Replicant (§4.1):
-//   - a thread per client connection reads command lines and steps the core;
+//   - a thread per client connection reads command lines, steps the core, and writes that
+//     client's replies (queued by whichever thread ran the step; an eventfd wakes it);
 //   - a thread per inbound peer connection reads and decodes peer messages and steps the core;
 //   - a sender thread per peer dials it, reconnects with back-off and writes queued messages;
 //   - a signal thread ends the process cleanly on SIGINT/SIGTERM;
-//   - a timer thread arms the core's two timers and feeds their firings back;
-//   - one mutex around the core serializes every step (like Replicant's Log mutex); the
-//     thread that ran a step dispatches its effects (queue peer messages, write client replies)
-//     before releasing it, so effects leave in the order the core emitted them.
+//   - a timer thread watches the core's two timers; a status thread logs a status line;
+//   - one mutex around the core serializes every step (like Replicant's Log mutex). No socket
+//     is written while it is held: effects only go into queues, so a step is short.
+//   - A timer that is due is delivered by whichever thread takes the core lock next, before its
+//     own event: a heartbeat never waits in line behind client work for the lock.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,15 +24,13 @@
 #include <string>
 #include <vector>
 
+#include "limits.h"
 #include "node.h"
 #include "server_config.h"
+#include "status.h"
 
 namespace replicant {
 namespace server {
-
-// Line limits of the native protocols.
-constexpr size_t kMaxClientLine = size_t{1} << 20;  // 1 MiB
-constexpr size_t kMaxPeerLine = size_t{64} << 20;   // 64 MiB
 
 struct Options {
   bool trace = false;             // log the core's trace records to stderr
@@ -60,8 +61,12 @@ class Server {
 
   static bool StartThread(std::function<void()> f);
   void Log(const std::string& line);
-  void StepLocked(const Event& ev);  // mu_ held
+  void StepLocked(const Event& ev);  // mu_ held; delivers due timers first
+  void DeliverDueTimersLocked();     // mu_ held
   void Dispatch(const Effect& e);    // mu_ held
+  void NoteTimerLateness(Clock::time_point deadline);
+  void UpdateNextDeadlineLocked();  // timer_mu_ held
+  void OnClientLine(ClientConn* conn, uint64_t request_id, std::string line);
 
   void AcceptClients();
   void ServeClient(int fd, uint64_t client_id);
@@ -70,6 +75,7 @@ class Server {
   void RunPeerLink(PeerLink* link);
   void RunTimers();
   void RunSignals();
+  void RunStatus();
 
   const ServerConfig cfg_;
   const uint64_t id_;
@@ -78,15 +84,22 @@ class Server {
   int peer_listener_ = -1;
 
   std::mutex log_mu_;
+  DriverCounters counters_;
+
+  // The timers, guarded by timer_mu_ (a leaf lock, taken under mu_ or alone).
+  std::mutex timer_mu_;
+  std::condition_variable timer_cv_;
+  bool timer_armed_[2] = {false, false};
+  Clock::time_point timer_deadline_[2];
+  // The earliest armed deadline (Clock ticks; max when none): read without a lock by every step.
+  std::atomic<int64_t> next_deadline_{INT64_MAX};
 
   // Everything below is guarded by mu_ (the core lock) unless said otherwise.
   std::mutex mu_;
   std::unique_ptr<Node> node_;
-  std::condition_variable timer_cv_;
-  bool timer_armed_[2] = {false, false};
-  Clock::time_point timer_deadline_[2];
   std::map<uint64_t, std::shared_ptr<ClientConn>> clients_;
   uint64_t next_client_k_ = 0;
+  uint64_t in_flight_ = 0;  // client requests in the core, over all connections
   std::vector<std::unique_ptr<PeerLink>> links_;  // by peer id (nullptr for ourselves)
   std::string scratch_;
 };

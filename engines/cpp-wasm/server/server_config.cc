@@ -72,6 +72,9 @@ std::string ParseServerConfig(std::string_view text, ServerConfig* out) {
         return "commit_interval_ms must be an integer between 1 and 60000";
       }
       cfg.commit_interval_ms = f.value.n;
+    } else if (f.name == "check_quorum") {
+      if (f.value.kind != JsonKind::kBool) return "check_quorum must be true or false";
+      cfg.check_quorum = f.value.b;
     } else if (f.name == "peers") {
       std::string err = ParseAddressList(f.value, "peers", &cfg.peers);
       if (!err.empty()) return err;

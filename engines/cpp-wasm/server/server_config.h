@@ -18,6 +18,7 @@ struct Address {
 
 struct ServerConfig {
   uint64_t commit_interval_ms = 150;  // optional in the file: the paper's default
+  bool check_quorum = true;           // optional in the file: false is the paper's mode
   std::vector<Address> peers;
   std::vector<Address> clients;
 };

@@ -200,6 +200,16 @@ void AppendTrace(std::string& b, const Trace& t) {
     case TraceKind::kCommitGle:
       AppendUintField(b, "value", t.value, false);
       break;
+    case TraceKind::kRepair:
+      AppendUintField(b, "peer", t.leader, false);
+      AppendUintField(b, "from_index", t.from_index, false);
+      AppendUintField(b, "to_index", t.to_index, false);
+      break;
+    case TraceKind::kStepDown:
+      AppendUintField(b, "ballot", t.ballot, false);
+      AppendUintField(b, "heard", t.count, false);
+      AppendUintField(b, "window_us", t.value, false);
+      break;
     case TraceKind::kViolation:
       AppendUintField(b, "index", t.index, false);
       AppendStringField(b, "reason", t.reason != nullptr ? t.reason : "", false);
@@ -406,6 +416,10 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       if (!AsBool(&f.value, &cfg.trace)) return "config: trace must be true or false";
       continue;
     }
+    if (f.name == "check_quorum") {
+      if (!AsBool(&f.value, &cfg.check_quorum)) return "config: check_quorum must be true or false";
+      continue;
+    }
     uint64_t n;
     if (!AsUint(&f.value, &n)) {
       return "config: " + f.name + " must be a non-negative integer below 2^53";
@@ -425,6 +439,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.accept_timeout_ticks = n;
     } else if (f.name == "max_pending_accepts") {
       cfg.max_pending_accepts = n;
+    } else if (f.name == "repair_batch") {
+      cfg.repair_batch = n;
     } else {
       return "config: unknown field " + Quote(f.name);
     }

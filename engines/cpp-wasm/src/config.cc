@@ -20,6 +20,7 @@ std::string Validate(const Config& c) {
   if (c.max_pending_accepts < 1 || c.max_pending_accepts > 1000000) {
     return "config: max_pending_accepts must be between 1 and 1000000";
   }
+  if (c.repair_batch > 4096) return "config: repair_batch must be between 0 and 4096";
   return "";
 }
 

@@ -15,7 +15,22 @@ struct Config {
   uint64_t accept_timeout_ticks = 3;     // heartbeats an accept phase may wait for a majority
   uint64_t max_pending_accepts = 4096;   // open accept phases before clients are told to retry
   bool trace = true;                     // emit trace records
+  // check_quorum: a leader that heard from no majority for kQuorumWindowTicks heartbeats
+  // steps down, and a node that hears a live leader refuses prepares (docs/protocol.md).
+  // Off keeps the paper's behaviour.
+  bool check_quorum = false;
+  // repair_batch: at most this many log entries a leader re-sends to a follower whose
+  // heartbeat answer shows it could not execute what the leader had (a lost accept, a stale
+  // entry); 0 turns repair off, the paper's behaviour.
+  uint64_t repair_batch = 0;
 };
+
+// kServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").
+constexpr uint64_t kServerRepairBatch = 256;
+
+// kQuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
+// longest election timeout.
+constexpr uint64_t kQuorumWindowTicks = 2;
 
 inline Config DefaultConfig() { return Config{}; }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -73,6 +74,8 @@ class Log {
   const Instance* Get(uint64_t index) const;
   // Instances returns every stored slot in ascending index order.
   std::vector<Instance> Instances() const { return SortedInstances(instances_); }
+  // InvariantError describes the first broken log invariant, or is empty.
+  std::string InvariantError() const;
   // Copy returns a copy of the slots (a candidate's merged log starts from its own).
   InstanceMap Copy() const { return instances_; }
 

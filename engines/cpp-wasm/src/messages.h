@@ -64,6 +64,8 @@ enum class TraceKind : uint8_t {
   kTrim,
   kCommitGle,
   kViolation,
+  kStepDown,
+  kRepair,
 };
 
 const char* ToString(TraceKind k);
@@ -72,15 +74,15 @@ const char* ToString(TraceKind k);
 struct Trace {
   TraceKind kind = TraceKind::kFollower;
   uint64_t ballot = 0;
-  uint64_t leader = 0;
+  uint64_t leader = 0;  // follower: the new leader; repair: the peer repaired
   uint64_t last_index = 0;
   uint64_t index = 0;
   InstanceState state = InstanceState::kInProgress;
   ResultType result = ResultType::kOk;
-  uint64_t count = 0;
+  uint64_t count = 0;  // replay: entries; step_down: nodes heard (itself included)
   uint64_t from_index = 0;
   uint64_t to_index = 0;
-  uint64_t value = 0;            // trim: the new gle; commit_gle: the learned gle
+  uint64_t value = 0;            // trim: the new gle; commit_gle: the learned gle; step_down: the window
   const char* reason = nullptr;  // violation
 };
 

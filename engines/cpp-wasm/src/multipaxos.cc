@@ -50,6 +50,8 @@ void Node::BecomeFollower(uint64_t b) {
 void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged) {
   log_.SetLastIndexAtLeast(max_last_index);
   ballot_ = b;
+  quorum_tick_ = 0;
+  std::fill(heard_tick_.begin(), heard_tick_.end(), 0);
   commit_gle_ = log_.GlobalLastExecuted();
   Trace t;
   t.kind = TraceKind::kLeader;
@@ -66,6 +68,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
 
 void Node::OnElectionTimer() {
   if (IsLeader()) return;
+  lease_held_ = commit_received_;
   if (commit_received_) {
     commit_received_ = false;
     SetTimer(TimerName::kElection, ElectionDelayUs());
@@ -106,7 +109,7 @@ void Node::OnElectionTimer() {
 void Node::OnPrepareRequest(const Message& m) {
   Message r;
   r.type = MessageType::kPrepareResponse;
-  if (m.ballot > ballot_) {
+  if (m.ballot > ballot_ && !InLease()) {
     BecomeFollower(m.ballot);
     r.ok = true;
     r.ballot = ballot_;
@@ -306,6 +309,14 @@ void Node::OnAcceptResponse(const Message& m) {
 
 void Node::OnCommitTimer() {
   if (!IsLeader()) return;
+  if (cfg_.check_quorum) {
+    quorum_tick_++;
+    const uint64_t heard = HeardWithinWindow();
+    if (heard < Majority()) {
+      StepDown(heard);
+      return;
+    }
+  }
   commit_round_.reset();
   for (AcceptPhase* ph : SortedAccepts()) {
     ph->ticks++;
@@ -339,6 +350,7 @@ void Node::TrimAndOpenCommitRound() {
   commit_round_ = std::make_unique<CommitRound>();
   commit_round_->channel_id = ch;
   commit_round_->min_last_executed = last_executed;
+  commit_round_->last_executed = last_executed;
 }
 
 void Node::TrimUntil(uint64_t g) {
@@ -395,11 +407,86 @@ void Node::OnCommitResponse(const Message& m) {
   }
   r->answered_count++;
   r->min_last_executed = std::min(r->min_last_executed, m.last_executed);
+  if (m.last_executed < r->last_executed && cfg_.repair_batch > 0) {
+    Repair(m.from, m.last_executed, r->last_executed);
+  }
   if (r->answered_count == cfg_.num_peers - 1) {
     const uint64_t learned = r->min_last_executed;
     commit_round_.reset();
     LearnGle(learned);
   }
+}
+
+// --- repair ---
+
+// Repair re-sends to peer, as accept requests under this leader's ballot, the entries after
+// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
+// accept) or held them from an older ballot (stale). At most repair_batch per heartbeat; one
+// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
+void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
+  std::vector<Instance> batch;
+  for (uint64_t i = peer_last_executed + 1; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
+    const Instance* inst = log_.Get(i);
+    if (inst == nullptr || inst->ballot != ballot_) break;  // trimmed, or still being replayed
+    batch.push_back(*inst);
+    batch.back().state = InstanceState::kInProgress;
+  }
+  if (batch.empty()) return;
+  Trace t;
+  t.kind = TraceKind::kRepair;
+  t.leader = peer;
+  t.from_index = batch.front().index;
+  t.to_index = batch.back().index;
+  EmitTrace(t);
+  const uint64_t channel = ++next_channel_id_;
+  for (Instance& inst : batch) {
+    Message m;
+    m.type = MessageType::kAcceptRequest;
+    m.from = cfg_.id;
+    m.to = peer;
+    m.channel_id = channel;
+    m.instance = std::move(inst);
+    Send(m);
+  }
+}
+
+// --- check-quorum ---
+
+// HeardWithinWindow counts the nodes (this one included) heard within the last
+// kQuorumWindowTicks heartbeats. A new leader's peers count as heard at its tick 0, which
+// gives every peer one full window to answer.
+uint64_t Node::HeardWithinWindow() const {
+  uint64_t heard = 1;
+  for (uint64_t p = 0; p < heard_tick_.size(); p++) {
+    if (p != cfg_.id && heard_tick_[p] + kQuorumWindowTicks >= quorum_tick_) heard++;
+  }
+  return heard;
+}
+
+// StepDown ends a leadership that no majority answers: the ballot keeps its round but
+// names no leader, so heartbeats stop and a connected majority elects a new leader.
+void Node::StepDown(uint64_t heard) {
+  Trace t;
+  t.kind = TraceKind::kStepDown;
+  t.ballot = ballot_;
+  t.count = heard;
+  t.value = kQuorumWindowTicks * cfg_.commit_interval_us;
+  EmitTrace(t);
+  ballot_ = (ballot_ & ~uint64_t{0xff}) | kNoLeader;
+  CancelTimer(TimerName::kCommit);
+  for (AcceptPhase* ph : SortedAccepts()) {
+    if (ph->has_client) {
+      Result r;
+      r.type = ResultType::kRetry;
+      Reply(ph->client, std::move(r));
+    }
+  }
+  accepts_.clear();
+  replay_queue_.clear();
+  commit_round_.reset();
+  commit_received_ = false;
+  lease_held_ = false;
+  SetTimer(TimerName::kElection, ElectionDelayUs());
 }
 
 // --- executor ---

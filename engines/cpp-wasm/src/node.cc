@@ -6,7 +6,7 @@
 
 namespace replicant {
 
-Node::Node(const Config& cfg) : cfg_(cfg), rng_(cfg.seed) {}
+Node::Node(const Config& cfg) : cfg_(cfg), rng_(cfg.seed), heard_tick_(cfg.num_peers, 0) {}
 
 const std::vector<Effect>& Node::Step(const Event& ev) {
   effects_.clear();
@@ -31,9 +31,11 @@ const std::vector<Effect>& Node::Step(const Event& ev) {
         break;
       }
       counters_.messages_in++;
+      heard_tick_[ev.message.from] = quorum_tick_;
       OnMessage(ev.message);
       break;
   }
+  if (g_check_invariants) CheckInvariants();
   return effects_;
 }
 
@@ -82,7 +84,8 @@ bool Node::ValidMessage(const Message& m) const {
     default:
       break;
   }
-  return real_ballot(m.ballot) || m.ballot == kInitialBallot;
+  // A ballot naming no leader: the initial one, or a leader's after it stepped down.
+  return real_ballot(m.ballot) || LeaderOf(m.ballot) == kNoLeader;
 }
 
 uint64_t Node::ElectionDelayUs() {

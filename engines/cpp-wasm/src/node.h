@@ -21,6 +21,10 @@
 
 namespace replicant {
 
+// g_check_invariants makes every Step verify the node's invariants (docs/protocol.md,
+// "Invariants every engine asserts") and abort on a broken one. Test builds turn it on.
+inline bool g_check_invariants = false;
+
 // Counters are the node's running totals, shown by Inspect.
 struct Counters {
   uint64_t events = 0, messages_in = 0, messages_out = 0, client_commands = 0, replies = 0,
@@ -76,6 +80,7 @@ class Node {
 
   struct CommitRound {
     uint64_t channel_id = 0;
+    uint64_t last_executed = 0;  // what the heartbeat told the peers
     uint32_t answered = 0;
     uint64_t answered_count = 0;
     uint64_t min_last_executed = 0;
@@ -86,6 +91,13 @@ class Node {
   bool ValidMessage(const Message& m) const;
   bool IsLeader() const { return LeaderOf(ballot_) == cfg_.id; }
   uint64_t Majority() const { return cfg_.num_peers / 2 + 1; }
+  // InLease: with check-quorum on, a node that leads or hears a live leader refuses
+  // prepares, so a node that cannot hear the others cannot depose a leader a majority
+  // still follows.
+  bool InLease() const {
+    return cfg_.check_quorum && (IsLeader() || commit_received_ || lease_held_);
+  }
+  void CheckInvariants() const;
   uint64_t ElectionDelayUs();
   void SetTimer(TimerName t, uint64_t delay_us);
   void CancelTimer(TimerName t);
@@ -117,6 +129,9 @@ class Node {
   void LearnGle(uint64_t g);
   void OnCommitRequest(const Message& m);
   void OnCommitResponse(const Message& m);
+  void Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to);
+  uint64_t HeardWithinWindow() const;
+  void StepDown(uint64_t heard);
   void Execute();
   void OnMessage(const Message& m);
 
@@ -137,6 +152,12 @@ class Node {
   uint64_t commit_gle_ = 0;
   std::unordered_map<uint64_t, ClientRequest> awaiting_;  // index -> the request it answers
   Counters counters_;
+  // check-quorum (Config::check_quorum): heartbeats since this node became leader, the
+  // heartbeat count when each peer was last heard, and whether the last election timer
+  // found a leader's heartbeat (the follower's lease).
+  uint64_t quorum_tick_ = 0;
+  std::vector<uint64_t> heard_tick_;
+  bool lease_held_ = false;
 
   std::vector<Effect> effects_;     // the current step's output
   std::vector<LogChange> changes_;  // scratch for log operations

@@ -12,6 +12,13 @@
 
 namespace replicant {
 namespace {
+// Test builds check the core's invariants after every step.
+const bool kInvariantsOn = (g_check_invariants = true);
+}  // namespace
+}  // namespace replicant
+
+namespace replicant {
+namespace {
 
 Config MakeConfig(uint64_t id, uint64_t n, uint64_t seed) {
   Config c;

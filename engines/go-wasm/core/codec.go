@@ -382,6 +382,14 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "global_last_executed", t.Value, false)
 	case TraceCommitGle:
 		b = appendUintField(b, "value", t.Value, false)
+	case TraceRepair:
+		b = appendUintField(b, "peer", t.Leader, false)
+		b = appendUintField(b, "from_index", t.FromIndex, false)
+		b = appendUintField(b, "to_index", t.ToIndex, false)
+	case TraceStepDown:
+		b = appendUintField(b, "ballot", t.Ballot, false)
+		b = appendUintField(b, "heard", t.Count, false)
+		b = appendUintField(b, "window_us", t.Value, false)
 	case TraceViolation:
 		b = appendUintField(b, "index", t.Index, false)
 		b = appendStringField(b, "reason", t.Reason, false)
@@ -447,12 +455,16 @@ func DecodeConfig(in []byte) (Config, error) {
 	cfg := DefaultConfig()
 	var seen struct{ id, numPeers, seed bool }
 	for _, f := range v.fields {
-		if f.name == "trace" {
+		if f.name == "trace" || f.name == "check_quorum" {
 			b, ok := asBool(f.value)
 			if !ok {
-				return Config{}, errors.New("config: trace must be true or false")
+				return Config{}, errors.New("config: " + f.name + " must be true or false")
 			}
-			cfg.Trace = b
+			if f.name == "trace" {
+				cfg.Trace = b
+			} else {
+				cfg.CheckQuorum = b
+			}
 			continue
 		}
 		n, ok := asUint(f.value)
@@ -472,6 +484,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.AcceptTimeoutTicks = n
 		case "max_pending_accepts":
 			cfg.MaxPendingAccepts = n
+		case "repair_batch":
+			cfg.RepairBatch = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

@@ -11,7 +11,22 @@ type Config struct {
 	AcceptTimeoutTicks uint64 // heartbeats an accept phase may wait for a majority
 	MaxPendingAccepts  uint64 // open accept phases before clients are told to retry
 	Trace              bool   // emit trace records
+	// CheckQuorum: a leader that heard from no majority for QuorumWindowTicks heartbeats steps
+	// down, and a node that hears a live leader refuses prepares (docs/protocol.md). Off keeps
+	// the paper's behaviour.
+	CheckQuorum bool
+	// RepairBatch: at most this many log entries a leader re-sends to a follower whose
+	// heartbeat answer shows it could not execute what the leader had (a lost accept, a stale
+	// entry); 0 turns repair off, the paper's behaviour.
+	RepairBatch uint64
 }
+
+// ServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").
+const ServerRepairBatch = 256
+
+// QuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
+// longest election timeout.
+const QuorumWindowTicks = 2
 
 func DefaultConfig() Config {
 	return Config{
@@ -37,6 +52,8 @@ func (c Config) Validate() error {
 		return errors.New("config: accept_timeout_ticks must be between 1 and 1000")
 	case c.MaxPendingAccepts < 1 || c.MaxPendingAccepts > 1_000_000:
 		return errors.New("config: max_pending_accepts must be between 1 and 1000000")
+	case c.RepairBatch > 4096:
+		return errors.New("config: repair_batch must be between 0 and 4096")
 	}
 	return nil
 }

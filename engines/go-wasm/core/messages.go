@@ -100,11 +100,14 @@ const (
 	TraceTrim
 	TraceCommitGle
 	TraceViolation
+	TraceStepDown
+	TraceRepair
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
+	"step_down", "repair",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }
@@ -113,14 +116,14 @@ func (k TraceKind) String() string { return traceKindNames[k] }
 type Trace struct {
 	Kind      TraceKind
 	Ballot    uint64
-	Leader    uint64
+	Leader    uint64 // follower: the new leader; repair: the peer repaired
 	LastIndex uint64
 	Index     uint64
 	State     InstanceState
 	Result    ResultType
-	Count     uint64
+	Count     uint64 // replay: entries; step_down: nodes heard (itself included)
 	FromIndex uint64
 	ToIndex   uint64
-	Value     uint64 // trim: the new gle; commit_gle: the learned gle
+	Value     uint64 // trim: the new gle; commit_gle: the learned gle; step_down: the window
 	Reason    string
 }

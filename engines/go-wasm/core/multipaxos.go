@@ -38,6 +38,8 @@ func (n *Node) becomeFollower(b uint64) {
 func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) {
 	n.log.SetLastIndexAtLeast(maxLastIndex)
 	n.ballot = b
+	n.quorumTick = 0
+	clear(n.heardTick)
 	n.commitGle = n.log.GlobalLastExecuted()
 	n.trace(Trace{Kind: TraceLeader, Ballot: b, LastIndex: n.log.LastIndex()})
 	n.cancelTimer(TimerElection)
@@ -52,6 +54,7 @@ func (n *Node) onElectionTimer() {
 	if n.isLeader() {
 		return
 	}
+	n.leaseHeld = n.commitReceived
 	if n.commitReceived {
 		n.commitReceived = false
 		n.setTimer(TimerElection, n.electionDelayUs())
@@ -77,7 +80,7 @@ func (n *Node) onElectionTimer() {
 }
 
 func (n *Node) onPrepareRequest(m *Message) {
-	if m.Ballot > n.ballot {
+	if m.Ballot > n.ballot && !n.inLease() {
 		n.becomeFollower(m.Ballot)
 		n.respond(m, Message{Type: PrepareResponse, Ok: true, Ballot: n.ballot, Instances: n.log.Instances()})
 		return
@@ -236,6 +239,13 @@ func (n *Node) onCommitTimer() {
 	if !n.isLeader() {
 		return
 	}
+	if n.cfg.CheckQuorum {
+		n.quorumTick++
+		if heard := n.heardWithinWindow(); heard < n.majority() {
+			n.stepDown(heard)
+			return
+		}
+	}
 	n.commitRound = nil
 	for _, ph := range n.sortedAccepts() {
 		ph.ticks++
@@ -258,7 +268,7 @@ func (n *Node) trimAndOpenCommitRound() {
 	}
 	ch := n.broadcast(Message{Type: CommitRequest, Ballot: n.ballot, LastExecuted: lastExecuted,
 		GlobalLastExecuted: n.commitGle})
-	n.commitRound = &commitRound{channelID: ch, minLastExecuted: lastExecuted}
+	n.commitRound = &commitRound{channelID: ch, lastExecuted: lastExecuted, minLastExecuted: lastExecuted}
 }
 
 func (n *Node) trimUntil(g uint64) {
@@ -304,10 +314,74 @@ func (n *Node) onCommitResponse(m *Message) {
 	}
 	r.answeredCount++
 	r.minLastExecuted = min(r.minLastExecuted, m.LastExecuted)
+	if m.LastExecuted < r.lastExecuted && n.cfg.RepairBatch > 0 {
+		n.repair(m.From, m.LastExecuted, r.lastExecuted)
+	}
 	if r.answeredCount == n.cfg.NumPeers-1 {
 		n.commitRound = nil
 		n.learnGle(r.minLastExecuted)
 	}
+}
+
+// --- repair ---
+
+// repair re-sends to peer, as accept requests under this leader's ballot, the entries after
+// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
+// accept) or held them from an older ballot (stale). At most RepairBatch per heartbeat; one
+// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
+func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
+	var batch []Instance
+	for i := peerLastExecuted + 1; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
+		inst, ok := n.log.Get(i)
+		if !ok || inst.Ballot != n.ballot {
+			break // trimmed here, or still being replayed: the replay will send it
+		}
+		inst.State = InProgress
+		batch = append(batch, inst)
+	}
+	if len(batch) == 0 {
+		return
+	}
+	n.trace(Trace{Kind: TraceRepair, Leader: peer, FromIndex: batch[0].Index, ToIndex: batch[len(batch)-1].Index})
+	n.nextChannelID++
+	for _, inst := range batch {
+		n.send(Message{Type: AcceptRequest, From: n.cfg.ID, To: peer, ChannelID: n.nextChannelID, Instance: inst})
+	}
+}
+
+// --- check-quorum ---
+
+// heardWithinWindow counts the nodes (this one included) heard within the last
+// QuorumWindowTicks heartbeats. A new leader's peers count as heard at its tick 0, which
+// gives every peer one full window to answer.
+func (n *Node) heardWithinWindow() uint64 {
+	heard := uint64(1)
+	for p, t := range n.heardTick {
+		if uint64(p) != n.cfg.ID && t+QuorumWindowTicks >= n.quorumTick {
+			heard++
+		}
+	}
+	return heard
+}
+
+// stepDown ends a leadership that no majority answers: the ballot keeps its round but names
+// no leader, so heartbeats stop and a connected majority elects a new leader.
+func (n *Node) stepDown(heard uint64) {
+	n.trace(Trace{Kind: TraceStepDown, Ballot: n.ballot, Count: heard,
+		Value: QuorumWindowTicks * n.cfg.CommitIntervalUs})
+	n.ballot = n.ballot&^0xff | NoLeader
+	n.cancelTimer(TimerCommit)
+	for _, ph := range n.sortedAccepts() {
+		if ph.client != nil {
+			n.reply(*ph.client, Result{Type: ResultRetry})
+		}
+	}
+	clear(n.accepts)
+	n.replayQueue = nil
+	n.commitRound = nil
+	n.commitReceived = false
+	n.leaseHeld = false
+	n.setTimer(TimerElection, n.electionDelayUs())
 }
 
 // --- executor ---

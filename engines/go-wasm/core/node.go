@@ -19,6 +19,12 @@ type Node struct {
 	commitGle         uint64
 	awaiting          map[uint64]clientRequest // index -> the request its execution answers
 	counters          Counters
+	// check-quorum (Config.CheckQuorum): heartbeats since this node became leader, the
+	// heartbeat count when each peer was last heard, and whether the last election timer
+	// found a leader's heartbeat (the follower's lease).
+	quorumTick uint64
+	heardTick  []uint64
+	leaseHeld  bool
 
 	effects []Effect    // the current step's output
 	changes []LogChange // scratch for log operations
@@ -47,6 +53,7 @@ type acceptPhase struct {
 
 type commitRound struct {
 	channelID       uint64
+	lastExecuted    uint64 // what the heartbeat told the peers
 	answered        uint32
 	answeredCount   uint64
 	minLastExecuted uint64
@@ -67,7 +74,8 @@ func NewNode(cfg Config) *Node {
 		kv:       NewKVStore(),
 		rng:      NewSplitMix64(cfg.Seed),
 		accepts:  make(map[uint64]*acceptPhase),
-		awaiting: make(map[uint64]clientRequest),
+		awaiting:  make(map[uint64]clientRequest),
+		heardTick: make([]uint64, cfg.NumPeers),
 	}
 }
 
@@ -94,7 +102,11 @@ func (n *Node) Step(ev *Event) []Effect {
 			break
 		}
 		n.counters.MessagesIn++
+		n.heardTick[ev.Message.From] = n.quorumTick
 		n.onMessage(&ev.Message)
+	}
+	if CheckInvariants {
+		n.checkInvariants()
 	}
 	return n.effects
 }
@@ -135,11 +147,18 @@ func (n *Node) validMessage(m *Message) bool {
 			}
 		}
 	}
-	return realBallot(m.Ballot) || m.Ballot == InitialBallot
+	// A ballot naming no leader: the initial one, or a leader's after it stepped down.
+	return realBallot(m.Ballot) || LeaderOf(m.Ballot) == NoLeader
 }
 
 func (n *Node) isLeader() bool   { return LeaderOf(n.ballot) == n.cfg.ID }
 func (n *Node) majority() uint64 { return n.cfg.NumPeers/2 + 1 }
+
+// inLease: with check-quorum on, a node that leads or hears a live leader refuses prepares,
+// so a node that cannot hear the others cannot depose a leader a majority still follows.
+func (n *Node) inLease() bool {
+	return n.cfg.CheckQuorum && (n.isLeader() || n.commitReceived || n.leaseHeld)
+}
 
 func (n *Node) electionDelayUs() uint64 {
 	lo := n.cfg.CommitIntervalUs * 3 / 2

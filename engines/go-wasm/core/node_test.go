@@ -92,3 +92,5 @@ func TestTraceOffEmitsNoTraceRecords(t *testing.T) {
 		}
 	}
 }
+
+func init() { CheckInvariants = true }

@@ -13,6 +13,7 @@ import (
 // servers"); a server's id is its position in Peers.
 type FileConfig struct {
 	CommitIntervalMs uint64   `json:"-"` // commit_interval_ms, 150 when absent
+	CheckQuorum      bool     `json:"-"` // check_quorum, true when absent (the paper's mode: false)
 	Peers            []string `json:"peers"`
 	Clients          []string `json:"clients"`
 }
@@ -26,6 +27,7 @@ func LoadConfig(path string, id int) (FileConfig, error) {
 	}
 	var raw struct {
 		CommitIntervalMs *uint64  `json:"commit_interval_ms"`
+		CheckQuorum      *bool    `json:"check_quorum"`
 		Peers            []string `json:"peers"`
 		Clients          []string `json:"clients"`
 	}
@@ -38,6 +40,7 @@ func LoadConfig(path string, id int) (FileConfig, error) {
 	if raw.CommitIntervalMs != nil {
 		fc.CommitIntervalMs = *raw.CommitIntervalMs
 	}
+	fc.CheckQuorum = raw.CheckQuorum == nil || *raw.CheckQuorum
 	switch {
 	case len(fc.Peers) == 0 || len(fc.Peers) > core.MaxNumPeers:
 		return fc, fmt.Errorf("config: peers must list 1 to %d addresses", core.MaxNumPeers)

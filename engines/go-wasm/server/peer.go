@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"replicant/engines/go-wasm/core"
@@ -12,37 +11,76 @@ import (
 
 // peerLink carries everything this node sends to one peer over a connection it dials, and
 // redials with back-off when the connection breaks. While the link is down, messages for the
-// peer are dropped, as a network would drop them (docs/protocol.md, "Native servers").
+// peer are dropped, as a network would drop them; over maxPeerQueueBytes the oldest queued
+// messages are dropped (docs/protocol.md, "Native servers").
 type peerLink struct {
-	s     *Server
-	id    int
-	addr  string
-	queue chan []byte
-	stop  chan struct{}
-	once  sync.Once
-	mu    sync.Mutex
-	conn  net.Conn
-	up    atomic.Bool // connected: sends are queued only while true
+	s    *Server
+	id   int
+	addr string
+	stop chan struct{}
+	once sync.Once
+
+	mu          sync.Mutex // guards everything below
+	wake        *sync.Cond // signalled when the queue gains a message or the link stops
+	queue       [][]byte
+	queuedBytes int
+	up          bool // connected: sends are queued only while true
+	stopped     bool
+	conn        net.Conn
 }
 
 func newPeerLink(s *Server, id int, addr string) *peerLink {
-	return &peerLink{s: s, id: id, addr: addr, queue: make(chan []byte, outboundQueueLen), stop: make(chan struct{})}
+	p := &peerLink{s: s, id: id, addr: addr, stop: make(chan struct{})}
+	p.wake = sync.NewCond(&p.mu)
+	return p
 }
 
 func (p *peerLink) send(msg []byte) {
-	if !p.up.Load() {
+	c := &p.s.counters
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.up {
+		c.droppedSends.Add(1)
 		return
 	}
-	select {
-	case p.queue <- msg:
-	default: // the peer is unreachable and its queue full: drop, as a network would
+	for len(p.queue) > 0 && p.queuedBytes+len(msg)+1 > maxPeerQueueBytes {
+		p.forget(len(p.queue[0]) + 1)
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		c.droppedSends.Add(1)
 	}
+	if len(p.queue) == 0 {
+		p.wake.Signal() // the writer waits only on an empty queue
+	}
+	p.queue = append(p.queue, msg)
+	p.queuedBytes += len(msg) + 1
+	c.peerQueueBytes.Add(int64(len(msg) + 1))
+}
+
+// forget takes bytes that left the queue off the counts (mu held).
+func (p *peerLink) forget(bytes int) {
+	p.queuedBytes -= bytes
+	p.s.counters.peerQueueBytes.Add(-int64(bytes))
+}
+
+// setUp marks the link connected or not; going down drops what is queued.
+func (p *peerLink) setUp(up bool) {
+	p.mu.Lock()
+	p.up = up
+	if !up {
+		p.s.counters.droppedSends.Add(uint64(len(p.queue)))
+		p.forget(p.queuedBytes)
+		p.queue = nil
+	}
+	p.mu.Unlock()
 }
 
 func (p *peerLink) close() {
 	p.once.Do(func() {
 		close(p.stop)
 		p.mu.Lock()
+		p.stopped = true
+		p.wake.Broadcast()
 		if p.conn != nil {
 			p.conn.Close()
 		}
@@ -79,13 +117,10 @@ func (p *peerLink) run() {
 		p.mu.Lock()
 		p.conn = conn
 		p.mu.Unlock()
-		p.up.Store(true)
+		p.setUp(true)
 		more := p.pump(conn)
-		p.up.Store(false)
+		p.setUp(false) // what is queued is lost with the connection
 		conn.Close()
-		for len(p.queue) > 0 { // lost with the connection
-			<-p.queue
-		}
 		if !more {
 			return
 		}
@@ -95,20 +130,34 @@ func (p *peerLink) run() {
 // pump writes queued messages until the connection fails (true: redial) or the link stops.
 func (p *peerLink) pump(conn net.Conn) bool {
 	w := bufio.NewWriterSize(conn, 64<<10)
+	var batch [][]byte
 	for {
-		select {
-		case <-p.stop:
+		p.mu.Lock()
+		for len(p.queue) == 0 && !p.stopped {
+			p.wake.Wait()
+		}
+		if p.stopped {
+			p.mu.Unlock()
 			return false
-		case msg := <-p.queue:
+		}
+		// Take a batch out of the queue and write it with the lock released: a slow peer must
+		// never hold up the core, which queues under this lock.
+		batch = batch[:0]
+		n := 0
+		for len(p.queue) > 0 && n < 32<<10 {
+			batch = append(batch, p.queue[0])
+			n += len(p.queue[0]) + 1
+			p.queue[0] = nil
+			p.queue = p.queue[1:]
+		}
+		p.forget(n)
+		p.mu.Unlock()
+		for _, msg := range batch {
 			w.Write(msg)
 			w.WriteByte('\n')
-			for len(p.queue) > 0 && w.Buffered() < 32<<10 {
-				w.Write(<-p.queue)
-				w.WriteByte('\n')
-			}
-			if err := w.Flush(); err != nil {
-				return true
-			}
+		}
+		if err := w.Flush(); err != nil {
+			return true
 		}
 	}
 }
@@ -129,6 +178,7 @@ func (s *Server) servePeer(conn net.Conn) {
 		}
 		msg, err := core.DecodeMessage(line)
 		if err != nil {
+			s.counters.garbageFrames.Add(1)
 			s.logger.Printf("dropped a garbage peer frame from %s: %.80q", conn.RemoteAddr(), line)
 			continue
 		}

@@ -14,12 +14,6 @@ import (
 	"replicant/engines/go-wasm/core"
 )
 
-const (
-	maxClientLineBytes = 1 << 20  // longer client lines close the connection
-	maxPeerLineBytes   = 64 << 20 // longer peer frames close the link
-	outboundQueueLen   = 1 << 16  // per peer / client; when full, messages are dropped like packets
-)
-
 type Server struct {
 	id     int
 	cfg    FileConfig
@@ -29,9 +23,13 @@ type Server struct {
 	node          *core.Node
 	timerGen      [2]uint64
 	timers        [2]*time.Timer
+	timerDeadline [2]time.Time
 	clients       map[uint64]*clientConn
 	nextClientSeq uint64
+	inFlight      uint64 // client requests in the core, over all connections
 	closed        bool
+	counters      driverCounters
+	stopStatus    chan struct{}
 
 	peers     []*peerLink // outbound, by peer id (nil for ourselves)
 	listeners []net.Listener
@@ -44,12 +42,15 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 	ncfg := core.DefaultConfig()
 	ncfg.ID, ncfg.NumPeers, ncfg.Seed = uint64(id), uint64(len(cfg.Peers)), seed
 	ncfg.CommitIntervalUs = cfg.CommitIntervalMs * 1000
+	ncfg.CheckQuorum = cfg.CheckQuorum
+	ncfg.RepairBatch = core.ServerRepairBatch
 	ncfg.Trace = false // traces are for people; the server only needs the protocol
+	ncfg.MaxPendingAccepts = maxPendingAccepts
 	if err := ncfg.Validate(); err != nil {
 		return nil, err
 	}
 	s := &Server{id: id, cfg: cfg, logger: logger, node: core.NewNode(ncfg), clients: map[uint64]*clientConn{},
-		accepted: map[net.Conn]struct{}{}}
+		accepted: map[net.Conn]struct{}{}, stopStatus: make(chan struct{})}
 	s.peers = make([]*peerLink, len(cfg.Peers))
 	for p := range cfg.Peers {
 		if p != id {
@@ -77,9 +78,10 @@ func (s *Server) Start() error {
 			go p.run()
 		}
 	}
-	s.wg.Add(2)
+	s.wg.Add(3)
 	go s.acceptLoop(peerLn, s.servePeer)
 	go s.acceptLoop(clientLn, s.serveClient)
+	go s.runStatus()
 	s.step(&core.Event{Type: core.EventStart})
 	return nil
 }
@@ -88,6 +90,7 @@ func (s *Server) Start() error {
 func (s *Server) Stop() {
 	s.mu.Lock()
 	s.closed = true
+	close(s.stopStatus)
 	for _, t := range s.timers {
 		if t != nil {
 			t.Stop()
@@ -144,6 +147,11 @@ func (s *Server) acceptLoop(ln net.Listener, serve func(net.Conn)) {
 func (s *Server) step(ev *core.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.stepLocked(ev)
+}
+
+// stepLocked is step with s.mu held. No effect blocks: messages and replies only go into queues.
+func (s *Server) stepLocked(ev *core.Event) {
 	if s.closed {
 		return
 	}
@@ -154,9 +162,16 @@ func (s *Server) step(ev *core.Event) {
 				p.send(core.AppendMessage(nil, &e.Message))
 			}
 		case core.EffectReply:
-			if c := s.clients[e.ClientID]; c != nil {
-				c.reply(core.ReplyLine(e.Result))
+			c := s.clients[e.ClientID]
+			if c == nil {
+				continue // the client has gone (its requests left the count)
 			}
+			if c.inFlight > 0 {
+				c.inFlight--
+				s.inFlight--
+				s.counters.inFlight.Store(s.inFlight)
+			}
+			c.queue(core.ReplyLine(e.Result))
 		case core.EffectSetTimer:
 			s.setTimer(e.Timer, time.Duration(e.DelayUs)*time.Microsecond)
 		case core.EffectCancelTimer:
@@ -178,12 +193,13 @@ func (s *Server) setTimer(name core.TimerName, d time.Duration) {
 	if t := s.timers[name]; t != nil {
 		t.Stop()
 	}
+	s.timerDeadline[name] = time.Now().Add(d)
 	s.timers[name] = time.AfterFunc(d, func() {
 		s.mu.Lock()
-		current := s.timerGen[name] == gen
-		s.mu.Unlock()
-		if current {
-			s.step(&core.Event{Type: core.EventTimer, Timer: name})
+		defer s.mu.Unlock()
+		if s.timerGen[name] == gen {
+			s.counters.noteTimerLateness(s.timerDeadline[name])
+			s.stepLocked(&core.Event{Type: core.EventTimer, Timer: name})
 		}
 	})
 }

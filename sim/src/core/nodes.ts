@@ -12,6 +12,8 @@ export const MAX_CLUSTER_SEED = 2 ** 53 - 1 - MAX_NODES - SEED_STRIDE_PER_INCARN
 export interface NodeSetOptions {
   seed: number;
   commit_interval_us?: number;
+  /** the leader steps down without a majority's answers (docs/protocol.md, Check-quorum) */
+  check_quorum?: boolean;
   trace: boolean;
 }
 
@@ -41,6 +43,7 @@ export class NodeSet {
       trace: this.options.trace,
     };
     if (this.options.commit_interval_us !== undefined) cfg.commit_interval_us = this.options.commit_interval_us;
+    if (this.options.check_quorum !== undefined) cfg.check_quorum = this.options.check_quorum;
     return cfg;
   }
 

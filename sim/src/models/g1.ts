@@ -50,6 +50,17 @@ export function fullPauseMs(live_bytes: number, threads: number, ns_per_byte: nu
   return (live_bytes * ns_per_byte) / threads / 1e6;
 }
 
+/** The collector's phase: what a run started mid-cycle needs (the steady-state shortcut). */
+export interface G1State {
+  edenUsed: number;
+  oldGarbage: number;
+  updatesSinceYoung: number;
+  marking: boolean;
+  markEndUs: number;
+  mixedLeft: number;
+  reclaimablePerMixed: number;
+}
+
 export class G1Runtime implements RuntimeModel {
   readonly events: GcEvent[] = [];
   oom_at_us: number | null = null;
@@ -148,5 +159,22 @@ export class G1Runtime implements RuntimeModel {
 
   heapBytes(): number {
     return this.old() + this.edenUsed;
+  }
+
+  state(): G1State {
+    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEndUs: this.markEndUs, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed };
+  }
+
+  /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.
+   * Concurrent marking in progress is not carried (its threads were placed by the other run):
+   * it restarts at the next collection, as IHOP asks. */
+  setState(s: G1State): void {
+    this.edenUsed = s.edenUsed;
+    this.oldGarbage = s.oldGarbage;
+    this.updatesSinceYoung = s.updatesSinceYoung;
+    this.marking = false;
+    this.markEndUs = 0;
+    this.mixedLeft = s.mixedLeft;
+    this.reclaimablePerMixed = s.reclaimablePerMixed;
   }
 }

@@ -30,7 +30,11 @@ const USAGE = `usage: npm run sim -- <run|search|sweep> [options]
   --target OPS              offered load for run (ops/s)
   --threads N               client threads (default 64)
   --mode open|closed        open: YCSB -target, latency from intended start (default); closed: back to back
-  --duration-s S            measured window per run/probe (default 30)
+  --duration-s S            measured window of a run (default 30); for search/sweep the shortest
+                            window of a probe: the model lengthens it (--window model)
+  --window model|fixed      search/sweep: 'model' (default, the paper's method) makes each probe's
+                            window hold one period of the rarest GC event that can decide the p99
+                            at its rate, at most --max-probe-s; 'fixed' keeps --duration-s
   --warmup-s S              warm-up before it (default 5)
   --fidelity fast|exact     (default: exact for run, fast for search/sweep)
   --min-ops N --max-ops N   search bracket (default 100 and 200000)
@@ -65,7 +69,12 @@ function parseArgs(argv: string[]): { cmd: string; opts: Opts } {
   return { cmd, opts };
 }
 
-const KNOWN = new Set(['probe-ops', 'max-probe-s', 'engine', 'nodes', 'workload', 'read-proportion', 'distribution', 'records', 'engine-records', 'mem-gib', 'ratio', 'vcpus', 'slo-ms', 'target', 'threads', 'mode', 'duration-s', 'warmup-s', 'fidelity', 'min-ops', 'max-ops', 'tolerance', 'latency-us', 'jitter-us', 'bandwidth-gbps', 'card', 'seed', 'out', 'raw', 'date']);
+function windowOpt(v: string): 'model' | 'fixed' {
+  if (v !== 'model' && v !== 'fixed') throw new UsageError(`--window must be model or fixed, got "${v}"`);
+  return v;
+}
+
+const KNOWN = new Set(['window', 'probe-ops', 'max-probe-s', 'engine', 'nodes', 'workload', 'read-proportion', 'distribution', 'records', 'engine-records', 'mem-gib', 'ratio', 'vcpus', 'slo-ms', 'target', 'threads', 'mode', 'duration-s', 'warmup-s', 'fidelity', 'min-ops', 'max-ops', 'tolerance', 'latency-us', 'jitter-us', 'bandwidth-gbps', 'card', 'seed', 'out', 'raw', 'date']);
 
 function number(opts: Opts, name: string, fallback?: number, integer = false): number {
   const v = opts.get(name);
@@ -184,7 +193,9 @@ export async function main(argv: string[]): Promise<number> {
     min_ops_per_s: number(opts, 'min-ops', 100),
     max_ops_per_s: number(opts, 'max-ops', 200_000),
     tolerance: number(opts, 'tolerance', 0.02),
-    ...(opts.has('probe-ops') ? { probe_operations: number(opts, 'probe-ops'), max_duration_s: number(opts, 'max-probe-s', 600) } : {}),
+    ...(opts.has('probe-ops') ? { probe_operations: number(opts, 'probe-ops') } : {}),
+    max_duration_s: number(opts, 'max-probe-s', 600),
+    ...(opts.has('window') ? { window: windowOpt(opts.get('window')!) } : {}),
   };
   const command = `npm run sim -- ${argv.join(' ')}`;
   const meta = {

@@ -3,17 +3,19 @@
 // fitted to are marked as such; everything else is a held-out prediction. Nothing here tunes
 // anything.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineName, RunResult, RunSpec, SloSearchResult } from '../api.ts';
 import { DEFAULT_CARD } from '../models/card.ts';
-import { searchSlo } from '../search/slo.ts';
+import { sweep } from '../search/slo.ts';
 import { simulate } from '../run/simulate.ts';
+import { PAPER_DATASET_GIB, fidelityKnobs, fidelityRunSpec } from '../fidelity/specs.ts';
+import { PAPER_METHOD, measurementSweepSpec } from '../run/measurement.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CARD = DEFAULT_CARD;
-const FAST = { duration_s: 10, warmup_s: 5, probe_operations: 300_000, max_duration_s: 600, tolerance: 0.04 };
-const LONG_PROBE_OPERATIONS = 3_000_000;
 
 interface PaperRow {
   id: string;
@@ -61,49 +63,68 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-function spec(e: EngineName, workload: 'A' | 'B', memory_gib: number, vcpus: number, records = 7_500_000): RunSpec {
-  return {
-    cluster: { engines: [e, e, e], seed: 1 },
-    resources: { vcpus, memory_gib },
-    workload: { name: workload, read_proportion: workload === 'A' ? 0.5 : 0.95, record_count: records },
-    load: { mode: 'open', target_ops_per_s: 1, duration_s: FAST.duration_s, warmup_s: FAST.warmup_s },
-    fidelity: 'fast',
-    model_card: CARD,
-  };
-}
-
+// The searches come from the Lab's own sweeps (the previous point's answer warm-starts the next,
+// as in the Lab): workload A over the paper's memory ratios and its vCPU counts, workload B at the
+// two ends of the memory axis, and Java at 16 vCPUs (m5.4xlarge, 64 GiB).
 const searches = new Map<string, SloSearchResult>();
-function search(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number): SloSearchResult {
-  const key = `${e}/${w}/${mem}/${vcpus}`;
-  let r = searches.get(key);
-  if (!r) {
-    const t0 = performance.now();
-    // Java with a tight heap: full collections come every few minutes, so its probes run as long
-    // as the paper's (600 s); elsewhere windows of at least FAST.probe_operations operations.
-    const probeOps = e === 'java' && mem < 32 ? LONG_PROBE_OPERATIONS : FAST.probe_operations;
-    r = searchSlo({ base: spec(e, w, mem, vcpus), slo_p99_ms: 20, min_ops_per_s: 100, max_ops_per_s: 200_000, tolerance: FAST.tolerance, probe_operations: probeOps, max_duration_s: FAST.max_duration_s }, null);
-    process.stderr.write(`search ${key}: ${r.max_ops_per_s_at_slo ?? '<100'} ops/s (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
-    searches.set(key, r);
+const keyOf = (e: EngineName, w: 'A' | 'B', mem: number, vcpus: number) => `${e}/${w}/${mem}/${vcpus}`;
+interface PlannedSweep {
+  workload: 'A' | 'B';
+  engines: EngineName[];
+  memory_gib: number[];
+  vcpus: number[];
+}
+const PLANNED: PlannedSweep[] = [
+  { workload: 'A', engines: ['cpp', 'java', 'go', 'rust'], memory_gib: [32, 8, 6, 5], vcpus: [8] },
+  { workload: 'A', engines: ['cpp', 'java', 'rust'], memory_gib: [32], vcpus: [8, 4, 2] },
+  { workload: 'B', engines: ['cpp', 'java', 'go', 'rust'], memory_gib: [32, 5], vcpus: [8] },
+  { workload: 'A', engines: ['java'], memory_gib: [64], vcpus: [16] },
+];
+const cpuSeconds = () => process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6;
+function runPlanned(p: PlannedSweep): void {
+  const t0 = performance.now();
+  const c0 = cpuSeconds();
+  const axis = p.vcpus.length > 1 ? { vcpus: p.vcpus } : { memory: p.memory_gib.map((g) => ({ ratio: g / PAPER_DATASET_GIB })) };
+  const spec = measurementSweepSpec(fidelityKnobs(p.workload, p.memory_gib[0]!, p.vcpus[0]!), p.engines, axis);
+  // A point already searched (the vCPU sweep's 8 vCPUs is the memory sweep's 32 GiB) is the
+  // first point's warm start.
+  spec.hints = {};
+  for (const e of p.engines) {
+    const done = searches.get(keyOf(e, p.workload, p.memory_gib[0]!, p.vcpus[0]!));
+    if (done?.max_ops_per_s_at_slo) spec.hints[e] = { met_ops_per_s: done.max_ops_per_s_at_slo };
   }
-  return r;
+  const r = sweep(spec, null);
+  for (const [i, pt] of r.points.entries()) {
+    // Points are engine-major, in the axis's order.
+    const j = i % (p.memory_gib.length * p.vcpus.length);
+    const mem = p.vcpus.length > 1 ? p.memory_gib[0]! : p.memory_gib[j]!;
+    const key = keyOf(pt.engine, p.workload, mem, pt.vcpus);
+    if (!searches.has(key) || p.vcpus.length === 1) searches.set(key, pt.result);
+  }
+  process.stderr.write(`sweep ${p.workload} ${p.engines.join(',')} ${p.vcpus.length > 1 ? `vCPUs ${p.vcpus.join(',')}` : `GiB ${p.memory_gib.join(',')}`}: ${r.points.map((x) => `${x.engine} ${x.memory_gib}/${x.vcpus} ${x.result.max_ops_per_s_at_slo ?? '<100'} (${x.result.probes.length} probes)`).join('; ')} — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(0)} s CPU\n`);
+}
+function search(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number): SloSearchResult {
+  const key = keyOf(e, w, mem, vcpus);
+  if (!searches.has(key)) {
+    const plan = PLANNED.find((p) => p.workload === w && p.engines.includes(e) && p.memory_gib.includes(mem) && p.vcpus.includes(vcpus));
+    if (!plan) throw new Error(`no planned sweep holds ${key}`);
+    runPlanned(plan);
+  }
+  return searches.get(key)!;
 }
 const kops = (e: EngineName, w: 'A' | 'B', mem: number, v: number) => (search(e, w, mem, v).max_ops_per_s_at_slo ?? 0) / 1000;
 const util = (e: EngineName, w: 'A' | 'B', mem: number, v: number) => (search(e, w, mem, v).leader_cpu_utilization_at_max ?? 0) * 100;
 function followerUtil(e: EngineName, w: 'A' | 'B', mem: number, v: number): number {
-  const b = search(e, w, mem, v).best_run;
-  if (!b) return 0;
-  const lead = b.leader_at_end ?? 0;
-  const f = b.nodes.filter((n) => n.node !== lead);
-  return (f.reduce((s, n) => s + n.mean_cpu_utilization, 0) / f.length) * 100;
+  return (search(e, w, mem, v).follower_cpu_utilization_at_max ?? 0) * 100;
 }
 
 const runs = new Map<string, RunResult>();
-function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: number, duration_s: number, records = 7_500_000): RunResult {
+function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: number, duration_s: number, records = PAPER_METHOD.records as number): RunResult {
   const key = `${e}/${w}/${mem}/${vcpus}/${target}/${duration_s}/${records}`;
   let r = runs.get(key);
   if (!r) {
-    const s = spec(e, w, mem, vcpus, records);
-    r = simulate({ ...s, load: { ...s.load, target_ops_per_s: target, duration_s } }, null);
+    const s = fidelityRunSpec(e, w, mem, vcpus, target, records);
+    r = simulate({ ...s, load: { ...s.load, duration_s: Math.max(s.load.duration_s, duration_s) } }, null);
     process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms\n`);
     runs.set(key, r);
   }
@@ -207,12 +228,14 @@ const CASES: Case[] = [
 const PERCENT_POINT_METRICS = new Set(['vcpu_utilization_leader', 'vcpu_utilization_follower', 'gc_instantaneous_vcpu_utilization', 'gc_runtime_share']);
 
 function main(): void {
+  if (process.argv.includes('--render-only')) {
+    renderFromCsv(null);
+    return;
+  }
   const paper = readPaper();
-  const header = ['paper_id', 'figure_or_table', 'language', 'workload', 'memory_gib', 'vcpus', 'metric', 'unit', 'paper_value', 'paper_qualifier', 'simulated_value', 'error', 'error_unit', 'within_bound', 'used_for_calibration', 'model_card_version', 'note'];
-  const lines = [header.join(',')];
-  const md: string[] = [];
-  const held: { id: string; error: number; pp: boolean; metric: string }[] = [];
+  const lines = [CSV_HEADER.join(',')];
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   for (const c of CASES) {
     const p = paper.get(c.id);
     if (!p) throw new Error(`no row ${c.id} in paper-values.csv`);
@@ -229,13 +252,93 @@ function main(): void {
     const r3 = (x: number) => Math.round(x * 1000) / 1000;
     const cells = [c.id, [p.figure_or_table, p.panel].filter(Boolean).join(' '), p.language, p.workload, p.memory_gib, p.vcpus, p.metric, unit, String(paperValue), qualifier, String(r3(sim)), error === null ? '' : String(Math.round(error * 10) / 10), error === null ? '' : pp ? 'percentage points' : '%', within, c.calibration ? 'yes' : 'no', CARD.version, c.note];
     lines.push(cells.map(csvCell).join(','));
-    if (!c.calibration && error !== null && qualifier !== 'upper_bound' && qualifier !== 'lower_bound') held.push({ id: c.id, error, pp, metric: p.metric });
-    md.push(`| ${c.id} | ${cells[1]} | ${p.language} | ${p.workload || '-'} | ${p.memory_gib || '-'} | ${p.vcpus || '-'} | ${paperValue} ${unit}${qualifier !== 'exact' ? ` (${qualifier})` : ''} | ${r3(sim)} | ${error === null ? '-' : `${error >= 0 ? '+' : ''}${Math.round(error * 10) / 10}${pp ? ' pp' : ' %'}`}${within ? ` (${within === 'yes' ? 'within bound' : 'outside bound'})` : ''} | ${c.calibration ? 'yes' : 'no'} |`);
   }
   writeFileSync(join(ROOT, 'data/fidelity.csv'), lines.join('\n') + '\n');
-  const heldOut = CASES.filter((c) => !c.calibration).length;
-  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, summarise(held)));
-  process.stderr.write(`fidelity: ${CASES.length} points (${heldOut} held out) in ${((performance.now() - t0) / 1000).toFixed(0)} s; wrote data/fidelity.csv and docs/fidelity.md\n`);
+  const cpu = process.cpuUsage(c0);
+  const timing = `${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU (load average ${loadavg()[0]!.toFixed(0)} on ${cpus().length} cores)`;
+  renderFromCsv(timing);
+  process.stderr.write(`fidelity: ${CASES.length} points in ${timing}; wrote data/fidelity.csv and docs/fidelity.md\n`);
+}
+
+const CSV_HEADER = ['paper_id', 'figure_or_table', 'language', 'workload', 'memory_gib', 'vcpus', 'metric', 'unit', 'paper_value', 'paper_qualifier', 'simulated_value', 'error', 'error_unit', 'within_bound', 'used_for_calibration', 'model_card_version', 'note'];
+
+interface FidelityRow {
+  id: string;
+  figure: string;
+  language: string;
+  workload: string;
+  memory_gib: string;
+  vcpus: string;
+  metric: string;
+  unit: string;
+  paper: number;
+  qualifier: string;
+  sim: number;
+  error: number | null;
+  pp: boolean;
+  within: string;
+  calibration: boolean;
+}
+
+/** docs/fidelity.md from data/fidelity.csv (so the text can be re-rendered without re-running). */
+function renderFromCsv(timing: string | null): void {
+  const rows = parseCsv(readFileSync(join(ROOT, 'data/fidelity.csv'), 'utf8'));
+  const h = rows[0]!;
+  const col = (r: string[], name: string) => r[h.indexOf(name)] ?? '';
+  const data: FidelityRow[] = rows.slice(1).filter((r) => r.length > 1).map((r) => ({
+    id: col(r, 'paper_id'),
+    figure: col(r, 'figure_or_table'),
+    language: col(r, 'language'),
+    workload: col(r, 'workload'),
+    memory_gib: col(r, 'memory_gib'),
+    vcpus: col(r, 'vcpus'),
+    metric: col(r, 'metric'),
+    unit: col(r, 'unit'),
+    paper: Number(col(r, 'paper_value')),
+    qualifier: col(r, 'paper_qualifier'),
+    sim: Number(col(r, 'simulated_value')),
+    error: col(r, 'error') === '' ? null : Number(col(r, 'error')),
+    pp: col(r, 'error_unit') === 'percentage points',
+    within: col(r, 'within_bound'),
+    calibration: col(r, 'used_for_calibration') === 'yes',
+  }));
+  let previous = '';
+  try {
+    previous = /Computed in ([^.]*)\./.exec(readFileSync(join(ROOT, 'docs/fidelity.md'), 'utf8'))?.[1] ?? '';
+  } catch {
+    previous = '';
+  }
+  const md = data.map((d) => `| ${d.id} | ${d.figure} | ${d.language} | ${d.workload || '-'} | ${d.memory_gib || '-'} | ${d.vcpus || '-'} | ${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''} | ${d.sim} | ${d.error === null ? '-' : `${d.error >= 0 ? '+' : ''}${d.error}${d.pp ? ' pp' : ' %'}`}${d.within ? ` (${d.within === 'yes' ? 'within bound' : 'outside bound'})` : ''} | ${d.calibration ? 'yes' : 'no'} |`);
+  const heldOut = data.filter((d) => !d.calibration).length;
+  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, summarise(data), misses(data), timing ?? previous));
+}
+
+/** Whether a held-out point meets the issue's criteria (max throughput ±15 %, vCPU points ±20 %,
+ * utilisations by 7 pp for the median, p99 latencies within a factor of 2, bounds respected). */
+function missesCriterion(d: FidelityRow): boolean {
+  if (d.within) return d.within !== 'yes';
+  if (d.error === null) return false;
+  if (d.metric.startsWith('p99_latency')) return d.sim / d.paper > 2 || d.sim / d.paper < 0.5;
+  if (d.pp) return Math.abs(d.error) > 15;
+  if (isVcpuPoint(d)) return Math.abs(d.error) > 20;
+  return Math.abs(d.error) > 15;
+}
+
+function isVcpuPoint(d: FidelityRow): boolean {
+  return /^fig7|^fig10|16vcpu/.test(d.id);
+}
+
+/** What still misses, grouped by the known limit of the model that explains it. */
+function misses(data: FidelityRow[]): string {
+  const missed = data.filter((d) => !d.calibration && missesCriterion(d));
+  const out: string[] = [];
+  for (const l of MODEL_LIMITS) {
+    const ids = missed.filter((d) => l.ids.includes(d.id)).map((d) => d.id);
+    out.push(`- **${l.title}.** ${l.text}${ids.length ? ` Misses now: ${ids.join(', ')}.` : ' No point misses for this reason in this run.'}`);
+  }
+  const unexplained = missed.filter((d) => !limitFor(d.id));
+  if (unexplained.length) out.push(`- **Not yet explained:** ${unexplained.map((d) => d.id).join(', ')}.`);
+  return out.join('\n');
 }
 
 function csvCell(s: string): string {
@@ -247,35 +350,45 @@ function median(xs: number[]): number {
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-/** The held-out errors in a few sentences, computed from this run (not written by hand). */
-function summarise(held: { id: string; error: number; pp: boolean; metric: string }[]): string {
-  const thr = held.filter((h) => h.metric === 'max_throughput_slo');
-  const pp = held.filter((h) => h.pp);
-  const rel = held.filter((h) => !h.pp);
-  const worst = [...rel].sort((a, b) => Math.abs(b.error) - Math.abs(a.error)).slice(0, 6);
-  const within = (xs: typeof held, lim: number) => xs.filter((h) => Math.abs(h.error) <= lim).length;
+/** The held-out errors against the issue's criteria, computed from this run (not written by hand). */
+function summarise(data: FidelityRow[]): string {
+  const held = data.filter((d) => !d.calibration);
   const f = (x: number) => (Math.round(x * 10) / 10).toString();
+  const thr = held.filter((d) => d.metric === 'max_throughput_slo' && d.error !== null && !d.within && !isVcpuPoint(d));
+  const bounds = data.filter((d) => d.within);
+  const pp = held.filter((d) => d.pp && d.error !== null && !d.within);
+  const vcpu = held.filter((d) => isVcpuPoint(d) && d.error !== null);
+  const lat = held.filter((d) => d.metric.startsWith('p99_latency'));
+  const rel = held.filter((d) => !d.pp && d.error !== null && !d.within);
+  const worst = [...rel].sort((a, b) => Math.abs(b.error!) - Math.abs(a.error!)).slice(0, 6);
   return [
-    `- Held-out max-throughput points: ${thr.length}; median |error| ${f(median(thr.map((h) => Math.abs(h.error))))} %; within 10 %: ${within(thr, 10)} of ${thr.length}.`,
-    `- Held-out utilisations and GC shares: ${pp.length}; median |error| ${f(median(pp.map((h) => Math.abs(h.error))))} percentage points; within 5 pp: ${within(pp, 5)} of ${pp.length}.`,
-    `- All held-out relative points (throughputs, latencies, ratios): ${rel.length}; median |error| ${f(median(rel.map((h) => Math.abs(h.error))))} %.`,
-    `- Largest relative misses: ${worst.map((w) => `${w.id} (${w.error >= 0 ? '+' : ''}${f(w.error)} %)`).join('; ')}.`,
+    `- Held-out max-throughput points (8 vCPUs): ${thr.length}; within ±15 %: ${thr.filter((d) => Math.abs(d.error!) <= 15).length}; median |error| ${f(median(thr.map((d) => Math.abs(d.error!))))} %.`,
+    `- Bounds: ${bounds.map((d) => `${d.id} ${d.within === 'yes' ? 'respected' : 'NOT respected'} (simulated ${d.sim})`).join('; ')}.`,
+    `- Held-out utilisations and GC shares: ${pp.length}; median |error| ${f(median(pp.map((d) => Math.abs(d.error!))))} percentage points; within 7 pp: ${pp.filter((d) => Math.abs(d.error!) <= 7).length}.`,
+    `- vCPU points (Figs 7, 10, 16 vCPUs): ${vcpu.map((d) => `${d.id} ${d.error! >= 0 ? '+' : ''}${f(d.error!)}${d.pp ? ' pp' : ' %'}`).join('; ')}; within ±20: ${vcpu.filter((d) => Math.abs(d.error!) <= 20).length} of ${vcpu.length}.`,
+    `- p99 latency points within a factor of 2: ${lat.filter((d) => d.sim / d.paper <= 2 && d.sim / d.paper >= 0.5).length} of ${lat.length}.`,
+    `- Largest relative misses: ${worst.map((w) => `${w.id} (${w.error! >= 0 ? '+' : ''}${f(w.error!)} %)`).join('; ')}.`,
   ].join('\n');
 }
 
-function renderMd(rows: string[], heldOut: number, summary: string): string {
+function renderMd(rows: string[], heldOut: number, summary: string, missText: string, timing: string): string {
   return `# Simulator fidelity
 
 Generated by \`npm run fidelity\` (sim/src/node/fidelity-cli.ts) with model card ${CARD.version}; the
 same figures are in [data/fidelity.csv](../data/fidelity.csv). Every simulated value is simulated,
 not measured. Paper values and ids are those of [data/paper/paper-values.csv](../data/paper/paper-values.csv).
 
-**How the values were obtained.** Fast mode (the queueing model of sim/src/run, checked against
-the exact mode by the agreement test), seed 1, 3 nodes, 64 client threads, YCSB workload A or B
-over 7.5 M modelled records, p99 ≤ 20 ms SLO found by geometric bisection (${FAST.tolerance * 100} % tolerance) with a
-${FAST.warmup_s} s warm-up and a window of max(${FAST.duration_s} s, ${FAST.probe_operations} operations / target), at
-most ${FAST.max_duration_s} s, per probe — ${LONG_PROBE_OPERATIONS} operations for Java below 32 GiB, whose full collections
-come minutes apart. The paper ran 10 minutes per probe on AWS.
+Computed in ${timing || 'an unrecorded time'}.
+
+**How the values were obtained.** Exactly what the Lab computes with its default knobs
+(sim/src/fidelity/specs.ts builds the searches with sim/src/run/measurement.ts, the Lab's own
+spec builder; web/src/lab/lab.test.ts holds the two to the same spec): fast mode (the queueing
+model of sim/src/run, checked against the exact mode by the agreement test), seed ${PAPER_METHOD.seed}, 3 nodes,
+${PAPER_METHOD.client_threads} client threads, YCSB workload A or B over 7.5 M modelled records, memory as the paper's
+memory:data ratio, p99 ≤ ${PAPER_METHOD.slo_p99_ms} ms SLO found by geometric bisection (${PAPER_METHOD.tolerance * 100} % tolerance) with a
+${PAPER_METHOD.warmup_s} s warm-up. Each probe's window is derived from the model: at least ${PAPER_METHOD.min_window_s} s, lengthened to one
+period of the rarest collector event that can decide the p99 at the probe's rate (G1's full
+collections at a tight heap, Go's GC cycle), at most ${PAPER_METHOD.max_window_s} s — the paper ran 10 minutes per probe.
 
 **Calibration.** The model card was fitted only to the rows marked "yes": workload A at 8 vCPUs,
 the 32 GiB and 5 GiB endpoints of Fig 6(a) and Fig 9(a) and the leader utilisations stated for
@@ -296,27 +409,12 @@ meet the SLO even at 100 ops/s") the table says whether the simulated value resp
 
 ${summary}
 
-## Where the model falls short, and why
+## What still misses, and why
 
-- **One CPU cost per operation, whatever it does.** Every operation, read or update, is one log
-  instance: three core steps and six messages on the leader. Since card 1.1.0 a read allocates
-  less than an update (measured), so B makes less garbage and collects less often than A; but
-  where CPU or the serialized section sets the limit (ample memory) B still comes out at A's
-  throughput, while the paper's B is faster there too, most of all for Java.
-- **What limits Java at 32 GiB.** Calibration has to place Java's 18 Kops/s at 48 % utilisation
-  somewhere; with ample heap the G1 model sees young pauses rarely, so the limit lands on the
-  serialized section. The vCPU sweep then exposes it: the paper's Java falls to 7 Kops/s at 4 vCPUs
-  (it needs idle CPU for continuous GC); the model's stays where the mutex allows.
-- **Go below 8 GiB.** The 5 GiB failure needs a live heap at GOMEMLIMIT (the calibrated bytes per
-  record); the p99 it then gives at 100 ops/s is a few tens of ms, not the paper's 154 ms, and
-  the GC's instantaneous CPU share stays near the dedicated workers' 25 % plus assists, not 95 %:
-  the model has no idle-time mark workers. The mark cost is the least that makes A miss the SLO
-  at 100 ops/s, so A misses it only just; B allocates about a quarter less per operation
-  (measured), needs fewer assists and then just meets it, against the paper's bound for B at
-  5 GiB (see the table): the failure hangs on assists alone, where the paper's collector
-  takes the idle cores too.
-- **Latency at light load.** The model's base latency (network, one core step, no kernel or RPC
-  stack) is about 1 ms; the paper's service times under load are several ms.
+The model's known limits (sim/src/fidelity/misses.ts; the Lab shows the same text beside a
+simulated point outside ±15 %), with the held-out points of this run that miss because of them:
+
+${missText}
 
 | paper id | figure | language | workload | GiB | vCPUs | paper | simulated | error | calibration |
 |---|---|---|---|---|---|---|---|---|---|

@@ -16,7 +16,7 @@ import { CpuPool } from '../models/cpu.ts';
 import { allocCosts, opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
 import { cpuCosts, GIB, makeRuntime, type CpuCosts } from '../models/node-model.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
-import { G1Runtime } from '../models/g1.ts';
+import { G1Runtime, type G1State } from '../models/g1.ts';
 import { EngineHost, FastHost, type Host, type NodeEvent, type NodeOutput, type OpKind } from './hosts.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
@@ -31,6 +31,11 @@ export interface RunHooks {
   /** SLO search: stop as soon as more than 1 % of the window's expected operations are slower
    * than this (the p99 can no longer meet it). The result says stopped_early. */
   stop_when_p99_exceeds_us?: number;
+  /** Count the window's operations slower than this (RunResult.ops_over). */
+  count_over_us?: number;
+  /** Fast mode, the steady-state shortcut: G1 collectors start in these phases, [leader,
+   * follower] (node 0 leads in fast mode; the other nodes take the follower's). */
+  g1_states?: G1State[];
 }
 
 export class CancelledError extends Error {
@@ -119,6 +124,7 @@ class Simulation {
   private hardStop_us = Infinity;
   private completedInWindow = 0;
   private slowInWindow = 0;
+  private overCount = 0;
   private stoppedEarly = false;
   private outstandingMeasured = 0;
   /** Window operations whose start is scheduled (a thread behind its schedule starts them late). */
@@ -173,6 +179,8 @@ class Simulation {
   run(): RunResult {
     const s = this.spec;
     for (const n of this.nodes) this.boot(n);
+    const phases = this.hooks.g1_states;
+    if (phases && s.fidelity === 'fast') for (const n of this.nodes) if (n.isG1) (n.runtime as G1Runtime).setState(n.id === 0 ? phases[0]! : (phases[1] ?? phases[0]!));
     if (s.fidelity === 'fast') this.setLeader(0, 0);
     // Client threads: the load phase first (exact mode: the engines' scaled-down records), then
     // the workload with YCSB's throttle.
@@ -233,7 +241,9 @@ class Simulation {
         if (intended >= this.measureTo_us) break;
         if (intended < this.measureFrom_us) continue;
         const op: OpKind = this.rngWork.nextDouble() < this.spec.read_proportion ? 'read' : 'update';
-        (op === 'read' ? this.hist.read : this.hist.update).record(Math.max(stop, intended) - intended);
+        const lat = Math.max(stop, intended) - intended;
+        (op === 'read' ? this.hist.read : this.hist.update).record(lat);
+        if (this.hooks.count_over_us !== undefined && lat > this.hooks.count_over_us) this.overCount++;
       }
     }
     this.nodeSet?.close();
@@ -484,6 +494,7 @@ class Simulation {
   private record(t: ClientThread, end_us: number, censored: boolean): void {
     const lat = end_us - t.intended_us;
     (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
+    if (this.hooks.count_over_us !== undefined && lat > this.hooks.count_over_us) this.overCount++;
     this.histService.record(end_us - t.start_us);
     this.outstandingMeasured--;
     const limit = this.hooks.stop_when_p99_exceeds_us;
@@ -559,6 +570,7 @@ class Simulation {
       leader_at_end: this.leader,
       nodes,
       stopped_early: this.stoppedEarly,
+      ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: this.overCount } } : {}),
     };
   }
 }

@@ -1,10 +1,12 @@
 // The paper's method (§5.1): the highest target throughput whose p99 (from each request's
 // intended start) meets the SLO, found here by bisection on the target rate. Each probe is a
 // full run with its own warm-up.
-import type { RunResult, RunSpec, SloSearchResult, SloSearchSpec, SweepPoint, SweepResult, SweepSpec } from '../api.ts';
-import { DEFAULT_CARD } from '../models/card.ts';
+import type { EngineName, RunResult, RunSpec, SloProbe, SloSearchResult, SloSearchSpec, SweepPoint, SweepResult, SweepSpec } from '../api.ts';
+import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts';
-import { SpecError } from '../run/spec.ts';
+import { SpecError, resolveSpec } from '../run/spec.ts';
+import { GIB } from '../models/node-model.ts';
+import { modelWindow, type ModelWindow } from '../run/measurement.ts';
 
 const MAX_PROBES = 40;
 
@@ -23,6 +25,103 @@ export function leaderUtilization(r: RunResult): number | null {
   return r.nodes[id]?.mean_cpu_utilization ?? null;
 }
 
+/**
+ * The steady-state shortcut for a probe whose window is set by G1's full collections: the window
+ * holds one full collection and, around it, a steady state that repeats. Two runs stand for it:
+ * the episode (the leader's collector started just before the full collection, in the phase the
+ * model's dry run gives, until the backlog after it has drained) and a steady sample (the
+ * minimum window, the collector halfway to the event). The window's operations slower than the
+ * SLO are the episode's plus the sample's scaled to the rest of the window; the SLO holds when
+ * they are at most 1 % (the p99). The p99 reported is read off the episode's spectrum at that share.
+ */
+export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_s: number, slo_ms: number, provide: EngineProvider | null, hooks: RunHooks): { steady: RunResult; met: boolean; p99_ms: number; over_share: number; estimated_from: { episode_s: number; steady_s: number } } {
+  const rate = probeSpec.load.target_ops_per_s;
+  const limit_us = slo_ms * 1000;
+  const steadyWindow = Math.min(min_window_s, w.window_s);
+  const steady = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: steadyWindow } }, provide, { ...hooks, count_over_us: limit_us, g1_states: w.g1_phases!.steady });
+  if (steady.stopped_early || steady.latency.all.count === 0) return { steady, met: false, p99_ms: slo_ms, over_share: 1, estimated_from: { episode_s: 0, steady_s: steadyWindow } };
+  const total = rate * w.window_s;
+  let nE = 0;
+  let slowE = 0;
+  let episodeSeconds = 0;
+  let worst: RunResult | null = null;
+  for (const ep of w.g1_phases!.episodes) {
+    const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states });
+    nE += episode.latency.all.count;
+    slowE += episode.ops_over?.count ?? 0;
+    episodeSeconds += ep.window_s;
+    if (!worst || episode.latency.all.p99_us > worst.latency.all.p99_us) worst = episode;
+  }
+  const nS = steady.latency.all.count;
+  const slow = slowE + ((steady.ops_over?.count ?? 0) * Math.max(0, total - nE)) / nS;
+  const share = slow / Math.max(total, 1);
+  // The p99 over the window: the latency the slowest 1 % of it reach, read off the episode's
+  // spectrum (where nearly all of them are).
+  const pEpisode = 100 * Math.max(0, 1 - (0.01 * total) / Math.max(nE, 1));
+  const p99_ms = Math.max(p99ms(steady), worst ? spectrumAt(worst.latency.all.spectrum, pEpisode) / 1000 : 0);
+  return { steady, met: share <= 0.01, p99_ms, over_share: share, estimated_from: { episode_s: round3(episodeSeconds), steady_s: steadyWindow } };
+}
+
+function spectrumAt(spectrum: [number, number][], percentile: number): number {
+  for (const [p, v] of spectrum) if ((p > 1 ? p : p * 100) >= percentile) return v;
+  return spectrum.at(-1)?.[1] ?? 0;
+}
+
+/** One probe of a search at a target rate: its window (model-derived unless the spec says
+ * otherwise), its run (or the steady-state shortcut's two), and whether the SLO held. */
+export function runProbe(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks): { probe: SloProbe; run: RunResult } {
+  const slo = spec.slo_p99_ms;
+  const window = spec.window ?? (spec.probe_operations !== undefined ? 'fixed' : 'model');
+  const probeSpec = withTarget(spec.base, round3(target));
+  let event: SloProbe['window_event'] = null;
+  let w: ModelWindow | null = null;
+  if (window === 'model') {
+    w = modelWindow(probeSpec, (spec.max_duration_s ?? 600), slo);
+    probeSpec.load = { ...probeSpec.load, duration_s: w.window_s };
+    event = w.event;
+  } else if (spec.probe_operations !== undefined) {
+    const d = Math.min((spec.max_duration_s ?? 600), Math.max(spec.base.load.duration_s, spec.probe_operations / target));
+    probeSpec.load = { ...probeSpec.load, duration_s: round3(d) };
+  }
+  let r: RunResult;
+  let met: boolean;
+  let p99 = 0;
+  let estimated: SloProbe['estimated_from'];
+  let overShare: number | undefined;
+  if (window === 'model' && w?.g1_phases && probeSpec.fidelity === 'fast' && spec.steady_state_shortcut !== false) {
+    const est = steadyStateProbe(probeSpec, w, spec.base.load.duration_s, slo, provide, inner);
+    r = est.steady;
+    met = est.met;
+    p99 = est.p99_ms;
+    estimated = est.estimated_from;
+    overShare = est.over_share;
+  } else {
+    r = simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000 });
+    met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
+    p99 = r.stopped_early ? slo : p99ms(r);
+    if (r.ops_over && r.latency.all.count > 0 && !r.stopped_early) overShare = r.ops_over.count / r.latency.all.count;
+  }
+  const p: SloProbe = {
+    target_ops_per_s: round3(target),
+    p99_ms: round3(p99),
+    achieved_ops_per_s: r.achieved_ops_per_s,
+    met,
+    stopped_early: r.stopped_early,
+    window_s: probeSpec.load.duration_s,
+    window_event: event,
+    ...(estimated ? { estimated_from: estimated } : {}),
+    ...(overShare !== undefined ? { over_slo_share: Math.round(overShare * 1e6) / 1e6 } : {}),
+  };
+  return { probe: p, run: r };
+}
+
+/** The followers' mean CPU utilisation over the window. */
+export function followerUtilization(r: RunResult): number | null {
+  const id = r.leader_at_end ?? r.leader_changes.at(-1)?.leader ?? 0;
+  const f = r.nodes.filter((n) => n.node !== id);
+  return f.length ? Math.round((f.reduce((s, n) => s + n.mean_cpu_utilization, 0) / f.length) * 10000) / 10000 : null;
+}
+
 export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, hooks: RunHooks = {}): SloSearchResult {
   const slo = spec.slo_p99_ms;
   if (typeof slo !== 'number' || !(slo > 0)) throw new SpecError(`slo_p99_ms must be a positive number, got ${JSON.stringify(slo)}`);
@@ -31,8 +130,14 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
   const tol = spec.tolerance ?? 0.02;
   if (!(lo > 0) || !(hi > lo)) throw new SpecError('need 0 < min_ops_per_s < max_ops_per_s');
   if (!(tol > 0 && tol < 1)) throw new SpecError('tolerance must be in (0, 1)');
-  const probes: SloSearchResult['probes'] = [];
+  const window = spec.window ?? (spec.probe_operations !== undefined ? 'fixed' : 'model');
+  if (window !== 'model' && window !== 'fixed') throw new SpecError(`window must be "model" or "fixed", got ${JSON.stringify(window)}`);
+  const maxWindow = spec.max_duration_s ?? 600;
+  if (!(maxWindow > 0)) throw new SpecError('max_duration_s must be positive');
+  const probes: SloProbe[] = [];
   let best: RunResult | null = null;
+  let bestProbe: SloProbe | null = null;
+  let firstMissedAbove: SloProbe | null = null;
   let expected = Math.ceil(Math.log2(Math.log(hi / lo) / Math.log(1 + tol))) + 2;
   const probe = (target: number): boolean => {
     if (probes.length >= MAX_PROBES) throw new Error('SLO search did not converge');
@@ -41,25 +146,55 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       stop_when_p99_exceeds_us: slo * 1000,
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
-    const probeSpec = withTarget(spec.base, round3(target));
-    if (spec.probe_operations !== undefined) {
-      const d = Math.min(spec.max_duration_s ?? 600, Math.max(spec.base.load.duration_s, spec.probe_operations / target));
-      probeSpec.load = { ...probeSpec.load, duration_s: round3(d) };
+    const { probe: p, run: r } = runProbe(spec, target, provide, inner);
+    const met = p.met;
+    probes.push(p);
+    if (met && (!best || target > best.spec.load.target_ops_per_s)) {
+      best = r;
+      bestProbe = p;
     }
-    const r = simulate(probeSpec, provide, inner);
-    const met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
-    probes.push({
-      target_ops_per_s: round3(target),
-      p99_ms: r.stopped_early ? slo : round3(p99ms(r)),
-      achieved_ops_per_s: r.achieved_ops_per_s,
-      met,
-      stopped_early: r.stopped_early,
-    });
-    if (met && (!best || target > best.spec.load.target_ops_per_s)) best = r;
+    if (!met && (!firstMissedAbove || target < firstMissedAbove.target_ops_per_s)) firstMissedAbove = p;
     return met;
   };
-  if (!probe(lo)) return finish(null);
-  if (probe(hi)) return finish(best);
+  // A hint from a neighbouring setting (the sweep's previous point): probe it first and, when it
+  // still holds, bracket from there; the bracket is always re-established by probes made here.
+  const h = spec.hint;
+  let bracketed = false;
+  if (h?.met_ops_per_s !== undefined && h.met_ops_per_s > lo && h.met_ops_per_s < hi) {
+    const m = h.met_ops_per_s;
+    if (probe(m)) {
+      lo = m;
+      const above = Math.min(hi, Math.max(m * (1 + tol) * (1 + tol), h.missed_ops_per_s ?? 0));
+      if (above < hi) {
+        if (!probe(above)) hi = above;
+        else {
+          lo = above;
+          if (probe(hi)) return finish(best);
+        }
+      } else if (probe(hi)) return finish(best);
+      bracketed = true;
+    } else {
+      // Walk down from the hint in widening steps until a rate meets the SLO.
+      hi = m;
+      let met = false;
+      for (const f of [0.8, 0.5, 0.2]) {
+        const r = m * f;
+        if (r <= lo) break;
+        if (probe(r)) {
+          lo = r;
+          met = true;
+          break;
+        }
+        hi = r;
+      }
+      if (!met && !probe(lo)) return finish(null);
+      bracketed = true;
+    }
+  }
+  if (!bracketed) {
+    if (!probe(lo)) return finish(null);
+    if (probe(hi)) return finish(best);
+  }
   // Geometric bisection: the bracket [lo, hi] always has lo met, hi not met.
   while (hi / lo > 1 + tol) {
     expected = Math.max(expected, probes.length + 1);
@@ -76,11 +211,32 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       max_ops_per_s_at_slo: b ? b.spec.load.target_ops_per_s : null,
       p99_ms_at_max: b ? round3(p99ms(b)) : null,
       leader_cpu_utilization_at_max: b ? leaderUtilization(b) : null,
+      follower_cpu_utilization_at_max: b ? followerUtilization(b) : null,
       probes,
+      deciding_event: (firstMissedAbove as SloProbe | null)?.window_event ?? (bestProbe as SloProbe | null)?.window_event ?? null,
     };
     if (b) r.best_run = b;
     return r;
   }
+}
+
+/** The search a sweep makes at one of its points: the sweep's base with this point's engine,
+ * memory and vCPUs. One definition, so a point of a sweep and a single search agree. */
+export function sweepPointSearchSpec(spec: SweepSpec, engine: EngineName, m: { gib?: number; ratio?: number }, vcpus: number): SloSearchSpec {
+  const base: RunSpec = {
+    ...spec.base,
+    cluster: { ...spec.base.cluster, engines: spec.base.cluster.engines.map(() => engine) },
+    resources: m.gib !== undefined ? { vcpus, memory_gib: m.gib } : m.ratio !== undefined ? { vcpus, memory_to_data_ratio: m.ratio } : { ...spec.base.resources, vcpus },
+  };
+  const out: SloSearchSpec = { base, slo_p99_ms: spec.slo_p99_ms };
+  if (spec.min_ops_per_s !== undefined) out.min_ops_per_s = spec.min_ops_per_s;
+  if (spec.max_ops_per_s !== undefined) out.max_ops_per_s = spec.max_ops_per_s;
+  if (spec.tolerance !== undefined) out.tolerance = spec.tolerance;
+  if (spec.window !== undefined) out.window = spec.window;
+  if (spec.steady_state_shortcut !== undefined) out.steady_state_shortcut = spec.steady_state_shortcut;
+  if (spec.probe_operations !== undefined) out.probe_operations = spec.probe_operations;
+  if (spec.max_duration_s !== undefined) out.max_duration_s = spec.max_duration_s;
+  return out;
 }
 
 export function sweep(spec: SweepSpec, provide: EngineProvider | null, hooks: RunHooks = {}): SweepResult {
@@ -90,19 +246,22 @@ export function sweep(spec: SweepSpec, provide: EngineProvider | null, hooks: Ru
   const total = spec.engines.length * mems.length * cpus.length;
   const points: SweepPoint[] = [];
   for (const engine of spec.engines) {
+    // Memory falls (or vCPUs fall) along the axis: the previous point's answer is a hint for the
+    // next one (warm start). Each point still confirms its own bracket with its own probes.
+    let hint: SloSearchSpec['hint'] = spec.hints?.[engine];
     for (const m of mems) {
       for (const vcpus of cpus) {
         const done = points.length;
-        const base: RunSpec = {
-          ...spec.base,
-          cluster: { ...spec.base.cluster, engines: spec.base.cluster.engines.map(() => engine) },
-          resources: m.gib !== undefined ? { vcpus, memory_gib: m.gib } : m.ratio !== undefined ? { vcpus, memory_to_data_ratio: m.ratio } : { ...spec.base.resources, vcpus },
-        };
-        const result = searchSlo({ base, slo_p99_ms: spec.slo_p99_ms, min_ops_per_s: spec.min_ops_per_s, max_ops_per_s: spec.max_ops_per_s, tolerance: spec.tolerance, probe_operations: spec.probe_operations, max_duration_s: spec.max_duration_s }, provide, {
+        const search = sweepPointSearchSpec(spec, engine, m, vcpus);
+        if (hint) search.hint = hint;
+        const result = searchSlo(search, provide, {
           cancelled: hooks.cancelled,
           progress: hooks.progress ? (f) => hooks.progress!((done + f) / total) : undefined,
         });
-        const memGib = result.best_run?.dataset.memory_gib ?? (m.gib ?? 0);
+        const max = result.max_ops_per_s_at_slo;
+        const missed = result.probes.filter((p) => !p.met && max !== null && p.target_ops_per_s > max).reduce<number | undefined>((a, p) => (a === undefined || p.target_ops_per_s < a ? p.target_ops_per_s : a), undefined);
+        hint = max === null ? undefined : { met_ops_per_s: max, ...(missed !== undefined ? { missed_ops_per_s: missed } : {}) };
+        const memGib = m.gib ?? resolveSpec(search.base, validateCard(search.base.model_card ?? DEFAULT_CARD)).memory_bytes / GIB;
         points.push({ engine, memory_gib: m.gib ?? round3(memGib), vcpus, result: stripRun(result) });
       }
     }

@@ -117,6 +117,29 @@ describe('step session', () => {
     expect(again.trace()).toEqual(s.trace());
   });
 
+  it("check-quorum: a leader cut off from its followers' answers steps down and a new leader serves; the paper's mode stalls", () => {
+    const run = (name: EngineName, check_quorum: boolean) => {
+      const s = createStepSession({ cluster: { engines: [name, name, name], seed: 1, check_quorum } }, provide);
+      s.run_until(500_000);
+      const leader = [0, 1, 2].find((i) => JSON.parse(s.inspect(i)).role === 'leader')!;
+      for (const o of [0, 1, 2].filter((i) => i !== leader)) s.cut(o, leader); // only its inbound
+      const cutAt = s.time_us;
+      s.run_until(cutAt + 1_500_000);
+      const effects = s.trace().map((e) => e.effects).join('');
+      const roles = [0, 1, 2].map((i) => JSON.parse(s.inspect(i)).role as string);
+      return { leader, effects, roles };
+    };
+    for (const name of engines) {
+      const fixed = run(name, true);
+      expect(fixed.effects, name).toContain('"kind":"step_down"');
+      expect(fixed.roles[fixed.leader], name).not.toBe('leader');
+      expect(fixed.roles.filter((r) => r === 'leader'), name).toHaveLength(1);
+      const paper = run(name, false);
+      expect(paper.effects, name).not.toContain('"kind":"step_down"');
+      expect(paper.roles[paper.leader], name).toBe('leader');
+    }
+  });
+
   it('drop, duplicate, crash and restart are recorded choices; bad input is a clear error', () => {
     const s = createStepSession({ cluster: { engines: ['go', 'go', 'go'], seed: 2 } }, provide);
     s.run_until(500_000);

@@ -67,6 +67,7 @@ class Session implements StepSession {
     this.nodes = new NodeSet(this.engines, {
       seed: this.spec.cluster.seed,
       commit_interval_us: this.spec.cluster.commit_interval_us,
+      ...(this.spec.cluster.check_quorum !== undefined && { check_quorum: this.spec.cluster.check_quorum }),
       trace: true,
     });
     this.network = new Network(this.netParams, new Prng(this.spec.cluster.seed, STREAM_NETWORK));
@@ -265,12 +266,9 @@ class Session implements StepSession {
       return n;
     };
     switch (verb) {
-      case 'deliver': {
-        const id = num(a);
-        if (this.clients.some((c) => c.id === id)) this.deliverClient(id);
-        else this.deliver(id);
+      case 'deliver':
+        this.deliver(num(a));
         return;
-      }
       case 'drop': return this.drop(num(a));
       case 'dup': return this.duplicate(num(a));
       case 'fire': this.fire(num(a)); return;

@@ -1,4 +1,4 @@
-// The shell: navigation between the five views, presenter mode, the `?` shortcut sheet and
+// The shell: the home page and navigation between the views, presenter mode, the `?` shortcut sheet and
 // the message shown when the URL could not be fully read. Views load on demand.
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useAppState } from '../state/useAppState.ts';
@@ -16,6 +16,8 @@ const VIEW_COMPONENTS: Record<View, ComponentType<ViewProps>> = {
   race: lazy(() => import('../race/RaceView.tsx')),
   paper: lazy(() => import('../paper/PaperView.tsx')),
   cost: lazy(() => import('../cost/CostView.tsx')),
+  learn: lazy(() => import('../learn/LearnView.tsx')),
+  home: lazy(() => import('../home/HomeView.tsx')),
 };
 
 function requestFullScreen(): void {
@@ -45,6 +47,7 @@ export function App() {
   const shellShortcuts = useMemo<Shortcut[]>(
     () => [
       ...VIEWS.map((v, i) => ({ key: String(i + 1), label: `${v.label} view`, run: () => setView(v.id) })),
+      { key: 'l', label: 'Learn: the lessons', run: () => setView('learn') },
       { key: 'p', label: 'presenter mode on / off', run: () => setPresenter(!state.presenter) },
       { key: 'f', label: 'full screen', run: requestFullScreen },
       { key: '?', label: 'this list of shortcuts', run: () => setHelpOpen((o) => !o) },
@@ -75,7 +78,7 @@ export function App() {
     <ViewShortcutsContext.Provider value={setViewShortcuts}>
       <div className="app" data-view={state.view}>
         <header className="chrome">
-          <a className="brand" href="?" onClick={(e) => (e.preventDefault(), setView('paper'))}>
+          <a className="brand" href="?" onClick={(e) => (e.preventDefault(), setView('home'))} data-testid="brand">
             Replicant Lab
           </a>
           <nav aria-label="Views">

@@ -19,6 +19,7 @@ import { Topology, messagePositions, nodePosition, type Flight } from './Topolog
 import { LinkControls, PendingList } from './Controls.tsx';
 import { messageLabel } from './explain.ts';
 import { useReady } from '../app/ready.ts';
+import { LinearizabilityPanel } from './LinearizabilityPanel.tsx';
 
 const STEP_INTERVAL_MS = 650;
 
@@ -357,6 +358,7 @@ export default function ClusterView({ state, update }: ViewProps) {
               <PendingList snap={snap} act={act} />
               <h2>Links</h2>
               <LinkControls nodes={nodes} cuts={snap.cuts} act={act} />
+              <LinearizabilityPanel trace={snap.trace} step={snap.step} />
               <h2>What happened</h2>
               <ol className="event-log" data-testid="event-log" reversed>
                 {explained.map((e, i) => (

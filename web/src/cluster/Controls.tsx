@@ -12,7 +12,7 @@ export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) =>
         if (p.kind === 'message') {
           const label = messageLabel(JSON.parse(p.json));
           return (
-            <li key={p.id} data-kind="message">
+            <li key={p.id} data-kind="message" data-type={p.type} data-from={p.from} data-to={p.to}>
               <span className="what">
                 {i === 0 ? '▶ ' : ''}m{p.id}: n{p.from} → n{p.to} <strong>{label.text}</strong> <span className="note">{due}</span>
               </span>
@@ -30,7 +30,7 @@ export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) =>
         }
         if (p.kind === 'timer') {
           return (
-            <li key={p.id} data-kind="timer">
+            <li key={p.id} data-kind="timer" data-node={p.node} data-timer={p.timer}>
               <span className="what">
                 {i === 0 ? '▶ ' : ''}n{p.node}'s {timerName(p.timer)} timer <span className="note">{due}</span>
               </span>
@@ -41,7 +41,7 @@ export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) =>
           );
         }
         return (
-          <li key={p.id} data-kind="client">
+          <li key={p.id} data-kind="client" data-to={p.node}>
             <span className="what">
               {i === 0 ? '▶ ' : ''}client → n{p.node}: “{p.line}” <span className="note">{due}</span>
             </span>

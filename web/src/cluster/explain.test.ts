@@ -39,6 +39,8 @@ describe('explainEffect: every trace kind', () => {
     ['{"type":"trace","kind":"leader","ballot":257,"last_index":4}', 'n0 has promises from a majority and becomes leader with ballot 1.1 (its log reaches index 4).'],
     ['{"type":"trace","kind":"election","ballot":257}', 'n0 stands for election with ballot 1.1.'],
     ['{"type":"trace","kind":"election_abandoned","ballot":257}', 'n0 abandons its election for ballot 1.1.'],
+    ['{"type":"trace","kind":"step_down","ballot":257,"heard":1,"window_us":300000}', 'n0 steps down: heard no majority for 300 ms (only 1 of its cluster, itself included, answered); it stops its heartbeats so the others can elect a leader.'],
+    ['{"type":"trace","kind":"follower","ballot":271,"leader":15}', 'n0 now holds ballot 1.-, which names no leader.'],
     ['{"type":"trace","kind":"replay","count":3,"from_index":2,"to_index":4}', 'n0 re-proposes 3 entries (indexes 2–4) under its own ballot, so every follower ends with the same log.'],
     ['{"type":"trace","kind":"instance","index":3,"ballot":257,"state":"committed"}', "n0's log: index 3 is committed at ballot 1.1."],
     ['{"type":"trace","kind":"execute","index":3,"result":"not_found"}', 'n0 applies index 3 to its key-value store (key not found).'],

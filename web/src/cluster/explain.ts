@@ -129,7 +129,9 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
   const num = (k: string) => Number(t[k]);
   switch (t.kind) {
     case 'follower':
-      return `${n(node)} now follows ballot ${b(num('ballot'))}: n${num('leader')} leads.`;
+      return num('leader') === 0xf
+        ? `${n(node)} now holds ballot ${b(num('ballot'))}, which names no leader.`
+        : `${n(node)} now follows ballot ${b(num('ballot'))}: n${num('leader')} leads.`;
     case 'leader':
       return `${n(node)} has promises from a majority and becomes leader with ballot ${b(num('ballot'))} (its log reaches index ${num('last_index')}).`;
     case 'election':
@@ -150,6 +152,8 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
       return `${n(node)} drops its log up to index ${num('global_last_executed')}: every node has executed those entries.`;
     case 'commit_gle':
       return `${n(node)} learns that every node has executed up to index ${num('value')}.`;
+    case 'step_down':
+      return `${n(node)} steps down: heard no majority for ${ms(num('window_us'))} (only ${num('heard')} of its cluster, itself included, answered); it stops its heartbeats so the others can elect a leader.`;
     case 'violation':
       return `SAFETY VIOLATION at ${n(node)}, index ${num('index')}: ${String(t.reason).replace(/_/g, ' ')}. Two different commands were chosen for one slot.`;
     default:

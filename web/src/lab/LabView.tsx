@@ -19,7 +19,8 @@ import { PAPER } from '../paper/results.ts';
 import { formatValue } from '../paper/panel-model.ts';
 import { CancelledError, SimRunner, type Progress } from '../simulation/runner.ts';
 import { runSpec, sweepSpec } from './lab-spec.ts';
-import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepSeries } from './lab-results.ts';
+import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepFidelity, sweepSeries, type PointFidelity } from './lab-results.ts';
+import { TOLERANCE_PERCENT } from '@replicant/sim/fidelity/misses';
 
 type SweepKept = { result: SweepResult; lab: LabState; seed: number; wall_ms: number; key: string };
 type RunsKept = { results: { engine: EngineName; result: RunResult }[]; lab: LabState; wall_ms: number; key: string };
@@ -146,7 +147,8 @@ export default function LabView({ state, update }: ViewProps) {
   // current settings' and the results wait behind a notice (never old points on new axes).
   const shownSweep = sweepFresh ? sweep : null;
   const shownRuns = runsFresh ? runs : null;
-  const simulated = useMemo(() => (shownSweep ? sweepSeries(shownSweep.result, shownSweep.lab, shownSweep.seed) : []), [shownSweep]);
+  const simulated = useMemo(() => (shownSweep ? sweepSeries(shownSweep.result, shownSweep.lab, shownSweep.seed, PAPER.rows) : []), [shownSweep]);
+  const fidelity = useMemo(() => (shownSweep ? sweepFidelity(shownSweep.result, shownSweep.lab, PAPER.rows) : []), [shownSweep]);
   const sweepLab = s;
   const axis = useMemo(() => sweepAxis(sweepLab), [sweepLab]);
   const sweepChart = useMemo(() => [...published, ...simulated], [published, simulated]);
@@ -249,6 +251,7 @@ export default function LabView({ state, update }: ViewProps) {
       >
         {(ref) => <XYChart svgRef={ref} title="Max throughput at the SLO" series={sweepChart} x={xBand} y={yKops} />}
       </ChartFrame>
+      {shownSweep && <FidelityTable rows={fidelity} unit={shownSweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB'} model={shownSweep.result.model_card_version} />}
       {shownSweep && (
         <ChartFrame
           id="lab-probes"
@@ -328,6 +331,49 @@ export default function LabView({ state, update }: ViewProps) {
         the knobs and the seed, not the results: the same knobs and seed give the same numbers again, in any browser.
       </p>
     </div>
+  );
+}
+
+/** Each simulated point beside the paper's value for it, with the error; a point outside the
+ * tolerance says so and gives the model's known reason (docs/fidelity.md). */
+function FidelityTable({ rows, unit, model }: { rows: PointFidelity[]; unit: string; model: string }) {
+  if (rows.length === 0) return <p className="note" data-testid="lab-fidelity-none">The paper states none of these points, so there is nothing to compare the simulation with.</p>;
+  const k = (v: number) => formatValue(v);
+  return (
+    <table className="fidelity-table" data-testid="lab-fidelity">
+      <caption>
+        Simulated (model card {model}) beside the paper’s value for the same point; points further than ±{TOLERANCE_PERCENT} % are marked with
+        the reason (docs/fidelity.md).
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Engine</th>
+          <th scope="col">{unit}</th>
+          <th scope="col">Simulated (Kops/s)</th>
+          <th scope="col">Paper (Kops/s)</th>
+          <th scope="col">Error</th>
+          <th scope="col">Why it misses</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((f) => (
+          <tr key={`${f.engine}-${f.x}`} data-testid={`fidelity-${f.engine}-${f.x}`} data-outside={f.outside ? 'yes' : 'no'}>
+            <td>{lang(f.engine)}</td>
+            <td>{f.x}</td>
+            <td>{f.simulated_kops === null ? `< ${k(f.min_kops)}` : k(f.simulated_kops)} (simulated)</td>
+            <td>
+              {f.paper.qualifier === 'upper_bound' ? '< ' : f.paper.qualifier === 'approx' ? '≈ ' : ''}
+              {f.paper.value} ({f.paper.source})
+            </td>
+            <td className={f.outside ? 'bad' : 'ok'}>
+              {f.error_pct === null ? (f.within_bound ? 'within the bound' : 'outside the bound') : `${f.error_pct >= 0 ? '+' : '−'}${k(Math.abs(f.error_pct))} %`}
+              {f.outside ? ` ✗ outside ±${TOLERANCE_PERCENT} %` : ''}
+            </td>
+            <td>{f.reason ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -46,7 +46,7 @@ export const LAB_FIELDS = {
     { value: 'open', label: 'open loop (intended start)' },
     { value: 'closed', label: 'closed loop' },
   ] as const),
-  duration: integerField('Measured window', 10, { min: 1, max: 600, unit: 's' }),
+  duration: integerField('Shortest measured window', 10, { min: 1, max: 600, unit: 's', help: 'the model lengthens it to hold the rarest GC event that can decide the p99 (up to the paper’s 600 s)' }),
   slo: numberField('SLO: p99 at most', 20, { min: 0.1, max: 10_000, step: 0.1, unit: 'ms' }),
   lat: optionalNumberField('Network one-way latency', { min: 0, max: 1_000_000, unit: 'µs', placeholder: 'model card' }),
   fid: choiceField('Fidelity', 'fast', [

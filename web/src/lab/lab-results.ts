@@ -6,6 +6,7 @@ import type { ChartPoint, ChartSeries } from '../charts/types.ts';
 import { formatValue, rowDetail } from '../paper/panel-model.ts';
 import type { ResultRow } from '../paper/results.ts';
 import type { LabState } from './lab-fields.ts';
+import { TOLERANCE_PERCENT, limitFor } from '@replicant/sim/fidelity/misses';
 import { memoryAxisGib } from './lab-spec.ts';
 
 export const lang = languageOf;
@@ -24,8 +25,9 @@ function simulatedLine(model: string, seed: number | undefined): string {
  * by position (engine-major order, as the simulator visits them), so a ratio sweep lines up
  * with the paper's GiB even if the model sizes the dataset a little differently.
  */
-export function sweepSeries(sweep: SweepResult, s: LabState, seed: number): ChartSeries[] {
+export function sweepSeries(sweep: SweepResult, s: LabState, seed: number, rows: ResultRow[] = []): ChartSeries[] {
   const axis = sweepAxis(s);
+  const fid = sweepFidelity(sweep, s, rows);
   return s.engines
     .map((engine): ChartSeries => {
       const own = sweep.points.filter((p) => p.engine === engine);
@@ -44,6 +46,7 @@ export function sweepSeries(sweep: SweepResult, s: LabState, seed: number): Char
             lines: [
               simulatedLine(sweep.model_card_version, seed),
               `${p.result.probes.length} probe runs; p99 at the best rate ${p.result.p99_ms_at_max ?? '—'} ms; leader CPU ${p.result.leader_cpu_utilization_at_max === null ? '—' : `${Math.round(p.result.leader_cpu_utilization_at_max * 100)} %`}.`,
+              ...fid.filter((f) => f.engine === engine && f.x === x).flatMap((f) => [fidelityLine(f), ...(f.reason ? [f.reason] : [])]),
             ],
           },
         };
@@ -51,6 +54,25 @@ export function sweepSeries(sweep: SweepResult, s: LabState, seed: number): Char
       return { name: `${lang(engine)} · simulated, model card ${sweep.model_card_version}`, styleKey: lang(engine), kind: 'simulated', points };
     })
     .filter((x) => x.points.length > 0);
+}
+
+/** The paper's stated max throughput at the SLO for an engine at one point of the sweep's axis. */
+export function paperRowAt(rows: ResultRow[], engine: EngineName, s: LabState, x: number): ResultRow | null {
+  if (s.wl === 'custom') return null;
+  const memory = s.sweep === 'vcpus' ? (s.memunit === 'gib' ? s.gib : s.ratio * 4) : x;
+  const vcpus = s.sweep === 'vcpus' ? x : s.vcpus;
+  return (
+    rows.find(
+      (r) =>
+        r.metric === 'max_throughput_slo' &&
+        r.language === lang(engine) &&
+        r.workload === s.wl &&
+        r.memory_gib === memory &&
+        r.vcpus === vcpus &&
+        r.instance_type === 'm5.2xlarge' &&
+        typeof r.value === 'number',
+    ) ?? null
+  );
 }
 
 /** The paper's stated max throughput at the SLO for the same configurations (any figure). */
@@ -61,18 +83,7 @@ export function publishedSeries(rows: ResultRow[], s: LabState): ChartSeries[] {
     .map((engine): ChartSeries => {
       const points: ChartPoint[] = [];
       for (const x of axis) {
-        const memory = s.sweep === 'vcpus' ? (s.memunit === 'gib' ? s.gib : s.ratio * 4) : x;
-        const vcpus = s.sweep === 'vcpus' ? x : s.vcpus;
-        const row = rows.find(
-          (r) =>
-            r.metric === 'max_throughput_slo' &&
-            r.language === lang(engine) &&
-            r.workload === s.wl &&
-            r.memory_gib === memory &&
-            r.vcpus === vcpus &&
-            r.instance_type === 'm5.2xlarge' &&
-            typeof r.value === 'number',
-        );
+        const row = paperRowAt(rows, engine, s, x);
         if (!row) {
           // Drawn as missing, so no line is drawn across a configuration the paper does not state.
           points.push({ x, y: null, status: 'missing', detail: { heading: `${lang(engine)} · ${s.sweep === 'vcpus' ? `${x} vCPUs` : `${x} GiB`}: the paper does not state this configuration`, lines: [] } });
@@ -91,6 +102,70 @@ export function publishedSeries(rows: ResultRow[], s: LabState): ChartSeries[] {
       return { name: `${lang(engine)} · the paper (AWS)`, styleKey: lang(engine), kind: 'paper', points };
     })
     .filter((x) => x.points.some((p) => p.y !== null));
+}
+
+/** A simulated point beside the paper's value for the same configuration. */
+export interface PointFidelity {
+  engine: EngineName;
+  x: number;
+  /** Kops/s; null: not even the lowest rate tried meets the SLO. */
+  simulated_kops: number | null;
+  min_kops: number;
+  paper: { id: string; value: number; qualifier: string; source: string };
+  /** Simulated minus paper, % of the paper's value; null for a bound (see within_bound). */
+  error_pct: number | null;
+  within_bound: boolean | null;
+  /** Outside ±TOLERANCE_PERCENT, or a bound not respected. */
+  outside: boolean;
+  /** The known limit of the model that explains it (docs/fidelity.md), if one does. */
+  reason: string | null;
+}
+
+/** Every simulated point of a sweep for which the paper states a value, with the error. */
+export function sweepFidelity(sweep: SweepResult, s: LabState, rows: ResultRow[]): PointFidelity[] {
+  const axis = sweepAxis(s);
+  const out: PointFidelity[] = [];
+  for (const engine of s.engines) {
+    sweep.points
+      .filter((p) => p.engine === engine)
+      .slice(0, axis.length)
+      .forEach((p, i) => {
+        const x = axis[i]!;
+        const row = paperRowAt(rows, engine, s, x);
+        if (!row) return;
+        const value = row.value as number;
+        const max = p.result.max_ops_per_s_at_slo;
+        const sim = max === null ? null : max / 1000;
+        const min_kops = (p.result.probes[0]?.target_ops_per_s ?? 100) / 1000;
+        const bound = row.qualifier === 'upper_bound' || row.qualifier === 'lower_bound';
+        const simOrZero = sim ?? 0;
+        const within_bound = !bound ? null : row.qualifier === 'upper_bound' ? (sim === null ? true : sim <= value) : simOrZero >= value;
+        const error_pct = bound ? null : ((simOrZero - value) / value) * 100;
+        const outside = bound ? !within_bound : Math.abs(error_pct!) > TOLERANCE_PERCENT;
+        const limit = outside ? limitFor(row.id) : null;
+        out.push({
+          engine,
+          x,
+          simulated_kops: sim,
+          min_kops,
+          paper: { id: row.id, value, qualifier: row.qualifier, source: `${row.figure_or_table ?? row.section ?? ''}${row.panel ?? ''}` },
+          error_pct,
+          within_bound,
+          outside,
+          reason: outside ? (limit ? `${limit.title}: ${limit.text}` : 'no known limit of the model explains it (see docs/fidelity.md)') : null,
+        });
+      });
+  }
+  return out;
+}
+
+/** "paper 3 Kops/s (Fig 6(a)): simulated −13.5 %" or "… outside ±15 %". */
+export function fidelityLine(f: PointFidelity): string {
+  const sym = f.paper.qualifier === 'upper_bound' ? '< ' : f.paper.qualifier === 'lower_bound' ? '> ' : f.paper.qualifier === 'approx' ? '≈ ' : '';
+  const paper = `paper ${sym}${f.paper.value} Kops/s (${f.paper.source})`;
+  if (f.error_pct === null) return `${paper}: ${f.within_bound ? 'simulated value within the bound' : 'simulated value outside the bound'}`;
+  const e = `${f.error_pct >= 0 ? '+' : '−'}${formatValue(Math.abs(f.error_pct))} %`;
+  return `${paper}: simulated ${e}${f.outside ? ` — outside ±${TOLERANCE_PERCENT} %` : ''}`;
 }
 
 /** Throughput against p99 from the SLO search's probe runs at one point of the sweep. */

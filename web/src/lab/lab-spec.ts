@@ -1,25 +1,37 @@
-// The Lab's knobs as the simulator's specifications (sim/src/api.ts). Pure.
+// The Lab's knobs as the simulator's specifications. Pure. The specs themselves come from the
+// simulator's one spec builder (sim/src/run/measurement.ts), which `npm run fidelity` uses too:
+// the Lab's defaults are the paper's method, measured window included.
 import type { EngineName } from '@replicant/engines/loader/catalogue';
 import type { RunSpec, SweepSpec, WorkloadSpec } from '@replicant/sim/api';
+import { READ_SHARE, baseRunSpec, measurementRunSpec, measurementSweepSpec, type MeasurementKnobs } from '@replicant/sim/run/measurement';
 import type { LabState } from './lab-fields.ts';
 import { paperGibOfRatio } from '../paper/memory-ratio.ts';
 
+export { READ_SHARE };
 
-export const READ_SHARE = { A: 0.5, B: 0.95 } as const;
-
-export function workloadOf(s: LabState): WorkloadSpec {
-  return {
-    name: s.wl,
-    read_proportion: s.wl === 'custom' ? s.read : READ_SHARE[s.wl],
-    record_count: s.records,
+/** The Lab's settings as the simulator's measurement knobs. */
+export function knobsOf(s: LabState, seed: number): MeasurementKnobs {
+  const k: MeasurementKnobs = {
+    workload: s.wl,
+    memory: s.memunit === 'gib' ? { gib: s.gib } : { ratio: s.ratio },
+    vcpus: s.vcpus,
+    slo_p99_ms: s.slo,
+    seed,
+    records: s.records,
     value_bytes: s.value,
     distribution: s.dist,
+    client_threads: s.threads,
+    mode: s.loop,
+    min_window_s: s.duration,
+    fidelity: s.fid,
   };
+  if (s.wl === 'custom') k.read_proportion = s.read;
+  if (s.lat !== null) k.one_way_latency_us = s.lat;
+  return k;
 }
 
-/** Memory of one node for the current (single-run) setting. */
-export function memoryOf(s: LabState): { memory_gib: number } | { memory_to_data_ratio: number } {
-  return s.memunit === 'gib' ? { memory_gib: s.gib } : { memory_to_data_ratio: s.ratio };
+export function workloadOf(s: LabState): WorkloadSpec {
+  return baseRunSpec(knobsOf(s, 1), 'cpp', 1).workload;
 }
 
 /** The memory sweep's values in GiB, for the chart's x axis (ratios at the paper's 4 GiB). */
@@ -27,24 +39,13 @@ export function memoryAxisGib(s: LabState): number[] {
   return s.memunit === 'gib' ? s.gibs : s.ratios.map((r) => Number(paperGibOfRatio(r).toFixed(3)));
 }
 
-/** A 3-node cluster of one engine under the Lab's load. */
+/** A 3-node cluster of one engine under the Lab's load, with the window the model asks for. */
 export function runSpec(s: LabState, seed: number, engine: EngineName, target_ops_per_s = s.rate): RunSpec {
-  return {
-    cluster: { engines: [engine, engine, engine], seed },
-    ...(s.lat === null ? {} : { network: { one_way_latency_us: s.lat } }),
-    resources: { vcpus: s.vcpus, ...memoryOf(s) },
-    workload: workloadOf(s),
-    load: { mode: s.loop, target_ops_per_s, client_threads: s.threads, duration_s: s.duration },
-    fidelity: s.fid,
-  };
+  return measurementRunSpec(knobsOf(s, seed), engine, target_ops_per_s);
 }
 
 /** The paper's method over the chosen axis: the highest rate meeting the SLO, per point. */
 export function sweepSpec(s: LabState, seed: number): SweepSpec {
-  const base = runSpec(s, seed, s.engines[0]!);
-  const spec: SweepSpec = { base, slo_p99_ms: s.slo, engines: s.engines };
-  if (s.sweep === 'vcpus') spec.vcpus = s.vcpulist;
-  else if (s.memunit === 'gib') spec.memory_gib = s.gibs;
-  else spec.memory_to_data_ratio = s.ratios;
-  return spec;
+  const axis = s.sweep === 'vcpus' ? { vcpus: s.vcpulist } : s.memunit === 'gib' ? { memory: s.gibs.map((gib) => ({ gib })) } : { memory: s.ratios.map((ratio) => ({ ratio })) };
+  return measurementSweepSpec(knobsOf(s, seed), s.engines, axis);
 }

@@ -3,6 +3,8 @@ import type { SweepResult } from '@replicant/sim/api';
 import { defaultState } from '../state/app-state.ts';
 import { PAPER } from '../paper/results.ts';
 import { memoryAxisGib, runSpec, sweepSpec } from './lab-spec.ts';
+import { sweepPointSearchSpec } from '@replicant/sim/search/slo';
+import { fidelitySearchSpec } from '@replicant/sim/fidelity/specs';
 import { nines, ninesLabel, probeSeries, publishedSeries, sweepSeries } from './lab-results.ts';
 
 const lab = () => defaultState().lab;
@@ -14,9 +16,34 @@ describe('lab-spec', () => {
       cluster: { engines: ['java', 'java', 'java'], seed: 7 },
       resources: { vcpus: 8, memory_to_data_ratio: 8 },
       workload: { name: 'A', read_proportion: 0.5, record_count: 7_500_000, value_bytes: 500, distribution: 'zipfian' },
-      load: { mode: 'open', target_ops_per_s: 20_000, client_threads: 64, duration_s: 10 },
+      load: { mode: 'open', target_ops_per_s: 20_000, client_threads: 64, duration_s: 10, warmup_s: 2 },
       fidelity: 'fast',
     });
+  });
+  it('lengthens the window to hold Java’s full collections at a tight heap (derived from the model)', () => {
+    const s = lab();
+    s.ratio = 1.25;
+    const r = runSpec(s, 1, 'java', 10_000);
+    expect(r.load.duration_s).toBeGreaterThan(60);
+    expect(r.load.duration_s).toBeLessThanOrEqual(600);
+    expect(runSpec(s, 1, 'cpp', 10_000).load.duration_s).toBe(10);
+  });
+  it('builds the same searches as `npm run fidelity` for the same knobs (one definition of a measurement)', () => {
+    const s = lab();
+    const sweep = sweepSpec(s, 1);
+    const gib = [32, 8, 6, 5];
+    for (const engine of ['cpp', 'java', 'go', 'rust'] as const) {
+      s.ratios.forEach((ratio, i) => {
+        expect(sweepPointSearchSpec(sweep, engine, { ratio }, 8)).toEqual(fidelitySearchSpec(engine, 'A', gib[i]!, 8));
+      });
+    }
+    const v = lab();
+    v.sweep = 'vcpus';
+    const vs = sweepSpec(v, 1);
+    for (const vcpus of [8, 4, 2]) expect(sweepPointSearchSpec(vs, 'java', { ratio: 8 }, vcpus)).toEqual(fidelitySearchSpec('java', 'A', 32, vcpus));
+    const b = lab();
+    b.wl = 'B';
+    expect(sweepPointSearchSpec(sweepSpec(b, 1), 'go', { ratio: 1.25 }, 8)).toEqual(fidelitySearchSpec('go', 'B', 5, 8));
   });
   it('sweeps the paper’s memory ratios, or vCPUs, for every chosen engine', () => {
     const s = lab();

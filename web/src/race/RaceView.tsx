@@ -1,7 +1,8 @@
-// The Race (demos): four engines side by side under the same load while memory is squeezed
-// step by step. Big type; → or Space squeezes, ← gives memory back. Each lane is simulated
-// live, in the simulator's worker; the paper's published figure for the same memory stands
-// under it.
+// The Race (demos): four engines side by side while memory is squeezed step by step. Big
+// type; → or Space squeezes, ← gives memory back. Each lane's number is the paper's metric, the
+// highest rate whose p99 meets the SLO at that memory, found live by the simulator's SLO search
+// (the Lab's own measurement, window derived from the model); the paper's published figure for
+// the same memory stands under it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { useReady } from '../app/ready.ts';
@@ -13,24 +14,26 @@ import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/lo
 import { PAPER } from '../paper/results.ts';
 import { BROWSER_ENGINES } from '../engines.ts';
 import { CancelledError, SimRunner } from '../simulation/runner.ts';
-import { runSpec } from '../lab/lab-spec.ts';
+import { knobsOf } from '../lab/lab-spec.ts';
+import { PAPER_METHOD, baseRunSpec, measurementSearchSpec, modelWindow } from '@replicant/sim/run/measurement';
 import { seriesStyle } from '../theme/palette.ts';
-import { SQUEEZE, laneOf, publishedAt, raceSentence, type Lane } from './race-model.ts';
+import { SQUEEZE, formatKops, laneOfSearch, laneReason, publishedAt, raceSentence, type Lane } from './race-model.ts';
 import { useTween } from '../app/useTween.ts';
 
-const SLO_MS = 20;
-const RUN_SECONDS = 5;
+const SLO_MS = PAPER_METHOD.slo_p99_ms;
+
+type LastDone = { lane: Lane; model: string; gib: number };
 
 type LaneState = { state: 'waiting' } | { state: 'running'; fraction: number } | { state: 'done'; lane: Lane; model: string } | { state: 'failed'; message: string };
 
 export default function RaceView({ state, update }: ViewProps) {
-  const { step, wl, rate } = state.race;
+  const { step, wl } = state.race;
   const seed = state.seed;
   const squeeze = SQUEEZE[Math.min(step, SQUEEZE.length - 1)]!;
   const [lanes, setLanes] = useState<Record<string, LaneState>>({});
-  // The last finished result of each lane, shown (dimmed) while the next step simulates, so the
+  // The last finished result of each lane, shown (dimmed) while the next step is searched, so the
   // board never blanks and the numbers move from the old value to the new one.
-  const [lastDone, setLastDone] = useState<Record<string, { lane: Lane; gib: number }>>({});
+  const [lastDone, setLastDone] = useState<Record<string, LastDone>>({});
   const cache = useRef(new Map<string, { lane: Lane; model: string }>());
   const runner = useRef<SimRunner | null>(null);
   useReady('race', true);
@@ -42,27 +45,36 @@ export default function RaceView({ state, update }: ViewProps) {
 
   const engines = ENGINE_NAMES.filter((e) => BROWSER_ENGINES.includes(e));
 
-  // Simulate each lane of this step, one after another (two cores are shared).
+  // Search each lane of this step, one after another (two cores are shared). The answer at the
+  // previous (larger) memory is the next search's hint: the warm start of the paper's sweep.
   useEffect(() => {
     let cancelled = false;
-    const lab = { ...defaultState().lab, wl, rate, memunit: 'ratio' as const, ratio: squeeze.ratio, duration: RUN_SECONDS, fid: 'fast' as const };
-    const keyOf = (e: EngineName) => `${e}|${squeeze.ratio}|${wl}|${rate}|${seed}`;
-    setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e)) ? { state: 'done', ...cache.current.get(keyOf(e))! } : { state: 'waiting' }])));
+    const lab = { ...defaultState().lab, wl, memunit: 'ratio' as const, ratio: squeeze.ratio };
+    const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}`;
+    setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e, squeeze.ratio)) ? { state: 'done', ...cache.current.get(keyOf(e, squeeze.ratio))! } : { state: 'waiting' }])));
     setLastDone((d) => {
       const next = { ...d };
-      for (const e of engines) if (cache.current.has(keyOf(e))) next[e] = { lane: cache.current.get(keyOf(e))!.lane, gib: squeeze.gib };
+      for (const e of engines) if (cache.current.has(keyOf(e, squeeze.ratio))) next[e] = { ...cache.current.get(keyOf(e, squeeze.ratio))!, gib: squeeze.gib };
       return next;
     });
+    // Cheapest lanes first: the model's window at a middling rate says how long each search's
+    // probes will be (Java's full collections at a tight heap make its lane the slowest).
+    const cost = (e: EngineName) => modelWindow(baseRunSpec(knobsOf(lab, seed), e, 10_000)).window_s;
+    const order = [...engines].sort((a, b) => cost(a) - cost(b));
     (async () => {
-      for (const e of engines) {
-        if (cancelled || cache.current.has(keyOf(e))) continue;
+      for (const e of order) {
+        if (cancelled || cache.current.has(keyOf(e, squeeze.ratio))) continue;
         setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: 0 } }));
         try {
-          const { result } = await runner.current!.run(runSpec(lab, seed, e), (p) => !cancelled && setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: p.fraction } })));
-          const done = { lane: laneOf(e, result, SLO_MS), model: result.model_card_version };
-          cache.current.set(keyOf(e), done);
+          const spec = measurementSearchSpec(knobsOf(lab, seed), e);
+          const near = SQUEEZE.map((q) => cache.current.get(keyOf(e, q.ratio))?.lane).filter((l): l is Lane => !!l && l.max_kops !== null);
+          const prev = near.sort((a, b) => a.max_kops! - b.max_kops!)[0];
+          if (prev) spec.hint = { met_ops_per_s: prev.max_kops! * 1000 };
+          const { result } = await runner.current!.search(spec, (p) => !cancelled && setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: p.fraction } })));
+          const done = { lane: laneOfSearch(e, result), model: result.model_card_version };
+          cache.current.set(keyOf(e, squeeze.ratio), done);
           if (!cancelled) setLanes((l) => ({ ...l, [e]: { state: 'done', ...done } }));
-          if (!cancelled) setLastDone((d) => ({ ...d, [e]: { lane: done.lane, gib: squeeze.gib } }));
+          if (!cancelled) setLastDone((d) => ({ ...d, [e]: { ...done, gib: squeeze.gib } }));
         } catch (err) {
           if (cancelled || err instanceof CancelledError) return;
           setLanes((l) => ({ ...l, [e]: { state: 'failed', message: err instanceof Error ? err.message : String(err) } }));
@@ -74,7 +86,7 @@ export default function RaceView({ state, update }: ViewProps) {
       runner.current?.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [squeeze.ratio, wl, rate, seed]);
+  }, [squeeze.ratio, wl, seed]);
 
   const go = (delta: number) => update((s) => ({ ...s, race: { ...s.race, step: Math.max(0, Math.min(SQUEEZE.length - 1, s.race.step + delta)) } }));
   const shortcuts = useMemo<Shortcut[]>(
@@ -91,6 +103,8 @@ export default function RaceView({ state, update }: ViewProps) {
 
   const done = engines.map((e) => lanes[e]).filter((l): l is Extract<LaneState, { state: 'done' }> => l?.state === 'done');
   const model = done[0]?.model;
+  // Bars share one scale across the squeeze steps seen so far, so a falling engine's bar falls.
+  const scale = Math.max(1, ...[...cache.current.values()].map((d) => d.lane.max_kops ?? 0));
 
   return (
     <div className="race-view">
@@ -118,7 +132,7 @@ export default function RaceView({ state, update }: ViewProps) {
           return (
             <section key={e} className="lane" style={{ borderTopColor: colour }} data-testid={`lane-${e}`} aria-label={languageOf(e)}>
               <h2 style={{ color: colour }}>{languageOf(e)}</h2>
-              {available && <LaneFigures colour={colour} state={l} last={lastDone[e]} />}
+              {available && <LaneFigures engine={e} colour={colour} scale={scale} state={l} last={lastDone[e]} />}
               {!available && <p className="mid note">not in this build</p>}
               <p className="published" data-testid={`published-${e}`}>
                 {pub ? (
@@ -137,18 +151,18 @@ export default function RaceView({ state, update }: ViewProps) {
       </div>
       <p className="chart-sentence" data-testid="race-sentence">
         {done.length === engines.length && engines.length > 0
-            ? raceSentence(done.map((d) => d.lane), squeeze.gib, rate)
-            : `Simulating ${engines.length} engines at ${rate.toLocaleString('en-US')} ops/s offered…`}
+          ? raceSentence(done.map((d) => d.lane), squeeze.gib, SLO_MS)
+          : `Searching, for each of ${engines.length} engines, the highest rate whose p99 meets ${SLO_MS} ms at ${squeeze.gib} GiB…`}
       </p>
       <p className="note">
-        Simulated: {RUN_SECONDS} s of virtual time per lane, fast model{model ? `, model card ${model}` : ''}, seed {seed}.
-        The paper’s figures come from its text (Figs 6, 8, 9, 11).
+        Simulated: the paper’s method (SLO search by bisection, each probe’s window long enough for the rarest GC event that can decide
+        the p99, up to {PAPER_METHOD.max_window_s} s of virtual time), fast model{model ? `, model card ${model}` : ''}, seed {seed}. The paper’s
+        figures come from its text (Figs 6, 8, 9, 11).
       </p>
       <details className="race-settings">
         <summary>Race settings</summary>
         <div className="knobs">
           <Knob name="race.wl" field={RACE_FIELDS.wl} value={wl} onChange={(v) => update((s) => ({ ...s, race: { ...s.race, wl: v } }))} />
-          <Knob name="race.rate" field={RACE_FIELDS.rate} value={rate} onChange={(v) => update((s) => ({ ...s, race: { ...s.race, rate: v } }))} />
         </div>
       </details>
     </div>
@@ -157,40 +171,44 @@ export default function RaceView({ state, update }: ViewProps) {
 
 /**
  * A lane's figures in one fixed layout whatever the state: the current result, or the last one
- * (dimmed, with the step it belongs to) while the next simulates, or dashes before the first.
- * Nothing appears or disappears, so the board keeps its height.
+ * (dimmed, saying which memory it belongs to) while the next step is searched, or dashes before
+ * the first. Nothing appears or disappears, so the board keeps its height.
  */
-function LaneFigures({ colour, state, last }: { colour: string; state: LaneState | undefined; last: { lane: Lane; gib: number } | undefined }) {
-  const current = state?.state === 'done' ? state.lane : null;
-  const lane = current ?? last?.lane ?? null;
-  const kops = useTween(lane ? lane.throughput_kops : null);
-  const gc = useTween(lane ? lane.gc_share_pct : null);
+function LaneFigures({ engine: e, colour, scale, state, last }: { engine: EngineName; colour: string; scale: number; state: LaneState | undefined; last: LastDone | undefined }) {
+  const current = state?.state === 'done' ? { lane: state.lane, model: state.model } : null;
+  const shown = current ?? last ?? null;
+  const lane = shown?.lane ?? null;
+  const kops = useTween(lane ? (lane.max_kops ?? 0) : null);
+  const ids = (name: string) => (current ? `${name}-${e}` : undefined);
   const status =
     state?.state === 'running'
-      ? `simulating… ${Math.round(state.fraction * 100)} %`
+      ? `searching for the highest rate meeting the SLO… ${Math.round(state.fraction * 100)} %`
       : state?.state === 'failed'
         ? state.message
         : state?.state === 'done'
-          ? 'simulated'
+          ? ''
           : 'queued';
   return (
-    <div data-state={current ? 'done' : lane ? 'previous' : 'pending'} className={current ? 'lane-figures' : 'lane-figures stale'}>
-      <p className="big">
-        {kops === null ? '–' : kops.toFixed(1)} <span>Kops/s</span>
+    <div data-state={current ? 'done' : lane ? 'previous' : 'pending'} data-testid={ids('result')} className={current ? 'lane-figures' : 'lane-figures stale'}>
+      <p className="big" data-testid={ids('headline')}>
+        {lane === null || kops === null ? '–' : lane.max_kops === null ? `< ${formatKops(lane.min_kops)}` : formatKops(kops)} <span>Kops/s</span>
       </p>
-      <p className={`mid ${lane ? (lane.met_slo ? 'ok' : 'bad') : ''}`}>
-        {lane ? `p99 ${lane.p99_ms < 100 ? lane.p99_ms.toFixed(1) : Math.round(lane.p99_ms)} ms ${lane.met_slo ? '✓' : '✗ SLO'}` : 'p99 –'}
-      </p>
-      <div className="gc-bar" aria-label={`GC share ${gc === null ? 'not yet known' : `${gc.toFixed(1)} %`}`}>
-        <div style={{ width: `${Math.min(100, gc ?? 0)}%`, background: colour }} />
+      <div className="gc-bar throughput-bar" aria-label={lane ? `max throughput ${lane.max_kops === null ? 0 : formatKops(lane.max_kops)} Kops/s of ${formatKops(scale)}` : 'not yet known'}>
+        <div data-testid={ids('bar')} style={{ width: `${Math.min(100, ((kops ?? 0) / scale) * 100)}%`, background: colour }} />
       </div>
-      <p className="small">GC: {gc === null ? '–' : gc.toFixed(1)} % of the leader’s vCPUs</p>
+      <p className={`mid ${lane ? (lane.max_kops !== null ? 'ok' : 'bad') : ''}`}>
+        {lane === null ? `p99 –` : lane.max_kops === null ? `✗ misses p99 ≤ ${SLO_MS} ms` : `max at p99 ≤ ${SLO_MS} ms (p99 ${lane.p99_ms_at_max?.toFixed(1)} ms)`}
+      </p>
+      <p className="small lane-why" data-testid={ids('why')}>{lane ? laneReason(lane, SLO_MS) : ''}</p>
+      <p className="small">
+        {lane && shown
+          ? `GC: ${lane.gc_share_pct.toFixed(1)} % of the leader’s vCPUs at the max · simulated, model card ${shown.model}, window up to ${Math.round(lane.window_s)} s`
+          : 'GC: –'}
+      </p>
       <p className={`small lane-status${state?.state === 'failed' ? ' error-text' : ''}`} role={state?.state === 'running' ? 'status' : undefined}>
         {status}
         {!current && last ? ` · showing ${last.gib} GiB` : ''}
-        {current && current.crashed.length > 0
-          ? ` · ${current.crashed.map((c) => `n${c.node} died at ${c.t_s.toFixed(1)} s`).join(', ')} (out of memory)`
-          : ''}
+        {lane && lane.crashed.length > 0 ? ` ${lane.crashed.map((c) => `n${c.node} died at ${c.t_s.toFixed(1)} s`).join(', ')} (out of memory)` : ''}
       </p>
     </div>
   );

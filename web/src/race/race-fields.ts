@@ -3,7 +3,6 @@ import { choiceField, integerField, type FieldValues } from '../state/fields.ts'
 
 export const RACE_FIELDS = {
   step: integerField('Squeeze step', 0, { min: 0, max: 3 }),
-  rate: integerField('Offered load', 15_000, { min: 100, max: 1_000_000, unit: 'ops/s' }),
   wl: choiceField('Workload', 'A', [
     { value: 'A', label: 'A (update-heavy)' },
     { value: 'B', label: 'B (read-heavy)' },

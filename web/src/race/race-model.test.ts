@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAPER } from '../paper/results.ts';
-import { SQUEEZE, publishedAt, raceSentence } from './race-model.ts';
+import type { SloSearchResult } from '@replicant/sim/api';
+import { SQUEEZE, eventWords, laneOfSearch, laneReason, publishedAt, raceSentence, type Lane } from './race-model.ts';
 
 describe('race model', () => {
   it('squeezes memory the way the paper does', () => {
@@ -13,22 +14,50 @@ describe('race model', () => {
     expect(publishedAt(PAPER.rows, 'go', 5, 'A')?.qualifier).toBe('upper_bound');
     expect(publishedAt(PAPER.rows, 'rust', 6, 'A')?.qualifier).toBe('implied');
   });
-  it('says who misses the SLO and who collects the most', () => {
-    expect(
-      raceSentence(
-        [
-          { engine: 'cpp', throughput_kops: 15, p99_ms: 4, gc_share_pct: 0, met_slo: true, crashed: [] },
-          { engine: 'java', throughput_kops: 9, p99_ms: 300, gc_share_pct: 41.5, met_slo: false, crashed: [] },
-        ],
-        5,
-        15000,
-      ),
-    ).toBe("At 5 GiB and 15,000 ops/s offered, Java misses the SLO; Java's leader spends the most on GC (41.5 % of its vCPUs).");
+  const lane = (engine: Lane['engine'], max_kops: number | null, extra: Partial<Lane> = {}): Lane => ({
+    engine,
+    max_kops,
+    min_kops: 0.1,
+    p99_ms_at_max: max_kops === null ? null : 12,
+    missed: null,
+    gc_share_pct: 0,
+    why: null,
+    crashed: [],
+    window_s: 10,
+    ...extra,
   });
-  it('names engines that lost nodes, and lists several with commas', () => {
-    const lane = (engine: 'cpp' | 'rust' | 'go', crashed: { node: number; t_s: number }[]) => ({ engine, throughput_kops: 0, p99_ms: 500, gc_share_pct: 0, met_slo: false, crashed });
-    expect(raceSentence([lane('cpp', [{ node: 0, t_s: 1.5 }]), lane('rust', [{ node: 0, t_s: 1 }, { node: 1, t_s: 1 }]), lane('go', [])], 5, 15000)).toBe(
-      'At 5 GiB and 15,000 ops/s offered, C++, Rust and Go miss the SLO. C++ and Rust lost nodes (out of memory).',
+  it('ranks the engines by the highest rate meeting the SLO and names those that cannot meet it', () => {
+    expect(raceSentence([lane('cpp', 28.2), lane('java', 2.6), lane('go', null), lane('rust', 68.7)], 5, 20)).toBe(
+      'At 5 GiB the highest rate meeting p99 ≤ 20 ms is Rust 68.7, C++ 28.2, Java 2.60 Kops/s; Go cannot meet it at any rate tried (simulated).',
     );
+  });
+  it('names engines that lost nodes', () => {
+    expect(raceSentence([lane('cpp', null, { crashed: [{ node: 0, t_s: 1.5 }] }), lane('rust', null, { crashed: [{ node: 0, t_s: 1 }, { node: 1, t_s: 1 }] })], 5, 20)).toBe(
+      'At 5 GiB no engine meets p99 ≤ 20 ms; C++ and Rust cannot meet it at any rate tried (simulated). C++ and Rust lost nodes (out of memory).',
+    );
+  });
+  it('takes the number from the search, never from an offered load, and says which collector event decides it', () => {
+    const r: SloSearchResult = {
+      simulated: true,
+      model_card_version: '1.1.0',
+      max_ops_per_s_at_slo: 2596,
+      p99_ms_at_max: 3.2,
+      leader_cpu_utilization_at_max: 0.1,
+      probes: [
+        { target_ops_per_s: 100, p99_ms: 1, achieved_ops_per_s: 100, met: true, stopped_early: false, window_s: 10 },
+        { target_ops_per_s: 2596, p99_ms: 3.2, achieved_ops_per_s: 2596, met: true, stopped_early: false, window_s: 420 },
+        { target_ops_per_s: 2700, p99_ms: 20, achieved_ops_per_s: 2690, met: false, stopped_early: true, window_s: 400 },
+      ],
+      deciding_event: { kind: 'g1_full', period_s: 373.7, pause_ms: 1825.7 },
+    };
+    const l = laneOfSearch('java', r);
+    expect(l.max_kops).toBeCloseTo(2.596);
+    expect(l.missed).toEqual({ kops: 2.7, p99_ms: 20, stopped_early: true });
+    expect(l.why).toBe('G1 full collections every 374 s (pause 1.8 s)');
+    expect(laneReason(l, 20)).toBe('G1 full collections every 374 s (pause 1.8 s); p99 over 20.0 ms at 2.70 Kops/s.');
+    expect(eventWords({ kind: 'go_cycle', period_s: 0.6, pause_ms: 0.2 })).toBe('Go GC cycles every 0.6 s');
+    const none = laneOfSearch('go', { ...r, max_ops_per_s_at_slo: null, p99_ms_at_max: null, probes: [{ target_ops_per_s: 100, p99_ms: 20, achieved_ops_per_s: 90, met: false, stopped_early: true, window_s: 10 }], deciding_event: { kind: 'go_cycle', period_s: 0.6, pause_ms: 0.2 } });
+    expect(none.max_kops).toBeNull();
+    expect(laneReason(none, 20)).toBe('Misses the 20 ms SLO even at 0.100 Kops/s: Go GC cycles every 0.6 s; p99 over 20.0 ms at 0.100 Kops/s.');
   });
 });

@@ -1,6 +1,6 @@
 // The page's side of the simulation worker: one job at a time, progress as it comes, and a
 // cancel that stops the job at once (the worker is terminated and a fresh one started).
-import type { RunResult, RunSpec, SweepResult, SweepSpec } from '@replicant/sim/api';
+import type { RunResult, RunSpec, SloSearchResult, SloSearchSpec, SweepResult, SweepSpec } from '@replicant/sim/api';
 import type { SimRequest, SimResponse } from './protocol.ts';
 
 export class CancelledError extends Error {
@@ -38,7 +38,7 @@ export class SimRunner {
         else if (m.type === 'error') {
           this.current = null;
           reject(m.cancelled ? new CancelledError() : new Error(m.message));
-        } else if (m.type === 'run.result' || m.type === 'sweep.result') {
+        } else if (m.type === 'run.result' || m.type === 'search.result' || m.type === 'sweep.result') {
           this.current = null;
           resolve({ result: m.result as T, wall_ms: Math.round(performance.now() - t0) });
         }
@@ -54,6 +54,10 @@ export class SimRunner {
 
   run(spec: RunSpec, onProgress: (p: Progress) => void) {
     return this.start<RunResult>({ type: 'run', spec }, onProgress);
+  }
+
+  search(spec: SloSearchSpec, onProgress: (p: Progress) => void) {
+    return this.start<SloSearchResult>({ type: 'search', spec }, onProgress);
   }
 
   sweep(spec: SweepSpec, onProgress: (p: Progress) => void) {

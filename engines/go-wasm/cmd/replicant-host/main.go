@@ -19,6 +19,8 @@ import (
 const maxPayloadBytes = 256 << 20
 
 func main() {
+	// The host serves only the test harnesses, so every step checks the core's invariants.
+	core.CheckInvariants = true
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriterSize(os.Stdout, 1<<20)
 	nodes := map[int]*core.Node{}

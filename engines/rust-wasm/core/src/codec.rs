@@ -317,6 +317,16 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
         }
         TraceKind::Trim => append_uint_field(b, "global_last_executed", t.value, false),
         TraceKind::CommitGle => append_uint_field(b, "value", t.value, false),
+        TraceKind::Repair => {
+            append_uint_field(b, "peer", t.leader, false);
+            append_uint_field(b, "from_index", t.from_index, false);
+            append_uint_field(b, "to_index", t.to_index, false);
+        }
+        TraceKind::StepDown => {
+            append_uint_field(b, "ballot", t.ballot, false);
+            append_uint_field(b, "heard", t.count, false);
+            append_uint_field(b, "window_us", t.value, false);
+        }
         TraceKind::Violation => {
             append_uint_field(b, "index", t.index, false);
             append_string_field(b, "reason", t.reason, false);
@@ -386,6 +396,11 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             cfg.trace = as_bool(value).ok_or_else(|| "config: trace must be true or false".to_string())?;
             continue;
         }
+        if name.as_ref() == b"check_quorum" {
+            cfg.check_quorum =
+                as_bool(value).ok_or_else(|| "config: check_quorum must be true or false".to_string())?;
+            continue;
+        }
         let shown = String::from_utf8_lossy(name);
         let n = as_uint(value)
             .ok_or_else(|| format!("config: {shown} must be a non-negative integer below 2^53"))?;
@@ -396,6 +411,7 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             b"commit_interval_us" => cfg.commit_interval_us = n,
             b"accept_timeout_ticks" => cfg.accept_timeout_ticks = n,
             b"max_pending_accepts" => cfg.max_pending_accepts = n,
+            b"repair_batch" => cfg.repair_batch = n,
             _ => {
                 let mut quoted = Vec::new();
                 append_json_string(&mut quoted, &shown);

@@ -16,7 +16,21 @@ pub struct Config {
     pub max_pending_accepts: u64,
     /// Emit trace records.
     pub trace: bool,
+    /// Check-quorum: a leader that heard from no majority for [`QUORUM_WINDOW_TICKS`]
+    /// heartbeats steps down, and a node that hears a live leader refuses prepares
+    /// (docs/protocol.md). Off keeps the paper's behaviour.
+    pub check_quorum: bool,
+    /// At most this many log entries a leader re-sends to a follower whose heartbeat answer
+    /// shows it could not execute what the leader had (a lost accept, a stale entry); 0 turns
+    /// repair off, the paper's behaviour.
+    pub repair_batch: u64,
 }
+
+/// The repair batch the native servers use (docs/protocol.md, "Repair").
+pub const SERVER_REPAIR_BATCH: u64 = 256;
+
+/// The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout.
+pub const QUORUM_WINDOW_TICKS: u64 = 2;
 
 impl Default for Config {
     fn default() -> Config {
@@ -28,6 +42,8 @@ impl Default for Config {
             accept_timeout_ticks: 3,
             max_pending_accepts: 4096,
             trace: true,
+            check_quorum: false,
+            repair_batch: 0,
         }
     }
 }
@@ -52,6 +68,9 @@ impl Config {
         }
         if !(1..=1_000_000).contains(&self.max_pending_accepts) {
             return err("max_pending_accepts must be between 1 and 1000000");
+        }
+        if self.repair_batch > 4096 {
+            return err("repair_batch must be between 0 and 4096");
         }
         Ok(())
     }

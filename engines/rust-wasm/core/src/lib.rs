@@ -25,5 +25,5 @@ pub use instance::{Instance, InstanceState};
 pub use kvstore::KVStore;
 pub use log::Log;
 pub use messages::{Effect, Event, Message, MessageType, TimerName, Trace, TraceKind};
-pub use node::{Counters, Node};
+pub use node::{Counters, Node, CHECK_INVARIANTS};
 pub use prng::SplitMix64;

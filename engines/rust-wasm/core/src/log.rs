@@ -103,6 +103,25 @@ impl Log {
         Log::default()
     }
 
+    /// The first broken log invariant, if any.
+    pub fn check_invariants(&self) -> std::result::Result<(), String> {
+        if self.last_executed > self.last_index {
+            return Err("last_executed > last_index".into());
+        }
+        if self.global_last_executed > self.last_executed {
+            return Err("gle > last_executed".into());
+        }
+        for (&index, inst) in &self.instances {
+            if index <= self.global_last_executed {
+                return Err(format!("index {index} stored at or below gle"));
+            }
+            if inst.state == InstanceState::Executed && index > self.last_executed {
+                return Err(format!("index {index} executed beyond last_executed"));
+            }
+        }
+        Ok(())
+    }
+
     pub fn last_index(&self) -> u64 {
         self.last_index
     }

@@ -94,6 +94,8 @@ pub enum TraceKind {
     Trim,
     CommitGle,
     Violation,
+    StepDown,
+    Repair,
 }
 
 impl TraceKind {
@@ -111,6 +113,8 @@ impl TraceKind {
             TraceKind::Trim => "trim",
             TraceKind::CommitGle => "commit_gle",
             TraceKind::Violation => "violation",
+            TraceKind::StepDown => "step_down",
+            TraceKind::Repair => "repair",
         }
     }
 }
@@ -120,15 +124,17 @@ impl TraceKind {
 pub struct Trace {
     pub kind: TraceKind,
     pub ballot: u64,
+    /// follower: the new leader; repair: the peer repaired.
     pub leader: u64,
     pub last_index: u64,
     pub index: u64,
     pub state: InstanceState,
     pub result: ResultType,
+    /// replay: entries; step_down: nodes heard (itself included).
     pub count: u64,
     pub from_index: u64,
     pub to_index: u64,
-    /// trim: the new gle; commit_gle: the learned gle.
+    /// trim: the new gle; commit_gle: the learned gle; step_down: the window.
     pub value: u64,
     pub reason: &'static str,
 }

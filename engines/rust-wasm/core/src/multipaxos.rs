@@ -5,6 +5,7 @@ use crate::ballot::{leader_of, next_ballot, NO_LEADER};
 use crate::command::{parse_command, Result, ResultType};
 use crate::instance::{Instance, InstanceState};
 use crate::log::{insert_into, InsertOutcome, LogChange, LogChangeKind, Slots, REASON_COMMAND_MISMATCH};
+use crate::config::QUORUM_WINDOW_TICKS;
 use crate::messages::{Message, MessageType, TimerName, Trace, TraceKind};
 use crate::node::{AcceptPhase, ClientRequest, CommitRound, Node, PreparePhase};
 
@@ -49,6 +50,8 @@ impl Node {
     fn become_leader(&mut self, b: u64, max_last_index: u64, merged: Slots) {
         self.log.set_last_index_at_least(max_last_index);
         self.ballot = b;
+        self.quorum_tick = 0;
+        self.heard_tick.fill(0);
         self.commit_gle = self.log.global_last_executed();
         self.trace(Trace { kind: TraceKind::Leader, ballot: b, last_index: self.log.last_index(), ..Trace::default() });
         self.cancel_timer(TimerName::Election);
@@ -63,6 +66,7 @@ impl Node {
         if self.is_leader() {
             return;
         }
+        self.lease_held = self.commit_received;
         if self.commit_received {
             self.commit_received = false;
             let delay = self.election_delay_us();
@@ -95,7 +99,7 @@ impl Node {
     }
 
     fn on_prepare_request(&mut self, m: &Message) {
-        if m.ballot > self.ballot {
+        if m.ballot > self.ballot && !self.in_lease() {
             self.become_follower(m.ballot);
             let instances: Vec<Instance> = self.log.instances().cloned().collect();
             let response =
@@ -286,6 +290,14 @@ impl Node {
         if !self.is_leader() {
             return;
         }
+        if self.cfg.check_quorum {
+            self.quorum_tick += 1;
+            let heard = self.heard_within_window();
+            if heard < self.majority() {
+                self.step_down(heard);
+                return;
+            }
+        }
         self.commit_round = None;
         // Walk the phases open now, in ascending channel order; a failed phase comes back on a
         // new (higher) channel and is not visited again.
@@ -328,7 +340,7 @@ impl Node {
             ..Message::default()
         });
         self.commit_round =
-            Some(CommitRound { channel_id, answered: 0, answered_count: 0, min_last_executed: last_executed });
+            Some(CommitRound { channel_id, last_executed, answered: 0, answered_count: 0, min_last_executed: last_executed });
     }
 
     fn trim_until(&mut self, g: u64) {
@@ -383,14 +395,92 @@ impl Node {
         }
         r.answered_count += 1;
         r.min_last_executed = r.min_last_executed.min(m.last_executed);
-        if r.answered_count == self.cfg.num_peers - 1 {
-            let g = r.min_last_executed;
+        let (done, g, asked) = (r.answered_count == self.cfg.num_peers - 1, r.min_last_executed, r.last_executed);
+        if m.last_executed < asked && self.cfg.repair_batch > 0 {
+            self.repair(m.from, m.last_executed, asked);
+        }
+        if done {
             self.commit_round = None;
             self.learn_gle(g);
         }
     }
 
+    // --- repair ---
+
+    /// Re-sends to `peer`, as accept requests under this leader's ballot, the entries after its
+    /// last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
+    /// accept) or held them from an older ballot (stale). At most `repair_batch` per heartbeat;
+    /// one channel id for the batch, whose answers are then stale. The next heartbeat commits
+    /// them.
+    fn repair(&mut self, peer: u64, peer_last_executed: u64, up_to: u64) {
+        let mut batch: Vec<Instance> = Vec::new();
+        let mut i = peer_last_executed + 1;
+        while i <= up_to && (batch.len() as u64) < self.cfg.repair_batch {
+            match self.log.get(i) {
+                Some(inst) if inst.ballot == self.ballot => {
+                    let mut copy = inst.clone();
+                    copy.state = InstanceState::InProgress;
+                    batch.push(copy);
+                }
+                _ => break, // trimmed here, or still being replayed: the replay will send it
+            }
+            i += 1;
+        }
+        let (Some(first), Some(last)) = (batch.first(), batch.last()) else { return };
+        let t = Trace { kind: TraceKind::Repair, leader: peer, from_index: first.index, to_index: last.index, ..Trace::default() };
+        self.trace(t);
+        self.next_channel_id += 1;
+        let channel_id = self.next_channel_id;
+        for instance in batch {
+            let m = Message { typ: MessageType::AcceptRequest, from: self.cfg.id, to: peer, channel_id, instance, ..Message::default() };
+            self.send(m);
+        }
+    }
+
     // --- executor ---
+
+    // --- check-quorum ---
+
+    /// The nodes (this one included) heard within the last [`QUORUM_WINDOW_TICKS`]
+    /// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer
+    /// one full window to answer.
+    fn heard_within_window(&self) -> u64 {
+        let id = self.cfg.id as usize;
+        let peers_heard = self
+            .heard_tick
+            .iter()
+            .enumerate()
+            .filter(|&(p, &t)| p != id && t + QUORUM_WINDOW_TICKS >= self.quorum_tick)
+            .count() as u64;
+        1 + peers_heard
+    }
+
+    /// Ends a leadership that no majority answers: the ballot keeps its round but names no
+    /// leader, so heartbeats stop and a connected majority elects a new leader.
+    fn step_down(&mut self, heard: u64) {
+        let t = Trace {
+            kind: TraceKind::StepDown,
+            ballot: self.ballot,
+            count: heard,
+            value: QUORUM_WINDOW_TICKS * self.cfg.commit_interval_us,
+            ..Trace::default()
+        };
+        self.trace(t);
+        self.ballot = (self.ballot & !0xff) | NO_LEADER;
+        self.cancel_timer(TimerName::Commit);
+        let accepts = std::mem::take(&mut self.accepts);
+        for ph in accepts.values() {
+            if let Some(c) = ph.client {
+                self.reply(c, Result::of(ResultType::Retry));
+            }
+        }
+        self.replay_queue.clear();
+        self.commit_round = None;
+        self.commit_received = false;
+        self.lease_held = false;
+        let delay = self.election_delay_us();
+        self.set_timer(TimerName::Election, delay);
+    }
 
     pub(crate) fn execute(&mut self) {
         while let Some(inst) = self.log.next_executable() {

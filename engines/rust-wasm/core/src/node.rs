@@ -1,6 +1,6 @@
 //! `Node`: one Replicant peer, the sans-IO core. It is advanced only by [`Node::step`].
 
-use crate::ballot::{leader_of, INITIAL_BALLOT};
+use crate::ballot::{leader_of, INITIAL_BALLOT, NO_LEADER};
 use crate::codec::{decode_event, encode_effects};
 use crate::command::Result;
 use crate::config::Config;
@@ -10,6 +10,11 @@ use crate::log::{Log, LogChange, LogChangeKind, Slots};
 use crate::messages::{Effect, Event, Message, MessageType, TimerName, Trace, TraceKind};
 use crate::prng::SplitMix64;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Makes every step verify the node's invariants and panic on a broken one. Test builds
+/// (unit tests, the conformance host) turn it on.
+pub static CHECK_INVARIANTS: AtomicBool = AtomicBool::new(false);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ClientRequest {
@@ -39,6 +44,8 @@ pub(crate) struct AcceptPhase {
 
 pub(crate) struct CommitRound {
     pub channel_id: u64,
+    /// What the heartbeat told the peers.
+    pub last_executed: u64,
     pub answered: u32,
     pub answered_count: u64,
     pub min_last_executed: u64,
@@ -79,6 +86,12 @@ pub struct Node {
     /// index -> the request its execution answers.
     pub(crate) awaiting: BTreeMap<u64, ClientRequest>,
     pub(crate) counters: Counters,
+    /// check-quorum (`Config::check_quorum`): heartbeats since this node became leader, the
+    /// heartbeat count when each peer was last heard, and whether the last election timer
+    /// found a leader's heartbeat (the follower's lease).
+    pub(crate) quorum_tick: u64,
+    pub(crate) heard_tick: Vec<u64>,
+    pub(crate) lease_held: bool,
 
     /// The current step's output.
     pub(crate) effects: Vec<Effect>,
@@ -92,6 +105,7 @@ impl Node {
     /// Creates a node; `cfg` must be valid ([`Config::validate`]).
     pub fn new(cfg: Config) -> Node {
         let rng = SplitMix64::new(cfg.seed);
+        let heard_tick = vec![0; cfg.num_peers as usize];
         Node {
             cfg,
             ballot: INITIAL_BALLOT,
@@ -108,6 +122,9 @@ impl Node {
             commit_gle: 0,
             awaiting: BTreeMap::new(),
             counters: Counters::default(),
+            quorum_tick: 0,
+            heard_tick,
+            lease_held: false,
             effects: Vec::new(),
             changes: Vec::new(),
             encoded: Vec::new(),
@@ -141,9 +158,13 @@ impl Node {
                     self.bad_event();
                 } else {
                     self.counters.messages_in += 1;
+                    self.heard_tick[m.from as usize] = self.quorum_tick;
                     self.on_message(m);
                 }
             }
+        }
+        if CHECK_INVARIANTS.load(Ordering::Relaxed) {
+            self.check_invariants();
         }
         &self.effects
     }
@@ -193,7 +214,30 @@ impl Node {
             }
             MessageType::AcceptResponse | MessageType::CommitResponse => {}
         }
-        real_ballot(m.ballot) || m.ballot == INITIAL_BALLOT
+        // A ballot naming no leader: the initial one, or a leader's after it stepped down.
+        real_ballot(m.ballot) || leader_of(m.ballot) == NO_LEADER
+    }
+
+    /// With check-quorum on, a node that leads or hears a live leader refuses prepares, so a
+    /// node that cannot hear the others cannot depose a leader a majority still follows.
+    pub(crate) fn in_lease(&self) -> bool {
+        self.cfg.check_quorum && (self.is_leader() || self.commit_received || self.lease_held)
+    }
+
+    /// Panics on a broken invariant (docs/protocol.md, "Invariants every engine asserts").
+    fn check_invariants(&self) {
+        if let Err(e) = self.log.check_invariants() {
+            panic!("invariant: node {}: {e}", self.cfg.id);
+        }
+        if let Some(p) = self.heard_tick.iter().position(|&t| t > self.quorum_tick) {
+            panic!("invariant: node {}: peer {p} heard after the current tick", self.cfg.id);
+        }
+        if !self.is_leader() && (!self.accepts.is_empty() || self.commit_round.is_some() || !self.replay_queue.is_empty()) {
+            panic!("invariant: node {}: a follower holds leader state", self.cfg.id);
+        }
+        if self.is_leader() && self.prepare.is_some() {
+            panic!("invariant: node {}: a leader holds a prepare phase", self.cfg.id);
+        }
     }
 
     pub(crate) fn is_leader(&self) -> bool {
@@ -296,6 +340,11 @@ mod tests {
     use super::*;
     use crate::command::ResultType;
 
+    /// Unit tests check the invariants after every step.
+    fn check_invariants_on() {
+        CHECK_INVARIANTS.store(true, Ordering::Relaxed);
+    }
+
     /// A tiny in-test network: delivers every sent message at once, in order.
     struct TestCluster {
         nodes: Vec<Node>,
@@ -303,6 +352,7 @@ mod tests {
 
     impl TestCluster {
         fn new(n: u64) -> TestCluster {
+            check_invariants_on();
             let nodes = (0..n).map(|i| Node::new(Config { id: i, num_peers: n, seed: i + 1, ..Config::default() })).collect();
             TestCluster { nodes }
         }

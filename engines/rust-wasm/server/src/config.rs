@@ -66,6 +66,8 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
 /// The cluster configuration file.
 pub struct ServerConfig {
     pub commit_interval_ms: u64,
+    /// Optional in the file, true when absent; false is the paper's mode.
+    pub check_quorum: bool,
     pub peers: Vec<SocketAddr>,
     pub clients: Vec<SocketAddr>,
 }
@@ -95,12 +97,17 @@ pub fn parse_config(text: &[u8]) -> Result<ServerConfig, String> {
     let v = parse_json(text).map_err(|_| "not valid JSON".to_string())?;
     let JsonValue::Object(fields) = v else { return Err("not a JSON object".to_string()) };
     let mut commit_interval_ms = 150;
+    let mut check_quorum = true;
     let (mut peers, mut clients) = (None, None);
     for (name, value) in &fields {
         match name.as_ref() {
             b"commit_interval_ms" => match value {
                 JsonValue::Number(n) if (1..=60_000).contains(n) => commit_interval_ms = *n,
                 _ => return Err("commit_interval_ms must be an integer between 1 and 60000".to_string()),
+            },
+            b"check_quorum" => match value {
+                JsonValue::Bool(b) => check_quorum = *b,
+                _ => return Err("check_quorum must be true or false".to_string()),
             },
             b"peers" => peers = Some(addresses(value, "peers")?),
             b"clients" => clients = Some(addresses(value, "clients")?),
@@ -115,7 +122,7 @@ pub fn parse_config(text: &[u8]) -> Result<ServerConfig, String> {
     if clients.len() != peers.len() {
         return Err(format!("clients lists {} addresses, peers {}: one each per node", clients.len(), peers.len()));
     }
-    Ok(ServerConfig { commit_interval_ms, peers, clients })
+    Ok(ServerConfig { commit_interval_ms, check_quorum, peers, clients })
 }
 
 #[cfg(test)]

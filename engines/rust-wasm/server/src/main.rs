@@ -10,7 +10,9 @@
 //!   [`CountingAlloc`].
 
 mod config;
+mod limits;
 mod net;
+mod status;
 
 use config::{parse_args, parse_config, Args, ServerConfig};
 use replicant_runtimestats::CountingAlloc;

@@ -2,50 +2,116 @@
 
 use crate::config::{Args, ServerConfig};
 use crate::die;
+use crate::limits::*;
+use crate::status::{read_core_view, status_line, DriverCounters};
 use replicant_core::{append_effect, append_message, decode_message, reply_line, Config, Effect, Event, Node, TimerName};
 use replicant_runtimestats::{stats_json, CountingAlloc};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, Notify};
 
-/// Client lines longer than this get `bad command` and the connection is closed.
-pub const MAX_CLIENT_LINE: usize = 1 << 20;
-/// Peer lines longer than this close the connection.
-pub const MAX_PEER_LINE: usize = 64 << 20;
-/// Messages queued for one peer link before new ones are dropped (the protocol tolerates loss).
-const PEER_QUEUE: usize = 1 << 16;
 /// How long a client that closed its sending side may wait for replies still in flight.
 const CLIENT_DRAIN: Duration = Duration::from_secs(5);
+
+/// One client's reply path: lines go to its writer task; `backlog` counts the bytes not yet
+/// written, and the writer notifies `drained` after each write.
+struct ClientOut {
+    tx: mpsc::UnboundedSender<Vec<u8>>,
+    backlog: Arc<AtomicUsize>,
+    /// requests in the core, not yet answered
+    in_flight: u64,
+}
 
 /// The node and what its effects are routed to; always behind `Shared::core`.
 struct Core {
     node: Node,
     /// Per timer: bumped by every set and cancel, so a sleeping timer task knows it is stale.
     timer_generation: [u64; 2],
-    clients: HashMap<u64, mpsc::UnboundedSender<Vec<u8>>>,
+    timer_deadline: [Instant; 2],
+    clients: HashMap<u64, ClientOut>,
+    /// client requests in the core, over all connections
+    in_flight: u64,
+}
+
+/// Messages waiting for one peer's writer task; bounded in bytes, oldest dropped first.
+struct PeerQueue {
+    queue: VecDeque<Vec<u8>>,
+    bytes: usize,
+    /// connected: messages are queued only while true
+    up: bool,
+}
+
+struct PeerLink {
+    state: Mutex<PeerQueue>,
+    wake: Notify,
 }
 
 pub struct Shared {
     id: u64,
     num_peers: u64,
     core: Mutex<Core>,
-    peers: Vec<Option<mpsc::Sender<Vec<u8>>>>,
+    peers: Vec<Option<PeerLink>>,
     verbose: bool,
     commit_interval_ms: u64,
-    dropped_sends: AtomicU64,
-    garbage_frames: AtomicU64,
+    counters: DriverCounters,
 }
 
 fn timer_slot(t: TimerName) -> usize {
     match t {
         TimerName::Election => 0,
         TimerName::Commit => 1,
+    }
+}
+
+impl PeerLink {
+    fn enqueue(&self, line: Vec<u8>, c: &DriverCounters) {
+        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if !q.up {
+            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        while !q.queue.is_empty() && q.bytes + line.len() > MAX_PEER_QUEUE_BYTES {
+            let old = q.queue.pop_front().map_or(0, |m| m.len());
+            q.bytes -= old;
+            c.peer_queue_bytes.fetch_sub(old as i64, Ordering::Relaxed);
+            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
+        }
+        q.bytes += line.len();
+        c.peer_queue_bytes.fetch_add(line.len() as i64, Ordering::Relaxed);
+        q.queue.push_back(line);
+        drop(q);
+        self.wake.notify_one();
+    }
+
+    /// Marks the link connected or not; going down drops what is queued.
+    fn set_up(&self, up: bool, c: &DriverCounters) {
+        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        q.up = up;
+        if !up {
+            c.dropped_sends.fetch_add(q.queue.len() as u64, Ordering::Relaxed);
+            c.peer_queue_bytes.fetch_sub(q.bytes as i64, Ordering::Relaxed);
+            q.queue.clear();
+            q.bytes = 0;
+        }
+    }
+
+    /// Takes up to about 1 MiB of queued messages as one batch.
+    fn take_batch(&self, c: &DriverCounters) -> Vec<u8> {
+        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut batch = Vec::new();
+        while batch.len() < (1 << 20) {
+            let Some(m) = q.queue.pop_front() else { break };
+            q.bytes -= m.len();
+            c.peer_queue_bytes.fetch_sub(m.len() as i64, Ordering::Relaxed);
+            batch.extend_from_slice(&m);
+        }
+        batch
     }
 }
 
@@ -61,23 +127,28 @@ impl Shared {
     }
 
     fn step_locked(self: &Arc<Self>, core: &mut Core, ev: Event) {
-        let Core { node, timer_generation, clients } = core;
+        let Core { node, timer_generation, timer_deadline, clients, in_flight } = core;
         for e in node.step(ev) {
             match e {
                 Effect::Send(m) => {
-                    let Some(Some(tx)) = self.peers.get(m.to as usize) else { continue };
+                    let Some(Some(link)) = self.peers.get(m.to as usize) else { continue };
                     let mut line = Vec::with_capacity(128);
                     append_message(&mut line, m);
                     line.push(b'\n');
-                    if tx.try_send(line).is_err() {
-                        self.dropped_sends.fetch_add(1, Ordering::Relaxed);
-                    }
+                    link.enqueue(line, &self.counters);
                 }
                 Effect::Reply { client_id, result, .. } => {
-                    if let Some(tx) = clients.get(client_id) {
+                    // A client that has gone took its requests off the count.
+                    if let Some(c) = clients.get_mut(client_id) {
+                        if c.in_flight > 0 {
+                            c.in_flight -= 1;
+                            *in_flight -= 1;
+                            self.counters.in_flight.store(*in_flight, Ordering::Relaxed);
+                        }
                         let mut line = reply_line(result).into_bytes();
                         line.push(b'\n');
-                        let _ = tx.send(line);
+                        c.backlog.fetch_add(line.len(), Ordering::Relaxed);
+                        let _ = c.tx.send(line);
                     }
                 }
                 Effect::SetTimer { timer, delay_us } => {
@@ -85,6 +156,7 @@ impl Shared {
                     timer_generation[slot] += 1;
                     let generation = timer_generation[slot];
                     let (me, timer, delay) = (Arc::clone(self), *timer, Duration::from_micros(*delay_us));
+                    timer_deadline[slot] = Instant::now() + delay;
                     tokio::spawn(async move {
                         tokio::time::sleep(delay).await;
                         me.fire(timer, generation);
@@ -110,7 +182,27 @@ impl Shared {
             return;
         }
         core.timer_generation[slot] += 1; // one timer per name: this one is used up
+        self.counters.note_timer_lateness(core.timer_deadline[slot]);
         self.step_locked(&mut core, Event::Timer(timer));
+    }
+
+    /// Hands one client request to the core, or answers `retry` itself when the connection or
+    /// the node already has as many requests in the core as the limits allow.
+    fn client_line(self: &Arc<Self>, client_id: u64, request_id: u64, line: Vec<u8>) {
+        let mut guard = self.core.lock().unwrap_or_else(|p| p.into_inner());
+        let core = &mut *guard;
+        let total = core.in_flight;
+        let Some(c) = core.clients.get_mut(&client_id) else { return };
+        if c.in_flight < MAX_IN_FLIGHT_PER_CLIENT && total < MAX_IN_FLIGHT_TOTAL {
+            c.in_flight += 1;
+            core.in_flight += 1;
+            self.counters.in_flight.store(core.in_flight, Ordering::Relaxed);
+            self.step_locked(core, Event::Client { client_id, request_id, line });
+            return;
+        }
+        self.counters.shed_retries.fetch_add(1, Ordering::Relaxed);
+        c.backlog.fetch_add(6, Ordering::Relaxed);
+        let _ = c.tx.send(b"retry\n".to_vec());
     }
 
     fn stats(&self, alloc: &CountingAlloc<tikv_jemallocator::Jemalloc>) -> String {
@@ -123,10 +215,42 @@ impl Shared {
                 ("messages_in", c.messages_in),
                 ("messages_out", c.messages_out),
                 ("executed", c.executed),
-                ("dropped_sends", self.dropped_sends.load(Ordering::Relaxed)),
-                ("garbage_frames", self.garbage_frames.load(Ordering::Relaxed)),
+                ("dropped_sends", self.counters.dropped_sends.load(Ordering::Relaxed)),
+                ("garbage_frames", self.counters.garbage_frames.load(Ordering::Relaxed)),
             ],
         )
+    }
+
+    /// Logs the status line every STATUS_INTERVAL, and says when a limit turned work away in
+    /// the last interval.
+    async fn run_status(self: Arc<Self>) {
+        let c = &self.counters;
+        let (mut shed, mut dropped, mut refused) = (0, 0, 0);
+        loop {
+            tokio::time::sleep(STATUS_INTERVAL).await;
+            let view = read_core_view(&self.core.lock().unwrap_or_else(|p| p.into_inner()).node.inspect());
+            let n = c.shed_retries.load(Ordering::Relaxed);
+            if n > shed {
+                self.log(&format!(
+                    "limit: answered {} client requests retry (in flight: {} of {MAX_IN_FLIGHT_TOTAL} per node, {MAX_IN_FLIGHT_PER_CLIENT} per connection)",
+                    n - shed,
+                    c.in_flight.load(Ordering::Relaxed)
+                ));
+                shed = n;
+            }
+            let n = c.dropped_sends.load(Ordering::Relaxed);
+            if n > dropped {
+                self.log(&format!("limit: dropped {} peer messages (link down or over {} MiB queued)", n - dropped, MAX_PEER_QUEUE_BYTES >> 20));
+                dropped = n;
+            }
+            let n = c.clients_refused.load(Ordering::Relaxed);
+            if n > refused {
+                self.log(&format!("limit: refused {} client connections ({MAX_CLIENTS} open)", n - refused));
+                refused = n;
+            }
+            self.log(&status_line(&view, c));
+            c.timer_late_max_us.store(0, Ordering::Relaxed);
+        }
     }
 }
 
@@ -169,28 +293,32 @@ fn shown(line: &[u8]) -> String {
     format!("{:?}{}", String::from_utf8_lossy(cut), if line.len() > 160 { "…" } else { "" })
 }
 
-/// One client connection: lines in, replies out (in a writer task).
+/// One client connection: lines in, replies out (in a writer task). While more than
+/// MAX_REPLY_BACKLOG_BYTES of replies wait unwritten, its requests are not read.
 async fn serve_client(shared: Arc<Shared>, stream: TcpStream, client_id: u64) {
     let _ = stream.set_nodelay(true);
     let (rd, mut wr) = stream.into_split();
     let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
-    let answered = Arc::new(AtomicU64::new(0));
-    let notify = Arc::new(Notify::new());
-    shared.core.lock().unwrap_or_else(|p| p.into_inner()).clients.insert(client_id, tx.clone());
+    let backlog = Arc::new(AtomicUsize::new(0));
+    let drained = Arc::new(Notify::new());
+    shared
+        .core
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clients
+        .insert(client_id, ClientOut { tx: tx.clone(), backlog: Arc::clone(&backlog), in_flight: 0 });
     let writer = {
-        let (answered, notify) = (Arc::clone(&answered), Arc::clone(&notify));
+        let (backlog, drained) = (Arc::clone(&backlog), Arc::clone(&drained));
         tokio::spawn(async move {
             while let Some(mut batch) = rx.recv().await {
-                let mut count = 1;
                 while let Ok(more) = rx.try_recv() {
                     batch.extend_from_slice(&more);
-                    count += 1;
                 }
                 if wr.write_all(&batch).await.is_err() {
                     break;
                 }
-                answered.fetch_add(count, Ordering::Relaxed);
-                notify.notify_one();
+                backlog.fetch_sub(batch.len(), Ordering::Relaxed);
+                drained.notify_one();
             }
             let _ = wr.shutdown().await;
         })
@@ -199,18 +327,23 @@ async fn serve_client(shared: Arc<Shared>, stream: TcpStream, client_id: u64) {
     let mut line = Vec::new();
     let mut request_id = 0u64;
     loop {
+        if backlog.load(Ordering::Relaxed) >= MAX_REPLY_BACKLOG_BYTES {
+            shared.counters.reads_paused.fetch_add(1, Ordering::Relaxed);
+            while backlog.load(Ordering::Relaxed) >= MAX_REPLY_BACKLOG_BYTES && !writer.is_finished() {
+                let _ = tokio::time::timeout(Duration::from_millis(200), drained.notified()).await;
+            }
+        }
         match read_line_limited(&mut reader, &mut line, MAX_CLIENT_LINE).await {
             Ok(LineRead::Complete) => {
                 if line.last() == Some(&b'\r') {
                     line.pop();
                 }
                 request_id += 1;
-                shared.step(Event::Client { client_id, request_id, line: std::mem::take(&mut line) });
+                shared.client_line(client_id, request_id, std::mem::take(&mut line));
             }
             Ok(LineRead::TooLong) => {
                 shared.log(&format!("client {client_id}: line longer than {MAX_CLIENT_LINE} bytes; closing"));
                 let _ = tx.send(b"bad command\n".to_vec());
-                request_id = 0; // do not wait for replies still in flight
                 break;
             }
             Ok(LineRead::Eof) | Err(_) => break,
@@ -218,14 +351,23 @@ async fn serve_client(shared: Arc<Shared>, stream: TcpStream, client_id: u64) {
     }
     // The client stopped sending: give replies still in flight a moment to arrive.
     let deadline = tokio::time::Instant::now() + CLIENT_DRAIN;
-    while answered.load(Ordering::Relaxed) < request_id {
-        if tokio::time::timeout_at(deadline, notify.notified()).await.is_err() {
+    loop {
+        let waiting = shared.core.lock().unwrap_or_else(|p| p.into_inner()).clients.get(&client_id).map_or(0, |c| c.in_flight);
+        if waiting == 0 || writer.is_finished() || tokio::time::Instant::now() >= deadline {
             break;
         }
+        let _ = tokio::time::timeout(Duration::from_millis(50), drained.notified()).await;
     }
-    shared.core.lock().unwrap_or_else(|p| p.into_inner()).clients.remove(&client_id);
+    {
+        let mut core = shared.core.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = core.clients.remove(&client_id) {
+            core.in_flight -= c.in_flight;
+            shared.counters.in_flight.store(core.in_flight, Ordering::Relaxed);
+        }
+    }
     drop(tx);
     let _ = writer.await;
+    shared.counters.clients.fetch_sub(1, Ordering::Relaxed);
 }
 
 /// One connection another node opened to us: its messages, one per line.
@@ -237,11 +379,11 @@ async fn serve_peer(shared: Arc<Shared>, stream: TcpStream, addr: SocketAddr) {
         match read_line_limited(&mut reader, &mut line, MAX_PEER_LINE).await {
             Ok(LineRead::Complete) => match decode_message(&line) {
                 Err(e) => {
-                    shared.garbage_frames.fetch_add(1, Ordering::Relaxed);
+                    shared.counters.garbage_frames.fetch_add(1, Ordering::Relaxed);
                     shared.log(&format!("dropped a peer frame from {addr} ({e}): {}", shown(&line)));
                 }
                 Ok(m) if m.to != shared.id || m.from >= shared.num_peers || m.from == shared.id => {
-                    shared.garbage_frames.fetch_add(1, Ordering::Relaxed);
+                    shared.counters.garbage_frames.fetch_add(1, Ordering::Relaxed);
                     shared.log(&format!("dropped a message from {addr} with from={} to={}", m.from, m.to));
                 }
                 Ok(m) => shared.step(Event::Message(m)),
@@ -261,9 +403,10 @@ async fn serve_peer(shared: Arc<Shared>, stream: TcpStream, addr: SocketAddr) {
     }
 }
 
-/// The link to peer `to`: dials, writes what the core sends, reconnects with back-off. What is
-/// queued while the link is down is dropped (the protocol retries on its own).
-async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr, mut rx: mpsc::Receiver<Vec<u8>>) {
+/// The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
+/// the link is down its messages are dropped (the protocol retries on its own).
+async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) {
+    let Some(Some(link)) = shared.peers.get(to as usize) else { return };
     // The redial interval stays under the election timeout (at least 1.5 commit intervals): a
     // restarted peer must hear our heartbeat before its first election timer fires, or it starts
     // an election, wins it with an empty log, and cannot execute what the others have already
@@ -281,25 +424,24 @@ async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr, mut rx: mps
                     shared.log(&format!("connected to peer {to} at {addr}"));
                 }
                 was_connected = true;
+                link.set_up(true, &shared.counters);
                 loop {
-                    let Some(mut batch) = rx.recv().await else { return };
-                    while batch.len() < (1 << 20) {
-                        match rx.try_recv() {
-                            Ok(more) => batch.extend_from_slice(&more),
-                            Err(_) => break,
-                        }
+                    let batch = link.take_batch(&shared.counters);
+                    if batch.is_empty() {
+                        link.wake.notified().await;
+                        continue;
                     }
                     if let Err(e) = stream.write_all(&batch).await {
                         shared.log(&format!("link to peer {to} at {addr} broke: {e}; reconnecting"));
                         break;
                     }
                 }
+                link.set_up(false, &shared.counters);
             }
             Err(e) => {
                 if shared.verbose {
                     shared.log(&format!("cannot reach peer {to} at {addr}: {e}"));
                 }
-                while rx.try_recv().is_ok() {}
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(max_backoff);
             }
@@ -319,7 +461,10 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
         num_peers,
         seed: args.seed.unwrap_or(id + 1),
         commit_interval_us: cfg.commit_interval_ms * 1000,
+        check_quorum: cfg.check_quorum,
+        repair_batch: replicant_core::config::SERVER_REPAIR_BATCH,
         trace: args.verbose,
+        max_pending_accepts: MAX_PENDING_ACCEPTS,
         ..Config::default()
     };
     if let Err(e) = node_cfg.validate() {
@@ -328,30 +473,30 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
     let peer_listener = bind(cfg.peers[id as usize], "peers").await;
     let client_listener = bind(cfg.clients[id as usize], "clients").await;
 
-    let mut peers = Vec::new();
-    let mut receivers = Vec::new();
-    for p in 0..num_peers {
-        if p == id {
-            peers.push(None);
-        } else {
-            let (tx, rx) = mpsc::channel(PEER_QUEUE);
-            peers.push(Some(tx));
-            receivers.push((p, rx));
-        }
-    }
+    let peers = (0..num_peers)
+        .map(|p| {
+            (p != id).then(|| PeerLink { state: Mutex::new(PeerQueue { queue: VecDeque::new(), bytes: 0, up: false }), wake: Notify::new() })
+        })
+        .collect();
     let shared = Arc::new(Shared {
         id,
         num_peers,
-        core: Mutex::new(Core { node: Node::new(node_cfg), timer_generation: [0; 2], clients: HashMap::new() }),
+        core: Mutex::new(Core {
+            node: Node::new(node_cfg),
+            timer_generation: [0; 2],
+            timer_deadline: [Instant::now(); 2],
+            clients: HashMap::new(),
+            in_flight: 0,
+        }),
         peers,
         verbose: args.verbose,
         commit_interval_ms: cfg.commit_interval_ms,
-        dropped_sends: AtomicU64::new(0),
-        garbage_frames: AtomicU64::new(0),
+        counters: DriverCounters::default(),
     });
-    for (p, rx) in receivers {
-        tokio::spawn(peer_writer(Arc::clone(&shared), p, cfg.peers[p as usize], rx));
+    for p in (0..num_peers).filter(|&p| p != id) {
+        tokio::spawn(peer_writer(Arc::clone(&shared), p, cfg.peers[p as usize]));
     }
+    tokio::spawn(Arc::clone(&shared).run_status());
     {
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
@@ -386,7 +531,15 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
     let mut k = 1u64;
     loop {
         match client_listener.accept().await {
-            Ok((stream, _)) => {
+            Ok((mut stream, _)) => {
+                if shared.counters.clients.load(Ordering::Relaxed) >= MAX_CLIENTS {
+                    shared.counters.clients_refused.fetch_add(1, Ordering::Relaxed);
+                    tokio::spawn(async move {
+                        let _ = stream.write_all(b"retry\n").await;
+                    });
+                    continue;
+                }
+                shared.counters.clients.fetch_add(1, Ordering::Relaxed);
                 let client_id = id + num_peers * k;
                 k += 1;
                 tokio::spawn(serve_client(Arc::clone(&shared), stream, client_id));

@@ -347,6 +347,16 @@ public final class Codec {
             case COMMIT_GLE:
                 Json.appendUintField(b, "value", t.value, false);
                 break;
+            case REPAIR:
+                Json.appendUintField(b, "peer", t.leader, false);
+                Json.appendUintField(b, "from_index", t.fromIndex, false);
+                Json.appendUintField(b, "to_index", t.toIndex, false);
+                break;
+            case STEP_DOWN:
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                Json.appendUintField(b, "heard", t.count, false);
+                Json.appendUintField(b, "window_us", t.value, false);
+                break;
             case VIOLATION:
                 Json.appendUintField(b, "index", t.index, false);
                 Json.appendStringField(b, "reason", t.reason, false);
@@ -419,6 +429,13 @@ public final class Codec {
                 cfg.trace = f.value.bool;
                 continue;
             }
+            if (f.name.equals("check_quorum")) {
+                if (f.value.kind != Kind.BOOL) {
+                    throw new Config.ConfigException("config: check_quorum must be true or false");
+                }
+                cfg.checkQuorum = f.value.bool;
+                continue;
+            }
             if (f.value.kind != Kind.NUMBER) {
                 throw new Config.ConfigException(
                         "config: " + f.name + " must be a non-negative integer below 2^53");
@@ -445,6 +462,9 @@ public final class Codec {
                     break;
                 case "max_pending_accepts":
                     cfg.maxPendingAccepts = n;
+                    break;
+                case "repair_batch":
+                    cfg.repairBatch = n;
                     break;
                 default:
                     throw new Config.ConfigException("config: unknown field " + quote(f.name));

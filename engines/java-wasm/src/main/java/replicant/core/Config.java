@@ -13,6 +13,24 @@ public final class Config {
     public long maxPendingAccepts = 4096;
     /** Emit trace records. */
     public boolean trace = true;
+    /**
+     * Check-quorum: a leader that heard from no majority for {@link #QUORUM_WINDOW_TICKS}
+     * heartbeats steps down, and a node that hears a live leader refuses prepares
+     * (docs/protocol.md). Off keeps the paper's behaviour.
+     */
+    public boolean checkQuorum = false;
+    /**
+     * At most this many log entries a leader re-sends to a follower whose heartbeat answer shows it
+     * could not execute what the leader had (a lost accept, a stale entry); 0 turns repair off, the
+     * paper's behaviour.
+     */
+    public long repairBatch = 0;
+
+    /** The repair batch the native servers use (docs/protocol.md, "Repair"). */
+    public static final long SERVER_REPAIR_BATCH = 256;
+
+    /** The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout. */
+    public static final long QUORUM_WINDOW_TICKS = 2;
 
     /** A configuration that cannot be used; the message names the problem. */
     public static final class ConfigException extends Exception {
@@ -34,6 +52,8 @@ public final class Config {
         c.acceptTimeoutTicks = acceptTimeoutTicks;
         c.maxPendingAccepts = maxPendingAccepts;
         c.trace = trace;
+        c.checkQuorum = checkQuorum;
+        c.repairBatch = repairBatch;
         return c;
     }
 
@@ -51,6 +71,8 @@ public final class Config {
             throw new ConfigException("config: accept_timeout_ticks must be between 1 and 1000");
         } else if (maxPendingAccepts < 1 || maxPendingAccepts > 1_000_000) {
             throw new ConfigException("config: max_pending_accepts must be between 1 and 1000000");
+        } else if (repairBatch < 0 || repairBatch > 4096) {
+            throw new ConfigException("config: repair_batch must be between 0 and 4096");
         }
     }
 }

@@ -74,6 +74,20 @@ public final class Log {
         return lastIndex;
     }
 
+    /** The first broken log invariant, or null. */
+    String invariantError() {
+        if (lastExecuted > lastIndex) return "last_executed > last_index";
+        if (globalLastExecuted > lastExecuted) return "gle > last_executed";
+        for (var e : instances.entrySet()) {
+            long index = e.getKey();
+            if (index <= globalLastExecuted) return "index " + index + " stored at or below gle";
+            if (e.getValue().state == Instance.State.EXECUTED && index > lastExecuted) {
+                return "index " + index + " executed beyond last_executed";
+            }
+        }
+        return null;
+    }
+
     public long lastExecuted() {
         return lastExecuted;
     }

@@ -138,7 +138,9 @@ public final class Messages {
         ACCEPT_TIMEOUT("accept_timeout"),
         TRIM("trim"),
         COMMIT_GLE("commit_gle"),
-        VIOLATION("violation");
+        VIOLATION("violation"),
+        STEP_DOWN("step_down"),
+        REPAIR("repair");
 
         public final String wire;
 
@@ -151,15 +153,17 @@ public final class Messages {
     public static final class Trace {
         public final TraceKind kind;
         public long ballot;
+        /** follower: the new leader; repair: the peer repaired. */
         public long leader;
         public long lastIndex;
         public long index;
         public Instance.State state;
         public Command.ResultType result;
+        /** replay: entries; step_down: nodes heard (itself included). */
         public long count;
         public long fromIndex;
         public long toIndex;
-        /** trim: the new gle; commit_gle: the learned gle. */
+        /** trim: the new gle; commit_gle: the learned gle; step_down: the window. */
         public long value;
         public String reason;
 

@@ -72,6 +72,8 @@ final class MultiPaxos {
     static void becomeLeader(Node n, long b, long maxLastIndex, HashMap<Long, Instance> merged) {
         n.log.setLastIndexAtLeast(maxLastIndex);
         n.ballot = b;
+        n.quorumTick = 0;
+        java.util.Arrays.fill(n.heardTick, 0);
         n.commitGle = n.log.globalLastExecuted();
         if (n.cfg.trace) {
             Trace t = new Trace(TraceKind.LEADER);
@@ -89,6 +91,7 @@ final class MultiPaxos {
 
     static void onElectionTimer(Node n) {
         if (n.isLeader()) return;
+        n.leaseHeld = n.commitReceived;
         if (n.commitReceived) {
             n.commitReceived = false;
             n.setTimer(TimerName.ELECTION, n.electionDelayUs());
@@ -121,7 +124,7 @@ final class MultiPaxos {
 
     static void onPrepareRequest(Node n, Message m) {
         Message r = new Message(MessageType.PREPARE_RESPONSE);
-        if (m.ballot > n.ballot) {
+        if (m.ballot > n.ballot && !n.inLease()) {
             becomeFollower(n, m.ballot);
             r.ok = true;
             r.ballot = n.ballot;
@@ -288,10 +291,57 @@ final class MultiPaxos {
         if (n.isLeader()) failWhileLeader(n, ph);
     }
 
+    // --- check-quorum ---
+
+    /**
+     * The nodes (this one included) heard within the last QUORUM_WINDOW_TICKS heartbeats. A new
+     * leader's peers count as heard at its tick 0, which gives every peer one full window to answer.
+     */
+    static long heardWithinWindow(Node n) {
+        long heard = 1;
+        for (int p = 0; p < n.heardTick.length; p++) {
+            if (p != n.cfg.id && n.heardTick[p] + Config.QUORUM_WINDOW_TICKS >= n.quorumTick) heard++;
+        }
+        return heard;
+    }
+
+    /**
+     * Ends a leadership that no majority answers: the ballot keeps its round but names no leader,
+     * so heartbeats stop and a connected majority elects a new leader.
+     */
+    static void stepDown(Node n, long heard) {
+        if (n.cfg.trace) {
+            Trace t = new Trace(TraceKind.STEP_DOWN);
+            t.ballot = n.ballot;
+            t.count = heard;
+            t.value = Config.QUORUM_WINDOW_TICKS * n.cfg.commitIntervalUs;
+            n.trace(t);
+        }
+        n.ballot = (n.ballot & ~0xffL) | Ballot.NO_LEADER;
+        n.cancelTimer(TimerName.COMMIT);
+        for (AcceptPhase ph : n.sortedAccepts()) {
+            if (ph.client != null) n.reply(ph.client, Command.Result.RETRY);
+        }
+        n.accepts.clear();
+        n.replayQueue.clear();
+        n.commitRound = null;
+        n.commitReceived = false;
+        n.leaseHeld = false;
+        n.setTimer(TimerName.ELECTION, n.electionDelayUs());
+    }
+
     // --- commit (heartbeat, learning, trimming) ---
 
     static void onCommitTimer(Node n) {
         if (!n.isLeader()) return;
+        if (n.cfg.checkQuorum) {
+            n.quorumTick++;
+            long heard = heardWithinWindow(n);
+            if (heard < n.majority()) {
+                stepDown(n, heard);
+                return;
+            }
+        }
         n.commitRound = null;
         for (AcceptPhase ph : n.sortedAccepts()) {
             ph.ticks++;
@@ -324,6 +374,7 @@ final class MultiPaxos {
         CommitRound r = new CommitRound();
         r.channelId = n.broadcast(m);
         r.minLastExecuted = lastExecuted;
+        r.lastExecuted = lastExecuted;
         n.commitRound = r;
     }
 
@@ -372,9 +423,44 @@ final class MultiPaxos {
         }
         r.answeredCount++;
         r.minLastExecuted = Math.min(r.minLastExecuted, m.lastExecuted);
+        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) repair(n, m.from, m.lastExecuted, r.lastExecuted);
         if (r.answeredCount == n.cfg.numPeers - 1) {
             n.commitRound = null;
             learnGle(n, r.minLastExecuted);
+        }
+    }
+
+    // --- repair ---
+
+    /**
+     * Re-sends to peer, as accept requests under this leader's ballot, the entries after its
+     * last_executed up to what the heartbeat asked it to execute: it lacked them (a lost accept) or
+     * held them from an older ballot (stale). At most repairBatch per heartbeat; one channel id for
+     * the batch, whose answers are then stale. The next heartbeat commits them.
+     */
+    static void repair(Node n, long peer, long peerLastExecuted, long upTo) {
+        java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
+        for (long i = peerLastExecuted + 1; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
+            Instance inst = n.log.get(i);
+            if (inst == null || inst.ballot != n.ballot) break; // trimmed, or still being replayed
+            batch.add(inst.withState(Instance.State.IN_PROGRESS));
+        }
+        if (batch.isEmpty()) return;
+        if (n.cfg.trace) {
+            Trace t = new Trace(TraceKind.REPAIR);
+            t.leader = peer;
+            t.fromIndex = batch.get(0).index;
+            t.toIndex = batch.get(batch.size() - 1).index;
+            n.trace(t);
+        }
+        long channel = ++n.nextChannelId;
+        for (Instance inst : batch) {
+            Message m = new Message(MessageType.ACCEPT_REQUEST);
+            m.from = n.cfg.id;
+            m.to = peer;
+            m.channelId = channel;
+            m.instance = inst;
+            n.send(m);
         }
     }
 

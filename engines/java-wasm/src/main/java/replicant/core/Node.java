@@ -39,6 +39,20 @@ public final class Node {
     /** Index to the client request its execution answers. */
     final HashMap<Long, ClientRequest> awaiting = new HashMap<>();
     final Counters counters = new Counters();
+    /*
+     * check-quorum (Config.checkQuorum): heartbeats since this node became leader, the heartbeat
+     * count when each peer was last heard, and whether the last election timer found a leader's
+     * heartbeat (the follower's lease).
+     */
+    long quorumTick;
+    final long[] heardTick;
+    boolean leaseHeld;
+
+    /**
+     * Makes every step verify the node's invariants and throw on a broken one. Test builds (unit
+     * tests, the conformance host) turn it on.
+     */
+    public static volatile boolean checkInvariants = false;
 
     /** The current step's output. */
     final ArrayList<Effect> effects = new ArrayList<>();
@@ -77,6 +91,8 @@ public final class Node {
 
     static final class CommitRound {
         long channelId;
+        /** What the heartbeat told the peers. */
+        long lastExecuted;
         int answered;
         long answeredCount;
         long minLastExecuted;
@@ -92,6 +108,7 @@ public final class Node {
     public Node(Config cfg) {
         this.cfg = cfg.copy();
         this.rng = new Prng(cfg.seed);
+        this.heardTick = new long[(int) cfg.numPeers];
     }
 
     public Config config() {
@@ -119,9 +136,11 @@ public final class Node {
                     break;
                 }
                 counters.messagesIn++;
+                heardTick[(int) ev.message.from] = quorumTick;
                 MultiPaxos.onMessage(this, ev.message);
                 break;
         }
+        if (checkInvariants) checkInvariants();
         return effects;
     }
 
@@ -170,7 +189,29 @@ public final class Node {
             default:
                 break;
         }
-        return realBallot(m.ballot) || m.ballot == Ballot.INITIAL_BALLOT;
+        // A ballot naming no leader: the initial one, or a leader's after it stepped down.
+        return realBallot(m.ballot) || Ballot.leaderOf(m.ballot) == Ballot.NO_LEADER;
+    }
+
+    /**
+     * With check-quorum on, a node that leads or hears a live leader refuses prepares, so a node
+     * that cannot hear the others cannot depose a leader a majority still follows.
+     */
+    boolean inLease() {
+        return cfg.checkQuorum && (isLeader() || commitReceived || leaseHeld);
+    }
+
+    /** Throws on a broken invariant (docs/protocol.md, "Invariants every engine asserts"). */
+    void checkInvariants() {
+        String err = log.invariantError();
+        for (int p = 0; err == null && p < heardTick.length; p++) {
+            if (heardTick[p] > quorumTick) err = "peer " + p + " heard after the current tick";
+        }
+        if (err == null && !isLeader() && (!accepts.isEmpty() || commitRound != null || !replayQueue.isEmpty())) {
+            err = "a follower holds leader state";
+        }
+        if (err == null && isLeader() && prepare != null) err = "a leader holds a prepare phase";
+        if (err != null) throw new IllegalStateException("invariant: node " + cfg.id + ": " + err);
     }
 
     boolean isLeader() {

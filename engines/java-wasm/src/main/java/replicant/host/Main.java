@@ -27,6 +27,8 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) throws IOException {
+        // The host serves only the test harnesses, so every step checks the core's invariants.
+        Node.checkInvariants = true;
         InputStream in = new BufferedInputStream(System.in, 1 << 20);
         OutputStream out = new BufferedOutputStream(System.out, 1 << 20);
         HashMap<Integer, Node> nodes = new HashMap<>();

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,12 +38,8 @@ import replicant.host.RuntimeStats;
  * socket (§4.6).
  */
 final class Server {
-    static final int MAX_CLIENT_LINE = 1 << 20;
-    static final int MAX_PEER_LINE = 64 << 20;
-    /** Replies a client may leave unread before it is disconnected. */
-    static final int MAX_CLIENT_BACKLOG = 1 << 16;
-    /** Messages queued on a peer link before further sends are dropped. */
-    static final int MAX_PEER_BACKLOG = 1 << 16;
+    static final int MAX_CLIENT_LINE = Limits.MAX_CLIENT_LINE;
+    static final int MAX_PEER_LINE = Limits.MAX_PEER_LINE;
 
     private final ServerConfig cfg;
     private final ServerConfig.Args args;
@@ -54,12 +51,14 @@ final class Server {
     /** Guarded by lock: the armed timers and their generations (a superseded timer is ignored). */
     private final ScheduledFuture<?>[] timers = new ScheduledFuture<?>[TimerName.values().length];
     private final long[] timerGeneration = new long[TimerName.values().length];
+    private final long[] timerDeadlineNanos = new long[TimerName.values().length];
+    /** Guarded by lock: client requests in the core, over all connections. */
+    private long inFlight;
     private final ScheduledThreadPoolExecutor timerThread = new ScheduledThreadPoolExecutor(1, daemon("timer"));
 
     private final ConcurrentHashMap<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PeerLink[] links;
-    private final AtomicLong droppedSends = new AtomicLong();
-    private final AtomicLong garbageFrames = new AtomicLong();
+    private final Status.DriverCounters counters = new Status.DriverCounters();
 
     Server(ServerConfig cfg, ServerConfig.Args args) throws Config.ConfigException {
         this.cfg = cfg;
@@ -71,7 +70,10 @@ final class Server {
         c.numPeers = numPeers;
         c.seed = args.seed;
         c.commitIntervalUs = cfg.commitIntervalMs * 1000;
+        c.checkQuorum = cfg.checkQuorum;
+        c.repairBatch = Config.SERVER_REPAIR_BATCH;
         c.trace = args.trace;
+        c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
         c.validate();
         node = new Node(c);
         timerThread.setRemoveOnCancelPolicy(true);
@@ -106,6 +108,7 @@ final class Server {
             start("peer-link-" + p, links[p]::run);
         }
         start("peer-listener", () -> acceptPeers(peerListener));
+        start("status", this::runStatus);
         if (args.statsEverySeconds > 0) {
             timerThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
                     args.statsEverySeconds, TimeUnit.SECONDS);
@@ -135,8 +138,8 @@ final class Server {
     String stats() {
         long[] ids = Thread.getAllStackTraces().keySet().stream().mapToLong(Thread::getId).toArray();
         String s = RuntimeStats.json(RuntimeStats.allocatedBytes(ids), "the server's live threads");
-        return s.substring(0, s.length() - 1) + ",\"dropped_sends\":" + droppedSends.get() + ",\"garbage_frames\":"
-                + garbageFrames.get() + "}";
+        return s.substring(0, s.length() - 1) + ",\"dropped_sends\":" + counters.droppedSends.get() + ",\"garbage_frames\":"
+                + counters.garbageFrames.get() + "}";
     }
 
     // --- the core, under the lock ---
@@ -157,12 +160,18 @@ final class Server {
                 case SEND: {
                     PeerLink link = links[(int) e.message.to];
                     StringBuilder b = Codec.appendMessage(new StringBuilder(128), e.message).append('\n');
-                    if (!link.offer(Json.toBytes(b))) droppedSends.incrementAndGet();
+                    link.offer(Json.toBytes(b));
                     break;
                 }
                 case REPLY: {
                     ClientConnection c = clients.get(e.clientId);
-                    if (c != null) c.reply(Command.replyLine(e.result));
+                    if (c == null) break; // the client has gone (its requests left the count)
+                    if (c.inFlight > 0) {
+                        c.inFlight--;
+                        inFlight--;
+                        counters.inFlight.set(inFlight);
+                    }
+                    c.reply(Command.replyLine(e.result));
                     break;
                 }
                 case SET_TIMER:
@@ -184,6 +193,7 @@ final class Server {
     private void arm(TimerName t, long delayUs) {
         disarm(t);
         long generation = timerGeneration[t.ordinal()];
+        timerDeadlineNanos[t.ordinal()] = System.nanoTime() + delayUs * 1000;
         timers[t.ordinal()] = timerThread.schedule(() -> fire(t, generation), delayUs, TimeUnit.MICROSECONDS);
     }
 
@@ -199,10 +209,71 @@ final class Server {
         try {
             if (generation != timerGeneration[t.ordinal()]) return; // re-armed or cancelled meanwhile
             timers[t.ordinal()] = null;
+            counters.noteTimerLateness(timerDeadlineNanos[t.ordinal()]);
             dispatch(node.step(Event.timer(t)));
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Logs the status line every STATUS_INTERVAL_MS, and says when a limit turned work away in the last interval. */
+    private void runStatus() {
+        long shed = 0, dropped = 0, refused = 0;
+        for (;;) {
+            try {
+                Thread.sleep(Limits.STATUS_INTERVAL_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            String inspect;
+            lock.lock();
+            try {
+                inspect = node.inspect();
+            } finally {
+                lock.unlock();
+            }
+            long n = counters.shedRetries.get();
+            if (n > shed) {
+                log("limit: answered " + (n - shed) + " client requests retry (in flight: " + counters.inFlight.get()
+                        + " of " + Limits.MAX_IN_FLIGHT_TOTAL + " per node, " + Limits.MAX_IN_FLIGHT_PER_CLIENT
+                        + " per connection)");
+                shed = n;
+            }
+            n = counters.droppedSends.get();
+            if (n > dropped) {
+                log("limit: dropped " + (n - dropped) + " peer messages (link down or over "
+                        + (Limits.MAX_PEER_QUEUE_BYTES >> 20) + " MiB queued)");
+                dropped = n;
+            }
+            n = counters.clientsRefused.get();
+            if (n > refused) {
+                log("limit: refused " + (n - refused) + " client connections (" + Limits.MAX_CLIENTS + " open)");
+                refused = n;
+            }
+            log(Status.statusLine(Status.readCoreView(inspect), counters));
+            counters.timerLateMaxUs.set(0);
+        }
+    }
+
+    /**
+     * Hands one request to the core, or answers {@code retry} itself when the connection or the
+     * node already has as many requests in the core as the limits allow.
+     */
+    private void clientLine(ClientConnection c, long requestId, String line) {
+        lock.lock();
+        try {
+            if (c.inFlight < Limits.MAX_IN_FLIGHT_PER_CLIENT && inFlight < Limits.MAX_IN_FLIGHT_TOTAL) {
+                c.inFlight++;
+                inFlight++;
+                counters.inFlight.set(inFlight);
+                dispatch(node.step(Event.client(c.clientId, requestId, line)));
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        counters.shedRetries.incrementAndGet();
+        c.reply("retry");
     }
 
     // --- clients ---
@@ -210,10 +281,22 @@ final class Server {
     private void acceptClients(ServerSocket listener) throws IOException {
         for (long k = 0;; k++) {
             Socket s = listener.accept();
+            if (counters.clients.get() >= Limits.MAX_CLIENTS) {
+                counters.clientsRefused.incrementAndGet();
+                try {
+                    s.getOutputStream().write("retry\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    // it is being turned away anyway
+                }
+                closeQuietly(s);
+                k--;
+                continue;
+            }
             long clientId = id + numPeers * k;
             try {
                 s.setTcpNoDelay(true);
                 ClientConnection c = new ClientConnection(clientId, s);
+                counters.clients.incrementAndGet();
                 clients.put(clientId, c);
                 start("client-" + clientId, c::read);
                 start("client-" + clientId + "-writer", c::write);
@@ -224,7 +307,10 @@ final class Server {
         }
     }
 
-    /** One client: a reader thread feeding the core, a writer thread sending its replies. */
+    /**
+     * One client: a reader thread feeding the core, a writer thread sending its replies. While more
+     * than MAX_REPLY_BACKLOG_BYTES of replies wait unwritten, the reader stops reading requests.
+     */
     final class ClientConnection {
         private final long clientId;
         private final Socket socket;
@@ -232,7 +318,12 @@ final class Server {
         private final OutputStream out;
         private final LinkedBlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();
         private final byte[] closeMarker = new byte[0];
+        private final Object drained = new Object();
+        private final AtomicLong backlogBytes = new AtomicLong();
         private volatile boolean closed;
+        private boolean gone; // guarded by lock: left the clients map and the count
+        /** Guarded by lock: requests in the core, not yet answered. */
+        long inFlight;
 
         ClientConnection(long clientId, Socket socket) throws IOException {
             this.clientId = clientId;
@@ -241,24 +332,56 @@ final class Server {
             this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         }
 
-        /** Queues a reply line (called under the core lock). */
+        /** Queues a reply line; never blocks. */
         void reply(String line) {
             if (closed) return;
-            if (replies.size() >= MAX_CLIENT_BACKLOG) {
-                log("client " + clientId + " leaves " + MAX_CLIENT_BACKLOG + " replies unread; closing");
-                close();
-                return;
-            }
             byte[] b = new byte[line.length() + 1];
             for (int i = 0; i < line.length(); i++) b[i] = (byte) line.charAt(i);
             b[line.length()] = '\n';
+            backlogBytes.addAndGet(b.length);
             replies.add(b);
         }
 
         void close() {
             closed = true;
-            clients.remove(clientId);
             replies.add(closeMarker);
+            synchronized (drained) {
+                drained.notifyAll();
+            }
+        }
+
+        /** Takes the connection out of the map and its requests off the count, once. */
+        private void leave() {
+            lock.lock();
+            try {
+                if (gone) return;
+                gone = true;
+                clients.remove(clientId);
+                Server.this.inFlight -= inFlight;
+                inFlight = 0;
+                counters.inFlight.set(Server.this.inFlight);
+            } finally {
+                lock.unlock();
+            }
+            counters.clients.decrementAndGet();
+        }
+
+        private long inFlightNow() {
+            lock.lock();
+            try {
+                return inFlight;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Blocks while the client leaves too many reply bytes unread. */
+        private void waitForBacklog() throws InterruptedException {
+            if (backlogBytes.get() < Limits.MAX_REPLY_BACKLOG_BYTES) return;
+            counters.readsPaused.incrementAndGet();
+            synchronized (drained) {
+                while (backlogBytes.get() >= Limits.MAX_REPLY_BACKLOG_BYTES && !closed) drained.wait(200);
+            }
         }
 
         void read() {
@@ -267,6 +390,7 @@ final class Server {
             long requestId = 0;
             try {
                 for (;;) {
+                    waitForBacklog();
                     byte[] line = lines.next();
                     if (line == null || closed) break;
                     if (line == LineReader.TOO_LONG) {
@@ -276,11 +400,14 @@ final class Server {
                     }
                     int len = line.length;
                     if (len > 0 && line[len - 1] == '\r') len--;
-                    step(Event.client(clientId, ++requestId, Json.fromBytes(line, 0, len)));
+                    clientLine(this, ++requestId, Json.fromBytes(line, 0, len));
                 }
-            } catch (IOException e) {
+                // The client stopped sending: give replies still in flight a moment to arrive.
+                for (int i = 0; i < 100 && !closed && inFlightNow() > 0; i++) Thread.sleep(50);
+            } catch (IOException | InterruptedException e) {
                 debug("client " + clientId + ": " + e.getMessage());
             }
+            leave();
             close();
             debug("client " + clientId + " gone after " + requestId + " requests");
         }
@@ -289,19 +416,27 @@ final class Server {
             try {
                 for (;;) {
                     byte[] b = replies.take();
+                    long written = 0;
                     for (; b != null; b = replies.poll()) {
                         if (b == closeMarker) {
                             out.flush();
                             return;
                         }
                         out.write(b);
+                        written += b.length;
                     }
                     out.flush();
+                    backlogBytes.addAndGet(-written);
+                    synchronized (drained) {
+                        drained.notifyAll();
+                    }
                 }
             } catch (IOException | InterruptedException e) {
                 debug("client " + clientId + ": " + e.getMessage());
                 closed = true;
-                clients.remove(clientId);
+                synchronized (drained) {
+                    drained.notifyAll();
+                }
             } finally {
                 closeQuietly(socket);
             }
@@ -340,7 +475,7 @@ final class Server {
                 String problem = m == null ? "undecodable" : m.to != id ? "addressed to node " + m.to
                         : m.from >= numPeers || m.from == id ? "from a bad sender " + m.from : null;
                 if (problem != null) {
-                    garbageFrames.incrementAndGet();
+                    counters.garbageFrames.incrementAndGet();
                     if (++garbage <= 20 || garbage % 1000 == 0) {
                         log("dropped a frame from " + from + " (" + problem + ", " + garbage + " so far): "
                                 + preview(line));
@@ -370,21 +505,62 @@ final class Server {
     /**
      * The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
      * the link is down, sends are dropped: the protocol retries on its own (heartbeats, accept
-     * timeouts, elections), and a burst of stale messages after a reconnect helps nobody.
+     * timeouts, elections), and a burst of stale messages after a reconnect helps nobody. Over
+     * MAX_PEER_QUEUE_BYTES the oldest queued messages are dropped.
      */
     final class PeerLink {
         private final int to;
         private final InetSocketAddress addr;
-        private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>(MAX_PEER_BACKLOG);
-        private volatile boolean up;
+        private final ArrayDeque<byte[]> queue = new ArrayDeque<>(); // guarded by this
+        private long queuedBytes; // guarded by this
+        private boolean up; // guarded by this: connected, messages are queued only while true
 
         PeerLink(int to, InetSocketAddress addr) {
             this.to = to;
             this.addr = addr;
         }
 
-        boolean offer(byte[] line) {
-            return up && queue.offer(line);
+        synchronized void offer(byte[] line) {
+            if (!up) {
+                counters.droppedSends.incrementAndGet();
+                return;
+            }
+            while (!queue.isEmpty() && queuedBytes + line.length > Limits.MAX_PEER_QUEUE_BYTES) {
+                forget(queue.pollFirst().length);
+                counters.droppedSends.incrementAndGet();
+            }
+            if (queue.isEmpty()) notifyAll(); // the writer waits only on an empty queue
+            queue.addLast(line);
+            queuedBytes += line.length;
+            counters.peerQueueBytes.addAndGet(line.length);
+        }
+
+        private void forget(long bytes) {
+            queuedBytes -= bytes;
+            counters.peerQueueBytes.addAndGet(-bytes);
+        }
+
+        private synchronized void setUp(boolean now) {
+            up = now;
+            if (!now) {
+                counters.droppedSends.addAndGet(queue.size());
+                forget(queuedBytes);
+                queue.clear();
+            }
+        }
+
+        /** Waits for messages and takes up to about 1 MiB of them. */
+        private synchronized byte[][] takeBatch() throws InterruptedException {
+            while (queue.isEmpty()) wait();
+            java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
+            long n = 0;
+            while (!queue.isEmpty() && n < (1 << 20)) {
+                byte[] b = queue.pollFirst();
+                n += b.length;
+                batch.add(b);
+            }
+            forget(n);
+            return batch.toArray(new byte[0][]);
         }
 
         void run() {
@@ -397,26 +573,26 @@ final class Server {
             long backoffMs = minBackoffMs;
             for (;;) {
                 Socket s = new Socket();
+                boolean connected = false;
                 try {
                     s.setTcpNoDelay(true);
                     s.connect(addr, 2000);
                     OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
                     backoffMs = minBackoffMs;
-                    up = true;
+                    connected = true;
+                    setUp(true);
                     log("link to peer " + to + " at " + addr + " is up");
                     for (;;) {
-                        byte[] b = queue.take();
-                        for (; b != null; b = queue.poll()) out.write(b);
+                        for (byte[] b : takeBatch()) out.write(b);
                         out.flush();
                     }
                 } catch (IOException e) {
-                    if (up) log("link to peer " + to + " at " + addr + " broke: " + e.getMessage() + "; reconnecting");
+                    if (connected) log("link to peer " + to + " at " + addr + " broke: " + e.getMessage() + "; reconnecting");
                     else debug("cannot reach peer " + to + " at " + addr + ": " + e.getMessage());
                 } catch (InterruptedException e) {
                     return;
                 } finally {
-                    up = false;
-                    queue.clear();
+                    setUp(false);
                     closeQuietly(s);
                 }
                 try {

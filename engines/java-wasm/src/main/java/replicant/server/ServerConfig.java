@@ -35,6 +35,8 @@ final class ServerConfig {
     }
 
     long commitIntervalMs = 150;
+    /** Optional in the file, true when absent; false is the paper's mode. */
+    boolean checkQuorum = true;
     final List<InetSocketAddress> peers = new ArrayList<>();
     final List<InetSocketAddress> clients = new ArrayList<>();
 
@@ -116,6 +118,10 @@ final class ServerConfig {
                         throw new BadConfig("commit_interval_ms must be an integer between 1 and 60000");
                     }
                     c.commitIntervalMs = f.value.number;
+                    break;
+                case "check_quorum":
+                    if (f.value.kind != Json.Kind.BOOL) throw new BadConfig("check_quorum must be true or false");
+                    c.checkQuorum = f.value.bool;
                     break;
                 case "peers":
                     addresses(f.value, "peers", c.peers);

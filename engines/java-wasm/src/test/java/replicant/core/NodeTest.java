@@ -18,6 +18,9 @@ import replicant.core.Messages.TimerName;
 
 /** Whole-node behaviour through step(); byte-level agreement is the conformance suite's job. */
 class NodeTest {
+    static {
+        Node.checkInvariants = true; // test builds check the core's invariants after every step
+    }
     /** A tiny FIFO network: every send is delivered in order; replies are collected. */
     static final class Net {
         final Node[] nodes;

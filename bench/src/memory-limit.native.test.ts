@@ -1,0 +1,48 @@
+// The paper's ratio means memory : data for the store (§5.1): a node limited to 1.25 × its data
+// plus what it holds regardless of data must live. Each engine, at ratio 1.25 of a small data
+// set, with its fixed footprint measured first the way the harness does before a run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { removeAll } from './cgroup.ts';
+import { measureFootprint, measureSurvival } from './measure.ts';
+import { buildPlan, resolveOptions } from './plan.ts';
+import type { SystemName } from './systems.ts';
+
+const ENGINES = (process.env.REPLICANT_BENCH_ENGINES ?? 'go,cpp,rust,java').split(',') as SystemName[];
+const RECORDS = Number(process.env.REPLICANT_BENCH_RECORDS ?? 5000);
+const scratch = mkdtempSync(join(tmpdir(), 'replicant-memory-'));
+
+let failed = false;
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail') failed = true;
+});
+afterAll(() => {
+  removeAll();
+  if (failed) console.log(`scratch kept at ${scratch}`);
+  else rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('memory limits mean the paper\'s ratio', () => {
+  for (const engine of ENGINES) {
+    it(`${engine} survives ratio 1.25 of ${RECORDS} records plus its measured footprint`, async () => {
+      const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1' });
+      const setting = buildPlan(o)[0]!;
+      const footprint = await measureFootprint(setting, o, scratch);
+      setting.baseline_bytes = footprint.bytes;
+      setting.memory_bytes += footprint.bytes;
+      const s = await measureSurvival(setting, o, scratch);
+      const mib = (b: number) => (b / 2 ** 20).toFixed(1);
+      console.log(
+        `${engine}: footprint ${mib(footprint.bytes)} MiB (${footprint.how}); limit ${mib(s.limit_bytes)} MiB/node = 1.25 × ${mib(setting.raw_data_bytes)} MiB + footprint; ` +
+          `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); OOM kills ${s.oom_kills.join('/')}; closed loop ${s.saturation_ops_per_s} ops/s (YCSB overall)`,
+      );
+      expect(s.oom_kills, 'OOM kills per node').toEqual([0, 0, 0]);
+      expect(s.alive, 'every node alive').toBe(true);
+      expect(s.load_ok, 'every record loaded').toBe(true);
+      // A probe that served nothing stressed nothing: the limit would not have been tested.
+      expect(s.saturation_ops_per_s, 'closed-loop ops/s (YCSB overall)').toBeGreaterThan(0);
+    });
+  }
+});

@@ -1,0 +1,73 @@
+// A TCP forwarder placed in front of one node's peer port, so a test can cut the traffic
+// *into* that node without iptables (the node's own outgoing links bypass it). Cutting
+// pauses forwarding, as a firewall dropping packets would: the kernel buffers what the
+// senders write and TCP delivers it after the cut heals, unless the sender gave up first.
+import { createServer, Socket, type Server } from 'node:net';
+
+export class PeerProxy {
+  private readonly server: Server;
+  private readonly pairs = new Set<[Socket, Socket]>();
+  private cutNow = false;
+
+  private constructor(readonly target: { host: string; port: number }) {
+    this.server = createServer((inbound) => this.accept(inbound));
+  }
+
+  /** Listens on host:port and forwards every connection to target. */
+  static async listen(host: string, port: number, target: { host: string; port: number }): Promise<PeerProxy> {
+    const proxy = new PeerProxy(target);
+    await new Promise<void>((resolve, reject) => {
+      proxy.server.once('error', reject);
+      proxy.server.listen(port, host, () => resolve());
+    });
+    return proxy;
+  }
+
+  get isCut(): boolean {
+    return this.cutNow;
+  }
+
+  /** Stops forwarding into the target; connections stay open, bytes wait. */
+  cut(): void {
+    this.cutNow = true;
+    for (const [inbound] of this.pairs) inbound.pause();
+  }
+
+  heal(): void {
+    this.cutNow = false;
+    for (const [inbound] of this.pairs) inbound.resume();
+  }
+
+  async close(): Promise<void> {
+    this.heal();
+    for (const [a, b] of this.pairs) (a.destroy(), b.destroy());
+    this.pairs.clear();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(inbound: Socket): void {
+    const outbound = new Socket();
+    const pair: [Socket, Socket] = [inbound, outbound];
+    this.pairs.add(pair);
+    const end = () => {
+      inbound.destroy();
+      outbound.destroy();
+      this.pairs.delete(pair);
+    };
+    inbound.on('error', end).on('close', end);
+    outbound.on('error', end).on('close', end);
+    // Forwarded by hand, not with pipe(): pipe() resumes a paused source on 'drain', which
+    // would reopen a cut link under load.
+    inbound.on('data', (chunk) => {
+      if (!outbound.write(chunk)) {
+        inbound.pause();
+        outbound.once('drain', () => {
+          if (!this.cutNow) inbound.resume();
+        });
+      }
+    });
+    outbound.on('data', (chunk) => inbound.write(chunk)); // the node's side sends nothing in practice
+    if (this.cutNow) inbound.pause();
+    outbound.connect(this.target.port, this.target.host);
+  }
+}

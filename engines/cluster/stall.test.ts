@@ -1,0 +1,114 @@
+// Bounded memory while the cluster cannot commit: under load, stop both followers (SIGSTOP)
+// for a stall period. The leader, left alone, must keep its resident memory within 64 MiB of
+// its level before the stall (docs/protocol.md, "Native servers", "Limits"), answer `retry`
+// (from its limits or its accept timeouts), say so in its status line, and serve again soon
+// after SIGCONT. REPLICANT_CLUSTER_ENGINES picks the engines (each one present runs alone in a
+// 3-node cluster; default Go); REPLICANT_STALL_S the stall (default 3 s; `npm run
+// cluster:soak` runs 20 s and prints the figures).
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EngineName } from '../loader/engine.ts';
+import { NativeCluster } from './launcher.ts';
+import { ReplicantClient } from './client.ts';
+import { ClosedLoopLoad, Pipeliner } from './load.ts';
+import { StatusReader, residentBytes } from './node-status.ts';
+
+const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
+const engines = [...new Set(mixes.flat())];
+const stallSeconds = Number(process.env.REPLICANT_STALL_S ?? 3);
+const MiB = 1 << 20;
+/** The documented bound on growth while the cluster cannot commit. */
+const RSS_BOUND_BYTES = 64 * MiB;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Samples a process's resident memory every 200 ms until stop(); keeps the highest. */
+function rssSampler(pid: number) {
+  let peak = residentBytes(pid) ?? 0;
+  const timer = setInterval(() => (peak = Math.max(peak, residentBytes(pid) ?? 0)), 200);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+for (const engine of engines) {
+  describe(`stalled cluster ${engine}`, () => {
+    let cluster: NativeCluster | undefined;
+    const stopped: number[] = [];
+    afterAll(async () => {
+      for (const id of stopped) cluster?.processes[id]?.kill('SIGCONT');
+      await cluster?.stop();
+    });
+
+    it(`keeps the leader's memory within 64 MiB through a ${stallSeconds} s stall and recovers`, async () => {
+      const c = (cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 150, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
+      const readers = [0, 1, 2].map((id) => new StatusReader(c.logPath(id)));
+      // The leader, as the nodes themselves report it (asked again after the warm-up: a JVM
+      // compiling its hot paths on two loaded cores may change leader once early on).
+      const settledLeader = async () => {
+        for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+          for (const r of readers) r.mark();
+          const s = await Promise.all(readers.map((r) => r.nextStatus()));
+          if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
+        }
+        return -1;
+      };
+      const firstLeader = await settledLeader();
+      expect(firstLeader).toBeGreaterThanOrEqual(0);
+      const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: firstLeader, workers: 8 });
+      const pipes: Pipeliner[] = [];
+      try {
+        await sleep(3000); // warm-up: buffers and heaps reach their working size
+        const leader = await settledLeader();
+        expect(leader).toBeGreaterThanOrEqual(0);
+        const pid = c.processes[leader]!.pid!;
+        // Two clients that pipeline 100 requests at a time, one of them never reading. Values stay
+        // small (100 bytes): with 1 KiB values the logs a stall leaves behind make every prepare
+        // response megabytes long, and the cores can then duel in elections for many seconds
+        // after SIGCONT (a liveness limit of the protocol's 1.5-2x election timeout, not of the
+        // servers).
+        pipes.push(new Pipeliner(c.config.clients[leader]!, 100, 100), new Pipeliner(c.config.clients[leader]!, 100, 100, true));
+        await sleep(1000);
+        const before = residentBytes(pid)!;
+        const retriesBefore = load.tally.retry + pipes[0]!.replies.retry;
+        for (let id = 0; id < 3; id++) {
+          if (id === leader) continue;
+          c.processes[id]!.kill('SIGSTOP');
+          stopped.push(id);
+        }
+        const sampler = rssSampler(pid);
+        await sleep(stallSeconds * 1000);
+        const peak = sampler.stop();
+        readers[leader]!.mark();
+        const during = await readers[leader]!.nextStatus();
+        const retries = load.tally.retry + pipes[0]!.replies.retry - retriesBefore; // seen by clients
+        const tallyDuring = { ...load.tally };
+        for (const id of stopped.splice(0)) c.processes[id]!.kill('SIGCONT');
+        const resumedAt = Date.now();
+        const probe = new ReplicantClient(c.config.clients, { timeoutMs: 1000, retryDelayMs: 20 });
+        let servedMs = -1;
+        try {
+          await probe.request('put after stall', 30_000);
+          servedMs = Date.now() - resumedAt;
+        } finally {
+          probe.close();
+        }
+        const after = residentBytes(pid) ?? 0;
+        console.log(
+          `stall ${engine}: leader n${leader} RSS ${(before / MiB).toFixed(1)} MiB before, peak ${(peak / MiB).toFixed(1)} MiB during ${stallSeconds} s ` +
+            `(+${((peak - before) / MiB).toFixed(1)}), ${(after / MiB).toFixed(1)} MiB after; ${retries} retry replies during the stall ` +
+            `(closed-loop totals: ${JSON.stringify(tallyDuring)}); ` +
+            `status: in_flight ${during.in_flight}, shed_retries ${during.shed_retries}, reads_paused ${during.reads_paused}, ` +
+            `peer_queue_bytes ${during.peer_queue_bytes}, dropped_sends ${during.dropped_sends}; served again ${servedMs} ms after SIGCONT`,
+        );
+        expect(peak - before, 'RSS growth during the stall (bytes)').toBeLessThanOrEqual(RSS_BOUND_BYTES);
+        // `retry` reaches clients from the server's limits (counted by the node itself); the
+        // closed-loop clients' own tally is printed above.
+        expect(during.shed_retries, 'requests the limits answered retry').toBeGreaterThan(0);
+        expect(during.in_flight).toBeLessThanOrEqual(1024);
+        expect(servedMs).toBeGreaterThanOrEqual(0);
+        expect(servedMs, 'ms from SIGCONT to a committed put').toBeLessThan(10_000);
+      } finally {
+        for (const p of pipes) p.stop();
+        await load.stop();
+      }
+    });
+  });
+}

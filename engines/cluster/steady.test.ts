@@ -1,0 +1,63 @@
+// Steady leadership under load: with no fault injected, closed-loop clients on a native
+// cluster must not cause a single election. Judged from each node's own status line (its
+// core's election counter and the leader it follows), not from client timing.
+// REPLICANT_CLUSTER_ENGINES picks the mixes (default: all Go); REPLICANT_STEADY_S the load
+// period after a 3 s warm-up (default 5 s; `npm run cluster:soak` runs 30 s and prints the
+// figures).
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EngineName } from '../loader/engine.ts';
+import { NativeCluster } from './launcher.ts';
+import { ClosedLoopLoad } from './load.ts';
+import { StatusReader, type NodeStatus } from './node-status.ts';
+
+const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
+const loadSeconds = Number(process.env.REPLICANT_STEADY_S ?? 5);
+const warmUpSeconds = 3;
+
+/** Waits until every node reports the same leader in a fresh status line. */
+async function settledLeader(readers: StatusReader[], timeoutMs = 20_000): Promise<{ leader: number; statuses: NodeStatus[] }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const r of readers) r.mark();
+    const statuses = await Promise.all(readers.map((r) => r.nextStatus()));
+    const leader = statuses[0]!.leader;
+    if (leader !== null && statuses.every((s) => s.leader === leader) && statuses[leader]!.role === 'leader') {
+      return { leader, statuses };
+    }
+    if (Date.now() > deadline) throw new Error(`no settled leader: ${JSON.stringify(statuses)}`);
+  }
+}
+
+for (const engines of mixes) {
+  describe(`steady leadership ${engines.join(',')}`, () => {
+    let cluster: NativeCluster | undefined;
+    afterAll(async () => {
+      await cluster?.stop();
+    });
+
+    it(`keeps one leader through ${loadSeconds} s of closed-loop load with no fault`, async () => {
+      cluster = await NativeCluster.start({ engines, commitIntervalMs: 150, logDir: process.env.REPLICANT_CLUSTER_LOGS });
+      const readers = engines.map((_, id) => new StatusReader(cluster!.logPath(id)));
+      const first = await settledLeader(readers);
+      const load = new ClosedLoopLoad({ addresses: cluster.config.clients, startNode: first.leader, workers: 8 });
+      // Warm up first (a JVM compiles its hot paths in the first seconds, on the same two cores),
+      // then count from a moment when every node agrees on the leader.
+      await new Promise((r) => setTimeout(r, warmUpSeconds * 1000));
+      const before = await settledLeader(readers);
+      load.resetGap();
+      await new Promise((r) => setTimeout(r, loadSeconds * 1000));
+      const tally = await load.stop();
+      for (const r of readers) r.mark();
+      const after = await Promise.all(readers.map((r) => r.nextStatus()));
+      const elections = after.map((s, id) => s.elections - before.statuses[id]!.elections);
+      console.log(
+        `steady ${engines.join(',')}: ${loadSeconds} s, ${tally.ok} ok, ${tally.retry} retry, ${tally.redirect} redirects, ` +
+          `${tally.errors} timeouts, longest gap ${tally.maxGapMs} ms; leader n${before.leader} -> ${after.map((s) => s.leader).join('/')}; ` +
+          `elections during load ${elections.join('/')}; worst timer lateness in the last second ${after.map((s) => s.timer_late_max_ms).join('/')} ms`,
+      );
+      expect(tally.ok).toBeGreaterThan(0);
+      expect(elections, 'elections opened during the load, by node').toEqual(engines.map(() => 0));
+      expect(after.map((s) => s.leader)).toEqual(engines.map(() => before.leader));
+    });
+  });
+}

@@ -1,0 +1,32 @@
+// Everything a native server buffers has a limit (docs/protocol.md, "Native servers",
+// "Limits"): the same values in all four servers. Beyond a limit the server answers `retry`,
+// stops reading, or drops the oldest peer message, and counts it in its status line.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace replicant {
+namespace server {
+
+// Longest client line (bad command, connection closed) and peer line (link closed).
+constexpr size_t kMaxClientLine = size_t{1} << 20;  // 1 MiB
+constexpr size_t kMaxPeerLine = size_t{64} << 20;   // 64 MiB
+// Client connections open at once; one more is told `retry` and closed.
+constexpr uint64_t kMaxClients = 256;
+// Client requests handed to the core and not yet answered, per connection and per node;
+// one more is answered `retry` by the server without reaching the core.
+constexpr uint64_t kMaxInFlightPerClient = 64;
+constexpr uint64_t kMaxInFlightTotal = 1024;
+// Reply bytes a client has not read yet; above this the server stops reading its requests.
+constexpr size_t kMaxReplyBacklogBytes = size_t{1} << 20;  // 1 MiB
+// Accept phases the core keeps open (its max_pending_accepts); more: the core answers `retry`.
+constexpr uint64_t kMaxPendingAccepts = 256;
+// Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
+constexpr size_t kMaxPeerQueueBytes = size_t{1} << 20;  // 1 MiB
+// How often a node logs its status line.
+constexpr std::chrono::milliseconds kStatusInterval{1000};
+
+}  // namespace server
+}  // namespace replicant

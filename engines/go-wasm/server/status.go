@@ -1,0 +1,121 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// driverCounters are the server's own running totals and levels, reported in its status line
+// (docs/protocol.md, "Native servers"): the same keys in all four servers.
+type driverCounters struct {
+	clients        atomic.Uint64 // client connections open
+	clientsRefused atomic.Uint64 // connections turned away over maxClients
+	inFlight       atomic.Uint64 // client requests in the core, not yet answered
+	shedRetries    atomic.Uint64 // requests answered `retry` by the server's limits
+	readsPaused    atomic.Uint64 // times a client's reading paused on its reply backlog
+	peerQueueBytes atomic.Int64  // bytes queued for all peers, not yet written
+	droppedSends   atomic.Uint64 // peer messages dropped (link down or queue full)
+	garbageFrames  atomic.Uint64 // peer lines that did not decode or were misaddressed
+	timerLateMaxUs atomic.Uint64 // worst timer lateness since the last status line
+}
+
+// coreView is the core's side of a status line, read from its Inspect JSON.
+type coreView struct {
+	role, leader                                        string
+	ballot, elections, lastIndex, lastExecuted, replays uint64
+}
+
+// fieldText returns the raw text of the first `"key":value` in js (value up to , or }); in
+// canonical Inspect output the first "ballot" and "leader" keys are the node's own.
+func fieldText(js []byte, key string) string {
+	needle := []byte(`"` + key + `":`)
+	at := bytes.Index(js, needle)
+	if at < 0 {
+		return ""
+	}
+	rest := js[at+len(needle):]
+	end := bytes.IndexAny(rest, ",}")
+	if end < 0 {
+		end = len(rest)
+	}
+	return string(rest[:end])
+}
+
+func readCoreView(inspect []byte) coreView {
+	v := coreView{role: "?", leader: "null"}
+	if r := fieldText(inspect, "role"); len(r) >= 2 && r[0] == '"' && r[len(r)-1] == '"' {
+		v.role = r[1 : len(r)-1]
+	}
+	if l := fieldText(inspect, "leader"); l != "" {
+		v.leader = l
+	}
+	v.ballot, _ = strconv.ParseUint(fieldText(inspect, "ballot"), 10, 64)
+	v.elections, _ = strconv.ParseUint(fieldText(inspect, "elections"), 10, 64)
+	v.lastIndex, _ = strconv.ParseUint(fieldText(inspect, "last_index"), 10, 64)
+	v.lastExecuted, _ = strconv.ParseUint(fieldText(inspect, "last_executed"), 10, 64)
+	v.replays, _ = strconv.ParseUint(fieldText(inspect, "replay_remaining"), 10, 64)
+	return v
+}
+
+func statusLine(v coreView, c *driverCounters) string {
+	return fmt.Sprintf(`status {"role":"%s","leader":%s,"ballot":%d,"elections":%d,"last_index":%d,`+
+		`"last_executed":%d,"replay_remaining":%d,"clients":%d,`+
+		`"clients_refused":%d,"in_flight":%d,"shed_retries":%d,"reads_paused":%d,"peer_queue_bytes":%d,`+
+		`"dropped_sends":%d,"garbage_frames":%d,"timer_late_max_ms":%d}`,
+		v.role, v.leader, v.ballot, v.elections, v.lastIndex, v.lastExecuted, v.replays, c.clients.Load(), c.clientsRefused.Load(), c.inFlight.Load(),
+		c.shedRetries.Load(), c.readsPaused.Load(), c.peerQueueBytes.Load(), c.droppedSends.Load(),
+		c.garbageFrames.Load(), c.timerLateMaxUs.Load()/1000)
+}
+
+// noteTimerLateness records how long after its deadline a timer reached the core.
+func (c *driverCounters) noteTimerLateness(deadline time.Time) {
+	late := uint64(max(time.Since(deadline), 0) / time.Microsecond)
+	for {
+		seen := c.timerLateMaxUs.Load()
+		if late <= seen || c.timerLateMaxUs.CompareAndSwap(seen, late) {
+			return
+		}
+	}
+}
+
+// runStatus logs the status line every statusInterval, and says when a limit turned work away
+// in the last interval.
+func (s *Server) runStatus() {
+	defer s.wg.Done()
+	var shed, dropped, refused uint64
+	tick := time.NewTicker(statusInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stopStatus:
+			return
+		case <-tick.C:
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return
+		}
+		v := readCoreView(s.node.Inspect())
+		s.mu.Unlock()
+		c := &s.counters
+		if n := c.shedRetries.Load(); n > shed {
+			s.logger.Printf("limit: answered %d client requests retry (in flight: %d of %d per node, %d per connection)",
+				n-shed, c.inFlight.Load(), maxInFlightTotal, maxInFlightPerClient)
+			shed = n
+		}
+		if n := c.droppedSends.Load(); n > dropped {
+			s.logger.Printf("limit: dropped %d peer messages (link down or over %d MiB queued)", n-dropped, maxPeerQueueBytes>>20)
+			dropped = n
+		}
+		if n := c.clientsRefused.Load(); n > refused {
+			s.logger.Printf("limit: refused %d client connections (%d open)", n-refused, maxClients)
+			refused = n
+		}
+		s.logger.Print(statusLine(v, c))
+		c.timerLateMaxUs.Store(0)
+	}
+}

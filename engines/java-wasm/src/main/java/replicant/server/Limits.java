@@ -1,0 +1,28 @@
+package replicant.server;
+
+/**
+ * Everything a native server buffers has a limit (docs/protocol.md, "Native servers",
+ * "Limits"): the same values in all four servers. Beyond a limit the server answers {@code retry},
+ * stops reading, or drops the oldest peer message, and counts it in its status line.
+ */
+final class Limits {
+    private Limits() {}
+
+    /** Longest client line (bad command, connection closed). */
+    static final int MAX_CLIENT_LINE = 1 << 20;
+    /** Longest peer line (link closed). */
+    static final int MAX_PEER_LINE = 64 << 20;
+    /** Client connections open at once; one more is told {@code retry} and closed. */
+    static final long MAX_CLIENTS = 256;
+    /** Client requests in the core and not yet answered, per connection and per node; one more is answered {@code retry} by the server. */
+    static final long MAX_IN_FLIGHT_PER_CLIENT = 64;
+    static final long MAX_IN_FLIGHT_TOTAL = 1024;
+    /** Reply bytes a client has not read yet; above this the server stops reading its requests. */
+    static final long MAX_REPLY_BACKLOG_BYTES = 1 << 20;
+    /** Accept phases the core keeps open (its max_pending_accepts); more: the core answers {@code retry}. */
+    static final long MAX_PENDING_ACCEPTS = 256;
+    /** Bytes queued for one peer and not yet written; over it the oldest messages are dropped. */
+    static final long MAX_PEER_QUEUE_BYTES = 1 << 20;
+    /** How often a node logs its status line. */
+    static final long STATUS_INTERVAL_MS = 1000;
+}

@@ -1,0 +1,93 @@
+package replicant.server;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a node reports about itself in its log: the once-a-second {@code status {...}} line
+ * (docs/protocol.md, "Native servers"). The same keys in all four servers.
+ */
+final class Status {
+    private Status() {}
+
+    /** The server's own running totals and levels. */
+    static final class DriverCounters {
+        /** client connections open */
+        final AtomicLong clients = new AtomicLong();
+        /** connections turned away over MAX_CLIENTS */
+        final AtomicLong clientsRefused = new AtomicLong();
+        /** client requests in the core, not yet answered */
+        final AtomicLong inFlight = new AtomicLong();
+        /** requests answered retry by the server's limits */
+        final AtomicLong shedRetries = new AtomicLong();
+        /** times a client's reading paused on its reply backlog */
+        final AtomicLong readsPaused = new AtomicLong();
+        /** bytes queued for all peers, not yet written */
+        final AtomicLong peerQueueBytes = new AtomicLong();
+        /** peer messages dropped (link down or queue full) */
+        final AtomicLong droppedSends = new AtomicLong();
+        /** peer lines that did not decode or were misaddressed */
+        final AtomicLong garbageFrames = new AtomicLong();
+        /** worst timer lateness since the last status line */
+        final AtomicLong timerLateMaxUs = new AtomicLong();
+
+        /** Records how long after its deadline (System.nanoTime) a timer reached the core. */
+        void noteTimerLateness(long deadlineNanos) {
+            long lateUs = Math.max(0, (System.nanoTime() - deadlineNanos) / 1000);
+            timerLateMaxUs.accumulateAndGet(lateUs, Math::max);
+        }
+    }
+
+    /** The core's side of a status line, read from its inspect JSON. */
+    static final class CoreView {
+        String role = "?";
+        String leader = "null";
+        long ballot;
+        long elections;
+        long lastIndex;
+        long lastExecuted;
+        long replayRemaining;
+    }
+
+    /** The raw text of the first "key":value (value up to , or }); in canonical inspect output the first "ballot" and "leader" keys are the node's own. */
+    static String fieldText(String json, String key) {
+        String needle = "\"" + key + "\":";
+        int at = json.indexOf(needle);
+        if (at < 0) return "";
+        int start = at + needle.length();
+        int end = start;
+        while (end < json.length() && json.charAt(end) != ',' && json.charAt(end) != '}') end++;
+        return json.substring(start, end);
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    static CoreView readCoreView(String inspect) {
+        CoreView v = new CoreView();
+        String role = fieldText(inspect, "role");
+        if (role.length() >= 2 && role.startsWith("\"") && role.endsWith("\"")) v.role = role.substring(1, role.length() - 1);
+        String leader = fieldText(inspect, "leader");
+        if (!leader.isEmpty()) v.leader = leader;
+        v.ballot = parseLong(fieldText(inspect, "ballot"));
+        v.elections = parseLong(fieldText(inspect, "elections"));
+        v.lastIndex = parseLong(fieldText(inspect, "last_index"));
+        v.lastExecuted = parseLong(fieldText(inspect, "last_executed"));
+        v.replayRemaining = parseLong(fieldText(inspect, "replay_remaining"));
+        return v;
+    }
+
+    static String statusLine(CoreView v, DriverCounters c) {
+        return "status {\"role\":\"" + v.role + "\",\"leader\":" + v.leader + ",\"ballot\":" + v.ballot
+                + ",\"elections\":" + v.elections + ",\"last_index\":" + v.lastIndex + ",\"last_executed\":"
+                + v.lastExecuted + ",\"replay_remaining\":" + v.replayRemaining + ",\"clients\":" + c.clients.get() + ",\"clients_refused\":"
+                + c.clientsRefused.get() + ",\"in_flight\":" + c.inFlight.get() + ",\"shed_retries\":"
+                + c.shedRetries.get() + ",\"reads_paused\":" + c.readsPaused.get() + ",\"peer_queue_bytes\":"
+                + c.peerQueueBytes.get() + ",\"dropped_sends\":" + c.droppedSends.get() + ",\"garbage_frames\":"
+                + c.garbageFrames.get() + ",\"timer_late_max_ms\":" + c.timerLateMaxUs.get() / 1000 + "}";
+    }
+}

@@ -1,0 +1,105 @@
+// npm run nemesis -- --engine go|cpp|rust|java|all [--runs N] [--duration-s S] [--faults kill,pause[,restart]]
+// Real 3-node clusters on loopback under kill -9 and SIGSTOP/SIGCONT, every history checked by
+// Porcupine. "all": the four engines alone, then two mixed clusters.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { formatHistory } from '@replicant/checker/lincheck';
+import { checkNative, loadChecker } from '@replicant/checker/node';
+import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
+import { runNemesis, type NemesisFault } from './nemesis.ts';
+
+const USAGE = `usage: npm run nemesis -- [options]
+  --engine E[,E…]   go | cpp | rust | java | all (each alone, then go,cpp,rust and cpp,rust,java) | a mix a+b+c
+  --runs N          runs per cluster (default 1)
+  --duration-s S    length of each run (default 6; the last --tail-s are fault-free)
+  --tail-s S        fault-free end (default 2)
+  --faults LIST     kill, pause, restart (default kill,pause; restart brings a killed server back
+                    EMPTY — the engines have no durability yet — and is expected to lose writes)
+  --clients N       concurrent clients (default 3)
+  --seed S          first run's seed (default 1): the schedule's shape, not its timing
+  --out DIR         write each run's history (checker/ format) and Porcupine's HTML for failures
+  --report FILE     JSON summary
+Exit status: 0 every run safe and live, 1 a run failed, 2 bad input.`;
+
+function fail(msg: string): never {
+  process.stderr.write(msg + '\n');
+  process.exit(2);
+}
+
+const argv = process.argv.slice(2);
+const opt = new Map<string, string>();
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i]!;
+  if (a === '--help' || a === '-h') fail(USAGE);
+  if (!a.startsWith('--') || argv[i + 1] === undefined) fail(`bad argument "${a}"\n${USAGE}`);
+  opt.set(a.slice(2), argv[++i]!);
+}
+const known = ['engine', 'runs', 'duration-s', 'tail-s', 'faults', 'clients', 'seed', 'out', 'report'];
+for (const k of opt.keys()) if (!known.includes(k)) fail(`unknown option --${k}\n${USAGE}`);
+const num = (name: string, dflt: number, min: number, max: number) => {
+  const v = opt.get(name);
+  if (v === undefined) return dflt;
+  const x = Number(v);
+  if (!Number.isFinite(x) || x < min || x > max) fail(`--${name} must be a number in [${min}, ${max}]: ${v}`);
+  return x;
+};
+const clusters: EngineName[][] = [];
+for (const e of (opt.get('engine') ?? 'all').split(',')) {
+  if (e === 'all') {
+    for (const name of ENGINE_NAMES) clusters.push([name, name, name]);
+    clusters.push(['go', 'cpp', 'rust'], ['cpp', 'rust', 'java']);
+  } else if (e.includes('+')) {
+    const mix = e.split('+');
+    if (mix.length !== 3 || !mix.every((m) => (ENGINE_NAMES as readonly string[]).includes(m))) fail(`a mix names three engines: ${e}`);
+    clusters.push(mix as EngineName[]);
+  } else if ((ENGINE_NAMES as readonly string[]).includes(e)) clusters.push([e, e, e] as EngineName[]);
+  else fail(`unknown engine "${e}"\n${USAGE}`);
+}
+const faults = (opt.get('faults') ?? 'kill,pause').split(',') as NemesisFault[];
+for (const f of faults) if (!['kill', 'pause', 'restart'].includes(f)) fail(`unknown fault "${f}" (kill, pause, restart)`);
+if (faults.includes('restart') && !faults.includes('kill')) fail('restart needs kill');
+const runs = Math.floor(num('runs', 1, 1, 100_000));
+const duration = num('duration-s', 6, 1, 3600) * 1000;
+const tail = num('tail-s', 2, 0.5, 600) * 1000;
+if (tail >= duration) fail('--tail-s must be shorter than --duration-s');
+const clients = Math.floor(num('clients', 3, 1, 64));
+let seed = Math.floor(num('seed', 1, 0, 2 ** 31));
+// paths from where npm was started (npm runs this in the engines workspace)
+const fromStart = (p: string) => resolve(process.env.INIT_CWD ?? process.cwd(), p);
+const outDir = opt.has('out') ? fromStart(opt.get('out')!) : undefined;
+if (outDir) mkdirSync(outDir, { recursive: true });
+
+const checker = await loadChecker();
+const summary: Record<string, unknown>[] = [];
+let failed = 0;
+const t0 = Date.now();
+for (const engines of clusters) {
+  for (let r = 0; r < runs; r++, seed++) {
+    const res = await runNemesis({
+      engines, seed, duration_ms: duration, tail_ms: tail, clients, keys: ['k0', 'k1', 'k2'], faults,
+      commit_interval_ms: 50, request_timeout_ms: 1000,
+      // long native histories: the native checker, on every core, with a time limit
+      check: (h) => checkNative(h, 120),
+      log: (l) => process.stderr.write(l + '\n'),
+    });
+    const kills = res.faults.filter((f) => f.kind === 'kill');
+    const leaderKills = kills.filter((f) => f.was_leader);
+    const line = `${engines.join(',')} seed ${seed}: ${res.problems.length ? 'FAIL' : 'ok'}; ${res.acknowledged} acknowledged, ${res.unknown} unknown; ` +
+      `Porcupine ${res.verdict.verdict}; ${res.lost_writes.length} lost writes; faults ${res.faults.map((f) => f.kind + (f.was_leader ? '(leader)' : '')).join(' ') || 'none'}; ` +
+      `served again after leader kills in ${leaderKills.map((f) => (f.served_again_ms === null ? 'never' : f.served_again_ms + ' ms')).join(', ') || '–'}; ` +
+      `after the last fault in ${res.served_after_faults_ms ?? 'never'} ms` + (res.unclean_exits.length ? `; SIGTERM: ${res.unclean_exits.join(', ')}` : '');
+    process.stdout.write(line + '\n');
+    for (const p of res.problems) process.stdout.write(`  ${p}\n`);
+    if (res.problems.length) failed++;
+    if (outDir) {
+      const base = join(outDir, `nemesis-${engines.join('-')}-${seed}`);
+      writeFileSync(base + '.jsonl', formatHistory(res.history));
+      if (res.problems.length && res.history.length <= 20_000) writeFileSync(base + '.html', checker.check(res.history, { html: true }).html ?? '');
+    }
+    const { history, ...rest } = res;
+    summary.push({ ...rest, operations: history.length });
+  }
+}
+process.stdout.write(`${summary.length} runs, ${failed} failing, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+if (opt.get('report')) writeFileSync(fromStart(opt.get('report')!), JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, runs: summary }, null, 2) + '\n');
+process.exit(failed ? 1 : 0);

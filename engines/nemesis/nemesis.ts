@@ -1,0 +1,287 @@
+// The nemesis: a real 3-node cluster of native servers on loopback, concurrent clients that
+// record every operation (unknown outcomes included), and faults on the processes — kill -9 of
+// the leader or a follower, SIGSTOP/SIGCONT pauses that look like a long GC, and (optionally)
+// restarts. Every history goes to Porcupine; acknowledged writes are checked against the final
+// reads. Engines have no durability yet, so a restarted server comes back empty (amnesia):
+// restarts are off unless asked for, and then expected to be unsafe.
+import { Socket } from 'node:net';
+import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
+import { lostAcknowledgedWrites } from '@replicant/checker/final-state';
+import type { EngineName } from '../loader/engine.ts';
+import { NativeCluster } from '../cluster/launcher.ts';
+
+export type NemesisFault = 'kill' | 'pause' | 'restart';
+
+export interface NemesisOptions {
+  engines: EngineName[];
+  seed: number;
+  duration_ms: number;
+  /** the last tail_ms of the run are fault-free */
+  tail_ms: number;
+  clients: number;
+  keys: string[];
+  faults: NemesisFault[];
+  commit_interval_ms: number;
+  /** a client gives up on one request after this long (unknown outcome) */
+  request_timeout_ms: number;
+  check: (history: readonly HistoryOp[]) => Verdict;
+  log?: (line: string) => void;
+}
+
+export interface FaultRecord {
+  at_ms: number;
+  kind: 'kill' | 'pause' | 'restart';
+  node: number;
+  was_leader: boolean;
+  duration_ms?: number;
+  /** first acknowledged operation after the fault began (any client), ms after it */
+  served_again_ms: number | null;
+}
+
+export interface NemesisResult {
+  engines: EngineName[];
+  seed: number;
+  history: HistoryOp[];
+  faults: FaultRecord[];
+  verdict: Verdict;
+  lost_writes: string[];
+  /** ms after the last fault ended until an operation was acknowledged; null: never */
+  served_after_faults_ms: number | null;
+  acknowledged: number;
+  unknown: number;
+  /** how each server process ended on SIGTERM at the end ("exited with status 0" is clean) */
+  exits: string[];
+  /** servers that did not exit with status 0 on SIGTERM (reported apart: not a safety or liveness matter) */
+  unclean_exits: string[];
+  problems: string[];
+}
+
+/** xorshift32: the nemesis only needs a reproducible schedule shape, not a quality stream. */
+class Dice {
+  private s: number;
+  constructor(seed: number) {
+    this.s = (seed * 2654435761) >>> 0 || 1;
+  }
+  next(): number {
+    let x = this.s;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.s = x >>> 0;
+    return this.s / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+}
+
+/** One TCP connection, one request in flight; any failure or timeout closes it for good. */
+class Conn {
+  private socket = new Socket();
+  private buffer = '';
+  private waiter: ((line: string | Error) => void) | null = null;
+  dead = false;
+  constructor(address: string) {
+    const [host, port] = address.split(':');
+    this.socket.setNoDelay(true);
+    this.socket.setEncoding('utf8');
+    this.socket.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      const nl = this.buffer.indexOf('\n');
+      if (nl >= 0 && this.waiter) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        const w = this.waiter;
+        this.waiter = null;
+        w(line);
+      }
+    });
+    const fail = (e: Error) => {
+      this.dead = true;
+      const w = this.waiter;
+      this.waiter = null;
+      w?.(e);
+    };
+    this.socket.on('error', fail);
+    this.socket.on('close', () => fail(new Error('closed')));
+    this.socket.connect(Number(port), host!);
+  }
+  request(line: string, timeoutMs: number): Promise<string | Error> {
+    if (this.dead) return Promise.resolve(new Error('closed'));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        this.close();
+        resolve(new Error('timeout'));
+      }, timeoutMs);
+      this.waiter = (r) => (clearTimeout(timer), resolve(r));
+      this.socket.write(line + '\n');
+    });
+  }
+  close(): void {
+    this.dead = true;
+    this.socket.destroy();
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
+  const log = o.log ?? (() => {});
+  const dice = new Dice(o.seed);
+  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms });
+  const n = cluster.size;
+  const t0 = performance.now();
+  const nowUs = () => Math.round((performance.now() - t0) * 1000);
+  const history: HistoryOp[] = [];
+  const acks: number[] = []; // ack times (µs)
+  const stopped = new Set<number>();
+  const down = new Set<number>();
+  let leaderGuess = 0;
+  let clientsRunning = true;
+  const faults: FaultRecord[] = [];
+  const onInterrupt = () => {
+    for (const id of stopped) cluster.processes[id]?.kill('SIGCONT');
+    void cluster.stop(500).then(() => process.exit(130));
+  };
+  process.once('SIGINT', onInterrupt);
+
+  // --- clients ---
+  const runClient = async (c: number, probe: boolean) => {
+    let proc = c;
+    let target = c % n;
+    const conns = new Map<number, Conn>();
+    const conn = (id: number) => {
+      let k = conns.get(id);
+      if (!k || k.dead) {
+        k = new Conn(cluster.config.clients[id]!);
+        conns.set(id, k);
+      }
+      return k;
+    };
+    let k = 0; // operations issued: makes every put value unique
+    let p = 0; // probe: the key being read
+    const probeDeadline = performance.now() + 10_000;
+    while (probe ? p < o.keys.length && performance.now() < probeDeadline : clientsRunning) {
+      const r = dice.int(100);
+      const kind: HistoryOp['op'] = probe ? 'get' : r < 45 ? 'get' : r < 85 ? 'put' : 'del';
+      const key = probe ? o.keys[p]! : o.keys[dice.int(o.keys.length)]!;
+      const value = kind === 'put' ? `c${c}.${k}` : undefined;
+      k++;
+      const op: HistoryOp = { client: proc, op: kind, key, call_us: nowUs(), result: 'unknown' };
+      if (value !== undefined) op.value = value;
+      history.push(op);
+      const line = kind === 'put' ? `put ${key} ${value}` : `${kind} ${key}`;
+      for (let attempt = 0; ; attempt++) {
+        const reply = await conn(target).request(line, o.request_timeout_ms);
+        if (reply instanceof Error) {
+          target = (target + 1) % n;
+          break; // unknown
+        }
+        const redirect = /^leader is (\d+)$/.exec(reply);
+        if (redirect || reply === 'retry') {
+          if (redirect) target = Number(redirect[1]) % n;
+          else await sleep(10);
+          // a write may already sit in a deposed leader's log: its outcome is unknown
+          if (kind !== 'get' || attempt > 50) break;
+          continue;
+        }
+        if (reply === 'bad command' || (kind === 'put' && reply !== '') || (kind === 'del' && reply !== '' && reply !== 'key not found'))
+          throw new Error(`unexpected reply ${JSON.stringify(reply)} to "${line}"`);
+        op.return_us = nowUs();
+        op.result = reply === 'key not found' ? 'not_found' : 'ok';
+        if (kind === 'get' && op.result === 'ok') op.value = reply;
+        leaderGuess = target;
+        acks.push(op.return_us);
+        break;
+      }
+      if (op.result === 'unknown') proc += o.clients + 1;
+      else if (probe) p++;
+    }
+    for (const x of conns.values()) x.close();
+  };
+
+  // --- faults ---
+  const faultEnd = o.duration_ms - o.tail_ms;
+  let lastFaultEnd = 0;
+  const nemesis = async () => {
+    await sleep(500);
+    while (performance.now() - t0 < faultEnd - 200) {
+      const kinds = o.faults.filter((f) => f !== 'restart' && !(f === 'kill' && down.size > 0 && !o.faults.includes('restart')));
+      if (kinds.length === 0) break;
+      const kind = kinds[dice.int(kinds.length)]!;
+      const candidates = [...Array(n).keys()].filter((i) => !down.has(i) && !stopped.has(i));
+      const node = dice.int(2) === 0 && candidates.includes(leaderGuess) ? leaderGuess : candidates[dice.int(candidates.length)]!;
+      const rec: FaultRecord = { at_ms: Math.round(performance.now() - t0), kind, node, was_leader: node === leaderGuess, served_again_ms: null };
+      faults.push(rec);
+      if (kind === 'pause') {
+        const ms = 200 + dice.int(1000);
+        rec.duration_ms = ms;
+        log(`  ${rec.at_ms} ms: SIGSTOP n${node}${rec.was_leader ? ' (leader)' : ''} for ${ms} ms`);
+        stopped.add(node);
+        cluster.processes[node]?.kill('SIGSTOP');
+        await sleep(ms);
+        cluster.processes[node]?.kill('SIGCONT');
+        stopped.delete(node);
+      } else {
+        log(`  ${rec.at_ms} ms: kill -9 n${node}${rec.was_leader ? ' (leader)' : ''}`);
+        down.add(node);
+        await cluster.kill(node);
+        if (o.faults.includes('restart')) {
+          const ms = 300 + dice.int(1000);
+          rec.duration_ms = ms;
+          await sleep(ms);
+          log(`  ${Math.round(performance.now() - t0)} ms: restart n${node} (empty: no durability yet)`);
+          faults.push({ at_ms: Math.round(performance.now() - t0), kind: 'restart', node, was_leader: false, served_again_ms: null });
+          cluster.startNode(node);
+          down.delete(node);
+        }
+      }
+      lastFaultEnd = performance.now() - t0;
+      await sleep(300 + dice.int(1200));
+    }
+  };
+
+  const clientRuns = Array.from({ length: o.clients }, (_, c) => runClient(c, false));
+  await nemesis();
+  const waitTail = Math.max(0, o.duration_ms - (performance.now() - t0));
+  await sleep(waitTail);
+  clientsRunning = false;
+  await Promise.all(clientRuns);
+  await runClient(o.clients, true); // final reads of every key
+  process.removeListener('SIGINT', onInterrupt);
+  await cluster.stop();
+  const exits = [...Array(n).keys()].map((i) => (down.has(i) ? 'killed by the nemesis' : cluster.describeExit(i)));
+
+  for (const f of faults) {
+    const after = acks.find((t) => t >= f.at_ms * 1000);
+    f.served_again_ms = after === undefined ? null : Math.round(after / 1000 - f.at_ms);
+  }
+  const afterFaults = acks.find((t) => t >= lastFaultEnd * 1000);
+  const verdict = o.check(history);
+  const finalReads = new Map<string, string | undefined>();
+  const probeOps = history.filter((op) => op.client % (o.clients + 1) === o.clients && op.result !== 'unknown');
+  for (const op of probeOps) finalReads.set(op.key, op.result === 'ok' ? op.value : undefined);
+  const lost = lostAcknowledgedWrites(history, finalReads).map((l) => l.reason);
+  const problems: string[] = [];
+  if (verdict.verdict === 'violation') problems.push(`Porcupine: not linearizable on keys ${verdict.violating_keys.join(', ')}`);
+  else if (verdict.verdict !== 'linearizable') problems.push('Porcupine could not decide within its time limit');
+  problems.push(...lost);
+  if (finalReads.size < o.keys.length) problems.push(`liveness: the final reads got ${finalReads.size} of ${o.keys.length} keys`);
+  if (afterFaults === undefined) problems.push('liveness: nothing was acknowledged after the last fault');
+  const unclean = [...exits.entries()].filter(([, e]) => e !== 'killed by the nemesis' && e !== 'exited with status 0').map(([i, e]) => `n${i} (${o.engines[i]}) ${e} on SIGTERM`);
+  return {
+    engines: o.engines,
+    seed: o.seed,
+    history,
+    faults,
+    verdict,
+    lost_writes: lost,
+    served_after_faults_ms: afterFaults === undefined ? null : Math.round(afterFaults / 1000 - lastFaultEnd),
+    acknowledged: history.filter((h) => h.result !== 'unknown').length,
+    unknown: history.filter((h) => h.result === 'unknown').length,
+    exits,
+    unclean_exits: unclean,
+    problems,
+  };
+}

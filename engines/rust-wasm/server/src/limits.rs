@@ -1,0 +1,24 @@
+//! Everything a native server buffers has a limit (docs/protocol.md, "Native servers",
+//! "Limits"): the same values in all four servers. Beyond a limit the server answers `retry`,
+//! stops reading, or drops the oldest peer message, and counts it in its status line.
+
+use std::time::Duration;
+
+/// Longest client line (bad command, connection closed).
+pub const MAX_CLIENT_LINE: usize = 1 << 20;
+/// Longest peer line (link closed).
+pub const MAX_PEER_LINE: usize = 64 << 20;
+/// Client connections open at once; one more is told `retry` and closed.
+pub const MAX_CLIENTS: u64 = 256;
+/// Client requests handed to the core and not yet answered, per connection and per node; one
+/// more is answered `retry` by the server without reaching the core.
+pub const MAX_IN_FLIGHT_PER_CLIENT: u64 = 64;
+pub const MAX_IN_FLIGHT_TOTAL: u64 = 1024;
+/// Reply bytes a client has not read yet; above this the server stops reading its requests.
+pub const MAX_REPLY_BACKLOG_BYTES: usize = 1 << 20;
+/// Accept phases the core keeps open (its max_pending_accepts); more: the core answers `retry`.
+pub const MAX_PENDING_ACCEPTS: u64 = 256;
+/// Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
+pub const MAX_PEER_QUEUE_BYTES: usize = 1 << 20;
+/// How often a node logs its status line.
+pub const STATUS_INTERVAL: Duration = Duration::from_secs(1);

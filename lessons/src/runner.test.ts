@@ -1,0 +1,91 @@
+// Plays every lesson's scenario on the real engines (all four in lock step, as the Learn view
+// does with "all four"): every checkpoint must hold, the engines must stay byte-identical, and
+// every exercise must be reached by its "show me" route and not before it.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EngineName } from '@replicant/engines/loader/engine';
+import { availableEngines, provider } from '@replicant/sim/node/engines';
+import { createStepSession } from '@replicant/sim/step/session';
+import type { EngineProvider } from '@replicant/sim/api';
+import { loadLessons } from './validate.ts';
+import { paper, readLessonFolders } from './node/load-dir.ts';
+import { LessonRun } from './runner.ts';
+import type { Lesson } from './format.ts';
+
+let engines: EngineName[] = [];
+let provide: EngineProvider;
+const { lessons } = loadLessons(readLessonFolders(), paper());
+
+beforeAll(async () => {
+  engines = await availableEngines();
+  provide = await provider(engines);
+});
+
+function run(lesson: Lesson, names: EngineName[]): LessonRun {
+  const c = lesson.scenario.cluster;
+  const sessions = c ? names.map((e) => createStepSession({ cluster: { engines: Array<EngineName>(c.nodes).fill(e), seed: c.seed } }, provide)) : [];
+  return new LessonRun(lesson, sessions, names, paper());
+}
+
+describe('scenario runner', () => {
+  it('has all four engines to play the protocol lessons on', () => {
+    expect(engines.sort()).toEqual(['cpp', 'go', 'java', 'rust']);
+  });
+
+  for (const lesson of lessons) {
+    it(`plays lesson ${lesson.scenario.number} (${lesson.folder}) end to end on every engine`, () => {
+      const r = run(lesson, engines);
+      for (let i = 0; i < r.stepCount; i++) {
+        r.goTo(i);
+        const failed = r.checkpoints().filter((c) => !c.ok);
+        expect(failed, `step ${i + 1}: ${JSON.stringify(failed)}`).toEqual([]);
+        expect(r.differences(), `step ${i + 1}`).toBeNull();
+        const ex = r.exercise();
+        if (ex) {
+          expect(ex.done, `step ${i + 1}: the exercise is already done before the student acts`).toBe(false);
+          r.showMe();
+          const after = r.exercise()!;
+          expect(after.results.filter((c) => !c.ok), `step ${i + 1} show me`).toEqual([]);
+          expect(after.done).toBe(true);
+          expect(r.differences()).toBeNull();
+        }
+        const q = r.stepAt(i).question;
+        if (q?.kind === 'number') expect(Number.isFinite(r.numericAnswer())).toBe(true);
+      }
+    });
+  }
+
+  it('Back lands on the same bytes as going forward (canonical step states)', () => {
+    const lesson = lessons.find((l) => l.scenario.cluster)!;
+    const r = run(lesson, ['go']);
+    r.goTo(r.stepCount - 1);
+    const forward = r.sessions[0]!.inspect(0);
+    r.goTo(0);
+    r.goTo(r.stepCount - 1);
+    expect(r.sessions[0]!.inspect(0)).toBe(forward);
+  });
+
+  it('reset to checkpoint undoes the student’s own actions', () => {
+    const lesson = lessons.find((l) => l.scenario.steps.some((s) => s.exercise))!;
+    const i = lesson.scenario.steps.findIndex((s) => s.exercise);
+    const r = run(lesson, ['go']);
+    r.goTo(i);
+    const before = r.sessions[0]!.choices();
+    r.showMe();
+    expect(r.sessions[0]!.choices().length).toBeGreaterThan(before.length);
+    r.resetToCheckpoint();
+    expect(r.sessions[0]!.choices()).toEqual(before);
+  });
+
+  it('a forbidden action spoils the exercise even when the goal is reached', () => {
+    const r = run(lessons[0]!, ['go']);
+    const fake: Lesson = structuredClone(lessons[0]!);
+    const i = fake.scenario.steps.findIndex((s) => s.exercise);
+    fake.scenario.steps[i]!.exercise!.forbid = ['drop'];
+    const r2 = new LessonRun(fake, r.sessions, ['go'], paper());
+    r2.goTo(i);
+    r2.showMe();
+    const ex = r2.exercise()!;
+    expect(ex.broke).toBe('drop');
+    expect(ex.done).toBe(false);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { searchSlo, sweepPointSearchSpec } from '../search/slo.ts';
+import { PAPER_METHOD, baseRunSpec, measurementRunSpec, measurementSearchSpec, measurementSweepSpec, modelWindow, type MeasurementKnobs } from './measurement.ts';
+
+const knobs = (gib: number, vcpus = 8, workload: 'A' | 'B' = 'A'): MeasurementKnobs => ({ workload, memory: { gib }, vcpus });
+
+describe('the measured window, derived from the model', () => {
+  it('is the minimum where no collector event can decide the p99 (C++, Rust, Java with ample heap)', () => {
+    expect(modelWindow(baseRunSpec(knobs(5), 'cpp', 28_000))).toEqual({ window_s: PAPER_METHOD.min_window_s, event: null });
+    expect(modelWindow(baseRunSpec(knobs(5), 'rust', 60_000)).window_s).toBe(PAPER_METHOD.min_window_s);
+    expect(modelWindow(baseRunSpec(knobs(32), 'java', 18_000)).window_s).toBe(PAPER_METHOD.min_window_s);
+  });
+  it('holds one period of G1 full collections at a tight heap, and the period shrinks as the rate grows', () => {
+    const slow = modelWindow(baseRunSpec(knobs(5), 'java', 3000));
+    const fast = modelWindow(baseRunSpec(knobs(5), 'java', 10_000));
+    expect(slow.event?.kind).toBe('g1_full');
+    expect(fast.event?.kind).toBe('g1_full');
+    expect(slow.window_s).toBeGreaterThan(slow.event!.period_s);
+    expect(fast.window_s).toBeGreaterThan(fast.event!.period_s);
+    expect(fast.event!.period_s).toBeLessThan(slow.event!.period_s / 2);
+    expect(slow.window_s).toBeLessThanOrEqual(PAPER_METHOD.max_window_s);
+    // A full collection rarer than the paper's 10-minute run cannot be in it.
+    expect(modelWindow(baseRunSpec(knobs(5), 'java', 500)).event).toBeNull();
+  });
+  it('holds a Go GC cycle', () => {
+    const w = modelWindow(baseRunSpec(knobs(32), 'go', 50_000));
+    expect(w.event?.kind).toBe('go_cycle');
+    expect(w.window_s).toBeGreaterThan(w.event!.period_s);
+  });
+  it('run specs carry the window; sweep points are the single searches', () => {
+    expect(measurementRunSpec(knobs(5), 'java', 10_000).load.duration_s).toBe(modelWindow(baseRunSpec(knobs(5), 'java', 10_000)).window_s);
+    const sw = measurementSweepSpec(knobs(32), ['java', 'go'], { memory: [{ gib: 32 }, { gib: 5 }] });
+    expect(sweepPointSearchSpec(sw, 'go', { gib: 5 }, 8)).toEqual(measurementSearchSpec(knobs(5), 'go'));
+  });
+});
+
+describe('warm-started search', () => {
+  it('a hint from a neighbouring point gives the same answer (within the tolerance) with fewer probes', () => {
+    const k: MeasurementKnobs = { workload: 'A', memory: { gib: 32 }, vcpus: 1, min_window_s: 1 };
+    const cold = searchSlo({ ...measurementSearchSpec(k, 'cpp'), tolerance: 0.05 }, null);
+    expect(cold.max_ops_per_s_at_slo).not.toBeNull();
+    const warm = searchSlo({ ...measurementSearchSpec(k, 'cpp'), tolerance: 0.05, hint: { met_ops_per_s: cold.max_ops_per_s_at_slo! } }, null);
+    expect(warm.probes.length).toBeLessThan(cold.probes.length);
+    expect(Math.abs(warm.max_ops_per_s_at_slo! / cold.max_ops_per_s_at_slo! - 1)).toBeLessThanOrEqual(0.05 * 1.05);
+    // A hint that no longer holds (the previous point was roomier) walks down and still finds it.
+    const high = searchSlo({ ...measurementSearchSpec(k, 'cpp'), tolerance: 0.05, hint: { met_ops_per_s: cold.max_ops_per_s_at_slo! * 1.6 } }, null);
+    expect(Math.abs(high.max_ops_per_s_at_slo! / cold.max_ops_per_s_at_slo! - 1)).toBeLessThanOrEqual(0.11);
+  });
+});

@@ -1,0 +1,259 @@
+// One definition of a measurement: the knobs a user (the Lab, the Race, the CLI, `npm run
+// fidelity`) turns, and the run / SLO-search / sweep specifications they stand for. Its defaults
+// are the paper's method (§5.1): 3 nodes, 64 YCSB client threads, an open loop, p99 ≤ 20 ms, and
+// a measured window long enough to hold the rarest collector event that can decide the p99 at
+// that setting — derived from the model itself (modelWindow), not a fixed number of seconds.
+import type { Distribution, EngineName, Fidelity, ModelCard, RunSpec, SloSearchSpec, SweepSpec } from '../api.ts';
+import { CpuPool } from '../models/cpu.ts';
+import { allocCosts, opBytes } from '../models/alloc.ts';
+import { makeRuntime } from '../models/node-model.ts';
+import type { G1Runtime, G1State } from '../models/g1.ts';
+import { DEFAULT_CARD, validateCard } from '../models/card.ts';
+import { resolveSpec } from './spec.ts';
+
+/** The paper's method, as numbers. The paper ran 10 minutes per probe: no window is longer. */
+export const PAPER_METHOD = {
+  slo_p99_ms: 20,
+  seed: 1,
+  records: 7_500_000,
+  client_threads: 64,
+  min_window_s: 10,
+  max_window_s: 600,
+  warmup_s: 2,
+  tolerance: 0.04,
+  min_ops_per_s: 100,
+  max_ops_per_s: 200_000,
+} as const;
+
+export type MemoryKnob = { gib: number } | { ratio: number };
+
+/** What a user chooses. Everything else follows from the paper's method. */
+export interface MeasurementKnobs {
+  workload: 'A' | 'B' | 'custom';
+  read_proportion?: number; // custom only
+  memory: MemoryKnob;
+  vcpus: number;
+  slo_p99_ms?: number;
+  seed?: number;
+  records?: number;
+  value_bytes?: number;
+  distribution?: Distribution;
+  client_threads?: number;
+  mode?: 'open' | 'closed';
+  one_way_latency_us?: number | null;
+  /** The shortest measured window; the model may lengthen it (modelWindow). */
+  min_window_s?: number;
+  fidelity?: Fidelity;
+  model_card?: ModelCard;
+}
+
+export const READ_SHARE = { A: 0.5, B: 0.95 } as const;
+
+function memoryOf(m: MemoryKnob): { memory_gib: number } | { memory_to_data_ratio: number } {
+  return 'gib' in m ? { memory_gib: m.gib } : { memory_to_data_ratio: m.ratio };
+}
+
+/** A 3-node cluster of one engine at an offered rate; the window is the knobs' minimum (a
+ * search lengthens each probe's window as the model requires; see measurementRunSpec). */
+export function baseRunSpec(k: MeasurementKnobs, engine: EngineName, target_ops_per_s: number): RunSpec {
+  const spec: RunSpec = {
+    cluster: { engines: [engine, engine, engine], seed: k.seed ?? PAPER_METHOD.seed },
+    resources: { vcpus: k.vcpus, ...memoryOf(k.memory) },
+    workload: {
+      name: k.workload,
+      read_proportion: k.workload === 'custom' ? (k.read_proportion ?? 0.5) : READ_SHARE[k.workload],
+      record_count: k.records ?? PAPER_METHOD.records,
+      value_bytes: k.value_bytes ?? 500,
+      distribution: k.distribution ?? 'zipfian',
+    },
+    load: {
+      mode: k.mode ?? 'open',
+      target_ops_per_s,
+      client_threads: k.client_threads ?? PAPER_METHOD.client_threads,
+      duration_s: k.min_window_s ?? PAPER_METHOD.min_window_s,
+      warmup_s: PAPER_METHOD.warmup_s,
+    },
+    fidelity: k.fidelity ?? 'fast',
+  };
+  if (k.one_way_latency_us !== undefined && k.one_way_latency_us !== null) spec.network = { one_way_latency_us: k.one_way_latency_us };
+  if (k.model_card) spec.model_card = k.model_card;
+  return spec;
+}
+
+/** One run at an offered rate with the window the model asks for at that rate. */
+export function measurementRunSpec(k: MeasurementKnobs, engine: EngineName, target_ops_per_s: number): RunSpec {
+  return withModelWindow(baseRunSpec(k, engine, target_ops_per_s), PAPER_METHOD.max_window_s).spec;
+}
+
+/** The paper's SLO search for one engine at the knobs' memory and vCPUs. */
+export function measurementSearchSpec(k: MeasurementKnobs, engine: EngineName): SloSearchSpec {
+  return {
+    base: baseRunSpec(k, engine, 1),
+    slo_p99_ms: k.slo_p99_ms ?? PAPER_METHOD.slo_p99_ms,
+    min_ops_per_s: PAPER_METHOD.min_ops_per_s,
+    max_ops_per_s: PAPER_METHOD.max_ops_per_s,
+    tolerance: PAPER_METHOD.tolerance,
+    window: 'model',
+    max_duration_s: PAPER_METHOD.max_window_s,
+  };
+}
+
+/** The paper's sweep: a search per engine along memory sizes or vCPU counts. */
+export function measurementSweepSpec(k: MeasurementKnobs, engines: EngineName[], axis: { memory: MemoryKnob[] } | { vcpus: number[] }): SweepSpec {
+  const one = measurementSearchSpec(k, engines[0] ?? 'cpp');
+  const spec: SweepSpec = {
+    base: one.base,
+    slo_p99_ms: one.slo_p99_ms,
+    min_ops_per_s: one.min_ops_per_s,
+    max_ops_per_s: one.max_ops_per_s,
+    tolerance: one.tolerance,
+    window: one.window,
+    max_duration_s: one.max_duration_s,
+    engines,
+  };
+  if ('vcpus' in axis) spec.vcpus = axis.vcpus;
+  else if (axis.memory.every((m) => 'gib' in m)) spec.memory_gib = axis.memory.map((m) => (m as { gib: number }).gib);
+  else spec.memory_to_data_ratio = axis.memory.map((m) => ('ratio' in m ? m.ratio : NaN));
+  return spec;
+}
+
+// --- the window the model asks for ---
+
+export interface ModelWindow {
+  window_s: number;
+  /** G1 only: the leader collector's phase shortly before the deciding event and halfway to it,
+   * for the steady-state shortcut (slo.ts): the episode around the event and a sample of the
+   * steady state are simulated instead of the whole window. */
+  g1_phases?: { episodes: { states: G1State[]; window_s: number }[]; steady: G1State[] };
+  /** The collector event that sets the window, if one does: its kind, the period between two of
+   * them at this rate, and its pause. */
+  event: { kind: string; period_s: number; pause_ms: number } | null;
+}
+
+/** An event decides the p99 only if its pause can push operations past the SLO and, over its
+ * period, it could hold up a noticeable share of the operations (a fifth of the 1 % a p99
+ * allows). Rarer or shorter events leave the p99 to the steady state. */
+const SHARE_THAT_MATTERS = 0.002;
+/** The shortcut's episode starts this long before the deciding event and ends this long after
+ * its pause. */
+export const EPISODE_LEAD_S = 5;
+export const EPISODE_TAIL_S = 5;
+/** The dry run feeds the collector one millisecond of allocation at a time. */
+const DRY_STEP_US = 1000;
+
+/**
+ * The measured window a run needs at its offered rate: the leader's collector model is run
+ * alone (no cluster, no network) on the allocation stream of that rate for up to `max_s`, and
+ * the window is made long enough to contain one period of the rarest event that matters:
+ * G1's full collections (or its mixed cycles) at a tight heap, Go's GC cycle at its heap goal.
+ * The run starts just after a collection (the model's fresh state), so one period after the
+ * warm-up holds one such event. Never shorter than the spec's own duration_s.
+ */
+export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_window_s, slo_ms: number = PAPER_METHOD.slo_p99_ms): ModelWindow {
+  const card = validateCard(specIn.model_card ?? DEFAULT_CARD);
+  const s = resolveSpec(specIn, card);
+  const min_s = s.duration_s;
+  const engine = s.engines[0]!;
+  if (engine !== 'java' && engine !== 'go') return { window_s: min_s, event: null };
+  const horizon_us = (s.warmup_s + Math.max(max_s, min_s)) * 1e6;
+  const leader = dryRun(card, s, engine, 'leader', horizon_us);
+  const rt = leader.rt;
+  const snapshots = leader.snapshots;
+  // Per kind: when each occurrence began, its longest pause.
+  const byKind = new Map<string, { times: number[]; pause_ms: number; cpu_ms: number }>();
+  for (const e of rt.events) {
+    const k = byKind.get(e.kind) ?? { times: [], pause_ms: 0, cpu_ms: 0 };
+    k.times.push(e.t_s);
+    k.pause_ms = Math.max(k.pause_ms, e.pause_ms);
+    k.cpu_ms = Math.max(k.cpu_ms, e.cpu_ms);
+    byKind.set(e.kind, k);
+  }
+  let best: ModelWindow['event'] = null;
+  for (const [kind, k] of byKind) {
+    // The first occurrence comes one period after the fresh (just collected) start; later ones
+    // one period apart.
+    const period_s = k.times.length >= 2 ? k.times[k.times.length - 1]! - k.times[k.times.length - 2]! : k.times[0]!;
+    // Go's cycles are concurrent: what they cost is CPU (assists, dedicated workers), so every
+    // cycle matters; a stop-the-world pause matters when it can decide the p99.
+    const matters = kind === 'go_cycle' || (k.pause_ms >= slo_ms / 2 && k.pause_ms / 1000 / Math.max(period_s, 1e-9) >= SHARE_THAT_MATTERS);
+    if (!matters) continue;
+    if (!best || period_s > best.period_s) best = { kind, period_s: round3(period_s), pause_ms: round3(k.pause_ms) };
+  }
+  if (!best) return { window_s: min_s, event: null };
+  // Room for the event's own pause and the backlog after it.
+  const need = best.period_s * 1.1 + best.pause_ms / 1000 + 1;
+  const out: ModelWindow = { window_s: round3(Math.min(Math.max(min_s, need), Math.max(max_s, min_s))), event: best };
+  if (best.kind === 'g1_full') {
+    const first = byKind.get(best.kind)!.times[0]!;
+    // The followers' collectors see the same updates (their old garbage grows alike) but fill
+    // their eden with their own allocation: their full collections fall at their own time.
+    const follower = dryRun(card, s, engine, 'follower', horizon_us);
+    const fFirst = follower.rt.events.find((e) => e.kind === 'g1_full')?.t_s;
+    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, [first, ...(fFirst !== undefined ? [fFirst] : [])], leader.snapshots, follower.snapshots) ?? undefined;
+    if (!out.g1_phases) delete out.g1_phases;
+  }
+  return out;
+}
+
+/** The shortcut's runs: one episode per group of full collections close together (leader and
+ * followers), each from the phases a little before it, and a steady sample halfway to the first. */
+function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Snapshot[], follower: Snapshot[]): ModelWindow['g1_phases'] | null {
+  const at = (xs: Snapshot[], t_s: number) => [...xs].reverse().find((x) => x.t_s <= t_s)?.state;
+  const sorted = [...times].sort((a, b) => a - b);
+  const groups: { from: number; to: number }[] = [];
+  for (const t of sorted) {
+    const g = groups.at(-1);
+    if (g && t - g.to < EPISODE_LEAD_S + pause_s + EPISODE_TAIL_S) g.to = t;
+    else groups.push({ from: t, to: t });
+  }
+  const episodes: { states: G1State[]; window_s: number }[] = [];
+  for (const g of groups) {
+    const start = g.from - warmup_s - EPISODE_LEAD_S;
+    const l = at(leader, start);
+    const f = at(follower, start);
+    if (start <= 0 || !l || !f) return null;
+    episodes.push({ states: [l, f], window_s: Math.round((g.to - g.from + EPISODE_LEAD_S + pause_s + EPISODE_TAIL_S) * 1000) / 1000 });
+  }
+  const half = sorted[0]! / 2;
+  const sl = at(leader, half);
+  const sf = at(follower, half);
+  if (!sl || !sf) return null;
+  return { episodes, steady: [sl, sf] };
+}
+
+type Snapshot = { t_s: number; state: G1State };
+
+/** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
+ * time, with its phase every simulated second (G1). */
+function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number) {
+  const pool = new CpuPool(s.vcpus, 1e6);
+  const logInstances = Math.ceil(s.target_ops_per_s * 2 * (s.commit_interval_us / 1e6)) + 64;
+  const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances }, pool);
+  const a = allocCosts(card, engine);
+  const bytesPerOp = s.read_proportion * opBytes(a, role, 'read') + (1 - s.read_proportion) * opBytes(a, role, 'update');
+  const opsPerStep = (s.target_ops_per_s * DRY_STEP_US) / 1e6;
+  const updatesPerStep = opsPerStep * (1 - s.read_proportion);
+  const g1 = rt as unknown as Partial<G1Runtime>;
+  let updatesDue = 0;
+  const snapshots: { t_s: number; state: G1State }[] = [];
+  for (let t = 0; t < horizon_us; t += DRY_STEP_US) {
+    if (g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
+    if (g1.onUpdate) {
+      updatesDue += updatesPerStep;
+      for (; updatesDue >= 1; updatesDue--) g1.onUpdate.call(rt);
+    }
+    rt.charge(t, bytesPerOp * opsPerStep, 0);
+    if (rt.oom_at_us !== null) break;
+  }
+  return { rt, snapshots };
+}
+
+/** The spec with its window lengthened to what the model asks for at its rate. */
+export function withModelWindow(spec: RunSpec, max_s: number, slo_ms?: number): { spec: RunSpec; window: ModelWindow } {
+  const window = modelWindow(spec, max_s, slo_ms);
+  return { spec: { ...spec, load: { ...spec.load, duration_s: window.window_s } }, window };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,20 @@
+// The steady-state shortcut against the plain run: Java at 5 GiB, where a probe's window holds
+// one full collection on the followers and one on the leader (G1, model-derived window). The
+// shortcut simulates the episodes around them and a steady sample; the plain run simulates the
+// whole window. Both must count the same share of operations over the SLO and agree on it.
+import { describe, expect, it } from 'vitest';
+import { runProbe } from '../search/slo.ts';
+import { fidelitySearchSpec } from '../fidelity/specs.ts';
+
+describe('steady-state shortcut vs the plain run', () => {
+  it('Java A at 5 GiB, 3450 ops/s: the same verdict, the share over the SLO within 0.2 percentage points', () => {
+    const spec = fidelitySearchSpec('java', 'A', 5, 8);
+    const fast = runProbe({ ...spec, steady_state_shortcut: true }, 3450, null, {}).probe;
+    const plain = runProbe({ ...spec, steady_state_shortcut: false }, 3450, null, {}).probe;
+    expect(fast.estimated_from).toBeDefined();
+    expect(plain.estimated_from).toBeUndefined();
+    expect(fast.window_s).toBe(plain.window_s);
+    expect(fast.met).toBe(plain.met);
+    expect(Math.abs(fast.over_slo_share! - plain.over_slo_share!)).toBeLessThanOrEqual(0.002);
+  }, 1_800_000);
+});

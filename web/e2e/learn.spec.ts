@@ -1,0 +1,248 @@
+// The home page and the lessons, played end to end through the UI in Chromium: every step's
+// checkpoints hold on the live engines (all four side by side for the protocol lessons, and
+// byte-identical), every exercise is completed by the student's route (the "show me" actions
+// performed with the Cluster controls) and by "show me", every question is answered wrong and
+// then right, with an explanation each time. Steps are moved by keyboard. Waits on state only.
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, openView, screenshot } from './helpers.ts';
+
+interface Action {
+  do: string;
+  node?: number | 'leader';
+  from?: number;
+  to?: number;
+  type?: string;
+  all?: boolean;
+  timer?: string;
+  line?: string;
+  count?: number;
+}
+interface Scenario {
+  number: number;
+  track: string;
+  view: string;
+  steps: { section: string; actions?: Action[]; exercise?: { show_me: Action[] }; question?: { kind: 'choice' | 'number'; options?: { correct: boolean }[] } }[];
+}
+
+const LESSONS_DIR = join(REPO, 'lessons');
+const SCENARIOS: Scenario[] = readdirSync(LESSONS_DIR)
+  .filter((f) => /^\d{2}-/.test(f))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(join(LESSONS_DIR, f, 'scenario.json'), 'utf8')) as Scenario);
+
+async function allChecksHold(page: Page): Promise<void> {
+  const checks = page.locator('.lesson-main > [role=status] [data-testid=checkpoint]');
+  await expect(page.locator('.lesson-main > [role=status] [data-testid=checkpoint][data-ok=false]')).toHaveCount(0, { timeout: 30_000 });
+  return void (await checks.count());
+}
+
+async function leaderId(page: Page): Promise<number> {
+  const id = await page.locator('.lesson-panel [data-role=leader]').first().getAttribute('data-testid');
+  if (!id) throw new Error('no leader on screen');
+  return Number(id.replace('node-', ''));
+}
+
+function pendingItem(page: Page, a: Action) {
+  if (a.type === 'client') return page.locator(`[data-testid=pending-list] li[data-kind=client]${a.to !== undefined ? `[data-to="${a.to}"]` : ''}`).first();
+  let sel = '[data-testid=pending-list] li[data-kind=message]';
+  if (a.type) sel += `[data-type="${a.type}"]`;
+  if (a.from !== undefined) sel += `[data-from="${a.from}"]`;
+  if (a.to !== undefined) sel += `[data-to="${a.to}"]`;
+  return page.locator(sel).first();
+}
+
+/** Performs one scenario action the way a student would, with the Cluster controls. */
+async function perform(page: Page, a: Action): Promise<void> {
+  const panel = page.locator('.lesson-panel');
+  const events = async () => Number((await page.getByTestId('learn-time').textContent())!.match(/(\d+) events/)![1]);
+  switch (a.do) {
+    case 'client': {
+      const node = a.node === 'leader' ? await leaderId(page) : a.node!;
+      await page.getByTestId('client-node').selectOption(String(node));
+      await page.getByTestId('client-line').fill(a.line!);
+      const before = await panel.locator('[data-testid=pending-list] li[data-kind=client]').count();
+      await page.getByTestId('client-send').click();
+      await expect(panel.locator('[data-testid=pending-list] li[data-kind=client]')).toHaveCount(before + 1);
+      return;
+    }
+    case 'deliver':
+    case 'drop': {
+      for (let k = 0; ; k++) {
+        const item = pendingItem(page, a);
+        if ((await item.count()) === 0) {
+          if (k === 0) throw new Error(`nothing pending to ${a.do}: ${JSON.stringify(a)}`);
+          break;
+        }
+        const text = await item.textContent();
+        await item.getByRole('button', { name: a.do, exact: true }).click();
+        await expect(panel.locator('[data-testid=pending-list] li').filter({ hasText: text! })).toHaveCount(0);
+        if (!a.all) break;
+      }
+      return;
+    }
+    case 'quiet':
+      for (;;) {
+        const item = panel.locator('[data-testid=pending-list] li:not([data-kind=timer])').first();
+        if ((await item.count()) === 0) return;
+        // Each pending item's text starts with its unique id: wait until it is gone (a message
+        // to a crashed node is lost without a step, so the event count may not move).
+        const text = (await item.textContent())!;
+        await item.getByRole('button', { name: 'deliver', exact: true }).click();
+        await expect(panel.locator('[data-testid=pending-list] li').filter({ hasText: text })).toHaveCount(0);
+      }
+    case 'fire': {
+      const node = a.node === 'leader' ? await leaderId(page) : a.node!;
+      const before = await events();
+      await panel.locator(`[data-testid=pending-list] li[data-kind=timer][data-node="${node}"][data-timer="${a.timer}"]`).getByRole('button', { name: 'fire now' }).click();
+      await expect.poll(events).toBeGreaterThan(before);
+      return;
+    }
+    case 'elect':
+      await perform(page, { do: 'fire', node: a.node, timer: 'election' });
+      return perform(page, { do: 'quiet' });
+    case 'next':
+      for (let k = 0; k < (a.count ?? 1); k++) {
+        const before = await events();
+        await page.getByTestId('next-event').click();
+        await expect.poll(events).toBeGreaterThan(before);
+      }
+      return;
+    case 'crash': {
+      const node = a.node === 'leader' ? await leaderId(page) : a.node!;
+      await panel.getByTestId(`node-${node}`).getByRole('button', { name: 'Crash' }).click();
+      await expect(panel.getByTestId(`node-${node}`)).toHaveAttribute('data-role', 'down');
+      return;
+    }
+    case 'restart':
+      await panel.getByTestId(`node-${a.node}`).getByRole('button', { name: 'Restart' }).click();
+      await expect(panel.getByTestId(`node-${a.node}`)).not.toHaveAttribute('data-role', 'down');
+      return;
+    case 'cut':
+      await panel.getByRole('button', { name: `cut the link from n${a.from} to n${a.to}` }).click();
+      return;
+    case 'isolate': {
+      const node = a.node === 'leader' ? await leaderId(page) : a.node!;
+      await panel.getByRole('button', { name: `Isolate n${node}` }).click();
+      return;
+    }
+    case 'heal':
+      await panel.getByRole('button', { name: 'Heal all links' }).click();
+      return;
+    default:
+      throw new Error(`no UI route for the action ${a.do}`);
+  }
+}
+
+async function answer(page: Page, q: NonNullable<Scenario['steps'][number]['question']>): Promise<void> {
+  const box = page.getByTestId('question');
+  const explanation = box.getByTestId('answer-explanation');
+  if (q.kind === 'choice') {
+    const wrong = q.options!.findIndex((o) => !o.correct);
+    if (wrong >= 0) {
+      await box.getByTestId('answer-option').nth(wrong).click();
+      await expect(explanation).toHaveAttribute('data-correct', 'false');
+      await expect(explanation).not.toBeEmpty();
+    }
+    await box.getByTestId('answer-option').nth(q.options!.findIndex((o) => o.correct)).click();
+    await expect(explanation).toHaveAttribute('data-correct', 'true');
+    return;
+  }
+  await box.getByTestId('answer-number').fill('-123456');
+  await box.getByTestId('answer-check').click();
+  await expect(explanation).toHaveAttribute('data-correct', 'false');
+  // A wrong answer's explanation gives the right one, read from the live state.
+  const right = /The answer is (-?[\d.]+)/.exec((await explanation.textContent())!)![1]!;
+  await box.getByTestId('answer-number').fill(right);
+  await box.getByTestId('answer-check').click();
+  await expect(explanation).toHaveAttribute('data-correct', 'true');
+}
+
+async function playLesson(page: Page, s: Scenario, engine: string): Promise<void> {
+  await openView(page, `?view=learn&learn.lesson=${s.number}&learn.engine=${engine}`, 'learn', 60_000);
+  for (let i = 0; i < s.steps.length; i++) {
+    const step = s.steps[i]!;
+    await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', String(i + 1));
+    await expect(page.getByTestId('step-heading')).toHaveText(step.section);
+    await allChecksHold(page);
+    if (s.view === 'cluster' && engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+    if (step.exercise) {
+      const ex = page.getByTestId('exercise');
+      await expect(ex).toHaveAttribute('data-done', 'false');
+      await page.getByTestId('hint-button').click();
+      await expect(page.getByTestId('hint')).toHaveCount(1);
+      for (const a of step.exercise.show_me) await perform(page, a);
+      await expect(ex).toHaveAttribute('data-done', 'true');
+      await expect(ex).toHaveAttribute('data-route', 'student');
+      if (engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+      await page.getByTestId('lesson-reset').click();
+      await expect(ex).toHaveAttribute('data-done', 'false');
+      await page.getByTestId('show-me').click();
+      await expect(ex).toHaveAttribute('data-done', 'true');
+      await expect(ex).toHaveAttribute('data-route', 'show-me');
+    }
+    if (step.question) await answer(page, step.question);
+    if (i < s.steps.length - 1) {
+      // Keyboard only: the focus leaves any control, then → moves on.
+      await page.locator('#lesson-title').click();
+      await page.keyboard.press('ArrowRight');
+    }
+  }
+  await expect(page).toHaveURL(new RegExp(`learn\\.lesson=${s.number}`));
+  await expect(page).toHaveURL(new RegExp(`learn\\.step=${s.steps.length}`));
+}
+
+test('the root address is the home page; one click reaches lesson 1', async ({ page }, testInfo) => {
+  await openView(page, '', 'home');
+  await expect(page.locator('h1')).toHaveText('Replicant Lab');
+  for (const door of ['door-learn', 'door-gc', 'door-present']) await expect(page.getByTestId(door)).toBeVisible();
+  for (const v of ['cluster', 'lab', 'race', 'paper', 'cost', 'learn']) await expect(page.getByTestId(`home-link-${v}`)).toBeVisible();
+  await screenshot(page, testInfo, 'home');
+  await page.getByTestId('door-learn').click();
+  await expect(page.locator('html[data-ready="learn"]')).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.locator('.learn-view')).toHaveAttribute('data-lesson', '1');
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '1');
+});
+
+test('a returning student sees where they stopped, and the step is in the URL', async ({ page }) => {
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=3', 'learn', 60_000);
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '3');
+  await openView(page, '', 'home');
+  await expect(page.getByTestId('resume')).toContainText('lesson 1');
+  await expect(page.getByTestId('resume')).toContainText('step 3');
+  await page.getByTestId('resume-link').click();
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '3');
+  await expect(page).toHaveURL(/learn\.step=3/);
+});
+
+test('"present the paper" opens the Race in presenter mode; the l key opens Learn', async ({ page }) => {
+  await openView(page, '', 'home');
+  await page.getByTestId('door-present').click();
+  await expect(page.locator('html.presenter')).toHaveCount(1);
+  await expect(page.locator('html[data-ready="race"]')).toHaveCount(1, { timeout: 30_000 });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('l');
+  await expect(page.locator('html[data-ready="learn"]')).toHaveCount(1, { timeout: 60_000 });
+});
+
+test('a bad lesson or step in the URL is reported, not a crash', async ({ page }) => {
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=abc', 'learn', 60_000);
+  await expect(page.locator('[role=alert]').first()).toContainText(/Step/);
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '1');
+});
+
+for (const s of SCENARIOS) {
+  const engine = s.view === 'cluster' ? 'all' : 'go';
+  test(`lesson ${s.number} plays end to end${s.view === 'cluster' ? ' on all four engines' : ''}`, async ({ page }) => {
+    test.setTimeout(300_000);
+    await playLesson(page, s, engine);
+  });
+}
+
+test('the lesson player works in presenter mode', async ({ page }, testInfo) => {
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=5&presenter=1', 'learn', 60_000);
+  await expect(page.locator('html.presenter')).toHaveCount(1);
+  await allChecksHold(page);
+  await screenshot(page, testInfo, 'learn-presenter');
+});

@@ -1,0 +1,112 @@
+// "Check linearizability": the run so far, as a client history, checked by Porcupine (the
+// checker's wasm build, in its own worker). The operations Porcupine could not place are
+// highlighted; its own visualisation opens in a new tab.
+import { useEffect, useRef, useState } from 'react';
+import type { TraceEntry } from '@replicant/sim/api';
+import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
+import { historyFromTrace, type SessionHistory } from './history.ts';
+
+type Outcome =
+  | { state: 'idle' }
+  | { state: 'checking' }
+  | { state: 'done'; history: SessionHistory; verdict: Verdict; html: string | undefined; at_step: number }
+  | { state: 'failed'; message: string };
+
+function describe(op: HistoryOp): string {
+  const call = op.op === 'put' ? `put ${op.key} ${op.value}` : `${op.op} ${op.key}`;
+  const res = op.result === 'unknown' ? 'no answer (unknown)' : op.op === 'get' && op.result === 'ok' ? `"${op.value}"` : op.result;
+  return `${call} → ${res}`;
+}
+
+export function LinearizabilityPanel({ trace, step }: { trace: readonly TraceEntry[]; step: number }) {
+  const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
+  const worker = useRef<Worker | null>(null);
+  const nextId = useRef(0);
+  const htmlUrl = useRef<string | null>(null);
+
+  useEffect(
+    () => () => {
+      worker.current?.terminate();
+      if (htmlUrl.current) URL.revokeObjectURL(htmlUrl.current);
+    },
+    [],
+  );
+
+  const check = () => {
+    const history = historyFromTrace(trace);
+    const id = ++nextId.current;
+    worker.current ??= new Worker(new URL('./check-worker.ts', import.meta.url), { type: 'module' });
+    setOutcome({ state: 'checking' });
+    worker.current.onmessage = (e: MessageEvent<{ id: number; verdict?: Verdict; html?: string; error?: string }>) => {
+      if (e.data.id !== id) return;
+      if (e.data.error !== undefined || !e.data.verdict) setOutcome({ state: 'failed', message: e.data.error ?? 'no verdict' });
+      else setOutcome({ state: 'done', history, verdict: e.data.verdict, html: e.data.html, at_step: step });
+    };
+    worker.current.onerror = (e) => {
+      worker.current = null;
+      setOutcome({ state: 'failed', message: e.message || 'the checker worker failed to load' });
+    };
+    worker.current.postMessage({ id, history: history.ops });
+  };
+
+  const openHtml = (html: string) => {
+    if (htmlUrl.current) URL.revokeObjectURL(htmlUrl.current);
+    htmlUrl.current = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+    window.open(htmlUrl.current, '_blank', 'noopener');
+  };
+
+  return (
+    <section className="linearizability" data-testid="linearizability">
+      <h2>Linearizability</h2>
+      <p className="note">
+        Every client command so far is an operation from the moment it reached its node to the reply. Porcupine (compiled to WebAssembly)
+        looks for one order of them that a single copy of the store could have produced.
+      </p>
+      <button type="button" onClick={check} disabled={outcome.state === 'checking'} data-testid="check-linearizability">
+        Check linearizability
+      </button>
+      {outcome.state === 'checking' && <p role="status">Checking…</p>}
+      {outcome.state === 'failed' && (
+        <p className="error-text" role="alert" data-testid="linearizability-error">
+          The check could not run: {outcome.message}.
+        </p>
+      )}
+      {outcome.state === 'done' && (
+        <div role="status" data-testid="linearizability-result" data-verdict={outcome.verdict.verdict}>
+          <p>
+            {outcome.verdict.verdict === 'linearizable' ? (
+              <strong>Linearizable</strong>
+            ) : outcome.verdict.verdict === 'violation' ? (
+              <strong className="error-text">Not linearizable: no single-copy order explains key {outcome.verdict.violating_keys.join(', ')}</strong>
+            ) : (
+              <strong>Undecided</strong>
+            )}{' '}
+            (up to step {outcome.at_step}: {outcome.verdict.checked} operations checked, {outcome.verdict.dropped_reads} unanswered reads left out,{' '}
+            {outcome.verdict.unknown_writes} writes with an unknown outcome, {outcome.history.rejected} commands turned away on arrival).
+            {outcome.html && (
+              <>
+                {' '}
+                <button type="button" className="link" onClick={() => openHtml(outcome.html!)} data-testid="porcupine-html">
+                  Open Porcupine’s visualisation
+                </button>
+              </>
+            )}
+          </p>
+          {outcome.history.ops.length > 0 && (
+            <ol className="history" start={0} data-testid="history-ops">
+              {outcome.history.ops.map((op, i) => {
+                const suspect = outcome.verdict.suspect_operations.includes(i);
+                return (
+                  <li key={i} className={suspect ? 'violation' : undefined} data-suspect={suspect ? 'true' : undefined}>
+                    step {outcome.history.steps[i]}: {describe(op)}
+                    {suspect && <strong> — cannot be placed</strong>}
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+// A question with an explanation for every answer, right or wrong. A numeric answer may be read
+// from the live state (the lesson says which value), so it is true on every engine.
+import { useId, useState } from 'react';
+import type { Question as QuestionSpec } from '@replicant/lessons';
+import type { FillContext } from '@replicant/lessons/src/template';
+import { Inline } from './LessonText.tsx';
+
+export function Question({ question, ctx, answer, onRight }: { question: QuestionSpec; ctx: FillContext; answer: number | null; onRight: () => void }) {
+  const [picked, setPicked] = useState<number | null>(null);
+  const [typed, setTyped] = useState('');
+  const [checked, setChecked] = useState<{ correct: boolean; text: string } | null>(null);
+  const id = useId();
+
+  if (question.kind === 'choice') {
+    const chosen = picked === null ? null : question.options[picked]!;
+    return (
+      <section className="question" aria-labelledby={`${id}-q`} data-testid="question">
+        <h3 id={`${id}-q`}>
+          <Inline text={question.prompt} ctx={ctx} />
+        </h3>
+        <div role="group" aria-labelledby={`${id}-q`} className="options">
+          {question.options.map((o, i) => (
+            <button
+              key={i}
+              type="button"
+              aria-pressed={picked === i}
+              data-testid="answer-option"
+              data-correct={o.correct}
+              onClick={() => {
+                setPicked(i);
+                if (o.correct) onRight();
+              }}
+            >
+              <Inline text={o.text} ctx={ctx} />
+            </button>
+          ))}
+        </div>
+        {chosen && (
+          <p role="status" className={chosen.correct ? 'answer right' : 'answer wrong'} data-testid="answer-explanation" data-correct={chosen.correct}>
+            {chosen.correct ? 'Right. ' : 'Not quite. '}
+            <Inline text={chosen.why} ctx={ctx} />
+          </p>
+        )}
+      </section>
+    );
+  }
+
+  const check = () => {
+    const v = Number(typed.trim());
+    if (typed.trim() === '' || !Number.isFinite(v)) {
+      setChecked({ correct: false, text: 'Type a number first (digits, a decimal point allowed).' });
+      return;
+    }
+    if (answer === null) {
+      setChecked({ correct: false, text: 'The answer is read from the live state, which is not ready yet.' });
+      return;
+    }
+    const correct = Math.abs(v - answer) <= (question.tolerance ?? 0);
+    if (correct) onRight();
+    setChecked({ correct, text: correct ? question.why_right : `${question.why_wrong} (The answer is ${answer}${question.unit ? ` ${question.unit}` : ''}.)` });
+  };
+  return (
+    <section className="question" aria-labelledby={`${id}-q`} data-testid="question">
+      <h3 id={`${id}-q`}>
+        <Inline text={question.prompt} ctx={ctx} />
+      </h3>
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          check();
+        }}
+      >
+        <label className="knob">
+          <span>your answer{question.unit ? ` (${question.unit})` : ''}</span>
+          <input inputMode="decimal" value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="answer-number" />
+        </label>
+        <button type="submit" data-testid="answer-check">
+          Check
+        </button>
+      </form>
+      {checked && (
+        <p role="status" className={checked.correct ? 'answer right' : 'answer wrong'} data-testid="answer-explanation" data-correct={checked.correct}>
+          {checked.correct ? 'Right. ' : 'Not quite. '}
+          <Inline text={checked.text} ctx={ctx} />
+        </p>
+      )}
+    </section>
+  );
+}

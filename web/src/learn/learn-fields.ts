@@ -1,0 +1,11 @@
+// The Learn view's settings as the URL carries them (prefix `learn.`): which lesson, which
+// step, which engine plays it. Lesson 0 means "where you stopped" (or lesson 1).
+import { ENGINE_OPTIONS, choiceField, integerField, type FieldValues } from '../state/fields.ts';
+
+export const LEARN_FIELDS = {
+  lesson: integerField('Lesson', 0, { min: 0, max: 99 }),
+  step: integerField('Step', 1, { min: 1, max: 200 }),
+  engine: choiceField('Engine', 'go', [...ENGINE_OPTIONS, { value: 'all', label: 'all four' }] as const),
+};
+
+export type LearnState = FieldValues<typeof LEARN_FIELDS>;
