@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
 import { gitCommit, machineInfo, toolVersions } from './machine.ts';
-import { measureFootprint, measureSetting, type Footprint, type SettingResult } from './measure.ts';
+import { measureFootprintRetrying, measureSetting, type Footprint, type SettingResult } from './measure.ts';
 import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
@@ -129,17 +129,13 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     if (s.ratio !== null && o.memory_baseline === 'auto') {
       if (!footprints.has(s.system)) {
         progress.step(i, 'measuring the fixed memory footprint');
-        // A footprint run can fail on a busy machine (a load that times out); a limit without the
-        // footprint would starve the node, so it is tried three times before giving up.
-        for (let attempt = 1; attempt <= 3 && !footprints.get(s.system); attempt++) {
-          try {
-            const f = await measureFootprint(s, o, scratch);
-            footprints.set(s.system, f);
-            progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
-          } catch (err) {
-            footprints.set(s.system, null);
-            progress.log(`${s.system}: could not measure the fixed footprint, attempt ${attempt} of 3 (${(err as Error).message})${attempt === 3 ? '; limits are ratio × data only, and the rows say so' : ''}`);
-          }
+        try {
+          const f = await measureFootprintRetrying(s, o, scratch, 3, (attempt, err) =>
+            progress.log(`${s.system}: could not measure the fixed footprint, attempt ${attempt} of 3 (${err.message})${attempt === 3 ? '; limits are ratio × data only, and the rows say so' : ''}`));
+          footprints.set(s.system, f);
+          progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
+        } catch {
+          footprints.set(s.system, null);
         }
       }
       s.baseline_bytes = footprints.get(s.system)?.bytes ?? 0;

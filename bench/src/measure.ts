@@ -629,3 +629,19 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
     await bed.close();
   }
 }
+
+/**
+ * The footprint, tried up to `attempts` times: on a busy machine a footprint run can fail for
+ * reasons that have nothing to do with memory (a load whose inserts time out while the cluster
+ * elects a leader), and a limit without the footprint would starve the node.
+ */
+export async function measureFootprintRetrying(setting: Setting, o: BenchOptions, scratchDir: string, attempts = 3, onFailure?: (attempt: number, err: Error) => void): Promise<Footprint> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measureFootprint(setting, o, scratchDir);
+    } catch (err) {
+      onFailure?.(attempt, err as Error);
+      if (attempt >= attempts) throw err;
+    }
+  }
+}

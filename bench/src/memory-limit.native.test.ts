@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { removeAll } from './cgroup.ts';
-import { measureFootprint, measureSurvival } from './measure.ts';
+import { measureFootprintRetrying, measureSurvival } from './measure.ts';
 import { buildPlan, resolveOptions } from './plan.ts';
 import type { SystemName } from './systems.ts';
 
@@ -29,7 +29,7 @@ describe('memory limits mean the paper\'s ratio', () => {
     it(`${engine} survives ratio 1.25 of ${RECORDS} records plus its measured footprint`, async () => {
       const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1' });
       const setting = buildPlan(o)[0]!;
-      const footprint = await measureFootprint(setting, o, scratch);
+      const footprint = await measureFootprintRetrying(setting, o, scratch, 3, (n, e) => console.log(`${engine}: footprint attempt ${n} failed: ${e.message}`));
       setting.baseline_bytes = footprint.bytes;
       setting.memory_bytes += footprint.bytes;
       const s = await measureSurvival(setting, o, scratch);
