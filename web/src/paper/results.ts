@@ -42,6 +42,7 @@ export interface ResultsFile {
     seed?: number;
     command: string;
     citation?: string;
+    description?: string;
   };
   rows: ResultRow[];
 }
@@ -112,4 +113,15 @@ export function overlayLabel(f: ResultsFile): string {
   return f.metadata.source_kind === 'simulated'
     ? `simulated, model card ${f.metadata.model_card_version ?? '?'}`
     : `native, ${f.metadata.date}`;
+}
+
+/**
+ * Where an overlay's numbers come from, for its legend: the machine and the conditions, and for
+ * a native run that it is not the paper's set-up.
+ */
+export function overlayConditions(f: ResultsFile): string {
+  if (f.metadata.source_kind === 'simulated') {
+    return `Simulated in this lab with model card ${f.metadata.model_card_version ?? '?'}${f.metadata.seed !== undefined ? `, seed ${f.metadata.seed}` : ''}: an estimate, not a measurement.`;
+  }
+  return `Measured on ${f.metadata.date} on ${f.metadata.machine.description}.${f.metadata.description ? ` ${f.metadata.description}` : ''} Not the paper’s set-up (separate AWS instances): compare the systems within this run, not its absolute numbers with the paper’s.`;
 }
