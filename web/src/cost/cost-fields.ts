@@ -2,6 +2,7 @@
 import { ENGINES } from '@replicant/engines/loader/catalogue';
 import { choiceField, integerField, numberField, optionalNumberField, type FieldValues } from '../state/fields.ts';
 import { INSTANCE_TYPES } from './catalogue.ts';
+import { capacitySourceField } from './capacity-source.ts';
 
 const languageChoices = (gc: boolean) => ENGINES.filter((e) => e.gc === gc).map((e) => ({ value: e.name, label: e.language }));
 
@@ -41,6 +42,11 @@ export const COST_FIELDS = {
   caprust: optionalNumberField('Rust capacity per cluster', { min: 1, max: 1e9, unit: 'ops/s', placeholder: 'the paper’s' }),
   capjava: optionalNumberField('Java capacity per cluster', { min: 1, max: 1e9, unit: 'ops/s', placeholder: 'the paper’s' }),
   capgo: optionalNumberField('Go capacity per cluster', { min: 1, max: 1e9, unit: 'ops/s', placeholder: 'the paper’s' }),
+  // Where each capacity above came from (set by "price this" on a result; see capacity-source.ts).
+  srccpp: capacitySourceField('Source of the C++ capacity'),
+  srcrust: capacitySourceField('Source of the Rust capacity'),
+  srcjava: capacitySourceField('Source of the Java capacity'),
+  srcgo: capacitySourceField('Source of the Go capacity'),
   savings: numberField('Savings-plan discount', 0, { min: 0, max: 100, step: 1, unit: '%' }),
   hours: numberField('Hours per month', 730, { min: 1, max: 744, step: 1 }),
   team: numberField('Team size', 2, { min: 0, max: 10_000, step: 1, unit: 'engineers' }),
