@@ -3,7 +3,8 @@
 // instances needed; which input moves the break-even most. Shareable by URL, exportable as CSV.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
-import { LANGUAGES } from '@replicant/engines/loader/catalogue';
+import { ENGINES, LANGUAGES } from '@replicant/engines/loader/catalogue';
+import { capacitySourceWords } from './capacity-source.ts';
 import { Knob } from '../app/Knob.tsx';
 import { COST_FIELDS, COST_FORM, type CostState } from './cost-fields.ts';
 import { ChartFrame, SERIES_CSV_HEADER, legendOf, seriesCsvRows } from '../charts/ChartFrame.tsx';
@@ -99,11 +100,21 @@ export default function CostView({ state, update }: ViewProps) {
     };
   }, [inputsText, status.state]);
 
-  const set = <K extends keyof CostState>(key: K, v: CostState[K]) => update((s) => ({ ...s, cost: { ...s.cost, [key]: v } }));
+  // A capacity typed by hand is no longer the priced result's: its source goes with the old value.
+  const set = <K extends keyof CostState>(key: K, v: CostState[K]) =>
+    update((s) => {
+      const source = key.startsWith('cap') ? { [`src${key.slice(3)}`]: null } : {};
+      return { ...s, cost: { ...s.cost, [key]: v, ...source } };
+    });
   // A field that cannot be read leaves the model on the last valid inputs: say the results are stale.
   const { invalid, report } = useInvalidFields();
   const blocked = invalidSentence(invalid);
   const hidden = (k: keyof CostState) => (k === 'pct' && cost.growth !== 'exponential') || (k === 'linear' && cost.growth !== 'linear');
+
+  const sourceOf = (language: string) => {
+    const e = ENGINES.find((x) => x.language === language);
+    return e && cost[`cap${e.name}`] !== null ? capacitySourceWords(cost[`cap${e.name}`], cost[`src${e.name}`]) : null;
+  };
 
   const exportCsv = async () => {
     const text = await clientRef.current!.run('estimate', inputs, 'csv');
@@ -143,6 +154,15 @@ export default function CostView({ state, update }: ViewProps) {
                     <Knob key={k} name={`cost.${k}`} field={COST_FIELDS[k] as never} value={cost[k] as never} onChange={(v) => set(k, v as never)} />
                   ))}
               </div>
+              {g.keys.includes('capcpp') && (
+                <ul className="note capacity-sources" data-testid="capacity-sources" aria-label="Where each capacity comes from">
+                  {ENGINES.map((e) => (
+                    <li key={e.name} data-testid={`capacity-source-${e.name}`}>
+                      {e.language}: {capacitySourceWords(cost[`cap${e.name}`], cost[`src${e.name}`])}
+                    </li>
+                  ))}
+                </ul>
+              )}
             </fieldset>
           ))}
         </form>
@@ -165,14 +185,15 @@ export default function CostView({ state, update }: ViewProps) {
               <p>{result.message}</p>
             </div>
           )}
-          {result.state === 'done' && <CostResults estimate={result.estimate} sensitivity={result.sensitivity} onCsv={exportCsv} inputs={inputs} />}
+          {result.state === 'done' && <CostResults estimate={result.estimate} sensitivity={result.sensitivity} onCsv={exportCsv} inputs={inputs} sourceOf={sourceOf} />}
         </div>
       </div>
     </div>
   );
 }
 
-function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: EstimateOutput; sensitivity: SensitivityOutput; onCsv: () => Promise<void>; inputs: unknown }) {
+function CostResults(props: { estimate: EstimateOutput; sensitivity: SensitivityOutput; onCsv: () => Promise<void>; inputs: unknown; sourceOf: (language: string) => string | null }) {
+  const { estimate, sensitivity, onCsv, inputs, sourceOf } = props;
   const { gc, non_gc, month, horizon_months } = estimate.break_even;
   const cumulative = useMemo(() => monthSeries(estimate, (m) => m.cumulative_total_usd, 'USD'), [estimate]);
   const instances = useMemo(() => monthSeries(estimate, (m) => m.instances, 'instances'), [estimate]);
@@ -264,7 +285,7 @@ function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: Estim
                 {r.feasible && r.totals ? (
                   <>
                     <td className="num">{r.capacity_ops_per_s_per_cluster?.toLocaleString('en-US')}</td>
-                    <td className="mono note">{(r.capacity_rows ?? []).join(', ') || r.capacity_from}</td>
+                    <td className="mono note">{sourceOf(l) ?? ((r.capacity_rows ?? []).join(', ') || r.capacity_from)}</td>
                     <td className="num">{r.effort_multiplier}</td>
                     <td className="num">{countText(r.totals.peak_instances)}</td>
                     <td className="num">{usd(r.totals.cloud_usd)}</td>
