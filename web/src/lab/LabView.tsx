@@ -21,6 +21,7 @@ import { CancelledError, SimRunner, type Progress } from '../simulation/runner.t
 import { runSpec, sweepSpec } from './lab-spec.ts';
 import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepFidelity, sweepSeries, type PointFidelity } from './lab-results.ts';
 import { TOLERANCE_PERCENT } from '@replicant/sim/fidelity/misses';
+import { labSweepPoint, priceThis } from '../cost/price-this.ts';
 
 type SweepKept = { result: SweepResult; lab: LabState; seed: number; wall_ms: number; key: string };
 type RunsKept = { results: { engine: EngineName; result: RunResult }[]; lab: LabState; wall_ms: number; key: string };
@@ -252,6 +253,33 @@ export default function LabView({ state, update }: ViewProps) {
         {(ref) => <XYChart svgRef={ref} title="Max throughput at the SLO" series={sweepChart} x={xBand} y={yKops} />}
       </ChartFrame>
       {shownSweep && <FidelityTable rows={fidelity} unit={shownSweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB'} model={shownSweep.result.model_card_version} />}
+      {shownSweep && (
+        <div className="toolbar price-this" role="group" aria-label="Price a sweep point in the Cost view" data-testid="lab-price-this">
+          <span>Price this in the Cost view (every engine’s simulated capacity at that point):</span>
+          {axis.map((x, i) => {
+            const priced = priceThis(state.cost, labSweepPoint(shownSweep.result, shownSweep.lab, i));
+            const unit = shownSweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB';
+            return (
+              <button
+                key={x}
+                type="button"
+                data-testid={`price-lab-${i}`}
+                disabled={!priced.ok}
+                title={priced.ok ? undefined : `Cannot price: ${priced.reason}`}
+                onClick={() =>
+                  update((st) => {
+                    const now = priceThis(st.cost, labSweepPoint(shownSweep.result, shownSweep.lab, i));
+                    return now.ok ? { ...st, view: 'cost', cost: now.cost } : st;
+                  })
+                }
+              >
+                at {x} {unit}
+                {priced.ok ? '' : ` (${priced.reason})`}
+              </button>
+            );
+          })}
+        </div>
+      )}
       {shownSweep && (
         <ChartFrame
           id="lab-probes"

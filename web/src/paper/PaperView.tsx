@@ -10,6 +10,8 @@ import { PanelChart } from './PanelChart.tsx';
 import { Table1 } from './Table1.tsx';
 import { RowValue, metricWords, readableQuote } from './RowValue.tsx';
 import { useReady } from '../app/ready.ts';
+import { nativePoint, nativeSettings, priceThis } from '../cost/price-this.ts';
+import { formatNumber } from '../state/fields.ts';
 
 function FactList({ rows }: { rows: ResultRow[] }) {
   if (rows.length === 0) return null;
@@ -165,6 +167,28 @@ export default function PaperView({ state, update }: ViewProps) {
           {OVERLAYS.map((o) => (
             <li key={o.path}>
               <strong>{o.path}</strong>: {overlayConditions(o.file)}
+              {o.file.metadata.source_kind === 'native' && nativeSettings(o.file).length > 0 && (
+                <span className="price-this" role="group" aria-label={`Price ${o.path} in the Cost view`}>
+                  {' '}Price this in the Cost view:{' '}
+                  {nativeSettings(o.file).map((at) => {
+                    const priced = priceThis(state.cost, nativePoint(o.file, at));
+                    const words = `workload ${at.workload}, ratio ${formatNumber(at.memory_data_ratio)}, ${at.vcpus} vCPUs`;
+                    return (
+                      <button
+                        key={words}
+                        type="button"
+                        data-testid={`price-native-${at.workload}-${formatNumber(at.memory_data_ratio)}-${at.vcpus}`}
+                        disabled={!priced.ok}
+                        title={priced.ok ? undefined : `Cannot price: ${priced.reason}`}
+                        onClick={() => priced.ok && update((st) => ({ ...st, view: 'cost', cost: priced.cost }))}
+                      >
+                        {words}
+                        {priced.ok ? '' : ` (${priced.reason})`}
+                      </button>
+                    );
+                  })}
+                </span>
+              )}
             </li>
           ))}
         </ul>

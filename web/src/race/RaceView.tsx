@@ -19,6 +19,7 @@ import { PAPER_METHOD, baseRunSpec, measurementSearchSpec, modelWindow } from '@
 import { seriesStyle } from '../theme/palette.ts';
 import { SQUEEZE, formatKops, laneOfSearch, laneReason, publishedAt, raceSentence, type Lane } from './race-model.ts';
 import { useTween } from '../app/useTween.ts';
+import { priceThis, racePoint } from '../cost/price-this.ts';
 
 const SLO_MS = PAPER_METHOD.slo_p99_ms;
 
@@ -35,6 +36,7 @@ export default function RaceView({ state, update }: ViewProps) {
   // board never blanks and the numbers move from the old value to the new one.
   const [lastDone, setLastDone] = useState<Record<string, LastDone>>({});
   const cache = useRef(new Map<string, { lane: Lane; model: string }>());
+  const [priceProblem, setPriceProblem] = useState<string | null>(null);
   const runner = useRef<SimRunner | null>(null);
   useReady('race', true);
 
@@ -49,6 +51,7 @@ export default function RaceView({ state, update }: ViewProps) {
   // previous (larger) memory is the next search's hint: the warm start of the paper's sweep.
   useEffect(() => {
     let cancelled = false;
+    setPriceProblem(null);
     const lab = { ...defaultState().lab, wl, memunit: 'ratio' as const, ratio: squeeze.ratio };
     const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}`;
     setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e, squeeze.ratio)) ? { state: 'done', ...cache.current.get(keyOf(e, squeeze.ratio))! } : { state: 'waiting' }])));
@@ -134,6 +137,21 @@ export default function RaceView({ state, update }: ViewProps) {
               <h2 style={{ color: colour }}>{languageOf(e)}</h2>
               {available && <LaneFigures engine={e} colour={colour} scale={scale} state={l} last={lastDone[e]} />}
               {!available && <p className="mid note">not in this build</p>}
+              {available && l?.state === 'done' && (
+                <button
+                  type="button"
+                  className="price-this"
+                  data-testid={`price-race-${e}`}
+                  title="Open the Cost view with every finished lane’s capacity at this memory"
+                  onClick={() => {
+                    const priced = priceThis(state.cost, racePoint(done.map((d) => d.lane), squeeze.ratio, wl, l.model));
+                    if (priced.ok) update((st) => ({ ...st, view: 'cost', cost: priced.cost }));
+                    else setPriceProblem(`Cannot price ${squeeze.gib} GiB: ${priced.reason}.`);
+                  }}
+                >
+                  Price this
+                </button>
+              )}
               <p className="published" data-testid={`published-${e}`}>
                 {pub ? (
                   <>
@@ -149,6 +167,11 @@ export default function RaceView({ state, update }: ViewProps) {
           );
         })}
       </div>
+      {priceProblem && (
+        <p className="error-text" role="alert" data-testid="race-price-problem">
+          {priceProblem}
+        </p>
+      )}
       <p className="chart-sentence" data-testid="race-sentence">
         {done.length === engines.length && engines.length > 0
           ? raceSentence(done.map((d) => d.lane), squeeze.gib, SLO_MS)
