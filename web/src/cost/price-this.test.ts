@@ -58,7 +58,7 @@ describe('price this', () => {
     });
     const file = {
       schema_version: '1', metadata: { source_kind: 'native', title: 't', machine: { description: '2-core test box: shared' }, date: '2026-11-22', git_commit: null, command: 'x' },
-      rows: [row('C++', 8, 1.2), row('C++', 8, 1.6), row('C++', 8, 1.3), row('Go', 8, 0.1, 'upper_bound'), row('C++', 2, 1.1), { ...row('Java', 8, 40), metric: 'p99_latency_intended', unit: 'ms' }],
+      rows: [row('C++', 8, 1.2), row('C++', 8, 1.6), row('C++', 8, 1.3), row('Go', 8, 0.1, 'upper_bound'), row('C++', 2, 1.1), row('etcd', 1.5, 0.4), { ...row('Java', 8, 40), metric: 'p99_latency_intended', unit: 'ms' }],
     } as ResultsFile;
     expect(nativeSettings(file)).toEqual([{ workload: 'A', memory_data_ratio: 8, vcpus: 8 }, { workload: 'A', memory_data_ratio: 2, vcpus: 8 }]);
     const p = nativePoint(file, nativeSettings(file)[0]!);

@@ -79,7 +79,8 @@ export function racePoint(lanes: { engine: EngineName; max_kops: number | null }
 export function nativeSettings(f: ResultsFile): { workload: string; memory_data_ratio: number; vcpus: number }[] {
   const out: { workload: string; memory_data_ratio: number; vcpus: number }[] = [];
   for (const r of f.rows) {
-    if (r.metric !== 'max_throughput_slo' || !r.workload || r.memory_data_ratio == null || r.vcpus == null) continue;
+    // Rows of systems that are not this lab's engines (etcd) have nothing to price.
+    if (r.metric !== 'max_throughput_slo' || !engineOfLanguage(r.language) || !r.workload || r.memory_data_ratio == null || r.vcpus == null) continue;
     if (!out.some((o) => o.workload === r.workload && o.memory_data_ratio === r.memory_data_ratio && o.vcpus === r.vcpus)) {
       out.push({ workload: r.workload, memory_data_ratio: r.memory_data_ratio, vcpus: r.vcpus });
     }
