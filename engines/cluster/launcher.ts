@@ -95,6 +95,14 @@ export class NativeCluster {
     else proxy.heal();
   }
 
+  /** Resets every peer connection into node id (needs `peerProxies`): what the senders had
+   * queued is lost, as with a TCP reset. */
+  resetInbound(id: number): void {
+    const proxy = this.proxies[id];
+    if (!proxy) throw new Error('resetInbound needs a cluster started with peerProxies');
+    proxy.reset();
+  }
+
   /** Heals every cut; safe to call at any time (tests call it on failure too). */
   healAll(): void {
     for (const p of this.proxies) p.heal();

@@ -38,6 +38,12 @@ export class PeerProxy {
     for (const [inbound] of this.pairs) inbound.resume();
   }
 
+  /** Resets every connection through the proxy at once (as `ss -K` would); senders redial. */
+  reset(): void {
+    for (const [a, b] of this.pairs) (a.resetAndDestroy(), b.resetAndDestroy());
+    this.pairs.clear();
+  }
+
   async close(): Promise<void> {
     this.heal();
     for (const [a, b] of this.pairs) (a.destroy(), b.destroy());

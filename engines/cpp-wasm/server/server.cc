@@ -27,30 +27,34 @@ namespace replicant {
 namespace server {
 
 // A connected client. Replies are queued by whichever thread ran the step (under the core
-// lock, without any system call but an eventfd wake-up) and written by the client's own thread
-// outside the core lock.
+// lock, without a system call) and written by that thread once it has released the core lock;
+// what the socket does not take then is left to the client's own thread, woken by an eventfd.
 struct Server::ClientConn {
   int fd = -1;
   int wake_fd = -1;  // eventfd: a reply was queued while `pending` was empty
   uint64_t client_id = 0;
   uint64_t in_flight = 0;  // requests in the core, not yet answered; guarded by the core lock
+  std::mutex write_mu;     // held by whoever is writing to the socket, so bytes keep their order
   std::mutex mu;           // guards pending and broken
   std::string pending;     // replies not yet written
   bool broken = false;
 
-  // Queue adds reply bytes; never blocks.
-  void Queue(std::string_view data) {
+  // Queue adds reply bytes; never blocks. With wake_owner the client's own thread is woken to
+  // write them; otherwise the caller writes them (Flush) after releasing the core lock.
+  void Queue(std::string_view data, bool wake_owner = true) {
     bool wake;
     {
       std::lock_guard<std::mutex> lk(mu);
       if (broken) return;
-      wake = pending.empty();
+      wake = pending.empty() && wake_owner;
       pending.append(data.data(), data.size());
     }
-    if (wake) {
-      const uint64_t one = 1;
-      [[maybe_unused]] ssize_t n = write(wake_fd, &one, sizeof one);
-    }
+    if (wake) WakeOwner();
+  }
+
+  void WakeOwner() {
+    const uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = write(wake_fd, &one, sizeof one);
   }
 
   size_t Backlog() {
@@ -59,8 +63,8 @@ struct Server::ClientConn {
   }
 
   // Flush writes what the socket takes without blocking; false if the connection failed.
-  // Only the client's own thread calls it.
   bool Flush() {
+    std::lock_guard<std::mutex> wl(write_mu);
     std::string out;
     {
       std::lock_guard<std::mutex> lk(mu);
@@ -291,6 +295,15 @@ void Server::StepLocked(const Event& ev) {
   for (const Effect& e : node_->Step(ev)) Dispatch(e);
 }
 
+// SendReplies writes the replies the last steps queued, with the core lock released; what a
+// socket does not take now is left to the client's own thread.
+void Server::SendReplies(std::vector<std::shared_ptr<ClientConn>>* conns) {
+  for (auto& c : *conns) {
+    if (c->Flush() && c->Backlog() > 0) c->WakeOwner();
+  }
+  conns->clear();
+}
+
 // DeliverDueTimersLocked steps the core with every timer whose deadline has passed. Every
 // step calls it first, so a due heartbeat goes out with the next step of any thread instead of
 // waiting for the timer thread to win the core lock against the client threads.
@@ -357,7 +370,8 @@ void Server::Dispatch(const Effect& e) {
       }
       std::string line = ReplyLine(e.result);
       line.push_back('\n');
-      c->Queue(line);
+      c->Queue(line, /*wake_owner=*/false);
+      replied_.push_back(it->second);
       return;
     }
     case EffectType::kSetTimer: {
@@ -413,8 +427,13 @@ void Server::RunTimers() {
         }
       }
     }
-    std::lock_guard<std::mutex> lk(mu_);
-    DeliverDueTimersLocked();
+    std::vector<std::shared_ptr<ClientConn>> replied;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      DeliverDueTimersLocked();
+      replied.swap(replied_);
+    }
+    SendReplies(&replied);
   }
 }
 
@@ -455,6 +474,8 @@ void Server::AcceptClients() {
 // OnClientLine hands one request to the core, or answers `retry` itself when the connection or
 // the node already has as many requests in the core as the limits allow.
 void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string line) {
+  std::vector<std::shared_ptr<ClientConn>> replied;
+  bool stepped = false;
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (conn->in_flight < kMaxInFlightPerClient && in_flight_ < kMaxInFlightTotal) {
@@ -467,11 +488,14 @@ void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string lin
       ev.request_id = request_id;
       ev.line = std::move(line);
       StepLocked(ev);
-      return;
+      replied.swap(replied_);
+      stepped = true;
     }
   }
+  SendReplies(&replied);
+  if (stepped) return;
   counters_.shed_retries.fetch_add(1, std::memory_order_relaxed);
-  conn->Queue("retry\n");
+  conn->Queue("retry\n", /*wake_owner=*/false);  // the client's own thread: it flushes next
 }
 
 void Server::ServeClient(int fd, uint64_t client_id) {
@@ -589,6 +613,7 @@ void Server::AcceptPeers() {
 }
 
 void Server::ServePeer(int fd, std::string from) {
+  std::vector<std::shared_ptr<ClientConn>> replied;
   LineReader reader(fd, kMaxPeerLine);
   std::string line;
   Event ev;
@@ -612,8 +637,12 @@ void Server::ServePeer(int fd, std::string from) {
             " to=" + std::to_string(m.to));
         continue;
       }
-      std::lock_guard<std::mutex> lk(mu_);
-      StepLocked(ev);
+      {
+        std::lock_guard<std::mutex> lk(mu_);
+        StepLocked(ev);
+        replied.swap(replied_);
+      }
+      SendReplies(&replied);
     }
     if (st == LineReader::Status::kTooLong) {
       Log("peer " + from + " sent a line over 64 MiB; closing");

@@ -1,7 +1,8 @@
 // The native TCP server (docs/protocol.md, "Native servers"): the sans-IO core driven by OS
 // threads, as in the paper's C++ Replicant (§4.1):
-//   - a thread per client connection reads command lines, steps the core, and writes that
-//     client's replies (queued by whichever thread ran the step; an eventfd wakes it);
+//   - a thread per client connection reads command lines and steps the core; replies are
+//     queued by whichever thread ran the step and written by it after it released the core
+//     lock (what the socket does not take is left to the client's thread, woken by an eventfd);
 //   - a thread per inbound peer connection reads and decodes peer messages and steps the core;
 //   - a sender thread per peer dials it, reconnects with back-off and writes queued messages;
 //   - a signal thread ends the process cleanly on SIGINT/SIGTERM;
@@ -67,6 +68,7 @@ class Server {
   void NoteTimerLateness(Clock::time_point deadline);
   void UpdateNextDeadlineLocked();  // timer_mu_ held
   void OnClientLine(ClientConn* conn, uint64_t request_id, std::string line);
+  void SendReplies(std::vector<std::shared_ptr<ClientConn>>* conns);
 
   void AcceptClients();
   void ServeClient(int fd, uint64_t client_id);
@@ -100,6 +102,7 @@ class Server {
   std::map<uint64_t, std::shared_ptr<ClientConn>> clients_;
   uint64_t next_client_k_ = 0;
   uint64_t in_flight_ = 0;  // client requests in the core, over all connections
+  std::vector<std::shared_ptr<ClientConn>> replied_;  // replies queued by steps, to send after
   std::vector<std::unique_ptr<PeerLink>> links_;  // by peer id (nullptr for ourselves)
   std::string scratch_;
 };

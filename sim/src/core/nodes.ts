@@ -14,6 +14,8 @@ export interface NodeSetOptions {
   commit_interval_us?: number;
   /** the leader steps down without a majority's answers (docs/protocol.md, Check-quorum) */
   check_quorum?: boolean;
+  /** steady-state repair: entries a follower lacks re-sent per heartbeat (0 = off, the paper's) */
+  repair_batch?: number;
   trace: boolean;
 }
 
@@ -43,7 +45,10 @@ export class NodeSet {
       trace: this.options.trace,
     };
     if (this.options.commit_interval_us !== undefined) cfg.commit_interval_us = this.options.commit_interval_us;
-    if (this.options.check_quorum !== undefined) cfg.check_quorum = this.options.check_quorum;
+    // only when on: off is every core's default, and a config without the field stays readable
+    // by builds that predate it
+    if (this.options.check_quorum) cfg.check_quorum = true;
+    if (this.options.repair_batch) cfg.repair_batch = this.options.repair_batch;
     return cfg;
   }
 

@@ -370,6 +370,11 @@ memory:data ratio, p99 ≤ ${PAPER_METHOD.slo_p99_ms} ms SLO found by geometric 
 ${PAPER_METHOD.warmup_s} s warm-up. Each probe's window is derived from the model: at least ${PAPER_METHOD.min_window_s} s, lengthened to one
 period of the rarest collector event that can decide the p99 at the probe's rate (G1's full
 collections at a tight heap, Go's GC cycle), at most ${PAPER_METHOD.max_window_s} s — the paper ran 10 minutes per probe.
+Where G1's full collections set the window, a probe is estimated by the steady-state shortcut
+(the episodes around the full collections and a steady sample, weighed to the window; held to
+the plain run by sim/src/run/shortcut.test.ts). The searches are the Lab's sweeps: workload A
+over the four memory ratios and over 8, 4, 2 vCPUs, workload B at ratios 8 and 1.25, each point
+warm-started from the one before.
 
 **Calibration.** The model card was fitted only to the rows marked "yes": workload A at 8 vCPUs,
 the 32 GiB and 5 GiB endpoints of Fig 6(a) and Fig 9(a) and the leader utilisations stated for

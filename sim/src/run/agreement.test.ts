@@ -16,6 +16,6 @@ describe('fast mode agrees with exact mode', async () => {
         expect(p.throughput_error, p.label).toBeLessThanOrEqual(THROUGHPUT_TOLERANCE);
         expect(p.p99_error, p.label).toBeLessThanOrEqual(P99_TOLERANCE);
       }
-    });
+    }, 1_800_000); // exact Java is the slowest engine; on a shared, loaded machine it took 334 s
   }
 });

@@ -37,6 +37,8 @@ export interface Scenario {
   commit_interval_us: number;
   /** the cores' check-quorum (the native servers' default); off is the paper's protocol */
   check_quorum: boolean;
+  /** the cores' steady-state repair batch (0 = off, the paper's protocol; native servers use 256) */
+  repair_batch: number;
   clients: number;
   keys: string[];
   /** operations each client issues (a prefix of its drawn sequence when shrunk) */
@@ -58,6 +60,8 @@ export interface DrawOptions {
   amnesia?: boolean;
   /** run the cores with check-quorum on (drawing is unchanged: the same seed, the same schedule) */
   checkQuorum?: boolean;
+  /** the cores' repair batch (0 or absent: off) */
+  repairBatch?: number;
 }
 
 // PRNG streams of a torture run (the simulator's own use 1..5).
@@ -122,6 +126,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     engines,
     commit_interval_us: ci,
     check_quorum: options.checkQuorum === true,
+    repair_batch: options.repairBatch ?? 0,
     clients: between(2, 4),
     keys,
     ops_per_client: between(10, 30),

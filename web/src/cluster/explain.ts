@@ -136,6 +136,8 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
       return `${n(node)} has promises from a majority and becomes leader with ballot ${b(num('ballot'))} (its log reaches index ${num('last_index')}).`;
     case 'election':
       return `${n(node)} stands for election with ballot ${b(num('ballot'))}.`;
+    case 'step_down':
+      return `${n(node)} steps down: as leader at ballot ${b(num('ballot'))} only ${num('heard')} node(s), itself included, were heard in the last ${(num('window_us') / 1000).toFixed(0)} ms, not a majority (check_quorum).`;
     case 'election_abandoned':
       return `${n(node)} abandons its election for ballot ${b(num('ballot'))}.`;
     case 'replay':
@@ -152,6 +154,8 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
       return `${n(node)} drops its log up to index ${num('global_last_executed')}: every node has executed those entries.`;
     case 'commit_gle':
       return `${n(node)} learns that every node has executed up to index ${num('value')}.`;
+    case 'repair':
+      return `${n(node)} re-sends indexes ${num('from_index')}–${num('to_index')} to n${num('peer')}, which could not execute them (a lost message or an entry from an older ballot).`;
     case 'step_down':
       return `${n(node)} steps down: heard no majority for ${ms(num('window_us'))} (only ${num('heard')} of its cluster, itself included, answered); it stops its heartbeats so the others can elect a leader.`;
     case 'violation':
