@@ -61,8 +61,11 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 RUST_WASM_BINDGEN_VERSION=0.2.130
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$RUST_WASM_BINDGEN_VERSION" ]; then
-  say "cargo install wasm-bindgen-cli $RUST_WASM_BINDGEN_VERSION (takes several minutes)"
-  cargo install wasm-bindgen-cli --version "$RUST_WASM_BINDGEN_VERSION"
+  # Only the `wasm-bindgen` binary, without default features: the build never uses the test
+  # runner, whose HTTPS client (rustls, ring) is most of the compile. No registry publishes a
+  # prebuilt 0.2.130 CLI (not on npm, PyPI or Debian), so it is compiled from crates.io.
+  say "cargo install wasm-bindgen-cli $RUST_WASM_BINDGEN_VERSION --bin wasm-bindgen (takes several minutes)"
+  cargo install wasm-bindgen-cli --version "$RUST_WASM_BINDGEN_VERSION" --no-default-features --bin wasm-bindgen
 fi
 
 # Java engine (engines/java-wasm): JDK 17 and Maven; the first build fills ~/.m2 from Maven

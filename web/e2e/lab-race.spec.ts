@@ -122,3 +122,37 @@ test('Lab results belong to the settings that made them and stay across views', 
   await expect(page.getByTestId('lab-stale')).toContainText('A field cannot be read');
   expect(nanErrors).toEqual([]);
 });
+
+test('the Race keeps its layout still while the next step simulates, and never blanks a lane', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openView(page, '?view=race&race.rate=5000', 'race');
+  const lanes = page.getByTestId('race-board').locator('section.lane');
+  await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 170_000 });
+  // From here on, every animation frame records the lanes' and the board's heights, and whether a lane blanked.
+  await page.evaluate(() => {
+    const w = window as unknown as { raceLayouts: Set<string>; raceBlank: number; raceStop: boolean };
+    w.raceLayouts = new Set();
+    w.raceBlank = 0;
+    w.raceStop = false;
+    const board = document.querySelector('[data-testid="race-board"]')!;
+    const record = () => {
+      const ls = [...board.querySelectorAll('section.lane')];
+      w.raceLayouts.add(`${ls.map((l) => Math.round(l.getBoundingClientRect().height)).join(',')} | ${Math.round(board.getBoundingClientRect().height)}`);
+      if (/waiting/.test(board.textContent ?? '') || ls.some((l) => l.querySelector('.big') === null)) w.raceBlank++;
+      if (!w.raceStop) requestAnimationFrame(record);
+    };
+    record();
+  });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.race-head h1')).toContainText('8 GiB');
+  await expect(lanes.locator('[data-state="previous"]').first()).toBeVisible();
+  await expect(lanes.first()).toContainText('showing 32 GiB');
+  await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 170_000 });
+  const { layouts, blank } = await page.evaluate(() => {
+    const w = window as unknown as { raceLayouts: Set<string>; raceBlank: number; raceStop: boolean };
+    w.raceStop = true;
+    return { layouts: [...w.raceLayouts], blank: w.raceBlank };
+  });
+  expect(blank).toBe(0);
+  expect(layouts).toHaveLength(1);
+});

@@ -35,8 +35,21 @@ test('the paper explorer draws Fig 6 from data, with quotes on focus and missing
   await screenshot(page, testInfo, 'paper');
 });
 
-test('the committed native reference run stands beside the paper at the same memory:data ratio', async ({ page }) => {
+test('the native overlay is off by default; switched on, its legend names the machine and says it is not the paper’s set-up', async ({ page }) => {
   await openView(page, '?view=paper&paper.fig=fig6', 'paper');
+  const fig6a = page.getByTestId('chart-fig6a');
+  await expect(fig6a.locator('g.point[aria-label*="native"]')).toHaveCount(0);
+  await expect(page.getByTestId('overlay-conditions')).toHaveCount(0);
+  await page.getByTestId('overlay-status').getByRole('checkbox').check();
+  await expect(fig6a.locator('g.point[aria-label*="native"]').first()).toBeVisible();
+  const legend = page.getByTestId('overlay-conditions');
+  await expect(legend).toContainText('2-core AMD EPYC shared with other developers');
+  await expect(legend).toContainText('Not the paper’s set-up');
+  await expect(page).toHaveURL(/paper\.overlays=1/);
+});
+
+test('the committed native reference run stands beside the paper at the same memory:data ratio', async ({ page }) => {
+  await openView(page, '?view=paper&paper.fig=fig6&paper.overlays=1', 'paper');
   await expect(page.getByTestId('overlay-status')).toContainText('data/native/2026-11-22-scaled/workload-a/results.json (native, 2026-11-22)');
   const fig6a = page.getByTestId('chart-fig6a');
   // data/native has C++ and Java at ratios 8, 2, 1.5 and 1.25: drawn at 32, 8, 6 and 5 GiB.

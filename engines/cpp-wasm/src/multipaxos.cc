@@ -149,8 +149,22 @@ void Node::OnPrepareResponse(const Message& m) {
   ApplyChanges();
   if (p->promises >= Majority()) {
     std::unique_ptr<PreparePhase> won = std::move(prepare_);
+    MergeOwnLogAgain(*won);
     BecomeLeader(won->ballot, won->max_last_index, won->merged);
   }
+}
+
+// MergeOwnLogAgain takes the candidate's own promise as it wins rather than only when the
+// phase opened: until then its acceptor still voted for the old leader, whose commands those
+// votes may have chosen (docs/protocol.md, Election). Once leader it accepts nothing below.
+void Node::MergeOwnLogAgain(PreparePhase& p) {
+  for (const Instance& inst : log_.Instances()) {
+    if (InsertInto(p.merged, inst) == InsertOutcome::kViolation) {
+      changes_.push_back(LogChange{LogChangeKind::kViolation, inst, kReasonCommandMismatch});
+    }
+  }
+  p.max_last_index = std::max(p.max_last_index, log_.LastIndex());
+  ApplyChanges();
 }
 
 // --- replay ---

@@ -115,6 +115,7 @@ class Node {
   void OnElectionTimer();
   void OnPrepareRequest(const Message& m);
   void OnPrepareResponse(const Message& m);
+  void MergeOwnLogAgain(PreparePhase& p);
   void StartReplay(const InstanceMap& merged);
   void ReplayNext();
   void StartAccept(const Instance& inst, const ClientRequest* client, bool replay);

@@ -111,8 +111,22 @@ func (n *Node) onPrepareResponse(m *Message) {
 	n.applyChanges()
 	if p.promises >= n.majority() {
 		n.prepare = nil
+		n.mergeOwnLogAgain(p)
 		n.becomeLeader(p.ballot, p.maxLastIndex, p.merged)
 	}
+}
+
+// mergeOwnLogAgain takes the candidate's own promise as it wins rather than only when the
+// phase opened: until then its acceptor still voted for the old leader, whose commands those
+// votes may have chosen (docs/protocol.md, Election). Once leader it accepts nothing below.
+func (n *Node) mergeOwnLogAgain(p *preparePhase) {
+	for _, inst := range n.log.Instances() {
+		if insertInto(p.merged, inst) == insertViolation {
+			n.changes = append(n.changes, LogChange{Kind: ChangeViolation, Instance: inst, Reason: ReasonCommandMismatch})
+		}
+	}
+	p.maxLastIndex = max(p.maxLastIndex, n.log.LastIndex())
+	n.applyChanges()
 }
 
 // --- replay ---

@@ -136,8 +136,6 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
       return `${n(node)} has promises from a majority and becomes leader with ballot ${b(num('ballot'))} (its log reaches index ${num('last_index')}).`;
     case 'election':
       return `${n(node)} stands for election with ballot ${b(num('ballot'))}.`;
-    case 'step_down':
-      return `${n(node)} steps down: as leader at ballot ${b(num('ballot'))} only ${num('heard')} node(s), itself included, were heard in the last ${(num('window_us') / 1000).toFixed(0)} ms, not a majority (check_quorum).`;
     case 'election_abandoned':
       return `${n(node)} abandons its election for ballot ${b(num('ballot'))}.`;
     case 'replay':

@@ -5,7 +5,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { LANGUAGES } from '@replicant/engines/loader/catalogue';
 import { Knob } from '../app/Knob.tsx';
-import { defaultsOf } from '../state/app-state.ts';
 import { COST_FIELDS, COST_FORM, type CostState } from './cost-fields.ts';
 import { ChartFrame, SERIES_CSV_HEADER, legendOf, seriesCsvRows } from '../charts/ChartFrame.tsx';
 import { XYChart } from '../charts/XYChart.tsx';
@@ -14,7 +13,9 @@ import { download } from '../charts/export.ts';
 import { CostClient, CostInputError, type CostStatus } from './cost-client.ts';
 import { toCostInputs } from './cost-inputs.ts';
 import { useReady } from '../app/ready.ts';
-import { breakEvenSentence, infeasibleNotes, monthSeries, usd, type EstimateOutput, type SensitivityOutput } from './cost-output.ts';
+import { PRESETS, applyPreset } from './presets.ts';
+import { FieldValidityContext, invalidSentence, useInvalidFields } from '../app/field-validity.ts';
+import { countText, breakEvenSentence, infeasibleNotes, monthSeries, usd, type EstimateOutput, type SensitivityOutput } from './cost-output.ts';
 
 type Result =
   | { state: 'none' }
@@ -23,10 +24,6 @@ type Result =
   | { state: 'input-error'; message: string }
   | { state: 'failure'; message: string };
 
-const PRESETS: { label: string; ratio: CostState['ratio'] }[] = [
-  { label: 'Paper, ratio 8 (32 GiB)', ratio: '8' },
-  { label: 'Paper, ratio 1.25 (5 GiB)', ratio: '1.25' },
-];
 
 function inputWords(input: string): string {
   const [head, ...rest] = input.split('.');
@@ -103,6 +100,9 @@ export default function CostView({ state, update }: ViewProps) {
   }, [inputsText, status.state]);
 
   const set = <K extends keyof CostState>(key: K, v: CostState[K]) => update((s) => ({ ...s, cost: { ...s.cost, [key]: v } }));
+  // A field that cannot be read leaves the model on the last valid inputs: say the results are stale.
+  const { invalid, report } = useInvalidFields();
+  const blocked = invalidSentence(invalid);
   const hidden = (k: keyof CostState) => (k === 'pct' && cost.growth !== 'exponential') || (k === 'linear' && cost.growth !== 'linear');
 
   const exportCsv = async () => {
@@ -120,13 +120,14 @@ export default function CostView({ state, update }: ViewProps) {
       </p>
       <StatusLine status={status} result={result} />
       <div className="side-layout">
+        <FieldValidityContext.Provider value={report}>
         <form className="cost-form" onSubmit={(e) => e.preventDefault()} aria-label="Cost inputs">
           <div className="presets" role="group" aria-label="Presets">
             {PRESETS.map((p) => (
               <button
                 key={p.label}
                 type="button"
-                onClick={() => update((s) => ({ ...s, cost: { ...defaultsOf(COST_FIELDS), ratio: p.ratio } }))}
+                onClick={() => update((s) => ({ ...s, cost: applyPreset(s.cost, p) }))}
               >
                 {p.label}
               </button>
@@ -145,7 +146,13 @@ export default function CostView({ state, update }: ViewProps) {
             </fieldset>
           ))}
         </form>
-        <div className="cost-results" aria-live="polite">
+        </FieldValidityContext.Provider>
+        <div className={`cost-results${blocked ? ' stale' : ''}`} aria-live="polite" data-stale={blocked ? 'true' : undefined}>
+          {blocked && (
+            <p className="stale-note" role="alert" data-testid="cost-stale">
+              Stale: the results below are for the last inputs the model could read. {blocked}
+            </p>
+          )}
           {result.state === 'input-error' && (
             <div className="problems" role="alert" data-testid="cost-error">
               <h2>The model cannot use these inputs</h2>
@@ -171,14 +178,14 @@ function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: Estim
   const instances = useMemo(() => monthSeries(estimate, (m) => m.instances, 'instances'), [estimate]);
   const xAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Month', domain: [1, horizon_months] as [number, number] }), [horizon_months]);
   const usdAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Cumulative cost (USD)', format: (v: number) => usd(v).replace(/\.00 M$/, ' M') }), []);
-  const instAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Instances running' }), []);
+  const instAxis = useMemo(() => ({ kind: 'linear' as const, label: 'Instances running', format: countText }), []);
   const verticals = useMemo(() => (month === null ? [] : [{ x: month, label: `break-even: month ${month}` }]), [month]);
   const [csvError, setCsvError] = useState<string | null>(null);
   const feasible = LANGUAGES.filter((l) => estimate.languages[l]?.feasible);
   const last = (l: string) => estimate.languages[l]!.months![estimate.languages[l]!.months!.length - 1]!;
   const first = (l: string) => estimate.languages[l]!.months![0]!;
   const instancesSentence = feasible.length
-    ? `In month 1 the demand needs ${feasible.map((l) => `${first(l).instances} ${l}`).join(', ')} instances; by month ${horizon_months}, ${feasible.map((l) => `${last(l).instances} ${l}`).join(', ')}.`
+    ? `In month 1 the demand needs ${feasible.map((l) => `${countText(first(l).instances)} ${l}`).join(', ')} instances; by month ${horizon_months}, ${feasible.map((l) => `${countText(last(l).instances)} ${l}`).join(', ')}.`
     : 'No language can meet the SLO with these inputs.';
   const top = sensitivity.table[0];
 
@@ -259,7 +266,7 @@ function CostResults({ estimate, sensitivity, onCsv, inputs }: { estimate: Estim
                     <td className="num">{r.capacity_ops_per_s_per_cluster?.toLocaleString('en-US')}</td>
                     <td className="mono note">{(r.capacity_rows ?? []).join(', ') || r.capacity_from}</td>
                     <td className="num">{r.effort_multiplier}</td>
-                    <td className="num">{r.totals.peak_instances.toLocaleString('en-US')}</td>
+                    <td className="num">{countText(r.totals.peak_instances)}</td>
                     <td className="num">{usd(r.totals.cloud_usd)}</td>
                     <td className="num">{usd(r.totals.dev_usd)}</td>
                     <td className="num">{usd(r.totals.total_usd)}</td>

@@ -59,10 +59,35 @@ export interface SensitivityOutput {
 }
 
 
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** A count (instances, ops/s) as people read it: 166,668 up to a billion, then powers of ten. */
+export function countText(v: number): string {
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'not a number' : 'beyond 10³⁰⁸';
+  if (Math.abs(v) < 1e9) return Math.round(v).toLocaleString('en-US');
+  const [mantissa, exponent] = Math.abs(v).toExponential(1).split('e');
+  const power = String(Number(exponent)).split('').map((d) => SUPERSCRIPT[Number(d)]).join('');
+  return `${v < 0 ? '−' : ''}${mantissa} × 10${power}`;
+}
+
+/**
+ * Dollars as people read them, however absurd the inputs: $950, $12.3 k, $4.56 M, $7.89 B,
+ * $1.23 T, then powers of ten ("$1.2 × 10¹⁸²"), never "$1.2e182 M" nor a 40-digit string.
+ */
 export function usd(v: number): string {
-  if (Math.abs(v) >= 1e6) return `$${(v / 1e6).toFixed(2)} M`;
-  if (Math.abs(v) >= 1e3) return `$${(v / 1e3).toFixed(1)} k`;
-  return `$${v.toFixed(0)}`;
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'not a number' : v > 0 ? 'beyond $10³⁰⁸' : 'below −$10³⁰⁸';
+  const sign = v < 0 ? '−' : '';
+  const a = Math.abs(v);
+  if (a >= 1e15) {
+    const [mantissa, exponent] = a.toExponential(1).split('e');
+    const power = String(Number(exponent)).split('').map((d) => SUPERSCRIPT[Number(d)]).join('');
+    return `${sign}$${mantissa} × 10${power}`;
+  }
+  if (a >= 1e12) return `${sign}$${(a / 1e12).toFixed(2)} T`;
+  if (a >= 1e9) return `${sign}$${(a / 1e9).toFixed(2)} B`;
+  if (a >= 1e6) return `${sign}$${(a / 1e6).toFixed(2)} M`;
+  if (a >= 1e3) return `${sign}$${(a / 1e3).toFixed(1)} k`;
+  return `${sign}$${a.toFixed(0)}`;
 }
 
 /** One series per feasible language of a month-by-month quantity. */
@@ -76,7 +101,7 @@ export function monthSeries(out: EstimateOutput, pick: (m: MonthRow) => number, 
         x: m.month,
         y: pick(m),
         status: 'stated',
-        detail: { heading: `${lang}, month ${m.month}: ${unit === 'USD' ? usd(pick(m)) : `${pick(m)} ${unit}`}`, lines: [`${m.clusters} clusters, ${m.instances} instances, demand ${Math.round(m.demand_ops_per_s)} ops/s`] },
+        detail: { heading: `${lang}, month ${m.month}: ${unit === 'USD' ? usd(pick(m)) : `${countText(pick(m))} ${unit}`}`, lines: [`${countText(m.clusters)} clusters, ${countText(m.instances)} instances, demand ${countText(m.demand_ops_per_s)} ops/s`] },
       }),
     ),
   }));

@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { PAPER_FIELDS } from './paper-fields.ts';
-import { OVERLAYS, PAPER, UNAVAILABLE, overlayLabel, type ResultRow } from './results.ts';
+import { OVERLAYS, PAPER, UNAVAILABLE, overlayConditions, overlayLabel, type ResultRow } from './results.ts';
 import { buildPaperModel, type FigureModel } from './paper-model.ts';
 import { PanelChart } from './PanelChart.tsx';
 import { Table1 } from './Table1.tsx';
@@ -160,6 +160,15 @@ export default function PaperView({ state, update }: ViewProps) {
           </label>
         )}
       </p>
+      {overlays && OVERLAYS.length > 0 && (
+        <ul className="note overlay-conditions" data-testid="overlay-conditions">
+          {OVERLAYS.map((o) => (
+            <li key={o.path}>
+              <strong>{o.path}</strong>: {overlayConditions(o.file)}
+            </li>
+          ))}
+        </ul>
+      )}
       {shown.map((f) => (
         <Figure key={f.spec.key} figure={f} />
       ))}

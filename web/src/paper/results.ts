@@ -74,3 +74,14 @@ export function overlayLabel(f: ResultsFile): string {
     ? `simulated, model card ${f.metadata.model_card_version ?? '?'}`
     : `native, ${f.metadata.date}`;
 }
+
+/**
+ * Where an overlay's numbers come from, for its legend: the machine and the conditions, and for
+ * a native run that it is not the paper's set-up.
+ */
+export function overlayConditions(f: ResultsFile): string {
+  if (f.metadata.source_kind === 'simulated') {
+    return `Simulated in this lab with model card ${f.metadata.model_card_version ?? '?'}${f.metadata.seed !== undefined ? `, seed ${f.metadata.seed}` : ''}: an estimate, not a measurement.`;
+  }
+  return `Measured on ${f.metadata.date} on ${f.metadata.machine.description}.${f.metadata.description ? ` ${f.metadata.description}` : ''} Not the paper’s set-up (separate AWS instances): compare the systems within this run, not its absolute numbers with the paper’s.`;
+}

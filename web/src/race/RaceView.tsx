@@ -18,8 +18,11 @@ import { knobsOf } from '../lab/lab-spec.ts';
 import { PAPER_METHOD, baseRunSpec, measurementSearchSpec, modelWindow } from '@replicant/sim/run/measurement';
 import { seriesStyle } from '../theme/palette.ts';
 import { SQUEEZE, formatKops, laneOfSearch, laneReason, publishedAt, raceSentence, type Lane } from './race-model.ts';
+import { useTween } from '../app/useTween.ts';
 
 const SLO_MS = PAPER_METHOD.slo_p99_ms;
+
+type LastDone = { lane: Lane; model: string; gib: number };
 
 type LaneState = { state: 'waiting' } | { state: 'running'; fraction: number } | { state: 'done'; lane: Lane; model: string } | { state: 'failed'; message: string };
 
@@ -28,6 +31,9 @@ export default function RaceView({ state, update }: ViewProps) {
   const seed = state.seed;
   const squeeze = SQUEEZE[Math.min(step, SQUEEZE.length - 1)]!;
   const [lanes, setLanes] = useState<Record<string, LaneState>>({});
+  // The last finished result of each lane, shown (dimmed) while the next step is searched, so the
+  // board never blanks and the numbers move from the old value to the new one.
+  const [lastDone, setLastDone] = useState<Record<string, LastDone>>({});
   const cache = useRef(new Map<string, { lane: Lane; model: string }>());
   const runner = useRef<SimRunner | null>(null);
   useReady('race', true);
@@ -46,6 +52,11 @@ export default function RaceView({ state, update }: ViewProps) {
     const lab = { ...defaultState().lab, wl, memunit: 'ratio' as const, ratio: squeeze.ratio };
     const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}`;
     setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e, squeeze.ratio)) ? { state: 'done', ...cache.current.get(keyOf(e, squeeze.ratio))! } : { state: 'waiting' }])));
+    setLastDone((d) => {
+      const next = { ...d };
+      for (const e of engines) if (cache.current.has(keyOf(e, squeeze.ratio))) next[e] = { ...cache.current.get(keyOf(e, squeeze.ratio))!, gib: squeeze.gib };
+      return next;
+    });
     // Cheapest lanes first: the model's window at a middling rate says how long each search's
     // probes will be (Java's full collections at a tight heap make its lane the slowest).
     const cost = (e: EngineName) => modelWindow(baseRunSpec(knobsOf(lab, seed), e, 10_000)).window_s;
@@ -63,6 +74,7 @@ export default function RaceView({ state, update }: ViewProps) {
           const done = { lane: laneOfSearch(e, result), model: result.model_card_version };
           cache.current.set(keyOf(e, squeeze.ratio), done);
           if (!cancelled) setLanes((l) => ({ ...l, [e]: { state: 'done', ...done } }));
+          if (!cancelled) setLastDone((d) => ({ ...d, [e]: { ...done, gib: squeeze.gib } }));
         } catch (err) {
           if (cancelled || err instanceof CancelledError) return;
           setLanes((l) => ({ ...l, [e]: { state: 'failed', message: err instanceof Error ? err.message : String(err) } }));
@@ -120,35 +132,7 @@ export default function RaceView({ state, update }: ViewProps) {
           return (
             <section key={e} className="lane" style={{ borderTopColor: colour }} data-testid={`lane-${e}`} aria-label={languageOf(e)}>
               <h2 style={{ color: colour }}>{languageOf(e)}</h2>
-              {available && l?.state === 'done' && (
-                <div data-state="done" data-testid={`result-${e}`}>
-                  <p className="big" data-testid={`headline-${e}`}>
-                    {l.lane.max_kops === null ? `< ${formatKops(l.lane.min_kops)}` : formatKops(l.lane.max_kops)} <span>Kops/s</span>
-                  </p>
-                  <div className="gc-bar throughput-bar" aria-label={`max throughput ${l.lane.max_kops === null ? 0 : formatKops(l.lane.max_kops)} Kops/s of ${formatKops(scale)}`}>
-                    <div data-testid={`bar-${e}`} style={{ width: `${Math.min(100, ((l.lane.max_kops ?? 0) / scale) * 100)}%`, background: colour }} />
-                  </div>
-                  <p className={`mid ${l.lane.max_kops !== null ? 'ok' : 'bad'}`}>
-                    {l.lane.max_kops === null ? `✗ misses p99 ≤ ${SLO_MS} ms` : `max at p99 ≤ ${SLO_MS} ms (p99 ${l.lane.p99_ms_at_max?.toFixed(1)} ms)`}
-                  </p>
-                  <p className="small" data-testid={`why-${e}`}>{laneReason(l.lane, SLO_MS)}</p>
-                  <p className="small">
-                    GC: {l.lane.gc_share_pct.toFixed(1)} % of the leader’s vCPUs at the max · simulated, model card {l.model}, window up to {Math.round(l.lane.window_s)} s
-                  </p>
-                  {l.lane.crashed.length > 0 && (
-                    <p className="small error-text">
-                      {l.lane.crashed.map((c) => `n${c.node} died at ${c.t_s.toFixed(1)} s`).join(', ')} (out of memory)
-                    </p>
-                  )}
-                </div>
-              )}
-              {available && l?.state === 'running' && (
-                <p className="mid" role="status">
-                  searching for the highest rate meeting the SLO… {Math.round(l.fraction * 100)} %
-                </p>
-              )}
-              {available && l?.state === 'waiting' && <p className="mid note">waiting</p>}
-              {available && l?.state === 'failed' && <p className="error-text">{l.message}</p>}
+              {available && <LaneFigures engine={e} colour={colour} scale={scale} state={l} last={lastDone[e]} />}
               {!available && <p className="mid note">not in this build</p>}
               <p className="published" data-testid={`published-${e}`}>
                 {pub ? (
@@ -181,6 +165,51 @@ export default function RaceView({ state, update }: ViewProps) {
           <Knob name="race.wl" field={RACE_FIELDS.wl} value={wl} onChange={(v) => update((s) => ({ ...s, race: { ...s.race, wl: v } }))} />
         </div>
       </details>
+    </div>
+  );
+}
+
+/**
+ * A lane's figures in one fixed layout whatever the state: the current result, or the last one
+ * (dimmed, saying which memory it belongs to) while the next step is searched, or dashes before
+ * the first. Nothing appears or disappears, so the board keeps its height.
+ */
+function LaneFigures({ engine: e, colour, scale, state, last }: { engine: EngineName; colour: string; scale: number; state: LaneState | undefined; last: LastDone | undefined }) {
+  const current = state?.state === 'done' ? { lane: state.lane, model: state.model } : null;
+  const shown = current ?? last ?? null;
+  const lane = shown?.lane ?? null;
+  const kops = useTween(lane ? (lane.max_kops ?? 0) : null);
+  const ids = (name: string) => (current ? `${name}-${e}` : undefined);
+  const status =
+    state?.state === 'running'
+      ? `searching for the highest rate meeting the SLO… ${Math.round(state.fraction * 100)} %`
+      : state?.state === 'failed'
+        ? state.message
+        : state?.state === 'done'
+          ? ''
+          : 'queued';
+  return (
+    <div data-state={current ? 'done' : lane ? 'previous' : 'pending'} data-testid={ids('result')} className={current ? 'lane-figures' : 'lane-figures stale'}>
+      <p className="big" data-testid={ids('headline')}>
+        {lane === null || kops === null ? '–' : lane.max_kops === null ? `< ${formatKops(lane.min_kops)}` : formatKops(kops)} <span>Kops/s</span>
+      </p>
+      <div className="gc-bar throughput-bar" aria-label={lane ? `max throughput ${lane.max_kops === null ? 0 : formatKops(lane.max_kops)} Kops/s of ${formatKops(scale)}` : 'not yet known'}>
+        <div data-testid={ids('bar')} style={{ width: `${Math.min(100, ((kops ?? 0) / scale) * 100)}%`, background: colour }} />
+      </div>
+      <p className={`mid ${lane ? (lane.max_kops !== null ? 'ok' : 'bad') : ''}`}>
+        {lane === null ? `p99 –` : lane.max_kops === null ? `✗ misses p99 ≤ ${SLO_MS} ms` : `max at p99 ≤ ${SLO_MS} ms (p99 ${lane.p99_ms_at_max?.toFixed(1)} ms)`}
+      </p>
+      <p className="small lane-why" data-testid={ids('why')}>{lane ? laneReason(lane, SLO_MS) : ''}</p>
+      <p className="small">
+        {lane && shown
+          ? `GC: ${lane.gc_share_pct.toFixed(1)} % of the leader’s vCPUs at the max · simulated, model card ${shown.model}, window up to ${Math.round(lane.window_s)} s`
+          : 'GC: –'}
+      </p>
+      <p className={`small lane-status${state?.state === 'failed' ? ' error-text' : ''}`} role={state?.state === 'running' ? 'status' : undefined}>
+        {status}
+        {!current && last ? ` · showing ${last.gib} GiB` : ''}
+        {lane && lane.crashed.length > 0 ? ` ${lane.crashed.map((c) => `n${c.node} died at ${c.t_s.toFixed(1)} s`).join(', ')} (out of memory)` : ''}
+      </p>
     </div>
   );
 }

@@ -139,9 +139,24 @@ impl Node {
         let won = p.promises >= majority;
         self.apply_changes();
         if won {
-            let p = self.prepare.take().expect("checked above");
+            let mut p = self.prepare.take().expect("checked above");
+            self.merge_own_log_again(&mut p);
             self.become_leader(p.ballot, p.max_last_index, p.merged);
         }
+    }
+
+    /// Takes the candidate's own promise as it wins rather than only when the phase opened:
+    /// until then its acceptor still voted for the old leader, whose commands those votes may
+    /// have chosen (docs/protocol.md, Election). Once leader it accepts nothing below.
+    fn merge_own_log_again(&mut self, p: &mut PreparePhase) {
+        for inst in self.log.instances() {
+            let change = LogChange::new(LogChangeKind::Violation, inst, REASON_COMMAND_MISMATCH);
+            if insert_into(&mut p.merged, inst.clone()) == InsertOutcome::Violation {
+                self.changes.push(change);
+            }
+        }
+        p.max_last_index = p.max_last_index.max(self.log.last_index());
+        self.apply_changes();
     }
 
     // --- replay ---

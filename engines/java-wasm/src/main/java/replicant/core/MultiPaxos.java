@@ -160,8 +160,24 @@ final class MultiPaxos {
         n.applyChanges();
         if (p.promises >= n.majority()) {
             n.prepare = null;
+            mergeOwnLogAgain(n, p);
             becomeLeader(n, p.ballot, p.maxLastIndex, p.merged);
         }
+    }
+
+    /**
+     * Takes the candidate's own promise as it wins rather than only when the phase opened:
+     * until then its acceptor still voted for the old leader, whose commands those votes may
+     * have chosen (docs/protocol.md, Election). Once leader it accepts nothing below.
+     */
+    static void mergeOwnLogAgain(Node n, PreparePhase p) {
+        for (Instance inst : n.log.instances()) {
+            if (Log.insertInto(p.merged, inst) == Log.InsertOutcome.VIOLATION) {
+                n.changes.add(new Log.Change(Log.ChangeKind.VIOLATION, inst, Log.REASON_COMMAND_MISMATCH));
+            }
+        }
+        p.maxLastIndex = Math.max(p.maxLastIndex, n.log.lastIndex());
+        n.applyChanges();
     }
 
     // --- replay ---
