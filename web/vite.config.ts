@@ -16,5 +16,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
+    // A shared 2-core machine can take seconds to start a jsdom test; a limit of 5 s failed
+    // passing tests there. Tests still wait on state, never on time.
+    testTimeout: 60_000,
   },
 });
