@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCsv, toObjects } from './lib/csv.mjs';
+import { readCsv } from './lib/csv-file.mjs';
+import { toObjects } from './lib/csv.mjs';
 import { validateTable, checkForeignKeys, NUMBER } from './lib/table-schema.mjs';
 import { quoteChecker } from './lib/quotes.mjs';
 import { compileModelCardSchema, compileResultsSchema, describeAjvErrors } from './lib/results.mjs';

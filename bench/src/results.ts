@@ -4,46 +4,10 @@
 import type { BenchOptions, Setting } from './plan.ts';
 import type { SettingResult } from './measure.ts';
 import { languageOfSystem } from './systems.ts';
-import type { MachineInfo } from './machine.ts';
 import { describeInterference } from './interference.ts';
+import type { ResultRow, ResultsFile } from '@replicant/data/results';
 
-export interface ResultRow {
-  id: string;
-  figure_or_table: '';
-  language: string;
-  workload: 'A' | 'B' | null;
-  memory_gib: number | null;
-  /** Memory per node over the raw data, when the setting was sized by ratio. */
-  memory_data_ratio: number | null;
-  vcpus: number | null;
-  metric: string;
-  value: number | string;
-  unit: string;
-  instance_type: null;
-  clients: number | null;
-  note: string | null;
-  qualifier: 'exact' | 'approx' | 'lower_bound' | 'upper_bound';
-  provenance: { kind: 'measurement'; raw_output: string };
-  repetitions?: number;
-  stddev?: number;
-  /** Over repetitions: value is the median, this the smallest and largest. */
-  spread?: { min: number; max: number };
-}
-
-export interface ResultsFile {
-  schema_version: '1.0.0';
-  metadata: {
-    source_kind: 'native';
-    title: string;
-    description: string;
-    machine: MachineInfo;
-    date: string;
-    git_commit: string;
-    engines: Record<string, string>;
-    command: string;
-  };
-  rows: ResultRow[];
-}
+export type { ResultRow, ResultsFile };
 
 const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 

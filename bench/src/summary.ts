@@ -28,7 +28,7 @@ export function summarize(file: ResultsFile): string {
   const bySetting = new Map<string, ResultRow[]>();
   for (const r of file.rows) bySetting.set(settingOf(r), [...(bySetting.get(settingOf(r)) ?? []), r]);
   const lines = [
-    `${file.metadata.title} — ${file.metadata.date}, commit ${file.metadata.git_commit.slice(0, 12)}`,
+    `${file.metadata.title} — ${file.metadata.date}, commit ${(file.metadata.git_commit ?? 'none').slice(0, 12)}`,
     '',
     'Values are medians over repetitions with [min–max]; status (n/m): clean, bounded (a disturbed probe stopped the search) disturbed (no rate decided: other processes, not the system, failed the probes) or failed (the setting itself failed), n of m repetitions giving a rate.',
     '',

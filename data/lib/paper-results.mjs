@@ -28,8 +28,8 @@ function correctionFor(c) {
 }
 
 export function buildPaperResults(valuesText, correctionsText) {
-  const v = readCsvText(valuesText);
-  const c = readCsvText(correctionsText);
+  const v = readCsvText(valuesText, 'data/paper/paper-values.csv');
+  const c = readCsvText(correctionsText, 'data/paper/corrections.csv');
   const corrections = new Map(toObjects(c.header, c.records).map((r) => [r.id, r]));
   const rows = toObjects(v.header, v.records).map((r, i) => {
     const m = QUALIFIER.exec(r.note);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { readCsv, toObjects } from '../lib/csv.mjs';
+import { readCsv } from '../lib/csv-file.mjs';
+import { toObjects } from '../lib/csv.mjs';
 import { normaliseForQuote, quoteChecker } from '../lib/quotes.mjs';
 import { dirs } from './helpers.mjs';
 

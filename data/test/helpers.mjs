@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultDirs } from '../validate.mjs';
-import { readCsv, toObjects } from '../lib/csv.mjs';
+import { readCsv } from '../lib/csv-file.mjs';
+import { toObjects } from '../lib/csv.mjs';
 
 // paperFile is the real paper text when REPLICANT_PAPER_TEXT names it, else null.
 export const dirs = defaultDirs();

@@ -3,10 +3,11 @@
 // unless the point says otherwise, seed 1, fast mode), built by the one spec builder
 // (run/measurement.ts). Pure: no files, no clock.
 import type { EngineName, RunSpec, SloSearchSpec } from '../api.ts';
+import { PAPER_DATASET_GIB } from '@replicant/data/memory-ratio';
 import { PAPER_METHOD, measurementRunSpec, measurementSearchSpec, type MeasurementKnobs } from '../run/measurement.ts';
 
-/** The paper's memory sizes are ratios of its ≈ 4 GiB dataset (§5.1): 32 GiB is ratio 8. */
-export const PAPER_DATASET_GIB = 4;
+// The paper's memory sizes are ratios of its ≈ 4 GiB dataset (§5.1): one definition, in @replicant/data.
+export { PAPER_DATASET_GIB };
 
 /** The Lab's default knobs for a paper point. A point with another record count (Fig 4: 2 M
  * records in 5 GiB) states its memory in GiB, as the paper does. */

@@ -13,6 +13,7 @@ import { sweep } from '../search/slo.ts';
 import { simulate } from '../run/simulate.ts';
 import { PAPER_DATASET_GIB, fidelityKnobs, fidelityRunSpec } from '../fidelity/specs.ts';
 import { PAPER_METHOD, measurementSweepSpec } from '../run/measurement.ts';
+import { csvRows as parseCsv } from '@replicant/data/csv';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CARD = DEFAULT_CARD;
@@ -41,26 +42,6 @@ function readPaper(): Map<string, PaperRow> {
     out.set(o.id, o);
   }
   return out;
-}
-
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
-      else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; }
-    else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
-    else if (ch !== '\r') cell += ch;
-  }
-  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
-  return rows;
 }
 
 // The searches come from the Lab's own sweeps (the previous point's answer warm-starts the next,

@@ -3,6 +3,7 @@
 // (date, commit, command) says where they came from.
 import { languageOf } from '@replicant/engines/loader/catalogue';
 import type { EngineName, SloSearchResult, SweepResult } from '../api.ts';
+import type { ResultRow as ResultsRow, ResultsFile } from '@replicant/data/results';
 
 export interface ExportMeta {
   title: string;
@@ -14,22 +15,7 @@ export interface ExportMeta {
   engines: Record<string, string>;
 }
 
-export interface ResultsRow {
-  id: string;
-  figure_or_table: string;
-  language: string;
-  workload: 'A' | 'B' | null;
-  memory_gib: number | null;
-  vcpus: number | null;
-  metric: string;
-  value: number;
-  unit: string;
-  instance_type: string | null;
-  clients: number | null;
-  note: string | null;
-  qualifier: 'exact' | 'upper_bound';
-  provenance: { kind: 'simulation' };
-}
+export type { ResultsRow };
 
 function slug(x: number): string {
   return String(x).replace('.', 'p');
@@ -76,7 +62,7 @@ export function sweepRows(s: SweepResult, workload: 'A' | 'B' | null, clients: n
   return s.points.flatMap((p) => pointRows(p, workload, clients, fidelity));
 }
 
-export function resultsFile(meta: ExportMeta, rows: ResultsRow[]) {
+export function resultsFile(meta: ExportMeta, rows: ResultsRow[]): ResultsFile {
   return {
     schema_version: '1.0.0',
     metadata: {

@@ -5,7 +5,7 @@ import type { EngineName } from '@replicant/engines/loader/catalogue';
 import type { RunSpec, SweepSpec, WorkloadSpec } from '@replicant/sim/api';
 import { READ_SHARE, baseRunSpec, measurementRunSpec, measurementSweepSpec, type MeasurementKnobs } from '@replicant/sim/run/measurement';
 import type { LabState } from './lab-fields.ts';
-import { paperGibOfRatio } from '../paper/memory-ratio.ts';
+import { paperGibOfRatio } from '@replicant/data/memory-ratio';
 
 export { READ_SHARE };
 

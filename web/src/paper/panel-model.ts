@@ -4,7 +4,7 @@
 import type { ChartPoint, ChartSeries, PointDetail, PointStatus, ReferenceLine, YAxis } from '../charts/types.ts';
 import { readableQuote } from './quote.ts';
 import { overlayLabel, type OverlayFile, type ResultRow, type ResultsFile, type UnavailableSeries } from './results.ts';
-import { paperGibOfRatio } from './memory-ratio.ts';
+import { paperGibOfRatio } from '@replicant/data/memory-ratio';
 
 export type XDim = 'memory_gib' | 'vcpus' | 'category';
 export type XValue = string | number;

@@ -2,50 +2,10 @@
 // simulated or native results present at build time.
 import paperResultsJson from '@replicant/data/paper/paper-results.json';
 import unavailableCsv from '@replicant/data/paper/unavailable-series.csv?raw';
-import { parseCsv } from './csv-parse.ts';
+import { csvObjects } from '@replicant/data/csv';
+import type { ResultsFile } from '@replicant/data/results';
 
-export type Qualifier = 'exact' | 'approx' | 'lower_bound' | 'upper_bound' | 'implied';
-
-export interface ResultRow {
-  id: string;
-  figure_or_table?: string | null;
-  panel?: string | null;
-  section?: string | null;
-  language: string;
-  workload?: string | null;
-  memory_gib?: number | null;
-  /** Memory per node over the raw data, in runs scaled down from the paper's sizes. */
-  memory_data_ratio?: number | null;
-  vcpus?: number | null;
-  metric: string;
-  value: number | string;
-  unit: string;
-  instance_type?: string | null;
-  clients?: string | number | null;
-  note?: string | null;
-  qualifier: Qualifier;
-  correction?: { kind: string; corrected_value: number | string; corrected_unit: string; reasoning: string };
-  stddev?: number;
-  repetitions?: number;
-  provenance: { kind: string; exact_quote?: string; source_file?: string; source_row?: number; derivation?: string };
-}
-
-export interface ResultsFile {
-  schema_version: string;
-  metadata: {
-    source_kind: 'paper' | 'simulated' | 'native';
-    title: string;
-    machine: { description: string; instance_type?: string };
-    date: string;
-    git_commit: string | null;
-    model_card_version?: string;
-    seed?: number;
-    command: string;
-    citation?: string;
-    description?: string;
-  };
-  rows: ResultRow[];
-}
+export type { Qualifier, ResultRow, ResultsFile } from '@replicant/data/results';
 
 export interface UnavailableSeries {
   id: string;
@@ -67,7 +27,7 @@ export const PAPER: ResultsFile = paperResultsJson as ResultsFile;
 const numOrNull = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
 
 export function readUnavailable(csv: string): UnavailableSeries[] {
-  return parseCsv(csv).map((r) => ({
+  return csvObjects(csv, 'data/paper/unavailable-series.csv').map((r) => ({
     id: r.id!,
     figure_or_table: r.figure_or_table!,
     panel: r.panel!,

@@ -4,7 +4,7 @@
 import { languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
 import type { SloSearchResult } from '@replicant/sim/api';
 import type { ResultRow } from '../paper/results.ts';
-import { paperGibOfRatio } from '../paper/memory-ratio.ts';
+import { paperGibOfRatio } from '@replicant/data/memory-ratio';
 
 export const SQUEEZE = [8, 2, 1.5, 1.25].map((ratio) => ({ ratio, gib: paperGibOfRatio(ratio) }));
 

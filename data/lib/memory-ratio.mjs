@@ -6,6 +6,6 @@
 export const PAPER_DATASET_GIB = 4;
 
 /** The paper's memory setting (GiB) for a memory:data ratio. */
-export function paperGibOfRatio(ratio: number): number {
+export function paperGibOfRatio(ratio) {
   return ratio * PAPER_DATASET_GIB;
 }
