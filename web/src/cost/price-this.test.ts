@@ -57,7 +57,7 @@ describe('price this', () => {
       id: `${language}-${ratio}-${value}`, language, workload: 'A', memory_data_ratio: ratio, vcpus: 8, metric: 'max_throughput_slo', value, unit: 'Kops/s', qualifier, provenance: { kind: 'measurement' },
     });
     const file = {
-      schema_version: '1', metadata: { source_kind: 'native', title: 't', machine: { description: '2-core test box: shared' }, date: '2026-11-22', git_commit: null, command: 'x' },
+      schema_version: '1.0.0', metadata: { source_kind: 'native', title: 't', machine: { description: '2-core test box: shared' }, date: '2026-11-22', git_commit: null, command: 'x' },
       rows: [row('C++', 8, 1.2), row('C++', 8, 1.6), row('C++', 8, 1.3), row('Go', 8, 0.1, 'upper_bound'), row('C++', 2, 1.1), row('etcd', 1.5, 0.4), { ...row('Java', 8, 40), metric: 'p99_latency_intended', unit: 'ms' }],
     } as ResultsFile;
     expect(nativeSettings(file)).toEqual([{ workload: 'A', memory_data_ratio: 8, vcpus: 8 }, { workload: 'A', memory_data_ratio: 2, vcpus: 8 }]);

@@ -8,7 +8,7 @@ import type { CapacitySource } from './capacity-source.ts';
 import { formatNumber } from '../state/fields.ts';
 import type { LabState } from '../lab/lab-fields.ts';
 import type { ResultsFile } from '../paper/results.ts';
-import { PAPER_DATASET_GIB } from '../paper/memory-ratio.ts';
+import { PAPER_DATASET_GIB } from '@replicant/data/memory-ratio';
 
 /** One result at one setting: max throughput at the SLO per engine, in Kops/s (null: not met). */
 export interface PricePoint {
