@@ -47,7 +47,7 @@ test('a Race lane opens the Cost view with the finished lanes’ capacities at t
   test.setTimeout(900_000);
   // Step 0: 32 GiB, ample memory; C++ and Go are the quickest lanes.
   await openView(page, '?view=race&race.wl=B&cost.ratio=1.25', 'race');
-  for (const e of ['cpp', 'go']) await expect(page.getByTestId(`price-race-${e}`)).toBeVisible({ timeout: 800_000 });
+  for (const e of ['cpp', 'go']) await expect(page.getByTestId(`price-race-${e}`)).toBeEnabled({ timeout: 800_000 }); // enabled once the lane's search is done
   const kopsOf = async (engine: string) => {
     const label = await page.getByTestId(`lane-${engine}`).locator('.throughput-bar').getAttribute('aria-label');
     return Number(/max throughput ([\d.]+) Kops\/s/.exec(label ?? '')![1]);

@@ -137,13 +137,17 @@ export default function RaceView({ state, update }: ViewProps) {
               <h2 style={{ color: colour }}>{languageOf(e)}</h2>
               {available && <LaneFigures engine={e} colour={colour} scale={scale} state={l} last={lastDone[e]} />}
               {!available && <p className="mid note">not in this build</p>}
-              {available && l?.state === 'done' && (
+              {available && (
+                // Always drawn (disabled until this lane's search is done) so a lane's height never
+                // changes when its result arrives: the Race's layout stays still.
                 <button
                   type="button"
                   className="price-this"
                   data-testid={`price-race-${e}`}
+                  disabled={l?.state !== 'done'}
                   title="Open the Cost view with every finished lane’s capacity at this memory"
                   onClick={() => {
+                    if (l?.state !== 'done') return;
                     const priced = priceThis(state.cost, racePoint(done.map((d) => d.lane), squeeze.ratio, wl, l.model));
                     if (priced.ok) update((st) => ({ ...st, view: 'cost', cost: priced.cost }));
                     else setPriceProblem(`Cannot price ${squeeze.gib} GiB: ${priced.reason}.`);
