@@ -12,7 +12,7 @@ import { checkNative } from '@replicant/checker/node';
 import { lostAcknowledgedWrites } from '@replicant/checker/final-state';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
-import { ReplicantClient, sleep } from './client.ts';
+import { ReplicantClient, sleep, waitUntil } from './client.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 const CUT_MS = 5000;
@@ -30,15 +30,6 @@ const KEYS = Array.from({ length: WORKERS * 3 }, (_, i) => `w${Math.floor(i / 3)
 interface Ack {
   at: number;
   node: number;
-}
-
-async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) return false;
-    await sleep(5);
-  }
-  return true;
 }
 
 /** Runs the cut under load; returns ms from the cut to the first write served by another node

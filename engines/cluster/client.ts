@@ -149,3 +149,13 @@ export class ReplicantClient {
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** Polls a condition every 5 ms: true once it holds, false after timeoutMs (tests wait on state, not on time). */
+export async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) return false;
+    await sleep(5);
+  }
+  return true;
+}

@@ -8,22 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
-import { ReplicantClient, sleep } from './client.ts';
+import { ReplicantClient, sleep, waitUntil } from './client.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 // The issue asks for service within 1 s of the kill; the asserted bound is much looser because
 // this machine is shared and loaded (load average 30 on 2 cores seen), so it does not tell
 // repair from no repair reliably; the measured figure is printed every run.
 const SERVE_WITHIN_MS = 5000;
-
-async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) return false;
-    await sleep(5);
-  }
-  return true;
-}
 
 for (const engines of mixes) {
   describe(`repair ${engines.join(',')}`, () => {
