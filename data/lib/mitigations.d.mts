@@ -10,6 +10,8 @@ export interface MitigationValue {
   /** value, mean, median, stddev, min, max, or a percentile such as p99.9 */
   statistic: string;
   value: number | string;
+  /** the value as the paper prints it (0.70, not 0.7) */
+  printed: string;
   unit: string;
   qualifier: MitigationQualifier;
   /** the note without its qualifier prefix */
@@ -25,7 +27,7 @@ export declare const TABLE7_CONFIGURATIONS: Table7Configuration[];
 export declare function parseMitigationValues(text: string, source?: string): MitigationValue[];
 export interface Table7Row {
   percentile: Table7Percentile;
-  cells: { configuration: Table7Configuration; latency_ms: number; row: MitigationValue }[];
+  cells: { configuration: Table7Configuration; latency_ms: number; printed: string; row: MitigationValue }[];
 }
 /** BLADE's Table 7 in its layout; throws when a cell is missing. */
 export declare function bladeTable7(rows: MitigationValue[]): Table7Row[];

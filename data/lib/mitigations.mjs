@@ -28,6 +28,7 @@ export function parseMitigationValues(text, source = 'mitigation values') {
       metric: r.metric,
       statistic: r.statistic,
       value: numeric ? Number(r.value) : r.value,
+      printed: r.value,
       unit: r.unit,
       qualifier: q ? q[1] : 'exact',
       note: q ? note.slice(q[0].length) : note,
@@ -44,7 +45,7 @@ export function bladeTable7(rows) {
     cells: TABLE7_CONFIGURATIONS.map((configuration) => {
       const row = rows.find((r) => r.figure_or_table === 'Table 7' && r.statistic === percentile && r.configuration === configuration);
       if (!row || typeof row.value !== 'number' || row.unit !== 'ms') throw new Error(`Table 7 has no ${configuration} ${percentile} in ms`);
-      return { configuration, latency_ms: row.value, row };
+      return { configuration, latency_ms: row.value, printed: row.printed, row };
     }),
   }));
 }
