@@ -19,6 +19,7 @@ enum class MessageType : uint8_t {
   kAcceptResponse,
   kCommitRequest,
   kCommitResponse,
+  kSnapshot,  // state transfer: the leader's KV store at its last_executed
 };
 
 const char* ToString(MessageType t);
@@ -35,6 +36,7 @@ struct Message {
   uint64_t global_last_executed = 0;
   Instance instance;               // accept_request
   std::vector<Instance> instances;  // prepare_response
+  KVEntries kv;                     // snapshot: every entry, ascending keys
 };
 
 enum class TimerName : uint8_t { kElection, kCommit };
@@ -77,6 +79,8 @@ enum class TraceKind : uint8_t {
   kStepDown,
   kRepair,
   kRecovered,
+  kSnapshotSent,
+  kSnapshotInstalled,
 };
 
 const char* ToString(TraceKind k);

@@ -13,6 +13,8 @@ pub enum MessageType {
     AcceptResponse,
     CommitRequest,
     CommitResponse,
+    /// State transfer: the leader's KV store at its last_executed.
+    Snapshot,
 }
 
 impl MessageType {
@@ -24,6 +26,7 @@ impl MessageType {
             MessageType::AcceptResponse => "accept_response",
             MessageType::CommitRequest => "commit_request",
             MessageType::CommitResponse => "commit_response",
+            MessageType::Snapshot => "snapshot",
         }
     }
 }
@@ -43,6 +46,8 @@ pub struct Message {
     pub instance: Instance,
     /// prepare_response
     pub instances: Vec<Instance>,
+    /// snapshot: every entry, ascending keys.
+    pub kv: Vec<(String, String)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +109,8 @@ pub enum TraceKind {
     StepDown,
     Repair,
     Recovered,
+    SnapshotSent,
+    SnapshotInstalled,
 }
 
 impl TraceKind {
@@ -124,6 +131,8 @@ impl TraceKind {
             TraceKind::StepDown => "step_down",
             TraceKind::Repair => "repair",
             TraceKind::Recovered => "recovered",
+            TraceKind::SnapshotSent => "snapshot_sent",
+            TraceKind::SnapshotInstalled => "snapshot_installed",
         }
     }
 }

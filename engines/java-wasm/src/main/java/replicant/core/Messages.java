@@ -13,7 +13,9 @@ public final class Messages {
         ACCEPT_REQUEST("accept_request"),
         ACCEPT_RESPONSE("accept_response"),
         COMMIT_REQUEST("commit_request"),
-        COMMIT_RESPONSE("commit_response");
+        COMMIT_RESPONSE("commit_response"),
+        /** State transfer: the leader's KV store at its last_executed. */
+        SNAPSHOT("snapshot");
 
         public final String wire;
 
@@ -36,6 +38,8 @@ public final class Messages {
         public Instance instance;
         /** prepare_response; never null. */
         public List<Instance> instances = Collections.emptyList();
+        /** snapshot: every entry as {key, value}, ascending keys; never null. */
+        public List<String[]> kv = Collections.emptyList();
 
         public Message(MessageType type) {
             this.type = type;
@@ -52,6 +56,7 @@ public final class Messages {
             m.globalLastExecuted = globalLastExecuted;
             m.instance = instance;
             m.instances = instances;
+            m.kv = kv;
             return m;
         }
     }
@@ -154,7 +159,9 @@ public final class Messages {
         VIOLATION("violation"),
         STEP_DOWN("step_down"),
         REPAIR("repair"),
-        RECOVERED("recovered");
+        RECOVERED("recovered"),
+        SNAPSHOT_SENT("snapshot_sent"),
+        SNAPSHOT_INSTALLED("snapshot_installed");
 
         public final String wire;
 
