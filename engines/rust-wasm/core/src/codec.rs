@@ -258,6 +258,12 @@ fn decode_event_value(v: &JsonValue<'_>) -> Option<Event> {
     }
 }
 
+/// Reads one durable record from its JSON (a frame of a native server's write-ahead log).
+pub fn decode_record_json(input: &[u8]) -> Result<Record, CodecError> {
+    let v = parse_json(input).map_err(|_| CodecError::Json)?;
+    decode_record(&v).ok_or(CodecError::Schema)
+}
+
 /// Reads one durable record (docs/protocol.md, "Durability").
 fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
     let JsonValue::Object(fields) = v else { return None };
@@ -279,7 +285,8 @@ fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
     }
 }
 
-fn append_record(b: &mut Vec<u8>, r: &Record) {
+/// Writes `r` in canonical form (a frame of a native server's write-ahead log).
+pub fn append_record(b: &mut Vec<u8>, r: &Record) {
     b.push(b'{');
     match r {
         Record::Promise(ballot) => {
