@@ -66,6 +66,7 @@ enum class TraceKind : uint8_t {
   kViolation,
   kStepDown,
   kRepair,
+  kFill,
 };
 
 const char* ToString(TraceKind k);

@@ -83,6 +83,11 @@ func decodeCommand(v *jsonValue) (Command, bool) {
 		return Command{}, false
 	}
 	switch t {
+	case "noop":
+		if _, ok := objectFields(v, "type"); !ok {
+			return Command{}, false
+		}
+		return Command{Type: CommandNoop}, true
 	case "get", "del":
 		f, ok := objectFields(v, "type", "key")
 		if !ok {
@@ -294,6 +299,9 @@ func DecodeEvent(in []byte) (Event, error) {
 func appendCommand(b []byte, c Command) []byte {
 	b = append(b, '{')
 	b = appendStringField(b, "type", c.Type.String(), true)
+	if c.Type == CommandNoop {
+		return append(b, '}')
+	}
 	b = appendStringField(b, "key", c.Key, false)
 	if c.Type == CommandPut {
 		b = appendStringField(b, "value", c.Value, false)
@@ -364,7 +372,7 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "last_index", t.LastIndex, false)
 	case TraceElection, TraceElectionAbandoned:
 		b = appendUintField(b, "ballot", t.Ballot, false)
-	case TraceReplay:
+	case TraceReplay, TraceFill:
 		b = appendUintField(b, "count", t.Count, false)
 		b = appendUintField(b, "from_index", t.FromIndex, false)
 		b = appendUintField(b, "to_index", t.ToIndex, false)

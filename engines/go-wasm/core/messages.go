@@ -102,12 +102,13 @@ const (
 	TraceViolation
 	TraceStepDown
 	TraceRepair
+	TraceFill
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
-	"step_down", "repair",
+	"step_down", "repair", "fill",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }

@@ -96,6 +96,7 @@ pub enum TraceKind {
     Violation,
     StepDown,
     Repair,
+    Fill,
 }
 
 impl TraceKind {
@@ -115,6 +116,7 @@ impl TraceKind {
             TraceKind::Violation => "violation",
             TraceKind::StepDown => "step_down",
             TraceKind::Repair => "repair",
+            TraceKind::Fill => "fill",
         }
     }
 }

@@ -140,7 +140,8 @@ public final class Messages {
         COMMIT_GLE("commit_gle"),
         VIOLATION("violation"),
         STEP_DOWN("step_down"),
-        REPAIR("repair");
+        REPAIR("repair"),
+        FILL("fill");
 
         public final String wire;
 
