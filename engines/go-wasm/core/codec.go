@@ -290,8 +290,67 @@ func DecodeEvent(in []byte) (Event, error) {
 				return Event{Type: EventMessage, Message: m}, nil
 			}
 		}
+	case "persisted":
+		if f, ok := objectFields(v, "type", "persist_id"); ok {
+			if id, ok := asUint(f[1]); ok {
+				return Event{Type: EventPersisted, PersistID: id}, nil
+			}
+		}
+	case "restart":
+		if f, ok := objectFields(v, "type", "records"); ok && f[1].kind == jsonArray {
+			records := make([]Record, 0, len(f[1].items))
+			for _, item := range f[1].items {
+				r, ok := decodeRecord(item)
+				if !ok {
+					return Event{}, errSchema
+				}
+				records = append(records, r)
+			}
+			return Event{Type: EventRestart, Records: records}, nil
+		}
 	}
 	return Event{}, errSchema
+}
+
+// decodeRecord reads one durable record (docs/protocol.md, "Durability").
+func decodeRecord(v *jsonValue) (Record, bool) {
+	if v == nil || v.kind != jsonObject {
+		return Record{}, false
+	}
+	var kind string
+	for _, f := range v.fields {
+		if f.name == "kind" {
+			kind, _ = asString(f.value)
+		}
+	}
+	switch kind {
+	case "promise":
+		if f, ok := objectFields(v, "kind", "ballot"); ok {
+			if b, ok := asUint(f[1]); ok {
+				return Record{Kind: RecordPromise, Ballot: b}, true
+			}
+		}
+	case "instance":
+		if f, ok := objectFields(v, "kind", "instance"); ok {
+			if inst, ok := decodeInstance(f[1]); ok {
+				return Record{Kind: RecordInstance, Instance: inst}, true
+			}
+		}
+	}
+	return Record{}, false
+}
+
+func appendRecord(b []byte, r *Record) []byte {
+	b = append(b, '{')
+	b = appendStringField(b, "kind", r.Kind.String(), true)
+	switch r.Kind {
+	case RecordPromise:
+		b = appendUintField(b, "ballot", r.Ballot, false)
+	case RecordInstance:
+		b = appendField(b, "instance", false)
+		b = appendInstance(b, r.Instance)
+	}
+	return append(b, '}')
 }
 
 // --- writing ---
@@ -401,6 +460,10 @@ func appendTrace(b []byte, t *Trace) []byte {
 	case TraceViolation:
 		b = appendUintField(b, "index", t.Index, false)
 		b = appendStringField(b, "reason", t.Reason, false)
+	case TraceRecovered:
+		b = appendUintField(b, "ballot", t.Ballot, false)
+		b = appendUintField(b, "last_index", t.LastIndex, false)
+		b = appendUintField(b, "records", t.Count, false)
 	}
 	return b
 }
@@ -437,6 +500,18 @@ func AppendEffect(b []byte, e *Effect) []byte {
 	case EffectError:
 		b = appendStringField(b, "type", "error", true)
 		b = appendStringField(b, "error", "bad_event", false)
+	case EffectPersist:
+		b = appendStringField(b, "type", "persist", true)
+		b = appendUintField(b, "persist_id", e.PersistID, false)
+		b = appendField(b, "records", false)
+		b = append(b, '[')
+		for i := range e.Records {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendRecord(b, &e.Records[i])
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }
@@ -463,6 +538,18 @@ func DecodeConfig(in []byte) (Config, error) {
 	cfg := DefaultConfig()
 	var seen struct{ id, numPeers, seed bool }
 	for _, f := range v.fields {
+		if f.name == "durability" {
+			s, ok := asString(f.value)
+			switch {
+			case ok && s == "none":
+				cfg.Durability = DurabilityNone
+			case ok && s == "log":
+				cfg.Durability = DurabilityLog
+			default:
+				return Config{}, errors.New(`config: durability must be "none" or "log"`)
+			}
+			continue
+		}
 		if f.name == "trace" || f.name == "check_quorum" {
 			b, ok := asBool(f.value)
 			if !ok {

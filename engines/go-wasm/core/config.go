@@ -19,6 +19,8 @@ type Config struct {
 	// heartbeat answer shows it could not execute what the leader had (a lost accept, a stale
 	// entry); 0 turns repair off, the paper's behaviour.
 	RepairBatch uint64
+	// Durability: none (the paper's, the lab's preset) or log (persist before revealing).
+	Durability Durability
 }
 
 // ServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").

@@ -52,6 +52,8 @@ const (
 	EventTimer
 	EventClient
 	EventMessage
+	EventPersisted // the driver wrote every record up to PersistID
+	EventRestart   // a restarted node's persisted records
 )
 
 type Event struct {
@@ -61,6 +63,8 @@ type Event struct {
 	RequestID uint64
 	Line      string
 	Message   Message
+	PersistID uint64   // persisted
+	Records   []Record // restart
 }
 
 type EffectType uint8
@@ -72,6 +76,7 @@ const (
 	EffectCancelTimer
 	EffectTrace
 	EffectError
+	EffectPersist
 )
 
 type Effect struct {
@@ -83,6 +88,8 @@ type Effect struct {
 	Timer     TimerName
 	DelayUs   uint64
 	Trace     Trace
+	PersistID uint64   // persist
+	Records   []Record // persist
 }
 
 type TraceKind uint8
@@ -102,13 +109,14 @@ const (
 	TraceViolation
 	TraceStepDown
 	TraceRepair
+	TraceRecovered
 	TraceFill
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
-	"step_down", "repair", "fill",
+	"step_down", "repair", "recovered", "fill",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }
@@ -122,7 +130,7 @@ type Trace struct {
 	Index     uint64
 	State     InstanceState
 	Result    ResultType
-	Count     uint64 // replay: entries; step_down: nodes heard (itself included)
+	Count     uint64 // replay: entries; step_down: nodes heard (itself included); recovered: records
 	FromIndex uint64
 	ToIndex   uint64
 	Value     uint64 // trim: the new gle; commit_gle: the learned gle; step_down: the window

@@ -26,6 +26,8 @@ type Node struct {
 	heardTick  []uint64
 	leaseHeld  bool
 
+	dur durableState // persist bookkeeping (durability.go)
+
 	effects []Effect    // the current step's output
 	changes []LogChange // scratch for log operations
 }
@@ -68,14 +70,15 @@ type Counters struct {
 // NewNode creates a node; cfg must be valid (Config.Validate).
 func NewNode(cfg Config) *Node {
 	return &Node{
-		cfg:      cfg,
-		ballot:   InitialBallot,
-		log:      NewLog(),
-		kv:       NewKVStore(),
-		rng:      NewSplitMix64(cfg.Seed),
-		accepts:  make(map[uint64]*acceptPhase),
+		cfg:       cfg,
+		ballot:    InitialBallot,
+		log:       NewLog(),
+		kv:        NewKVStore(),
+		rng:       NewSplitMix64(cfg.Seed),
+		accepts:   make(map[uint64]*acceptPhase),
 		awaiting:  make(map[uint64]clientRequest),
 		heardTick: make([]uint64, cfg.NumPeers),
+		dur:       durableState{recordedBallot: InitialBallot},
 	}
 }
 
@@ -87,7 +90,12 @@ func (n *Node) Step(ev *Event) []Effect {
 	n.counters.Events++
 	switch ev.Type {
 	case EventStart:
+		n.dur.started = true
 		n.setTimer(TimerElection, n.electionDelayUs())
+	case EventRestart:
+		n.onRestart(ev.Records)
+	case EventPersisted:
+		n.onPersisted(ev.PersistID)
 	case EventTimer:
 		if ev.Timer == TimerElection {
 			n.onElectionTimer()
@@ -105,8 +113,12 @@ func (n *Node) Step(ev *Event) []Effect {
 		n.heardTick[ev.Message.From] = n.quorumTick
 		n.onMessage(&ev.Message)
 	}
+	if n.durable() && ev.Type != EventPersisted {
+		n.finishDurableStep()
+	}
 	if CheckInvariants {
 		n.checkInvariants()
+		n.checkDurableInvariants()
 	}
 	return n.effects
 }
@@ -219,6 +231,7 @@ func (n *Node) applyChanges() {
 	for _, c := range n.changes {
 		switch c.Kind {
 		case ChangeStored:
+			n.recordInstance(c.Instance)
 			n.trace(Trace{Kind: TraceInstance, Index: c.Instance.Index, Ballot: c.Instance.Ballot, State: c.Instance.State})
 		case ChangeStale:
 			n.trace(Trace{Kind: TraceStale, Index: c.Instance.Index, Ballot: c.Instance.Ballot})

@@ -10,7 +10,7 @@
 //   the heap may overshoot the goal;
 // - two short stop-the-world phases per cycle (sweep termination, mark termination).
 import type { CpuPool } from './cpu.ts';
-import type { GcEvent, RuntimeModel } from './runtime.ts';
+import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
 export interface GoGcParams {
   gogc: number; // 100
@@ -72,6 +72,7 @@ export class GoRuntime implements RuntimeModel {
   // Limiter: GC CPU and total CPU capacity in the current window.
   private windowStart = 0;
   private windowGc = 0;
+  private gate: CollectionGate | null = null;
 
   constructor(
     private readonly p: GoGcParams,
@@ -138,14 +139,39 @@ export class GoRuntime implements RuntimeModel {
       if (byWorkers >= this.workLeft || t_us >= this.markEnd) this.endCycle(Math.min(t_us, this.markEnd));
       else this.placeWorkers(t_us);
     }
-    if (!this.marking && this.heap >= this.trigger) this.startCycle(t_us);
+    if (!this.marking && this.heap >= this.trigger && this.mayStart(t_us)) this.startCycle(t_us);
+  }
+
+  /** BLADE's gate, unless holding would pass the heap goal: then the cycle starts now. */
+  private mayStart(t_us: number): boolean {
+    if (!this.gate || this.heap >= this.goal) return true;
+    return this.gate(t_us, this.pending(t_us));
+  }
+
+  setGate(gate: CollectionGate | null): void {
+    this.gate = gate;
+  }
+
+  /** The next cycle: its "pause" is how long it would mark (the node runs slower, not stopped,
+   * apart from the two short stop-the-world phases). */
+  pending(_t_us: number): GcPending {
+    const work = markWork_us(this.live_bytes, this.p.mark_ns_per_live_byte);
+    return {
+      kind: 'go_cycle',
+      bytes_to_collection: Math.max(0, this.trigger - this.heap),
+      predicted_pause_ms: (2 * this.p.stw_us + work / Math.max(this.dedicated(), 1e-9)) / 1000,
+    };
+  }
+
+  collectingUntil_us(): number {
+    return this.marking ? this.markEnd + this.p.stw_us : 0;
   }
 
   charge(t_us: number, alloc_bytes: number, _allocs: number): number {
     this.advance(t_us);
     this.heap += alloc_bytes;
     if (!this.marking) {
-      if (this.heap >= this.trigger) this.startCycle(t_us);
+      if (this.heap >= this.trigger && this.mayStart(t_us)) this.startCycle(t_us);
       return 0;
     }
     this.allocDuringMark += alloc_bytes;
