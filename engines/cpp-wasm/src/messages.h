@@ -77,6 +77,7 @@ enum class TraceKind : uint8_t {
   kStepDown,
   kRepair,
   kRecovered,
+  kFill,
 };
 
 const char* ToString(TraceKind k);

@@ -83,6 +83,11 @@ func decodeCommand(v *jsonValue) (Command, bool) {
 		return Command{}, false
 	}
 	switch t {
+	case "noop":
+		if _, ok := objectFields(v, "type"); !ok {
+			return Command{}, false
+		}
+		return Command{Type: CommandNoop}, true
 	case "get", "del":
 		f, ok := objectFields(v, "type", "key")
 		if !ok {
@@ -353,6 +358,9 @@ func appendRecord(b []byte, r *Record) []byte {
 func appendCommand(b []byte, c Command) []byte {
 	b = append(b, '{')
 	b = appendStringField(b, "type", c.Type.String(), true)
+	if c.Type == CommandNoop {
+		return append(b, '}')
+	}
 	b = appendStringField(b, "key", c.Key, false)
 	if c.Type == CommandPut {
 		b = appendStringField(b, "value", c.Value, false)
@@ -423,7 +431,7 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "last_index", t.LastIndex, false)
 	case TraceElection, TraceElectionAbandoned:
 		b = appendUintField(b, "ballot", t.Ballot, false)
-	case TraceReplay:
+	case TraceReplay, TraceFill:
 		b = appendUintField(b, "count", t.Count, false)
 		b = appendUintField(b, "from_index", t.FromIndex, false)
 		b = appendUintField(b, "to_index", t.ToIndex, false)

@@ -110,12 +110,13 @@ const (
 	TraceStepDown
 	TraceRepair
 	TraceRecovered
+	TraceFill
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
-	"step_down", "repair", "recovered",
+	"step_down", "repair", "recovered", "fill",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }

@@ -132,6 +132,7 @@ func (n *Node) mergeOwnLogAgain(p *preparePhase) {
 // --- replay ---
 
 func (n *Node) startReplay(merged map[uint64]Instance) {
+	n.fillHoles(merged)
 	n.replayQueue = sortedInstances(merged)
 	if len(n.replayQueue) == 0 {
 		return
@@ -139,6 +140,27 @@ func (n *Node) startReplay(merged map[uint64]Instance) {
 	n.trace(Trace{Kind: TraceReplay, Count: uint64(len(n.replayQueue)),
 		FromIndex: n.replayQueue[0].Index, ToIndex: n.replayQueue[len(n.replayQueue)-1].Index})
 	n.replayNext()
+}
+
+// fillHoles puts a no-op into merged at every index after gle, up to the last index any
+// promise reported, that no promise holds. Nothing can have been chosen there (a chosen entry
+// sits on a majority, and every majority shares a node with the promises), yet without an entry
+// the executor would wait at that index for ever (docs/protocol.md, Replay).
+func (n *Node) fillHoles(merged map[uint64]Instance) {
+	var count, from, to uint64
+	for i := n.log.GlobalLastExecuted() + 1; i <= n.log.LastIndex(); i++ {
+		if _, ok := merged[i]; ok {
+			continue
+		}
+		merged[i] = Instance{Ballot: n.ballot, Index: i, State: InProgress, Command: Command{Type: CommandNoop}}
+		if count == 0 {
+			from = i
+		}
+		count, to = count+1, i
+	}
+	if count > 0 {
+		n.trace(Trace{Kind: TraceFill, Count: count, FromIndex: from, ToIndex: to})
+	}
 }
 
 func (n *Node) replayNext() {

@@ -104,6 +104,7 @@ pub enum TraceKind {
     StepDown,
     Repair,
     Recovered,
+    Fill,
 }
 
 impl TraceKind {
@@ -124,6 +125,7 @@ impl TraceKind {
             TraceKind::StepDown => "step_down",
             TraceKind::Repair => "repair",
             TraceKind::Recovered => "recovered",
+            TraceKind::Fill => "fill",
         }
     }
 }

@@ -154,7 +154,8 @@ public final class Messages {
         VIOLATION("violation"),
         STEP_DOWN("step_down"),
         REPAIR("repair"),
-        RECOVERED("recovered");
+        RECOVERED("recovered"),
+        FILL("fill");
 
         public final String wire;
 
