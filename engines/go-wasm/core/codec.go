@@ -158,17 +158,28 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 	var m Message
 	switch t {
 	case "prepare_request":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot")
+		// bounded elections add from_index (≥ 1); without it, the paper's request
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "from_index")
+		if !ok {
+			f, ok = objectFields(v, "type", "from", "to", "channel_id", "ballot")
+		}
 		if !ok {
 			return m, false
 		}
-		n, ok := uints(f[1], f[2], f[3], f[4])
-		if !ok {
+		n, ok := uints(f[1:]...)
+		if !ok || (len(n) == 5 && n[4] == 0) {
 			return m, false
 		}
 		m = Message{Type: PrepareRequest, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3]}
+		if len(n) == 5 {
+			m.FromIndex = n[4]
+		}
 	case "prepare_response":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances")
+		// bounded elections add from_index (≥ 1, echoed) and next_index (0: the promise is whole)
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances", "from_index", "next_index")
+		if !ok {
+			f, ok = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances")
+		}
 		if !ok {
 			return m, false
 		}
@@ -178,6 +189,13 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 			return m, false
 		}
 		m = Message{Type: PrepareResponse, From: n[0], To: n[1], ChannelID: n[2], Ok: okv, Ballot: n[3]}
+		if len(f) == 9 {
+			c, ok := uints(f[7], f[8])
+			if !ok || c[0] == 0 || (c[1] != 0 && c[1] <= c[0]) {
+				return m, false
+			}
+			m.FromIndex, m.NextIndex = c[0], c[1]
+		}
 		m.Instances = make([]Instance, 0, len(f[6].items))
 		for _, item := range f[6].items {
 			inst, ok := decodeInstance(item)
@@ -448,6 +466,9 @@ func AppendMessage(b []byte, m *Message) []byte {
 	switch m.Type {
 	case PrepareRequest:
 		b = appendUintField(b, "ballot", m.Ballot, false)
+		if m.FromIndex > 0 {
+			b = appendUintField(b, "from_index", m.FromIndex, false)
+		}
 	case PrepareResponse:
 		b = appendBoolField(b, "ok", m.Ok, false)
 		b = appendUintField(b, "ballot", m.Ballot, false)
@@ -460,6 +481,10 @@ func AppendMessage(b []byte, m *Message) []byte {
 			b = appendInstance(b, inst)
 		}
 		b = append(b, ']')
+		if m.FromIndex > 0 {
+			b = appendUintField(b, "from_index", m.FromIndex, false)
+			b = appendUintField(b, "next_index", m.NextIndex, false)
+		}
 	case AcceptRequest:
 		b = appendField(b, "instance", false)
 		b = appendInstance(b, m.Instance)
@@ -649,6 +674,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.MaxPendingAccepts = n
 		case "repair_batch":
 			cfg.RepairBatch = n
+		case "election_batch":
+			cfg.ElectionBatch = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

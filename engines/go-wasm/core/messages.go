@@ -33,6 +33,8 @@ type Message struct {
 	GlobalLastExecuted uint64
 	Instance           Instance    // accept_request
 	Instances          []Instance  // prepare_response
+	FromIndex          uint64      // prepare_request/response with bounded elections (≥ 1)
+	NextIndex          uint64      // prepare_response with bounded elections: 0 when whole
 	KV                 [][2]string // snapshot: every entry, ascending keys
 }
 
