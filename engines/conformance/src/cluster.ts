@@ -22,6 +22,7 @@ export interface ClusterOptions {
   trace?: boolean;
   checkQuorum?: boolean;
   repairBatch?: number;
+  electionBatch?: number;
   durability?: 'none' | 'log';
   /** Durability log: complete each persist as soon as it is asked for (default), or only on `persist`. */
   manualPersist?: boolean;
@@ -102,6 +103,7 @@ export class Cluster {
     if (o.trace !== undefined) cfg.trace = o.trace;
     if (o.checkQuorum !== undefined) cfg.check_quorum = o.checkQuorum;
     if (o.repairBatch !== undefined) cfg.repair_batch = o.repairBatch;
+    if (o.electionBatch !== undefined) cfg.election_batch = o.electionBatch;
     if (o.durability !== undefined) cfg.durability = o.durability;
     return cfg;
   }

@@ -164,6 +164,7 @@ export class TranscriptRunner {
           ...(args.has('trace') && { trace: args.get('trace') !== 'false' }),
           ...(args.has('check_quorum') && { checkQuorum: args.get('check_quorum') !== 'false' }),
           ...(args.has('repair') && { repairBatch: intArg(args, 'repair') }),
+          ...(args.has('election') && { electionBatch: intArg(args, 'election') }),
           ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
           ...(args.get('persist') === 'manual' && { manualPersist: true }),
         };

@@ -79,6 +79,14 @@ void AppendKVEntries(std::string& b, const KVEntries& kv) {
 bool DecodeCommand(const JsonValue& v, Command* out) {
   std::string t;
   if (!TypeOf(v, &t)) return false;
+  if (t == "noop") {
+    const JsonValue* f[1];
+    if (!ObjectFields(v, {"type"}, f)) return false;
+    out->type = CommandType::kNoop;
+    out->key.clear();
+    out->value.clear();
+    return true;
+  }
   if (t == "get" || t == "del") {
     const JsonValue* f[2];
     const std::string* key;
@@ -210,6 +218,7 @@ void AppendTrace(std::string& b, const Trace& t) {
       AppendUintField(b, "ballot", t.ballot, false);
       break;
     case TraceKind::kReplay:
+    case TraceKind::kFill:
       AppendUintField(b, "count", t.count, false);
       AppendUintField(b, "from_index", t.from_index, false);
       AppendUintField(b, "to_index", t.to_index, false);
@@ -374,7 +383,7 @@ bool DecodeEvent(std::string_view in, Event* out) {
 void AppendCommand(std::string& b, const Command& c) {
   b.push_back('{');
   AppendStringField(b, "type", ToString(c.type), true);
-  AppendStringField(b, "key", c.key, false);
+  if (c.type != CommandType::kNoop) AppendStringField(b, "key", c.key, false);
   if (c.type == CommandType::kPut) AppendStringField(b, "value", c.value, false);
   b.push_back('}');
 }

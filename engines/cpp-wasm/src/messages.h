@@ -79,6 +79,7 @@ enum class TraceKind : uint8_t {
   kStepDown,
   kRepair,
   kRecovered,
+  kFill,
   kSnapshotSent,
   kSnapshotInstalled,
 };

@@ -116,7 +116,8 @@ class Node {
   void OnPrepareRequest(const Message& m);
   void OnPrepareResponse(const Message& m);
   void MergeOwnLogAgain(PreparePhase& p);
-  void StartReplay(const InstanceMap& merged);
+  void StartReplay(InstanceMap merged);
+  void FillHoles(InstanceMap& merged);
   void ReplayNext();
   void StartAccept(const Instance& inst, const ClientRequest* client, bool replay);
   void Accepted(std::unique_ptr<AcceptPhase> ph);  // ph is already out of accepts_

@@ -83,6 +83,11 @@ func decodeCommand(v *jsonValue) (Command, bool) {
 		return Command{}, false
 	}
 	switch t {
+	case "noop":
+		if _, ok := objectFields(v, "type"); !ok {
+			return Command{}, false
+		}
+		return Command{Type: CommandNoop}, true
 	case "get", "del":
 		f, ok := objectFields(v, "type", "key")
 		if !ok {
@@ -153,17 +158,28 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 	var m Message
 	switch t {
 	case "prepare_request":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot")
+		// bounded elections add from_index (≥ 1); without it, the paper's request
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "from_index")
+		if !ok {
+			f, ok = objectFields(v, "type", "from", "to", "channel_id", "ballot")
+		}
 		if !ok {
 			return m, false
 		}
-		n, ok := uints(f[1], f[2], f[3], f[4])
-		if !ok {
+		n, ok := uints(f[1:]...)
+		if !ok || (len(n) == 5 && n[4] == 0) {
 			return m, false
 		}
 		m = Message{Type: PrepareRequest, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3]}
+		if len(n) == 5 {
+			m.FromIndex = n[4]
+		}
 	case "prepare_response":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances")
+		// bounded elections add from_index (≥ 1, echoed) and next_index (0: the promise is whole)
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances", "from_index", "next_index")
+		if !ok {
+			f, ok = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances")
+		}
 		if !ok {
 			return m, false
 		}
@@ -173,6 +189,13 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 			return m, false
 		}
 		m = Message{Type: PrepareResponse, From: n[0], To: n[1], ChannelID: n[2], Ok: okv, Ballot: n[3]}
+		if len(f) == 9 {
+			c, ok := uints(f[7], f[8])
+			if !ok || c[0] == 0 || (c[1] != 0 && c[1] <= c[0]) {
+				return m, false
+			}
+			m.FromIndex, m.NextIndex = c[0], c[1]
+		}
 		m.Instances = make([]Instance, 0, len(f[6].items))
 		for _, item := range f[6].items {
 			inst, ok := decodeInstance(item)
@@ -427,6 +450,9 @@ func appendRecord(b []byte, r *Record) []byte {
 func appendCommand(b []byte, c Command) []byte {
 	b = append(b, '{')
 	b = appendStringField(b, "type", c.Type.String(), true)
+	if c.Type == CommandNoop {
+		return append(b, '}')
+	}
 	b = appendStringField(b, "key", c.Key, false)
 	if c.Type == CommandPut {
 		b = appendStringField(b, "value", c.Value, false)
@@ -456,6 +482,9 @@ func AppendMessage(b []byte, m *Message) []byte {
 	switch m.Type {
 	case PrepareRequest:
 		b = appendUintField(b, "ballot", m.Ballot, false)
+		if m.FromIndex > 0 {
+			b = appendUintField(b, "from_index", m.FromIndex, false)
+		}
 	case PrepareResponse:
 		b = appendBoolField(b, "ok", m.Ok, false)
 		b = appendUintField(b, "ballot", m.Ballot, false)
@@ -468,6 +497,10 @@ func AppendMessage(b []byte, m *Message) []byte {
 			b = appendInstance(b, inst)
 		}
 		b = append(b, ']')
+		if m.FromIndex > 0 {
+			b = appendUintField(b, "from_index", m.FromIndex, false)
+			b = appendUintField(b, "next_index", m.NextIndex, false)
+		}
 	case AcceptRequest:
 		b = appendField(b, "instance", false)
 		b = appendInstance(b, m.Instance)
@@ -502,7 +535,7 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "last_index", t.LastIndex, false)
 	case TraceElection, TraceElectionAbandoned:
 		b = appendUintField(b, "ballot", t.Ballot, false)
-	case TraceReplay:
+	case TraceReplay, TraceFill:
 		b = appendUintField(b, "count", t.Count, false)
 		b = appendUintField(b, "from_index", t.FromIndex, false)
 		b = appendUintField(b, "to_index", t.ToIndex, false)
@@ -657,6 +690,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.MaxPendingAccepts = n
 		case "repair_batch":
 			cfg.RepairBatch = n
+		case "election_batch":
+			cfg.ElectionBatch = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

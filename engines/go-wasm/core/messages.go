@@ -33,6 +33,8 @@ type Message struct {
 	GlobalLastExecuted uint64
 	Instance           Instance    // accept_request
 	Instances          []Instance  // prepare_response
+	FromIndex          uint64      // prepare_request/response with bounded elections (≥ 1)
+	NextIndex          uint64      // prepare_response with bounded elections: 0 when whole
 	KV                 [][2]string // snapshot: every entry, ascending keys
 }
 
@@ -112,6 +114,7 @@ const (
 	TraceStepDown
 	TraceRepair
 	TraceRecovered
+	TraceFill
 	TraceSnapshotSent
 	TraceSnapshotInstalled
 )
@@ -119,7 +122,7 @@ const (
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
-	"step_down", "repair", "recovered", "snapshot_sent", "snapshot_installed",
+	"step_down", "repair", "recovered", "fill", "snapshot_sent", "snapshot_installed",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }

@@ -41,6 +41,10 @@ type preparePhase struct {
 	answered     uint32 // bit per peer
 	merged       map[uint64]Instance
 	maxLastIndex uint64
+	// bounded elections: the from_index last asked of each peer, and whether any answer came
+	// since the election timer last fired
+	asked      [MaxNumPeers]uint64
+	progressed bool
 }
 
 type acceptPhase struct {

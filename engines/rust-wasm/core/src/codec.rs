@@ -85,6 +85,10 @@ fn uints<const N: usize>(vs: [&JsonValue<'_>; N]) -> Option<[u64; N]> {
 
 fn decode_command(v: &JsonValue<'_>) -> Option<Command> {
     match type_of(v)? {
+        b"noop" => {
+            let [_] = object_fields(v, ["type"])?;
+            Some(Command { typ: CommandType::Noop, key: String::new(), value: String::new() })
+        }
         t @ (b"get" | b"del") => {
             let [_, key] = object_fields(v, ["type", "key"])?;
             let key = as_bytes(key)?;
@@ -319,7 +323,9 @@ pub fn decode_event(input: &[u8]) -> Result<Event, CodecError> {
 fn append_command(b: &mut Vec<u8>, c: &Command) {
     b.push(b'{');
     append_string_field(b, "type", c.typ.name(), true);
-    append_string_field(b, "key", &c.key, false);
+    if c.typ != CommandType::Noop {
+        append_string_field(b, "key", &c.key, false);
+    }
     if c.typ == CommandType::Put {
         append_string_field(b, "value", &c.value, false);
     }
@@ -400,7 +406,7 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
             append_uint_field(b, "last_index", t.last_index, false);
         }
         TraceKind::Election | TraceKind::ElectionAbandoned => append_uint_field(b, "ballot", t.ballot, false),
-        TraceKind::Replay => {
+        TraceKind::Replay | TraceKind::Fill => {
             append_uint_field(b, "count", t.count, false);
             append_uint_field(b, "from_index", t.from_index, false);
             append_uint_field(b, "to_index", t.to_index, false);

@@ -109,6 +109,7 @@ pub enum TraceKind {
     StepDown,
     Repair,
     Recovered,
+    Fill,
     SnapshotSent,
     SnapshotInstalled,
 }
@@ -131,6 +132,7 @@ impl TraceKind {
             TraceKind::StepDown => "step_down",
             TraceKind::Repair => "repair",
             TraceKind::Recovered => "recovered",
+            TraceKind::Fill => "fill",
             TraceKind::SnapshotSent => "snapshot_sent",
             TraceKind::SnapshotInstalled => "snapshot_installed",
         }

@@ -57,6 +57,8 @@ public final class Codec {
         String t = typeOf(v);
         if (t == null) return null;
         switch (t) {
+            case "noop":
+                return objectFields(v, "type") == null ? null : Command.noop();
             case "get":
             case "del": {
                 Value[] f = objectFields(v, "type", "key");
@@ -341,7 +343,7 @@ public final class Codec {
     static StringBuilder appendCommand(StringBuilder b, Command c) {
         b.append('{');
         Json.appendStringField(b, "type", c.type.wire, true);
-        Json.appendStringField(b, "key", c.key, false);
+        if (c.type != Command.Type.NOOP) Json.appendStringField(b, "key", c.key, false);
         if (c.type == Command.Type.PUT) Json.appendStringField(b, "value", c.value, false);
         return b.append('}');
     }
@@ -429,6 +431,7 @@ public final class Codec {
                 Json.appendUintField(b, "ballot", t.ballot, false);
                 break;
             case REPLAY:
+            case FILL:
                 Json.appendUintField(b, "count", t.count, false);
                 Json.appendUintField(b, "from_index", t.fromIndex, false);
                 Json.appendUintField(b, "to_index", t.toIndex, false);

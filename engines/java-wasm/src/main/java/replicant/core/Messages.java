@@ -160,6 +160,7 @@ public final class Messages {
         STEP_DOWN("step_down"),
         REPAIR("repair"),
         RECOVERED("recovered"),
+        FILL("fill"),
         SNAPSHOT_SENT("snapshot_sent"),
         SNAPSHOT_INSTALLED("snapshot_installed");
 
