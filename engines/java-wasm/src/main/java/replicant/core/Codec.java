@@ -271,6 +271,12 @@ public final class Codec {
         }
     }
 
+    /** Reads one durable record from its JSON (a frame of a write-ahead log); null if it is not one. */
+    public static Durability.Record decodeRecordJson(byte[] in) {
+        Value v = Json.parse(in);
+        return v == null ? null : decodeRecord(v);
+    }
+
     /** Reads one durable record (docs/protocol.md, "Durability"); null if it is not one. */
     static Durability.Record decodeRecord(Value v) {
         if (v == null || v.kind != Kind.OBJECT) return null;
@@ -322,7 +328,8 @@ public final class Codec {
         return b.append(']');
     }
 
-    static StringBuilder appendRecord(StringBuilder b, Durability.Record r) {
+    /** Writes r in canonical form (a frame of a native server's write-ahead log). */
+    public static StringBuilder appendRecord(StringBuilder b, Durability.Record r) {
         b.append('{');
         Json.appendStringField(b, "kind", r.kind.wire, true);
         if (r.kind == Durability.RecordKind.PROMISE) {
