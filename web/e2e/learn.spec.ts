@@ -32,7 +32,13 @@ const SCENARIOS: Scenario[] = readdirSync(LESSONS_DIR)
   .sort()
   .map((f) => JSON.parse(readFileSync(join(LESSONS_DIR, f, 'scenario.json'), 'utf8')) as Scenario);
 
+/** The lesson's text is interactive first; its live state (engines, checkpoints) follows. */
+async function liveStep(page: Page): Promise<void> {
+  await expect(page.locator('.learn-view')).toHaveAttribute('data-live', 'ready', { timeout: 60_000 });
+}
+
 async function allChecksHold(page: Page): Promise<void> {
+  await liveStep(page);
   const checks = page.locator('.lesson-main > [role=status] [data-testid=checkpoint]');
   await expect(page.locator('.lesson-main > [role=status] [data-testid=checkpoint][data-ok=false]')).toHaveCount(0, { timeout: 30_000 });
   return void (await checks.count());
