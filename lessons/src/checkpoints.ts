@@ -188,7 +188,14 @@ export function evaluate(c: Checkpoint, world: World): CheckResult {
       return { ok: compareValues(value, c.compare, to.value), expect: `${c.metric} ${c.compare} ${to.text}`, saw: `computed ${c.metric} = ${value}` };
     }
     case 'sim': {
-      const to = numberFrom(c.to, world);
+      // "to" may name another metric of the same run ("sim:service_p99_ms").
+      const other = typeof c.to === 'string' && c.to.startsWith('sim:') ? c.to.slice(4) : null;
+      const to =
+        other === null
+          ? numberFrom(c.to, world)
+          : world.sim && isSimMetric(other)
+            ? { value: simValue(world.sim, other), text: `simulated ${other} (${formatSimMetric(other, world.sim[other])})` }
+            : { value: Number.NaN, text: `simulated ${other}` };
       const setting = [c.engine ? `on ${c.engine}` : '', c.ratio !== undefined ? `at memory:data ${c.ratio}` : '', c.vcpus !== undefined ? `with ${c.vcpus} vCPUs` : ''].filter(Boolean).join(' ');
       const expect = `simulated ${c.metric}${setting ? ` ${setting}` : ''} ${c.compare} ${to.text}`;
       const r = world.sim ?? null;

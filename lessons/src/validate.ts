@@ -9,7 +9,7 @@ import { JsonSyntaxError, lineOf, parseJsonWithLines } from './json-lines.ts';
 import { parseLessonMarkdown } from './markdown.ts';
 import { checkExpression, expressions } from './template.ts';
 import { isModelMetric } from './model.ts';
-import { EXPERIMENT_KNOBS, chooseSettings, type Experiment } from './experiment.ts';
+import { EXPERIMENT_KNOBS, chooseSettings, isSimMetric, type Experiment } from './experiment.ts';
 import type { PaperIndex } from './paper.ts';
 
 export interface LessonFiles {
@@ -117,7 +117,7 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
       const p = `${pointer}/${k}`;
       if (c.check === 'sim') {
         if (!experiment) errors.push({ file: sc, line: at(p), message: 'a "sim" checkpoint reads the step\'s experiment, but the step has none' });
-        if (typeof c.to === 'string' && !paperIds.has(c.to)) errors.push({ file: sc, line: at(`${p}/to`), message: `no paper value "${c.to}"` });
+        if (typeof c.to === 'string' && (c.to.startsWith('sim:') ? !isSimMetric(c.to.slice(4)) : !paperIds.has(c.to))) errors.push({ file: sc, line: at(`${p}/to`), message: `no paper value or simulator metric "${c.to}"` });
         return;
       }
       // A paper or model check's "to" is a value, not a node.

@@ -54,7 +54,7 @@ export function Experiment({ experiment, status, reading, onRun }: { experiment:
           Run the simulator
         </button>
       </form>
-      <p role="status" data-testid="experiment-status" data-state={status.state}>
+      <p role="status" data-testid="experiment-status" data-state={status.state} data-settings={status.settings ? describeSettings(status.settings) : ''}>
         {status.state === 'running' && (
           <>
             <span className="spinner" aria-hidden="true" /> Simulating {describeSettings(status.settings!)}…

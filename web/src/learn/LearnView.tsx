@@ -410,7 +410,7 @@ export default function LearnView({ state, update }: ViewProps) {
         )}
         {step?.experiment && run.current && live && (
           <Experiment
-            key={`${lesson.folder}-${stepIdx}`}
+            key={`experiment-${lesson.folder}-${stepIdx}`}
             experiment={step.experiment}
             status={simState}
             reading={live.world.sim ?? null}
