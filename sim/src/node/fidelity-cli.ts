@@ -15,6 +15,7 @@ import { PAPER_DATASET_GIB, fidelityKnobs, fidelityRunSpec } from '../fidelity/s
 import { PAPER_METHOD, measurementSweepSpec } from '../run/measurement.ts';
 import { csvRows as parseCsv } from '@replicant/data/csv';
 
+const ENGINE_LIST: EngineName[] = ['cpp', 'java', 'go', 'rust'];
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CARD = DEFAULT_CARD;
 
@@ -90,14 +91,35 @@ function keepSearch(p: PlannedSweep, key: string, r: SloSearchResult): void {
   if (!searches.has(key) || p.vcpus.length === 1) searches.set(key, r);
 }
 
-function runPlanned(p: PlannedSweep): void {
-  const cached = cachePath(`sweep-${PLANNED.indexOf(p)}`);
-  if (cached && existsSync(cached)) {
-    for (const [key, r] of JSON.parse(readFileSync(cached, 'utf8')) as [string, SloSearchResult][]) keepSearch(p, key, r);
+/** Takes a sweep's searches from the cache: the whole sweep's file, or (a sweep computed one
+ * engine per process; engines' searches never warm-start each other, so the answers are the
+ * same) one file per engine. Returns whether the engine `need` (every engine if null) is in. */
+function loadCached(p: PlannedSweep, need: EngineName | null): boolean {
+  const i = PLANNED.indexOf(p);
+  const whole = cachePath(`sweep-${i}`);
+  if (whole && existsSync(whole)) {
+    for (const [key, r] of JSON.parse(readFileSync(whole, 'utf8')) as [string, SloSearchResult][]) keepSearch(p, key, r);
     done.add(p);
-    return;
+    return true;
   }
-  if (CACHED_ONLY) throw new NotCached(`sweep ${PLANNED.indexOf(p)} is not in the cache`);
+  let all = true;
+  let found = false;
+  for (const e of p.engines) {
+    const one = cachePath(`sweep-${i}-${e}`);
+    if (one && existsSync(one)) {
+      for (const [key, r] of JSON.parse(readFileSync(one, 'utf8')) as [string, SloSearchResult][]) keepSearch(p, key, r);
+      if (e === need) found = true;
+    } else all = false;
+  }
+  if (all) done.add(p);
+  return need === null ? all : found || all;
+}
+
+function runPlanned(p: PlannedSweep, only: EngineName | null = null, need: EngineName | null = null): void {
+  if (CACHE && loadCached(p, need ?? only)) return;
+  if (CACHED_ONLY) throw new NotCached(`sweep ${PLANNED.indexOf(p)}${need ? ` (${need})` : ''} is not in the cache`);
+  if (only) p = { ...p, engines: [only] };
+  const cached = cachePath(`sweep-${PLANNED.indexOf(PLANNED.find((q) => q.workload === p.workload && q.memory_gib === p.memory_gib && q.vcpus === p.vcpus)!)}${only ? `-${only}` : ''}`);
   const found: [string, SloSearchResult][] = [];
   const t0 = performance.now();
   const c0 = cpuSeconds();
@@ -119,7 +141,7 @@ function runPlanned(p: PlannedSweep): void {
     keepSearch(p, key, pt.result);
     found.push([key, pt.result]);
   }
-  done.add(p);
+  if (!only) done.add(p);
   if (cached) writeFileSync(cached, JSON.stringify(found));
   process.stderr.write(`sweep ${p.workload} ${p.engines.join(',')} ${p.vcpus.length > 1 ? `vCPUs ${p.vcpus.join(',')}` : `GiB ${p.memory_gib.join(',')}`}: ${r.points.map((x) => `${x.engine} ${x.memory_gib}/${x.vcpus} ${x.result.max_ops_per_s_at_slo ?? '<100'} (${x.result.probes.length} probes)`).join('; ')} — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(0)} s CPU\n`);
 }
@@ -129,7 +151,8 @@ function search(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number): SloSea
   if (!searches.has(key)) {
     const plan = PLANNED.find((p) => p.workload === w && p.engines.includes(e) && p.memory_gib.includes(mem) && p.vcpus.includes(vcpus) && !done.has(p));
     if (!plan) throw new Error(`no planned sweep holds ${key}`);
-    runPlanned(plan);
+    runPlanned(plan, null, e);
+    if (!searches.has(key)) runPlanned(plan);
   }
   return searches.get(key)!;
 }
@@ -260,16 +283,23 @@ function main(): void {
   }
   if (SHARD !== null) {
     if (!CACHE) throw new Error('--shard needs --cache DIR');
-    const sweepIndex = /^sweep:(\d+)$/.exec(SHARD)?.[1];
-    if (sweepIndex !== undefined) {
-      const p = PLANNED[Number(sweepIndex)];
+    const sweepShard = /^sweep:(\d+)(?::([a-z]+))?$/.exec(SHARD);
+    if (sweepShard) {
+      const p = PLANNED[Number(sweepShard[1])];
       if (!p) throw new Error(`--shard sweep:N: N must be below ${PLANNED.length}`);
-      runPlanned(p);
+      const engine = (sweepShard[2] ?? null) as EngineName | null;
+      if (engine !== null && !p.engines.includes(engine)) throw new Error(`sweep ${sweepShard[1]} has no engine ${engine}`);
+      runPlanned(p, engine);
     } else if (SHARD === 'runs') {
       // The runs that need no search: Go at 5 GiB and 100 ops/s (Fig 9, 11, 12), Fig 4.
       for (const w of ['A', 'B'] as const) runAt('go', w, 5, 8, 100, 600);
       for (const e of ['cpp', 'java'] as const) runAt(e, 'A', 5, 8, 20_000, 60, 2_000_000);
-    } else throw new Error('--shard is sweep:N or runs');
+    } else if (SHARD.startsWith('run:')) {
+      // One run ahead of the searches that would name its rate: run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS.
+      const [e, w, mem, v, target, dur] = SHARD.slice(4).split('/');
+      if (!ENGINE_LIST.includes(e as EngineName) || (w !== 'A' && w !== 'B') || ![mem, v, target, dur].every((x) => Number(x) > 0)) throw new Error('--shard run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
+      runAt(e as EngineName, w, Number(mem), Number(v), Number(target), Number(dur));
+    } else throw new Error('--shard is sweep:N, runs or run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
     process.stderr.write(`fidelity: shard ${SHARD} done, kept in ${CACHE}\n`);
     return;
   }
