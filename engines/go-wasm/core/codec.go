@@ -249,10 +249,56 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 		}
 		m = Message{Type: CommitResponse, From: n[0], To: n[1], ChannelID: n[2], Ok: okv, Ballot: n[3],
 			LastExecuted: n[4]}
+	case "snapshot":
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "last_executed", "kv")
+		if !ok {
+			return m, false
+		}
+		n, ok1 := uints(f[1], f[2], f[3], f[4], f[5])
+		kv, ok2 := decodeKVEntries(f[6])
+		if !ok1 || !ok2 {
+			return m, false
+		}
+		m = Message{Type: Snapshot, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], LastExecuted: n[4], KV: kv}
 	default:
 		return m, false
 	}
 	return m, true
+}
+
+// decodeKVEntries reads [[key,value],…]; the content rules are the protocol's to check.
+func decodeKVEntries(v *jsonValue) ([][2]string, bool) {
+	if v.kind != jsonArray {
+		return nil, false
+	}
+	out := make([][2]string, 0, len(v.items))
+	for _, item := range v.items {
+		if item.kind != jsonArray || len(item.items) != 2 {
+			return nil, false
+		}
+		k, ok1 := asString(item.items[0])
+		val, ok2 := asString(item.items[1])
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		out = append(out, [2]string{k, val})
+	}
+	return out, true
+}
+
+func appendKVEntries(b []byte, kv [][2]string) []byte {
+	b = append(b, '[')
+	for i, e := range kv {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendJSONString(b, e[0])
+		b = append(b, ',')
+		b = appendJSONString(b, e[1])
+		b = append(b, ']')
+	}
+	return append(b, ']')
 }
 
 // DecodeMessage reads one peer message (a line of the native peer protocol).
@@ -354,6 +400,14 @@ func decodeRecord(v *jsonValue) (Record, bool) {
 				return Record{Kind: RecordInstance, Instance: inst}, true
 			}
 		}
+	case "snapshot":
+		if f, ok := objectFields(v, "kind", "last_executed", "kv"); ok {
+			le, ok1 := asUint(f[1])
+			kv, ok2 := decodeKVEntries(f[2])
+			if ok1 && ok2 {
+				return Record{Kind: RecordSnapshot, LastExecuted: le, KV: kv}, true
+			}
+		}
 	}
 	return Record{}, false
 }
@@ -367,6 +421,10 @@ func appendRecord(b []byte, r *Record) []byte {
 	case RecordInstance:
 		b = appendField(b, "instance", false)
 		b = appendInstance(b, r.Instance)
+	case RecordSnapshot:
+		b = appendUintField(b, "last_executed", r.LastExecuted, false)
+		b = appendField(b, "kv", false)
+		b = appendKVEntries(b, r.KV)
 	}
 	return append(b, '}')
 }
@@ -441,6 +499,11 @@ func AppendMessage(b []byte, m *Message) []byte {
 		b = appendBoolField(b, "ok", m.Ok, false)
 		b = appendUintField(b, "ballot", m.Ballot, false)
 		b = appendUintField(b, "last_executed", m.LastExecuted, false)
+	case Snapshot:
+		b = appendUintField(b, "ballot", m.Ballot, false)
+		b = appendUintField(b, "last_executed", m.LastExecuted, false)
+		b = appendField(b, "kv", false)
+		b = appendKVEntries(b, m.KV)
 	}
 	return append(b, '}')
 }
@@ -489,6 +552,11 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "ballot", t.Ballot, false)
 		b = appendUintField(b, "last_index", t.LastIndex, false)
 		b = appendUintField(b, "records", t.Count, false)
+	case TraceSnapshotSent:
+		b = appendUintField(b, "peer", t.Leader, false)
+		b = appendUintField(b, "last_executed", t.Index, false)
+	case TraceSnapshotInstalled:
+		b = appendUintField(b, "last_executed", t.Index, false)
 	}
 	return b
 }

@@ -21,9 +21,10 @@ type RecordKind uint8
 const (
 	RecordPromise  RecordKind = iota // the node's ballot: it accepts nothing below
 	RecordInstance                   // a log slot as stored (in progress or committed)
+	RecordSnapshot                   // an installed snapshot: the KV store at last_executed
 )
 
-var recordKindNames = [...]string{"promise", "instance"}
+var recordKindNames = [...]string{"promise", "instance", "snapshot"}
 
 func (k RecordKind) String() string { return recordKindNames[k] }
 
@@ -32,6 +33,9 @@ type Record struct {
 	Kind     RecordKind
 	Ballot   uint64   // promise
 	Instance Instance // instance
+	// snapshot
+	LastExecuted uint64
+	KV           [][2]string
 }
 
 // heldEffect is a send or reply that waits for persist persistID to complete.
@@ -131,6 +135,8 @@ func (n *Node) validRecord(r *Record) bool {
 	case RecordInstance:
 		inst := &r.Instance
 		return inst.Index >= 1 && LeaderOf(inst.Ballot) < num && inst.State != Executed
+	case RecordSnapshot:
+		return validKVEntries(r.KV)
 	}
 	return false
 }
@@ -157,8 +163,14 @@ func (n *Node) onRestart(records []Record) {
 		case RecordPromise:
 			ballot = max(ballot, r.Ballot)
 		case RecordInstance:
-			n.log.Restore(r.Instance)
+			if r.Instance.Index > n.log.GlobalLastExecuted() { // not inside an installed snapshot
+				n.log.Restore(r.Instance)
+			}
 			ballot = max(ballot, r.Instance.Ballot)
+		case RecordSnapshot:
+			if r.LastExecuted > n.log.LastExecuted() {
+				n.installSnapshot(r.LastExecuted, r.KV)
+			}
 		}
 	}
 	if LeaderOf(ballot) == n.cfg.ID {

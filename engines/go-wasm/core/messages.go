@@ -11,11 +11,12 @@ const (
 	AcceptResponse
 	CommitRequest
 	CommitResponse
+	Snapshot // state transfer: the leader's KV store at its last_executed
 )
 
 var messageTypeNames = [...]string{
 	"prepare_request", "prepare_response", "accept_request",
-	"accept_response", "commit_request", "commit_response",
+	"accept_response", "commit_request", "commit_response", "snapshot",
 }
 
 func (t MessageType) String() string { return messageTypeNames[t] }
@@ -30,10 +31,11 @@ type Message struct {
 	Ballot             uint64
 	LastExecuted       uint64
 	GlobalLastExecuted uint64
-	Instance           Instance   // accept_request
-	Instances          []Instance // prepare_response
-	FromIndex          uint64     // prepare_request/response with bounded elections (≥ 1)
-	NextIndex          uint64     // prepare_response with bounded elections: 0 when whole
+	Instance           Instance    // accept_request
+	Instances          []Instance  // prepare_response
+	FromIndex          uint64      // prepare_request/response with bounded elections (≥ 1)
+	NextIndex          uint64      // prepare_response with bounded elections: 0 when whole
+	KV                 [][2]string // snapshot: every entry, ascending keys
 }
 
 type TimerName uint8
@@ -113,12 +115,14 @@ const (
 	TraceRepair
 	TraceRecovered
 	TraceFill
+	TraceSnapshotSent
+	TraceSnapshotInstalled
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
-	"step_down", "repair", "recovered", "fill",
+	"step_down", "repair", "recovered", "fill", "snapshot_sent", "snapshot_installed",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }

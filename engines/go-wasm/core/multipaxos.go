@@ -420,6 +420,10 @@ func (n *Node) onCommitResponse(m *Message) {
 // accept) or held them from an older ballot (stale). At most RepairBatch per heartbeat; one
 // channel id for the batch, whose answers are then stale. The next heartbeat commits them.
 func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
+	if peerLastExecuted < n.log.GlobalLastExecuted() {
+		n.sendSnapshot(peer) // what it needs next is trimmed here (snapshot.go)
+		return
+	}
 	var batch []Instance
 	for i := peerLastExecuted + 1; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
 		inst, ok := n.log.Get(i)
@@ -507,5 +511,7 @@ func (n *Node) onMessage(m *Message) {
 		n.onCommitRequest(m)
 	case CommitResponse:
 		n.onCommitResponse(m)
+	case Snapshot:
+		n.onSnapshot(m)
 	}
 }

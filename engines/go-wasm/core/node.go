@@ -152,7 +152,10 @@ func (n *Node) validMessage(m *Message) bool {
 	}
 	realBallot := func(b uint64) bool { return LeaderOf(b) < num }
 	switch m.Type {
-	case PrepareRequest, CommitRequest:
+	case PrepareRequest, CommitRequest, Snapshot:
+		if m.Type == Snapshot && !validKVEntries(m.KV) {
+			return false
+		}
 		return LeaderOf(m.Ballot) == m.From
 	case AcceptRequest:
 		return LeaderOf(m.Instance.Ballot) == m.From && m.Instance.Index >= 1 && m.Instance.State == InProgress
