@@ -139,17 +139,30 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
   if (!TypeOf(v, &t)) return false;
   *m = Message{};
   if (t == "prepare_request") {
-    const JsonValue* f[5];
+    // bounded elections add from_index (>= 1); without it, the paper's request
+    const JsonValue* f[6];
     m->type = MessageType::kPrepareRequest;
-    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot"}, f) &&
-           AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
+    if (ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "from_index"}, f)) {
+      if (!AsUint(f[5], &m->from_index) || m->from_index == 0) return false;
+    } else if (!ObjectFields(v, {"type", "from", "to", "channel_id", "ballot"}, f)) {
+      return false;
+    }
+    return AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
            AsUint(f[4], &m->ballot);
   }
   if (t == "prepare_response") {
-    const JsonValue* f[7];
+    // bounded elections add from_index (>= 1, echoed) and next_index (0: the promise is whole)
+    const JsonValue* f[9];
     m->type = MessageType::kPrepareResponse;
-    if (!ObjectFields(v, {"type", "from", "to", "channel_id", "ok", "ballot", "instances"}, f) ||
-        !AsUint(f[1], &m->from) || !AsUint(f[2], &m->to) || !AsUint(f[3], &m->channel_id) ||
+    if (ObjectFields(v, {"type", "from", "to", "channel_id", "ok", "ballot", "instances", "from_index", "next_index"}, f)) {
+      if (!AsUint(f[7], &m->from_index) || !AsUint(f[8], &m->next_index) || m->from_index == 0 ||
+          (m->next_index != 0 && m->next_index <= m->from_index)) {
+        return false;
+      }
+    } else if (!ObjectFields(v, {"type", "from", "to", "channel_id", "ok", "ballot", "instances"}, f)) {
+      return false;
+    }
+    if (!AsUint(f[1], &m->from) || !AsUint(f[2], &m->to) || !AsUint(f[3], &m->channel_id) ||
         !AsBool(f[4], &m->ok) || !AsUint(f[5], &m->ballot) || f[6]->kind != JsonKind::kArray) {
       return false;
     }
@@ -409,6 +422,7 @@ void AppendMessage(std::string& b, const Message& m) {
   switch (m.type) {
     case MessageType::kPrepareRequest:
       AppendUintField(b, "ballot", m.ballot, false);
+      if (m.from_index > 0) AppendUintField(b, "from_index", m.from_index, false);
       break;
     case MessageType::kPrepareResponse:
       AppendBoolField(b, "ok", m.ok, false);
@@ -420,6 +434,10 @@ void AppendMessage(std::string& b, const Message& m) {
         AppendInstance(b, m.instances[i]);
       }
       b.push_back(']');
+      if (m.from_index > 0) {
+        AppendUintField(b, "from_index", m.from_index, false);
+        AppendUintField(b, "next_index", m.next_index, false);
+      }
       break;
     case MessageType::kAcceptRequest:
       AppendField(b, "instance", false);
@@ -577,6 +595,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.max_pending_accepts = n;
     } else if (f.name == "repair_batch") {
       cfg.repair_batch = n;
+    } else if (f.name == "election_batch") {
+      cfg.election_batch = n;
     } else {
       return "config: unknown field " + Quote(f.name);
     }

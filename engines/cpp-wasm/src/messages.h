@@ -36,6 +36,8 @@ struct Message {
   uint64_t global_last_executed = 0;
   Instance instance;               // accept_request
   std::vector<Instance> instances;  // prepare_response
+  uint64_t from_index = 0;          // prepare_request/response with bounded elections (>= 1)
+  uint64_t next_index = 0;          // prepare_response with bounded elections: 0 when whole
   KVEntries kv;                     // snapshot: every entry, ascending keys
 };
 

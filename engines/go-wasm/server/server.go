@@ -49,6 +49,7 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 	ncfg.CommitIntervalUs = cfg.CommitIntervalMs * 1000
 	ncfg.CheckQuorum = cfg.CheckQuorum
 	ncfg.RepairBatch = core.ServerRepairBatch
+	ncfg.ElectionBatch = core.ServerElectionBatch
 	ncfg.Trace = false // traces are for people; the server only needs the protocol
 	ncfg.MaxPendingAccepts = maxPendingAccepts
 	if err := ncfg.Validate(); err != nil {

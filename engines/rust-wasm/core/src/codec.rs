@@ -127,18 +127,57 @@ fn decode_instance(v: &JsonValue<'_>) -> Option<Instance> {
 fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
     let m = match type_of(v)? {
         b"prepare_request" => {
-            let [_, from, to, ch, ballot] = object_fields(v, ["type", "from", "to", "channel_id", "ballot"])?;
-            let [from, to, channel_id, ballot] = uints([from, to, ch, ballot])?;
-            Message { typ: MessageType::PrepareRequest, from, to, channel_id, ballot, ..Message::default() }
+            // bounded elections add from_index (≥ 1); without it, the paper's request
+            let (fields, from_index) = match object_fields(v, ["type", "from", "to", "channel_id", "ballot", "from_index"]) {
+                Some([_, from, to, ch, ballot, fi]) => {
+                    let fi = as_uint(fi)?;
+                    if fi == 0 {
+                        return None;
+                    }
+                    ([from, to, ch, ballot], fi)
+                }
+                None => {
+                    let [_, from, to, ch, ballot] = object_fields(v, ["type", "from", "to", "channel_id", "ballot"])?;
+                    ([from, to, ch, ballot], 0)
+                }
+            };
+            let [from, to, channel_id, ballot] = uints(fields)?;
+            Message { typ: MessageType::PrepareRequest, from, to, channel_id, ballot, from_index, ..Message::default() }
         }
         b"prepare_response" => {
-            let [_, from, to, ch, ok, ballot, instances] =
-                object_fields(v, ["type", "from", "to", "channel_id", "ok", "ballot", "instances"])?;
+            // bounded elections add from_index (≥ 1, echoed) and next_index (0: the promise is whole)
+            let names = ["type", "from", "to", "channel_id", "ok", "ballot", "instances", "from_index", "next_index"];
+            let (from, to, ch, ok, ballot, instances, chunk) = match object_fields(v, names) {
+                Some([_, from, to, ch, ok, ballot, instances, fi, ni]) => {
+                    let [fi, ni] = uints([fi, ni])?;
+                    if fi == 0 || (ni != 0 && ni <= fi) {
+                        return None;
+                    }
+                    (from, to, ch, ok, ballot, instances, (fi, ni))
+                }
+                None => {
+                    let [_, from, to, ch, ok, ballot, instances] =
+                        object_fields(v, ["type", "from", "to", "channel_id", "ok", "ballot", "instances"])?;
+                    (from, to, ch, ok, ballot, instances, (0, 0))
+                }
+            };
             let [from, to, channel_id, ballot] = uints([from, to, ch, ballot])?;
             let ok = as_bool(ok)?;
             let JsonValue::Array(items) = instances else { return None };
             let instances = items.iter().map(decode_instance).collect::<Option<Vec<_>>>()?;
-            Message { typ: MessageType::PrepareResponse, from, to, channel_id, ok, ballot, instances, ..Message::default() }
+            let (from_index, next_index) = chunk;
+            Message {
+                typ: MessageType::PrepareResponse,
+                from,
+                to,
+                channel_id,
+                ok,
+                ballot,
+                instances,
+                from_index,
+                next_index,
+                ..Message::default()
+            }
         }
         b"accept_request" => {
             let [_, from, to, ch, instance] = object_fields(v, ["type", "from", "to", "channel_id", "instance"])?;
@@ -352,7 +391,12 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
     append_uint_field(b, "to", m.to, false);
     append_uint_field(b, "channel_id", m.channel_id, false);
     match m.typ {
-        MessageType::PrepareRequest => append_uint_field(b, "ballot", m.ballot, false),
+        MessageType::PrepareRequest => {
+            append_uint_field(b, "ballot", m.ballot, false);
+            if m.from_index > 0 {
+                append_uint_field(b, "from_index", m.from_index, false);
+            }
+        }
         MessageType::PrepareResponse => {
             append_bool_field(b, "ok", m.ok, false);
             append_uint_field(b, "ballot", m.ballot, false);
@@ -365,6 +409,10 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
                 append_instance(b, inst);
             }
             b.push(b']');
+            if m.from_index > 0 {
+                append_uint_field(b, "from_index", m.from_index, false);
+                append_uint_field(b, "next_index", m.next_index, false);
+            }
         }
         MessageType::AcceptRequest => {
             append_field(b, "instance", false);
@@ -552,6 +600,7 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             b"accept_timeout_ticks" => cfg.accept_timeout_ticks = n,
             b"max_pending_accepts" => cfg.max_pending_accepts = n,
             b"repair_batch" => cfg.repair_batch = n,
+            b"election_batch" => cfg.election_batch = n,
             _ => {
                 let mut quoted = Vec::new();
                 append_json_string(&mut quoted, &shown);

@@ -46,6 +46,10 @@ pub struct Message {
     pub instance: Instance,
     /// prepare_response
     pub instances: Vec<Instance>,
+    /// prepare_request/response with bounded elections (≥ 1)
+    pub from_index: u64,
+    /// prepare_response with bounded elections: 0 when the promise is whole
+    pub next_index: u64,
     /// snapshot: every entry, ascending keys.
     pub kv: Vec<(String, String)>,
 }

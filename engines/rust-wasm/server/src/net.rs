@@ -482,6 +482,7 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
         commit_interval_us: cfg.commit_interval_ms * 1000,
         check_quorum: cfg.check_quorum,
         repair_batch: replicant_core::config::SERVER_REPAIR_BATCH,
+        election_batch: replicant_core::config::SERVER_ELECTION_BATCH,
         trace: args.verbose,
         max_pending_accepts: MAX_PENDING_ACCEPTS,
         ..Config::default()

@@ -112,21 +112,37 @@ public final class Codec {
         Message m;
         switch (t) {
             case "prepare_request": {
-                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot");
+                // bounded elections add from_index (>= 1); without it, the paper's request
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "from_index");
+                if (f == null) f = objectFields(v, "type", "from", "to", "channel_id", "ballot");
                 if (f == null) return null;
                 long[] n = uints(f[1], f[2], f[3], f[4]);
                 if (n == null) return null;
                 m = header(MessageType.PREPARE_REQUEST, n);
                 m.ballot = n[3];
+                if (f.length == 6) {
+                    long[] c = uints(f[5]);
+                    if (c == null || c[0] == 0) return null;
+                    m.fromIndex = c[0];
+                }
                 return m;
             }
             case "prepare_response": {
-                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances");
+                // bounded elections add from_index (>= 1, echoed) and next_index (0: the promise is whole)
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances",
+                        "from_index", "next_index");
+                if (f == null) f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances");
                 if (f == null) return null;
                 long[] n = uints(f[1], f[2], f[3], f[5]);
                 int ok = asBool(f[4]);
                 if (n == null || ok < 0 || f[6].kind != Kind.ARRAY) return null;
                 m = header(MessageType.PREPARE_RESPONSE, n);
+                if (f.length == 9) {
+                    long[] c = uints(f[7], f[8]);
+                    if (c == null || c[0] == 0 || (c[1] != 0 && c[1] <= c[0])) return null;
+                    m.fromIndex = c[0];
+                    m.nextIndex = c[1];
+                }
                 m.ok = ok == 1;
                 m.ballot = n[3];
                 List<Instance> instances = new ArrayList<>(f[6].items.size());
@@ -377,6 +393,7 @@ public final class Codec {
         switch (m.type) {
             case PREPARE_REQUEST:
                 Json.appendUintField(b, "ballot", m.ballot, false);
+                if (m.fromIndex > 0) Json.appendUintField(b, "from_index", m.fromIndex, false);
                 break;
             case PREPARE_RESPONSE:
                 Json.appendBoolField(b, "ok", m.ok, false);
@@ -388,6 +405,10 @@ public final class Codec {
                     appendInstance(b, m.instances.get(i));
                 }
                 b.append(']');
+                if (m.fromIndex > 0) {
+                    Json.appendUintField(b, "from_index", m.fromIndex, false);
+                    Json.appendUintField(b, "next_index", m.nextIndex, false);
+                }
                 break;
             case ACCEPT_REQUEST:
                 Json.appendField(b, "instance", false);
@@ -614,6 +635,9 @@ public final class Codec {
                     break;
                 case "repair_batch":
                     cfg.repairBatch = n;
+                    break;
+                case "election_batch":
+                    cfg.electionBatch = n;
                     break;
                 default:
                     throw new Config.ConfigException("config: unknown field " + quote(f.name));

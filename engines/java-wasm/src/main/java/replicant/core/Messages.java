@@ -38,6 +38,10 @@ public final class Messages {
         public Instance instance;
         /** prepare_response; never null. */
         public List<Instance> instances = Collections.emptyList();
+        /** prepare_request/response with bounded elections (>= 1). */
+        public long fromIndex;
+        /** prepare_response with bounded elections: 0 when the promise is whole. */
+        public long nextIndex;
         /** snapshot: every entry as {key, value}, ascending keys; never null. */
         public List<String[]> kv = Collections.emptyList();
 
@@ -56,6 +60,8 @@ public final class Messages {
             m.globalLastExecuted = globalLastExecuted;
             m.instance = instance;
             m.instances = instances;
+            m.fromIndex = fromIndex;
+            m.nextIndex = nextIndex;
             m.kv = kv;
             return m;
         }

@@ -79,6 +79,10 @@ public final class Node {
         int answered;
         HashMap<Long, Instance> merged;
         long maxLastIndex;
+        /** Bounded elections: the from_index last asked of each peer. */
+        final long[] asked = new long[(int) Ballot.MAX_NUM_PEERS];
+        /** Bounded elections: whether any answer came since the election timer last fired. */
+        boolean progressed;
     }
 
     static final class AcceptPhase {

@@ -77,6 +77,7 @@ final class Server {
         c.commitIntervalUs = cfg.commitIntervalMs * 1000;
         c.checkQuorum = cfg.checkQuorum;
         c.repairBatch = Config.SERVER_REPAIR_BATCH;
+        c.electionBatch = Config.SERVER_ELECTION_BATCH;
         c.trace = args.trace;
         c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
         if (args.dataDir != null) c.durability = Durability.Mode.LOG;
