@@ -84,10 +84,16 @@ export interface FastMsg {
   op: OpKind;
 }
 
+/** Who leads a fast-mode cluster and the next log index, shared by its nodes: node 0 leads from
+ * the start; BLADE's handoff (the mitigation model) is the only thing that moves it. */
+export interface FastCluster {
+  leader: number;
+  nextIndex: number;
+}
+
 /** Node 0 leads from the start; followers accept; the leader commits on a majority and replies
  * in log order; heartbeats (commit requests) every commit interval. No elections, no faults. */
 export class FastHost implements Host {
-  private nextIndex = 1;
   private executed = 0;
   private votes = new Map<number, number>();
   private committed = new Set<number>();
@@ -99,12 +105,33 @@ export class FastHost implements Host {
     private readonly n: number,
     private readonly commit_interval_us: number,
     private readonly sizes: WireSizes,
+    private readonly cluster: FastCluster = { leader: 0, nextIndex: 1 },
   ) {
     this.majority = Math.floor(n / 2) + 1;
   }
 
   private get leader(): boolean {
-    return this.id === 0;
+    return this.id === this.cluster.leader;
+  }
+
+  /** The other nodes, in id order (the leader's peers). */
+  private peers(): number[] {
+    const out: number[] = [];
+    for (let p = 0; p < this.n; p++) if (p !== this.id) out.push(p);
+    return out;
+  }
+
+  /** This node becomes the leader (BLADE's handoff): the entries before the shared next index
+   * are the old leader's, which it finishes itself (it proxies its own clients' answers). */
+  takeOver(): void {
+    this.cluster.leader = this.id;
+    this.executed = this.cluster.nextIndex - 1;
+    this.committed.clear();
+  }
+
+  /** Client operations proposed here and not yet answered. */
+  inFlight(): number {
+    return this.waiting.size;
   }
 
   step(ev: NodeEvent): NodeOutput[] {
@@ -115,18 +142,18 @@ export class FastHost implements Host {
       case 'timer': {
         if (!this.leader || ev.timer !== 'commit') return [];
         const out: NodeOutput[] = [];
-        for (let p = 1; p < this.n; p++) out.push({ kind: 'send', to: p, type: 'commit_request', payload: { index: this.executed, op: 'read' }, bytes: s.commit_request, update: false });
+        for (const p of this.peers()) out.push({ kind: 'send', to: p, type: 'commit_request', payload: { index: this.executed, op: 'read' }, bytes: s.commit_request, update: false });
         out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
         return out;
       }
       case 'client': {
-        if (!this.leader) return [{ kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: 0, bytes: 12 }];
-        const index = this.nextIndex++;
+        if (!this.leader) return [{ kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: this.cluster.leader, bytes: 12 }];
+        const index = this.cluster.nextIndex++;
         this.waiting.set(index, { client_id: ev.client_id, request_id: ev.request_id, op: ev.op });
         this.votes.set(index, 1);
         const out: NodeOutput[] = [];
         const size = ev.op === 'read' ? s.read.accept_request : s.update.accept_request;
-        for (let p = 1; p < this.n; p++) out.push({ kind: 'send', to: p, type: 'accept_request', payload: { index, op: ev.op }, bytes: size, update: ev.op === 'update' });
+        for (const p of this.peers()) out.push({ kind: 'send', to: p, type: 'accept_request', payload: { index, op: ev.op }, bytes: size, update: ev.op === 'update' });
         if (this.majority === 1) return [...out, ...this.commit(index)];
         return out;
       }
