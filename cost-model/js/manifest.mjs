@@ -18,6 +18,7 @@ export const PYTHON_FILES = [
   'cost-model/src/replicant_cost/fig14.py',
   'cost-model/src/replicant_cost/inputs.py',
   'cost-model/src/replicant_cost/io.py',
+  'cost-model/src/replicant_cost/options.py',
   'cost-model/src/replicant_cost/sensitivity.py',
 ];
 

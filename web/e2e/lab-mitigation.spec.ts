@@ -4,7 +4,7 @@ import { openView, screenshot } from './helpers.ts';
 test.use({ viewport: { width: 1280, height: 900 } });
 
 // A small Java cluster whose heap is close to its live set, so young pauses show in the tail.
-const SMALL = 'lab.engines=java,rust&lab.memunit=ratio&lab.ratio=2.2&lab.records=100000&lab.rate=3000&lab.threads=4&lab.vcpus=2&lab.duration=1';
+const SMALL = 'lab.engines=java,rust&lab.memunit=ratio&lab.ratio=2.2&lab.records=100000&lab.rate=1500&lab.threads=4&lab.vcpus=2&lab.duration=1';
 
 test('the mitigation knob runs BLADE against GC on and GC off, in Table 7’s layout, and Rust says there is nothing to mitigate', async ({ page }, testInfo) => {
   test.setTimeout(300_000);

@@ -31,7 +31,12 @@ for (const size of SIZES) {
     test(`the ${view} view fits ${size.width}×${size.height} with no sideways scroll`, async ({ page }) => {
       await page.setViewportSize(size);
       await openView(page, `?view=${view}`, view, 60_000);
-      if (view === 'cost') await expect(page.getByTestId('break-even')).toHaveAttribute('data-month', /\d+/);
+      if (view === 'cost') {
+        await expect(page.getByTestId('break-even')).toHaveAttribute('data-month', /\d+/);
+        // The widest parts: tight vs ample and the instance table.
+        await expect(page.getByTestId('tight-vs-ample-table')).toBeVisible();
+        await expect(page.getByTestId('instance-table')).toBeVisible();
+      }
       const nav = page.getByRole('navigation', { name: 'Views' });
       for (const link of await nav.getByRole('link').all()) await expect(link).toBeInViewport();
       await expect(page.getByRole('button', { name: 'Present' })).toBeInViewport();

@@ -15,9 +15,10 @@ from .errors import InputError
 from .estimate import World, estimate, model_info
 from .fig14 import fig14, parse_params
 from .inputs import Inputs, parse_inputs
+from .options import dataset_gib_of, instances, memory, parse_other_memory
 from .sensitivity import sensitivity
 
-COMMANDS = ("estimate", "sensitivity", "fig14", "defaults")
+COMMANDS = ("estimate", "sensitivity", "memory", "instances", "fig14", "defaults")
 
 
 def default_repo_root() -> Path:
@@ -50,8 +51,18 @@ def run(command: str, raw_inputs: Any, repo_root: Path | None = None) -> dict[st
     if command == "fig14":
         section = raw_inputs.get("fig14") if isinstance(raw_inputs, dict) else None
         return fig14(parse_params(section))
+    other = None
+    if command == "memory":
+        if not isinstance(raw_inputs, dict) or "other_memory" not in raw_inputs:
+            raise InputError("memory: give other_memory.memory_to_data_ratio, the memory setting to compare the cluster's with")
+        other = parse_other_memory(raw_inputs["other_memory"])
+        raw_inputs = {k: v for k, v in raw_inputs.items() if k != "other_memory"}
     inp = parse_inputs(raw_inputs)
     world = load_world(inp, root)
+    if command == "memory" and other is not None:
+        return memory(inp, world, other[0], other[1], dataset_gib_of(raw_inputs))
+    if command == "instances":
+        return instances(inp, world, dataset_gib_of(raw_inputs))
     if command == "estimate":
         return estimate(inp, world)
     if command == "sensitivity":

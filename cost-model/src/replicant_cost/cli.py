@@ -19,12 +19,14 @@ def build_parser() -> argparse.ArgumentParser:
     helps = {
         "estimate": "clusters, instances and monthly/cumulative cloud, development and total cost per language, and the break-even month",
         "sensitivity": "move each input down and up by a percentage and rank inputs by how far they move the break-even month",
+        "memory": "ample vs tight memory side by side per language at today's demand (inputs add other_memory.memory_to_data_ratio)",
+        "instances": "each catalogue instance used whole: price per vCPU and per GiB, and per language instances and cloud a year at today's demand",
         "fig14": "the paper's notional Fig 14 model (paper factors plus labelled illustrative assumptions)",
         "defaults": "every default with its source",
     }
     for name, text in helps.items():
         s = sub.add_parser(name, help=text, description=text, epilog=EPILOG)
-        s.add_argument("--input", "-i", metavar="FILE", required=name in ("estimate", "sensitivity"), help="inputs JSON file ('-' for standard input)")
+        s.add_argument("--input", "-i", metavar="FILE", required=name in ("estimate", "sensitivity", "memory", "instances"), help="inputs JSON file ('-' for standard input)")
         fmt = s.add_mutually_exclusive_group()
         fmt.add_argument("--format", choices=("json", "csv"), default="json", help="output format (default json)")
         fmt.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")

@@ -9,7 +9,7 @@ const spec = (mode: MitigationMode, over: Partial<RunSpec> = {}): RunSpec => ({
   cluster: { engines: ['java', 'java', 'java'], seed: 1 },
   workload: { name: 'A', read_proportion: 0.5, record_count: 100_000 },
   resources: { vcpus: 2, memory_gib: 0.12 },
-  load: { mode: 'open', target_ops_per_s: 3000, client_threads: 4, duration_s: 3, warmup_s: 0.5 },
+  load: { mode: 'open', target_ops_per_s: 1500, client_threads: 4, duration_s: 3, warmup_s: 0.5 },
   fidelity: 'fast',
   mitigation: { mode },
   ...over,

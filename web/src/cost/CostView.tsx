@@ -12,7 +12,10 @@ import { XYChart } from '../charts/XYChart.tsx';
 import { toCsv } from '../charts/csv.ts';
 import { download } from '../charts/export.ts';
 import { CostClient, CostInputError, type CostStatus } from './cost-client.ts';
-import { toCostInputs } from './cost-inputs.ts';
+import { toCostInputs, toMemoryInputs } from './cost-inputs.ts';
+import { InstanceTradeoff, TightVsAmple, type OptionsResult } from './CostOptions.tsx';
+import type { InstancesOutput, MemoryOutput } from './cost-options.ts';
+import { settingWords, stalePriced, staleSentence, usableCapacity, type Side, type StalePriced } from './priced-setting.ts';
 import { useReady } from '../app/ready.ts';
 import { PRESETS, applyPreset } from './presets.ts';
 import { FieldValidityContext, invalidSentence, useInvalidFields } from '../app/field-validity.ts';
@@ -69,6 +72,9 @@ export default function CostView({ state, update }: ViewProps) {
   const clientRef = useRef<CostClient | null>(null);
   const inputs = useMemo(() => toCostInputs(cost), [cost]);
   const inputsText = JSON.stringify(inputs);
+  const memoryText = cost.vs === cost.ratio ? null : JSON.stringify(toMemoryInputs(cost));
+  const [memory, setMemory] = useState<OptionsResult<MemoryOutput>>({ state: 'none' });
+  const [instances, setInstances] = useState<OptionsResult<InstancesOutput>>({ state: 'none' });
   useReady('cost', true);
 
   useEffect(() => {
@@ -100,12 +106,67 @@ export default function CostView({ state, update }: ViewProps) {
     };
   }, [inputsText, status.state]);
 
+  // Tight vs ample and the instance trade-off: each answers (or fails) on its own, so a ratio
+  // the paper has no capacity for never hides the estimate.
+  useEffect(() => {
+    if (status.state !== 'ready') return;
+    let stale = false;
+    const ask = <T,>(command: 'memory' | 'instances', text: string | null, set: (r: OptionsResult<T>) => void) => {
+      if (text === null) return set({ state: 'none' });
+      set({ state: 'computing' });
+      clientRef
+        .current!.run(command, JSON.parse(text))
+        .then((out) => !stale && set({ state: 'done', out: JSON.parse(out) as T }))
+        .catch((err: unknown) => !stale && set({ state: 'error', message: err instanceof Error ? err.message : String(err) }));
+    };
+    const timer = setTimeout(() => {
+      ask<MemoryOutput>('memory', memoryText, setMemory);
+      ask<InstancesOutput>('instances', inputsText, setInstances);
+    }, 250);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [memoryText, inputsText, status.state]);
+
   // A capacity typed by hand is no longer the priced result's: its source goes with the old value.
   const set = <K extends keyof CostState>(key: K, v: CostState[K]) =>
     update((s) => {
-      const source = key.startsWith('cap') ? { [`src${key.slice(3)}`]: null } : {};
+      const source = key.startsWith('cap') ? { [`src${key.slice(3)}`]: null } : key.startsWith('vscap') ? { [`vssrc${key.slice(5)}`]: null } : {};
       return { ...s, cost: { ...s.cost, [key]: v, ...source } };
     });
+  const staleForm = stalePriced(cost, 'form');
+  const staleVs = stalePriced(cost, 'vs');
+  // Back to the setting the stale capacities were priced at, or drop them.
+  const restore = (st: StalePriced) =>
+    update((s) => ({ ...s, cost: { ...s.cost, wl: st.at.workload as CostState['wl'], vcpus: st.at.vcpus as CostState['vcpus'], ...(st.side === 'form' ? { ratio: st.at.ratio as CostState['ratio'] } : { vs: st.at.ratio as CostState['vs'] }) } }));
+  const drop = (st: StalePriced) =>
+    update((s) => {
+      const next = { ...s.cost };
+      for (const e of st.engines) {
+        if (st.side === 'form') Object.assign(next, { [`cap${e}`]: null, [`src${e}`]: null });
+        else Object.assign(next, { [`vscap${e}`]: null, [`vssrc${e}`]: null });
+      }
+      return { ...s, cost: next };
+    });
+  const staleNote = (st: StalePriced | null) =>
+    st && (
+      <div className="stale-note" role="alert" data-testid={st.side === 'form' ? 'priced-stale' : 'priced-stale-vs'}>
+        <p>{staleSentence(st, (e) => ENGINES.find((x) => x.name === e)!.language)}</p>
+        <button type="button" onClick={() => restore(st)}>
+          Back to {settingWords(st.at)}
+        </button>{' '}
+        <button type="button" onClick={() => drop(st)}>
+          Drop them
+        </button>
+      </div>
+    );
+  const sourceLine = (side: Side, e: (typeof ENGINES)[number], st: StalePriced | null) => {
+    const cap = side === 'form' ? cost[`cap${e.name}`] : cost[`vscap${e.name}`];
+    const src = side === 'form' ? cost[`src${e.name}`] : cost[`vssrc${e.name}`];
+    if (st?.engines.includes(e.name)) return `${e.language}: ${capacitySourceWords(cap, src)}, measured at ${settingWords(st.at)}: not this setting, not used (the paper’s value is)`;
+    return `${e.language}: ${capacitySourceWords(cap, src)}`;
+  };
   // A field that cannot be read leaves the model on the last valid inputs: say the results are stale.
   const { invalid, report } = useInvalidFields();
   const blocked = invalidSentence(invalid);
@@ -113,7 +174,7 @@ export default function CostView({ state, update }: ViewProps) {
 
   const sourceOf = (language: string) => {
     const e = ENGINES.find((x) => x.language === language);
-    return e && cost[`cap${e.name}`] !== null ? capacitySourceWords(cost[`cap${e.name}`], cost[`src${e.name}`]) : null;
+    return e && usableCapacity(cost, 'form', e.name) !== null ? capacitySourceWords(cost[`cap${e.name}`], cost[`src${e.name}`]) : null;
   };
 
   const exportCsv = async () => {
@@ -155,13 +216,28 @@ export default function CostView({ state, update }: ViewProps) {
                   ))}
               </div>
               {g.keys.includes('capcpp') && (
-                <ul className="note capacity-sources" data-testid="capacity-sources" aria-label="Where each capacity comes from">
-                  {ENGINES.map((e) => (
-                    <li key={e.name} data-testid={`capacity-source-${e.name}`}>
-                      {e.language}: {capacitySourceWords(cost[`cap${e.name}`], cost[`src${e.name}`])}
-                    </li>
-                  ))}
-                </ul>
+                <>
+                  <ul className="note capacity-sources" data-testid="capacity-sources" aria-label="Where each capacity comes from">
+                    {ENGINES.map((e) => (
+                      <li key={e.name} data-testid={`capacity-source-${e.name}`}>
+                        {sourceLine('form', e, staleForm)}
+                      </li>
+                    ))}
+                  </ul>
+                  {staleNote(staleForm)}
+                </>
+              )}
+              {g.keys.includes('vscapcpp') && (
+                <>
+                  <ul className="note capacity-sources" data-testid="vs-capacity-sources" aria-label="Where each capacity at the compared ratio comes from">
+                    {ENGINES.map((e) => (
+                      <li key={e.name} data-testid={`vs-capacity-source-${e.name}`}>
+                        {sourceLine('vs', e, staleVs)}
+                      </li>
+                    ))}
+                  </ul>
+                  {staleNote(staleVs)}
+                </>
               )}
             </fieldset>
           ))}
@@ -186,6 +262,12 @@ export default function CostView({ state, update }: ViewProps) {
             </div>
           )}
           {result.state === 'done' && <CostResults estimate={result.estimate} sensitivity={result.sensitivity} onCsv={exportCsv} inputs={inputs} sourceOf={sourceOf} />}
+          {status.state === 'ready' && (
+            <>
+              <TightVsAmple cost={cost} result={memory} />
+              <InstanceTradeoff cost={cost} result={instances} />
+            </>
+          )}
         </div>
       </div>
     </div>

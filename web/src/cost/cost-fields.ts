@@ -3,8 +3,16 @@ import { ENGINES } from '@replicant/engines/loader/catalogue';
 import { choiceField, integerField, numberField, optionalNumberField, type FieldValues } from '../state/fields.ts';
 import { INSTANCE_TYPES } from './catalogue.ts';
 import { capacitySourceField } from './capacity-source.ts';
+import { settingField } from './priced-setting.ts';
 
 const languageChoices = (gc: boolean) => ENGINES.filter((e) => e.gc === gc).map((e) => ({ value: e.name, label: e.language }));
+
+const RATIO_CHOICES = [
+  { value: '8', label: '8 (32 GiB, ample)' },
+  { value: '2', label: '2 (8 GiB)' },
+  { value: '1.5', label: '1.5 (6 GiB)' },
+  { value: '1.25', label: '1.25 (5 GiB, limited)' },
+] as const;
 
 export const COST_FIELDS = {
   ops: numberField('Demand now', 200_000, { min: 1, max: 1e9, step: 1000, unit: 'ops/s' }),
@@ -20,12 +28,7 @@ export const COST_FIELDS = {
     { value: 'A', label: 'A (update-heavy)' },
     { value: 'B', label: 'B (read-heavy)' },
   ] as const),
-  ratio: choiceField('Memory : data ratio', '8', [
-    { value: '8', label: '8 (32 GiB, ample)' },
-    { value: '2', label: '2 (8 GiB)' },
-    { value: '1.5', label: '1.5 (6 GiB)' },
-    { value: '1.25', label: '1.25 (5 GiB, limited)' },
-  ] as const),
+  ratio: choiceField('Memory : data ratio', '8', RATIO_CHOICES),
   vcpus: choiceField('vCPUs', '8', [
     { value: '8', label: '8' },
     { value: '4', label: '4' },
@@ -47,6 +50,19 @@ export const COST_FIELDS = {
   srcrust: capacitySourceField('Source of the Rust capacity'),
   srcjava: capacitySourceField('Source of the Java capacity'),
   srcgo: capacitySourceField('Source of the Go capacity'),
+  // The setting the capacities above were priced at (see priced-setting.ts).
+  at: settingField('Setting the priced capacities were measured at'),
+  // Tight vs ample: the same cluster at a second memory ratio, with its own capacities.
+  vs: choiceField('Compare with memory : data ratio', '1.25', RATIO_CHOICES),
+  vscapcpp: optionalNumberField('C++ capacity at the compared ratio', { min: 1, max: 1e9, unit: 'ops/s', placeholder: 'the paper’s' }),
+  vscaprust: optionalNumberField('Rust capacity at the compared ratio', { min: 1, max: 1e9, unit: 'ops/s', placeholder: 'the paper’s' }),
+  vscapjava: optionalNumberField('Java capacity at the compared ratio', { min: 1, max: 1e9, unit: 'ops/s', placeholder: 'the paper’s' }),
+  vscapgo: optionalNumberField('Go capacity at the compared ratio', { min: 1, max: 1e9, unit: 'ops/s', placeholder: 'the paper’s' }),
+  vssrccpp: capacitySourceField('Source of the C++ capacity at the compared ratio'),
+  vssrcrust: capacitySourceField('Source of the Rust capacity at the compared ratio'),
+  vssrcjava: capacitySourceField('Source of the Java capacity at the compared ratio'),
+  vssrcgo: capacitySourceField('Source of the Go capacity at the compared ratio'),
+  vsat: settingField('Setting the compared ratio’s priced capacities were measured at'),
   savings: numberField('Savings-plan discount', 0, { min: 0, max: 100, step: 1, unit: '%' }),
   hours: numberField('Hours per month', 730, { min: 1, max: 744, step: 1 }),
   team: numberField('Team size', 2, { min: 0, max: 10_000, step: 1, unit: 'engineers' }),
@@ -67,6 +83,7 @@ export const COST_FORM: { legend: string; keys: (keyof CostState)[] }[] = [
   { legend: 'Cluster (per the paper: m5.2xlarge, 3 nodes)', keys: ['wl', 'ratio', 'vcpus', 'instance', 'nodes'] },
   { legend: 'Compare', keys: ['gc', 'nongc'] },
   { legend: 'Capacity at p99 ≤ 20 ms (empty: the paper’s measured value)', keys: ['capcpp', 'caprust', 'capjava', 'capgo'] },
+  { legend: 'Tight vs ample memory: compare with a second ratio (empty capacity: the paper’s)', keys: ['vs', 'vscapcpp', 'vscaprust', 'vscapjava', 'vscapgo'] },
   { legend: 'Pricing', keys: ['savings', 'hours'] },
   { legend: 'Development', keys: ['team', 'salary', 'effcpp', 'effrust', 'effjava', 'effgo', 'maint'] },
   { legend: 'Sensitivity', keys: ['pert'] },

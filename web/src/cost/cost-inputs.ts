@@ -2,6 +2,7 @@
 // is written out, defaults included, so an exported inputs file documents itself.
 import { ENGINES, LANGUAGES, languageOf } from '@replicant/engines/loader/catalogue';
 import type { CostState } from './cost-fields.ts';
+import { usableCapacity, type Side } from './priced-setting.ts';
 
 export interface CostInputs {
   horizon_months: number;
@@ -15,6 +16,21 @@ export interface CostInputs {
   sensitivity: { perturbation_pct: number };
 }
 
+/** One side's capacities by language; a priced capacity of another setting is left out. */
+function capacitiesOf(s: CostState, side: Side): Record<string, number> {
+  const capacity: Record<string, number> = {};
+  for (const e of ENGINES) {
+    const v = usableCapacity(s, side, e.name);
+    if (v !== null) capacity[e.language] = v;
+  }
+  return capacity;
+}
+
+/** The memory command's inputs: the form's cluster and a second memory ratio with its capacities. */
+export function toMemoryInputs(s: CostState): CostInputs & { other_memory: { memory_to_data_ratio: number; ops_per_s_per_cluster: Record<string, number> } } {
+  return { ...toCostInputs(s), other_memory: { memory_to_data_ratio: Number(s.vs), ops_per_s_per_cluster: capacitiesOf(s, 'vs') } };
+}
+
 export function toCostInputs(s: CostState): CostInputs {
   const growth =
     s.growth === 'exponential'
@@ -22,11 +38,7 @@ export function toCostInputs(s: CostState): CostInputs {
       : s.growth === 'linear'
         ? { kind: 'linear' as const, ops_per_s_per_month: s.linear }
         : { kind: 'constant' as const };
-  const capacity: Record<string, number> = {};
-  for (const e of ENGINES) {
-    const v = s[`cap${e.name}` as const];
-    if (v !== null) capacity[e.language] = v;
-  }
+  const capacity = capacitiesOf(s, 'form');
   return {
     horizon_months: s.horizon,
     demand: { ops_per_s_now: s.ops, growth },

@@ -1,6 +1,6 @@
 // Messages between the cost page and its Pyodide worker. Plain data only.
 
-export type CostCommand = 'estimate' | 'sensitivity' | 'defaults' | 'fig14';
+export type CostCommand = 'estimate' | 'sensitivity' | 'memory' | 'instances' | 'defaults' | 'fig14';
 export type CostFormat = 'json' | 'csv';
 
 export type CostRequest =

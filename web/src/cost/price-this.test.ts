@@ -90,3 +90,51 @@ describe('capacity source field', () => {
     expect(capacitySourceWords(5000, { kind: 'native', date: '2026-11-22', machine: 'box' })).toBe('native run of 2026-11-22 on box');
   });
 });
+
+describe('tight vs ample from a Lab memory sweep', () => {
+  it('puts the largest ratio in the form and the smallest as the compared ratio, each with its own simulated capacities and setting', async () => {
+    const { priceTightVsAmple } = await import('./price-this.ts');
+    const lab = { ...defaultState().lab, engines: ['cpp', 'java'] as ('cpp' | 'java')[], ratios: [1.25, 8, 2] };
+    const sweep = sweepOf([['cpp', 28_000], ['cpp', 28_500], ['cpp', 28_200], ['java', 2_500], ['java', 17_000], ['java', 9_000]]);
+    const r = priceTightVsAmple(cost(), sweep, lab);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.cost).toMatchObject({
+      ratio: '8', capcpp: 28_500, capjava: 17_000, at: { workload: 'A', ratio: '8', vcpus: '8' },
+      vs: '1.25', vscapcpp: 28_000, vscapjava: 2_500, vsat: { workload: 'A', ratio: '1.25', vcpus: '8' },
+      vssrcjava: { kind: 'simulated', model: '9.8.7' }, vscapgo: null,
+    });
+    const back = decodeState(encodeState({ ...defaultState(), cost: r.cost }));
+    expect(back.problems).toEqual([]);
+    expect(back.state.cost).toEqual(r.cost);
+  });
+
+  it('is refused, saying why, for a vCPU sweep, one memory setting, or a ratio the Cost view lacks', async () => {
+    const { priceTightVsAmple } = await import('./price-this.ts');
+    const sweep = sweepOf([['cpp', 1000], ['cpp', 900]]);
+    const lab = { ...defaultState().lab, engines: ['cpp'] as 'cpp'[] };
+    expect(priceTightVsAmple(cost(), sweep, { ...lab, sweep: 'vcpus' })).toEqual({ ok: false, reason: 'tight vs ample needs a sweep over memory' });
+    expect(priceTightVsAmple(cost(), sweep, { ...lab, ratios: [8] })).toEqual({ ok: false, reason: 'tight vs ample needs at least two memory settings in the sweep' });
+    expect(priceTightVsAmple(cost(), sweep, { ...lab, ratios: [8, 3] })).toEqual({ ok: false, reason: 'its tight end: the Cost view prices memory:data ratios 8, 2, 1.5, 1.25, not 3' });
+  });
+});
+
+describe('a single Lab run is not priced', () => {
+  it('says per engine what one offered rate shows: a lower bound when met, nothing usable when missed', async () => {
+    const { singleRunWords } = await import('./price-this.ts');
+    const words = singleRunWords(
+      [
+        { engine: 'cpp', p99_us: 3_210, achieved_ops_per_s: 20_000 },
+        { engine: 'java', p99_us: 45_600, achieved_ops_per_s: 19_000 },
+        { engine: 'go', p99_us: Number.NaN, achieved_ops_per_s: 0 },
+      ],
+      20_000,
+      20,
+      (e) => e.toUpperCase(),
+    );
+    expect(words).toEqual([
+      'CPP met the SLO at 20,000 ops/s (p99 3.21 ms ≤ 20 ms): its capacity is at least that, how much more is unknown.',
+      'JAVA missed the SLO at 20,000 ops/s (p99 45.6 ms > 20 ms): its capacity is lower, by how much is unknown.',
+      'GO: no p99 was measured, so nothing can be said about its capacity.',
+    ]);
+  });
+});

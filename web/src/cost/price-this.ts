@@ -36,7 +36,7 @@ export function priceThis(cost: CostState, p: PricePoint): Priced {
   if (!choices('wl').includes(p.workload)) return { ok: false, reason: `the Cost view prices workloads ${choices('wl').join(' and ')}, not ${p.workload}` };
   if (!choices('ratio').includes(ratio)) return { ok: false, reason: `the Cost view prices memory:data ratios ${choices('ratio').join(', ')}, not ${ratio}` };
   if (!choices('vcpus').includes(vcpus)) return { ok: false, reason: `the Cost view prices ${choices('vcpus').join(', ')} vCPUs, not ${vcpus}` };
-  const next: CostState = { ...cost, wl: p.workload as CostState['wl'], ratio: ratio as CostState['ratio'], vcpus: vcpus as CostState['vcpus'] };
+  const next: CostState = { ...cost, wl: p.workload as CostState['wl'], ratio: ratio as CostState['ratio'], vcpus: vcpus as CostState['vcpus'], at: { workload: p.workload, ratio, vcpus } };
   const notPriced: EngineName[] = [];
   for (const e of ENGINE_NAMES) {
     const kops = p.kops[e];
@@ -47,6 +47,32 @@ export function priceThis(cost: CostState, p: PricePoint): Priced {
     if (!usable) notPriced.push(e);
   }
   if (notPriced.length === ENGINE_NAMES.length) return { ok: false, reason: 'no engine met the SLO at this setting' };
+  return { ok: true, cost: next, notPriced };
+}
+
+/**
+ * Tight vs ample from a Lab memory sweep: the Cost state with the sweep's largest ratio as the
+ * form's (its capacities) and its smallest as the compared ratio (its capacities), both
+ * simulated. Refused when the sweep is not over memory or either end cannot be priced.
+ */
+export function priceTightVsAmple(cost: CostState, sweep: SweepResult, lab: LabState): Priced {
+  if (lab.sweep !== 'memory') return { ok: false, reason: 'tight vs ample needs a sweep over memory' };
+  const count = lab.memunit === 'gib' ? lab.gibs.length : lab.ratios.length;
+  const ratios = Array.from({ length: count }, (_, i) => labPointSetting(lab, i).memory_data_ratio);
+  if (new Set(ratios).size < 2) return { ok: false, reason: 'tight vs ample needs at least two memory settings in the sweep' };
+  const ample = ratios.indexOf(Math.max(...ratios));
+  const tight = ratios.indexOf(Math.min(...ratios));
+  const a = priceThis(cost, labSweepPoint(sweep, lab, ample));
+  if (!a.ok) return { ok: false, reason: `its ample end: ${a.reason}` };
+  const tp = labSweepPoint(sweep, lab, tight);
+  const t = priceThis(cost, tp);
+  if (!t.ok) return { ok: false, reason: `its tight end: ${t.reason}` };
+  const next: CostState = { ...a.cost, vs: t.cost.ratio, vsat: t.cost.at };
+  for (const e of ENGINE_NAMES) {
+    next[`vscap${e}`] = t.cost[`cap${e}`];
+    next[`vssrc${e}`] = t.cost[`src${e}`];
+  }
+  const notPriced = ENGINE_NAMES.filter((e) => a.notPriced.includes(e) || t.notPriced.includes(e));
   return { ok: true, cost: next, notPriced };
 }
 
@@ -115,4 +141,20 @@ export function nativePoint(f: ResultsFile, setting: { workload: string; memory_
 function median(sorted: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Why a single Lab run (one offered rate) is not priced, per engine. A capacity is the highest
+ * rate that still meets the SLO; one run shows at most that the capacity is no lower than the
+ * rate it met, and nothing when it missed. Pricing that bound would overstate the instances
+ * needed, so the Lab explains instead and points to the sweep.
+ */
+export function singleRunWords(results: { engine: EngineName; p99_us: number; achieved_ops_per_s: number }[], offered_ops_per_s: number, slo_ms: number, language: (e: EngineName) => string): string[] {
+  const rate = Math.round(offered_ops_per_s).toLocaleString('en-US');
+  return results.map((r) => {
+    const p99 = Number((r.p99_us / 1000).toPrecision(3));
+    if (!Number.isFinite(r.p99_us)) return `${language(r.engine)}: no p99 was measured, so nothing can be said about its capacity.`;
+    if (r.p99_us <= slo_ms * 1000) return `${language(r.engine)} met the SLO at ${rate} ops/s (p99 ${p99} ms ≤ ${slo_ms} ms): its capacity is at least that, how much more is unknown.`;
+    return `${language(r.engine)} missed the SLO at ${rate} ops/s (p99 ${p99} ms > ${slo_ms} ms): its capacity is lower, by how much is unknown.`;
+  });
 }

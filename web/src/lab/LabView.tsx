@@ -21,7 +21,7 @@ import { CancelledError, SimRunner, type Progress } from '../simulation/runner.t
 import { runSpec, sweepSpec } from './lab-spec.ts';
 import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepFidelity, sweepSeries, type PointFidelity } from './lab-results.ts';
 import { TOLERANCE_PERCENT } from '@replicant/sim/fidelity/misses';
-import { labSweepPoint, priceThis } from '../cost/price-this.ts';
+import { labSweepPoint, priceThis, priceTightVsAmple, singleRunWords } from '../cost/price-this.ts';
 import { NOTHING_TO_MITIGATE, hasCollector, mitigationRunSpecs, mitigationSeries, mitigationTable, modeSentence, modeWords, type MitigationRow } from './mitigation-results.ts';
 import { BLADE_VALUES } from '../paper/mitigations.ts';
 import { bladeTable7 } from '@replicant/data/mitigations';
@@ -292,6 +292,28 @@ export default function LabView({ state, update }: ViewProps) {
               </button>
             );
           })}
+          {shownSweep.lab.sweep === 'memory' &&
+            (() => {
+              const both = priceTightVsAmple(state.cost, shownSweep.result, shownSweep.lab);
+              return (
+                <button
+                  type="button"
+                  className="primary"
+                  data-testid="price-lab-tight-vs-ample"
+                  disabled={!both.ok}
+                  title={both.ok ? 'Opens the Cost view with the largest and the smallest memory of this sweep side by side' : `Cannot price: ${both.reason}`}
+                  onClick={() =>
+                    update((st) => {
+                      const now = priceTightVsAmple(st.cost, shownSweep.result, shownSweep.lab);
+                      return now.ok ? { ...st, view: 'cost', cost: now.cost } : st;
+                    })
+                  }
+                >
+                  Tight vs ample
+                  {both.ok ? '' : ` (${both.reason})`}
+                </button>
+              );
+            })()}
         </div>
       )}
       {shownSweep && (
@@ -352,6 +374,22 @@ export default function LabView({ state, update }: ViewProps) {
             )}
           </ChartFrame>
           {shownRuns.lab.mit !== 'none' && <MitigationPanel runs={shownRuns} />}
+          <div className="note" data-testid="lab-run-not-priced">
+            <p>
+              Not priced in the Cost view: these runs measured one offered rate. A capacity is the highest rate that still meets the SLO, and
+              one rate only bounds it. Run a sweep to price these engines.
+            </p>
+            <ul>
+              {singleRunWords(
+                shownRuns.results.map((r) => ({ engine: r.engine, p99_us: r.result.latency.all.p99_us, achieved_ops_per_s: r.result.achieved_ops_per_s })),
+                shownRuns.lab.rate,
+                shownRuns.lab.slo,
+                lang,
+              ).map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          </div>
           <div className="toolbar" role="group" aria-label="Engine of the timelines">
             {shownRuns.results.map((r) => (
               <button key={r.engine} type="button" aria-pressed={r.engine === timelineRun?.engine} onClick={() => setTimelineEngine(r.engine)}>
