@@ -2,9 +2,11 @@
 // Validates everything under data/: each CSV of datapackage.json against its Table Schema,
 // each results JSON file against schema/results.schema.json, every quote against the paper
 // text, ids unique across the paper files, and paper-results.json up to date.
-// Usage: node data/validate.mjs [--data DIR] [--paper FILE]. Exit 0 when clean, 1 otherwise.
-// The paper text is optional: it is not part of the repository. Give its path with --paper or
-// the environment variable REPLICANT_PAPER_TEXT; without it the quote check is skipped, said once.
+// Usage: node data/validate.mjs [--data DIR] [--paper FILE] [--blade FILE] [--mitmem FILE].
+// Exit 0 when clean, 1 otherwise.
+// The paper texts are optional: they are not part of the repository. Give the main paper's path
+// with --paper or REPLICANT_PAPER_TEXT, and the mitigation papers' (data/mitigations) with the
+// options or variables of OTHER_SOURCE_TEXTS; without one, its quote check is skipped, said once.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,15 +24,31 @@ const SKIP_DIRS = new Set(['node_modules', 'schema', 'models', 'reliability']);
 export const PAPER_TEXT_ENV = 'REPLICANT_PAPER_TEXT';
 export const QUOTE_CHECK_SKIPPED = `quote check skipped: no paper text given (set ${PAPER_TEXT_ENV} to the paper's text file to check every quote; see data/README.md)`;
 
+// The texts quoted by other resources than the main paper, by the `quote_source` their
+// datapackage entry names: where each is given on the command line or in the environment.
+export const OTHER_SOURCE_TEXTS = [
+  { source: 'blade-gc-avoidance.txt', title: 'BLADE', env: 'REPLICANT_BLADE_TEXT', option: '--blade' },
+  { source: 'mitmem-gc-pause-prediction.txt', title: 'MITMEM', env: 'REPLICANT_MITMEM_TEXT', option: '--mitmem' },
+];
+
+export function sourceTextSkipped({ source, title, env, option }) {
+  return `quote check of ${title} (${source}) skipped: no text given (set ${env} or pass ${option} FILE; see data/README.md)`;
+}
+
 // The paper text file named by the environment, or null when none is named.
-export function paperTextFromEnv(env = process.env) {
-  const value = (env[PAPER_TEXT_ENV] ?? '').trim();
+export function paperTextFromEnv(env = process.env, name = PAPER_TEXT_ENV) {
+  const value = (env[name] ?? '').trim();
   return value ? path.resolve(value) : null;
+}
+
+// source name -> file (or null) for every entry of OTHER_SOURCE_TEXTS, from the environment.
+export function sourceTextsFromEnv(env = process.env) {
+  return Object.fromEntries(OTHER_SOURCE_TEXTS.map((s) => [s.source, paperTextFromEnv(env, s.env)]));
 }
 
 export function defaultDirs() {
   const dataDir = path.dirname(fileURLToPath(import.meta.url));
-  return { dataDir, paperFile: paperTextFromEnv() };
+  return { dataDir, paperFile: paperTextFromEnv(), sourceTexts: sourceTextsFromEnv() };
 }
 
 // Files under dir, sorted, skipping node_modules and hidden folders (and schema/ if asked).
@@ -50,10 +68,11 @@ export function findResultsFiles(dir) {
   return walk(dir, SKIP_DIRS).filter((f) => f.endsWith('.json') && !NOT_RESULTS.has(path.basename(f)));
 }
 
-function checkPackageRules({ file, resource, rows, records, header, hasQuote }) {
+function checkPackageRules({ file, resource, rows, records, header, quoteCheckers }) {
   const errors = [];
   const rules = resource['x-replicant'];
   if (!rules) return errors;
+  const hasQuote = quoteCheckers.get(rules.quote_source);
   const valueCol = header.indexOf(rules.numeric_value_field);
   rows.forEach((row, i) => {
     const unit = row[rules.unit_field];
@@ -69,15 +88,30 @@ function checkPackageRules({ file, resource, rows, records, header, hasQuote }) 
   return errors;
 }
 
+// A quote checker for one source text, or null (with a notice, or an error for a named file
+// that is missing).
+function loadChecker(file, { skipped, givenBy }, errors, onNotice) {
+  if (!file) {
+    onNotice(skipped);
+    return null;
+  }
+  if (fs.existsSync(file)) return quoteChecker(fs.readFileSync(file, 'utf8'));
+  errors.push({ file, row: 0, field: '(file)', message: `paper text not found (given by ${givenBy}): quotes cannot be checked` });
+  return null;
+}
+
 // paperFile: the paper's text, or null to skip the quote check (onNotice then hears why, once).
-export function validateData({ dataDir, paperFile } = defaultDirs(), { onNotice = () => {} } = {}) {
+// sourceTexts: { [quote_source]: file or null } for OTHER_SOURCE_TEXTS; a missing entry is null.
+export function validateData({ dataDir, paperFile, sourceTexts = {} } = defaultDirs(), { onNotice = () => {} } = {}) {
   const errors = [];
   const rel = (f) => path.relative(path.dirname(dataDir), f) || f;
   const pkg = JSON.parse(fs.readFileSync(path.join(dataDir, 'datapackage.json'), 'utf8'));
-  let hasQuote = null;
-  if (!paperFile) onNotice(QUOTE_CHECK_SKIPPED);
-  else if (fs.existsSync(paperFile)) hasQuote = quoteChecker(fs.readFileSync(paperFile, 'utf8'));
-  else errors.push({ file: paperFile, row: 0, field: '(file)', message: `paper text not found (given by --paper or ${PAPER_TEXT_ENV}): quotes cannot be checked` });
+  const hasQuote = loadChecker(paperFile, { skipped: QUOTE_CHECK_SKIPPED, givenBy: `--paper or ${PAPER_TEXT_ENV}` }, errors, onNotice);
+  const quoteCheckers = new Map([['gc-cost-smr-replicant.txt', hasQuote]]);
+  for (const s of OTHER_SOURCE_TEXTS) {
+    const checker = loadChecker(sourceTexts[s.source] ?? null, { skipped: sourceTextSkipped(s), givenBy: `${s.option} or ${s.env}` }, errors, onNotice);
+    quoteCheckers.set(s.source, checker);
+  }
 
   // 1. CSV files against their Table Schemas.
   const tables = new Map();
@@ -93,7 +127,7 @@ export function validateData({ dataDir, paperFile } = defaultDirs(), { onNotice 
     const { header, records } = readCsv(file);
     const res = validateTable({ file: rel(file), schema: resource.schema, header, records });
     errors.push(...res.errors);
-    errors.push(...checkPackageRules({ file: rel(file), resource, rows: res.rows, records, header, hasQuote }));
+    errors.push(...checkPackageRules({ file: rel(file), resource, rows: res.rows, records, header, quoteCheckers }));
     tables.set(resource.name, res.rows);
     parsed.push({ resource, file, rows: res.rows });
   }
@@ -180,10 +214,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const dirs = defaultDirs();
   const args = process.argv.slice(2);
   for (let i = 0; i < args.length; i += 2) {
+    const other = OTHER_SOURCE_TEXTS.find((s) => s.option === args[i]);
     if (args[i] === '--data') dirs.dataDir = path.resolve(args[i + 1]);
     else if (args[i] === '--paper') dirs.paperFile = path.resolve(args[i + 1]);
+    else if (other && args[i + 1]) dirs.sourceTexts = { ...dirs.sourceTexts, [other.source]: path.resolve(args[i + 1]) };
     else {
-      console.error(`unknown argument ${args[i]}; usage: validate.mjs [--data DIR] [--paper FILE]`);
+      console.error(`unknown argument ${args[i]}; usage: validate.mjs [--data DIR] [--paper FILE] [--blade FILE] [--mitmem FILE]`);
       process.exit(2);
     }
   }
@@ -193,5 +229,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`${errors.length} error(s)`);
     process.exit(1);
   }
-  console.log(`data: all CSV files and results files are valid${dirs.paperFile ? ', and every quote occurs in the paper text' : ''}`);
+  const checked = [dirs.paperFile && 'the paper', ...OTHER_SOURCE_TEXTS.filter((s) => dirs.sourceTexts?.[s.source]).map((s) => s.title)].filter(Boolean);
+  console.log(`data: all CSV files and results files are valid${dirs.paperFile ? ', and every quote occurs in the paper text' : ''}${checked.length && !(checked.length === 1 && dirs.paperFile) ? ` (quotes checked: ${checked.join(', ')})` : ''}`);
 }

@@ -117,6 +117,16 @@ export class Cgroup {
     return Number(readFileSync(join(this.dirs.memory, 'memory.usage_in_bytes'), 'utf8'));
   }
 
+  /** memory.stat's counters (rss, cache, mapped_file, …), bytes: where a group's memory is. */
+  memoryStat(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const line of readFileSync(join(this.dirs.memory, 'memory.stat'), 'utf8').split('\n')) {
+      const [k, v] = line.split(' ');
+      if (k && v !== undefined && !k.startsWith('total_')) out[k] = Number(v);
+    }
+    return out;
+  }
+
   memoryPeakBytes(): number {
     return Number(readFileSync(join(this.dirs.memory, 'memory.max_usage_in_bytes'), 'utf8'));
   }

@@ -546,6 +546,8 @@ export interface Survival {
   alive: boolean;
   oom_kills: number[];
   memory_peak_bytes: number[];
+  /** Per node, memory.stat at the highest usage sampled (every 100 ms): rss vs page cache. */
+  memory_at_peak: Record<string, number>[];
   /** YCSB's throughput over the whole closed-loop run (warm-up included). */
   saturation_ops_per_s: number;
 }
@@ -560,8 +562,25 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
   const bed = new Testbed(setting, o, dir);
   try {
     await bed.start();
-    const load = await loadRecords(bed, () => {});
-    const p = await probeOnce(bed, 'saturation', undefined, 0);
+    const atPeak = bed.groups.map(() => ({ usage: -1, stat: {} as Record<string, number> }));
+    const watch = setInterval(() => {
+      bed.groups.forEach((g, i) => {
+        try {
+          const usage = g.memoryUsageBytes();
+          if (usage > atPeak[i]!.usage) atPeak[i] = { usage, stat: g.memoryStat() };
+        } catch {
+          // the group is gone (node stopped): keep the last reading
+        }
+      });
+    }, 100);
+    let load: Awaited<ReturnType<typeof loadRecords>>;
+    let p: Awaited<ReturnType<typeof probeOnce>>;
+    try {
+      load = await loadRecords(bed, () => {});
+      p = await probeOnce(bed, 'saturation', undefined, 0);
+    } finally {
+      clearInterval(watch);
+    }
     const peaks = bed.groups.map((g) => {
       try {
         return g.memoryPeakBytes();
@@ -569,7 +588,7 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
         return 0;
       }
     });
-    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, saturation_ops_per_s: p.ycsb_overall_ops_per_s };
+    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, memory_at_peak: atPeak.map((a) => a.stat), saturation_ops_per_s: p.ycsb_overall_ops_per_s };
   } finally {
     await bed.close();
   }

@@ -38,6 +38,8 @@ describe('memory limits mean the paper\'s ratio', () => {
         `${engine}: footprint ${mib(footprint.bytes)} MiB (${footprint.how}); limit ${mib(s.limit_bytes)} MiB/node = 1.25 × ${mib(setting.raw_data_bytes)} MiB + footprint; ` +
           `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); OOM kills ${s.oom_kills.join('/')}; closed loop ${s.saturation_ops_per_s} ops/s (YCSB overall)`,
       );
+      const at = (st: Record<string, number>) => `rss ${mib(st.rss ?? 0)} cache ${mib(st.cache ?? 0)} mapped ${mib(st.mapped_file ?? 0)}`;
+      console.log(`${engine}: at each node's highest usage: ${s.memory_at_peak.map(at).join(' | ')} MiB`);
       expect(s.oom_kills, 'OOM kills per node').toEqual([0, 0, 0]);
       expect(s.alive, 'every node alive').toBe(true);
       expect(s.load_ok, 'every record loaded').toBe(true);

@@ -11,7 +11,12 @@ export const dirs = defaultDirs();
 // A stand-in paper text that holds every committed quote and nothing else, so the quote
 // check itself is tested on every machine, with or without the real paper.
 export function quotesOnlyPaperText(dataDir = dirs.dataDir) {
-  const { header, records } = readCsv(path.join(dataDir, 'paper/paper-values.csv'));
+  return quotesOnlyText('paper/paper-values.csv', dataDir);
+}
+
+// The same stand-in for another quoted CSV (e.g. mitigations/blade-values.csv).
+export function quotesOnlyText(relCsv, dataDir = dirs.dataDir) {
+  const { header, records } = readCsv(path.join(dataDir, relCsv));
   const quotes = toObjects(header, records).map((r) => r.exact_quote).filter(Boolean);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'replicant-paper-')), 'paper.txt');
   fs.writeFileSync(file, quotes.join('\n\n'));

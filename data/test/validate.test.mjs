@@ -3,24 +3,31 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { validateData, formatError, paperTextFromEnv, PAPER_TEXT_ENV, QUOTE_CHECK_SKIPPED } from '../validate.mjs';
-import { dirs, scratchData, editCsvLine, editFile, writeJson, sampleResults, quotesOnlyPaperText } from './helpers.mjs';
+import { validateData, formatError, paperTextFromEnv, sourceTextsFromEnv, sourceTextSkipped, PAPER_TEXT_ENV, QUOTE_CHECK_SKIPPED, OTHER_SOURCE_TEXTS } from '../validate.mjs';
+import { dirs, scratchData, editCsvLine, editFile, writeJson, sampleResults, quotesOnlyPaperText, quotesOnlyText } from './helpers.mjs';
 
 const quotesOnly = quotesOnlyPaperText();
-const run = (dataDir, paperFile = quotesOnly) => validateData({ dataDir, paperFile }).map(formatError);
+const bladeQuotesOnly = quotesOnlyText('mitigations/blade-values.csv');
+const mitmemQuotesOnly = quotesOnlyText('mitigations/mitmem-values.csv');
+const standIns = { 'blade-gc-avoidance.txt': bladeQuotesOnly, 'mitmem-gc-pause-prediction.txt': mitmemQuotesOnly };
+const run = (dataDir, paperFile = quotesOnly, sourceTexts = standIns) => validateData({ dataDir, paperFile, sourceTexts }).map(formatError);
 const VALUES = 'paper/paper-values.csv';
 const script = path.join(dirs.dataDir, 'validate.mjs');
 const envWithout = (extra = {}) => {
   const env = { ...process.env, ...extra };
-  if (!(PAPER_TEXT_ENV in extra)) delete env[PAPER_TEXT_ENV];
+  for (const name of [PAPER_TEXT_ENV, ...OTHER_SOURCE_TEXTS.map((s) => s.env)]) if (!(name in extra)) delete env[name];
   return env;
 };
 
 test('the committed data is valid (quotes checked against the real paper when REPLICANT_PAPER_TEXT names it)', () => {
   const notices = [];
   assert.deepEqual(validateData(dirs, { onNotice: (m) => notices.push(m) }).map(formatError), []);
-  if (!dirs.paperFile) console.log(`# ${QUOTE_CHECK_SKIPPED}`);
-  assert.deepEqual(notices, dirs.paperFile ? [] : [QUOTE_CHECK_SKIPPED]);
+  for (const n of notices) console.log(`# ${n}`);
+  const expected = [
+    ...(dirs.paperFile ? [] : [QUOTE_CHECK_SKIPPED]),
+    ...OTHER_SOURCE_TEXTS.filter((s) => !dirs.sourceTexts[s.source]).map(sourceTextSkipped),
+  ];
+  assert.deepEqual(notices, expected);
 });
 
 test('the committed data is valid with its quotes checked', () => {
@@ -31,8 +38,30 @@ test('without the paper text the data still validates, and the skip is said once
   const notices = [];
   const errors = validateData({ dataDir: dirs.dataDir, paperFile: null }, { onNotice: (m) => notices.push(m) });
   assert.deepEqual(errors.map(formatError), []);
-  assert.equal(notices.length, 1);
+  assert.equal(notices.length, 3);
   assert.match(notices[0], /quote check skipped.*REPLICANT_PAPER_TEXT/);
+  assert.match(notices[1], /quote check of BLADE .*skipped.*REPLICANT_BLADE_TEXT or pass --blade/);
+  assert.match(notices[2], /quote check of MITMEM .*skipped.*REPLICANT_MITMEM_TEXT or pass --mitmem/);
+});
+
+test('each mitigation paper’s quotes are checked against that paper’s text only', () => {
+  const d = scratchData();
+  editFile(path.join(d, 'mitigations/blade-values.csv'), (t) => t.replaceAll('99.9th 0.62 0.67 28.81', '99.9th 0.62 0.67 28.18'));
+  const errors = run(d);
+  assert.equal(errors.filter((e) => /blade-values\.csv: row \d+: exact_quote: quote not found in blade-gc-avoidance\.txt: "99\.9th 0\.62 0\.67 28\.18"/.test(e)).length, 3, errors.join('\n'));
+  // The same quotes against the other paper's text are not found: the texts are not mixed up.
+  const swapped = run(dirs.dataDir, quotesOnly, { 'blade-gc-avoidance.txt': mitmemQuotesOnly, 'mitmem-gc-pause-prediction.txt': mitmemQuotesOnly });
+  assert.ok(swapped.some((e) => /blade-values\.csv: .*quote not found in blade-gc-avoidance\.txt/.test(e)), swapped.join('\n'));
+  assert.ok(!swapped.some((e) => /mitmem-values\.csv/.test(e)), swapped.join('\n'));
+  // Skipped (null) means no quote error at all, and a named file that is missing is an error.
+  assert.deepEqual(run(d, quotesOnly, {}).filter((e) => /exact_quote/.test(e)), []);
+  const missing = run(dirs.dataDir, quotesOnly, { ...standIns, 'mitmem-gc-pause-prediction.txt': '/nonexistent/mitmem.txt' });
+  assert.ok(missing.some((e) => /paper text not found \(given by --mitmem or REPLICANT_MITMEM_TEXT\)/.test(e)), missing.join('\n'));
+});
+
+test('the mitigation texts come only from their variables', () => {
+  assert.deepEqual(sourceTextsFromEnv({}), { 'blade-gc-avoidance.txt': null, 'mitmem-gc-pause-prediction.txt': null });
+  assert.equal(sourceTextsFromEnv({ REPLICANT_BLADE_TEXT: '/tmp/b.txt' })['blade-gc-avoidance.txt'], '/tmp/b.txt');
 });
 
 test('the paper text comes only from REPLICANT_PAPER_TEXT, never from a folder outside the repository', () => {
@@ -53,10 +82,10 @@ test('the command line without the paper text passes and prints one notice line'
 });
 
 test('the command line with REPLICANT_PAPER_TEXT checks the quotes', () => {
-  const good = spawnSync(process.execPath, [script], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly }) });
+  const good = spawnSync(process.execPath, [script, '--blade', bladeQuotesOnly], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly, REPLICANT_MITMEM_TEXT: mitmemQuotesOnly }) });
   assert.equal(good.status, 0, good.stderr);
   assert.doesNotMatch(good.stdout, /skipped/);
-  assert.match(good.stdout, /every quote occurs in the paper text/);
+  assert.match(good.stdout, /every quote occurs in the paper text \(quotes checked: the paper, BLADE, MITMEM\)/);
   const d = scratchData();
   editFile(path.join(d, VALUES), (t) => t.replace('reaching 3 Kops/s with 5 GiB of memory', 'reaching 2 Kops/s with 5 GiB of memory'));
   const bad = spawnSync(process.execPath, [script, '--data', d], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly }) });

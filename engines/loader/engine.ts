@@ -22,6 +22,10 @@ export interface NodeConfig {
   check_quorum?: boolean;
   /** Steady-state repair batch (docs/protocol.md): 0 (default) is the paper's behaviour. */
   repair_batch?: number;
+  /** Bounded elections (docs/protocol.md): 0 (default) is the paper's behaviour. */
+  election_batch?: number;
+  /** `none` (default, the paper's) or `log`: persist effects gate replies (docs/protocol.md, Durability). */
+  durability?: 'none' | 'log';
 }
 
 /** One node inside a synchronous engine (wasm builds). */

@@ -10,7 +10,7 @@ export interface NodeView {
   last_index: number;
   last_executed: number;
   global_last_executed: number;
-  log: { index: number; ballot: number; state: 'in_progress' | 'committed' | 'executed'; command: { type: string; key: string; value?: string } }[];
+  log: { index: number; ballot: number; state: 'in_progress' | 'committed' | 'executed'; command: { type: string; key?: string; value?: string } }[];
   kv: { size: number; digest: string; entries: [string, string][] };
   prepare: { ballot: number; promises: number } | null;
   counters: Record<string, number>;
@@ -23,6 +23,7 @@ export function readView(json: string): NodeView | null {
 export { formatBallot, leaderOf };
 
 export function commandText(c: NodeView['log'][number]['command']): string {
+  if (c.type === 'noop') return 'no-op';
   return c.type === 'put' ? `put ${c.key} ${c.value ?? ''}` : `${c.type} ${c.key}`;
 }
 

@@ -124,10 +124,10 @@ test('Lab results belong to the settings that made them and stay across views', 
 });
 
 test('the Race keeps its layout still while the next step simulates, and never blanks a lane', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(900_000);
   await openView(page, '?view=race&race.rate=5000', 'race');
   const lanes = page.getByTestId('race-board').locator('section.lane');
-  await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 170_000 });
+  await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 420_000 });
   // From here on, every animation frame records the lanes' and the board's heights, and whether a lane blanked.
   await page.evaluate(() => {
     const w = window as unknown as { raceLayouts: Set<string>; raceBlank: number; raceStop: boolean };
@@ -147,7 +147,7 @@ test('the Race keeps its layout still while the next step simulates, and never b
   await expect(page.locator('.race-head h1')).toContainText('8 GiB');
   await expect(lanes.locator('[data-state="previous"]').first()).toBeVisible();
   await expect(lanes.first()).toContainText('showing 32 GiB');
-  await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 170_000 });
+  await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 420_000 });
   const { layouts, blank } = await page.evaluate(() => {
     const w = window as unknown as { raceLayouts: Set<string>; raceBlank: number; raceStop: boolean };
     w.raceStop = true;

@@ -22,6 +22,17 @@ export interface ClusterOptions {
   trace?: boolean;
   checkQuorum?: boolean;
   repairBatch?: number;
+  electionBatch?: number;
+  durability?: 'none' | 'log';
+  /** Durability log: complete each persist as soon as it is asked for (default), or only on `persist`. */
+  manualPersist?: boolean;
+}
+
+/** A persist a node asked for that the harness's disk has not completed yet. */
+interface PendingPersist {
+  id: number;
+  /** Each record exactly as the core wrote it. */
+  records: string[];
 }
 
 /** A message filter for deliver / drop: any of id, from, to, type. */
@@ -33,6 +44,7 @@ export interface MessageFilter {
 }
 
 const SEND_PREFIX = '{"type":"send","msg":';
+const PERSIST_PREFIX = '{"type":"persist",';
 const TIMER_NAMES = ['election', 'commit'] as const;
 export type TimerName = (typeof TIMER_NAMES)[number];
 
@@ -46,6 +58,10 @@ export class Cluster {
   readonly incarnations: number[] = [];
   /** Per node: armed timer name → delay in µs (as the core asked). */
   readonly timers: Map<TimerName, number>[] = [];
+  /** Per node: the records its completed persists wrote (the disk survives a crash). */
+  readonly disks: string[][] = [];
+  /** Per node: persists asked for and not yet on disk (lost in a crash). */
+  readonly unpersisted: PendingPersist[][] = [];
   pending: PendingMessage[] = [];
   private readonly cutLinks = new Set<string>();
   private nextMessageId = 1;
@@ -63,6 +79,8 @@ export class Cluster {
       c.nodes.push(null);
       c.incarnations.push(-1);
       c.timers.push(new Map());
+      c.disks.push([]);
+      c.unpersisted.push([]);
     }
     for (let id = 0; id < options.numNodes; id++) await c.boot(id);
     return c;
@@ -85,6 +103,8 @@ export class Cluster {
     if (o.trace !== undefined) cfg.trace = o.trace;
     if (o.checkQuorum !== undefined) cfg.check_quorum = o.checkQuorum;
     if (o.repairBatch !== undefined) cfg.repair_batch = o.repairBatch;
+    if (o.electionBatch !== undefined) cfg.election_batch = o.electionBatch;
+    if (o.durability !== undefined) cfg.durability = o.durability;
     return cfg;
   }
 
@@ -95,10 +115,20 @@ export class Cluster {
     return out;
   }
 
-  private async boot(id: number): Promise<void> {
+  private get durable(): boolean {
+    return this.options.durability === 'log';
+  }
+
+  private async boot(id: number, firstEvent?: string): Promise<void> {
     this.incarnations[id]!++;
     this.nodes[id] = await this.engine.createNode(this.config(id));
-    await this.step(id, '{"type":"start"}');
+    if (firstEvent !== undefined) {
+      await this.step(id, firstEvent);
+    } else if (this.durable && this.incarnations[id]! > 0) {
+      await this.step(id, `{"type":"restart","records":[${this.disks[id]!.join(',')}]}`);
+    } else {
+      await this.step(id, '{"type":"start"}');
+    }
   }
 
   private node(id: number): AsyncNode {
@@ -121,10 +151,29 @@ export class Cluster {
     const effects = await this.node(id).step(eventJson);
     const lines = effects === '' ? [] : effects.slice(0, -1).split('\n');
     for (const line of lines) this.onEffect(id, line);
+    if (!this.options.manualPersist) while (this.unpersisted[id]!.length > 0) await this.completePersist(id);
     return lines;
   }
 
+  /** Writes a node's oldest outstanding persist to its disk and tells the node. */
+  async completePersist(id: number): Promise<void> {
+    this.node(id);
+    const p = this.unpersisted[id]!.shift();
+    if (!p) throw new HarnessError(`n${id} has no persist outstanding`);
+    this.disks[id]!.push(...p.records);
+    this.out.push(`n${id}: persisted ${p.id}`);
+    await this.step(id, `{"type":"persisted","persist_id":${p.id}}`);
+  }
+
   private onEffect(id: number, line: string): void {
+    if (line.startsWith(PERSIST_PREFIX)) {
+      const effect = JSON.parse(line) as { persist_id: number; records: unknown[] };
+      // JSON.stringify gives back the canonical bytes: field order is kept, and every
+      // string is printable ASCII, which it escapes exactly as the cores do.
+      this.unpersisted[id]!.push({ id: effect.persist_id, records: effect.records.map((r) => JSON.stringify(r)) });
+      this.out.push(`n${id}: ${line}`);
+      return;
+    }
     if (line.startsWith(SEND_PREFIX)) {
       const json = line.slice(SEND_PREFIX.length, -1);
       const msg = JSON.parse(json) as { type: string; from: number; to: number };
@@ -236,14 +285,21 @@ export class Cluster {
     const n = this.node(id);
     this.nodes[id] = null;
     this.timers[id]!.clear();
+    const lost = this.unpersisted[id]!.length;
+    this.unpersisted[id] = [];
     await n.destroy();
-    this.out.push(`n${id}: crashed`);
+    this.out.push(lost ? `n${id}: crashed (${lost} persist(s) not on disk lost)` : `n${id}: crashed`);
   }
 
-  async restart(id: number): Promise<void> {
+  /**
+   * Boots a crashed node: from its disk in durability log, or `wiped` from nothing; with
+   * `event`, the new node's first event is those bytes instead (bad-record tests).
+   */
+  async restart(id: number, wiped = false, event?: string): Promise<void> {
     if (this.isUp(id)) throw new HarnessError(`n${id} is up`);
-    this.out.push(`n${id}: restarted`);
-    await this.boot(id);
+    if (wiped) this.disks[id] = [];
+    this.out.push(wiped ? `n${id}: restarted wiped` : `n${id}: restarted`);
+    await this.boot(id, event);
   }
 
   async inspect(id: number): Promise<string> {

@@ -82,6 +82,11 @@ function intArg(args: Map<string, string>, key: string, fallback?: number): numb
   return n;
 }
 
+function durabilityArg(v: string): 'none' | 'log' {
+  if (v !== 'none' && v !== 'log') throw new HarnessError(`bad durability=${v}`);
+  return v;
+}
+
 function filterArgs(args: Map<string, string>): MessageFilter {
   const f: MessageFilter = {};
   if (args.has('id')) f.id = intArg(args, 'id');
@@ -159,6 +164,9 @@ export class TranscriptRunner {
           ...(args.has('trace') && { trace: args.get('trace') !== 'false' }),
           ...(args.has('check_quorum') && { checkQuorum: args.get('check_quorum') !== 'false' }),
           ...(args.has('repair') && { repairBatch: intArg(args, 'repair') }),
+          ...(args.has('election') && { electionBatch: intArg(args, 'election') }),
+          ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
+          ...(args.get('persist') === 'manual' && { manualPersist: true }),
         };
         this.cluster = await Cluster.create(this.engine, opts);
         return this.c.take();
@@ -204,8 +212,16 @@ export class TranscriptRunner {
         await this.c.crash(intArg(args, 'node'));
         return this.c.take();
       case 'restart':
-        await this.c.restart(intArg(args, 'node'));
+        await this.c.restart(intArg(args, 'node'), flags.has('wiped'), args.get('event'));
         return this.c.take();
+      case 'persist': {
+        const id = intArg(args, 'node');
+        if (flags.has('all')) while (this.c.unpersisted[id]?.length) await this.c.completePersist(id);
+        else for (let k = intArg(args, 'count', 1); k > 0; k--) await this.c.completePersist(id);
+        return this.c.take();
+      }
+      case 'disk':
+        return this.c.disks[intArg(args, 'node')]?.map((r, i) => `n${intArg(args, 'node')} disk ${i}: ${r}`) ?? [];
       case 'pending':
         return this.c.describePending();
       case 'dump':

@@ -404,6 +404,8 @@ void Server::Dispatch(const Effect& e) {
     case EffectType::kError:
       Log("the core rejected an event as bad_event");
       return;
+    case EffectType::kPersist:  // the server runs durability none (no write-ahead log yet)
+      return;
   }
 }
 

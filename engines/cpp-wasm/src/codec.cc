@@ -52,6 +52,14 @@ bool AsBool(const JsonValue* v, bool* out) {
 bool DecodeCommand(const JsonValue& v, Command* out) {
   std::string t;
   if (!TypeOf(v, &t)) return false;
+  if (t == "noop") {
+    const JsonValue* f[1];
+    if (!ObjectFields(v, {"type"}, f)) return false;
+    out->type = CommandType::kNoop;
+    out->key.clear();
+    out->value.clear();
+    return true;
+  }
   if (t == "get" || t == "del") {
     const JsonValue* f[2];
     const std::string* key;
@@ -176,6 +184,7 @@ void AppendTrace(std::string& b, const Trace& t) {
       AppendUintField(b, "ballot", t.ballot, false);
       break;
     case TraceKind::kReplay:
+    case TraceKind::kFill:
       AppendUintField(b, "count", t.count, false);
       AppendUintField(b, "from_index", t.from_index, false);
       AppendUintField(b, "to_index", t.to_index, false);
@@ -214,7 +223,41 @@ void AppendTrace(std::string& b, const Trace& t) {
       AppendUintField(b, "index", t.index, false);
       AppendStringField(b, "reason", t.reason != nullptr ? t.reason : "", false);
       break;
+    case TraceKind::kRecovered:
+      AppendUintField(b, "ballot", t.ballot, false);
+      AppendUintField(b, "last_index", t.last_index, false);
+      AppendUintField(b, "records", t.count, false);
+      break;
   }
+}
+
+void AppendRecord(std::string& b, const Record& r) {
+  b.push_back('{');
+  AppendStringField(b, "kind", ToString(r.kind), true);
+  if (r.kind == RecordKind::kPromise) {
+    AppendUintField(b, "ballot", r.ballot, false);
+  } else {
+    AppendField(b, "instance", false);
+    AppendInstance(b, r.instance);
+  }
+  b.push_back('}');
+}
+
+// DecodeRecord reads one durable record (docs/protocol.md, "Durability").
+bool DecodeRecord(const JsonValue& v, Record* out) {
+  if (v.kind != JsonKind::kObject) return false;
+  const JsonValue* kind = v.Find("kind");
+  if (kind == nullptr || kind->kind != JsonKind::kString) return false;
+  const JsonValue* f[2];
+  if (kind->s == "promise") {
+    out->kind = RecordKind::kPromise;
+    return ObjectFields(v, {"kind", "ballot"}, f) && AsUint(f[1], &out->ballot);
+  }
+  if (kind->s == "instance") {
+    out->kind = RecordKind::kInstance;
+    return ObjectFields(v, {"kind", "instance"}, f) && DecodeInstance(*f[1], &out->instance);
+  }
+  return false;
 }
 
 }  // namespace
@@ -266,6 +309,21 @@ bool DecodeEvent(std::string_view in, Event* out) {
     out->type = EventType::kMessage;
     return ObjectFields(v, {"type", "msg"}, f) && DecodeMessageValue(*f[1], &out->message);
   }
+  if (t == "persisted") {
+    const JsonValue* f[2];
+    out->type = EventType::kPersisted;
+    return ObjectFields(v, {"type", "persist_id"}, f) && AsUint(f[1], &out->persist_id);
+  }
+  if (t == "restart") {
+    const JsonValue* f[2];
+    out->type = EventType::kRestart;
+    if (!ObjectFields(v, {"type", "records"}, f) || f[1]->kind != JsonKind::kArray) return false;
+    out->records.resize(f[1]->items.size());
+    for (size_t i = 0; i < f[1]->items.size(); i++) {
+      if (!DecodeRecord(f[1]->items[i], &out->records[i])) return false;
+    }
+    return true;
+  }
   return false;
 }
 
@@ -274,7 +332,7 @@ bool DecodeEvent(std::string_view in, Event* out) {
 void AppendCommand(std::string& b, const Command& c) {
   b.push_back('{');
   AppendStringField(b, "type", ToString(c.type), true);
-  AppendStringField(b, "key", c.key, false);
+  if (c.type != CommandType::kNoop) AppendStringField(b, "key", c.key, false);
   if (c.type == CommandType::kPut) AppendStringField(b, "value", c.value, false);
   b.push_back('}');
 }
@@ -370,6 +428,17 @@ void AppendEffect(std::string& b, const Effect& e) {
       AppendStringField(b, "type", "error", true);
       AppendStringField(b, "error", "bad_event", false);
       break;
+    case EffectType::kPersist:
+      AppendStringField(b, "type", "persist", true);
+      AppendUintField(b, "persist_id", e.persist_id, false);
+      AppendField(b, "records", false);
+      b.push_back('[');
+      for (size_t i = 0; i < e.records.size(); i++) {
+        if (i > 0) b.push_back(',');
+        AppendRecord(b, e.records[i]);
+      }
+      b.push_back(']');
+      break;
   }
   b.push_back('}');
 }
@@ -412,6 +481,16 @@ std::string DecodeConfig(std::string_view in, Config* out) {
   Config cfg = DefaultConfig();
   bool seen_id = false, seen_num_peers = false, seen_seed = false;
   for (const JsonField& f : v.fields) {
+    if (f.name == "durability") {
+      if (f.value.kind == JsonKind::kString && f.value.s == "none") {
+        cfg.durability = Durability::kNone;
+      } else if (f.value.kind == JsonKind::kString && f.value.s == "log") {
+        cfg.durability = Durability::kLog;
+      } else {
+        return "config: durability must be \"none\" or \"log\"";
+      }
+      continue;
+    }
     if (f.name == "trace") {
       if (!AsBool(&f.value, &cfg.trace)) return "config: trace must be true or false";
       continue;

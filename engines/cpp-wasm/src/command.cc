@@ -4,7 +4,7 @@ namespace replicant {
 
 namespace {
 
-constexpr const char* kCommandTypeNames[] = {"get", "put", "del"};
+constexpr const char* kCommandTypeNames[] = {"get", "put", "del", "noop"};
 constexpr const char* kResultTypeNames[] = {"ok", "not_found", "retry", "leader_is",
                                             "bad_command"};
 

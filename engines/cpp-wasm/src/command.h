@@ -9,7 +9,9 @@
 
 namespace replicant {
 
-enum class CommandType : uint8_t { kGet, kPut, kDel };
+// kNoop fills a log slot no promise covered when a leader takes over (docs/protocol.md, Replay);
+// it changes nothing and no client line parses to it.
+enum class CommandType : uint8_t { kGet, kPut, kDel, kNoop };
 
 const char* ToString(CommandType t);
 

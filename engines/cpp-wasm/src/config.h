@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "durability.h"
+
 namespace replicant {
 
 struct Config {
@@ -23,6 +25,8 @@ struct Config {
   // heartbeat answer shows it could not execute what the leader had (a lost accept, a stale
   // entry); 0 turns repair off, the paper's behaviour.
   uint64_t repair_batch = 0;
+  // durability: none (the paper's, the lab's preset) or log (persist before revealing).
+  Durability durability = Durability::kNone;
 };
 
 // kServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").

@@ -40,6 +40,8 @@ Result KVStore::Apply(const Command& c) {
       digest_ += EntryHash(c.key, c.value);
       return r;
     }
+    case CommandType::kNoop:
+      return r;
     case CommandType::kDel:
     default: {
       auto it = entries_.find(c.key);

@@ -56,6 +56,11 @@ class Log {
 
   // Append stores inst by the merge rule; indices already trimmed are ignored.
   void Append(const Instance& inst, std::vector<LogChange>* out);
+  // Restore puts a slot back exactly as a durable record holds it (restart only).
+  void Restore(const Instance& inst) {
+    SetLastIndexAtLeast(inst.index);
+    instances_[inst.index] = inst;
+  }
   // Commit marks an in-progress slot committed.
   void Commit(uint64_t index, std::vector<LogChange>* out);
   // CommitUntil commits, up to the leader's last_executed, the slots written under the

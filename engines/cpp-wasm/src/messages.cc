@@ -10,7 +10,8 @@ constexpr const char* kMessageTypeNames[] = {
 constexpr const char* kTimerNames[] = {"election", "commit"};
 constexpr const char* kTraceKindNames[] = {
     "follower", "leader", "election", "election_abandoned", "replay",     "instance",
-    "execute",  "stale",  "accept_timeout", "trim",         "commit_gle", "violation", "step_down", "repair",
+    "execute",  "stale",  "accept_timeout", "trim",         "commit_gle", "violation", "step_down", "repair", "recovered",
+    "fill",
 };
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "durability.h"
 #include "instance.h"
 
 namespace replicant {
@@ -40,7 +41,14 @@ enum class TimerName : uint8_t { kElection, kCommit };
 
 const char* ToString(TimerName t);
 
-enum class EventType : uint8_t { kStart, kTimer, kClient, kMessage };
+enum class EventType : uint8_t {
+  kStart,
+  kTimer,
+  kClient,
+  kMessage,
+  kPersisted,  // the driver wrote every record up to persist_id
+  kRestart,    // a restarted node's persisted records
+};
 
 struct Event {
   EventType type = EventType::kStart;
@@ -49,6 +57,8 @@ struct Event {
   uint64_t request_id = 0;
   std::string line;
   Message message;
+  uint64_t persist_id = 0;      // persisted
+  std::vector<Record> records;  // restart
 };
 
 enum class TraceKind : uint8_t {
@@ -66,6 +76,8 @@ enum class TraceKind : uint8_t {
   kViolation,
   kStepDown,
   kRepair,
+  kRecovered,
+  kFill,
 };
 
 const char* ToString(TraceKind k);
@@ -79,14 +91,14 @@ struct Trace {
   uint64_t index = 0;
   InstanceState state = InstanceState::kInProgress;
   ResultType result = ResultType::kOk;
-  uint64_t count = 0;  // replay: entries; step_down: nodes heard (itself included)
+  uint64_t count = 0;  // replay: entries; step_down: nodes heard (itself included); recovered: records
   uint64_t from_index = 0;
   uint64_t to_index = 0;
   uint64_t value = 0;            // trim: the new gle; commit_gle: the learned gle; step_down: the window
   const char* reason = nullptr;  // violation
 };
 
-enum class EffectType : uint8_t { kSend, kReply, kSetTimer, kCancelTimer, kTrace, kError };
+enum class EffectType : uint8_t { kSend, kReply, kSetTimer, kCancelTimer, kTrace, kError, kPersist };
 
 struct Effect {
   EffectType type = EffectType::kSend;
@@ -97,6 +109,8 @@ struct Effect {
   TimerName timer = TimerName::kElection;
   uint64_t delay_us = 0;
   Trace trace;
+  uint64_t persist_id = 0;      // persist
+  std::vector<Record> records;  // persist
 };
 
 }  // namespace replicant

@@ -169,7 +169,8 @@ void Node::MergeOwnLogAgain(PreparePhase& p) {
 
 // --- replay ---
 
-void Node::StartReplay(const InstanceMap& merged) {
+void Node::StartReplay(InstanceMap merged) {
+  FillHoles(merged);
   std::vector<Instance> sorted = SortedInstances(merged);
   replay_queue_.assign(std::make_move_iterator(sorted.begin()),
                        std::make_move_iterator(sorted.end()));
@@ -181,6 +182,32 @@ void Node::StartReplay(const InstanceMap& merged) {
   t.to_index = replay_queue_.back().index;
   EmitTrace(t);
   ReplayNext();
+}
+
+// FillHoles puts a no-op into merged at every index after gle, up to the last index any
+// promise reported, that no promise holds. Nothing can have been chosen there (a chosen entry
+// sits on a majority, and every majority shares a node with the promises), yet without an entry
+// the executor would wait at that index for ever (docs/protocol.md, Replay).
+void Node::FillHoles(InstanceMap& merged) {
+  uint64_t count = 0, from = 0, to = 0;
+  for (uint64_t i = log_.GlobalLastExecuted() + 1; i <= log_.LastIndex(); i++) {
+    if (merged.count(i) != 0) continue;
+    Instance noop;
+    noop.ballot = ballot_;
+    noop.index = i;
+    noop.command.type = CommandType::kNoop;
+    merged.emplace(i, std::move(noop));
+    if (count == 0) from = i;
+    count++;
+    to = i;
+  }
+  if (count == 0) return;
+  Trace t;
+  t.kind = TraceKind::kFill;
+  t.count = count;
+  t.from_index = from;
+  t.to_index = to;
+  EmitTrace(t);
 }
 
 void Node::ReplayNext() {

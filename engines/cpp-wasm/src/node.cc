@@ -13,7 +13,14 @@ const std::vector<Effect>& Node::Step(const Event& ev) {
   counters_.events++;
   switch (ev.type) {
     case EventType::kStart:
+      dur_.started = true;
       SetTimer(TimerName::kElection, ElectionDelayUs());
+      break;
+    case EventType::kPersisted:
+      OnPersisted(ev.persist_id);
+      break;
+    case EventType::kRestart:
+      OnRestart(ev.records);
       break;
     case EventType::kTimer:
       if (ev.timer == TimerName::kElection) {
@@ -35,7 +42,11 @@ const std::vector<Effect>& Node::Step(const Event& ev) {
       OnMessage(ev.message);
       break;
   }
-  if (g_check_invariants) CheckInvariants();
+  if (Durable() && ev.type != EventType::kPersisted) FinishDurableStep();
+  if (g_check_invariants) {
+    CheckInvariants();
+    CheckDurableInvariants();
+  }
   return effects_;
 }
 
@@ -164,6 +175,7 @@ void Node::ApplyChanges() {
     Trace t;
     switch (c.kind) {
       case LogChangeKind::kStored:
+        RecordInstance(c.instance);
         t.kind = TraceKind::kInstance;
         t.index = c.instance.index;
         t.ballot = c.instance.ballot;

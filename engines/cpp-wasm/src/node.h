@@ -116,7 +116,8 @@ class Node {
   void OnPrepareRequest(const Message& m);
   void OnPrepareResponse(const Message& m);
   void MergeOwnLogAgain(PreparePhase& p);
-  void StartReplay(const InstanceMap& merged);
+  void StartReplay(InstanceMap merged);
+  void FillHoles(InstanceMap& merged);
   void ReplayNext();
   void StartAccept(const Instance& inst, const ClientRequest* client, bool replay);
   void Accepted(std::unique_ptr<AcceptPhase> ph);  // ph is already out of accepts_
@@ -135,6 +136,15 @@ class Node {
   void StepDown(uint64_t heard);
   void Execute();
   void OnMessage(const Message& m);
+
+  // durability.cc
+  bool Durable() const { return cfg_.durability == Durability::kLog; }
+  void RecordInstance(const Instance& inst);
+  void FinishDurableStep();
+  void OnPersisted(uint64_t id);
+  bool ValidRecord(const Record& r) const;
+  void OnRestart(const std::vector<Record>& records);
+  void CheckDurableInvariants() const;
 
   Config cfg_;
   uint64_t ballot_ = kInitialBallot;
@@ -159,6 +169,17 @@ class Node {
   uint64_t quorum_tick_ = 0;
   std::vector<uint64_t> heard_tick_;
   bool lease_held_ = false;
+
+  // Persist bookkeeping (durability.cc; all zero in durability none).
+  struct DurableState {
+    bool started = false;         // a start or restart event was seen; a later restart is bad
+    uint64_t issued_id = 0;       // the last persist id handed out
+    uint64_t done_id = 0;         // the driver reported every persist up to this one done
+    uint64_t recorded_ballot = kInitialBallot;  // the ballot of the last promise record
+    std::vector<Record> records;  // this step's records, emitted as one persist effect
+    std::vector<std::pair<uint64_t, Effect>> held;  // sends and replies waiting: (persist id, effect)
+  };
+  DurableState dur_;
 
   std::vector<Effect> effects_;     // the current step's output
   std::vector<LogChange> changes_;  // scratch for log operations

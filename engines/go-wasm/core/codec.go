@@ -83,6 +83,11 @@ func decodeCommand(v *jsonValue) (Command, bool) {
 		return Command{}, false
 	}
 	switch t {
+	case "noop":
+		if _, ok := objectFields(v, "type"); !ok {
+			return Command{}, false
+		}
+		return Command{Type: CommandNoop}, true
 	case "get", "del":
 		f, ok := objectFields(v, "type", "key")
 		if !ok {
@@ -153,17 +158,28 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 	var m Message
 	switch t {
 	case "prepare_request":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot")
+		// bounded elections add from_index (≥ 1); without it, the paper's request
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "from_index")
+		if !ok {
+			f, ok = objectFields(v, "type", "from", "to", "channel_id", "ballot")
+		}
 		if !ok {
 			return m, false
 		}
-		n, ok := uints(f[1], f[2], f[3], f[4])
-		if !ok {
+		n, ok := uints(f[1:]...)
+		if !ok || (len(n) == 5 && n[4] == 0) {
 			return m, false
 		}
 		m = Message{Type: PrepareRequest, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3]}
+		if len(n) == 5 {
+			m.FromIndex = n[4]
+		}
 	case "prepare_response":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances")
+		// bounded elections add from_index (≥ 1, echoed) and next_index (0: the promise is whole)
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances", "from_index", "next_index")
+		if !ok {
+			f, ok = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances")
+		}
 		if !ok {
 			return m, false
 		}
@@ -173,6 +189,13 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 			return m, false
 		}
 		m = Message{Type: PrepareResponse, From: n[0], To: n[1], ChannelID: n[2], Ok: okv, Ballot: n[3]}
+		if len(f) == 9 {
+			c, ok := uints(f[7], f[8])
+			if !ok || c[0] == 0 || (c[1] != 0 && c[1] <= c[0]) {
+				return m, false
+			}
+			m.FromIndex, m.NextIndex = c[0], c[1]
+		}
 		m.Instances = make([]Instance, 0, len(f[6].items))
 		for _, item := range f[6].items {
 			inst, ok := decodeInstance(item)
@@ -226,10 +249,56 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 		}
 		m = Message{Type: CommitResponse, From: n[0], To: n[1], ChannelID: n[2], Ok: okv, Ballot: n[3],
 			LastExecuted: n[4]}
+	case "snapshot":
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "last_executed", "kv")
+		if !ok {
+			return m, false
+		}
+		n, ok1 := uints(f[1], f[2], f[3], f[4], f[5])
+		kv, ok2 := decodeKVEntries(f[6])
+		if !ok1 || !ok2 {
+			return m, false
+		}
+		m = Message{Type: Snapshot, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], LastExecuted: n[4], KV: kv}
 	default:
 		return m, false
 	}
 	return m, true
+}
+
+// decodeKVEntries reads [[key,value],…]; the content rules are the protocol's to check.
+func decodeKVEntries(v *jsonValue) ([][2]string, bool) {
+	if v.kind != jsonArray {
+		return nil, false
+	}
+	out := make([][2]string, 0, len(v.items))
+	for _, item := range v.items {
+		if item.kind != jsonArray || len(item.items) != 2 {
+			return nil, false
+		}
+		k, ok1 := asString(item.items[0])
+		val, ok2 := asString(item.items[1])
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		out = append(out, [2]string{k, val})
+	}
+	return out, true
+}
+
+func appendKVEntries(b []byte, kv [][2]string) []byte {
+	b = append(b, '[')
+	for i, e := range kv {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendJSONString(b, e[0])
+		b = append(b, ',')
+		b = appendJSONString(b, e[1])
+		b = append(b, ']')
+	}
+	return append(b, ']')
 }
 
 // DecodeMessage reads one peer message (a line of the native peer protocol).
@@ -285,8 +354,79 @@ func DecodeEvent(in []byte) (Event, error) {
 				return Event{Type: EventMessage, Message: m}, nil
 			}
 		}
+	case "persisted":
+		if f, ok := objectFields(v, "type", "persist_id"); ok {
+			if id, ok := asUint(f[1]); ok {
+				return Event{Type: EventPersisted, PersistID: id}, nil
+			}
+		}
+	case "restart":
+		if f, ok := objectFields(v, "type", "records"); ok && f[1].kind == jsonArray {
+			records := make([]Record, 0, len(f[1].items))
+			for _, item := range f[1].items {
+				r, ok := decodeRecord(item)
+				if !ok {
+					return Event{}, errSchema
+				}
+				records = append(records, r)
+			}
+			return Event{Type: EventRestart, Records: records}, nil
+		}
 	}
 	return Event{}, errSchema
+}
+
+// decodeRecord reads one durable record (docs/protocol.md, "Durability").
+func decodeRecord(v *jsonValue) (Record, bool) {
+	if v == nil || v.kind != jsonObject {
+		return Record{}, false
+	}
+	var kind string
+	for _, f := range v.fields {
+		if f.name == "kind" {
+			kind, _ = asString(f.value)
+		}
+	}
+	switch kind {
+	case "promise":
+		if f, ok := objectFields(v, "kind", "ballot"); ok {
+			if b, ok := asUint(f[1]); ok {
+				return Record{Kind: RecordPromise, Ballot: b}, true
+			}
+		}
+	case "instance":
+		if f, ok := objectFields(v, "kind", "instance"); ok {
+			if inst, ok := decodeInstance(f[1]); ok {
+				return Record{Kind: RecordInstance, Instance: inst}, true
+			}
+		}
+	case "snapshot":
+		if f, ok := objectFields(v, "kind", "last_executed", "kv"); ok {
+			le, ok1 := asUint(f[1])
+			kv, ok2 := decodeKVEntries(f[2])
+			if ok1 && ok2 {
+				return Record{Kind: RecordSnapshot, LastExecuted: le, KV: kv}, true
+			}
+		}
+	}
+	return Record{}, false
+}
+
+func appendRecord(b []byte, r *Record) []byte {
+	b = append(b, '{')
+	b = appendStringField(b, "kind", r.Kind.String(), true)
+	switch r.Kind {
+	case RecordPromise:
+		b = appendUintField(b, "ballot", r.Ballot, false)
+	case RecordInstance:
+		b = appendField(b, "instance", false)
+		b = appendInstance(b, r.Instance)
+	case RecordSnapshot:
+		b = appendUintField(b, "last_executed", r.LastExecuted, false)
+		b = appendField(b, "kv", false)
+		b = appendKVEntries(b, r.KV)
+	}
+	return append(b, '}')
 }
 
 // --- writing ---
@@ -294,6 +434,9 @@ func DecodeEvent(in []byte) (Event, error) {
 func appendCommand(b []byte, c Command) []byte {
 	b = append(b, '{')
 	b = appendStringField(b, "type", c.Type.String(), true)
+	if c.Type == CommandNoop {
+		return append(b, '}')
+	}
 	b = appendStringField(b, "key", c.Key, false)
 	if c.Type == CommandPut {
 		b = appendStringField(b, "value", c.Value, false)
@@ -323,6 +466,9 @@ func AppendMessage(b []byte, m *Message) []byte {
 	switch m.Type {
 	case PrepareRequest:
 		b = appendUintField(b, "ballot", m.Ballot, false)
+		if m.FromIndex > 0 {
+			b = appendUintField(b, "from_index", m.FromIndex, false)
+		}
 	case PrepareResponse:
 		b = appendBoolField(b, "ok", m.Ok, false)
 		b = appendUintField(b, "ballot", m.Ballot, false)
@@ -335,6 +481,10 @@ func AppendMessage(b []byte, m *Message) []byte {
 			b = appendInstance(b, inst)
 		}
 		b = append(b, ']')
+		if m.FromIndex > 0 {
+			b = appendUintField(b, "from_index", m.FromIndex, false)
+			b = appendUintField(b, "next_index", m.NextIndex, false)
+		}
 	case AcceptRequest:
 		b = appendField(b, "instance", false)
 		b = appendInstance(b, m.Instance)
@@ -349,6 +499,11 @@ func AppendMessage(b []byte, m *Message) []byte {
 		b = appendBoolField(b, "ok", m.Ok, false)
 		b = appendUintField(b, "ballot", m.Ballot, false)
 		b = appendUintField(b, "last_executed", m.LastExecuted, false)
+	case Snapshot:
+		b = appendUintField(b, "ballot", m.Ballot, false)
+		b = appendUintField(b, "last_executed", m.LastExecuted, false)
+		b = appendField(b, "kv", false)
+		b = appendKVEntries(b, m.KV)
 	}
 	return append(b, '}')
 }
@@ -364,7 +519,7 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "last_index", t.LastIndex, false)
 	case TraceElection, TraceElectionAbandoned:
 		b = appendUintField(b, "ballot", t.Ballot, false)
-	case TraceReplay:
+	case TraceReplay, TraceFill:
 		b = appendUintField(b, "count", t.Count, false)
 		b = appendUintField(b, "from_index", t.FromIndex, false)
 		b = appendUintField(b, "to_index", t.ToIndex, false)
@@ -393,6 +548,15 @@ func appendTrace(b []byte, t *Trace) []byte {
 	case TraceViolation:
 		b = appendUintField(b, "index", t.Index, false)
 		b = appendStringField(b, "reason", t.Reason, false)
+	case TraceRecovered:
+		b = appendUintField(b, "ballot", t.Ballot, false)
+		b = appendUintField(b, "last_index", t.LastIndex, false)
+		b = appendUintField(b, "records", t.Count, false)
+	case TraceSnapshotSent:
+		b = appendUintField(b, "peer", t.Leader, false)
+		b = appendUintField(b, "last_executed", t.Index, false)
+	case TraceSnapshotInstalled:
+		b = appendUintField(b, "last_executed", t.Index, false)
 	}
 	return b
 }
@@ -429,6 +593,18 @@ func AppendEffect(b []byte, e *Effect) []byte {
 	case EffectError:
 		b = appendStringField(b, "type", "error", true)
 		b = appendStringField(b, "error", "bad_event", false)
+	case EffectPersist:
+		b = appendStringField(b, "type", "persist", true)
+		b = appendUintField(b, "persist_id", e.PersistID, false)
+		b = appendField(b, "records", false)
+		b = append(b, '[')
+		for i := range e.Records {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendRecord(b, &e.Records[i])
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }
@@ -455,6 +631,18 @@ func DecodeConfig(in []byte) (Config, error) {
 	cfg := DefaultConfig()
 	var seen struct{ id, numPeers, seed bool }
 	for _, f := range v.fields {
+		if f.name == "durability" {
+			s, ok := asString(f.value)
+			switch {
+			case ok && s == "none":
+				cfg.Durability = DurabilityNone
+			case ok && s == "log":
+				cfg.Durability = DurabilityLog
+			default:
+				return Config{}, errors.New(`config: durability must be "none" or "log"`)
+			}
+			continue
+		}
 		if f.name == "trace" || f.name == "check_quorum" {
 			b, ok := asBool(f.value)
 			if !ok {
@@ -486,6 +674,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.MaxPendingAccepts = n
 		case "repair_batch":
 			cfg.RepairBatch = n
+		case "election_batch":
+			cfg.ElectionBatch = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

@@ -8,9 +8,12 @@ const (
 	CommandGet CommandType = iota
 	CommandPut
 	CommandDel
+	// CommandNoop fills a log slot no promise covered when a leader takes over (docs/protocol.md,
+	// Replay); it changes nothing and no client line parses to it.
+	CommandNoop
 )
 
-var commandTypeNames = [...]string{"get", "put", "del"}
+var commandTypeNames = [...]string{"get", "put", "del", "noop"}
 
 func (t CommandType) String() string { return commandTypeNames[t] }
 

@@ -19,10 +19,21 @@ type Config struct {
 	// heartbeat answer shows it could not execute what the leader had (a lost accept, a stale
 	// entry); 0 turns repair off, the paper's behaviour.
 	RepairBatch uint64
+	// ElectionBatch: bounded elections (docs/protocol.md, "Bounded elections"). A candidate asks
+	// only for instances after its gle, a promise travels in chunks of at most this many
+	// instances, a prepare phase that hears answers is not abandoned, and a new leader replays
+	// this many instances at once. 0 turns it off, the paper's behaviour.
+	ElectionBatch uint64
+	// Durability: none (the paper's, the lab's preset) or log (persist before revealing).
+	Durability Durability
 }
 
 // ServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").
 const ServerRepairBatch = 256
+
+// ServerElectionBatch is the election batch the native servers use (docs/protocol.md,
+// "Bounded elections").
+const ServerElectionBatch = 256
 
 // QuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
 // longest election timeout.
@@ -54,6 +65,8 @@ func (c Config) Validate() error {
 		return errors.New("config: max_pending_accepts must be between 1 and 1000000")
 	case c.RepairBatch > 4096:
 		return errors.New("config: repair_batch must be between 0 and 4096")
+	case c.ElectionBatch > 4096:
+		return errors.New("config: election_batch must be between 0 and 4096")
 	}
 	return nil
 }

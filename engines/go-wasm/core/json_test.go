@@ -82,3 +82,28 @@ func TestDecodeConfig(t *testing.T) {
 		}
 	}
 }
+
+// A no-op travels only between nodes: exactly {"type":"noop"}, never with a key, and no client
+// line parses to it.
+func TestNoopCommandOnTheWire(t *testing.T) {
+	m := Message{Type: AcceptRequest, From: 1, To: 0, ChannelID: 3,
+		Instance: Instance{Ballot: 257, Index: 4, State: InProgress, Command: Command{Type: CommandNoop}}}
+	line := string(AppendMessage(nil, &m))
+	if !strings.Contains(line, `"command":{"type":"noop"}}`) {
+		t.Fatalf("noop encoded as %s", line)
+	}
+	ev, err := DecodeEvent([]byte(`{"type":"message","msg":` + line + `}`))
+	if err != nil || ev.Message.Instance.Command.Type != CommandNoop {
+		t.Fatalf("noop did not decode: %v %+v", err, ev.Message.Instance)
+	}
+	withKey := strings.Replace(line, `{"type":"noop"}`, `{"type":"noop","key":"k"}`, 1)
+	if _, err := DecodeEvent([]byte(`{"type":"message","msg":` + withKey + `}`)); err == nil {
+		t.Errorf("a noop with a key was accepted")
+	}
+	if _, ok := ParseCommand("noop "); ok {
+		t.Errorf("a client line parsed to a noop")
+	}
+	if r := NewKVStore().Apply(Command{Type: CommandNoop}); r.Type != ResultOk {
+		t.Errorf("noop result %v", r.Type)
+	}
+}

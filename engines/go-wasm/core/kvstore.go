@@ -44,6 +44,8 @@ func (kv *KVStore) Apply(c Command) Result {
 		kv.entries[c.Key] = c.Value
 		kv.digest += entryHash(c.Key, c.Value)
 		return Result{Type: ResultOk}
+	case CommandNoop:
+		return Result{Type: ResultOk}
 	default:
 		old, ok := kv.entries[c.Key]
 		if !ok {

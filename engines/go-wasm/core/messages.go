@@ -11,11 +11,12 @@ const (
 	AcceptResponse
 	CommitRequest
 	CommitResponse
+	Snapshot // state transfer: the leader's KV store at its last_executed
 )
 
 var messageTypeNames = [...]string{
 	"prepare_request", "prepare_response", "accept_request",
-	"accept_response", "commit_request", "commit_response",
+	"accept_response", "commit_request", "commit_response", "snapshot",
 }
 
 func (t MessageType) String() string { return messageTypeNames[t] }
@@ -30,8 +31,11 @@ type Message struct {
 	Ballot             uint64
 	LastExecuted       uint64
 	GlobalLastExecuted uint64
-	Instance           Instance   // accept_request
-	Instances          []Instance // prepare_response
+	Instance           Instance    // accept_request
+	Instances          []Instance  // prepare_response
+	FromIndex          uint64      // prepare_request/response with bounded elections (≥ 1)
+	NextIndex          uint64      // prepare_response with bounded elections: 0 when whole
+	KV                 [][2]string // snapshot: every entry, ascending keys
 }
 
 type TimerName uint8
@@ -52,6 +56,8 @@ const (
 	EventTimer
 	EventClient
 	EventMessage
+	EventPersisted // the driver wrote every record up to PersistID
+	EventRestart   // a restarted node's persisted records
 )
 
 type Event struct {
@@ -61,6 +67,8 @@ type Event struct {
 	RequestID uint64
 	Line      string
 	Message   Message
+	PersistID uint64   // persisted
+	Records   []Record // restart
 }
 
 type EffectType uint8
@@ -72,6 +80,7 @@ const (
 	EffectCancelTimer
 	EffectTrace
 	EffectError
+	EffectPersist
 )
 
 type Effect struct {
@@ -83,6 +92,8 @@ type Effect struct {
 	Timer     TimerName
 	DelayUs   uint64
 	Trace     Trace
+	PersistID uint64   // persist
+	Records   []Record // persist
 }
 
 type TraceKind uint8
@@ -102,12 +113,16 @@ const (
 	TraceViolation
 	TraceStepDown
 	TraceRepair
+	TraceRecovered
+	TraceFill
+	TraceSnapshotSent
+	TraceSnapshotInstalled
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
-	"step_down", "repair",
+	"step_down", "repair", "recovered", "fill", "snapshot_sent", "snapshot_installed",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }
@@ -121,7 +136,7 @@ type Trace struct {
 	Index     uint64
 	State     InstanceState
 	Result    ResultType
-	Count     uint64 // replay: entries; step_down: nodes heard (itself included)
+	Count     uint64 // replay: entries; step_down: nodes heard (itself included); recovered: records
 	FromIndex uint64
 	ToIndex   uint64
 	Value     uint64 // trim: the new gle; commit_gle: the learned gle; step_down: the window

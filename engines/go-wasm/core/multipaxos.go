@@ -60,6 +60,12 @@ func (n *Node) onElectionTimer() {
 		n.setTimer(TimerElection, n.electionDelayUs())
 		return
 	}
+	if n.prepare != nil && n.prepare.progressed {
+		// bounded elections: a phase still hearing answers is slow, not failed
+		n.prepare.progressed = false
+		n.setTimer(TimerElection, n.electionDelayUs())
+		return
+	}
 	if n.prepare != nil {
 		abandoned := n.prepare.ballot
 		n.prepare = nil
@@ -75,33 +81,66 @@ func (n *Node) onElectionTimer() {
 		return
 	}
 	n.prepare = p
-	p.channelID = n.broadcast(Message{Type: PrepareRequest, Ballot: b})
+	var from uint64
+	if n.cfg.ElectionBatch > 0 {
+		// everything up to gle is executed on every node: no promise needs to carry it
+		from = n.log.GlobalLastExecuted() + 1
+		for i := range p.asked {
+			p.asked[i] = from
+		}
+	}
+	p.channelID = n.broadcast(Message{Type: PrepareRequest, Ballot: b, FromIndex: from})
 	n.setTimer(TimerElection, n.electionDelayUs())
 }
 
 func (n *Node) onPrepareRequest(m *Message) {
-	if m.Ballot > n.ballot && !n.inLease() {
-		n.becomeFollower(m.Ballot)
-		n.respond(m, Message{Type: PrepareResponse, Ok: true, Ballot: n.ballot, Instances: n.log.Instances()})
+	if m.FromIndex > 0 && m.Ballot == n.ballot && LeaderOf(m.Ballot) == m.From {
+		// the candidate this node promised asks for the next chunk of that promise
+		n.respond(m, n.promiseChunk(m.FromIndex))
 		return
 	}
-	n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot})
+	if m.Ballot > n.ballot && !n.inLease() {
+		n.becomeFollower(m.Ballot)
+		if m.FromIndex > 0 {
+			n.respond(m, n.promiseChunk(m.FromIndex))
+		} else {
+			n.respond(m, Message{Type: PrepareResponse, Ok: true, Ballot: n.ballot, Instances: n.log.Instances()})
+		}
+		return
+	}
+	n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot, FromIndex: m.FromIndex})
+}
+
+// promiseChunk is one bounded part of a promise: the stored instances from index `from` on,
+// at most ElectionBatch of them (all when 0), and where the next chunk starts (0: none).
+func (n *Node) promiseChunk(from uint64) Message {
+	m := Message{Type: PrepareResponse, Ok: true, Ballot: n.ballot, FromIndex: from}
+	for _, inst := range n.log.Instances() {
+		if inst.Index < from {
+			continue
+		}
+		if n.cfg.ElectionBatch > 0 && uint64(len(m.Instances)) == n.cfg.ElectionBatch {
+			m.NextIndex = inst.Index
+			break
+		}
+		m.Instances = append(m.Instances, inst)
+	}
+	return m
 }
 
 func (n *Node) onPrepareResponse(m *Message) {
 	p := n.prepare
-	if p == nil || m.ChannelID != p.channelID || p.answered&peerBit(m.From) != 0 {
+	if p == nil || m.ChannelID != p.channelID || p.answered&peerBit(m.From) != 0 || m.FromIndex != p.asked[m.From] {
 		n.counters.StaleResponses++
 		return
 	}
-	p.answered |= peerBit(m.From)
 	if !m.Ok {
+		p.answered |= peerBit(m.From)
 		n.prepare = nil
 		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: p.ballot})
 		n.becomeFollower(m.Ballot)
 		return
 	}
-	p.promises++
 	for _, inst := range m.Instances {
 		if insertInto(p.merged, inst) == insertViolation {
 			n.changes = append(n.changes, LogChange{Kind: ChangeViolation, Instance: inst, Reason: ReasonCommandMismatch})
@@ -109,6 +148,16 @@ func (n *Node) onPrepareResponse(m *Message) {
 		p.maxLastIndex = max(p.maxLastIndex, inst.Index)
 	}
 	n.applyChanges()
+	p.progressed = n.cfg.ElectionBatch > 0
+	if m.NextIndex != 0 {
+		// a chunk of a longer promise: ask this peer alone for the next one, on the same channel
+		p.asked[m.From] = m.NextIndex
+		n.send(Message{Type: PrepareRequest, From: n.cfg.ID, To: m.From, ChannelID: p.channelID,
+			Ballot: p.ballot, FromIndex: m.NextIndex})
+		return
+	}
+	p.answered |= peerBit(m.From)
+	p.promises++
 	if p.promises >= n.majority() {
 		n.prepare = nil
 		n.mergeOwnLogAgain(p)
@@ -132,13 +181,40 @@ func (n *Node) mergeOwnLogAgain(p *preparePhase) {
 // --- replay ---
 
 func (n *Node) startReplay(merged map[uint64]Instance) {
+	n.fillHoles(merged)
 	n.replayQueue = sortedInstances(merged)
 	if len(n.replayQueue) == 0 {
 		return
 	}
 	n.trace(Trace{Kind: TraceReplay, Count: uint64(len(n.replayQueue)),
 		FromIndex: n.replayQueue[0].Index, ToIndex: n.replayQueue[len(n.replayQueue)-1].Index})
-	n.replayNext()
+	// one entry at a time (the paper's); with bounded elections ElectionBatch at once, each
+	// commit starting the next, so the window stays full
+	window := max(n.cfg.ElectionBatch, 1)
+	for i := uint64(0); i < window && len(n.replayQueue) > 0 && n.isLeader(); i++ {
+		n.replayNext()
+	}
+}
+
+// fillHoles puts a no-op into merged at every index after gle, up to the last index any
+// promise reported, that no promise holds. Nothing can have been chosen there (a chosen entry
+// sits on a majority, and every majority shares a node with the promises), yet without an entry
+// the executor would wait at that index for ever (docs/protocol.md, Replay).
+func (n *Node) fillHoles(merged map[uint64]Instance) {
+	var count, from, to uint64
+	for i := n.log.GlobalLastExecuted() + 1; i <= n.log.LastIndex(); i++ {
+		if _, ok := merged[i]; ok {
+			continue
+		}
+		merged[i] = Instance{Ballot: n.ballot, Index: i, State: InProgress, Command: Command{Type: CommandNoop}}
+		if count == 0 {
+			from = i
+		}
+		count, to = count+1, i
+	}
+	if count > 0 {
+		n.trace(Trace{Kind: TraceFill, Count: count, FromIndex: from, ToIndex: to})
+	}
 }
 
 func (n *Node) replayNext() {
@@ -344,6 +420,10 @@ func (n *Node) onCommitResponse(m *Message) {
 // accept) or held them from an older ballot (stale). At most RepairBatch per heartbeat; one
 // channel id for the batch, whose answers are then stale. The next heartbeat commits them.
 func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
+	if peerLastExecuted < n.log.GlobalLastExecuted() {
+		n.sendSnapshot(peer) // what it needs next is trimmed here (snapshot.go)
+		return
+	}
 	var batch []Instance
 	for i := peerLastExecuted + 1; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
 		inst, ok := n.log.Get(i)
@@ -431,5 +511,7 @@ func (n *Node) onMessage(m *Message) {
 		n.onCommitRequest(m)
 	case CommitResponse:
 		n.onCommitResponse(m)
+	case Snapshot:
+		n.onSnapshot(m)
 	}
 }

@@ -26,6 +26,8 @@ type Node struct {
 	heardTick  []uint64
 	leaseHeld  bool
 
+	dur durableState // persist bookkeeping (durability.go)
+
 	effects []Effect    // the current step's output
 	changes []LogChange // scratch for log operations
 }
@@ -39,6 +41,10 @@ type preparePhase struct {
 	answered     uint32 // bit per peer
 	merged       map[uint64]Instance
 	maxLastIndex uint64
+	// bounded elections: the from_index last asked of each peer, and whether any answer came
+	// since the election timer last fired
+	asked      [MaxNumPeers]uint64
+	progressed bool
 }
 
 type acceptPhase struct {
@@ -68,14 +74,15 @@ type Counters struct {
 // NewNode creates a node; cfg must be valid (Config.Validate).
 func NewNode(cfg Config) *Node {
 	return &Node{
-		cfg:      cfg,
-		ballot:   InitialBallot,
-		log:      NewLog(),
-		kv:       NewKVStore(),
-		rng:      NewSplitMix64(cfg.Seed),
-		accepts:  make(map[uint64]*acceptPhase),
+		cfg:       cfg,
+		ballot:    InitialBallot,
+		log:       NewLog(),
+		kv:        NewKVStore(),
+		rng:       NewSplitMix64(cfg.Seed),
+		accepts:   make(map[uint64]*acceptPhase),
 		awaiting:  make(map[uint64]clientRequest),
 		heardTick: make([]uint64, cfg.NumPeers),
+		dur:       durableState{recordedBallot: InitialBallot},
 	}
 }
 
@@ -87,7 +94,12 @@ func (n *Node) Step(ev *Event) []Effect {
 	n.counters.Events++
 	switch ev.Type {
 	case EventStart:
+		n.dur.started = true
 		n.setTimer(TimerElection, n.electionDelayUs())
+	case EventRestart:
+		n.onRestart(ev.Records)
+	case EventPersisted:
+		n.onPersisted(ev.PersistID)
 	case EventTimer:
 		if ev.Timer == TimerElection {
 			n.onElectionTimer()
@@ -105,8 +117,12 @@ func (n *Node) Step(ev *Event) []Effect {
 		n.heardTick[ev.Message.From] = n.quorumTick
 		n.onMessage(&ev.Message)
 	}
+	if n.durable() && ev.Type != EventPersisted {
+		n.finishDurableStep()
+	}
 	if CheckInvariants {
 		n.checkInvariants()
+		n.checkDurableInvariants()
 	}
 	return n.effects
 }
@@ -136,7 +152,10 @@ func (n *Node) validMessage(m *Message) bool {
 	}
 	realBallot := func(b uint64) bool { return LeaderOf(b) < num }
 	switch m.Type {
-	case PrepareRequest, CommitRequest:
+	case PrepareRequest, CommitRequest, Snapshot:
+		if m.Type == Snapshot && !validKVEntries(m.KV) {
+			return false
+		}
 		return LeaderOf(m.Ballot) == m.From
 	case AcceptRequest:
 		return LeaderOf(m.Instance.Ballot) == m.From && m.Instance.Index >= 1 && m.Instance.State == InProgress
@@ -219,6 +238,7 @@ func (n *Node) applyChanges() {
 	for _, c := range n.changes {
 		switch c.Kind {
 		case ChangeStored:
+			n.recordInstance(c.Instance)
 			n.trace(Trace{Kind: TraceInstance, Index: c.Instance.Index, Ballot: c.Instance.Ballot, State: c.Instance.State})
 		case ChangeStale:
 			n.trace(Trace{Kind: TraceStale, Index: c.Instance.Index, Ballot: c.Instance.Ballot})

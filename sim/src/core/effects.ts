@@ -24,6 +24,10 @@ export function parseEffect(line: string): Effect {
     return { kind: 'send', ...routeOf(json), json };
   }
   if (line.startsWith('{"type":"trace"')) return { kind: 'trace', line };
+  if (line.startsWith(REPLY_PREFIX)) {
+    const r = canonicalReply(line);
+    if (r) return r;
+  }
   const o = JSON.parse(line) as Record<string, unknown>;
   switch (o.type) {
     case 'reply': {
@@ -45,6 +49,59 @@ export function parseEffect(line: string): Effect {
     default:
       return { kind: 'error', line };
   }
+}
+
+const REPLY_PREFIX = '{"type":"reply","client_id":';
+const REQUEST_FIELD = ',"request_id":';
+const RESULT_FIELD = ',"result":"';
+const VALUE_FIELD = ',"value":"';
+const LEADER_FIELD = ',"leader":';
+
+/** A reply in the cores' canonical form (docs/protocol.md, "Effects": the fields in this order,
+ * a value without escapes), read without a JSON parse — one per client operation, carrying the
+ * value. Anything else gives null and is left to JSON.parse. */
+function canonicalReply(line: string): Effect | null {
+  const idEnd = line.indexOf(',', REPLY_PREFIX.length);
+  if (idEnd < 0 || !line.startsWith(REQUEST_FIELD, idEnd)) return null;
+  const reqAt = idEnd + REQUEST_FIELD.length;
+  const reqEnd = line.indexOf(',', reqAt);
+  if (reqEnd < 0 || !line.startsWith(RESULT_FIELD, reqEnd)) return null;
+  const resAt = reqEnd + RESULT_FIELD.length;
+  const resEnd = line.indexOf('"', resAt);
+  if (resEnd < 0) return null;
+  const client_id = integer(line.slice(REPLY_PREFIX.length, idEnd));
+  const request_id = integer(line.slice(reqAt, reqEnd));
+  if (client_id === null || request_id === null) return null;
+  const r: Effect = { kind: 'reply', client_id, request_id, result: line.slice(resAt, resEnd), line };
+  const rest = resEnd + 1;
+  if (rest === line.length - 1) return line.endsWith('}') ? r : null;
+  if (line.startsWith(VALUE_FIELD, rest)) {
+    const vAt = rest + VALUE_FIELD.length;
+    const vEnd = line.length - 2; // the closing quote, then }
+    if (!line.endsWith('"}') || vEnd < vAt) return null;
+    const value = line.slice(vAt, vEnd);
+    if (value.includes('\\') || value.includes('"')) return null; // escapes: left to JSON.parse
+    r.value = value;
+    return r;
+  }
+  if (line.startsWith(LEADER_FIELD, rest) && line.endsWith('}')) {
+    const leader = integer(line.slice(rest + LEADER_FIELD.length, -1));
+    if (leader === null) return null;
+    r.leader = leader;
+    return r;
+  }
+  return null;
+}
+
+/** A JSON integer as the cores write it (digits, an optional minus), else null. */
+function integer(text: string): number | null {
+  if (text.length === 0 || text.length > 16) return null;
+  for (let i = text.charCodeAt(0) === 45 ? 1 : 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+  }
+  const n = Number(text);
+  return Number.isSafeInteger(n) && text !== '-' ? n : null;
 }
 
 /** type and to of a canonical peer message: {"type":"X","from":F,"to":T,… */

@@ -14,7 +14,7 @@
 // - when a young collection cannot find room (old + eden minimum > heap), a full collection
 //   compacts the whole heap in one long pause.
 import type { CpuPool } from './cpu.ts';
-import type { GcEvent, RuntimeModel } from './runtime.ts';
+import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
 export interface G1Params {
   heap_bytes: number; // -Xmx
@@ -72,6 +72,8 @@ export class G1Runtime implements RuntimeModel {
   private markEndUs = 0;
   private mixedLeft = 0;
   private reclaimablePerMixed = 0;
+  private gate: CollectionGate | null = null;
+  private pauseEndUs = 0;
 
   constructor(
     private readonly p: G1Params,
@@ -110,8 +112,40 @@ export class G1Runtime implements RuntimeModel {
   charge(t_us: number, alloc_bytes: number, _allocs: number): number {
     this.advance(t_us);
     this.edenUsed += alloc_bytes;
-    if (this.edenUsed >= this.eden()) this.collect(t_us);
+    if (this.edenUsed >= this.eden() && this.mayCollect(t_us)) this.collect(t_us);
     return 0;
+  }
+
+  /** BLADE's gate, unless holding would eat into the reserve: then the collection runs now. */
+  private mayCollect(t_us: number): boolean {
+    if (!this.gate) return true;
+    if (this.edenUsed >= this.eden() + this.p.reserve_fraction * this.p.heap_bytes) return true;
+    return this.gate(t_us, this.pending(t_us));
+  }
+
+  setGate(gate: CollectionGate | null): void {
+    this.gate = gate;
+  }
+
+  /** The next pause as collect() would take it now (young, mixed or full). */
+  pending(_t_us: number): GcPending {
+    const copied = this.log_live_bytes + this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    let ms = youngPauseMs(copied, this.updatesSinceYoung, this.p.parallel_gc_threads, this.p);
+    let kind = this.mixedLeft > 0 ? 'g1_mixed' : 'g1_young';
+    if (this.mixedLeft > 0) {
+      const reclaim = Math.min(this.reclaimablePerMixed, this.oldGarbage);
+      ms += ((reclaim * 0.85) / 0.15) * this.p.copy_ns_per_byte / this.p.parallel_gc_threads / 1e6;
+    }
+    const oldAfter = this.old() + this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    if (oldAfter + this.p.new_size_min_fraction * this.p.heap_bytes > this.p.heap_bytes) {
+      ms = fullPauseMs(this.live_bytes + this.log_live_bytes, this.p.parallel_gc_threads, this.p.full_gc_ns_per_live_byte);
+      kind = 'g1_full';
+    }
+    return { kind, bytes_to_collection: Math.max(0, this.eden() - this.edenUsed), predicted_pause_ms: ms };
+  }
+
+  collectingUntil_us(): number {
+    return this.pauseEndUs;
   }
 
   private collect(t: number): void {
@@ -154,6 +188,7 @@ export class G1Runtime implements RuntimeModel {
   private pause(t: number, ms: number, kind: string): void {
     const threads = this.p.parallel_gc_threads;
     this.pool.pause(t, t + ms * 1000, threads);
+    this.pauseEndUs = Math.max(this.pauseEndUs, t + ms * 1000);
     this.events.push({ t_s: t / 1e6, kind, pause_ms: ms, cpu_ms: ms * Math.min(threads, this.pool.cores) });
   }
 

@@ -4,13 +4,15 @@
 // - a cycle starts before the goal (the trigger) and marks concurrently: 25 % of GOMAXPROCS as
 //   dedicated mark workers, plus assists — goroutines that allocate while marking do mark work
 //   in proportion to what they allocate, so that marking ends by the time the heap reaches the
-//   goal;
+//   goal — plus idle-time mark workers: a processor with nothing else to run marks instead, so
+//   while a cycle runs the collector takes nearly all the CPU the program leaves idle (the
+//   bursts of Fig 12(a)). An idle worker gives its core back as soon as work arrives;
 // - mark work is proportional to the live heap;
 // - the GC CPU limiter caps GC at 50 % of the CPU (over a window): beyond it, assists stop and
 //   the heap may overshoot the goal;
 // - two short stop-the-world phases per cycle (sweep termination, mark termination).
 import type { CpuPool } from './cpu.ts';
-import type { GcEvent, RuntimeModel } from './runtime.ts';
+import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
 export interface GoGcParams {
   gogc: number; // 100
@@ -23,6 +25,7 @@ export interface GoGcParams {
   dedicated_fraction: number; // 0.25
   cpu_limit_fraction: number; // 0.5
   cpu_limit_window_us: number; // the limiter's averaging window
+  idle_workers: boolean; // idle processors mark while a cycle runs
 }
 
 /** The heap goal for a live heap, GOGC and memory limit (bytes). */
@@ -68,10 +71,12 @@ export class GoRuntime implements RuntimeModel {
   private workLeft = 0; // mark work not yet done by assists or accounted to workers
   private workTotal = 0;
   private assistCpu = 0;
+  private idleCpu = 0; // mark work done by idle-time workers this cycle
   private allocDuringMark = 0;
   // Limiter: GC CPU and total CPU capacity in the current window.
   private windowStart = 0;
   private windowGc = 0;
+  private gate: CollectionGate | null = null;
 
   constructor(
     private readonly p: GoGcParams,
@@ -94,6 +99,7 @@ export class GoRuntime implements RuntimeModel {
     this.workTotal = markWork_us(this.live_bytes, this.p.mark_ns_per_live_byte);
     this.workLeft = this.workTotal;
     this.assistCpu = 0;
+    this.idleCpu = 0;
     this.allocDuringMark = 0;
     this.pool.pause(t, t + this.p.stw_us, this.p.gomaxprocs);
     const d = this.dedicated();
@@ -103,13 +109,29 @@ export class GoRuntime implements RuntimeModel {
     this.placeWorkers(t);
   }
 
-  /** Keeps the dedicated workers on the cores up to one slice ahead of `t`. */
+  /** Keeps the dedicated workers on the cores up to one slice ahead of `t`, and gives the
+   * idle-time workers the time every other core has been idle since the cycle began, up to `t`
+   * (never beyond: an idle worker yields to the next piece of work at once). */
   private placeWorkers(t: number): void {
     const until = Math.min(this.markEnd, t + OCCUPY_SLICE_US);
     if (until > this.occupiedUntil) {
       this.pool.occupyCores(this.workerCores, this.occupiedUntil, until, this.dedicated());
       this.occupiedUntil = until;
     }
+    if (!this.p.idle_workers) return;
+    const from = this.markStart + this.p.stw_us;
+    for (let i = 0; i < this.pool.cores; i++) {
+      if (this.workerCores.includes(i)) continue;
+      const idleSince = Math.max(this.pool.free_at[i]!, from);
+      if (idleSince >= t) continue;
+      this.pool.occupyCores([i], idleSince, t);
+      this.idleCpu += t - idleSince;
+    }
+  }
+
+  /** Mark work done by the dedicated and idle-time workers by `t`. */
+  private workerWork(t: number): number {
+    return Math.max(0, t - this.markStart - this.p.stw_us) * this.dedicated() + this.idleCpu;
   }
 
   private endCycle(t: number): void {
@@ -120,7 +142,7 @@ export class GoRuntime implements RuntimeModel {
       t_s: this.markStart / 1e6,
       kind: 'go_cycle',
       pause_ms: (2 * this.p.stw_us) / 1000,
-      cpu_ms: (dedicatedCpu + this.assistCpu + 2 * this.p.stw_us * this.p.gomaxprocs) / 1000,
+      cpu_ms: (dedicatedCpu + this.idleCpu + this.assistCpu + 2 * this.p.stw_us * this.p.gomaxprocs) / 1000,
       duration_ms: (t + this.p.stw_us - this.markStart) / 1000,
     });
     // What was allocated during marking is black (kept) this cycle: it counts as marked.
@@ -132,20 +154,43 @@ export class GoRuntime implements RuntimeModel {
 
   advance(t_us: number): void {
     if (this.marking) {
-      // Dedicated workers do work at their rate; assists shortened the remaining work.
-      const elapsed = Math.max(0, t_us - this.markStart - this.p.stw_us);
-      const byWorkers = elapsed * this.dedicated();
-      if (byWorkers >= this.workLeft || t_us >= this.markEnd) this.endCycle(Math.min(t_us, this.markEnd));
-      else this.placeWorkers(t_us);
+      // Dedicated and idle-time workers do work at their rate; assists shortened the remaining work.
+      this.placeWorkers(t_us);
+      if (this.workerWork(t_us) >= this.workLeft || t_us >= this.markEnd) this.endCycle(Math.min(t_us, this.markEnd));
     }
-    if (!this.marking && this.heap >= this.trigger) this.startCycle(t_us);
+    if (!this.marking && this.heap >= this.trigger && this.mayStart(t_us)) this.startCycle(t_us);
+  }
+
+  /** BLADE's gate, unless holding would pass the heap goal: then the cycle starts now. */
+  private mayStart(t_us: number): boolean {
+    if (!this.gate || this.heap >= this.goal) return true;
+    return this.gate(t_us, this.pending(t_us));
+  }
+
+  setGate(gate: CollectionGate | null): void {
+    this.gate = gate;
+  }
+
+  /** The next cycle: its "pause" is how long it would mark (the node runs slower, not stopped,
+   * apart from the two short stop-the-world phases). */
+  pending(_t_us: number): GcPending {
+    const work = markWork_us(this.live_bytes, this.p.mark_ns_per_live_byte);
+    return {
+      kind: 'go_cycle',
+      bytes_to_collection: Math.max(0, this.trigger - this.heap),
+      predicted_pause_ms: (2 * this.p.stw_us + work / Math.max(this.dedicated(), 1e-9)) / 1000,
+    };
+  }
+
+  collectingUntil_us(): number {
+    return this.marking ? this.markEnd + this.p.stw_us : 0;
   }
 
   charge(t_us: number, alloc_bytes: number, _allocs: number): number {
     this.advance(t_us);
     this.heap += alloc_bytes;
     if (!this.marking) {
-      if (this.heap >= this.trigger) this.startCycle(t_us);
+      if (this.heap >= this.trigger && this.mayStart(t_us)) this.startCycle(t_us);
       return 0;
     }
     this.allocDuringMark += alloc_bytes;
@@ -158,16 +203,15 @@ export class GoRuntime implements RuntimeModel {
     const dedicatedInWindow = this.p.cpu_limit_window_us * this.dedicated();
     const limited = this.windowGc + dedicatedInWindow >= this.p.cpu_limit_fraction * capacity;
     if (limited) return 0;
-    const elapsed = Math.max(0, t_us - this.markStart - this.p.stw_us);
-    const remaining = this.workLeft - elapsed * this.dedicated();
+    const remaining = this.workLeft - this.workerWork(t_us);
     const perByte = assistWorkPerByte_us(remaining, this.heap, this.goal);
     const assist = Math.min(remaining, alloc_bytes * perByte);
     if (assist <= 0) return 0;
     this.workLeft -= assist;
     this.assistCpu += assist;
     this.windowGc += assist;
-    // Assisting brings the end of marking closer.
-    this.markEnd = this.markStart + this.p.stw_us + this.workLeft / Math.max(this.dedicated(), 1e-9);
+    // Assisting brings the end of marking closer (the dedicated workers' pace alone bounds it).
+    this.markEnd = this.markStart + this.p.stw_us + (this.workLeft - this.idleCpu) / Math.max(this.dedicated(), 1e-9);
     return assist;
   }
 

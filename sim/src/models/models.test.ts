@@ -31,7 +31,7 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
 
   const params = {
     gogc: 100, memory_limit_bytes: Infinity, non_heap_bytes: 0, gomaxprocs: 8, mark_ns_per_live_byte: 0.3,
-    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6,
+    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false,
   };
 
   it('a cycle starts when allocation reaches the trigger and takes 25 % of the cores', () => {
@@ -50,6 +50,26 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
     // dedicated workers: 2 of 8 cores busy with GC during the mark
     const u = pool.usage.utilization(e.t_s * 1e6 + 1000, e.t_s * 1e6 + 50_000);
     expect(u.gc).toBeGreaterThan(0.2);
+  });
+
+  it('idle-time mark workers take the CPU the program leaves idle while a cycle runs, and end it sooner', () => {
+    // A light load on 8 cores: a cycle's CPU share is the dedicated 25 % without idle workers and
+    // nearly all of the cores with them (Fig 12(a): 95 % at 5 GiB).
+    const cycle = (idle_workers: boolean) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, idle_workers }, 1 * GiB, pool);
+      for (let t = 0; go.events.length < 3 && t < 1e9; t += 1000) {
+        go.charge(t, 1024 * 1024, 1);
+        pool.run(t, 20); // a little mutator work each millisecond
+      }
+      const e = go.events[2]!;
+      return { share: e.cpu_ms / (e.duration_ms! * 8), duration_ms: e.duration_ms! };
+    };
+    const without = cycle(false);
+    const withIdle = cycle(true);
+    expect(without.share).toBeLessThan(0.35);
+    expect(withIdle.share).toBeGreaterThan(0.9);
+    expect(withIdle.duration_ms).toBeLessThan(without.duration_ms / 2);
   });
 
   it('a memory limit below the live heap keeps the collector running', () => {

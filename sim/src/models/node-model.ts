@@ -60,6 +60,8 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           dedicated_fraction: param(card, 'go.dedicated_fraction'),
           cpu_limit_fraction: param(card, 'go.cpu_limit_fraction'),
           cpu_limit_window_us: param(card, 'go.cpu_limit_window_us'),
+          // A card before 1.2.0 has no idle-time workers.
+          idle_workers: (card.parameters['go.idle_workers']?.value ?? 0) > 0,
         },
         live.data + live.log,
         pool,

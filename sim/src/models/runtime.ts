@@ -12,6 +12,20 @@ export interface GcEvent {
   duration_ms?: number;
 }
 
+/** The `gc_pending` signal: a collection is coming, how far off (in bytes the node may still
+ * allocate) and the pause the model predicts for it (exactly the pause it would take now; the
+ * mitigation model adds MITMEM's prediction error). */
+export interface GcPending {
+  kind: string;
+  bytes_to_collection: number;
+  predicted_pause_ms: number;
+}
+
+/** Asked just before a collection would start (BLADE's upcall): true lets it start now; false
+ * holds it (it is asked again at the next allocation). A runtime ignores a false answer once
+ * holding would exhaust its memory: then it collects at once, as BLADE's runtime does. */
+export type CollectionGate = (t_us: number, pending: GcPending) => boolean;
+
 export interface RuntimeModel {
   /** Brings the model's phases up to time t (a GC cycle ending, …). */
   advance(t_us: number): void;
@@ -23,6 +37,12 @@ export interface RuntimeModel {
   readonly events: GcEvent[];
   /** Set when the process would be killed for exceeding its memory limit. */
   oom_at_us: number | null;
+  /** gc_pending: the next collection, or null when the runtime has none (C++, Rust). */
+  pending?(t_us: number): GcPending | null;
+  /** Installs BLADE's gate on when collections may start (none: they start when due). */
+  setGate?(gate: CollectionGate | null): void;
+  /** Until when the current collection stops or slows the node (µs); ≤ now when none runs. */
+  collectingUntil_us?(): number;
 }
 
 /** C++ and Rust: no collector. Each allocation costs allocator time; the resident set is the

@@ -28,6 +28,32 @@ describe('network', () => {
     expect(reordersPrevented).toBeGreaterThan(0);
   });
 
+  it('the receiver\'s thread hand-off adds its mean to each message, in the link\'s order', () => {
+    const plain = new Network({ one_way_latency_us: 100, jitter_us: 0, bandwidth_gbps: 10 }, new Prng(3, 1));
+    const handed = new Network({ one_way_latency_us: 100, jitter_us: 0, bandwidth_gbps: 10, handoff_mean_us: 300 }, new Prng(3, 1));
+    let extra = 0;
+    let last = 0;
+    let outOfOrder = 0;
+    const N = 5000;
+    // Messages far apart (10 ms) on one link: each hand-off stands alone.
+    for (let i = 0; i < N; i++) {
+      const sent = i * 10_000;
+      const a = handed.arrival(0, 1, 100, sent);
+      if (a < last) outOfOrder++;
+      extra += a - plain.arrival(0, 1, 100, sent);
+      last = a;
+    }
+    expect(outOfOrder).toBe(0);
+    expect(extra / N).toBeGreaterThan(270);
+    expect(extra / N).toBeLessThan(330);
+    // Close together (10 µs apart), a slow hand-off holds up the messages behind it.
+    const busy = new Network({ one_way_latency_us: 100, jitter_us: 0, bandwidth_gbps: 10, handoff_mean_us: 300 }, new Prng(4, 1));
+    let lag = 0;
+    for (let i = 0; i < N; i++) lag += busy.arrival(0, 1, 100, i * 10) - (i * 10 + 100.08);
+    expect(lag / N).toBeGreaterThan(600);
+    expect(() => new Network({ one_way_latency_us: 100, jitter_us: 0, bandwidth_gbps: 10, handoff_mean_us: -1 }, new Prng(4, 1))).toThrow(/handoff_mean_us/);
+  }, 60_000);
+
   it('jitter is exponential: mean 1, the right tail, close to −ln(1−u) everywhere', () => {
     const rng = new Prng(9, 1);
     let sum = 0;

@@ -11,6 +11,11 @@ export interface NetworkParams {
   jitter_us: number;
   /** Per-link (per TCP flow) bandwidth. */
   bandwidth_gbps: number;
+  /** Mean of the exponential hand-off delay at the receiver: the thread that reads the message
+   * (a thread per client, a peer's reader, a goroutine, a Tokio task) is woken and scheduled and
+   * the RPC stack hands it the bytes. Latency, not CPU work. Load runs take it from the model
+   * card (cpu.handoff_mean_us); 0 or absent: none. */
+  handoff_mean_us?: number;
 }
 
 export const CLIENT_ENDPOINT_BASE = 1000;
@@ -40,6 +45,7 @@ export class Network {
   private readonly links = new Map<number, LinkState>();
   private readonly cut = new Set<number>();
   private readonly bytes_per_us: number;
+  private readonly handoff_us: number;
 
   constructor(
     readonly params: NetworkParams,
@@ -47,6 +53,7 @@ export class Network {
   ) {
     validateNetwork(params);
     this.bytes_per_us = params.bandwidth_gbps * 125; // 1 Gbit/s = 125 bytes/µs
+    this.handoff_us = params.handoff_mean_us ?? 0;
   }
 
   /** When a message of `bytes` sent now from `from` to `to` arrives. Advances the link's state. */
@@ -61,7 +68,9 @@ export class Network {
     const tx_end = tx_start + bytes / this.bytes_per_us;
     link.busy_until_us = tx_end;
     const jitter = this.params.jitter_us > 0 ? this.params.jitter_us * unitExponential(this.rng.nextDouble()) : 0;
-    const arrival = Math.max(tx_end + this.params.one_way_latency_us + jitter, link.last_arrival_us);
+    // The hand-off comes before the link's FIFO: a reader takes a stream's messages in order.
+    const handoff = this.handoff_us > 0 ? this.handoff_us * unitExponential(this.rng.nextDouble()) : 0;
+    const arrival = Math.max(tx_end + this.params.one_way_latency_us + jitter + handoff, link.last_arrival_us);
     link.last_arrival_us = arrival;
     return arrival;
   }
@@ -95,4 +104,5 @@ export function validateNetwork(p: NetworkParams): void {
   check('one_way_latency_us', p.one_way_latency_us, 0, 10_000_000);
   check('jitter_us', p.jitter_us, 0, 10_000_000);
   check('bandwidth_gbps', p.bandwidth_gbps, 0.001, 10_000);
+  if (p.handoff_mean_us !== undefined) check('handoff_mean_us', p.handoff_mean_us, 0, 10_000_000);
 }

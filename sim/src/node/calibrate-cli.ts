@@ -4,7 +4,7 @@
 // writes them into the model card with the arithmetic in each note. Every other paper value is
 // held out for `npm run fidelity`.
 //
-//   npm --workspace @replicant/sim run calibrate [-- --card data/models/1.1.0.json]
+//   npm --workspace @replicant/sim run calibrate [-- --card data/models/1.2.0.json]
 //   npm --workspace @replicant/sim run calibrate -- --card data/models/1.0.0.json \
 //     --measured data/models/measured/0.1.0-measured.20261122.json --out data/models/1.1.0.json
 //

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The data workspace's own results-schema check (Ajv, 2020-12).
 import { compileResultsSchema } from '@replicant/data/lib/results.mjs';
+import { DEFAULT_CARD } from '../models/card.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, 'cli.ts');
@@ -20,7 +21,7 @@ describe('sim CLI', () => {
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     const validate = compileResultsSchema(join(HERE, '..', '..', '..', 'data', 'schema'));
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
-    expect(doc.metadata).toMatchObject({ source_kind: 'simulated', model_card_version: '1.1.0', seed: 2, date: '2026-11-22' });
+    expect(doc.metadata).toMatchObject({ source_kind: 'simulated', model_card_version: DEFAULT_CARD.version, seed: 2, date: '2026-11-22' });
     expect(doc.rows.some((row: { metric: string; language: string }) => row.metric === 'max_throughput_slo' && row.language === 'Java')).toBe(true);
   });
 

@@ -85,13 +85,22 @@ export interface FastMsg {
 }
 
 /** Node 0 leads from the start; followers accept; the leader commits on a majority and replies
- * in log order; heartbeats (commit requests) every commit interval. No elections, no faults. */
+ * in log order; heartbeats (commit requests) every commit interval. No elections, no faults.
+ *
+ * The hot path of a sweep: the instances in flight (executed, nextIndex) live in a ring of
+ * typed arrays indexed by log index, and step() reuses one output array (valid until the next
+ * step; the simulator reads it at once and keeps nothing). */
 export class FastHost implements Host {
   private nextIndex = 1;
   private executed = 0;
-  private votes = new Map<number, number>();
-  private committed = new Set<number>();
-  private waiting = new Map<number, { client_id: number; request_id: number; op: OpKind }>();
+  private mask = 255;
+  /** votes so far per instance in flight; 0 once it is committed (a later vote is late) */
+  private votes = new Int32Array(256);
+  private clientOf = new Int32Array(256);
+  private requestOf = new Float64Array(256);
+  /** 1 read, 2 update; 0 no client waiting */
+  private opOf = new Uint8Array(256);
+  private readonly out: NodeOutput[] = [];
   private readonly majority: number;
 
   constructor(
@@ -109,64 +118,103 @@ export class FastHost implements Host {
 
   step(ev: NodeEvent): NodeOutput[] {
     const s = this.sizes;
+    const out = this.out;
+    out.length = 0;
     switch (ev.kind) {
       case 'start':
-        return this.leader ? [{ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us }] : [];
+        if (this.leader) out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
+        return out;
       case 'timer': {
-        if (!this.leader || ev.timer !== 'commit') return [];
-        const out: NodeOutput[] = [];
+        if (!this.leader || ev.timer !== 'commit') return out;
         for (let p = 1; p < this.n; p++) out.push({ kind: 'send', to: p, type: 'commit_request', payload: { index: this.executed, op: 'read' }, bytes: s.commit_request, update: false });
         out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
         return out;
       }
       case 'client': {
-        if (!this.leader) return [{ kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: 0, bytes: 12 }];
+        if (!this.leader) {
+          out.push({ kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: 0, bytes: 12 });
+          return out;
+        }
+        if (this.nextIndex - this.executed > this.mask) this.grow();
         const index = this.nextIndex++;
-        this.waiting.set(index, { client_id: ev.client_id, request_id: ev.request_id, op: ev.op });
-        this.votes.set(index, 1);
-        const out: NodeOutput[] = [];
+        const slot = index & this.mask;
+        this.clientOf[slot] = ev.client_id;
+        this.requestOf[slot] = ev.request_id;
+        this.opOf[slot] = ev.op === 'read' ? 1 : 2;
+        this.votes[slot] = 1;
         const size = ev.op === 'read' ? s.read.accept_request : s.update.accept_request;
-        for (let p = 1; p < this.n; p++) out.push({ kind: 'send', to: p, type: 'accept_request', payload: { index, op: ev.op }, bytes: size, update: ev.op === 'update' });
-        if (this.majority === 1) return [...out, ...this.commit(index)];
+        const payload: FastMsg = { index, op: ev.op };
+        for (let p = 1; p < this.n; p++) out.push({ kind: 'send', to: p, type: 'accept_request', payload, bytes: size, update: ev.op === 'update' });
+        if (this.majority === 1) this.commit(index);
         return out;
       }
       case 'message': {
         const m = ev.payload as FastMsg;
         switch (ev.type) {
           case 'accept_request':
-            return [{ kind: 'send', to: ev.from, type: 'accept_response', payload: m, bytes: s.read.accept_response, update: false }];
+            out.push({ kind: 'send', to: ev.from, type: 'accept_response', payload: m, bytes: s.read.accept_response, update: false });
+            return out;
           case 'commit_request':
-            return [{ kind: 'send', to: ev.from, type: 'commit_response', payload: m, bytes: s.commit_response, update: false }];
+            out.push({ kind: 'send', to: ev.from, type: 'commit_response', payload: m, bytes: s.commit_response, update: false });
+            return out;
           case 'accept_response': {
-            const v = this.votes.get(m.index);
-            if (v === undefined) return []; // already committed: a late vote
+            const index = m.index;
+            if (index <= this.executed || index >= this.nextIndex) return out; // late, or not ours
+            const slot = index & this.mask;
+            const v = this.votes[slot]!;
+            if (v === 0) return out; // already committed: a late vote
             if (v + 1 < this.majority) {
-              this.votes.set(m.index, v + 1);
-              return [];
+              this.votes[slot] = v + 1;
+              return out;
             }
-            this.votes.delete(m.index);
-            return this.commit(m.index);
+            this.commit(index);
+            return out;
           }
           default:
-            return [];
+            return out;
         }
       }
     }
   }
 
-  private commit(index: number): NodeOutput[] {
-    this.committed.add(index);
-    const out: NodeOutput[] = [];
-    while (this.committed.has(this.executed + 1)) {
-      this.executed++;
-      this.committed.delete(this.executed);
-      const w = this.waiting.get(this.executed);
-      if (w) {
-        this.waiting.delete(this.executed);
-        out.push({ kind: 'reply', client_id: w.client_id, request_id: w.request_id, result: 'ok', bytes: w.op === 'read' ? this.sizes.read.reply_line : this.sizes.update.reply_line });
+  /** Marks the instance committed and replies, in log order, for every instance now executable. */
+  private commit(index: number): void {
+    this.votes[index & this.mask] = 0;
+    for (;;) {
+      const next = this.executed + 1;
+      if (next >= this.nextIndex) break;
+      const slot = next & this.mask;
+      if (this.votes[slot] !== 0) break; // not committed yet
+      this.executed = next;
+      const op = this.opOf[slot]!;
+      if (op !== 0) {
+        this.opOf[slot] = 0;
+        this.out.push({ kind: 'reply', client_id: this.clientOf[slot]!, request_id: this.requestOf[slot]!, result: 'ok', bytes: op === 1 ? this.sizes.read.reply_line : this.sizes.update.reply_line });
       }
     }
-    return out;
+  }
+
+  /** Doubles the ring, keeping the instances in flight at their new slots. */
+  private grow(): void {
+    const cap = (this.mask + 1) * 2;
+    const mask = cap - 1;
+    const votes = new Int32Array(cap);
+    const clientOf = new Int32Array(cap);
+    const requestOf = new Float64Array(cap);
+    const opOf = new Uint8Array(cap);
+    for (let i = this.executed + 1; i < this.nextIndex; i++) {
+      const a = i & this.mask;
+      const b = i & mask;
+      votes[b] = this.votes[a]!;
+      clientOf[b] = this.clientOf[a]!;
+      requestOf[b] = this.requestOf[a]!;
+      opOf[b] = this.opOf[a]!;
+    }
+    this.mask = mask;
+    this.votes = votes;
+    this.clientOf = clientOf;
+    this.requestOf = requestOf;
+    this.opOf = opOf;
   }
 
   destroy(): void {}

@@ -91,6 +91,9 @@ interface SimNode {
 }
 
 const MAX_EVENTS = 2_000_000_000;
+// Timer events carry nothing but their name: one object each, shared (hosts only read events).
+const COMMIT_TIMER: NodeEvent = { kind: 'timer', timer: 'commit' };
+const ELECTION_TIMER: NodeEvent = { kind: 'timer', timer: 'election' };
 
 export function simulate(specIn: RunSpec, provide: EngineProvider | null, hooks: RunHooks = {}): RunResult {
   const card = validateCard(specIn.model_card ?? DEFAULT_CARD);
@@ -213,11 +216,11 @@ class Simulation {
     let events = 0;
     let nextCheck = 0;
     for (;;) {
-      const e = this.q.pop();
-      if (!e) break;
-      if (e.time_us > this.hardStop_us) break;
-      this.now = e.time_us;
-      this.handle(e.item);
+      const time_us = this.q.peekTime();
+      if (time_us === Infinity || time_us > this.hardStop_us) break;
+      const item = this.q.pop()!;
+      this.now = time_us;
+      this.handle(item);
       if (++events >= nextCheck) {
         nextCheck = events + 20_000;
         if (events > MAX_EVENTS) throw new Error('run exceeded its event budget');
@@ -373,7 +376,7 @@ class Simulation {
       case 2: {
         const n = this.nodes[e.node]!;
         if (!n.host || n.timerGen[e.timer] !== e.gen) return; // replaced or cancelled
-        this.onArrive(n, { kind: 'timer', timer: e.timer });
+        this.onArrive(n, e.timer === 'commit' ? COMMIT_TIMER : ELECTION_TIMER);
         return;
       }
       case 3:
@@ -443,9 +446,10 @@ class Simulation {
 
   private send(t: ClientThread): void {
     t.request_id++;
-    const line = t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
-    const sizes = t.op === 'read' ? this.sizes.read : this.sizes.update;
-    const bytes = this.spec.fidelity === 'exact' ? line.length + 1 : sizes.request_line;
+    // The command line is the engines' input: fast mode has no engine and only its size.
+    const exact = this.spec.fidelity === 'exact';
+    const line = !exact ? '' : t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
+    const bytes = exact ? line.length + 1 : t.op === 'read' ? this.sizes.read.request_line : this.sizes.update.request_line;
     const at = this.net.arrival(CLIENT_ENDPOINT_BASE + t.id, t.target, bytes, this.now);
     this.arrive(t.target, { kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes }, at);
     t.sent_us = this.now;

@@ -48,6 +48,13 @@ function num(v: unknown, name: string, min: number, max: number, integer = false
   return v;
 }
 
+/** The thread hand-off of a cluster's engines (cpu.<engine>.handoff_mean_us; a card before
+ * 1.2.0 has none): one network for the run, so a mixed cluster takes its engines' mean. */
+function handoffMean(card: ModelCard, engines: EngineName[]): number {
+  const v = engines.map((e) => card.parameters[`cpu.${e}.handoff_mean_us`]?.value ?? 0);
+  return v.reduce((a, b) => a + b, 0) / v.length;
+}
+
 export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
   if (!spec || typeof spec !== 'object') throw new SpecError('a run spec is an object');
   const c = spec.cluster;
@@ -87,6 +94,7 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
     one_way_latency_us: n.one_way_latency_us ?? d.one_way_latency_us,
     jitter_us: n.jitter_us ?? d.jitter_us,
     bandwidth_gbps: n.bandwidth_gbps ?? d.bandwidth_gbps,
+    handoff_mean_us: handoffMean(card, c.engines),
   };
   try {
     validateNetwork(network);

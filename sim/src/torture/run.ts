@@ -266,14 +266,13 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
   let doneAt = Infinity;
 
   while (q.size > 0 && steps < MAX_STEPS) {
-    const top = q.peek()!;
-    if (top.time_us > hardEnd) break;
+    const top_us = q.peekTime();
+    if (top_us > hardEnd) break;
     if (doneAt === Infinity && allDone()) doneAt = now;
     // after the last answer, a few heartbeats so every node learns the final commits
-    if (top.time_us > Math.max(W + s.tail_us, doneAt + 3 * ci)) break;
-    q.pop();
-    now = top.time_us;
-    const ev = top.item;
+    if (top_us > Math.max(W + s.tail_us, doneAt + 3 * ci)) break;
+    const ev = q.pop()!;
+    now = top_us;
     switch (ev.kind) {
       case 'message': {
         if (down[ev.to] || linkCut(ev.from, ev.to)) break;

@@ -41,6 +41,7 @@ describe('explainEffect: every trace kind', () => {
     ['{"type":"trace","kind":"election_abandoned","ballot":257}', 'n0 abandons its election for ballot 1.1.'],
     ['{"type":"trace","kind":"step_down","ballot":257,"heard":1,"window_us":300000}', 'n0 steps down: heard no majority for 300 ms (only 1 of its cluster, itself included, answered); it stops its heartbeats so the others can elect a leader.'],
     ['{"type":"trace","kind":"repair","peer":0,"from_index":3,"to_index":4}', 'n0 re-sends indexes 3–4 to n0, which could not execute them (a lost message or an entry from an older ballot).'],
+    ['{"type":"trace","kind":"fill","count":2,"from_index":5,"to_index":7}', 'n0 finds 2 indexes (5–7) that no promise holds; nothing can have been chosen there, so it proposes a no-op in each and execution can pass.'],
     ['{"type":"trace","kind":"follower","ballot":271,"leader":15}', 'n0 now holds ballot 1.-, which names no leader.'],
     ['{"type":"trace","kind":"replay","count":3,"from_index":2,"to_index":4}', 'n0 re-proposes 3 entries (indexes 2–4) under its own ballot, so every follower ends with the same log.'],
     ['{"type":"trace","kind":"instance","index":3,"ballot":257,"state":"committed"}', "n0's log: index 3 is committed at ballot 1.1."],

@@ -4,8 +4,8 @@
 import { formatBallot } from '@replicant/engines/loader/ballot';
 
 interface Command {
-  type: 'get' | 'put' | 'del';
-  key: string;
+  type: 'get' | 'put' | 'del' | 'noop';
+  key?: string;
   value?: string;
 }
 
@@ -30,6 +30,7 @@ const ms = (us: number) => `${Number((us / 1000).toFixed(1))} ms`;
 const STATE_WORDS: Record<string, string> = { in_progress: 'in progress', committed: 'committed', executed: 'executed' };
 
 export function commandText(c: Command): string {
+  if (c.type === 'noop') return 'no-op';
   return c.type === 'put' ? `put ${c.key} ${c.value ?? ''}`.trimEnd() : `${c.type} ${c.key}`;
 }
 
@@ -154,6 +155,8 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
       return `${n(node)} learns that every node has executed up to index ${num('value')}.`;
     case 'repair':
       return `${n(node)} re-sends indexes ${num('from_index')}–${num('to_index')} to n${num('peer')}, which could not execute them (a lost message or an entry from an older ballot).`;
+    case 'fill':
+      return `${n(node)} finds ${num('count')} index${num('count') === 1 ? '' : 'es'} (${num('from_index')}–${num('to_index')}) that no promise holds; nothing can have been chosen there, so it proposes a no-op in ${num('count') === 1 ? 'it' : 'each'} and execution can pass.`;
     case 'step_down':
       return `${n(node)} steps down: heard no majority for ${ms(num('window_us'))} (only ${num('heard')} of its cluster, itself included, answered); it stops its heartbeats so the others can elect a leader.`;
     case 'violation':

@@ -9,7 +9,7 @@ export interface InspectInstance {
   client_id: number;
   request_id: number;
   state: 'in_progress' | 'committed' | 'executed';
-  command: { type: 'get' | 'put' | 'del'; key: string; value?: string };
+  command: { type: 'get' | 'put' | 'del' | 'noop'; key?: string; value?: string };
 }
 
 export interface InspectView {

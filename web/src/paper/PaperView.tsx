@@ -8,6 +8,7 @@ import { OVERLAYS, PAPER, UNAVAILABLE, overlayConditions, overlayLabel, type Res
 import { buildPaperModel, type FigureModel } from './paper-model.ts';
 import { PanelChart } from './PanelChart.tsx';
 import { Table1 } from './Table1.tsx';
+import { BladeFigure, MitmemFigure } from './MitigationFigures.tsx';
 import { RowValue, metricWords, readableQuote } from './RowValue.tsx';
 import { useReady } from '../app/ready.ts';
 import { nativePoint, nativeSettings, priceThis } from '../cost/price-this.ts';
@@ -196,6 +197,13 @@ export default function PaperView({ state, update }: ViewProps) {
       {shown.map((f) => (
         <Figure key={f.spec.key} figure={f} />
       ))}
+      {(fig === 'all' || fig === 'blade' || fig === 'mitmem') && (
+        <h2 className="mitigation-heading" data-testid="mitigation-papers">
+          What two GC-mitigation papers measured
+        </h2>
+      )}
+      {(fig === 'all' || fig === 'blade') && <BladeFigure />}
+      {(fig === 'all' || fig === 'mitmem') && <MitmemFigure />}
       {fig === 'all' && <AllNumbers />}
     </div>
   );

@@ -16,6 +16,8 @@ export const PAPER_FIELDS = {
     { value: 'fig12', label: 'Fig 12' },
     { value: 'fig13', label: 'Fig 13' },
     { value: 'table1', label: 'Table 1' },
+    { value: 'blade', label: 'BLADE' },
+    { value: 'mitmem', label: 'MITMEM' },
   ] as const),
   // Off unless asked for: a native run on a shared laptop-class machine is not the paper's set-up.
   overlays: flagField('Show simulated and native results', false),

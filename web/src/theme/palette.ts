@@ -33,6 +33,12 @@ const STYLE_BY_NAME: Record<string, SeriesStyle> = {
   'node-2': { colour: OKABE_ITO.bluishGreen, shape: 'triangle', dash: '2 2' },
   'node-3': { colour: OKABE_ITO.vermillion, shape: 'diamond', dash: '8 3 2 3' },
   'node-4': { colour: OKABE_ITO.reddishPurple, shape: 'cross', dash: '1 3' },
+  // the GC-mitigation papers' set-ups (Paper view: BLADE's Table 7, MITMEM's Fig 6; Lab: mitigation runs)
+  'mitigation:BLADE': { colour: OKABE_ITO.bluishGreen, shape: 'circle', dash: '' },
+  'mitigation:GC-Off': { colour: OKABE_ITO.blue, shape: 'square', dash: '6 3' },
+  'mitigation:GC-On': { colour: OKABE_ITO.vermillion, shape: 'triangle', dash: '2 2' },
+  'mitigation:MITMEM': { colour: OKABE_ITO.orange, shape: 'diamond', dash: '' },
+  'mitigation:both': { colour: OKABE_ITO.reddishPurple, shape: 'cross', dash: '8 3 2 3' },
   // Table 1's two machine kinds
   'm5.metal': { colour: OKABE_ITO.black, shape: 'square', dash: '' },
   'm5.2xlarge': { colour: OKABE_ITO.skyBlue, shape: 'circle', dash: '' },

@@ -2,6 +2,7 @@
 
 use crate::command::{ascii_string, valid_key, valid_value, Command, CommandType, ResultType};
 use crate::config::Config;
+use crate::durability::{Durability, Record};
 use crate::instance::{Instance, InstanceState};
 use crate::json::{
     append_bool_field, append_field, append_json_string, append_string_field, append_uint_field,
@@ -84,6 +85,10 @@ fn uints<const N: usize>(vs: [&JsonValue<'_>; N]) -> Option<[u64; N]> {
 
 fn decode_command(v: &JsonValue<'_>) -> Option<Command> {
     match type_of(v)? {
+        b"noop" => {
+            let [_] = object_fields(v, ["type"])?;
+            Some(Command { typ: CommandType::Noop, key: String::new(), value: String::new() })
+        }
         t @ (b"get" | b"del") => {
             let [_, key] = object_fields(v, ["type", "key"])?;
             let key = as_bytes(key)?;
@@ -207,8 +212,50 @@ fn decode_event_value(v: &JsonValue<'_>) -> Option<Event> {
             let [_, msg] = object_fields(v, ["type", "msg"])?;
             Some(Event::Message(decode_message_value(msg)?))
         }
+        b"persisted" => {
+            let [_, id] = object_fields(v, ["type", "persist_id"])?;
+            Some(Event::Persisted(as_uint(id)?))
+        }
+        b"restart" => {
+            let [_, records] = object_fields(v, ["type", "records"])?;
+            let JsonValue::Array(items) = records else { return None };
+            Some(Event::Restart(items.iter().map(decode_record).collect::<Option<Vec<_>>>()?))
+        }
         _ => None,
     }
+}
+
+/// Reads one durable record (docs/protocol.md, "Durability").
+fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
+    let JsonValue::Object(fields) = v else { return None };
+    let (_, kind) = fields.iter().find(|(n, _)| n.as_ref() == b"kind")?;
+    match as_bytes(kind)? {
+        b"promise" => {
+            let [_, ballot] = object_fields(v, ["kind", "ballot"])?;
+            Some(Record::Promise(as_uint(ballot)?))
+        }
+        b"instance" => {
+            let [_, inst] = object_fields(v, ["kind", "instance"])?;
+            Some(Record::Instance(decode_instance(inst)?))
+        }
+        _ => None,
+    }
+}
+
+fn append_record(b: &mut Vec<u8>, r: &Record) {
+    b.push(b'{');
+    match r {
+        Record::Promise(ballot) => {
+            append_string_field(b, "kind", "promise", true);
+            append_uint_field(b, "ballot", *ballot, false);
+        }
+        Record::Instance(inst) => {
+            append_string_field(b, "kind", "instance", true);
+            append_field(b, "instance", false);
+            append_instance(b, inst);
+        }
+    }
+    b.push(b'}');
 }
 
 /// Reads one event.
@@ -222,7 +269,9 @@ pub fn decode_event(input: &[u8]) -> Result<Event, CodecError> {
 fn append_command(b: &mut Vec<u8>, c: &Command) {
     b.push(b'{');
     append_string_field(b, "type", c.typ.name(), true);
-    append_string_field(b, "key", &c.key, false);
+    if c.typ != CommandType::Noop {
+        append_string_field(b, "key", &c.key, false);
+    }
     if c.typ == CommandType::Put {
         append_string_field(b, "value", &c.value, false);
     }
@@ -297,7 +346,7 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
             append_uint_field(b, "last_index", t.last_index, false);
         }
         TraceKind::Election | TraceKind::ElectionAbandoned => append_uint_field(b, "ballot", t.ballot, false),
-        TraceKind::Replay => {
+        TraceKind::Replay | TraceKind::Fill => {
             append_uint_field(b, "count", t.count, false);
             append_uint_field(b, "from_index", t.from_index, false);
             append_uint_field(b, "to_index", t.to_index, false);
@@ -330,6 +379,11 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
         TraceKind::Violation => {
             append_uint_field(b, "index", t.index, false);
             append_string_field(b, "reason", t.reason, false);
+        }
+        TraceKind::Recovered => {
+            append_uint_field(b, "ballot", t.ballot, false);
+            append_uint_field(b, "last_index", t.last_index, false);
+            append_uint_field(b, "records", t.count, false);
         }
     }
 }
@@ -371,6 +425,19 @@ pub fn append_effect(b: &mut Vec<u8>, e: &Effect) {
             append_string_field(b, "type", "error", true);
             append_string_field(b, "error", "bad_event", false);
         }
+        Effect::Persist { persist_id, records } => {
+            append_string_field(b, "type", "persist", true);
+            append_uint_field(b, "persist_id", *persist_id, false);
+            append_field(b, "records", false);
+            b.push(b'[');
+            for (i, r) in records.iter().enumerate() {
+                if i > 0 {
+                    b.push(b',');
+                }
+                append_record(b, r);
+            }
+            b.push(b']');
+        }
     }
     b.push(b'}');
 }
@@ -392,6 +459,14 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
     let mut cfg = Config::default();
     let (mut seen_id, mut seen_num_peers, mut seen_seed) = (false, false, false);
     for (name, value) in &fields {
+        if name.as_ref() == b"durability" {
+            cfg.durability = match as_bytes(value) {
+                Some(b"none") => Durability::None,
+                Some(b"log") => Durability::Log,
+                _ => return Err(r#"config: durability must be "none" or "log""#.to_string()),
+            };
+            continue;
+        }
         if name.as_ref() == b"trace" {
             cfg.trace = as_bool(value).ok_or_else(|| "config: trace must be true or false".to_string())?;
             continue;

@@ -6,6 +6,9 @@ pub enum CommandType {
     Get,
     Put,
     Del,
+    /// Fills a log slot no promise covered when a leader takes over (docs/protocol.md, Replay);
+    /// it changes nothing and no client line parses to it.
+    Noop,
 }
 
 impl CommandType {
@@ -14,6 +17,7 @@ impl CommandType {
             CommandType::Get => "get",
             CommandType::Put => "put",
             CommandType::Del => "del",
+            CommandType::Noop => "noop",
         }
     }
 }

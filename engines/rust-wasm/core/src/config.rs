@@ -1,6 +1,7 @@
 //! Everything a node is created with.
 
 use crate::ballot::MAX_NUM_PEERS;
+use crate::durability::Durability;
 use crate::json::MAX_SAFE_INT;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +25,8 @@ pub struct Config {
     /// shows it could not execute what the leader had (a lost accept, a stale entry); 0 turns
     /// repair off, the paper's behaviour.
     pub repair_batch: u64,
+    /// `none` (the paper's, the lab's preset) or `log` (persist before revealing).
+    pub durability: Durability,
 }
 
 /// The repair batch the native servers use (docs/protocol.md, "Repair").
@@ -44,6 +47,7 @@ impl Default for Config {
             trace: true,
             check_quorum: false,
             repair_batch: 0,
+            durability: Durability::None,
         }
     }
 }

@@ -61,6 +61,7 @@ impl KVStore {
                 self.digest = self.digest.wrapping_add(hash);
                 Result::of(ResultType::Ok)
             }
+            CommandType::Noop => Result::of(ResultType::Ok),
             CommandType::Del => match self.entries.remove(&c.key) {
                 Some((_, old_hash)) => {
                     self.digest = self.digest.wrapping_sub(old_hash);

@@ -7,6 +7,7 @@ pub mod ballot;
 pub mod codec;
 pub mod command;
 pub mod config;
+pub mod durability;
 pub mod inspect;
 pub mod instance;
 pub mod json;
@@ -21,6 +22,7 @@ pub use ballot::{leader_of, next_ballot, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADE
 pub use codec::{append_effect, append_message, decode_config, decode_event, decode_message, encode_effects, CodecError};
 pub use command::{parse_command, reply_line, Command, CommandType, Result, ResultType};
 pub use config::Config;
+pub use durability::{Durability, Record};
 pub use instance::{Instance, InstanceState};
 pub use kvstore::KVStore;
 pub use log::Log;

@@ -151,6 +151,12 @@ impl Log {
         self.last_index
     }
 
+    /// Puts a slot back exactly as a durable record holds it (restart only; see durability.rs).
+    pub fn restore(&mut self, inst: Instance) {
+        self.set_last_index_at_least(inst.index);
+        self.instances.insert(inst.index, inst);
+    }
+
     /// Stores `inst` by the merge rule; indices already trimmed are ignored.
     pub fn append(&mut self, inst: Instance, out: &mut Vec<LogChange>) {
         if inst.index <= self.global_last_executed {

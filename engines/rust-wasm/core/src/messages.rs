@@ -1,6 +1,7 @@
 //! Events go into `Node::step`; effects come out. Messages travel between nodes.
 
 use crate::command::{Result, ResultType};
+use crate::durability::Record;
 use crate::instance::{Instance, InstanceState};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -66,6 +67,10 @@ pub enum Event {
     /// The line is raw bytes: the driver does not check it, the core does.
     Client { client_id: u64, request_id: u64, line: Vec<u8> },
     Message(Message),
+    /// The driver wrote every record up to this persist id.
+    Persisted(u64),
+    /// A restarted node's persisted records.
+    Restart(Vec<Record>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +82,8 @@ pub enum Effect {
     Trace(Trace),
     /// An event that could not be decoded (always `bad_event`).
     Error,
+    /// Records the driver must write before the held sends and replies may leave.
+    Persist { persist_id: u64, records: Vec<Record> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -96,6 +103,8 @@ pub enum TraceKind {
     Violation,
     StepDown,
     Repair,
+    Recovered,
+    Fill,
 }
 
 impl TraceKind {
@@ -115,6 +124,8 @@ impl TraceKind {
             TraceKind::Violation => "violation",
             TraceKind::StepDown => "step_down",
             TraceKind::Repair => "repair",
+            TraceKind::Recovered => "recovered",
+            TraceKind::Fill => "fill",
         }
     }
 }
@@ -130,7 +141,7 @@ pub struct Trace {
     pub index: u64,
     pub state: InstanceState,
     pub result: ResultType,
-    /// replay: entries; step_down: nodes heard (itself included).
+    /// replay: entries; step_down: nodes heard (itself included); recovered: records.
     pub count: u64,
     pub from_index: u64,
     pub to_index: u64,

@@ -2,7 +2,7 @@
 //! emitted in the order that document gives, exactly as the Go reference's multipaxos.go does.
 
 use crate::ballot::{leader_of, next_ballot, NO_LEADER};
-use crate::command::{parse_command, Result, ResultType};
+use crate::command::{parse_command, Command, CommandType, Result, ResultType};
 use crate::instance::{Instance, InstanceState};
 use crate::log::{insert_into, InsertOutcome, LogChange, LogChangeKind, Slots, REASON_COMMAND_MISMATCH};
 use crate::config::QUORUM_WINDOW_TICKS;
@@ -161,7 +161,8 @@ impl Node {
 
     // --- replay ---
 
-    fn start_replay(&mut self, merged: Slots) {
+    fn start_replay(&mut self, mut merged: Slots) {
+        self.fill_holes(&mut merged);
         self.replay_queue = merged.into_values().collect();
         let (Some(first), Some(last)) = (self.replay_queue.front(), self.replay_queue.back()) else { return };
         let t = Trace {
@@ -173,6 +174,32 @@ impl Node {
         };
         self.trace(t);
         self.replay_next();
+    }
+
+    /// Puts a no-op into `merged` at every index after gle, up to the last index any promise
+    /// reported, that no promise holds. Nothing can have been chosen there (a chosen entry sits
+    /// on a majority, and every majority shares a node with the promises), yet without an entry
+    /// the executor would wait at that index for ever (docs/protocol.md, Replay).
+    fn fill_holes(&mut self, merged: &mut Slots) {
+        let (mut count, mut from, mut to) = (0u64, 0u64, 0u64);
+        for i in self.log.global_last_executed() + 1..=self.log.last_index() {
+            if merged.contains_key(&i) {
+                continue;
+            }
+            let noop = Command { typ: CommandType::Noop, key: String::new(), value: String::new() };
+            merged.insert(
+                i,
+                Instance { ballot: self.ballot, index: i, client_id: 0, request_id: 0, state: InstanceState::InProgress, command: noop },
+            );
+            if count == 0 {
+                from = i;
+            }
+            count += 1;
+            to = i;
+        }
+        if count > 0 {
+            self.trace(Trace { kind: TraceKind::Fill, count, from_index: from, to_index: to, ..Trace::default() });
+        }
     }
 
     fn replay_next(&mut self) {

@@ -4,6 +4,7 @@ use crate::ballot::{leader_of, INITIAL_BALLOT, NO_LEADER};
 use crate::codec::{decode_event, encode_effects};
 use crate::command::Result;
 use crate::config::Config;
+use crate::durability::DurableState;
 use crate::instance::Instance;
 use crate::kvstore::KVStore;
 use crate::log::{Log, LogChange, LogChangeKind, Slots};
@@ -92,6 +93,8 @@ pub struct Node {
     pub(crate) quorum_tick: u64,
     pub(crate) heard_tick: Vec<u64>,
     pub(crate) lease_held: bool,
+    /// Persist bookkeeping (durability.rs).
+    pub(crate) dur: DurableState,
 
     /// The current step's output.
     pub(crate) effects: Vec<Effect>,
@@ -125,6 +128,7 @@ impl Node {
             quorum_tick: 0,
             heard_tick,
             lease_held: false,
+            dur: DurableState { recorded_ballot: INITIAL_BALLOT, ..DurableState::default() },
             effects: Vec::new(),
             changes: Vec::new(),
             encoded: Vec::new(),
@@ -143,8 +147,12 @@ impl Node {
     pub fn step(&mut self, ev: Event) -> &[Effect] {
         self.effects.clear();
         self.counters.events += 1;
+        let persisted = matches!(ev, Event::Persisted(_));
         match ev {
+            Event::Persisted(id) => self.on_persisted(id),
+            Event::Restart(records) => self.on_restart(records),
             Event::Start => {
+                self.dur.started = true;
                 let delay = self.election_delay_us();
                 self.set_timer(TimerName::Election, delay);
             }
@@ -163,8 +171,12 @@ impl Node {
                 }
             }
         }
+        if self.durable() && !persisted {
+            self.finish_durable_step();
+        }
         if CHECK_INVARIANTS.load(Ordering::Relaxed) {
             self.check_invariants();
+            self.check_durable_invariants();
         }
         &self.effects
     }
@@ -187,7 +199,7 @@ impl Node {
         &self.encoded
     }
 
-    fn bad_event(&mut self) {
+    pub(crate) fn bad_event(&mut self) {
         self.counters.bad_events += 1;
         self.effects.push(Effect::Error);
     }
@@ -315,13 +327,21 @@ impl Node {
         for i in 0..self.changes.len() {
             let c = self.changes[i];
             match c.kind {
-                LogChangeKind::Stored => self.trace(Trace {
-                    kind: TraceKind::Instance,
-                    index: c.index,
-                    ballot: c.ballot,
-                    state: c.state,
-                    ..Trace::default()
-                }),
+                LogChangeKind::Stored => {
+                    if self.durable() {
+                        // the slot as the operation left it (a change carries no command)
+                        if let Some(inst) = self.log.get(c.index).cloned() {
+                            self.record_instance(&Instance { ballot: c.ballot, state: c.state, ..inst });
+                        }
+                    }
+                    self.trace(Trace {
+                        kind: TraceKind::Instance,
+                        index: c.index,
+                        ballot: c.ballot,
+                        state: c.state,
+                        ..Trace::default()
+                    })
+                }
                 LogChangeKind::Stale => {
                     self.trace(Trace { kind: TraceKind::Stale, index: c.index, ballot: c.ballot, ..Trace::default() })
                 }

@@ -163,6 +163,8 @@ impl Shared {
                     });
                 }
                 Effect::CancelTimer(timer) => timer_generation[timer_slot(*timer)] += 1,
+                // The server runs durability none (no write-ahead log yet): never emitted.
+                Effect::Persist { .. } => {}
                 Effect::Trace(_) | Effect::Error => {
                     if self.verbose || matches!(e, Effect::Error) {
                         let mut line = Vec::new();

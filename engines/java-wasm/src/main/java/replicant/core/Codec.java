@@ -57,6 +57,8 @@ public final class Codec {
         String t = typeOf(v);
         if (t == null) return null;
         switch (t) {
+            case "noop":
+                return objectFields(v, "type") == null ? null : Command.noop();
             case "get":
             case "del": {
                 Value[] f = objectFields(v, "type", "key");
@@ -231,9 +233,60 @@ public final class Codec {
                 Message m = decodeMessageValue(f[1]);
                 return m == null ? null : Event.message(m);
             }
+            case "persisted": {
+                Value[] f = objectFields(v, "type", "persist_id");
+                long[] n = f == null ? null : uints(f[1]);
+                if (n == null) return null;
+                Event e = new Event(Messages.EventType.PERSISTED);
+                e.persistId = n[0];
+                return e;
+            }
+            case "restart": {
+                Value[] f = objectFields(v, "type", "records");
+                if (f == null || f[1].kind != Kind.ARRAY) return null;
+                List<Durability.Record> records = new ArrayList<>(f[1].items.size());
+                for (Value item : f[1].items) {
+                    Durability.Record r = decodeRecord(item);
+                    if (r == null) return null;
+                    records.add(r);
+                }
+                Event e = new Event(Messages.EventType.RESTART);
+                e.records = records;
+                return e;
+            }
             default:
                 return null;
         }
+    }
+
+    /** Reads one durable record (docs/protocol.md, "Durability"); null if it is not one. */
+    static Durability.Record decodeRecord(Value v) {
+        if (v == null || v.kind != Kind.OBJECT) return null;
+        Value kind = v.field("kind");
+        String k = kind == null ? null : asString(kind);
+        if ("promise".equals(k)) {
+            Value[] f = objectFields(v, "kind", "ballot");
+            long[] n = f == null ? null : uints(f[1]);
+            return n == null ? null : Durability.Record.promise(n[0]);
+        }
+        if ("instance".equals(k)) {
+            Value[] f = objectFields(v, "kind", "instance");
+            Instance inst = f == null ? null : decodeInstance(f[1]);
+            return inst == null ? null : Durability.Record.instance(inst);
+        }
+        return null;
+    }
+
+    static StringBuilder appendRecord(StringBuilder b, Durability.Record r) {
+        b.append('{');
+        Json.appendStringField(b, "kind", r.kind.wire, true);
+        if (r.kind == Durability.RecordKind.PROMISE) {
+            Json.appendUintField(b, "ballot", r.ballot, false);
+        } else {
+            Json.appendField(b, "instance", false);
+            appendInstance(b, r.instance);
+        }
+        return b.append('}');
     }
 
     // --- writing ---
@@ -241,7 +294,7 @@ public final class Codec {
     static StringBuilder appendCommand(StringBuilder b, Command c) {
         b.append('{');
         Json.appendStringField(b, "type", c.type.wire, true);
-        Json.appendStringField(b, "key", c.key, false);
+        if (c.type != Command.Type.NOOP) Json.appendStringField(b, "key", c.key, false);
         if (c.type == Command.Type.PUT) Json.appendStringField(b, "value", c.value, false);
         return b.append('}');
     }
@@ -323,6 +376,7 @@ public final class Codec {
                 Json.appendUintField(b, "ballot", t.ballot, false);
                 break;
             case REPLAY:
+            case FILL:
                 Json.appendUintField(b, "count", t.count, false);
                 Json.appendUintField(b, "from_index", t.fromIndex, false);
                 Json.appendUintField(b, "to_index", t.toIndex, false);
@@ -360,6 +414,11 @@ public final class Codec {
             case VIOLATION:
                 Json.appendUintField(b, "index", t.index, false);
                 Json.appendStringField(b, "reason", t.reason, false);
+                break;
+            case RECOVERED:
+                Json.appendUintField(b, "ballot", t.ballot, false);
+                Json.appendUintField(b, "last_index", t.lastIndex, false);
+                Json.appendUintField(b, "records", t.count, false);
                 break;
         }
         return b;
@@ -402,6 +461,17 @@ public final class Codec {
                 Json.appendStringField(b, "type", "error", true);
                 Json.appendStringField(b, "error", "bad_event", false);
                 break;
+            case PERSIST:
+                Json.appendStringField(b, "type", "persist", true);
+                Json.appendUintField(b, "persist_id", e.persistId, false);
+                Json.appendField(b, "records", false);
+                b.append('[');
+                for (int i = 0; i < e.records.size(); i++) {
+                    if (i > 0) b.append(',');
+                    appendRecord(b, e.records.get(i));
+                }
+                b.append(']');
+                break;
         }
         return b.append('}');
     }
@@ -424,6 +494,16 @@ public final class Codec {
         boolean seenNumPeers = false;
         boolean seenSeed = false;
         for (Field f : v.fields) {
+            if (f.name.equals("durability")) {
+                if (f.value.kind == Kind.STRING && f.value.string.equals("none")) {
+                    cfg.durability = Durability.Mode.NONE;
+                } else if (f.value.kind == Kind.STRING && f.value.string.equals("log")) {
+                    cfg.durability = Durability.Mode.LOG;
+                } else {
+                    throw new Config.ConfigException("config: durability must be \"none\" or \"log\"");
+                }
+                continue;
+            }
             if (f.name.equals("trace")) {
                 if (f.value.kind != Kind.BOOL) throw new Config.ConfigException("config: trace must be true or false");
                 cfg.trace = f.value.bool;

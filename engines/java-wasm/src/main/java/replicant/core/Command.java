@@ -3,7 +3,10 @@ package replicant.core;
 /** A client command ({@code get}, {@code put}, {@code del}), its parsing, and its result. */
 public final class Command {
     public enum Type {
-        GET("get"), PUT("put"), DEL("del");
+        GET("get"), PUT("put"), DEL("del"),
+        /** Fills a log slot no promise covered when a leader takes over (docs/protocol.md, Replay);
+         *  it changes nothing and no client line parses to it. */
+        NOOP("noop");
 
         public final String wire;
 
@@ -37,6 +40,10 @@ public final class Command {
 
     public static Command del(String key) {
         return new Command(Type.DEL, key, "");
+    }
+
+    public static Command noop() {
+        return new Command(Type.NOOP, "", "");
     }
 
     @Override

@@ -25,6 +25,8 @@ public final class Config {
      * paper's behaviour.
      */
     public long repairBatch = 0;
+    /** none (the paper's, the lab's preset) or log (persist before revealing). */
+    public Durability.Mode durability = Durability.Mode.NONE;
 
     /** The repair batch the native servers use (docs/protocol.md, "Repair"). */
     public static final long SERVER_REPAIR_BATCH = 256;
@@ -54,6 +56,7 @@ public final class Config {
         c.trace = trace;
         c.checkQuorum = checkQuorum;
         c.repairBatch = repairBatch;
+        c.durability = durability;
         return c;
     }
 

@@ -43,6 +43,8 @@ public final class KvStore {
                 digest += entryHash(c.key, c.value);
                 return Command.Result.OK_EMPTY;
             }
+            case NOOP:
+                return Command.Result.OK_EMPTY;
             default: {
                 String old = entries.remove(c.key);
                 if (old == null) return Command.Result.NOT_FOUND;

@@ -101,6 +101,12 @@ public final class Log {
     }
 
     /** Raises last_index (a new leader keeps the maximum it has seen). */
+    /** Puts a slot back exactly as a durable record holds it (restart only; see Durability). */
+    void restore(Instance inst) {
+        setLastIndexAtLeast(inst.index);
+        instances.put(inst.index, inst);
+    }
+
     public void setLastIndexAtLeast(long i) {
         if (i > lastIndex) lastIndex = i;
     }

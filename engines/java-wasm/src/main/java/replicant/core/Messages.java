@@ -66,7 +66,13 @@ public final class Messages {
         }
     }
 
-    public enum EventType { START, TIMER, CLIENT, MESSAGE }
+    public enum EventType {
+        START, TIMER, CLIENT, MESSAGE,
+        /** The driver wrote every record up to persistId. */
+        PERSISTED,
+        /** A restarted node's persisted records. */
+        RESTART
+    }
 
     public static final class Event {
         public final EventType type;
@@ -75,6 +81,10 @@ public final class Messages {
         public long requestId;
         public String line;
         public Message message;
+        /** persisted. */
+        public long persistId;
+        /** restart. */
+        public List<Durability.Record> records;
 
         public Event(EventType type) {
             this.type = type;
@@ -105,7 +115,7 @@ public final class Messages {
         }
     }
 
-    public enum EffectType { SEND, REPLY, SET_TIMER, CANCEL_TIMER, TRACE, ERROR }
+    public enum EffectType { SEND, REPLY, SET_TIMER, CANCEL_TIMER, TRACE, ERROR, PERSIST }
 
     public static final class Effect {
         public final EffectType type;
@@ -120,6 +130,9 @@ public final class Messages {
         public long delayUs;
         /** trace. */
         public Trace trace;
+        /** persist: the records the driver must write before the held sends and replies leave. */
+        public long persistId;
+        public List<Durability.Record> records;
 
         public Effect(EffectType type) {
             this.type = type;
@@ -140,7 +153,9 @@ public final class Messages {
         COMMIT_GLE("commit_gle"),
         VIOLATION("violation"),
         STEP_DOWN("step_down"),
-        REPAIR("repair");
+        REPAIR("repair"),
+        RECOVERED("recovered"),
+        FILL("fill");
 
         public final String wire;
 
@@ -159,7 +174,7 @@ public final class Messages {
         public long index;
         public Instance.State state;
         public Command.ResultType result;
-        /** replay: entries; step_down: nodes heard (itself included). */
+        /** replay: entries; step_down: nodes heard (itself included); recovered: records. */
         public long count;
         public long fromIndex;
         public long toIndex;

@@ -183,6 +183,7 @@ final class MultiPaxos {
     // --- replay ---
 
     static void startReplay(Node n, HashMap<Long, Instance> merged) {
+        fillHoles(n, merged);
         n.replayQueue.clear();
         n.replayQueue.addAll(Log.sortedInstances(merged.values()));
         if (n.replayQueue.isEmpty()) return;
@@ -194,6 +195,30 @@ final class MultiPaxos {
             n.trace(t);
         }
         replayNext(n);
+    }
+
+    /**
+     * Puts a no-op into merged at every index after gle, up to the last index any promise
+     * reported, that no promise holds. Nothing can have been chosen there (a chosen entry sits on
+     * a majority, and every majority shares a node with the promises), yet without an entry the
+     * executor would wait at that index for ever (docs/protocol.md, Replay).
+     */
+    static void fillHoles(Node n, HashMap<Long, Instance> merged) {
+        long count = 0, from = 0, to = 0;
+        for (long i = n.log.globalLastExecuted() + 1; i <= n.log.lastIndex(); i++) {
+            if (merged.containsKey(i)) continue;
+            merged.put(i, new Instance(n.ballot, i, 0, 0, Instance.State.IN_PROGRESS, Command.noop()));
+            if (count == 0) from = i;
+            count++;
+            to = i;
+        }
+        if (count > 0 && n.cfg.trace) {
+            Trace t = new Trace(TraceKind.FILL);
+            t.count = count;
+            t.fromIndex = from;
+            t.toIndex = to;
+            n.trace(t);
+        }
     }
 
     static void replayNext(Node n) {

@@ -47,6 +47,8 @@ public final class Node {
     long quorumTick;
     final long[] heardTick;
     boolean leaseHeld;
+    /** Persist bookkeeping ({@link Durability}). */
+    final Durability.State dur = new Durability.State();
 
     /**
      * Makes every step verify the node's invariants and throw on a broken one. Test builds (unit
@@ -121,7 +123,14 @@ public final class Node {
         counters.events++;
         switch (ev.type) {
             case START:
+                dur.started = true;
                 setTimer(TimerName.ELECTION, electionDelayUs());
+                break;
+            case PERSISTED:
+                Durability.onPersisted(this, ev.persistId);
+                break;
+            case RESTART:
+                Durability.onRestart(this, ev.records);
                 break;
             case TIMER:
                 if (ev.timer == TimerName.ELECTION) MultiPaxos.onElectionTimer(this);
@@ -140,6 +149,7 @@ public final class Node {
                 MultiPaxos.onMessage(this, ev.message);
                 break;
         }
+        if (Durability.durable(this) && ev.type != Messages.EventType.PERSISTED) Durability.finishStep(this);
         if (checkInvariants) checkInvariants();
         return effects;
     }
@@ -211,6 +221,7 @@ public final class Node {
             err = "a follower holds leader state";
         }
         if (err == null && isLeader() && prepare != null) err = "a leader holds a prepare phase";
+        if (err == null) err = Durability.invariantError(this);
         if (err != null) throw new IllegalStateException("invariant: node " + cfg.id + ": " + err);
     }
 
@@ -294,6 +305,7 @@ public final class Node {
         for (Log.Change c : changes) {
             switch (c.kind) {
                 case STORED: {
+                    Durability.recordInstance(this, c.instance);
                     Trace t = new Trace(TraceKind.INSTANCE);
                     t.index = c.instance.index;
                     t.ballot = c.instance.ballot;

@@ -186,6 +186,8 @@ final class Server {
                 case ERROR:
                     log("the core refused an event as bad_event");
                     break;
+                case PERSIST: // the server runs durability none (no write-ahead log yet)
+                    break;
             }
         }
     }
