@@ -5,12 +5,15 @@ import type { Checkpoint, NodeSet } from './format.ts';
 import { commandText, formatBallot, roundOf, type NodeView } from './views.ts';
 import { formatFact, type PaperIndex } from './paper.ts';
 import { isModelMetric, modelValue } from './model.ts';
+import { describeSettings, formatSimMetric, isSimMetric, simValue, type SimReading } from './experiment.ts';
 
 export interface World {
   views: (NodeView | null)[];
   /** Every effect line the engines emitted so far (the trace's effects, joined). */
   effects: () => string;
   paper: PaperIndex;
+  /** The step's last experiment run (gc-cost lessons), or null before the student runs one. */
+  sim?: SimReading | null;
 }
 
 export interface CheckResult {
@@ -48,6 +51,7 @@ function compareValues(a: number, op: string, b: number): boolean {
   if (op === '<') return a < b;
   if (op === '>') return a > b;
   if (op === '>=') return a >= b;
+  if (op === '<=') return a <= b;
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 }
 
@@ -182,6 +186,29 @@ export function evaluate(c: Checkpoint, world: World): CheckResult {
       const value = modelValue(c.metric, world.paper);
       const to = numberFrom(c.to, world);
       return { ok: compareValues(value, c.compare, to.value), expect: `${c.metric} ${c.compare} ${to.text}`, saw: `computed ${c.metric} = ${value}` };
+    }
+    case 'sim': {
+      // "to" may name another metric of the same run ("sim:service_p99_ms").
+      const other = typeof c.to === 'string' && c.to.startsWith('sim:') ? c.to.slice(4) : null;
+      const to =
+        other === null
+          ? numberFrom(c.to, world)
+          : world.sim && isSimMetric(other)
+            ? { value: simValue(world.sim, other), text: `simulated ${other} (${formatSimMetric(other, world.sim[other])})` }
+            : { value: Number.NaN, text: `simulated ${other}` };
+      const setting = [c.engine ? `on ${c.engine}` : '', c.ratio !== undefined ? `at memory:data ${c.ratio}` : '', c.vcpus !== undefined ? `with ${c.vcpus} vCPUs` : ''].filter(Boolean).join(' ');
+      const expect = `simulated ${c.metric}${setting ? ` ${setting}` : ''} ${c.compare} ${to.text}`;
+      const r = world.sim ?? null;
+      if (!isSimMetric(c.metric)) return { ok: false, expect, saw: 'no such simulator metric' };
+      if (r === null) return { ok: false, expect, saw: 'no simulator run yet' };
+      const value = simValue(r, c.metric);
+      const settingsOk = (c.engine === undefined || r.settings.engine === c.engine) && (c.ratio === undefined || r.settings.ratio === c.ratio) && (c.vcpus === undefined || r.settings.vcpus === c.vcpus);
+      return {
+        // Shares compare in percent, as shown; times in ms rounded as shown.
+        ok: settingsOk && compareValues(value, c.compare, to.value),
+        expect,
+        saw: `simulated (model card ${r.model_card_version}; ${describeSettings(r.settings)}): ${c.metric} = ${formatSimMetric(c.metric, r[c.metric])}`,
+      };
     }
   }
 }

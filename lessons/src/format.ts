@@ -2,6 +2,8 @@
 // `## ` section per idea) and `scenario.json` (what the player does, checks and asks). The
 // schema in ../schema/scenario.schema.json is the contract; these types mirror it.
 
+import type { Experiment, ExperimentSettings } from './experiment.ts';
+
 export type Track = 'multipaxos' | 'gc-cost';
 export type PanelView = 'cluster' | 'lab' | 'cost' | 'paper';
 
@@ -29,7 +31,9 @@ export type LessonAction =
   | { do: 'restart'; node: number }
   | { do: 'cut'; from: number; to: number }
   | { do: 'isolate'; node: NodeRef }
-  | { do: 'heal' };
+  | { do: 'heal' }
+  /** Sets an experiment's knobs (the step's own values where not given) and runs the simulator. */
+  | ({ do: 'simulate' } & Partial<ExperimentSettings>);
 
 export type NodeSet = 'all' | 'up' | 'majority' | number[];
 
@@ -53,7 +57,9 @@ export type Checkpoint =
   | { check: 'counter'; node: number; name: string; at_least: number }
   | { check: 'violation'; present: boolean }
   | { check: 'paper'; id: string; compare: '<' | '>' | '='; to: number | string }
-  | { check: 'model'; metric: string; compare: '<' | '>' | '=' | '>='; to: number | string };
+  | { check: 'model'; metric: string; compare: '<' | '>' | '=' | '>='; to: number | string }
+  /** The step's last experiment run (simulated): a metric, and optionally the settings it ran with. */
+  | { check: 'sim'; metric: string; compare: '<' | '>' | '=' | '>=' | '<='; to: number | string; engine?: ExperimentSettings['engine']; ratio?: number; vcpus?: number };
 
 export interface Exercise {
   goal: string;
@@ -93,6 +99,8 @@ export interface LessonStep {
   exercise?: Exercise;
   question?: Question;
   panel?: Panel;
+  /** A small seeded simulator run the student sets up and starts (gc-cost lessons). */
+  experiment?: Experiment;
 }
 
 export interface Scenario {

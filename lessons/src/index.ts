@@ -8,3 +8,4 @@ export { applyLessonAction, differences, ActionError } from './actions.ts';
 export { fill, fillToString, type Segment } from './template.ts';
 export { paperIndex, formatFact, type PaperFact, type PaperIndex } from './paper.ts';
 export { modelValue, percentile, stallLatencies, MODEL_METRICS } from './model.ts';
+export { catalogueToJson, catalogueFromJson, type Catalogue, type CatalogueJson } from './catalogue.ts';

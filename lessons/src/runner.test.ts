@@ -10,6 +10,14 @@ import { loadLessons } from './validate.ts';
 import { paper, readLessonFolders } from './node/load-dir.ts';
 import { LessonRun } from './runner.ts';
 import type { Lesson } from './format.ts';
+import { simulate } from '@replicant/sim/run/simulate';
+import { experimentSpec } from './experiment-spec.ts';
+import { readRun, type Experiment, type ExperimentSettings } from './experiment.ts';
+
+/** An experiment run as the Learn view's worker does it (fast fidelity needs no engine). */
+function simulateExperiment(e: Experiment, s: ExperimentSettings) {
+  return readRun(s, simulate(experimentSpec(e, s), null));
+}
 
 let engines: EngineName[] = [];
 let provide: EngineProvider;
@@ -42,7 +50,15 @@ describe('scenario runner', () => {
         const ex = r.exercise();
         if (ex) {
           expect(ex.done, `step ${i + 1}: the exercise is already done before the student acts`).toBe(false);
-          r.showMe();
+          const e = r.stepAt(i).experiment;
+          if (e) {
+            // The experiment as the step sets it up does not reach the goal: the student must turn a knob.
+            r.recordSim(simulateExperiment(e, r.experimentSettings({})));
+            expect(r.exercise()!.done, `step ${i + 1}: the experiment's own settings already reach the goal`).toBe(false);
+          }
+          const runs = r.showMe();
+          expect(r.sim, 'show me starts from the checkpoint: no run yet').toBeNull();
+          for (const s of runs) r.recordSim(simulateExperiment(e!, s));
           const after = r.exercise()!;
           expect(after.results.filter((c) => !c.ok), `step ${i + 1} show me`).toEqual([]);
           expect(after.done).toBe(true);

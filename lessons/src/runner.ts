@@ -9,6 +9,7 @@ import { evaluate, type CheckResult, type World } from './checkpoints.ts';
 import type { PaperIndex } from './paper.ts';
 import { readView } from './views.ts';
 import { fillToString } from './template.ts';
+import { chooseSettings, type ExperimentSettings, type SimReading } from './experiment.ts';
 
 export interface ExerciseStatus {
   done: boolean;
@@ -21,6 +22,8 @@ export class LessonRun {
   /** choices at the end of each step's scripted actions (index = step) */
   private scripted: string[][] = [];
   private current = 0;
+  /** The current step's last experiment run; none at a step's checkpoint. */
+  private simReading: SimReading | null = null;
 
   constructor(
     readonly lesson: Lesson,
@@ -62,7 +65,7 @@ export class LessonRun {
     const ex = this.stepAt(i - 1).exercise;
     if (!ex || this.sessions.length === 0) return prev;
     this.replay(prev);
-    for (const a of ex.show_me) applyLessonAction(this.sessions, a, this.nodes);
+    for (const a of ex.show_me) if (a.do !== 'simulate') applyLessonAction(this.sessions, a, this.nodes);
     return this.choicesNow();
   }
 
@@ -83,6 +86,7 @@ export class LessonRun {
   goTo(i: number): void {
     if (!Number.isInteger(i) || i < 0 || i >= this.stepCount) throw new Error(`no step ${i + 1} in ${this.lesson.folder} (it has ${this.stepCount})`);
     this.current = i;
+    this.simReading = null;
     this.replay(this.scriptedEnd(i));
   }
 
@@ -90,6 +94,7 @@ export class LessonRun {
   goToStart(i: number): void {
     if (!Number.isInteger(i) || i < 0 || i >= this.stepCount) throw new Error(`no step ${i + 1} in ${this.lesson.folder}`);
     this.current = i;
+    this.simReading = null;
     this.scriptedEnd(i); // computed (and cached) first: it replays the sessions itself
     this.replay(this.startOf(i));
   }
@@ -104,12 +109,42 @@ export class LessonRun {
     this.goTo(this.current);
   }
 
-  /** Plays "show me" for the current step's exercise, from the checkpoint. */
-  showMe(): void {
-    const ex = this.stepAt(this.current).exercise;
+  /**
+   * Plays "show me" for the current step's exercise, from the checkpoint. Its experiment runs
+   * (`simulate`) need the simulator, which the host runs (a worker in the browser): they are
+   * returned, as the settings to run, in order, and their readings come back via recordSim.
+   */
+  showMe(): ExperimentSettings[] {
+    const step = this.stepAt(this.current);
+    const ex = step.exercise;
     if (!ex) throw new Error('this step has no exercise');
     this.resetToCheckpoint();
-    for (const a of ex.show_me) applyLessonAction(this.sessions, a, this.nodes);
+    const runs: ExperimentSettings[] = [];
+    for (const a of ex.show_me) {
+      if (a.do !== 'simulate') applyLessonAction(this.sessions, a, this.nodes);
+      else {
+        if (!step.experiment) throw new Error('a "simulate" action needs the step to have an experiment');
+        const { do: _do, ...change } = a;
+        runs.push(chooseSettings(step.experiment, change));
+      }
+    }
+    return runs;
+  }
+
+  /** The current step's experiment with the student's changes (checked against what it offers). */
+  experimentSettings(change: Partial<ExperimentSettings>): ExperimentSettings {
+    const e = this.stepAt(this.current).experiment;
+    if (!e) throw new Error('this step has no experiment');
+    return chooseSettings(e, change);
+  }
+
+  /** The result of an experiment run of this step: what its sim checkpoints now read. */
+  recordSim(r: SimReading): void {
+    this.simReading = r;
+  }
+
+  get sim(): SimReading | null {
+    return this.simReading;
   }
 
   world(): World {
@@ -118,6 +153,7 @@ export class LessonRun {
       views: first ? Array.from({ length: this.nodes }, (_, i) => readView(first.inspect(i))) : [],
       effects: () => (first ? first.trace().map((e) => e.effects).join('') : ''),
       paper: this.paper,
+      sim: this.simReading,
     };
   }
 
@@ -145,7 +181,8 @@ export class LessonRun {
     const q = this.stepAt(this.current).question;
     if (!q || q.kind !== 'number') return null;
     if (typeof q.answer === 'number') return q.answer;
-    return Number.parseFloat(fillToString(`{{${q.answer.read}}}`, { world: this.world() }));
+    const v = Number.parseFloat(fillToString(`{{${q.answer.read}}}`, { world: this.world() }));
+    return Number.isFinite(v) ? v : null;
   }
 
   /** Null when all engines agree byte for byte; else where they first differ. */

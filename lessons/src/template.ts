@@ -5,12 +5,14 @@ import type { World } from './checkpoints.ts';
 import { formatFact } from './paper.ts';
 import { isModelMetric, modelValue } from './model.ts';
 import { formatBallot } from './views.ts';
+import { formatSimMetric, isSimMetric } from './experiment.ts';
 
 export type Segment =
   | { kind: 'text'; text: string }
   | { kind: 'live'; text: string; expr: string }
   | { kind: 'paper'; text: string; id: string; where: string; quote: string }
-  | { kind: 'model'; text: string; metric: string };
+  | { kind: 'model'; text: string; metric: string }
+  | { kind: 'sim'; text: string; metric: string; model_card_version: string | null };
 
 const PLACEHOLDER = /\{\{\s*([^}]+?)\s*\}\}/g;
 const NODE_FIELDS = ['role', 'ballot', 'leader', 'last_executed', 'last_index', 'gle', 'log_length', 'kv_size', 'promises', 'prepare_ballot'] as const;
@@ -20,6 +22,7 @@ export function checkExpression(expr: string, paperIds: ReadonlySet<string>, nod
   if (expr === 'leader' || expr === 'time_ms') return null;
   if (expr.startsWith('paper:')) return paperIds.has(expr.slice(6)) ? null : `no paper value "${expr.slice(6)}" in data/paper/paper-results.json`;
   if (expr.startsWith('model:')) return isModelMetric(expr.slice(6)) ? null : `no model metric "${expr.slice(6)}"`;
+  if (expr.startsWith('sim:')) return isSimMetric(expr.slice(4)) ? null : `no simulator metric "${expr.slice(4)}"`;
   const m = /^n(\d+)\.(\w+)(?:\.(.+))?$/.exec(expr);
   if (!m) return `"{{${expr}}}" is not a placeholder (try n1.role, leader, paper:ID, model:METRIC)`;
   if (Number(m[1]) >= nodes) return `"{{${expr}}}" names n${m[1]} but the cluster has ${nodes} nodes`;
@@ -47,6 +50,12 @@ export function fillExpression(expr: string, ctx: FillContext): Segment {
     const metric = expr.slice(6);
     const unit = metric.endsWith('_ms') ? ' ms' : metric === 'co.open_share_over_slo' ? ' %' : '';
     return world && isModelMetric(metric) ? { kind: 'model', text: `${modelValue(metric, world.paper)}${unit}`, metric } : { kind: 'text', text: '…' };
+  }
+  if (expr.startsWith('sim:')) {
+    const metric = expr.slice(4);
+    const r = world?.sim ?? null;
+    if (!isSimMetric(metric)) return { kind: 'text', text: '?' };
+    return r ? { kind: 'sim', text: formatSimMetric(metric, r[metric]), metric, model_card_version: r.model_card_version } : { kind: 'sim', text: '(not run yet)', metric, model_card_version: null };
   }
   if (!world) return { kind: 'live', text: '…', expr };
   if (expr === 'time_ms') return { kind: 'live', text: ((ctx.time_us ?? 0) / 1000).toFixed(1), expr };

@@ -9,6 +9,7 @@ import { JsonSyntaxError, lineOf, parseJsonWithLines } from './json-lines.ts';
 import { parseLessonMarkdown } from './markdown.ts';
 import { checkExpression, expressions } from './template.ts';
 import { isModelMetric } from './model.ts';
+import { EXPERIMENT_KNOBS, chooseSettings, isSimMetric, type Experiment } from './experiment.ts';
 import type { PaperIndex } from './paper.ts';
 
 export interface LessonFiles {
@@ -92,15 +93,33 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
       if (typeof v === 'number' && v >= nodes) errors.push({ file: sc, line: at(`${pointer}/${k}`), message: `${k} n${v} does not exist in a ${nodes}-node cluster` });
     }
   };
-  const checkActions = (list: LessonAction[] | undefined, pointer: string) => {
+  const checkActions = (list: LessonAction[] | undefined, pointer: string, experiment?: Experiment, showMe = false) => {
     list?.forEach((a, k) => {
+      if (a.do === 'simulate') {
+        if (!showMe) errors.push({ file: sc, line: at(`${pointer}/${k}`), message: 'a "simulate" action belongs in an exercise\'s show_me (the student runs the experiment)' });
+        else if (!experiment) errors.push({ file: sc, line: at(`${pointer}/${k}`), message: 'a "simulate" action needs the step to have an "experiment"' });
+        else {
+          try {
+            const { do: _do, ...change } = a;
+            chooseSettings(experiment, change);
+          } catch (e) {
+            errors.push({ file: sc, line: at(`${pointer}/${k}`), message: (e as Error).message });
+          }
+        }
+        return;
+      }
       if (nodes === 0) errors.push({ file: sc, line: at(`${pointer}/${k}`), message: 'an action needs a cluster (this lesson has none)' });
       checkNodeFields(a as unknown as Record<string, unknown>, `${pointer}/${k}`);
     });
   };
-  const checkChecks = (list: Checkpoint[] | undefined, pointer: string) => {
+  const checkChecks = (list: Checkpoint[] | undefined, pointer: string, experiment?: Experiment) => {
     list?.forEach((c, k) => {
       const p = `${pointer}/${k}`;
+      if (c.check === 'sim') {
+        if (!experiment) errors.push({ file: sc, line: at(p), message: 'a "sim" checkpoint reads the step\'s experiment, but the step has none' });
+        if (typeof c.to === 'string' && (c.to.startsWith('sim:') ? !isSimMetric(c.to.slice(4)) : !paperIds.has(c.to))) errors.push({ file: sc, line: at(`${p}/to`), message: `no paper value or simulator metric "${c.to}"` });
+        return;
+      }
       // A paper or model check's "to" is a value, not a node.
       if (c.check !== 'paper' && c.check !== 'model') checkNodeFields(c as unknown as Record<string, unknown>, p);
       if (c.check === 'paper' && !paperIds.has(c.id)) errors.push({ file: sc, line: at(`${p}/id`), message: `no paper value "${c.id}" in data/paper/paper-results.json` });
@@ -110,22 +129,40 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
     });
   };
 
+  // Lesson prose is shared by every step: it cannot quote one step's experiment.
+  const checkProse = (text: string, file: string, line: number) => {
+    if (expressions(text).some((e) => e.startsWith('sim:'))) errors.push({ file, line, message: '{{sim:…}} reads a step\'s experiment run: use it in that step\'s exercise or question, not in the prose' });
+  };
   checkText(scenario.title, sc, at('/title'));
   checkText(scenario.summary, sc, at('/summary'));
   for (const s of doc.sections.values()) {
-    s.body.split('\n').forEach((l, k) => checkText(l, md, s.line + 1 + k));
+    s.body.split('\n').forEach((l, k) => {
+      checkText(l, md, s.line + 1 + k);
+      checkProse(l, md, s.line + 1 + k);
+    });
   }
   scenario.steps.forEach((step, i) => {
     const p = `/steps/${i}`;
     if (!doc.sections.has(step.section)) errors.push({ file: sc, line: at(`${p}/section`), message: `no section "## ${step.section}" in lesson.md` });
+    const exp = step.experiment;
+    if (exp) {
+      for (const k of EXPERIMENT_KNOBS) {
+        const offered = exp.vary[k] as readonly unknown[] | undefined;
+        if (offered && !offered.includes(exp[k])) errors.push({ file: sc, line: at(`${p}/experiment/vary/${k}`), message: `the values offered for ${k} must include the experiment's own (${String(exp[k])})` });
+      }
+      if (Object.keys(exp.vary).length === 0) errors.push({ file: sc, line: at(`${p}/experiment/vary`), message: 'an experiment offers at least one knob to turn' });
+    }
     checkActions(step.actions, `${p}/actions`);
     checkChecks(step.checkpoints, `${p}/checkpoints`);
     if (step.exercise) {
       checkText(step.exercise.goal, sc, at(`${p}/exercise/goal`));
       step.exercise.hints.forEach((h, k) => checkText(h, sc, at(`${p}/exercise/hints/${k}`)));
-      checkActions(step.exercise.show_me, `${p}/exercise/show_me`);
-      checkChecks(step.exercise.done_when, `${p}/exercise/done_when`);
+      checkActions(step.exercise.show_me, `${p}/exercise/show_me`, exp, true);
+      checkChecks(step.exercise.done_when, `${p}/exercise/done_when`, exp);
     }
+    const usesSim = (text: string) => expressions(text).some((e) => e.startsWith('sim:'));
+    const simTexts = [step.exercise?.goal ?? '', ...(step.exercise?.hints ?? []), step.question ? JSON.stringify(step.question) : ''];
+    if (!exp && simTexts.some((t) => usesSim(t) || t.includes('"read":"sim:'))) errors.push({ file: sc, line: at(p), message: 'this step reads {{sim:…}} but has no "experiment"' });
     const q = step.question;
     if (q) {
       checkText(q.prompt, sc, at(`${p}/question/prompt`));

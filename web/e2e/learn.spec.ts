@@ -18,6 +18,10 @@ interface Action {
   timer?: string;
   line?: string;
   count?: number;
+  engine?: string;
+  ratio?: number;
+  vcpus?: number;
+  target_ops_per_s?: number;
 }
 interface Scenario {
   number: number;
@@ -32,7 +36,13 @@ const SCENARIOS: Scenario[] = readdirSync(LESSONS_DIR)
   .sort()
   .map((f) => JSON.parse(readFileSync(join(LESSONS_DIR, f, 'scenario.json'), 'utf8')) as Scenario);
 
+/** The lesson's text is interactive first; its live state (engines, checkpoints) follows. */
+async function liveStep(page: Page): Promise<void> {
+  await expect(page.locator('.learn-view')).toHaveAttribute('data-live', 'ready', { timeout: 60_000 });
+}
+
 async function allChecksHold(page: Page): Promise<void> {
+  await liveStep(page);
   const checks = page.locator('.lesson-main > [role=status] [data-testid=checkpoint]');
   await expect(page.locator('.lesson-main > [role=status] [data-testid=checkpoint][data-ok=false]')).toHaveCount(0, { timeout: 30_000 });
   return void (await checks.count());
@@ -130,6 +140,22 @@ async function perform(page: Page, a: Action): Promise<void> {
     case 'heal':
       await panel.getByRole('button', { name: 'Heal all links' }).click();
       return;
+    case 'simulate': {
+      // The experiment's knobs, then its button; the run is done when its status names these settings.
+      const box = page.getByTestId('experiment');
+      for (const knob of ['engine', 'ratio', 'vcpus', 'target_ops_per_s'] as const) {
+        if (a[knob] !== undefined) await box.getByTestId(`experiment-${knob}`).selectOption(String(a[knob]));
+      }
+      await box.getByTestId('experiment-run').click();
+      const status = box.getByTestId('experiment-status');
+      const label: Record<string, string> = { cpp: 'C\\+\\+', rust: 'Rust', go: 'Go', java: 'Java' };
+      const wanted = [a.engine !== undefined ? `^${label[a.engine]},` : '', a.ratio !== undefined ? `memory:data ${String(a.ratio).replace('.', '\\.')},` : '', a.vcpus !== undefined ? ` ${a.vcpus} vCPUs` : ''];
+      // This run's settings first (a previous run's "done" must not count), then its end.
+      for (const v of wanted) if (v) await expect(status).toHaveAttribute('data-settings', new RegExp(v));
+      await expect(status).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
+      await expect(box.getByTestId('experiment-reading')).toContainText('Simulated (model card');
+      return;
+    }
     default:
       throw new Error(`no UI route for the action ${a.do}`);
   }
@@ -179,7 +205,7 @@ async function playLesson(page: Page, s: Scenario, engine: string): Promise<void
       await page.getByTestId('lesson-reset').click();
       await expect(ex).toHaveAttribute('data-done', 'false');
       await page.getByTestId('show-me').click();
-      await expect(ex).toHaveAttribute('data-done', 'true');
+      await expect(ex).toHaveAttribute('data-done', 'true', { timeout: 180_000 });
       await expect(ex).toHaveAttribute('data-route', 'show-me');
     }
     if (step.question) await answer(page, step.question);

@@ -17,3 +17,9 @@ declare module '@replicant/cost-model' {
   export class CostModelInputError extends Error {}
   export function installCostModel(pyodide: PyodideLike, files: Record<string, string>, options?: { root?: string }): CostModel;
 }
+
+// The lessons, validated at build time (vite-plugins/lessons.ts).
+declare module 'virtual:replicant-lessons' {
+  const catalogue: import('@replicant/lessons/runtime').CatalogueJson;
+  export default catalogue;
+}

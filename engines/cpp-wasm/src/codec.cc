@@ -49,6 +49,33 @@ bool AsBool(const JsonValue* v, bool* out) {
   return true;
 }
 
+// DecodeKVEntries reads [[key,value],…]; the content rules are the protocol's to check.
+bool DecodeKVEntries(const JsonValue& v, KVEntries* out) {
+  if (v.kind != JsonKind::kArray) return false;
+  out->clear();
+  for (const JsonValue& item : v.items) {
+    if (item.kind != JsonKind::kArray || item.items.size() != 2 || item.items[0].kind != JsonKind::kString ||
+        item.items[1].kind != JsonKind::kString) {
+      return false;
+    }
+    out->emplace_back(item.items[0].s, item.items[1].s);
+  }
+  return true;
+}
+
+void AppendKVEntries(std::string& b, const KVEntries& kv) {
+  b.push_back('[');
+  for (size_t i = 0; i < kv.size(); i++) {
+    if (i > 0) b.push_back(',');
+    b.push_back('[');
+    AppendJsonString(b, kv[i].first);
+    b.push_back(',');
+    AppendJsonString(b, kv[i].second);
+    b.push_back(']');
+  }
+  b.push_back(']');
+}
+
 bool DecodeCommand(const JsonValue& v, Command* out) {
   std::string t;
   if (!TypeOf(v, &t)) return false;
@@ -178,6 +205,13 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
            AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
            AsBool(f[4], &m->ok) && AsUint(f[5], &m->ballot) && AsUint(f[6], &m->last_executed);
   }
+  if (t == "snapshot") {
+    const JsonValue* f[7];
+    m->type = MessageType::kSnapshot;
+    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "last_executed", "kv"}, f) &&
+           AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
+           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->last_executed) && DecodeKVEntries(*f[6], &m->kv);
+  }
   return false;
 }
 
@@ -236,6 +270,13 @@ void AppendTrace(std::string& b, const Trace& t) {
       AppendUintField(b, "index", t.index, false);
       AppendStringField(b, "reason", t.reason != nullptr ? t.reason : "", false);
       break;
+    case TraceKind::kSnapshotSent:
+      AppendUintField(b, "peer", t.leader, false);
+      AppendUintField(b, "last_executed", t.index, false);
+      break;
+    case TraceKind::kSnapshotInstalled:
+      AppendUintField(b, "last_executed", t.index, false);
+      break;
     case TraceKind::kRecovered:
       AppendUintField(b, "ballot", t.ballot, false);
       AppendUintField(b, "last_index", t.last_index, false);
@@ -249,9 +290,13 @@ void AppendRecord(std::string& b, const Record& r) {
   AppendStringField(b, "kind", ToString(r.kind), true);
   if (r.kind == RecordKind::kPromise) {
     AppendUintField(b, "ballot", r.ballot, false);
-  } else {
+  } else if (r.kind == RecordKind::kInstance) {
     AppendField(b, "instance", false);
     AppendInstance(b, r.instance);
+  } else {
+    AppendUintField(b, "last_executed", r.last_executed, false);
+    AppendField(b, "kv", false);
+    AppendKVEntries(b, r.kv);
   }
   b.push_back('}');
 }
@@ -269,6 +314,12 @@ bool DecodeRecord(const JsonValue& v, Record* out) {
   if (kind->s == "instance") {
     out->kind = RecordKind::kInstance;
     return ObjectFields(v, {"kind", "instance"}, f) && DecodeInstance(*f[1], &out->instance);
+  }
+  if (kind->s == "snapshot") {
+    const JsonValue* g[3];
+    out->kind = RecordKind::kSnapshot;
+    return ObjectFields(v, {"kind", "last_executed", "kv"}, g) && AsUint(g[1], &out->last_executed) &&
+           DecodeKVEntries(*g[2], &out->kv);
   }
   return false;
 }
@@ -405,6 +456,12 @@ void AppendMessage(std::string& b, const Message& m) {
       AppendBoolField(b, "ok", m.ok, false);
       AppendUintField(b, "ballot", m.ballot, false);
       AppendUintField(b, "last_executed", m.last_executed, false);
+      break;
+    case MessageType::kSnapshot:
+      AppendUintField(b, "ballot", m.ballot, false);
+      AppendUintField(b, "last_executed", m.last_executed, false);
+      AppendField(b, "kv", false);
+      AppendKVEntries(b, m.kv);
       break;
   }
   b.push_back('}');

@@ -524,6 +524,10 @@ void Node::OnCommitResponse(const Message& m) {
 // accept) or held them from an older ballot (stale). At most repair_batch per heartbeat; one
 // channel id for the batch, whose answers are then stale. The next heartbeat commits them.
 void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
+  if (peer_last_executed < log_.GlobalLastExecuted()) {
+    SendSnapshot(peer);  // what it needs next is trimmed here (snapshot.cc)
+    return;
+  }
   std::vector<Instance> batch;
   for (uint64_t i = peer_last_executed + 1; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
     const Instance* inst = log_.Get(i);
@@ -632,6 +636,9 @@ void Node::OnMessage(const Message& m) {
       break;
     case MessageType::kCommitResponse:
       OnCommitResponse(m);
+      break;
+    case MessageType::kSnapshot:
+      OnSnapshot(m);
       break;
   }
 }

@@ -152,6 +152,11 @@ class Node {
   void OnRestart(const std::vector<Record>& records);
   void CheckDurableInvariants() const;
 
+  // snapshot.cc
+  void SendSnapshot(uint64_t peer);
+  void OnSnapshot(const Message& m);
+  void InstallSnapshot(uint64_t last_executed, const KVEntries& kv);
+
   Config cfg_;
   uint64_t ballot_ = kInitialBallot;
   Log log_;

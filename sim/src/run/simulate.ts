@@ -46,7 +46,7 @@ export class CancelledError extends Error {
 }
 
 type Ev =
-  | { k: 0; node: number; inc: number; ev: NodeEvent } // arrival at a node
+  | Arrival // an event arriving at a node
   | { k: 2; node: number; gen: number; timer: TimerName } // timer due
   | { k: 3; thread: number } // a client thread starts its next operation
   | { k: 4; thread: number; request_id: number; result: string; leader: number | undefined } // reply reaches a client
@@ -89,6 +89,9 @@ interface SimNode {
   heapSamples: number[];
   isG1: boolean;
 }
+
+/** An event on its way to a node: the event itself, addressed (one object per arrival). */
+type Arrival = NodeEvent & { k: 0; node: number; inc: number };
 
 const MAX_EVENTS = 2_000_000_000;
 // Timer events carry nothing but their name: one object each, shared (hosts only read events).
@@ -261,7 +264,7 @@ class Simulation {
       n.host = new EngineHost(node);
     } else n.host = new FastHost(n.id, this.nodes.length, this.spec.commit_interval_us, this.sizes);
     n.inc++;
-    this.arrive(n.id, { kind: 'start' }, this.now);
+    this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'start' });
   }
 
   /** The node is gone (an OOM kill): its instance is destroyed, its timers die with it. */
@@ -278,11 +281,6 @@ class Simulation {
 
   /** An event reaches a node at time t: its parallel work is placed on a core, its core step
    * on the Log mutex; the step itself runs when the serialized section starts. */
-  private arrive(node: number, ev: NodeEvent, t: number): void {
-    const n = this.nodes[node]!;
-    this.q.push(t, { k: 0, node, inc: n.inc, ev });
-  }
-
   private onArrive(n: SimNode, ev: NodeEvent): void {
     n.runtime.advance(this.now);
     if (n.runtime.oom_at_us !== null) {
@@ -329,7 +327,7 @@ class Simulation {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
         const at = this.net.arrival(n.id, o.to, o.bytes, sendAt);
-        this.arrive(o.to, { kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update }, at);
+        this.q.push(at, { k: 0, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
         return;
       }
       case 'reply': {
@@ -370,7 +368,7 @@ class Simulation {
       case 0: {
         const n = this.nodes[e.node]!;
         if (!n.host || n.inc !== e.inc) return; // lost: the node is down or restarted
-        this.onArrive(n, e.ev);
+        this.onArrive(n, e);
         return;
       }
       case 2: {
@@ -451,7 +449,7 @@ class Simulation {
     const line = !exact ? '' : t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
     const bytes = exact ? line.length + 1 : t.op === 'read' ? this.sizes.read.request_line : this.sizes.update.request_line;
     const at = this.net.arrival(CLIENT_ENDPOINT_BASE + t.id, t.target, bytes, this.now);
-    this.arrive(t.target, { kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes }, at);
+    this.q.push(at, { k: 0, node: t.target, inc: this.nodes[t.target]!.inc, kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes });
     t.sent_us = this.now;
   }
 

@@ -9,13 +9,13 @@ import { ViewShortcutsContext, useViewShortcuts, type Shortcut } from '../app/sh
 import { MarksReadyContext, useReady } from '../app/ready.ts';
 import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
-import { LessonRun, type CheckResult, type Lesson, type LessonAction } from '@replicant/lessons';
+import { LessonRun, type CheckResult, type Lesson, type LessonAction } from '@replicant/lessons/runtime';
+import { readRun, type ExperimentSettings } from '@replicant/lessons/src/experiment';
+import { SimRunner, CancelledError } from '../simulation/runner.ts';
+import { Experiment, type ExperimentStatus } from './Experiment.tsx';
 import { BROWSER_ENGINES, loadBrowserEngine } from '../engines.ts';
 import { loadSim } from '../simulation/sim-module.ts';
-import { ClusterController, type Action, type Snapshot } from '../cluster/controller.ts';
-import { NodeCard } from '../cluster/NodeCard.tsx';
-import { Topology } from '../cluster/Topology.tsx';
-import { LinkControls, PendingList } from '../cluster/Controls.tsx';
+import type { Action, ClusterController, Snapshot } from '../cluster/controller.ts';
 import { GROUPS, type AppState } from '../state/app-state.ts';
 import { CATALOGUE, PAPER } from './catalogue.ts';
 import { LessonText, Inline } from './LessonText.tsx';
@@ -27,6 +27,8 @@ const PANELS: Record<'lab' | 'cost' | 'paper', ComponentType<ViewProps>> = {
   cost: lazy(() => import('../cost/CostView.tsx')),
   paper: lazy(() => import('../paper/PaperView.tsx')),
 };
+// The live cluster's controls load with the engines, after the lesson's text is interactive.
+const LearnClusterPanel = lazy(() => import('./LearnClusterPanel.tsx'));
 const REPLAY_INTERVAL_MS = 450;
 const noShortcuts = () => {};
 
@@ -91,8 +93,8 @@ export default function LearnView({ state, update }: ViewProps) {
   const [hints, setHints] = useState(0);
   const [route, setRoute] = useState<Route>(null);
   const [replaying, setReplaying] = useState(false);
-  const [clientNode, setClientNode] = useState(0);
-  const [clientLine, setClientLine] = useState('put y 2');
+  const [simState, setSimState] = useState<ExperimentStatus>({ state: 'idle' });
+  const simRunner = useRef<SimRunner | null>(null);
   const controller = useRef<ClusterController | null>(null);
   const run = useRef<LessonRun | null>(null);
   const stepRef = useRef(stepIdx);
@@ -123,7 +125,7 @@ export default function LearnView({ state, update }: ViewProps) {
       const unavailable = engines.filter((e) => !BROWSER_ENGINES.includes(e));
       if (unavailable.length > 0 || engines.length === 0) throw new Error(`the ${unavailable.map((e) => languageOf(e)).join(', ') || 'chosen'} engine is not part of this build`);
       setLoaded({ state: 'loading', what: 'the simulator' });
-      const sim = await loadSim();
+      const [sim, { ClusterController }] = await Promise.all([loadSim(), import('../cluster/controller.ts')]);
       const loadedEngines = new Map<EngineName, SyncEngine>();
       for (const e of engines) {
         setLoaded({ state: 'loading', what: `the ${languageOf(e)} engine (WebAssembly)` });
@@ -151,6 +153,8 @@ export default function LearnView({ state, update }: ViewProps) {
     setRoute(null);
     setActionError(null);
     setReplaying(false);
+    simRunner.current?.cancel();
+    setSimState({ state: 'idle' });
     const r = run.current;
     if (r && loaded.state === 'ready') {
       try {
@@ -202,8 +206,37 @@ export default function LearnView({ state, update }: ViewProps) {
     [refresh, replaying],
   );
 
+  useEffect(() => () => simRunner.current?.close(), []);
+
+  // An experiment run: the simulator in its worker, a small seeded run; the reading becomes the
+  // live state the step's sim checkpoints and placeholders read.
+  const runExperiment = useCallback(
+    async (runs: ExperimentSettings[]) => {
+      const r = run.current;
+      if (!r) return;
+      simRunner.current ??= new SimRunner();
+      try {
+        const { experimentSpec } = await import('@replicant/lessons/src/experiment-spec');
+        const e = r.stepAt(r.step).experiment!;
+        for (const settings of runs) {
+          setSimState({ state: 'running', settings });
+          const { result } = await simRunner.current.run(experimentSpec(e, settings), () => {});
+          r.recordSim(readRun(settings, result));
+          setSimState({ state: 'done', settings });
+          refresh();
+        }
+      } catch (e) {
+        if (e instanceof CancelledError) return;
+        setSimState({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
+      }
+    },
+    [refresh],
+  );
+
   const resetToCheckpoint = useCallback(() => {
     if (!run.current || replaying) return;
+    simRunner.current?.cancel();
+    setSimState({ state: 'idle' });
     run.current.resetToCheckpoint();
     setRoute(null);
     setActionError(null);
@@ -212,14 +245,17 @@ export default function LearnView({ state, update }: ViewProps) {
 
   const showMe = useCallback(() => {
     if (!run.current || replaying) return;
+    simRunner.current?.cancel();
+    setSimState({ state: 'idle' });
     try {
-      run.current.showMe();
+      const runs = run.current.showMe();
       setRoute('show-me');
+      if (runs.length > 0) void runExperiment(runs);
     } catch (e) {
       setActionError(e instanceof Error ? e.message : String(e));
     }
     refresh();
-  }, [refresh, replaying]);
+  }, [refresh, replaying, runExperiment]);
 
   // Replay: back to the start of the step, then its actions one at a time.
   const replayStep = useCallback(() => {
@@ -286,7 +322,9 @@ export default function LearnView({ state, update }: ViewProps) {
     [goStep, replayStep, resetToCheckpoint, act],
   );
   useViewShortcuts(shortcuts);
-  useReady('learn', loaded.state === 'ready' && live !== null);
+  // Interactive once the lesson's text and controls are on screen; the engines load after
+  // (the view's data-live attribute says when its live state is there).
+  useReady('learn', true);
 
   if (!lesson) {
     return (
@@ -310,7 +348,7 @@ export default function LearnView({ state, update }: ViewProps) {
   const cites = step?.panel?.cites ?? [];
 
   return (
-    <div className="learn-view" data-lesson={lesson.scenario.number} data-step={stepIdx + 1}>
+    <div className="learn-view" data-lesson={lesson.scenario.number} data-step={stepIdx + 1} data-live={live && r?.step === stepIdx ? 'ready' : loaded.state === 'ready' ? 'loading' : loaded.state}>
       <aside className="lesson-list" aria-label="Lessons">
         {tracks.map((t) => (
           <section key={t.id}>
@@ -369,6 +407,21 @@ export default function LearnView({ state, update }: ViewProps) {
           <div role="status" aria-live="polite">
             <CheckList results={live.checks} label="Checkpoints of this step, read from the engines" />
           </div>
+        )}
+        {step?.experiment && run.current && live && (
+          <Experiment
+            key={`experiment-${lesson.folder}-${stepIdx}`}
+            experiment={step.experiment}
+            status={simState}
+            reading={live.world.sim ?? null}
+            onRun={(change) => {
+              try {
+                void runExperiment([run.current!.experimentSettings(change)]);
+              } catch (e) {
+                setSimState({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
+              }
+            }}
+          />
         )}
         {step?.exercise && live?.exercise && (
           <section className="exercise" aria-label="Exercise" data-testid="exercise" data-done={live.exercise.done} data-route={route ?? ''}>
@@ -455,60 +508,9 @@ export default function LearnView({ state, update }: ViewProps) {
           </div>
         )}
         {isCluster && snap && (
-          <>
-            {snap.comparison && (
-              <p className={`compare ${snap.comparison.identical ? 'same' : 'differ'}`} data-testid="comparison" data-identical={snap.comparison.identical} role="status">
-                {snap.comparison.identical ? (
-                  <>
-                    <strong>{snap.comparison.engines.map((e) => languageOf(e)).join(', ')}: identical</strong> — {snap.comparison.detail}.
-                  </>
-                ) : (
-                  <>
-                    <strong>The engines differ:</strong> {snap.comparison.detail}.
-                  </>
-                )}
-              </p>
-            )}
-            <p className="mono note" data-testid="learn-time">
-              t = {(snap.time_us / 1000).toFixed(1)} ms · {snap.step} events
-            </p>
-            <Topology views={snap.views} pending={snap.pending} cuts={snap.cuts} time_us={snap.time_us} flights={[]} onFlightDone={noShortcuts} onDeliver={(id) => act({ kind: 'deliver', id })} onFire={(id) => act({ kind: 'fire', id })} />
-            <div className="nodes">
-              {snap.views.map((v, id) => (
-                <NodeCard key={id} id={id} raw={snap.inspect[id]!} view={v} onCrash={() => act({ kind: 'crash', node: id })} onRestart={() => act({ kind: 'restart', node: id })} />
-              ))}
-            </div>
-            <h2>Send a client command</h2>
-            <form
-              className="toolbar"
-              onSubmit={(e) => {
-                e.preventDefault();
-                act({ kind: 'client', node: clientNode, line: clientLine });
-              }}
-            >
-              <label className="knob">
-                <span>to</span>
-                <select value={clientNode} onChange={(e) => setClientNode(Number(e.target.value))} data-testid="client-node">
-                  {snap.views.map((_, id) => (
-                    <option key={id} value={id}>
-                      n{id}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="knob" style={{ flex: 1 }}>
-                <span>command (put k v · get k · del k)</span>
-                <input value={clientLine} onChange={(e) => setClientLine(e.target.value)} data-testid="client-line" />
-              </label>
-              <button type="submit" data-testid="client-send">
-                Send
-              </button>
-            </form>
-            <h2>Pending ({snap.pending.length})</h2>
-            <PendingList snap={snap} act={act} />
-            <h2>Links</h2>
-            <LinkControls nodes={snap.views.length} cuts={snap.cuts} act={act} />
-          </>
+          <Suspense fallback={<p className="loading" role="status">Loading the cluster's controls…</p>}>
+            <LearnClusterPanel snap={snap} act={act} />
+          </Suspense>
         )}
         {cites.length > 0 && (
           <table className="cites" data-testid="cites" aria-label="The paper's numbers this step uses">

@@ -2,8 +2,8 @@
 // placeholders. A value read from the engine is marked as such; a paper figure carries its
 // place in the paper and its quote; a computed one says it is computed.
 import { Fragment, type ReactNode } from 'react';
-import { fill, type Segment } from '@replicant/lessons';
-import type { FillContext } from '@replicant/lessons/src/template';
+import { fill, type Segment } from '@replicant/lessons/runtime';
+import type { FillContext } from '@replicant/lessons/runtime';
 
 const TOKEN = /(\*\*[^*]+\*\*|`[^`]+`|\*[^*\s][^*]*\*|\{\{[^}]+\}\})/;
 
@@ -30,6 +30,13 @@ function segment(s: Segment, key: number): ReactNode {
       return (
         <span key={key} className="model-value" data-metric={s.metric} title="computed in your browser from the paper's example">
           {s.text} (computed)
+        </span>
+      );
+    case 'sim':
+      return (
+        <span key={key} className="model-value" data-sim-metric={s.metric} title="read from your simulator run">
+          {s.text}
+          {s.model_card_version !== null && ` (simulated, model card ${s.model_card_version})`}
         </span>
       );
   }

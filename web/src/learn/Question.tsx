@@ -1,8 +1,8 @@
 // A question with an explanation for every answer, right or wrong. A numeric answer may be read
 // from the live state (the lesson says which value), so it is true on every engine.
 import { useId, useState } from 'react';
-import type { Question as QuestionSpec } from '@replicant/lessons';
-import type { FillContext } from '@replicant/lessons/src/template';
+import type { Question as QuestionSpec } from '@replicant/lessons/runtime';
+import type { FillContext } from '@replicant/lessons/runtime';
 import { Inline } from './LessonText.tsx';
 
 export function Question({ question, ctx, answer, onRight }: { question: QuestionSpec; ctx: FillContext; answer: number | null; onRight: () => void }) {

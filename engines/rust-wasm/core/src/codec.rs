@@ -216,9 +216,46 @@ fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
             let ok = as_bool(ok)?;
             Message { typ: MessageType::CommitResponse, from, to, channel_id, ok, ballot, last_executed, ..Message::default() }
         }
+        b"snapshot" => {
+            let [_, from, to, ch, ballot, le, kv] =
+                object_fields(v, ["type", "from", "to", "channel_id", "ballot", "last_executed", "kv"])?;
+            let [from, to, channel_id, ballot, last_executed] = uints([from, to, ch, ballot, le])?;
+            let kv = decode_kv_entries(kv)?;
+            Message { typ: MessageType::Snapshot, from, to, channel_id, ballot, last_executed, kv, ..Message::default() }
+        }
         _ => return None,
     };
     Some(m)
+}
+
+/// Reads [[key,value],…]; the content rules are the protocol's to check.
+fn decode_kv_entries(v: &JsonValue<'_>) -> Option<Vec<(String, String)>> {
+    let JsonValue::Array(items) = v else { return None };
+    items
+        .iter()
+        .map(|item| {
+            let JsonValue::Array(pair) = item else { return None };
+            let [k, val] = pair.as_slice() else { return None };
+            let k = String::from_utf8(as_bytes(k)?.to_vec()).ok()?;
+            let val = String::from_utf8(as_bytes(val)?.to_vec()).ok()?;
+            Some((k, val))
+        })
+        .collect()
+}
+
+fn append_kv_entries(b: &mut Vec<u8>, kv: &[(String, String)]) {
+    b.push(b'[');
+    for (i, (k, v)) in kv.iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        b.push(b'[');
+        append_json_string(b, k);
+        b.push(b',');
+        append_json_string(b, v);
+        b.push(b']');
+    }
+    b.push(b']');
 }
 
 /// Reads one peer message (a line of the native peer protocol).
@@ -264,6 +301,12 @@ fn decode_event_value(v: &JsonValue<'_>) -> Option<Event> {
     }
 }
 
+/// Reads one durable record from its JSON (a frame of a native server's write-ahead log).
+pub fn decode_record_json(input: &[u8]) -> Result<Record, CodecError> {
+    let v = parse_json(input).map_err(|_| CodecError::Json)?;
+    decode_record(&v).ok_or(CodecError::Schema)
+}
+
 /// Reads one durable record (docs/protocol.md, "Durability").
 fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
     let JsonValue::Object(fields) = v else { return None };
@@ -277,11 +320,16 @@ fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
             let [_, inst] = object_fields(v, ["kind", "instance"])?;
             Some(Record::Instance(decode_instance(inst)?))
         }
+        b"snapshot" => {
+            let [_, le, kv] = object_fields(v, ["kind", "last_executed", "kv"])?;
+            Some(Record::Snapshot { last_executed: as_uint(le)?, kv: decode_kv_entries(kv)? })
+        }
         _ => None,
     }
 }
 
-fn append_record(b: &mut Vec<u8>, r: &Record) {
+/// Writes `r` in canonical form (a frame of a native server's write-ahead log).
+pub fn append_record(b: &mut Vec<u8>, r: &Record) {
     b.push(b'{');
     match r {
         Record::Promise(ballot) => {
@@ -292,6 +340,12 @@ fn append_record(b: &mut Vec<u8>, r: &Record) {
             append_string_field(b, "kind", "instance", true);
             append_field(b, "instance", false);
             append_instance(b, inst);
+        }
+        Record::Snapshot { last_executed, kv } => {
+            append_string_field(b, "kind", "snapshot", true);
+            append_uint_field(b, "last_executed", *last_executed, false);
+            append_field(b, "kv", false);
+            append_kv_entries(b, kv);
         }
     }
     b.push(b'}');
@@ -378,6 +432,12 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
             append_uint_field(b, "ballot", m.ballot, false);
             append_uint_field(b, "last_executed", m.last_executed, false);
         }
+        MessageType::Snapshot => {
+            append_uint_field(b, "ballot", m.ballot, false);
+            append_uint_field(b, "last_executed", m.last_executed, false);
+            append_field(b, "kv", false);
+            append_kv_entries(b, &m.kv);
+        }
     }
     b.push(b'}');
 }
@@ -428,6 +488,11 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
             append_uint_field(b, "index", t.index, false);
             append_string_field(b, "reason", t.reason, false);
         }
+        TraceKind::SnapshotSent => {
+            append_uint_field(b, "peer", t.leader, false);
+            append_uint_field(b, "last_executed", t.index, false);
+        }
+        TraceKind::SnapshotInstalled => append_uint_field(b, "last_executed", t.index, false),
         TraceKind::Recovered => {
             append_uint_field(b, "ballot", t.ballot, false);
             append_uint_field(b, "last_index", t.last_index, false);

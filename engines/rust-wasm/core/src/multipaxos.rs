@@ -532,6 +532,10 @@ impl Node {
     /// one channel id for the batch, whose answers are then stale. The next heartbeat commits
     /// them.
     fn repair(&mut self, peer: u64, peer_last_executed: u64, up_to: u64) {
+        if peer_last_executed < self.log.global_last_executed() {
+            self.send_snapshot(peer); // what it needs next is trimmed here (snapshot.rs)
+            return;
+        }
         let mut batch: Vec<Instance> = Vec::new();
         let mut i = peer_last_executed + 1;
         while i <= up_to && (batch.len() as u64) < self.cfg.repair_batch {
@@ -622,6 +626,7 @@ impl Node {
             MessageType::AcceptResponse => self.on_accept_response(&m),
             MessageType::CommitRequest => self.on_commit_request(&m),
             MessageType::CommitResponse => self.on_commit_response(&m),
+            MessageType::Snapshot => self.on_snapshot(m),
         }
     }
 }

@@ -217,6 +217,9 @@ impl Node {
         let real_ballot = |b: u64| leader_of(b) < num;
         match m.typ {
             MessageType::PrepareRequest | MessageType::CommitRequest => return leader_of(m.ballot) == m.from,
+            MessageType::Snapshot => {
+                return leader_of(m.ballot) == m.from && crate::snapshot::valid_kv_entries(&m.kv);
+            }
             MessageType::AcceptRequest => {
                 let inst = &m.instance;
                 return leader_of(inst.ballot) == m.from

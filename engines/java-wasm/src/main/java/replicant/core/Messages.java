@@ -13,7 +13,9 @@ public final class Messages {
         ACCEPT_REQUEST("accept_request"),
         ACCEPT_RESPONSE("accept_response"),
         COMMIT_REQUEST("commit_request"),
-        COMMIT_RESPONSE("commit_response");
+        COMMIT_RESPONSE("commit_response"),
+        /** State transfer: the leader's KV store at its last_executed. */
+        SNAPSHOT("snapshot");
 
         public final String wire;
 
@@ -40,6 +42,8 @@ public final class Messages {
         public long fromIndex;
         /** prepare_response with bounded elections: 0 when the promise is whole. */
         public long nextIndex;
+        /** snapshot: every entry as {key, value}, ascending keys; never null. */
+        public List<String[]> kv = Collections.emptyList();
 
         public Message(MessageType type) {
             this.type = type;
@@ -58,6 +62,7 @@ public final class Messages {
             m.instances = instances;
             m.fromIndex = fromIndex;
             m.nextIndex = nextIndex;
+            m.kv = kv;
             return m;
         }
     }
@@ -161,7 +166,9 @@ public final class Messages {
         STEP_DOWN("step_down"),
         REPAIR("repair"),
         RECOVERED("recovered"),
-        FILL("fill");
+        FILL("fill"),
+        SNAPSHOT_SENT("snapshot_sent"),
+        SNAPSHOT_INSTALLED("snapshot_installed");
 
         public final String wire;
 

@@ -541,6 +541,10 @@ final class MultiPaxos {
      * the batch, whose answers are then stale. The next heartbeat commits them.
      */
     static void repair(Node n, long peer, long peerLastExecuted, long upTo) {
+        if (peerLastExecuted < n.log.globalLastExecuted()) {
+            Snapshot.send(n, peer); // what it needs next is trimmed here
+            return;
+        }
         java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
         for (long i = peerLastExecuted + 1; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
             Instance inst = n.log.get(i);
@@ -605,6 +609,9 @@ final class MultiPaxos {
                 break;
             case COMMIT_RESPONSE:
                 onCommitResponse(n, m);
+                break;
+            case SNAPSHOT:
+                Snapshot.onSnapshot(n, m);
                 break;
         }
     }

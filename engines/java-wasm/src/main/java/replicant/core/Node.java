@@ -192,6 +192,8 @@ public final class Node {
             case PREPARE_REQUEST:
             case COMMIT_REQUEST:
                 return Ballot.leaderOf(m.ballot) == m.from;
+            case SNAPSHOT:
+                return Ballot.leaderOf(m.ballot) == m.from && Snapshot.validKvEntries(m.kv);
             case ACCEPT_REQUEST:
                 return Ballot.leaderOf(m.instance.ballot) == m.from && m.instance.index >= 1
                         && m.instance.state == Instance.State.IN_PROGRESS;

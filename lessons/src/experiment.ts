@@ -1,0 +1,110 @@
+// Experiments: a small seeded run of the simulator that a gc-cost lesson's student sets up
+// (engine, memory ratio, vCPUs, offered load, from the values the step offers) and starts. Its
+// result is the live state those lessons check: a `sim` checkpoint or a `{{sim:METRIC}}`
+// placeholder reads the last run, never a number written into the lesson. Every figure read
+// here is simulated and says so, with the model card's version. Pure: the run itself happens
+// in the web lab's simulation worker or, in tests, in Node (experiment-spec.ts builds it).
+import type { EngineName } from '@replicant/engines/loader/catalogue';
+
+export const EXPERIMENT_ENGINES = ['cpp', 'rust', 'go', 'java'] as const satisfies readonly EngineName[];
+
+/** What the student may set. */
+export interface ExperimentSettings {
+  engine: EngineName;
+  ratio: number;
+  vcpus: number;
+  target_ops_per_s: number;
+}
+
+export type ExperimentKnob = keyof ExperimentSettings;
+export const EXPERIMENT_KNOBS: readonly ExperimentKnob[] = ['engine', 'ratio', 'vcpus', 'target_ops_per_s'];
+
+export interface Experiment extends ExperimentSettings {
+  seed: number;
+  /** Simulated seconds measured (after a one-second warm-up). */
+  duration_s: number;
+  /** The knobs the student may turn, with the values offered (the step's own value among them). */
+  vary: { engine?: EngineName[]; ratio?: number[]; vcpus?: number[]; target_ops_per_s?: number[] };
+}
+
+/** What a run shows, read off the simulator's result. */
+export interface SimReading {
+  settings: ExperimentSettings;
+  model_card_version: string;
+  p99_ms: number;
+  /** p99 as a closed-loop client would have seen it (service time: coordinated omission). */
+  service_p99_ms: number;
+  mean_ms: number;
+  achieved_ops_per_s: number;
+  /** The leader's share of its vCPUs busy, and spent on GC (0..1). */
+  leader_cpu_utilization: number;
+  leader_gc_cpu_share: number;
+  gc_events: number;
+}
+
+export const SIM_METRICS = ['p99_ms', 'service_p99_ms', 'mean_ms', 'achieved_ops_per_s', 'leader_cpu_utilization', 'leader_gc_cpu_share', 'gc_events'] as const;
+export type SimMetric = (typeof SIM_METRICS)[number];
+
+export function isSimMetric(s: string): s is SimMetric {
+  return (SIM_METRICS as readonly string[]).includes(s);
+}
+
+const ENGINE_LABEL: Record<string, string> = { cpp: 'C++', rust: 'Rust', go: 'Go', java: 'Java' };
+
+export function describeSettings(s: ExperimentSettings): string {
+  return `${ENGINE_LABEL[s.engine] ?? s.engine}, memory:data ${s.ratio}, ${s.vcpus} vCPUs, ${s.target_ops_per_s} ops/s offered`;
+}
+
+/** A metric as the lesson shows it: rounded, with its unit. */
+export function formatSimMetric(metric: SimMetric, value: number): string {
+  if (metric.endsWith('_ms')) return `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
+  if (metric === 'achieved_ops_per_s') return `${Math.round(value)} ops/s`;
+  if (metric === 'gc_events') return String(value);
+  return `${(100 * value).toFixed(1)} %`;
+}
+
+/** The value a numeric question or a checkpoint compares: percentages for shares, as shown. */
+export function simValue(r: SimReading, metric: SimMetric): number {
+  const v = r[metric];
+  if (metric === 'leader_cpu_utilization' || metric === 'leader_gc_cpu_share') return Math.round(1000 * v) / 10;
+  if (metric.endsWith('_ms')) return v < 10 ? Math.round(100 * v) / 100 : Math.round(10 * v) / 10;
+  return Math.round(v);
+}
+
+/** The step's starting settings with a student's (or "show me"'s) changes; each must be on offer. */
+export function chooseSettings(e: Experiment, change: Partial<ExperimentSettings>): ExperimentSettings {
+  const out: ExperimentSettings = { engine: e.engine, ratio: e.ratio, vcpus: e.vcpus, target_ops_per_s: e.target_ops_per_s };
+  for (const k of EXPERIMENT_KNOBS) {
+    const v = change[k];
+    if (v === undefined) continue;
+    const offered = e.vary[k] as readonly unknown[] | undefined;
+    if (!offered?.includes(v) && v !== e[k]) throw new Error(`${k} ${String(v)} is not one of the values this experiment offers (${offered?.join(', ') ?? e[k]})`);
+    (out as unknown as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
+/** The simulator's run result (sim/src/api.ts RunResult), only the fields read here. */
+export interface RunResultLike {
+  model_card_version: string;
+  achieved_ops_per_s: number;
+  latency: { all: { mean_us: number; p99_us: number } };
+  latency_uncorrected?: { all: { p99_us: number } };
+  leader_at_end: number | null;
+  nodes: { node: number; mean_cpu_utilization: number; mean_gc_cpu_share: number; gc_events: unknown[] }[];
+}
+
+export function readRun(settings: ExperimentSettings, r: RunResultLike): SimReading {
+  const leader = r.nodes.find((n) => n.node === (r.leader_at_end ?? 0)) ?? r.nodes[0];
+  return {
+    settings,
+    model_card_version: r.model_card_version,
+    p99_ms: r.latency.all.p99_us / 1000,
+    service_p99_ms: (r.latency_uncorrected?.all.p99_us ?? r.latency.all.p99_us) / 1000,
+    mean_ms: r.latency.all.mean_us / 1000,
+    achieved_ops_per_s: r.achieved_ops_per_s,
+    leader_cpu_utilization: leader?.mean_cpu_utilization ?? 0,
+    leader_gc_cpu_share: leader?.mean_gc_cpu_share ?? 0,
+    gc_events: leader?.gc_events.length ?? 0,
+  };
+}
