@@ -108,8 +108,9 @@ void Node::OnElectionTimer() {
   m.type = MessageType::kPrepareRequest;
   m.ballot = b;
   if (cfg_.election_batch > 0) {
-    // everything up to gle is executed on every node: no promise needs to carry it
-    m.from_index = log_.GlobalLastExecuted() + 1;
+    // everything up to our last_executed is chosen and held (or trimmed: executed
+    // everywhere) in our own log, which the merged log starts from: no promise needs it
+    m.from_index = log_.LastExecuted() + 1;
     p->asked.fill(m.from_index);
   }
   p->channel_id = Broadcast(std::move(m));

@@ -83,8 +83,9 @@ func (n *Node) onElectionTimer() {
 	n.prepare = p
 	var from uint64
 	if n.cfg.ElectionBatch > 0 {
-		// everything up to gle is executed on every node: no promise needs to carry it
-		from = n.log.GlobalLastExecuted() + 1
+		// everything up to our last_executed is chosen and held (or trimmed: executed
+		// everywhere) in our own log, which the merged log starts from: no promise needs it
+		from = n.log.LastExecuted() + 1
 		for i := range p.asked {
 			p.asked[i] = from
 		}

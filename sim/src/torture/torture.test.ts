@@ -96,6 +96,14 @@ describe('liveness regressions found by the tool', () => {
       expect([engine, r.judgement.problems]).toEqual([engine, []]);
     }
   });
+  // With bounded elections a candidate once asked for everything after its gle: with chunks of
+  // one, elections took tens of round trips and duelling candidates never finished one.
+  it('seed 225 with --election 1 (faults 0,1, 27 ops) serves again, on every engine', () => {
+    for (const engine of ENGINE_NAMES) {
+      const r = tortureScenario(shrunk(drawScenario(225, { engine, electionBatch: 1 }), [0, 1], 27), provide, check);
+      expect([engine, r.judgement.problems]).toEqual([engine, []]);
+    }
+  });
 });
 
 describe('the tool can fail', () => {

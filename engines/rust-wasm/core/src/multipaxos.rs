@@ -103,8 +103,9 @@ impl Node {
         }
         let mut from_index = 0;
         if self.cfg.election_batch > 0 {
-            // everything up to gle is executed on every node: no promise needs to carry it
-            from_index = self.log.global_last_executed() + 1;
+            // everything up to our last_executed is chosen and held (or trimmed: executed
+            // everywhere) in our own log, which the merged log starts from: no promise needs it
+            from_index = self.log.last_executed() + 1;
             p.asked = [from_index; MAX_NUM_PEERS as usize];
         }
         let request = Message { typ: MessageType::PrepareRequest, ballot: b, from_index, ..Message::default() };

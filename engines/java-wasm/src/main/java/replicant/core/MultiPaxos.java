@@ -125,8 +125,9 @@ final class MultiPaxos {
         Message m = new Message(MessageType.PREPARE_REQUEST);
         m.ballot = b;
         if (n.cfg.electionBatch > 0) {
-            // everything up to gle is executed on every node: no promise needs to carry it
-            m.fromIndex = n.log.globalLastExecuted() + 1;
+            // everything up to our last_executed is chosen and held (or trimmed: executed
+            // everywhere) in our own log, which the merged log starts from: no promise needs it
+            m.fromIndex = n.log.lastExecuted() + 1;
             java.util.Arrays.fill(p.asked, m.fromIndex);
         }
         p.channelId = n.broadcast(m);
