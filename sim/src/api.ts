@@ -8,6 +8,8 @@
 /** The simulator never loads engines itself: the caller (web worker, CLI, tests) hands it a
  * function that returns an already loaded SyncEngine (engines/loader/engine.ts) by name. */
 import type { EngineName, SyncEngine } from '@replicant/engines/loader/engine';
+import type { MitigationSpec, MitigationStats } from './models/mitigation.ts';
+export type { MitigationMode, MitigationSpec, MitigationStats } from './models/mitigation.ts';
 export type { EngineName, SyncEngine };
 export type EngineProvider = (name: EngineName) => SyncEngine;
 
@@ -73,6 +75,9 @@ export interface RunSpec {
   fidelity: Fidelity;
   /** A model card to use instead of the default (data/models/). */
   model_card?: ModelCard;
+  /** The GC-mitigation sandbox (models/mitigation.ts): off unless given. BLADE needs fidelity
+   * "fast" (the engines have no leadership-handoff event yet). */
+  mitigation?: MitigationSpec;
 }
 
 /** A latency histogram summary (HdrHistogram underneath), all in microseconds. */
@@ -132,6 +137,8 @@ export interface RunResult {
   /** An SLO-search probe stopped once more than 1 % of its expected operations had missed the
    * SLO: its p99 is known to be above the SLO, its other figures cover only part of the window. */
   stopped_early: boolean;
+  /** Only when the spec asks for a mitigation: what it did (model version, handoffs, busy replies). */
+  mitigation?: MitigationStats;
   /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
   ops_over?: { threshold_us: number; count: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */

@@ -16,8 +16,8 @@ test('tight vs ample memory side by side per language, from the paper’s capaci
   await expect(page.getByTestId('tight-vs-ample-java')).toHaveText('At ratio 1.25 Java needs 165 more instances than at ratio 8: +$555.0 k a year.', PYODIDE);
   await expect(page.getByTestId('tight-vs-ample-cpp')).toContainText('needs as many instances');
   await expect(page.getByTestId('tight-vs-ample-go')).toContainText('Go cannot meet the SLO at ratio 1.25');
-  const java = page.getByTestId('tight-vs-ample-table').locator('tr', { hasText: 'Java' });
-  await expect(java).toContainText('fig6a-java-a-5gib-8vcpu-max-throughput-slo');
+  await expect(page.getByTestId('tight-vs-ample-from-java')).toHaveText('ratio 8: the paper (fig6a, fig7a, table1); ratio 1.25: the paper (fig6a)');
+  await expect(page.getByTestId('tight-vs-ample-from-java')).toHaveAttribute('title', /fig6a-java-a-5gib-8vcpu-max-throughput-slo/);
   // Another ratio to compare with: the paper has no Java capacity at 6 GiB, and says so.
   await field(page, 'vs').selectOption('1.5');
   await expect(page.getByTestId('tight-vs-ample-java')).toHaveText('Java has no known capacity at ratio 1.5, so the two cannot be compared.');

@@ -82,6 +82,7 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
     commitIntervalUs: rand() < 0.8 ? 150_000 : 1000 + Math.floor(rand() * 100_000),
     checkQuorum: rand() < 0.5,
     repairBatch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
+    electionBatch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 4),
     durability: rand() < 0.5 ? ('none' as const) : ('log' as const),
     manualPersist: rand() < 0.5,
   };

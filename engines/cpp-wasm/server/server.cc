@@ -142,6 +142,7 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
   c.commit_interval_us = cfg_.commit_interval_ms * 1000;
   c.check_quorum = cfg_.check_quorum;
   c.repair_batch = kServerRepairBatch;
+  c.election_batch = kServerElectionBatch;
   c.trace = opts_.trace;
   c.max_pending_accepts = kMaxPendingAccepts;
   node_ = std::make_unique<Node>(c);

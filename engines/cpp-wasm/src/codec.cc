@@ -49,6 +49,33 @@ bool AsBool(const JsonValue* v, bool* out) {
   return true;
 }
 
+// DecodeKVEntries reads [[key,value],…]; the content rules are the protocol's to check.
+bool DecodeKVEntries(const JsonValue& v, KVEntries* out) {
+  if (v.kind != JsonKind::kArray) return false;
+  out->clear();
+  for (const JsonValue& item : v.items) {
+    if (item.kind != JsonKind::kArray || item.items.size() != 2 || item.items[0].kind != JsonKind::kString ||
+        item.items[1].kind != JsonKind::kString) {
+      return false;
+    }
+    out->emplace_back(item.items[0].s, item.items[1].s);
+  }
+  return true;
+}
+
+void AppendKVEntries(std::string& b, const KVEntries& kv) {
+  b.push_back('[');
+  for (size_t i = 0; i < kv.size(); i++) {
+    if (i > 0) b.push_back(',');
+    b.push_back('[');
+    AppendJsonString(b, kv[i].first);
+    b.push_back(',');
+    AppendJsonString(b, kv[i].second);
+    b.push_back(']');
+  }
+  b.push_back(']');
+}
+
 bool DecodeCommand(const JsonValue& v, Command* out) {
   std::string t;
   if (!TypeOf(v, &t)) return false;
@@ -112,17 +139,30 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
   if (!TypeOf(v, &t)) return false;
   *m = Message{};
   if (t == "prepare_request") {
-    const JsonValue* f[5];
+    // bounded elections add from_index (>= 1); without it, the paper's request
+    const JsonValue* f[6];
     m->type = MessageType::kPrepareRequest;
-    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot"}, f) &&
-           AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
+    if (ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "from_index"}, f)) {
+      if (!AsUint(f[5], &m->from_index) || m->from_index == 0) return false;
+    } else if (!ObjectFields(v, {"type", "from", "to", "channel_id", "ballot"}, f)) {
+      return false;
+    }
+    return AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
            AsUint(f[4], &m->ballot);
   }
   if (t == "prepare_response") {
-    const JsonValue* f[7];
+    // bounded elections add from_index (>= 1, echoed) and next_index (0: the promise is whole)
+    const JsonValue* f[9];
     m->type = MessageType::kPrepareResponse;
-    if (!ObjectFields(v, {"type", "from", "to", "channel_id", "ok", "ballot", "instances"}, f) ||
-        !AsUint(f[1], &m->from) || !AsUint(f[2], &m->to) || !AsUint(f[3], &m->channel_id) ||
+    if (ObjectFields(v, {"type", "from", "to", "channel_id", "ok", "ballot", "instances", "from_index", "next_index"}, f)) {
+      if (!AsUint(f[7], &m->from_index) || !AsUint(f[8], &m->next_index) || m->from_index == 0 ||
+          (m->next_index != 0 && m->next_index <= m->from_index)) {
+        return false;
+      }
+    } else if (!ObjectFields(v, {"type", "from", "to", "channel_id", "ok", "ballot", "instances"}, f)) {
+      return false;
+    }
+    if (!AsUint(f[1], &m->from) || !AsUint(f[2], &m->to) || !AsUint(f[3], &m->channel_id) ||
         !AsBool(f[4], &m->ok) || !AsUint(f[5], &m->ballot) || f[6]->kind != JsonKind::kArray) {
       return false;
     }
@@ -164,6 +204,13 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
                         f) &&
            AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
            AsBool(f[4], &m->ok) && AsUint(f[5], &m->ballot) && AsUint(f[6], &m->last_executed);
+  }
+  if (t == "snapshot") {
+    const JsonValue* f[7];
+    m->type = MessageType::kSnapshot;
+    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "last_executed", "kv"}, f) &&
+           AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
+           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->last_executed) && DecodeKVEntries(*f[6], &m->kv);
   }
   return false;
 }
@@ -223,6 +270,13 @@ void AppendTrace(std::string& b, const Trace& t) {
       AppendUintField(b, "index", t.index, false);
       AppendStringField(b, "reason", t.reason != nullptr ? t.reason : "", false);
       break;
+    case TraceKind::kSnapshotSent:
+      AppendUintField(b, "peer", t.leader, false);
+      AppendUintField(b, "last_executed", t.index, false);
+      break;
+    case TraceKind::kSnapshotInstalled:
+      AppendUintField(b, "last_executed", t.index, false);
+      break;
     case TraceKind::kRecovered:
       AppendUintField(b, "ballot", t.ballot, false);
       AppendUintField(b, "last_index", t.last_index, false);
@@ -236,9 +290,13 @@ void AppendRecord(std::string& b, const Record& r) {
   AppendStringField(b, "kind", ToString(r.kind), true);
   if (r.kind == RecordKind::kPromise) {
     AppendUintField(b, "ballot", r.ballot, false);
-  } else {
+  } else if (r.kind == RecordKind::kInstance) {
     AppendField(b, "instance", false);
     AppendInstance(b, r.instance);
+  } else {
+    AppendUintField(b, "last_executed", r.last_executed, false);
+    AppendField(b, "kv", false);
+    AppendKVEntries(b, r.kv);
   }
   b.push_back('}');
 }
@@ -256,6 +314,12 @@ bool DecodeRecord(const JsonValue& v, Record* out) {
   if (kind->s == "instance") {
     out->kind = RecordKind::kInstance;
     return ObjectFields(v, {"kind", "instance"}, f) && DecodeInstance(*f[1], &out->instance);
+  }
+  if (kind->s == "snapshot") {
+    const JsonValue* g[3];
+    out->kind = RecordKind::kSnapshot;
+    return ObjectFields(v, {"kind", "last_executed", "kv"}, g) && AsUint(g[1], &out->last_executed) &&
+           DecodeKVEntries(*g[2], &out->kv);
   }
   return false;
 }
@@ -358,6 +422,7 @@ void AppendMessage(std::string& b, const Message& m) {
   switch (m.type) {
     case MessageType::kPrepareRequest:
       AppendUintField(b, "ballot", m.ballot, false);
+      if (m.from_index > 0) AppendUintField(b, "from_index", m.from_index, false);
       break;
     case MessageType::kPrepareResponse:
       AppendBoolField(b, "ok", m.ok, false);
@@ -369,6 +434,10 @@ void AppendMessage(std::string& b, const Message& m) {
         AppendInstance(b, m.instances[i]);
       }
       b.push_back(']');
+      if (m.from_index > 0) {
+        AppendUintField(b, "from_index", m.from_index, false);
+        AppendUintField(b, "next_index", m.next_index, false);
+      }
       break;
     case MessageType::kAcceptRequest:
       AppendField(b, "instance", false);
@@ -387,6 +456,12 @@ void AppendMessage(std::string& b, const Message& m) {
       AppendBoolField(b, "ok", m.ok, false);
       AppendUintField(b, "ballot", m.ballot, false);
       AppendUintField(b, "last_executed", m.last_executed, false);
+      break;
+    case MessageType::kSnapshot:
+      AppendUintField(b, "ballot", m.ballot, false);
+      AppendUintField(b, "last_executed", m.last_executed, false);
+      AppendField(b, "kv", false);
+      AppendKVEntries(b, m.kv);
       break;
   }
   b.push_back('}');
@@ -520,6 +595,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.max_pending_accepts = n;
     } else if (f.name == "repair_batch") {
       cfg.repair_batch = n;
+    } else if (f.name == "election_batch") {
+      cfg.election_batch = n;
     } else {
       return "config: unknown field " + Quote(f.name);
     }

@@ -21,6 +21,7 @@ std::string Validate(const Config& c) {
     return "config: max_pending_accepts must be between 1 and 1000000";
   }
   if (c.repair_batch > 4096) return "config: repair_batch must be between 0 and 4096";
+  if (c.election_batch > 4096) return "config: election_batch must be between 0 and 4096";
   return "";
 }
 

@@ -25,12 +25,20 @@ struct Config {
   // heartbeat answer shows it could not execute what the leader had (a lost accept, a stale
   // entry); 0 turns repair off, the paper's behaviour.
   uint64_t repair_batch = 0;
+  // election_batch: bounded elections (docs/protocol.md, "Bounded elections"). A candidate asks
+  // only for instances after its gle, a promise travels in chunks of at most this many
+  // instances, a prepare phase that hears answers is not abandoned, and a new leader replays
+  // this many instances at once. 0 turns it off, the paper's behaviour.
+  uint64_t election_batch = 0;
   // durability: none (the paper's, the lab's preset) or log (persist before revealing).
   Durability durability = Durability::kNone;
 };
 
 // kServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").
 constexpr uint64_t kServerRepairBatch = 256;
+// kServerElectionBatch is the election batch the native servers use (docs/protocol.md,
+// "Bounded elections").
+constexpr uint64_t kServerElectionBatch = 256;
 
 // kQuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
 // longest election timeout.

@@ -12,7 +12,17 @@
 namespace replicant {
 
 const char* ToString(Durability d) { return d == Durability::kLog ? "log" : "none"; }
-const char* ToString(RecordKind k) { return k == RecordKind::kInstance ? "instance" : "promise"; }
+const char* ToString(RecordKind k) {
+  switch (k) {
+    case RecordKind::kPromise:
+      return "promise";
+    case RecordKind::kInstance:
+      return "instance";
+    case RecordKind::kSnapshot:
+      return "snapshot";
+  }
+  return "";
+}
 
 // RecordInstance notes a stored slot for this step's persist effect. A slot stored and then
 // committed in the same step is written once, as its later form.
@@ -83,6 +93,7 @@ void Node::OnPersisted(uint64_t id) {
 bool Node::ValidRecord(const Record& r) const {
   const uint64_t num = cfg_.num_peers;
   if (r.kind == RecordKind::kPromise) return LeaderOf(r.ballot) < num || LeaderOf(r.ballot) == kNoLeader;
+  if (r.kind == RecordKind::kSnapshot) return ValidKVEntries(r.kv);
   const Instance& inst = r.instance;
   return inst.index >= 1 && LeaderOf(inst.ballot) < num && inst.state != InstanceState::kExecuted;
 }
@@ -101,9 +112,11 @@ void Node::OnRestart(const std::vector<Record>& records) {
   for (const Record& r : records) {
     if (r.kind == RecordKind::kPromise) {
       ballot = std::max(ballot, r.ballot);
-    } else {
-      log_.Restore(r.instance);
+    } else if (r.kind == RecordKind::kInstance) {
+      if (r.instance.index > log_.GlobalLastExecuted()) log_.Restore(r.instance);  // not inside a snapshot
       ballot = std::max(ballot, r.instance.ballot);
+    } else if (r.last_executed > log_.LastExecuted()) {
+      InstallSnapshot(r.last_executed, r.kv);
     }
   }
   if (LeaderOf(ballot) == cfg_.id) ballot = (ballot & ~uint64_t{0xff}) | kNoLeader;  // above the recorded one

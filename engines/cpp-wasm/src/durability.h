@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "instance.h"
@@ -18,9 +20,16 @@ enum class Durability : uint8_t {
 
 const char* ToString(Durability d);
 
+// KVEntries is every KV entry in ascending key order: a snapshot's payload (snapshot.cc).
+using KVEntries = std::vector<std::pair<std::string, std::string>>;
+
+// ValidKVEntries: keys and values valid, keys strictly ascending (one canonical form).
+bool ValidKVEntries(const KVEntries& kv);
+
 enum class RecordKind : uint8_t {
   kPromise,   // the node's ballot: it accepts nothing below
   kInstance,  // a log slot as stored (in progress or committed)
+  kSnapshot,  // an installed snapshot: the KV store at last_executed
 };
 
 const char* ToString(RecordKind k);
@@ -30,6 +39,8 @@ struct Record {
   RecordKind kind = RecordKind::kPromise;
   uint64_t ballot = 0;  // promise
   Instance instance;    // instance
+  uint64_t last_executed = 0;  // snapshot
+  KVEntries kv;                // snapshot
 };
 
 }  // namespace replicant

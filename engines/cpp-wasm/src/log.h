@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -56,6 +57,15 @@ class Log {
 
   // Append stores inst by the merge rule; indices already trimmed are ignored.
   void Append(const Instance& inst, std::vector<LogChange>* out);
+  // InstallSnapshot drops every slot up to last_executed and moves the counters there.
+  void InstallSnapshot(uint64_t last_executed) {
+    for (auto it = instances_.begin(); it != instances_.end();) {
+      it = it->first <= last_executed ? instances_.erase(it) : std::next(it);
+    }
+    last_executed_ = last_executed;
+    global_last_executed_ = last_executed;
+    SetLastIndexAtLeast(last_executed);
+  }
   // Restore puts a slot back exactly as a durable record holds it (restart only).
   void Restore(const Instance& inst) {
     SetLastIndexAtLeast(inst.index);

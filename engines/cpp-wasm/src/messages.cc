@@ -5,13 +5,13 @@ namespace replicant {
 namespace {
 constexpr const char* kMessageTypeNames[] = {
     "prepare_request", "prepare_response", "accept_request",
-    "accept_response", "commit_request",   "commit_response",
+    "accept_response", "commit_request",   "commit_response", "snapshot",
 };
 constexpr const char* kTimerNames[] = {"election", "commit"};
 constexpr const char* kTraceKindNames[] = {
     "follower", "leader", "election", "election_abandoned", "replay",     "instance",
     "execute",  "stale",  "accept_timeout", "trim",         "commit_gle", "violation", "step_down", "repair", "recovered",
-    "fill",
+    "fill", "snapshot_sent", "snapshot_installed",
 };
 }  // namespace
 

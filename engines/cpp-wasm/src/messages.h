@@ -19,6 +19,7 @@ enum class MessageType : uint8_t {
   kAcceptResponse,
   kCommitRequest,
   kCommitResponse,
+  kSnapshot,  // state transfer: the leader's KV store at its last_executed
 };
 
 const char* ToString(MessageType t);
@@ -35,6 +36,9 @@ struct Message {
   uint64_t global_last_executed = 0;
   Instance instance;               // accept_request
   std::vector<Instance> instances;  // prepare_response
+  uint64_t from_index = 0;          // prepare_request/response with bounded elections (>= 1)
+  uint64_t next_index = 0;          // prepare_response with bounded elections: 0 when whole
+  KVEntries kv;                     // snapshot: every entry, ascending keys
 };
 
 enum class TimerName : uint8_t { kElection, kCommit };
@@ -78,6 +82,8 @@ enum class TraceKind : uint8_t {
   kRepair,
   kRecovered,
   kFill,
+  kSnapshotSent,
+  kSnapshotInstalled,
 };
 
 const char* ToString(TraceKind k);

@@ -74,6 +74,12 @@ void Node::OnElectionTimer() {
     SetTimer(TimerName::kElection, ElectionDelayUs());
     return;
   }
+  if (prepare_ != nullptr && prepare_->progressed) {
+    // bounded elections: a phase still hearing answers is slow, not failed
+    prepare_->progressed = false;
+    SetTimer(TimerName::kElection, ElectionDelayUs());
+    return;
+  }
   if (prepare_ != nullptr) {
     const uint64_t abandoned = prepare_->ballot;
     prepare_.reset();
@@ -101,16 +107,30 @@ void Node::OnElectionTimer() {
   Message m;
   m.type = MessageType::kPrepareRequest;
   m.ballot = b;
+  if (cfg_.election_batch > 0) {
+    // everything up to gle is executed on every node: no promise needs to carry it
+    m.from_index = log_.GlobalLastExecuted() + 1;
+    p->asked.fill(m.from_index);
+  }
   p->channel_id = Broadcast(std::move(m));
   prepare_ = std::move(p);
   SetTimer(TimerName::kElection, ElectionDelayUs());
 }
 
 void Node::OnPrepareRequest(const Message& m) {
+  if (m.from_index > 0 && m.ballot == ballot_ && LeaderOf(m.ballot) == m.from) {
+    // the candidate this node promised asks for the next chunk of that promise
+    Respond(m, PromiseChunk(m.from_index));
+    return;
+  }
   Message r;
   r.type = MessageType::kPrepareResponse;
   if (m.ballot > ballot_ && !InLease()) {
     BecomeFollower(m.ballot);
+    if (m.from_index > 0) {
+      Respond(m, PromiseChunk(m.from_index));
+      return;
+    }
     r.ok = true;
     r.ballot = ballot_;
     r.instances = log_.Instances();  // everything stored is above gle: the rest is trimmed
@@ -119,16 +139,36 @@ void Node::OnPrepareRequest(const Message& m) {
   }
   r.ok = false;
   r.ballot = ballot_;
+  r.from_index = m.from_index;
   Respond(m, std::move(r));
+}
+
+// PromiseChunk is one bounded part of a promise: the stored instances from index `from` on, at
+// most election_batch of them (all when 0), and where the next chunk starts (0: none).
+Message Node::PromiseChunk(uint64_t from) const {
+  Message r;
+  r.type = MessageType::kPrepareResponse;
+  r.ok = true;
+  r.ballot = ballot_;
+  r.from_index = from;
+  for (const Instance& inst : log_.Instances()) {
+    if (inst.index < from) continue;
+    if (cfg_.election_batch > 0 && r.instances.size() == cfg_.election_batch) {
+      r.next_index = inst.index;
+      break;
+    }
+    r.instances.push_back(inst);
+  }
+  return r;
 }
 
 void Node::OnPrepareResponse(const Message& m) {
   PreparePhase* p = prepare_.get();
-  if (p == nullptr || m.channel_id != p->channel_id || (p->answered & PeerBit(m.from)) != 0) {
+  if (p == nullptr || m.channel_id != p->channel_id || (p->answered & PeerBit(m.from)) != 0 ||
+      m.from_index != p->asked[m.from]) {
     counters_.stale_responses++;
     return;
   }
-  p->answered |= PeerBit(m.from);
   if (!m.ok) {
     const uint64_t abandoned = p->ballot;
     prepare_.reset();
@@ -139,7 +179,6 @@ void Node::OnPrepareResponse(const Message& m) {
     BecomeFollower(m.ballot);
     return;
   }
-  p->promises++;
   for (const Instance& inst : m.instances) {
     if (InsertInto(p->merged, inst) == InsertOutcome::kViolation) {
       changes_.push_back(LogChange{LogChangeKind::kViolation, inst, kReasonCommandMismatch});
@@ -147,6 +186,22 @@ void Node::OnPrepareResponse(const Message& m) {
     p->max_last_index = std::max(p->max_last_index, inst.index);
   }
   ApplyChanges();
+  p->progressed = cfg_.election_batch > 0;
+  if (m.next_index != 0) {
+    // a chunk of a longer promise: ask this peer alone for the next one, on the same channel
+    p->asked[m.from] = m.next_index;
+    Message next;
+    next.type = MessageType::kPrepareRequest;
+    next.from = cfg_.id;
+    next.to = m.from;
+    next.channel_id = p->channel_id;
+    next.ballot = p->ballot;
+    next.from_index = m.next_index;
+    Send(next);
+    return;
+  }
+  p->answered |= PeerBit(m.from);
+  p->promises++;
   if (p->promises >= Majority()) {
     std::unique_ptr<PreparePhase> won = std::move(prepare_);
     MergeOwnLogAgain(*won);
@@ -181,7 +236,10 @@ void Node::StartReplay(InstanceMap merged) {
   t.from_index = replay_queue_.front().index;
   t.to_index = replay_queue_.back().index;
   EmitTrace(t);
-  ReplayNext();
+  // one entry at a time (the paper's); with bounded elections election_batch at once, each
+  // commit starting the next, so the window stays full
+  const uint64_t window = std::max<uint64_t>(cfg_.election_batch, 1);
+  for (uint64_t i = 0; i < window && !replay_queue_.empty() && IsLeader(); i++) ReplayNext();
 }
 
 // FillHoles puts a no-op into merged at every index after gle, up to the last index any
@@ -465,6 +523,10 @@ void Node::OnCommitResponse(const Message& m) {
 // accept) or held them from an older ballot (stale). At most repair_batch per heartbeat; one
 // channel id for the batch, whose answers are then stale. The next heartbeat commits them.
 void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
+  if (peer_last_executed < log_.GlobalLastExecuted()) {
+    SendSnapshot(peer);  // what it needs next is trimmed here (snapshot.cc)
+    return;
+  }
   std::vector<Instance> batch;
   for (uint64_t i = peer_last_executed + 1; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
     const Instance* inst = log_.Get(i);
@@ -573,6 +635,9 @@ void Node::OnMessage(const Message& m) {
       break;
     case MessageType::kCommitResponse:
       OnCommitResponse(m);
+      break;
+    case MessageType::kSnapshot:
+      OnSnapshot(m);
       break;
   }
 }

@@ -84,6 +84,8 @@ bool Node::ValidMessage(const Message& m) const {
     case MessageType::kPrepareRequest:
     case MessageType::kCommitRequest:
       return LeaderOf(m.ballot) == m.from;
+    case MessageType::kSnapshot:
+      return LeaderOf(m.ballot) == m.from && ValidKVEntries(m.kv);
     case MessageType::kAcceptRequest:
       return LeaderOf(m.instance.ballot) == m.from && m.instance.index >= 1 &&
              m.instance.state == InstanceState::kInProgress;

@@ -3,6 +3,7 @@
 // are in multipaxos.cc and the inspect view in inspect.cc, as in the Go core.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -65,6 +66,10 @@ class Node {
     uint32_t answered = 0;  // a bit per peer
     InstanceMap merged;
     uint64_t max_last_index = 0;
+    // bounded elections: the from_index last asked of each peer, and whether any answer came
+    // since the election timer last fired
+    std::array<uint64_t, kMaxNumPeers> asked{};
+    bool progressed = false;
   };
 
   struct AcceptPhase {
@@ -118,6 +123,7 @@ class Node {
   void MergeOwnLogAgain(PreparePhase& p);
   void StartReplay(InstanceMap merged);
   void FillHoles(InstanceMap& merged);
+  Message PromiseChunk(uint64_t from) const;
   void ReplayNext();
   void StartAccept(const Instance& inst, const ClientRequest* client, bool replay);
   void Accepted(std::unique_ptr<AcceptPhase> ph);  // ph is already out of accepts_
@@ -145,6 +151,11 @@ class Node {
   bool ValidRecord(const Record& r) const;
   void OnRestart(const std::vector<Record>& records);
   void CheckDurableInvariants() const;
+
+  // snapshot.cc
+  void SendSnapshot(uint64_t peer);
+  void OnSnapshot(const Message& m);
+  void InstallSnapshot(uint64_t last_executed, const KVEntries& kv);
 
   Config cfg_;
   uint64_t ballot_ = kInitialBallot;

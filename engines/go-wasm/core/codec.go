@@ -376,6 +376,22 @@ func DecodeEvent(in []byte) (Event, error) {
 	return Event{}, errSchema
 }
 
+// DecodeRecord reads one durable record (a frame of a native server's write-ahead log).
+func DecodeRecord(in []byte) (Record, error) {
+	v, err := parseJSON(in)
+	if err != nil {
+		return Record{}, err
+	}
+	r, ok := decodeRecord(v)
+	if !ok {
+		return Record{}, errSchema
+	}
+	return r, nil
+}
+
+// AppendRecord writes r in canonical form.
+func AppendRecord(b []byte, r *Record) []byte { return appendRecord(b, r) }
+
 // decodeRecord reads one durable record (docs/protocol.md, "Durability").
 func decodeRecord(v *jsonValue) (Record, bool) {
 	if v == nil || v.kind != jsonObject {

@@ -107,3 +107,33 @@ func TestNoopCommandOnTheWire(t *testing.T) {
 		t.Errorf("noop result %v", r.Type)
 	}
 }
+
+// Bounded elections add from_index / next_index to the prepare messages; the reader takes both
+// shapes and refuses a chunk that cannot make progress.
+func TestBoundedPrepareMessagesOnTheWire(t *testing.T) {
+	good := []string{
+		`{"type":"prepare_request","from":1,"to":0,"channel_id":3,"ballot":257,"from_index":6}`,
+		`{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[],"from_index":6,"next_index":0}`,
+		`{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[],"from_index":6,"next_index":8}`,
+	}
+	for _, line := range good {
+		ev, err := DecodeEvent([]byte(`{"type":"message","msg":` + line + `}`))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if again := string(AppendMessage(nil, &ev.Message)); again != line {
+			t.Errorf("round trip changed the bytes:\n%s\n%s", line, again)
+		}
+	}
+	bad := []string{
+		`{"type":"prepare_request","from":1,"to":0,"channel_id":3,"ballot":257,"from_index":0}`,
+		`{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[],"from_index":6,"next_index":6}`,
+		`{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[],"from_index":0,"next_index":0}`,
+		`{"type":"prepare_response","from":0,"to":1,"channel_id":3,"ok":true,"ballot":257,"instances":[],"from_index":6}`,
+	}
+	for _, line := range bad {
+		if _, err := DecodeEvent([]byte(`{"type":"message","msg":` + line + `}`)); err == nil {
+			t.Errorf("accepted %s", line)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log"
 	"net"
+	"os"
 	"sync"
 	"time"
 
@@ -31,6 +32,10 @@ type Server struct {
 	counters      driverCounters
 	stopStatus    chan struct{}
 
+	// durability log (EnableDurability): the write-ahead log and the records it held at start
+	wal            *WAL
+	restartRecords []core.Record
+
 	peers     []*peerLink // outbound, by peer id (nil for ourselves)
 	listeners []net.Listener
 	accepted  map[net.Conn]struct{} // inbound connections, closed by Stop
@@ -44,6 +49,7 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 	ncfg.CommitIntervalUs = cfg.CommitIntervalMs * 1000
 	ncfg.CheckQuorum = cfg.CheckQuorum
 	ncfg.RepairBatch = core.ServerRepairBatch
+	ncfg.ElectionBatch = core.ServerElectionBatch
 	ncfg.Trace = false // traces are for people; the server only needs the protocol
 	ncfg.MaxPendingAccepts = maxPendingAccepts
 	if err := ncfg.Validate(); err != nil {
@@ -58,6 +64,24 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 		}
 	}
 	return s, nil
+}
+
+// EnableDurability switches the node to durability log on w, with the records w held; call
+// it before Start. A record that does not decode is an error: the node must not start on
+// records it cannot read.
+func (s *Server) EnableDurability(w *WAL, held WALReadResult) error {
+	cfg := s.node.Config()
+	cfg.Durability = core.DurabilityLog
+	records := make([]core.Record, 0, len(held.Records))
+	for i, raw := range held.Records {
+		r, err := core.DecodeRecord(raw)
+		if err != nil {
+			return fmt.Errorf("%s: record %d (a good checksum) is not a record: %.80q", w.path, i, raw)
+		}
+		records = append(records, r)
+	}
+	s.node, s.wal, s.restartRecords = core.NewNode(cfg), w, records
+	return nil
 }
 
 // Start listens for peers and clients and starts the node.
@@ -78,11 +102,25 @@ func (s *Server) Start() error {
 			go p.run()
 		}
 	}
+	if s.wal != nil {
+		s.mu.Lock()
+		refused := s.stepLocked(&core.Event{Type: core.EventRestart, Records: s.restartRecords})
+		s.mu.Unlock()
+		if refused {
+			peerLn.Close()
+			clientLn.Close()
+			return fmt.Errorf("%s: the core refused the records it holds (a record no node could have written)", s.wal.path)
+		}
+		s.logger.Printf("restarted from %s: %d records", s.wal.path, len(s.restartRecords))
+		s.restartRecords = nil
+	}
 	s.wg.Add(3)
 	go s.acceptLoop(peerLn, s.servePeer)
 	go s.acceptLoop(clientLn, s.serveClient)
 	go s.runStatus()
-	s.step(&core.Event{Type: core.EventStart})
+	if s.wal == nil {
+		s.step(&core.Event{Type: core.EventStart})
+	}
 	return nil
 }
 
@@ -112,6 +150,11 @@ func (s *Server) Stop() {
 		}
 	}
 	s.wg.Wait()
+	if s.wal != nil {
+		if err := s.wal.Close(); err != nil {
+			s.logger.Printf("closing the write-ahead log: %v", err)
+		}
+	}
 }
 
 func (s *Server) acceptLoop(ln net.Listener, serve func(net.Conn)) {
@@ -150,13 +193,24 @@ func (s *Server) step(ev *core.Event) {
 	s.stepLocked(ev)
 }
 
-// stepLocked is step with s.mu held. No effect blocks: messages and replies only go into queues.
-func (s *Server) stepLocked(ev *core.Event) {
+// stepLocked is step with s.mu held. No effect blocks: messages and replies only go into
+// queues (the write-ahead log's append is the exception: it must finish first). It reports
+// whether the core refused the event.
+func (s *Server) stepLocked(ev *core.Event) (refused bool) {
 	if s.closed {
-		return
+		return false
 	}
+	var persisted uint64
 	for _, e := range s.node.Step(ev) {
 		switch e.Type {
+		case core.EffectPersist:
+			// Written (and synced, by policy) before the core hears it is done, so nothing
+			// that reveals these records leaves first. One write and one fsync per batch.
+			if err := s.wal.Append(e.Records); err != nil {
+				s.logger.Printf("write-ahead log: %v; stopping: a node that cannot persist must not answer", err)
+				os.Exit(1)
+			}
+			persisted = e.PersistID
 		case core.EffectSend:
 			if p := s.peers[e.Message.To]; p != nil {
 				p.send(core.AppendMessage(nil, &e.Message))
@@ -181,8 +235,13 @@ func (s *Server) stepLocked(ev *core.Event) {
 			}
 		case core.EffectError:
 			s.logger.Printf("dropped an event the core could not read")
+			refused = true
 		}
 	}
+	if persisted != 0 {
+		s.stepLocked(&core.Event{Type: core.EventPersisted, PersistID: persisted})
+	}
+	return refused
 }
 
 // setTimer arms (or re-arms) a named timer. A generation number makes a timer that fires

@@ -16,6 +16,8 @@ export interface NodeSetOptions {
   check_quorum?: boolean;
   /** steady-state repair: entries a follower lacks re-sent per heartbeat (0 = off, the paper's) */
   repair_batch?: number;
+  /** bounded elections: promise chunk size and replay window (0 = off, the paper's) */
+  election_batch?: number;
   trace: boolean;
 }
 
@@ -49,6 +51,7 @@ export class NodeSet {
     // by builds that predate it
     if (this.options.check_quorum) cfg.check_quorum = true;
     if (this.options.repair_batch) cfg.repair_batch = this.options.repair_batch;
+    if (this.options.election_batch) cfg.election_batch = this.options.election_batch;
     return cfg;
   }
 

@@ -73,6 +73,7 @@ export class G1Runtime implements RuntimeModel {
   private mixedLeft = 0;
   private reclaimablePerMixed = 0;
   private gate: CollectionGate | null = null;
+  private off = false;
   private pauseEndUs = 0;
 
   constructor(
@@ -118,9 +119,14 @@ export class G1Runtime implements RuntimeModel {
 
   /** BLADE's gate, unless holding would eat into the reserve: then the collection runs now. */
   private mayCollect(t_us: number): boolean {
+    if (this.off) return false;
     if (!this.gate) return true;
     if (this.edenUsed >= this.eden() + this.p.reserve_fraction * this.p.heap_bytes) return true;
     return this.gate(t_us, this.pending(t_us));
+  }
+
+  disableCollector(): void {
+    this.off = true;
   }
 
   setGate(gate: CollectionGate | null): void {

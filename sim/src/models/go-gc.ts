@@ -77,6 +77,7 @@ export class GoRuntime implements RuntimeModel {
   private windowStart = 0;
   private windowGc = 0;
   private gate: CollectionGate | null = null;
+  private off = false;
 
   constructor(
     private readonly p: GoGcParams,
@@ -163,8 +164,13 @@ export class GoRuntime implements RuntimeModel {
 
   /** BLADE's gate, unless holding would pass the heap goal: then the cycle starts now. */
   private mayStart(t_us: number): boolean {
+    if (this.off) return false;
     if (!this.gate || this.heap >= this.goal) return true;
     return this.gate(t_us, this.pending(t_us));
+  }
+
+  disableCollector(): void {
+    this.off = true;
   }
 
   setGate(gate: CollectionGate | null): void {

@@ -45,7 +45,9 @@ describe('MITMEM prediction and rejection', () => {
     expect(mitmemRejects(5, 20)).toBe(false);
   });
   it('bad mitigation settings are errors naming the field', () => {
-    expect(resolveMitigation(undefined)).toEqual({ mode: 'none', deadline_ms: 20 });
+    expect(resolveMitigation(undefined)).toEqual({ mode: 'none', deadline_ms: 20, collector: 'on' });
+    expect(() => resolveMitigation({ mode: 'blade', collector: 'off' })).toThrow(/goes with mode "none"/);
+    expect(() => resolveMitigation({ mode: 'none', collector: 'maybe' })).toThrow(/mitigation\.collector must be/);
     expect(() => resolveMitigation({ mode: 'fast' })).toThrow(/mitigation\.mode must be one of none, blade, mitmem, both/);
     expect(() => resolveMitigation({ mode: 'mitmem', deadline_ms: -1 })).toThrow(/mitigation\.deadline_ms/);
   });

@@ -25,10 +25,14 @@ export interface MitigationSpec {
   /** MITMEM: a request is rejected when the predicted rest of the pause exceeds what is left
    * of this deadline (counted from the operation's intended start). */
   deadline_ms?: number;
+  /** "off": the collector never runs and the heap only grows (BLADE's GC-Off set-up, §5), the
+   * ideal a mitigation is measured against. Only with mode "none". */
+  collector?: 'on' | 'off';
 }
 
 export interface MitigationStats {
   mode: MitigationMode;
+  collector: 'on' | 'off';
   model_version: string;
   /** gc_pending signals: collections announced ahead (BLADE asks permission on each). */
   gc_pending: number;
@@ -55,18 +59,22 @@ export function mitmemOn(mode: MitigationMode): boolean {
 
 /** Validates the spec's mitigation; throws a message naming the field. */
 export function resolveMitigation(m: unknown): Required<MitigationSpec> {
-  if (m === undefined) return { mode: 'none', deadline_ms: DEFAULT_DEADLINE_MS };
+  if (m === undefined) return { mode: 'none', deadline_ms: DEFAULT_DEADLINE_MS, collector: 'on' };
   if (typeof m !== 'object' || m === null) throw new Error('mitigation must be an object such as {"mode":"blade"}');
   const o = m as Record<string, unknown>;
   if (!MITIGATION_MODES.includes(o.mode as MitigationMode)) throw new Error(`mitigation.mode must be one of ${MITIGATION_MODES.join(', ')}, got ${JSON.stringify(o.mode)}`);
   const d = o.deadline_ms ?? DEFAULT_DEADLINE_MS;
   if (typeof d !== 'number' || !Number.isFinite(d) || d <= 0 || d > 3_600_000) throw new Error(`mitigation.deadline_ms must be a number of ms in (0, 3600000], got ${JSON.stringify(o.deadline_ms)}`);
-  return { mode: o.mode as MitigationMode, deadline_ms: d };
+  const collector = o.collector ?? 'on';
+  if (collector !== 'on' && collector !== 'off') throw new Error(`mitigation.collector must be "on" or "off", got ${JSON.stringify(o.collector)}`);
+  if (collector === 'off' && o.mode !== 'none') throw new Error('mitigation.collector "off" goes with mode "none": with no collector there is nothing to mitigate');
+  return { mode: o.mode as MitigationMode, deadline_ms: d, collector };
 }
 
-export function emptyStats(mode: MitigationMode): MitigationStats {
+export function emptyStats(mode: MitigationMode, collector: 'on' | 'off' = 'on'): MitigationStats {
   return {
     mode,
+    collector,
     model_version: MITIGATION_MODEL_VERSION,
     gc_pending: 0,
     handoffs: 0,

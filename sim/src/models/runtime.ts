@@ -39,6 +39,8 @@ export interface RuntimeModel {
   oom_at_us: number | null;
   /** gc_pending: the next collection, or null when the runtime has none (C++, Rust). */
   pending?(t_us: number): GcPending | null;
+  /** The collector never runs (BLADE's "GC-Off" set-up, §5): the heap only grows. */
+  disableCollector?(): void;
   /** Installs BLADE's gate on when collections may start (none: they start when due). */
   setGate?(gate: CollectionGate | null): void;
   /** Until when the current collection stops or slows the node (µs); ≤ now when none runs. */

@@ -15,6 +15,7 @@ import { PAPER_DATASET_GIB, fidelityKnobs, fidelityRunSpec } from '../fidelity/s
 import { PAPER_METHOD, measurementSweepSpec } from '../run/measurement.ts';
 import { csvRows as parseCsv } from '@replicant/data/csv';
 
+const ENGINE_LIST: EngineName[] = ['cpp', 'java', 'go', 'rust'];
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CARD = DEFAULT_CARD;
 
@@ -76,6 +77,11 @@ function optionValue(name: string): string | null {
   if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
   return v;
 }
+// --cached-only (with --cache): the table is written from what the cache holds; a point whose
+// searches or runs are not there keeps its row from the previous data/fidelity.csv, with that
+// row's own model card version, and the report lists it as not recomputed.
+const CACHED_ONLY = process.argv.includes('--cached-only');
+class NotCached extends Error {}
 function cachePath(name: string): string | null {
   if (!CACHE) return null;
   mkdirSync(CACHE, { recursive: true });
@@ -85,13 +91,35 @@ function keepSearch(p: PlannedSweep, key: string, r: SloSearchResult): void {
   if (!searches.has(key) || p.vcpus.length === 1) searches.set(key, r);
 }
 
-function runPlanned(p: PlannedSweep): void {
-  const cached = cachePath(`sweep-${PLANNED.indexOf(p)}`);
-  if (cached && existsSync(cached)) {
-    for (const [key, r] of JSON.parse(readFileSync(cached, 'utf8')) as [string, SloSearchResult][]) keepSearch(p, key, r);
+/** Takes a sweep's searches from the cache: the whole sweep's file, or (a sweep computed one
+ * engine per process; engines' searches never warm-start each other, so the answers are the
+ * same) one file per engine. Returns whether the engine `need` (every engine if null) is in. */
+function loadCached(p: PlannedSweep, need: EngineName | null): boolean {
+  const i = PLANNED.indexOf(p);
+  const whole = cachePath(`sweep-${i}`);
+  if (whole && existsSync(whole)) {
+    for (const [key, r] of JSON.parse(readFileSync(whole, 'utf8')) as [string, SloSearchResult][]) keepSearch(p, key, r);
     done.add(p);
-    return;
+    return true;
   }
+  let all = true;
+  let found = false;
+  for (const e of p.engines) {
+    const one = cachePath(`sweep-${i}-${e}`);
+    if (one && existsSync(one)) {
+      for (const [key, r] of JSON.parse(readFileSync(one, 'utf8')) as [string, SloSearchResult][]) keepSearch(p, key, r);
+      if (e === need) found = true;
+    } else all = false;
+  }
+  if (all) done.add(p);
+  return need === null ? all : found || all;
+}
+
+function runPlanned(p: PlannedSweep, only: EngineName | null = null, need: EngineName | null = null): void {
+  if (CACHE && loadCached(p, need ?? only)) return;
+  if (CACHED_ONLY) throw new NotCached(`sweep ${PLANNED.indexOf(p)}${need ? ` (${need})` : ''} is not in the cache`);
+  if (only) p = { ...p, engines: [only] };
+  const cached = cachePath(`sweep-${PLANNED.indexOf(PLANNED.find((q) => q.workload === p.workload && q.memory_gib === p.memory_gib && q.vcpus === p.vcpus)!)}${only ? `-${only}` : ''}`);
   const found: [string, SloSearchResult][] = [];
   const t0 = performance.now();
   const c0 = cpuSeconds();
@@ -113,7 +141,7 @@ function runPlanned(p: PlannedSweep): void {
     keepSearch(p, key, pt.result);
     found.push([key, pt.result]);
   }
-  done.add(p);
+  if (!only) done.add(p);
   if (cached) writeFileSync(cached, JSON.stringify(found));
   process.stderr.write(`sweep ${p.workload} ${p.engines.join(',')} ${p.vcpus.length > 1 ? `vCPUs ${p.vcpus.join(',')}` : `GiB ${p.memory_gib.join(',')}`}: ${r.points.map((x) => `${x.engine} ${x.memory_gib}/${x.vcpus} ${x.result.max_ops_per_s_at_slo ?? '<100'} (${x.result.probes.length} probes)`).join('; ')} — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(0)} s CPU\n`);
 }
@@ -123,7 +151,8 @@ function search(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number): SloSea
   if (!searches.has(key)) {
     const plan = PLANNED.find((p) => p.workload === w && p.engines.includes(e) && p.memory_gib.includes(mem) && p.vcpus.includes(vcpus) && !done.has(p));
     if (!plan) throw new Error(`no planned sweep holds ${key}`);
-    runPlanned(plan);
+    runPlanned(plan, null, e);
+    if (!searches.has(key)) runPlanned(plan);
   }
   return searches.get(key)!;
 }
@@ -139,6 +168,7 @@ function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: 
   let r = runs.get(key);
   const cached = cachePath(`run-${key}`);
   if (!r && cached && existsSync(cached)) r = JSON.parse(readFileSync(cached, 'utf8')) as RunResult;
+  if (!r && CACHED_ONLY) throw new NotCached(`run ${key} is not in the cache`);
   if (!r) {
     const s = fidelityRunSpec(e, w, mem, vcpus, target, records);
     r = simulate({ ...s, load: { ...s.load, duration_s: Math.max(s.load.duration_s, duration_s) } }, null);
@@ -253,23 +283,32 @@ function main(): void {
   }
   if (SHARD !== null) {
     if (!CACHE) throw new Error('--shard needs --cache DIR');
-    const sweepIndex = /^sweep:(\d+)$/.exec(SHARD)?.[1];
-    if (sweepIndex !== undefined) {
-      const p = PLANNED[Number(sweepIndex)];
+    const sweepShard = /^sweep:(\d+)(?::([a-z]+))?$/.exec(SHARD);
+    if (sweepShard) {
+      const p = PLANNED[Number(sweepShard[1])];
       if (!p) throw new Error(`--shard sweep:N: N must be below ${PLANNED.length}`);
-      runPlanned(p);
+      const engine = (sweepShard[2] ?? null) as EngineName | null;
+      if (engine !== null && !p.engines.includes(engine)) throw new Error(`sweep ${sweepShard[1]} has no engine ${engine}`);
+      runPlanned(p, engine);
     } else if (SHARD === 'runs') {
       // The runs that need no search: Go at 5 GiB and 100 ops/s (Fig 9, 11, 12), Fig 4.
       for (const w of ['A', 'B'] as const) runAt('go', w, 5, 8, 100, 600);
       for (const e of ['cpp', 'java'] as const) runAt(e, 'A', 5, 8, 20_000, 60, 2_000_000);
-    } else throw new Error('--shard is sweep:N or runs');
+    } else if (SHARD.startsWith('run:')) {
+      // One run ahead of the searches that would name its rate: run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS.
+      const [e, w, mem, v, target, dur] = SHARD.slice(4).split('/');
+      if (!ENGINE_LIST.includes(e as EngineName) || (w !== 'A' && w !== 'B') || ![mem, v, target, dur].every((x) => Number(x) > 0)) throw new Error('--shard run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
+      runAt(e as EngineName, w, Number(mem), Number(v), Number(target), Number(dur));
+    } else throw new Error('--shard is sweep:N, runs or run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
     process.stderr.write(`fidelity: shard ${SHARD} done, kept in ${CACHE}\n`);
     return;
   }
+  if (CACHED_ONLY && !CACHE) throw new Error('--cached-only needs --cache DIR');
   const paper = readPaper();
   const lines = [CSV_HEADER.join(',')];
   const t0 = performance.now();
   const c0 = process.cpuUsage();
+  const previous = new Map(parseCsv(readFileSync(join(ROOT, 'data/fidelity.csv'), 'utf8')).slice(1).map((r) => [r[0]!, r]));
   for (const c of CASES) {
     const p = paper.get(c.id);
     if (!p) throw new Error(`no row ${c.id} in paper-values.csv`);
@@ -277,7 +316,22 @@ function main(): void {
     const paperValue = Number(p.value);
     let unit = p.unit;
     if (c.id === 'fig7a-cpp-vs-java-a-32gib-throughput-gap-avg') unit = 'ops/s';
-    const sim = c.sim();
+    let sim: number;
+    try {
+      sim = c.sim();
+    } catch (err) {
+      if (!(err instanceof NotCached)) throw err;
+      const old = previous.get(c.id);
+      if (!old) {
+        // A point new in this version with nothing to keep: left out of the table, said here.
+        process.stderr.write(`fidelity: ${c.id} left out: ${err.message}, and the previous table has no row for it\n`);
+        continue;
+      }
+      const kept = [...old];
+      kept[CSV_HEADER.indexOf('note')] = `${old[CSV_HEADER.indexOf('note')]} [not recomputed in this run: ${err.message}]`;
+      lines.push(kept.map(csvCell).join(','));
+      continue;
+    }
     const pp = PERCENT_POINT_METRICS.has(p.metric);
     const error = paperValue === 0 ? null : pp ? sim - paperValue : ((sim - paperValue) / paperValue) * 100;
     let within = '';
@@ -313,6 +367,7 @@ interface FidelityRow {
   pp: boolean;
   within: string;
   calibration: boolean;
+  card: string;
 }
 
 /** docs/fidelity.md from data/fidelity.csv (so the text can be re-rendered without re-running). */
@@ -336,6 +391,7 @@ function renderFromCsv(timing: string | null): void {
     pp: col(r, 'error_unit') === 'percentage points',
     within: col(r, 'within_bound'),
     calibration: col(r, 'used_for_calibration') === 'yes',
+    card: col(r, 'model_card_version'),
   }));
   let previous = '';
   try {
@@ -343,9 +399,13 @@ function renderFromCsv(timing: string | null): void {
   } catch {
     previous = '';
   }
-  const md = data.map((d) => `| ${d.id} | ${d.figure} | ${d.language} | ${d.workload || '-'} | ${d.memory_gib || '-'} | ${d.vcpus || '-'} | ${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''} | ${d.sim} | ${d.error === null ? '-' : `${d.error >= 0 ? '+' : ''}${d.error}${d.pp ? ' pp' : ' %'}`}${d.within ? ` (${d.within === 'yes' ? 'within bound' : 'outside bound'})` : ''} | ${d.calibration ? 'yes' : 'no'} |`);
+  const stale = data.filter((d) => d.card !== CARD.version);
+  const md = data.map((d) => `| ${d.id} | ${d.figure} | ${d.language} | ${d.workload || '-'} | ${d.memory_gib || '-'} | ${d.vcpus || '-'} | ${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''} | ${d.sim} | ${d.error === null ? '-' : `${d.error >= 0 ? '+' : ''}${d.error}${d.pp ? ' pp' : ' %'}`}${d.within ? ` (${d.within === 'yes' ? 'within bound' : 'outside bound'})` : ''} | ${d.calibration ? 'yes' : 'no'}${d.card !== CARD.version ? ` (card ${d.card})` : ''} |`);
   const heldOut = data.filter((d) => !d.calibration).length;
-  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, summarise(data), misses(data), timing ?? previous));
+  const staleText = stale.length
+    ? `**Not recomputed.** ${stale.length} of the ${data.length} rows were not recomputed with card ${CARD.version} (the run did not finish them in the time it had; see each row's note in data/fidelity.csv): they keep the value of the card named in their model_card_version column and count in the summary as such: ${stale.map((d) => `${d.id} (card ${d.card})`).join(', ')}.\n\n`
+    : '';
+  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous));
 }
 
 /** Whether a held-out point meets the issue's criteria (max throughput ±15 %, vCPU points ±20 %,

@@ -21,6 +21,8 @@ const USAGE = `usage: npm run torture -- [options]
   --check-quorum      the cores' check-quorum on (the native servers' default; off is the paper's protocol)
   --repair N          the cores' steady-state repair, N entries per heartbeat (native servers: 256;
                       default 0, the paper's protocol)
+  --election N        the cores' bounded elections: promises in chunks of N, N replayed at once
+                      (native servers: 256; default 0, the paper's protocol)
   --no-shrink         print failures without shrinking them
   --replay SEED       run one seed and print everything (scenario, faults, history, digest)
   --keep-faults I,J   with --replay: only these of the seed's faults (as a shrunk failure prints)
@@ -43,6 +45,7 @@ interface Args {
   amnesia: boolean;
   checkQuorum: boolean;
   repair: number;
+  election: number;
   shrink: boolean;
   replay: number | null;
   keepFaults: number[] | null;
@@ -60,7 +63,7 @@ function fromStart(path: string): string {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, checkQuorum: false, repair: 0, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
+  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, checkQuorum: false, repair: 0, election: 0, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs an integer in [${min}, ${max}]: ${v ?? '(missing)'}`);
@@ -84,6 +87,7 @@ function parseArgs(argv: string[]): Args {
       case '--amnesia': a.amnesia = true; break;
       case '--check-quorum': a.checkQuorum = true; break;
       case '--repair': a.repair = int('repair', argv[++i], 0, 1_000_000); break;
+      case '--election': a.election = int('election', argv[++i], 0, 4096); break;
       case '--no-shrink': a.shrink = false; break;
       case '--replay': a.replay = int('replay', argv[++i], 0, 2 ** 40); break;
       case '--keep-faults': {
@@ -119,6 +123,7 @@ function replayCommand(engine: string, seed: number, options: DrawOptions, keep?
   if (options.amnesia) cmd += ' --amnesia';
   if (options.checkQuorum) cmd += ' --check-quorum';
   if (options.repairBatch) cmd += ` --repair ${options.repairBatch}`;
+  if (options.electionBatch) cmd += ` --election ${options.electionBatch}`;
   return cmd;
 }
 
@@ -156,11 +161,11 @@ async function main(argv: string[]): Promise<number> {
 
   if (args.replay !== null) {
     const engine = args.engines[0]!;
-    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair };
+    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election };
     let scenario = drawScenario(args.replay, options);
     if (args.keepFaults || args.ops) scenario = shrunk(scenario, args.keepFaults ?? scenario.faults.map((_, i) => i), args.ops ?? scenario.ops_per_client);
     const r = tortureScenario(scenario, provide, check, args.trace);
-    out(`seed ${scenario.seed} (--engine ${engine}${args.amnesia ? ', amnesia' : ''}${args.checkQuorum ? ', check-quorum' : ''}${args.repair ? `, repair ${args.repair}` : ''}): ${summary(scenario)}`);
+    out(`seed ${scenario.seed} (--engine ${engine}${args.amnesia ? ', amnesia' : ''}${args.checkQuorum ? ', check-quorum' : ''}${args.repair ? `, repair ${args.repair}` : ''}${args.election ? `, election ${args.election}` : ''}): ${summary(scenario)}`);
     for (const f of scenario.faults) out(`  fault ${describeFault(f)}`);
     out(`history (${r.run.history.length} operations):`);
     r.run.history.forEach((op, i) => out(`  #${i} ${describe(op)}`));
@@ -183,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
   let failed = false;
   const t0 = Date.now();
   for (const engine of args.engines) {
-    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair };
+    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election };
     const tally = {
       engine, seeds: 0, failures: 0, failing_seeds: [] as number[], known_stalls: [] as number[], safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0,
       faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<string, number>, cluster_sizes: { 3: 0, 5: 0 } as Record<number, number>,
@@ -203,7 +208,7 @@ async function main(argv: string[]): Promise<number> {
         tally.recovery_us_max = Math.max(tally.recovery_us_max, r.run.recovered_after_us);
         tally.recovery_us_sum += r.run.recovered_after_us;
       }
-      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '') + (args.checkQuorum ? '+check-quorum' : '') + (args.repair ? '+repair' : '')] ?? [];
+      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '') + (args.checkQuorum ? '+check-quorum' : '') + (args.repair ? '+repair' : '') + (args.election ? '+election' : '')] ?? [];
       if (!r.judgement.ok && r.judgement.safe && knownHere.includes(seed)) {
         tally.known_stalls.push(seed);
         out(`KNOWN seed ${seed} (--engine ${engine}): ${r.judgement.problems.join('; ')} (listed in ${args.known})`);
@@ -235,7 +240,7 @@ async function main(argv: string[]): Promise<number> {
       `${tally.operations} operations (${tally.unknown_outcomes} unknown outcomes), ${tally.steps} core steps; ` +
       `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s`);
     const { recovery_us_sum, ...rest } = tally;
-    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, check_quorum: args.checkQuorum, repair_batch: args.repair, from: args.from });
+    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, from: args.from });
   }
   if (args.report) writeFileSync(args.report, JSON.stringify({ command: `npm run torture -- ${argv.join(' ')}`, wall_s: (Date.now() - t0) / 1000, results: report }, null, 2) + '\n');
   return failed ? 1 : 0;

@@ -84,12 +84,19 @@ export interface FastMsg {
   op: OpKind;
 }
 
+/** Who leads a fast-mode cluster and the next log index, shared by its nodes: node 0 leads from
+ * the start; BLADE's handoff (the mitigation model) is the only thing that moves it. */
+export interface FastCluster {
+  leader: number;
+  nextIndex: number;
+}
+
 /** Node 0 leads from the start; followers accept; the leader commits on a majority and replies
  * in log order; heartbeats (commit requests) every commit interval. No elections, no faults.
  *
  * The hot path of a sweep: the instances in flight (executed, nextIndex) live in a ring of
- * typed arrays indexed by log index, and step() reuses one output array (valid until the next
- * step; the simulator reads it at once and keeps nothing). */
+ * typed arrays indexed by log index. (A fresh output array per step: emptying a reused one by
+ * setting its length is a slow path in V8.) */
 export class FastHost implements Host {
   private nextIndex = 1;
   private executed = 0;
@@ -100,7 +107,7 @@ export class FastHost implements Host {
   private requestOf = new Float64Array(256);
   /** 1 read, 2 update; 0 no client waiting */
   private opOf = new Uint8Array(256);
-  private readonly out: NodeOutput[] = [];
+  private out: NodeOutput[] = [];
   private readonly majority: number;
 
   constructor(
@@ -108,35 +115,51 @@ export class FastHost implements Host {
     private readonly n: number,
     private readonly commit_interval_us: number,
     private readonly sizes: WireSizes,
+    private readonly cluster: FastCluster = { leader: 0, nextIndex: 1 },
   ) {
     this.majority = Math.floor(n / 2) + 1;
   }
 
   private get leader(): boolean {
-    return this.id === 0;
+    return this.id === this.cluster.leader;
+  }
+
+  /** This node becomes the leader (BLADE's handoff). The instances before the cluster's next
+   * index are the old leader's, which it finishes itself (it answers its own clients); this
+   * node's own range starts there. */
+  takeOver(): void {
+    this.cluster.leader = this.id;
+    this.executed = this.cluster.nextIndex - 1;
+    this.nextIndex = this.cluster.nextIndex;
+  }
+
+  /** Instances this node proposed and has not executed yet. */
+  inFlight(): number {
+    return this.nextIndex - 1 - this.executed;
   }
 
   step(ev: NodeEvent): NodeOutput[] {
     const s = this.sizes;
-    const out = this.out;
-    out.length = 0;
+    const out: NodeOutput[] = [];
+    this.out = out;
     switch (ev.kind) {
       case 'start':
         if (this.leader) out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
         return out;
       case 'timer': {
         if (!this.leader || ev.timer !== 'commit') return out;
-        for (let p = 1; p < this.n; p++) out.push({ kind: 'send', to: p, type: 'commit_request', payload: { index: this.executed, op: 'read' }, bytes: s.commit_request, update: false });
+        for (let p = 0; p < this.n; p++) if (p !== this.id) out.push({ kind: 'send', to: p, type: 'commit_request', payload: { index: this.executed, op: 'read' }, bytes: s.commit_request, update: false });
         out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
         return out;
       }
       case 'client': {
         if (!this.leader) {
-          out.push({ kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: 0, bytes: 12 });
+          out.push({ kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: this.cluster.leader, bytes: 12 });
           return out;
         }
         if (this.nextIndex - this.executed > this.mask) this.grow();
         const index = this.nextIndex++;
+        this.cluster.nextIndex = this.nextIndex; // only the leader proposes: the two agree while it leads
         const slot = index & this.mask;
         this.clientOf[slot] = ev.client_id;
         this.requestOf[slot] = ev.request_id;
@@ -144,7 +167,7 @@ export class FastHost implements Host {
         this.votes[slot] = 1;
         const size = ev.op === 'read' ? s.read.accept_request : s.update.accept_request;
         const payload: FastMsg = { index, op: ev.op };
-        for (let p = 1; p < this.n; p++) out.push({ kind: 'send', to: p, type: 'accept_request', payload, bytes: size, update: ev.op === 'update' });
+        for (let p = 0; p < this.n; p++) if (p !== this.id) out.push({ kind: 'send', to: p, type: 'accept_request', payload, bytes: size, update: ev.op === 'update' });
         if (this.majority === 1) this.commit(index);
         return out;
       }

@@ -6,7 +6,7 @@ import type { EngineName, EngineProvider, ModelCard, NodeTimelines, RunResult, R
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
-import { STREAM_NETWORK, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { STREAM_MITIGATION, STREAM_NETWORK, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import type { TimerName } from '../core/effects.ts';
 import { keyChooser, throttleTickUs, ycsbKey, type KeyChooser } from '../load/ycsb.ts';
 import { LatencyHistogram } from '../metrics/histogram.ts';
@@ -17,7 +17,9 @@ import { allocCosts, opBytes, type AllocCosts, type Role } from '../models/alloc
 import { cpuCosts, GIB, makeRuntime, type CpuCosts } from '../models/node-model.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
 import { G1Runtime, type G1State } from '../models/g1.ts';
-import { EngineHost, FastHost, type Host, type NodeEvent, type NodeOutput, type OpKind } from './hosts.ts';
+import { EngineHost, FastHost, type FastCluster, type Host, type NodeEvent, type NodeOutput, type OpKind } from './hosts.ts';
+import type { GcPending } from '../models/runtime.ts';
+import { bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 
@@ -46,12 +48,18 @@ export class CancelledError extends Error {
 }
 
 type Ev =
-  | { k: 0; node: number; inc: number; ev: NodeEvent } // arrival at a node
+  | Arrival // an event arriving at a node
   | { k: 2; node: number; gen: number; timer: TimerName } // timer due
   | { k: 3; thread: number } // a client thread starts its next operation
   | { k: 4; thread: number; request_id: number; result: string; leader: number | undefined } // reply reaches a client
   | { k: 5 } // periodic sweep for client requests that timed out
-  | { k: 6; thread: number; request_id: number }; // client resends after a `retry`
+  | { k: 6; thread: number; request_id: number } // client resends after a `retry`
+  // the mitigation sandbox (models/mitigation.ts)
+  | { k: 7; from: number; to: number } // BLADE: the handoff reaches the new leader
+  | { k: 8; node: number } // BLADE: a permission request reaches the leader
+  | { k: 9; node: number } // BLADE: a permission reaches the node
+  | { k: 10; node: number } // BLADE: is the node's collection over?
+  | { k: 11; thread: number; from: number; to: number }; // BLADE: the old leader tells a client who leads now
 
 interface ClientThread {
   id: number;
@@ -71,6 +79,8 @@ interface ClientThread {
   ops_done: number;
   // load phase: keys still to insert
   load_keys: number[];
+  /** MITMEM: the node that last answered this operation `busy` (null: none). */
+  busy_from: number | null;
 }
 
 interface SimNode {
@@ -88,7 +98,15 @@ interface SimNode {
   crashed_at_us: number | null;
   heapSamples: number[];
   isG1: boolean;
+  /** BLADE: where this node's next collection stands. */
+  blade: 'idle' | 'handoff' | 'asked' | 'granted' | 'collecting';
+  /** BLADE: an old leader waits until then before it asks to collect (its clients are told of
+   * the new leader; requests already on their way reach it while it still runs). */
+  blade_drain_until_us: number;
 }
+
+/** An event on its way to a node: the event itself, addressed (one object per arrival). */
+type Arrival = NodeEvent & { k: 0; node: number; inc: number };
 
 const MAX_EVENTS = 2_000_000_000;
 // Timer events carry nothing but their name: one object each, shared (hosts only read events).
@@ -136,6 +154,9 @@ class Simulation {
   private readonly retry_backoff_us: number;
   private readonly request_timeout_us: number;
   private readonly bucket_us: number;
+  // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
+  private readonly mit: { stats: MitigationStats; blade: boolean; mitmem: boolean; deadline_us: number; rng: Prng; board: PermissionBoard; lastCollected: number[]; granted: number } | null;
+  private readonly fastCluster: FastCluster = { leader: 0, nextIndex: 1 };
 
   constructor(
     private readonly spec: ResolvedSpec,
@@ -175,8 +196,26 @@ class Simulation {
         crashed_at_us: null,
         heapSamples: [],
         isG1: engine === 'java',
+        blade: 'idle',
+        blade_drain_until_us: 0,
       });
     });
+    const m = spec.mitigation;
+    this.mit =
+      m.mode === 'none' && m.collector === 'on'
+        ? null
+        : {
+            stats: emptyStats(m.mode, m.collector),
+            blade: bladeOn(m.mode),
+            mitmem: mitmemOn(m.mode),
+            deadline_us: m.deadline_ms * 1000,
+            rng: new Prng(seed, STREAM_MITIGATION),
+            board: new PermissionBoard(Math.floor((spec.engines.length - 1) / 2)),
+            lastCollected: [],
+            granted: 0,
+          };
+    if (this.mit?.blade) for (const n of this.nodes) n.runtime.setGate?.((t, pending) => this.bladeGate(n, t, pending));
+    if (m.collector === 'off') for (const n of this.nodes) n.runtime.disableCollector?.();
   }
 
   run(): RunResult {
@@ -203,6 +242,7 @@ class Simulation {
         schedule_start_us: 0,
         ops_done: 0,
         load_keys: [],
+        busy_from: null,
       };
       this.threads.push(t);
     }
@@ -259,9 +299,9 @@ class Simulation {
     if (this.nodeSet) {
       const node = this.nodeSet.boot(n.id);
       n.host = new EngineHost(node);
-    } else n.host = new FastHost(n.id, this.nodes.length, this.spec.commit_interval_us, this.sizes);
+    } else n.host = new FastHost(n.id, this.nodes.length, this.spec.commit_interval_us, this.sizes, this.fastCluster);
     n.inc++;
-    this.arrive(n.id, { kind: 'start' }, this.now);
+    this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'start' });
   }
 
   /** The node is gone (an OOM kill): its instance is destroyed, its timers die with it. */
@@ -274,15 +314,11 @@ class Simulation {
     n.timerGen.election++;
     n.timerGen.commit++;
     if (this.leader === n.id) this.leader = null;
+    if (this.mit?.blade) this.bladeDone(n);
   }
 
   /** An event reaches a node at time t: its parallel work is placed on a core, its core step
    * on the Log mutex; the step itself runs when the serialized section starts. */
-  private arrive(node: number, ev: NodeEvent, t: number): void {
-    const n = this.nodes[node]!;
-    this.q.push(t, { k: 0, node, inc: n.inc, ev });
-  }
-
   private onArrive(n: SimNode, ev: NodeEvent): void {
     n.runtime.advance(this.now);
     if (n.runtime.oom_at_us !== null) {
@@ -329,7 +365,7 @@ class Simulation {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
         const at = this.net.arrival(n.id, o.to, o.bytes, sendAt);
-        this.arrive(o.to, { kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update }, at);
+        this.q.push(at, { k: 0, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
         return;
       }
       case 'reply': {
@@ -338,6 +374,10 @@ class Simulation {
         const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, sendAt);
         const t = this.threads[thread]!;
         if (o.result !== 'leader_is' && o.result !== 'retry' && t.busy && o.request_id === t.request_id) {
+          if (t.busy_from !== null && this.mit) {
+            if (n.id !== t.busy_from) this.mit.stats.busy_retries_served_elsewhere++;
+            t.busy_from = null;
+          }
           // A final answer: nothing can happen to this thread before it arrives, so the
           // operation is completed now, at its arrival time (one event fewer per operation).
           this.finish(t, at);
@@ -370,7 +410,8 @@ class Simulation {
       case 0: {
         const n = this.nodes[e.node]!;
         if (!n.host || n.inc !== e.inc) return; // lost: the node is down or restarted
-        this.onArrive(n, e.ev);
+        if (this.mit?.mitmem && e.kind === 'client' && this.mitmemBusy(n, e.client_id, e.request_id)) return;
+        this.onArrive(n, e);
         return;
       }
       case 2: {
@@ -399,7 +440,139 @@ class Simulation {
         if (t.busy && t.request_id === e.request_id) this.send(t);
         return;
       }
+      case 7:
+        return this.bladeHandoffArrives(e.from, e.to);
+      case 8:
+        return this.bladeRequestArrives(e.node);
+      case 9: {
+        const n = this.nodes[e.node]!;
+        if (n.host && n.blade === 'asked') n.blade = 'granted';
+        return;
+      }
+      case 10:
+        return this.bladeCheckDone(this.nodes[e.node]!);
+      case 11: {
+        // Later requests go to the new leader; one already sent is answered by the old one.
+        const t = this.threads[e.thread]!;
+        if (t.target === e.from) t.target = e.to;
+        return;
+      }
     }
+  }
+
+  // --- the mitigation sandbox (models/mitigation.ts) ---
+
+  /** BLADE's upcall: the runtime is about to collect. A leader hands off first; a follower
+   * asks the leader for permission; the collection waits until it is granted. */
+  private bladeGate(n: SimNode, _t: number, _pending: GcPending): boolean {
+    const m = this.mit!;
+    switch (n.blade) {
+      case 'granted':
+        n.blade = 'collecting';
+        m.granted++;
+        this.q.push(this.now, { k: 10, node: n.id });
+        return true;
+      case 'collecting':
+        return true;
+      case 'handoff':
+      case 'asked':
+        return false;
+      case 'idle':
+        break;
+    }
+    m.stats.gc_pending++;
+    m.stats.held_collections++;
+    if (!n.host) return true;
+    if (this.fastCluster.leader === n.id) {
+      const to = handoffTarget(n.id, this.nodes.length, m.lastCollected, (id) => !!this.nodes[id]!.host && this.nodes[id]!.blade === 'idle');
+      if (to === null) return true; // no peer can lead: collect as without BLADE
+      n.blade = 'handoff';
+      this.q.push(this.net.arrival(n.id, to, 64, this.now), { k: 7, from: n.id, to });
+      return false;
+    }
+    // The old leader first finishes what it proposed (it answers its own clients) and lets the
+    // requests already sent to it arrive (BLADE's T_proxy).
+    if ((n.host instanceof FastHost && n.host.inFlight() > 0) || this.now < n.blade_drain_until_us) {
+      m.stats.held_collections--;
+      m.stats.gc_pending--;
+      return false;
+    }
+    n.blade = 'asked';
+    const leader = this.fastCluster.leader;
+    this.q.push(this.net.arrival(n.id, leader, 64, this.now), { k: 8, node: n.id });
+    return false;
+  }
+
+  private bladeHandoffArrives(from: number, to: number): void {
+    const old = this.nodes[from]!;
+    const next = this.nodes[to]!;
+    if (old.blade === 'handoff') old.blade = 'idle';
+    if (!next.host || !(next.host instanceof FastHost)) return;
+    next.host.takeOver();
+    this.mit!.stats.handoffs++;
+    this.q.push(this.now, { k: 0, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
+    // The old leader tells its clients (a small, known set here) who leads now, and waits a round
+    // trip for the requests already on their way before it collects.
+    let last = this.now;
+    for (const t of this.threads) {
+      if (t.target !== from) continue;
+      const at = this.net.arrival(from, CLIENT_ENDPOINT_BASE + t.id, 12, this.now);
+      last = Math.max(last, at);
+      this.q.push(at, { k: 11, thread: t.id, from, to });
+    }
+    old.blade_drain_until_us = last + 2 * this.spec.network.one_way_latency_us;
+  }
+
+  private bladeRequestArrives(node: number): void {
+    const m = this.mit!;
+    if (m.board.request(node)) this.bladeGrant(node);
+  }
+
+  private bladeGrant(node: number): void {
+    const m = this.mit!;
+    m.stats.max_collecting_at_once = Math.max(m.stats.max_collecting_at_once, m.board.count);
+    this.q.push(this.net.arrival(this.fastCluster.leader, node, 64, this.now), { k: 9, node });
+  }
+
+  private bladeCheckDone(n: SimNode): void {
+    if (n.blade !== 'collecting') return;
+    const until = n.runtime.collectingUntil_us?.() ?? 0;
+    if (until > this.now) {
+      this.q.push(until, { k: 10, node: n.id });
+      return;
+    }
+    this.bladeDone(n);
+  }
+
+  /** The node's collection is over (or the node died): the next waiting node may collect. */
+  private bladeDone(n: SimNode): void {
+    const m = this.mit!;
+    if (n.blade === 'collecting') m.lastCollected.push(n.id);
+    n.blade = 'idle';
+    const next = m.board.done(n.id);
+    if (next !== null) this.bladeGrant(next);
+  }
+
+  /** MITMEM: a client request reaches a node in a stop-the-world pause. Its runtime thread,
+   * not stopped, answers `busy` when the predicted rest of the pause is longer than what is
+   * left of the request's deadline; a request already past its deadline waits as before. */
+  private mitmemBusy(n: SimNode, client_id: number, request_id: number): boolean {
+    const m = this.mit!;
+    // Go's cycles slow a node rather than stop it: only G1's pauses hold requests.
+    const stopUntil = n.isG1 ? (n.runtime.collectingUntil_us?.() ?? 0) : 0;
+    if (stopUntil <= this.now) return false;
+    const thread = client_id - 1000;
+    const t = this.threads[thread];
+    if (!t || !t.busy || t.request_id !== request_id) return false;
+    const left_ms = (m.deadline_us - (this.now - t.intended_us)) / 1000;
+    if (left_ms <= 0) return false;
+    const predicted = predictPause_ms((stopUntil - this.now) / 1000, m.rng);
+    if (!mitmemRejects(predicted, left_ms)) return false;
+    m.stats.busy_replies++;
+    t.busy_from = n.id;
+    const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, 12, this.now);
+    this.q.push(at, { k: 4, thread, request_id, result: 'busy', leader: undefined });
+    return true;
   }
 
   // --- clients ---
@@ -451,13 +624,20 @@ class Simulation {
     const line = !exact ? '' : t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
     const bytes = exact ? line.length + 1 : t.op === 'read' ? this.sizes.read.request_line : this.sizes.update.request_line;
     const at = this.net.arrival(CLIENT_ENDPOINT_BASE + t.id, t.target, bytes, this.now);
-    this.arrive(t.target, { kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes }, at);
+    this.q.push(at, { k: 0, node: t.target, inc: this.nodes[t.target]!.inc, kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes });
     t.sent_us = this.now;
   }
 
   private onReply(t: ClientThread, request_id: number, result: string, leader: number | undefined): void {
     if (!t.busy || request_id !== t.request_id) return; // a late answer to an abandoned attempt
+    if (result === 'busy') {
+      // MITMEM: retry at once at another replica.
+      t.target = (t.target + 1) % this.nodes.length;
+      this.send(t);
+      return;
+    }
     if (result === 'leader_is' && leader !== undefined) {
+      if (this.mit && t.busy_from !== null && leader === t.busy_from) this.mit.stats.busy_retries_redirected_back++;
       t.target = leader;
       this.send(t);
       return;
@@ -474,6 +654,7 @@ class Simulation {
 
   /** The operation of thread t ends at `at` (its answer's arrival). */
   private finish(t: ClientThread, at: number): void {
+    t.busy_from = null;
     if (t.measured) this.record(t, at, false);
     t.busy = false;
     if (this.workloadStart_us === Infinity) {
@@ -520,6 +701,13 @@ class Simulation {
   }
 
   // --- results ---
+
+  private mitigationStats(): MitigationStats {
+    const m = this.mit!;
+    // Collections that ran without a permission: the runtime could not wait (memory exhausted).
+    const started = this.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
+    return { ...m.stats, forced_collections: m.blade ? Math.max(0, started - m.granted) : 0 };
+  }
 
   private result(): RunResult {
     const s = this.spec;
@@ -574,6 +762,7 @@ class Simulation {
       leader_at_end: this.leader,
       nodes,
       stopped_early: this.stoppedEarly,
+      ...(this.mit ? { mitigation: this.mitigationStats() } : {}),
       ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: this.overCount } } : {}),
     };
   }

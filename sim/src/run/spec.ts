@@ -5,6 +5,7 @@ import type { EngineName, Fidelity, ModelCard, RunSpec } from '../api.ts';
 import { validateClusterSeed } from '../core/nodes.ts';
 import { defaultNetwork, param } from '../models/card.ts';
 import { GIB } from '../models/node-model.ts';
+import { bladeOn, resolveMitigation, type MitigationSpec } from '../models/mitigation.ts';
 import type { NetworkParams } from '../net/network.ts';
 import { validateNetwork } from '../net/network.ts';
 
@@ -32,6 +33,7 @@ export interface ResolvedSpec {
   warmup_s: number;
   drain_s: number;
   fidelity: Fidelity;
+  mitigation: Required<MitigationSpec>;
   timeline_bucket_us: number;
 }
 
@@ -101,6 +103,15 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
   } catch (e) {
     throw new SpecError((e as Error).message);
   }
+  let mitigation: ReturnType<typeof resolveMitigation>;
+  try {
+    mitigation = resolveMitigation(spec.mitigation);
+  } catch (e) {
+    throw new SpecError((e as Error).message);
+  }
+  if (bladeOn(mitigation.mode) && fidelity === 'exact') {
+    throw new SpecError(`mitigation "${mitigation.mode}" needs fidelity "fast": BLADE's leadership handoff is not an event of the engines yet, so only the fast protocol model can hand off`);
+  }
   const bucketMs = l.timeline_bucket_ms ?? (duration_s >= 20 ? 1000 : 100);
   return {
     original: spec,
@@ -123,6 +134,7 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
     warmup_s: num(l.warmup_s ?? 0, 'load.warmup_s', 0, 86_400),
     drain_s: num(l.drain_s ?? Math.max(2, duration_s * 0.1), 'load.drain_s', 0, 86_400),
     fidelity,
+    mitigation,
     timeline_bucket_us: num(bucketMs, 'load.timeline_bucket_ms', 1, 3_600_000) * 1000,
   };
 }

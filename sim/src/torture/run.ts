@@ -80,7 +80,7 @@ const MAX_STEPS = 3_000_000;
 export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngine, options: { trace?: boolean } = {}): TortureRun {
   const n = s.engines.length;
   const ci = s.commit_interval_us;
-  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, trace: true });
+  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, trace: true });
   const net = new Network(defaultNetwork(), new Prng(s.seed, STREAM_TORTURE_NETWORK));
   const dice = new Prng(s.seed, STREAM_FAULT_DICE);
   const q = new EventQueue<Ev>();

@@ -39,6 +39,8 @@ export interface Scenario {
   check_quorum: boolean;
   /** the cores' steady-state repair batch (0 = off, the paper's protocol; native servers use 256) */
   repair_batch: number;
+  /** the cores' bounded elections (0 or absent = off, the paper's protocol; native servers use 256) */
+  election_batch?: number;
   clients: number;
   keys: string[];
   /** operations each client issues (a prefix of its drawn sequence when shrunk) */
@@ -62,6 +64,8 @@ export interface DrawOptions {
   checkQuorum?: boolean;
   /** the cores' repair batch (0 or absent: off) */
   repairBatch?: number;
+  /** the cores' election batch (0 or absent: off) */
+  electionBatch?: number;
 }
 
 // PRNG streams of a torture run (the simulator's own use 1..5).
@@ -127,6 +131,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     commit_interval_us: ci,
     check_quorum: options.checkQuorum === true,
     repair_batch: options.repairBatch ?? 0,
+    ...(options.electionBatch ? { election_batch: options.electionBatch } : {}),
     clients: between(2, 4),
     keys,
     ops_per_client: between(10, 30),

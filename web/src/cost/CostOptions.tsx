@@ -20,7 +20,9 @@ function fromWords(cost: CostState, side: Side, engine: EngineName | undefined, 
     const src = side === 'form' ? cost[`src${engine}`] : cost[`vssrc${engine}`];
     return capacitySourceWords(usableCapacity(cost, side, engine), src);
   }
-  return `the paper: ${(at.capacity_rows ?? []).join(', ') || at.capacity_from}`;
+  // Row ids name figure or table first (fig6a-java-…): the short form, the full ids on hover.
+  const rows = at.capacity_rows ?? [];
+  return rows.length ? `the paper (${[...new Set(rows.map((r) => r.split('-')[0]))].join(', ')})` : `${at.capacity_from}`;
 }
 
 export function TightVsAmple({ cost, result }: { cost: CostState; result: OptionsResult<MemoryOutput> }) {
@@ -84,7 +86,7 @@ function MemoryAnswer({ cost, out }: { cost: CostState; out: MemoryOutput }) {
                 <td className="num">{r.tight.capacity_ops_per_s_per_cluster === undefined ? '—' : countText(r.tight.capacity_ops_per_s_per_cluster)}</td>
                 <td className="num">{cell(r.tight)}</td>
                 <td className="num">{r.extra_cloud_usd_per_year_now === undefined ? '—' : usd(r.extra_cloud_usd_per_year_now)}</td>
-                <td className="note">
+                <td className="note" title={[...(r.ample.capacity_rows ?? []), ...(r.tight.capacity_rows ?? [])].join('\n')} data-testid={`tight-vs-ample-from-${e}`}>
                   ratio {ample}: {fromWords(cost, sideOf('ample'), e, r.ample)}; ratio {tight}: {fromWords(cost, sideOf('tight'), e, r.tight)}
                 </td>
               </tr>

@@ -70,7 +70,10 @@ describe('instance type × memory per node', () => {
   });
 
   it('never prints an unreadable price', () => {
-    expect(unitPrice(0.00012345)).toBe('$0.000123');
+    expect(unitPrice(0.00012346)).toBe('$0.0001235');
+    expect(unitPrice(1e-9)).toBe('under $0.0001');
+    expect(unitPrice(0)).toBe('$0');
+    expect(unitPrice(4.608)).toBe('$4.608');
     expect(unitPrice(Number.NaN)).toBe('not a price');
     expect(unitPrice(1e20)).toBe('$1.0 × 10²⁰');
   });

@@ -54,11 +54,13 @@ export interface InstancesOutput {
 
 const ratioText = (r: number) => String(Number(r.toPrecision(6)));
 
-/** "$0.048", "$0.0120": a price per unit-hour keeps three significant figures. */
+/** "$0.048", "$4.608": a price per hour keeps four significant figures (the catalogue gives at most four). */
 export function unitPrice(v: number): string {
   if (!Number.isFinite(v) || v < 0) return 'not a price';
   if (v >= 1000) return usd(v);
-  return `$${Number(v.toPrecision(3)).toString()}`;
+  // Below a hundredth of a cent String() would switch to exponent form ("$1e-9").
+  if (v > 0 && v < 0.0001) return 'under $0.0001';
+  return `$${Number(v.toPrecision(4)).toString()}`;
 }
 
 /** The answer for one language, e.g. "At ratio 1.25 Java needs 165 more instances than at ratio 8: +$555.0 k a year." */

@@ -22,9 +22,13 @@ import { runSpec, sweepSpec } from './lab-spec.ts';
 import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepFidelity, sweepSeries, type PointFidelity } from './lab-results.ts';
 import { TOLERANCE_PERCENT } from '@replicant/sim/fidelity/misses';
 import { labSweepPoint, priceThis, priceTightVsAmple, singleRunWords } from '../cost/price-this.ts';
+import { NOTHING_TO_MITIGATE, hasCollector, mitigationRunSpecs, mitigationSeries, mitigationTable, modeSentence, modeWords, type MitigationRow } from './mitigation-results.ts';
+import { BLADE_VALUES } from '../paper/mitigations.ts';
+import { bladeTable7 } from '@replicant/data/mitigations';
 
 type SweepKept = { result: SweepResult; lab: LabState; seed: number; wall_ms: number; key: string };
-type RunsKept = { results: { engine: EngineName; result: RunResult }[]; lab: LabState; wall_ms: number; key: string };
+type MitigationRuns = { engine: EngineName; mitigated: RunResult; gcOn: RunResult; gcOff: RunResult };
+type RunsKept = { results: { engine: EngineName; result: RunResult }[]; mitigation: MitigationRuns[]; lab: LabState; wall_ms: number; key: string };
 
 // Results live as long as the page: switching to another view and back keeps them. (The URL
 // keeps the knobs and the seed, from which the same run gives the same numbers.)
@@ -35,7 +39,7 @@ function sweepKey(s: LabState, seed: number): string {
   return JSON.stringify(sweepSpec(s, seed));
 }
 function runsKey(s: LabState, seed: number): string {
-  return JSON.stringify(s.engines.map((e) => runSpec(s, seed, e)));
+  return JSON.stringify(s.engines.map((e) => mitigationRunSpecs(runSpec(s, seed, e), s.mit, e).map((r) => r.spec)));
 }
 
 function settingsWords(lab: LabState, seed: number): string {
@@ -113,17 +117,27 @@ export default function LabView({ state, update }: ViewProps) {
     const key = runsKey(s, seed);
     const started = performance.now();
     const results: { engine: EngineName; result: RunResult }[] = [];
+    const mitigation: MitigationRuns[] = [];
     let wall = 0;
     try {
       for (const [i, engine] of s.engines.entries()) {
-        setJob({ state: 'running', what: `run ${i + 1} of ${s.engines.length} (${lang(engine)})`, progress: { fraction: i / s.engines.length, label: 'starting' }, started });
-        const { result, wall_ms } = await runner.current!.run(runSpec(s, seed, engine), (p) =>
-          setJob((j) => (j.state === 'running' ? { ...j, progress: { fraction: (i + p.fraction) / s.engines.length, label: p.label } } : j)),
-        );
-        results.push({ engine, result });
-        wall += wall_ms;
+        // With a mitigation, a GC engine runs three times: mitigated, GC on, GC off (Table 7).
+        const specs = mitigationRunSpecs(runSpec(s, seed, engine), s.mit, engine);
+        const got: Partial<Record<'mitigated' | 'gc-on' | 'gc-off', RunResult>> = {};
+        for (const [j, { role, spec }] of specs.entries()) {
+          const what = `run ${i + 1} of ${s.engines.length} (${lang(engine)}${specs.length > 1 ? `, ${role === 'mitigated' ? modeWords(s.mit) : role.replace('-', ' ')}` : ''})`;
+          const at = (i + j / specs.length) / s.engines.length;
+          setJob({ state: 'running', what, progress: { fraction: at, label: 'starting' }, started });
+          const { result, wall_ms } = await runner.current!.run(spec, (p) =>
+            setJob((jb) => (jb.state === 'running' ? { ...jb, progress: { fraction: at + p.fraction / specs.length / s.engines.length, label: p.label } } : jb)),
+          );
+          got[role] = result;
+          wall += wall_ms;
+        }
+        results.push({ engine, result: got.mitigated ?? got['gc-on']! });
+        if (got.mitigated && got['gc-off']) mitigation.push({ engine, mitigated: got.mitigated, gcOn: got['gc-on']!, gcOff: got['gc-off'] });
       }
-      setRuns({ results, lab: snapshot, wall_ms: wall, key });
+      setRuns({ results, mitigation, lab: snapshot, wall_ms: wall, key });
       setTimelineEngine(results[0]?.engine ?? null);
       setJob({ state: 'idle' });
     } catch (e) {
@@ -359,6 +373,7 @@ export default function LabView({ state, update }: ViewProps) {
               />
             )}
           </ChartFrame>
+          {shownRuns.lab.mit !== 'none' && <MitigationPanel runs={shownRuns} />}
           <div className="note" data-testid="lab-run-not-priced">
             <p>
               Not priced in the Cost view: these runs measured one offered rate. A capacity is the highest rate that still meets the SLO, and
@@ -397,6 +412,83 @@ export default function LabView({ state, update }: ViewProps) {
         the knobs and the seed, not the results: the same knobs and seed give the same numbers again, in any browser.
       </p>
     </div>
+  );
+}
+
+const PERCENTILE_AXIS = { kind: 'band' as const, categories: ['99th', '99.9th', '99.99th'], label: 'Percentile of request latency' };
+
+/** The mitigation knob's result: each GC engine's p99 / p99.9 / p99.99 with the mode, with GC
+ * off and with GC on, in BLADE's Table 7 layout, beside BLADE's own Table 7 (etcd). */
+function MitigationPanel({ runs }: { runs: RunsKept }) {
+  const mode = runs.lab.mit;
+  const card = runs.results[0]?.result.model_card_version ?? '?';
+  const tables = runs.mitigation.map((m) => ({ engine: m.engine, rows: mitigationTable(m), stats: m.mitigated.mitigation }));
+  const series = tables.flatMap((t) => mitigationSeries(lang(t.engine), mode, t.rows, card));
+  const paper = bladeTable7(BLADE_VALUES).filter((r) => r.percentile === 'p99' || r.percentile === 'p99.9' || r.percentile === 'p99.99');
+  const noCollector = runs.lab.engines.filter((e) => !hasCollector(e));
+  const sentence = (
+    <>
+      {modeSentence(mode, tables[0]?.stats)}
+      {noCollector.length > 0 && ` ${NOTHING_TO_MITIGATE}`}
+    </>
+  );
+  const ms = (v: number) => formatValue(Number(v.toPrecision(3)));
+  return (
+    <section data-testid="lab-mitigation" aria-label="Mitigation against GC on and GC off">
+      {tables.length > 0 ? (
+        <ChartFrame
+          id="lab-mitigation-chart"
+          title={`Tail latency with ${modeWords(mode)}, GC off and GC on (BLADE Table 7 layout)`}
+          legend={legendOf(series)}
+          sentence={sentence}
+          source={`Simulated, model card ${card}, mitigation model ${tables[0]?.stats?.model_version ?? '?'}; three runs per engine with the same seed and load. GC off: the collector never runs and the heap only grows, as BLADE’s GC-Off set-up.`}
+          csv={() => toCsv(SERIES_CSV_HEADER, seriesCsvRows(series))}
+        >
+          {(ref) => <XYChart svgRef={ref} title="Tail latency by mitigation" series={series} x={PERCENTILE_AXIS} y={{ kind: 'log', label: 'Latency (ms, log)' }} />}
+        </ChartFrame>
+      ) : (
+        <p className="chart-sentence" data-testid="lab-mitigation-none">
+          {NOTHING_TO_MITIGATE}
+        </p>
+      )}
+      <table className="data" data-testid="lab-mitigation-table">
+        <caption className="note" style={{ captionSide: 'bottom', textAlign: 'left' }}>
+          Milliseconds. Simulated rows are estimates of this lab (model card {card}); the last rows are BLADE’s own Table 7 (etcd, §5.2),
+          stated by that paper, for the shape, not the same system or load.
+        </caption>
+        <thead>
+          <tr>
+            <th>Percentile</th>
+            <th>Run</th>
+            <th className="num">{modeWords(mode)}</th>
+            <th className="num">GC off</th>
+            <th className="num">GC on</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tables.flatMap((t) =>
+            t.rows.map((r: MitigationRow) => (
+              <tr key={`${t.engine}-${r.percentile}`} data-testid={`mitigation-${t.engine}-p${r.percentile}`}>
+                <th scope="row">{r.percentile}th</th>
+                <td>{lang(t.engine)} · simulated</td>
+                <td className="num">{ms(r.mitigated_ms)}</td>
+                <td className="num">{ms(r.gc_off_ms)}</td>
+                <td className="num">{ms(r.gc_on_ms)}</td>
+              </tr>
+            )),
+          )}
+          {paper.map((r) => (
+            <tr key={`paper-${r.percentile}`} data-testid={`mitigation-paper-${r.percentile}`}>
+              <th scope="row">{r.percentile.replace(/^p/, '')}th</th>
+              <td>etcd · stated in BLADE’s Table 7</td>
+              <td className="num">{r.cells[0]!.printed}</td>
+              <td className="num">{r.cells[1]!.printed}</td>
+              <td className="num">{r.cells[2]!.printed}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 

@@ -49,6 +49,12 @@ export const LAB_FIELDS = {
   duration: integerField('Shortest measured window', 10, { min: 1, max: 600, unit: 's', help: 'the model lengthens it to hold the rarest GC event that can decide the p99 (up to the paper’s 600 s)' }),
   slo: numberField('SLO: p99 at most', 20, { min: 0.1, max: 10_000, step: 0.1, unit: 'ms' }),
   lat: optionalNumberField('Network one-way latency', { min: 0, max: 1_000_000, unit: 'µs', placeholder: 'model card' }),
+  mit: choiceField('GC mitigation (single runs)', 'none', [
+    { value: 'none', label: 'none' },
+    { value: 'blade', label: 'BLADE (handoff + permission)' },
+    { value: 'mitmem', label: 'MITMEM (busy + retry)' },
+    { value: 'both', label: 'both' },
+  ] as const),
   fid: choiceField('Fidelity', 'fast', [
     { value: 'fast', label: 'fast (statistical GC model)' },
     { value: 'exact', label: 'exact (every event)' },
@@ -59,7 +65,7 @@ export type LabState = FieldValues<typeof LAB_FIELDS>;
 
 /** The form's groups, in order. */
 export const LAB_FORM: { legend: string; keys: (keyof LabState)[] }[] = [
-  { legend: 'Engines and model', keys: ['engines', 'fid'] },
+  { legend: 'Engines and model', keys: ['engines', 'fid', 'mit'] },
   { legend: 'Memory and vCPUs (per node)', keys: ['sweep', 'memunit', 'ratios', 'gibs', 'vcpulist', 'ratio', 'gib', 'vcpus'] },
   { legend: 'Workload (YCSB)', keys: ['wl', 'read', 'value', 'records', 'dist'] },
   { legend: 'Load and SLO', keys: ['rate', 'threads', 'loop', 'duration', 'slo', 'lat'] },

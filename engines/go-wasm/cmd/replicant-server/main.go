@@ -1,7 +1,11 @@
 // replicant-server runs one Replicant node over TCP:
 //
 //	replicant-server --config cluster.json --id 0 [--seed N]
+//	                 [--data-dir DIR [--durability log|none] [--fsync always|interval|never]]
 //
+// With --data-dir the node runs durability log (docs/protocol.md, "Durability"): its
+// write-ahead log is DIR/wal.log, and a restart reads it back. Without it the node keeps
+// nothing (durability none, the paper's design).
 // It exits with status 2 and a message on a bad configuration, and cleanly on SIGINT/SIGTERM.
 package main
 
@@ -20,6 +24,9 @@ func main() {
 	configPath := flag.String("config", "", "cluster configuration (JSON)")
 	id := flag.Int("id", -1, "this node's position in the config's peers")
 	seed := flag.Uint64("seed", 0, "seed of the election-timeout jitter (default: the id)")
+	dataDir := flag.String("data-dir", "", "directory of the write-ahead log (durability log)")
+	durability := flag.String("durability", "", "log (the default with --data-dir) or none")
+	fsync := flag.String("fsync", "always", "when the write-ahead log is synced: always, interval or never")
 	flag.Parse()
 	fail := func(err error) {
 		fmt.Fprintf(os.Stderr, "replicant-server: %v\n", err)
@@ -39,6 +46,32 @@ func main() {
 	s, err := server.New(cfg, *id, *seed, logger)
 	if err != nil {
 		fail(err)
+	}
+	switch {
+	case *durability == "" && *dataDir != "", *durability == "log":
+		if *dataDir == "" {
+			fail(fmt.Errorf("--durability log needs --data-dir"))
+		}
+		policy, err := server.ParseFsyncPolicy(*fsync)
+		if err != nil {
+			fail(err)
+		}
+		w, held, err := server.OpenWAL(*dataDir, policy)
+		if err != nil {
+			fail(err)
+		}
+		if held.Warning != "" {
+			logger.Printf("warning: %s", held.Warning)
+		}
+		if err := s.EnableDurability(w, held); err != nil {
+			fail(err)
+		}
+	case *durability == "" || *durability == "none":
+		if *dataDir != "" {
+			fail(fmt.Errorf("--durability none keeps no data: drop --data-dir"))
+		}
+	default:
+		fail(fmt.Errorf("--durability must be log or none, not %q", *durability))
 	}
 	if err := s.Start(); err != nil {
 		fail(err)

@@ -127,18 +127,57 @@ fn decode_instance(v: &JsonValue<'_>) -> Option<Instance> {
 fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
     let m = match type_of(v)? {
         b"prepare_request" => {
-            let [_, from, to, ch, ballot] = object_fields(v, ["type", "from", "to", "channel_id", "ballot"])?;
-            let [from, to, channel_id, ballot] = uints([from, to, ch, ballot])?;
-            Message { typ: MessageType::PrepareRequest, from, to, channel_id, ballot, ..Message::default() }
+            // bounded elections add from_index (≥ 1); without it, the paper's request
+            let (fields, from_index) = match object_fields(v, ["type", "from", "to", "channel_id", "ballot", "from_index"]) {
+                Some([_, from, to, ch, ballot, fi]) => {
+                    let fi = as_uint(fi)?;
+                    if fi == 0 {
+                        return None;
+                    }
+                    ([from, to, ch, ballot], fi)
+                }
+                None => {
+                    let [_, from, to, ch, ballot] = object_fields(v, ["type", "from", "to", "channel_id", "ballot"])?;
+                    ([from, to, ch, ballot], 0)
+                }
+            };
+            let [from, to, channel_id, ballot] = uints(fields)?;
+            Message { typ: MessageType::PrepareRequest, from, to, channel_id, ballot, from_index, ..Message::default() }
         }
         b"prepare_response" => {
-            let [_, from, to, ch, ok, ballot, instances] =
-                object_fields(v, ["type", "from", "to", "channel_id", "ok", "ballot", "instances"])?;
+            // bounded elections add from_index (≥ 1, echoed) and next_index (0: the promise is whole)
+            let names = ["type", "from", "to", "channel_id", "ok", "ballot", "instances", "from_index", "next_index"];
+            let (from, to, ch, ok, ballot, instances, chunk) = match object_fields(v, names) {
+                Some([_, from, to, ch, ok, ballot, instances, fi, ni]) => {
+                    let [fi, ni] = uints([fi, ni])?;
+                    if fi == 0 || (ni != 0 && ni <= fi) {
+                        return None;
+                    }
+                    (from, to, ch, ok, ballot, instances, (fi, ni))
+                }
+                None => {
+                    let [_, from, to, ch, ok, ballot, instances] =
+                        object_fields(v, ["type", "from", "to", "channel_id", "ok", "ballot", "instances"])?;
+                    (from, to, ch, ok, ballot, instances, (0, 0))
+                }
+            };
             let [from, to, channel_id, ballot] = uints([from, to, ch, ballot])?;
             let ok = as_bool(ok)?;
             let JsonValue::Array(items) = instances else { return None };
             let instances = items.iter().map(decode_instance).collect::<Option<Vec<_>>>()?;
-            Message { typ: MessageType::PrepareResponse, from, to, channel_id, ok, ballot, instances, ..Message::default() }
+            let (from_index, next_index) = chunk;
+            Message {
+                typ: MessageType::PrepareResponse,
+                from,
+                to,
+                channel_id,
+                ok,
+                ballot,
+                instances,
+                from_index,
+                next_index,
+                ..Message::default()
+            }
         }
         b"accept_request" => {
             let [_, from, to, ch, instance] = object_fields(v, ["type", "from", "to", "channel_id", "instance"])?;
@@ -177,9 +216,46 @@ fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
             let ok = as_bool(ok)?;
             Message { typ: MessageType::CommitResponse, from, to, channel_id, ok, ballot, last_executed, ..Message::default() }
         }
+        b"snapshot" => {
+            let [_, from, to, ch, ballot, le, kv] =
+                object_fields(v, ["type", "from", "to", "channel_id", "ballot", "last_executed", "kv"])?;
+            let [from, to, channel_id, ballot, last_executed] = uints([from, to, ch, ballot, le])?;
+            let kv = decode_kv_entries(kv)?;
+            Message { typ: MessageType::Snapshot, from, to, channel_id, ballot, last_executed, kv, ..Message::default() }
+        }
         _ => return None,
     };
     Some(m)
+}
+
+/// Reads [[key,value],…]; the content rules are the protocol's to check.
+fn decode_kv_entries(v: &JsonValue<'_>) -> Option<Vec<(String, String)>> {
+    let JsonValue::Array(items) = v else { return None };
+    items
+        .iter()
+        .map(|item| {
+            let JsonValue::Array(pair) = item else { return None };
+            let [k, val] = pair.as_slice() else { return None };
+            let k = String::from_utf8(as_bytes(k)?.to_vec()).ok()?;
+            let val = String::from_utf8(as_bytes(val)?.to_vec()).ok()?;
+            Some((k, val))
+        })
+        .collect()
+}
+
+fn append_kv_entries(b: &mut Vec<u8>, kv: &[(String, String)]) {
+    b.push(b'[');
+    for (i, (k, v)) in kv.iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        b.push(b'[');
+        append_json_string(b, k);
+        b.push(b',');
+        append_json_string(b, v);
+        b.push(b']');
+    }
+    b.push(b']');
 }
 
 /// Reads one peer message (a line of the native peer protocol).
@@ -225,6 +301,12 @@ fn decode_event_value(v: &JsonValue<'_>) -> Option<Event> {
     }
 }
 
+/// Reads one durable record from its JSON (a frame of a native server's write-ahead log).
+pub fn decode_record_json(input: &[u8]) -> Result<Record, CodecError> {
+    let v = parse_json(input).map_err(|_| CodecError::Json)?;
+    decode_record(&v).ok_or(CodecError::Schema)
+}
+
 /// Reads one durable record (docs/protocol.md, "Durability").
 fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
     let JsonValue::Object(fields) = v else { return None };
@@ -238,11 +320,16 @@ fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
             let [_, inst] = object_fields(v, ["kind", "instance"])?;
             Some(Record::Instance(decode_instance(inst)?))
         }
+        b"snapshot" => {
+            let [_, le, kv] = object_fields(v, ["kind", "last_executed", "kv"])?;
+            Some(Record::Snapshot { last_executed: as_uint(le)?, kv: decode_kv_entries(kv)? })
+        }
         _ => None,
     }
 }
 
-fn append_record(b: &mut Vec<u8>, r: &Record) {
+/// Writes `r` in canonical form (a frame of a native server's write-ahead log).
+pub fn append_record(b: &mut Vec<u8>, r: &Record) {
     b.push(b'{');
     match r {
         Record::Promise(ballot) => {
@@ -253,6 +340,12 @@ fn append_record(b: &mut Vec<u8>, r: &Record) {
             append_string_field(b, "kind", "instance", true);
             append_field(b, "instance", false);
             append_instance(b, inst);
+        }
+        Record::Snapshot { last_executed, kv } => {
+            append_string_field(b, "kind", "snapshot", true);
+            append_uint_field(b, "last_executed", *last_executed, false);
+            append_field(b, "kv", false);
+            append_kv_entries(b, kv);
         }
     }
     b.push(b'}');
@@ -298,7 +391,12 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
     append_uint_field(b, "to", m.to, false);
     append_uint_field(b, "channel_id", m.channel_id, false);
     match m.typ {
-        MessageType::PrepareRequest => append_uint_field(b, "ballot", m.ballot, false),
+        MessageType::PrepareRequest => {
+            append_uint_field(b, "ballot", m.ballot, false);
+            if m.from_index > 0 {
+                append_uint_field(b, "from_index", m.from_index, false);
+            }
+        }
         MessageType::PrepareResponse => {
             append_bool_field(b, "ok", m.ok, false);
             append_uint_field(b, "ballot", m.ballot, false);
@@ -311,6 +409,10 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
                 append_instance(b, inst);
             }
             b.push(b']');
+            if m.from_index > 0 {
+                append_uint_field(b, "from_index", m.from_index, false);
+                append_uint_field(b, "next_index", m.next_index, false);
+            }
         }
         MessageType::AcceptRequest => {
             append_field(b, "instance", false);
@@ -329,6 +431,12 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
             append_bool_field(b, "ok", m.ok, false);
             append_uint_field(b, "ballot", m.ballot, false);
             append_uint_field(b, "last_executed", m.last_executed, false);
+        }
+        MessageType::Snapshot => {
+            append_uint_field(b, "ballot", m.ballot, false);
+            append_uint_field(b, "last_executed", m.last_executed, false);
+            append_field(b, "kv", false);
+            append_kv_entries(b, &m.kv);
         }
     }
     b.push(b'}');
@@ -380,6 +488,11 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
             append_uint_field(b, "index", t.index, false);
             append_string_field(b, "reason", t.reason, false);
         }
+        TraceKind::SnapshotSent => {
+            append_uint_field(b, "peer", t.leader, false);
+            append_uint_field(b, "last_executed", t.index, false);
+        }
+        TraceKind::SnapshotInstalled => append_uint_field(b, "last_executed", t.index, false),
         TraceKind::Recovered => {
             append_uint_field(b, "ballot", t.ballot, false);
             append_uint_field(b, "last_index", t.last_index, false);
@@ -487,6 +600,7 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             b"accept_timeout_ticks" => cfg.accept_timeout_ticks = n,
             b"max_pending_accepts" => cfg.max_pending_accepts = n,
             b"repair_batch" => cfg.repair_batch = n,
+            b"election_batch" => cfg.election_batch = n,
             _ => {
                 let mut quoted = Vec::new();
                 append_json_string(&mut quoted, &shown);

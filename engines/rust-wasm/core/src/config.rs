@@ -25,12 +25,20 @@ pub struct Config {
     /// shows it could not execute what the leader had (a lost accept, a stale entry); 0 turns
     /// repair off, the paper's behaviour.
     pub repair_batch: u64,
+    /// Bounded elections (docs/protocol.md, "Bounded elections"): a candidate asks only for
+    /// instances after its gle, a promise travels in chunks of at most this many instances, a
+    /// prepare phase that hears answers is not abandoned, and a new leader replays this many
+    /// instances at once. 0 turns it off, the paper's behaviour.
+    pub election_batch: u64,
     /// `none` (the paper's, the lab's preset) or `log` (persist before revealing).
     pub durability: Durability,
 }
 
 /// The repair batch the native servers use (docs/protocol.md, "Repair").
 pub const SERVER_REPAIR_BATCH: u64 = 256;
+
+/// The election batch the native servers use (docs/protocol.md, "Bounded elections").
+pub const SERVER_ELECTION_BATCH: u64 = 256;
 
 /// The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout.
 pub const QUORUM_WINDOW_TICKS: u64 = 2;
@@ -47,6 +55,7 @@ impl Default for Config {
             trace: true,
             check_quorum: false,
             repair_batch: 0,
+            election_batch: 0,
             durability: Durability::None,
         }
     }
@@ -75,6 +84,9 @@ impl Config {
         }
         if self.repair_batch > 4096 {
             return err("repair_batch must be between 0 and 4096");
+        }
+        if self.election_batch > 4096 {
+            return err("election_batch must be between 0 and 4096");
         }
         Ok(())
     }

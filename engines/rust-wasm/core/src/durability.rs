@@ -33,6 +33,8 @@ pub enum Record {
     Promise(u64),
     /// A log slot as stored (in progress or committed).
     Instance(Instance),
+    /// An installed snapshot: the KV store at last_executed.
+    Snapshot { last_executed: u64, kv: Vec<(String, String)> },
 }
 
 /// The node's bookkeeping for persist effects (all zero in `none` mode).
@@ -125,6 +127,7 @@ impl Node {
             Record::Instance(inst) => {
                 inst.index >= 1 && leader_of(inst.ballot) < num && inst.state != InstanceState::Executed
             }
+            Record::Snapshot { kv, .. } => crate::snapshot::valid_kv_entries(kv),
         }
     }
 
@@ -145,7 +148,14 @@ impl Node {
                 Record::Promise(b) => ballot = ballot.max(b),
                 Record::Instance(inst) => {
                     ballot = ballot.max(inst.ballot);
-                    self.log.restore(inst);
+                    if inst.index > self.log.global_last_executed() {
+                        self.log.restore(inst); // not inside an installed snapshot
+                    }
+                }
+                Record::Snapshot { last_executed, kv } => {
+                    if last_executed > self.log.last_executed() {
+                        self.install_snapshot(last_executed, &kv);
+                    }
                 }
             }
         }

@@ -17,6 +17,7 @@ pub mod messages;
 pub mod multipaxos;
 pub mod node;
 pub mod prng;
+pub mod snapshot;
 
 pub use ballot::{leader_of, next_ballot, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADER};
 pub use codec::{append_effect, append_message, decode_config, decode_event, decode_message, encode_effects, CodecError};

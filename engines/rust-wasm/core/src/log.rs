@@ -157,6 +157,15 @@ impl Log {
         self.instances.insert(inst.index, inst);
     }
 
+    /// Drops every slot up to `last_executed` and moves the counters there (a snapshot was
+    /// installed; see snapshot.rs).
+    pub fn install_snapshot(&mut self, last_executed: u64) {
+        self.instances.retain(|&index, _| index > last_executed);
+        self.last_executed = last_executed;
+        self.global_last_executed = last_executed;
+        self.set_last_index_at_least(last_executed);
+    }
+
     /// Stores `inst` by the merge rule; indices already trimmed are ignored.
     pub fn append(&mut self, inst: Instance, out: &mut Vec<LogChange>) {
         if inst.index <= self.global_last_executed {

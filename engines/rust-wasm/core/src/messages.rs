@@ -13,6 +13,8 @@ pub enum MessageType {
     AcceptResponse,
     CommitRequest,
     CommitResponse,
+    /// State transfer: the leader's KV store at its last_executed.
+    Snapshot,
 }
 
 impl MessageType {
@@ -24,6 +26,7 @@ impl MessageType {
             MessageType::AcceptResponse => "accept_response",
             MessageType::CommitRequest => "commit_request",
             MessageType::CommitResponse => "commit_response",
+            MessageType::Snapshot => "snapshot",
         }
     }
 }
@@ -43,6 +46,12 @@ pub struct Message {
     pub instance: Instance,
     /// prepare_response
     pub instances: Vec<Instance>,
+    /// prepare_request/response with bounded elections (≥ 1)
+    pub from_index: u64,
+    /// prepare_response with bounded elections: 0 when the promise is whole
+    pub next_index: u64,
+    /// snapshot: every entry, ascending keys.
+    pub kv: Vec<(String, String)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +114,8 @@ pub enum TraceKind {
     Repair,
     Recovered,
     Fill,
+    SnapshotSent,
+    SnapshotInstalled,
 }
 
 impl TraceKind {
@@ -126,6 +137,8 @@ impl TraceKind {
             TraceKind::Repair => "repair",
             TraceKind::Recovered => "recovered",
             TraceKind::Fill => "fill",
+            TraceKind::SnapshotSent => "snapshot_sent",
+            TraceKind::SnapshotInstalled => "snapshot_installed",
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The protocol handlers, in the order of docs/protocol.md ("The protocol"). Every effect is
 //! emitted in the order that document gives, exactly as the Go reference's multipaxos.go does.
 
-use crate::ballot::{leader_of, next_ballot, NO_LEADER};
+use crate::ballot::{leader_of, next_ballot, MAX_NUM_PEERS, NO_LEADER};
 use crate::command::{parse_command, Command, CommandType, Result, ResultType};
 use crate::instance::{Instance, InstanceState};
 use crate::log::{insert_into, InsertOutcome, LogChange, LogChangeKind, Slots, REASON_COMMAND_MISMATCH};
@@ -73,6 +73,13 @@ impl Node {
             self.set_timer(TimerName::Election, delay);
             return;
         }
+        if let Some(p) = self.prepare.as_mut().filter(|p| p.progressed) {
+            // bounded elections: a phase still hearing answers is slow, not failed
+            p.progressed = false;
+            let delay = self.election_delay_us();
+            self.set_timer(TimerName::Election, delay);
+            return;
+        }
         if let Some(p) = self.prepare.take() {
             self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
         }
@@ -86,34 +93,77 @@ impl Node {
             answered: 0,
             merged: self.log.copy(),
             max_last_index: self.log.last_index(),
+            asked: [0; MAX_NUM_PEERS as usize],
+            progressed: false,
         };
         self.trace(trace_ballot(TraceKind::Election, b));
         if p.promises >= self.majority() {
             self.become_leader(b, p.max_last_index, p.merged);
             return;
         }
-        p.channel_id = self.broadcast(Message { typ: MessageType::PrepareRequest, ballot: b, ..Message::default() });
+        let mut from_index = 0;
+        if self.cfg.election_batch > 0 {
+            // everything up to gle is executed on every node: no promise needs to carry it
+            from_index = self.log.global_last_executed() + 1;
+            p.asked = [from_index; MAX_NUM_PEERS as usize];
+        }
+        let request = Message { typ: MessageType::PrepareRequest, ballot: b, from_index, ..Message::default() };
+        p.channel_id = self.broadcast(request);
         self.prepare = Some(p);
         let delay = self.election_delay_us();
         self.set_timer(TimerName::Election, delay);
     }
 
     fn on_prepare_request(&mut self, m: &Message) {
-        if m.ballot > self.ballot && !self.in_lease() {
-            self.become_follower(m.ballot);
-            let instances: Vec<Instance> = self.log.instances().cloned().collect();
-            let response =
-                Message { typ: MessageType::PrepareResponse, ok: true, ballot: self.ballot, instances, ..Message::default() };
+        if m.from_index > 0 && m.ballot == self.ballot && leader_of(m.ballot) == m.from {
+            // the candidate this node promised asks for the next chunk of that promise
+            let response = self.promise_chunk(m.from_index);
             self.respond(m.from, m.channel_id, response);
             return;
         }
-        let response = Message { typ: MessageType::PrepareResponse, ok: false, ballot: self.ballot, ..Message::default() };
+        if m.ballot > self.ballot && !self.in_lease() {
+            self.become_follower(m.ballot);
+            let response = if m.from_index > 0 {
+                self.promise_chunk(m.from_index)
+            } else {
+                let instances: Vec<Instance> = self.log.instances().cloned().collect();
+                Message { typ: MessageType::PrepareResponse, ok: true, ballot: self.ballot, instances, ..Message::default() }
+            };
+            self.respond(m.from, m.channel_id, response);
+            return;
+        }
+        let response = Message {
+            typ: MessageType::PrepareResponse,
+            ok: false,
+            ballot: self.ballot,
+            from_index: m.from_index,
+            ..Message::default()
+        };
         self.respond(m.from, m.channel_id, response);
+    }
+
+    /// One bounded part of a promise: the stored instances from index `from` on, at most
+    /// `election_batch` of them (all when 0), and where the next chunk starts (0: none).
+    fn promise_chunk(&self, from: u64) -> Message {
+        let batch = self.cfg.election_batch;
+        let mut m = Message { typ: MessageType::PrepareResponse, ok: true, ballot: self.ballot, from_index: from, ..Message::default() };
+        for inst in self.log.instances() {
+            if inst.index < from {
+                continue;
+            }
+            if batch > 0 && m.instances.len() as u64 == batch {
+                m.next_index = inst.index;
+                break;
+            }
+            m.instances.push(inst.clone());
+        }
+        m
     }
 
     fn on_prepare_response(&mut self, m: Message) {
         let bit = peer_bit(m.from);
-        let fresh = matches!(&self.prepare, Some(p) if p.channel_id == m.channel_id && p.answered & bit == 0);
+        let fresh = matches!(&self.prepare, Some(p) if p.channel_id == m.channel_id && p.answered & bit == 0
+            && p.asked[m.from as usize] == m.from_index);
         if !fresh {
             self.counters.stale_responses += 1;
             return;
@@ -125,9 +175,8 @@ impl Node {
             return;
         }
         let majority = self.majority();
+        let bounded = self.cfg.election_batch > 0;
         let p = self.prepare.as_mut().expect("checked above");
-        p.answered |= bit;
-        p.promises += 1;
         for inst in m.instances {
             let index = inst.index;
             let change = LogChange::new(LogChangeKind::Violation, &inst, REASON_COMMAND_MISMATCH);
@@ -136,6 +185,25 @@ impl Node {
             }
             p.max_last_index = p.max_last_index.max(index);
         }
+        p.progressed = bounded;
+        if m.next_index != 0 {
+            // a chunk of a longer promise: ask this peer alone for the next one, on the same channel
+            p.asked[m.from as usize] = m.next_index;
+            let request = Message {
+                typ: MessageType::PrepareRequest,
+                from: self.cfg.id,
+                to: m.from,
+                channel_id: p.channel_id,
+                ballot: p.ballot,
+                from_index: m.next_index,
+                ..Message::default()
+            };
+            self.apply_changes();
+            self.send(request);
+            return;
+        }
+        p.answered |= bit;
+        p.promises += 1;
         let won = p.promises >= majority;
         self.apply_changes();
         if won {
@@ -173,7 +241,15 @@ impl Node {
             ..Trace::default()
         };
         self.trace(t);
-        self.replay_next();
+        // one entry at a time (the paper's); with bounded elections election_batch at once, each
+        // commit starting the next, so the window stays full
+        let window = self.cfg.election_batch.max(1);
+        for _ in 0..window {
+            if self.replay_queue.is_empty() || !self.is_leader() {
+                break;
+            }
+            self.replay_next();
+        }
     }
 
     /// Puts a no-op into `merged` at every index after gle, up to the last index any promise
@@ -455,6 +531,10 @@ impl Node {
     /// one channel id for the batch, whose answers are then stale. The next heartbeat commits
     /// them.
     fn repair(&mut self, peer: u64, peer_last_executed: u64, up_to: u64) {
+        if peer_last_executed < self.log.global_last_executed() {
+            self.send_snapshot(peer); // what it needs next is trimmed here (snapshot.rs)
+            return;
+        }
         let mut batch: Vec<Instance> = Vec::new();
         let mut i = peer_last_executed + 1;
         while i <= up_to && (batch.len() as u64) < self.cfg.repair_batch {
@@ -545,6 +625,7 @@ impl Node {
             MessageType::AcceptResponse => self.on_accept_response(&m),
             MessageType::CommitRequest => self.on_commit_request(&m),
             MessageType::CommitResponse => self.on_commit_response(&m),
+            MessageType::Snapshot => self.on_snapshot(m),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `Node`: one Replicant peer, the sans-IO core. It is advanced only by [`Node::step`].
 
-use crate::ballot::{leader_of, INITIAL_BALLOT, NO_LEADER};
+use crate::ballot::{leader_of, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADER};
 use crate::codec::{decode_event, encode_effects};
 use crate::command::Result;
 use crate::config::Config;
@@ -31,6 +31,10 @@ pub(crate) struct PreparePhase {
     pub answered: u32,
     pub merged: Slots,
     pub max_last_index: u64,
+    /// Bounded elections: the from_index last asked of each peer, and whether any answer came
+    /// since the election timer last fired.
+    pub asked: [u64; MAX_NUM_PEERS as usize],
+    pub progressed: bool,
 }
 
 pub(crate) struct AcceptPhase {
@@ -213,6 +217,9 @@ impl Node {
         let real_ballot = |b: u64| leader_of(b) < num;
         match m.typ {
             MessageType::PrepareRequest | MessageType::CommitRequest => return leader_of(m.ballot) == m.from,
+            MessageType::Snapshot => {
+                return leader_of(m.ballot) == m.from && crate::snapshot::valid_kv_entries(&m.kv);
+            }
             MessageType::AcceptRequest => {
                 let inst = &m.instance;
                 return leader_of(inst.ballot) == m.from

@@ -11,10 +11,14 @@ pub struct Args {
     pub stats_every_s: Option<u64>,
     /// Seed of the election-timeout jitter; the id + 1 unless given (as the Go server does).
     pub seed: Option<u64>,
+    /// Durability log with its write-ahead log in this directory (none without it).
+    pub data_dir: Option<String>,
+    /// always (default) or never.
+    pub fsync: String,
 }
 
 pub const USAGE: &str =
-    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS]";
+    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|never]]";
 
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut config_path = None;
@@ -23,6 +27,8 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     let mut verbose = false;
     let mut stats_every_s = None;
     let mut seed = None;
+    let mut data_dir = None;
+    let mut fsync = "always".to_string();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -48,6 +54,8 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
                         .ok_or_else(|| format!("bad --seed {v:?}: an integer below 2^53"))?,
                 );
             }
+            "--data-dir" => data_dir = Some(value("--data-dir")?),
+            "--fsync" => fsync = value("--fsync")?,
             "--verbose" | "-v" => verbose = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
             s if s.starts_with("--id=") => {
@@ -60,7 +68,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     }
     let config_path = config_path.ok_or_else(|| format!("no configuration file given\n{USAGE}"))?;
     let id = id.ok_or_else(|| format!("no --id given\n{USAGE}"))?;
-    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed })
+    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync })
 }
 
 /// The cluster configuration file.

@@ -12,6 +12,7 @@
 mod config;
 mod limits;
 mod net;
+mod wal;
 mod status;
 
 use config::{parse_args, parse_config, Args, ServerConfig};

@@ -4,7 +4,9 @@ use crate::config::{Args, ServerConfig};
 use crate::die;
 use crate::limits::*;
 use crate::status::{read_core_view, status_line, DriverCounters};
-use replicant_core::{append_effect, append_message, decode_message, reply_line, Config, Effect, Event, Node, TimerName};
+use crate::wal::{parse_fsync_policy, Wal};
+use replicant_core::codec::decode_record_json;
+use replicant_core::{append_effect, append_message, decode_message, reply_line, Config, Durability, Effect, Event, Node, TimerName};
 use replicant_runtimestats::{stats_json, CountingAlloc};
 use std::collections::{HashMap, VecDeque};
 use std::io;
@@ -37,6 +39,8 @@ struct Core {
     clients: HashMap<u64, ClientOut>,
     /// client requests in the core, over all connections
     in_flight: u64,
+    /// durability log: the write-ahead log every persist effect goes to first
+    wal: Option<Wal>,
 }
 
 /// Messages waiting for one peer's writer task; bounded in bytes, oldest dropped first.
@@ -127,9 +131,21 @@ impl Shared {
     }
 
     fn step_locked(self: &Arc<Self>, core: &mut Core, ev: Event) {
-        let Core { node, timer_generation, timer_deadline, clients, in_flight } = core;
+        let Core { node, timer_generation, timer_deadline, clients, in_flight, wal } = core;
+        let mut persisted = 0;
         for e in node.step(ev) {
             match e {
+                Effect::Persist { persist_id, records } => {
+                    // On disk (and synced, by policy) before the core hears it is done, so
+                    // nothing that reveals these records leaves first.
+                    if let Some(w) = wal.as_mut() {
+                        if let Err(err) = w.append(records) {
+                            self.log(&format!("write-ahead log: {err}; stopping: a node that cannot persist must not answer"));
+                            std::process::exit(1);
+                        }
+                    }
+                    persisted = *persist_id;
+                }
                 Effect::Send(m) => {
                     let Some(Some(link)) = self.peers.get(m.to as usize) else { continue };
                     let mut line = Vec::with_capacity(128);
@@ -163,8 +179,6 @@ impl Shared {
                     });
                 }
                 Effect::CancelTimer(timer) => timer_generation[timer_slot(*timer)] += 1,
-                // The server runs durability none (no write-ahead log yet): never emitted.
-                Effect::Persist { .. } => {}
                 Effect::Trace(_) | Effect::Error => {
                     if self.verbose || matches!(e, Effect::Error) {
                         let mut line = Vec::new();
@@ -173,6 +187,9 @@ impl Shared {
                     }
                 }
             }
+        }
+        if persisted != 0 {
+            self.step_locked(core, Event::Persisted(persisted));
         }
     }
 
@@ -458,19 +475,37 @@ async fn bind(addr: SocketAddr, what: &str) -> TcpListener {
 pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<tikv_jemallocator::Jemalloc>) {
     let id = args.id;
     let num_peers = cfg.peers.len() as u64;
-    let node_cfg = Config {
+    let mut node_cfg = Config {
         id,
         num_peers,
         seed: args.seed.unwrap_or(id + 1),
         commit_interval_us: cfg.commit_interval_ms * 1000,
         check_quorum: cfg.check_quorum,
         repair_batch: replicant_core::config::SERVER_REPAIR_BATCH,
+        election_batch: replicant_core::config::SERVER_ELECTION_BATCH,
         trace: args.verbose,
         max_pending_accepts: MAX_PENDING_ACCEPTS,
         ..Config::default()
     };
     if let Err(e) = node_cfg.validate() {
         die(&e);
+    }
+    // --data-dir: durability log, its write-ahead log read back before anything else happens
+    let mut wal = None;
+    let mut restart = Vec::new();
+    if let Some(dir) = &args.data_dir {
+        let policy = parse_fsync_policy(&args.fsync).unwrap_or_else(|e| die(&e));
+        let (w, read) = Wal::open(std::path::Path::new(dir), policy).unwrap_or_else(|e| die(&e));
+        if let Some(warning) = &read.warning {
+            eprintln!("replicant-server[{id}]: warning: {warning}");
+        }
+        for (i, raw) in read.records.iter().enumerate() {
+            let r = decode_record_json(raw)
+                .unwrap_or_else(|_| die(&format!("{}: record {i} (a good checksum) is not a record", w.path().display())));
+            restart.push(r);
+        }
+        node_cfg.durability = Durability::Log;
+        wal = Some(w);
     }
     let peer_listener = bind(cfg.peers[id as usize], "peers").await;
     let client_listener = bind(cfg.clients[id as usize], "clients").await;
@@ -489,6 +524,7 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
             timer_deadline: [Instant::now(); 2],
             clients: HashMap::new(),
             in_flight: 0,
+            wal,
         }),
         peers,
         verbose: args.verbose,
@@ -528,7 +564,19 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
         "node {id} of {num_peers}: peers on {}, clients on {}, commit interval {} ms",
         cfg.peers[id as usize], cfg.clients[id as usize], cfg.commit_interval_ms
     ));
-    shared.step(Event::Start);
+    if args.data_dir.is_some() {
+        let count = restart.len();
+        let mut core = shared.core.lock().unwrap_or_else(|p| p.into_inner());
+        let bad_before = core.node.counters().bad_events;
+        shared.step_locked(&mut core, Event::Restart(restart));
+        if core.node.counters().bad_events != bad_before {
+            die("the core refused the write-ahead log's records (a record no node could have written)");
+        }
+        drop(core);
+        shared.log(&format!("restarted from {}: {count} records", args.data_dir.as_deref().unwrap_or("")));
+    } else {
+        shared.step(Event::Start);
+    }
     // client ids id + n·k with k = 1, 2, … (as the Go server numbers them)
     let mut k = 1u64;
     loop {

@@ -112,21 +112,37 @@ public final class Codec {
         Message m;
         switch (t) {
             case "prepare_request": {
-                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot");
+                // bounded elections add from_index (>= 1); without it, the paper's request
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "from_index");
+                if (f == null) f = objectFields(v, "type", "from", "to", "channel_id", "ballot");
                 if (f == null) return null;
                 long[] n = uints(f[1], f[2], f[3], f[4]);
                 if (n == null) return null;
                 m = header(MessageType.PREPARE_REQUEST, n);
                 m.ballot = n[3];
+                if (f.length == 6) {
+                    long[] c = uints(f[5]);
+                    if (c == null || c[0] == 0) return null;
+                    m.fromIndex = c[0];
+                }
                 return m;
             }
             case "prepare_response": {
-                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances");
+                // bounded elections add from_index (>= 1, echoed) and next_index (0: the promise is whole)
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances",
+                        "from_index", "next_index");
+                if (f == null) f = objectFields(v, "type", "from", "to", "channel_id", "ok", "ballot", "instances");
                 if (f == null) return null;
                 long[] n = uints(f[1], f[2], f[3], f[5]);
                 int ok = asBool(f[4]);
                 if (n == null || ok < 0 || f[6].kind != Kind.ARRAY) return null;
                 m = header(MessageType.PREPARE_RESPONSE, n);
+                if (f.length == 9) {
+                    long[] c = uints(f[7], f[8]);
+                    if (c == null || c[0] == 0 || (c[1] != 0 && c[1] <= c[0])) return null;
+                    m.fromIndex = c[0];
+                    m.nextIndex = c[1];
+                }
                 m.ok = ok == 1;
                 m.ballot = n[3];
                 List<Instance> instances = new ArrayList<>(f[6].items.size());
@@ -181,6 +197,18 @@ public final class Codec {
                 m.ok = ok == 1;
                 m.ballot = n[3];
                 m.lastExecuted = n[4];
+                return m;
+            }
+            case "snapshot": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "last_executed", "kv");
+                if (f == null) return null;
+                long[] n = uints(f[1], f[2], f[3], f[4], f[5]);
+                List<String[]> kv = decodeKvEntries(f[6]);
+                if (n == null || kv == null) return null;
+                m = header(MessageType.SNAPSHOT, n);
+                m.ballot = n[3];
+                m.lastExecuted = n[4];
+                m.kv = kv;
                 return m;
             }
             default:
@@ -259,6 +287,12 @@ public final class Codec {
         }
     }
 
+    /** Reads one durable record from its JSON (a frame of a write-ahead log); null if it is not one. */
+    public static Durability.Record decodeRecordJson(byte[] in) {
+        Value v = Json.parse(in);
+        return v == null ? null : decodeRecord(v);
+    }
+
     /** Reads one durable record (docs/protocol.md, "Durability"); null if it is not one. */
     static Durability.Record decodeRecord(Value v) {
         if (v == null || v.kind != Kind.OBJECT) return null;
@@ -274,17 +308,55 @@ public final class Codec {
             Instance inst = f == null ? null : decodeInstance(f[1]);
             return inst == null ? null : Durability.Record.instance(inst);
         }
+        if ("snapshot".equals(k)) {
+            Value[] f = objectFields(v, "kind", "last_executed", "kv");
+            long[] n = f == null ? null : uints(f[1]);
+            List<String[]> kv = f == null ? null : decodeKvEntries(f[2]);
+            return n == null || kv == null ? null : Durability.Record.snapshot(n[0], kv);
+        }
         return null;
     }
 
-    static StringBuilder appendRecord(StringBuilder b, Durability.Record r) {
+    /** Reads [[key,value],…]; null if it is not that shape (the content rules are the protocol's). */
+    static List<String[]> decodeKvEntries(Value v) {
+        if (v.kind != Kind.ARRAY) return null;
+        List<String[]> out = new ArrayList<>(v.items.size());
+        for (Value item : v.items) {
+            if (item.kind != Kind.ARRAY || item.items.size() != 2) return null;
+            String k = asString(item.items.get(0));
+            String val = asString(item.items.get(1));
+            if (k == null || val == null) return null;
+            out.add(new String[] {k, val});
+        }
+        return out;
+    }
+
+    static StringBuilder appendKvEntries(StringBuilder b, List<String[]> kv) {
+        b.append('[');
+        for (int i = 0; i < kv.size(); i++) {
+            if (i > 0) b.append(',');
+            b.append('[');
+            Json.appendString(b, kv.get(i)[0]);
+            b.append(',');
+            Json.appendString(b, kv.get(i)[1]);
+            b.append(']');
+        }
+        return b.append(']');
+    }
+
+    /** Writes r in canonical form (a frame of a native server's write-ahead log). */
+    public static StringBuilder appendRecord(StringBuilder b, Durability.Record r) {
         b.append('{');
         Json.appendStringField(b, "kind", r.kind.wire, true);
         if (r.kind == Durability.RecordKind.PROMISE) {
             Json.appendUintField(b, "ballot", r.ballot, false);
-        } else {
+        } else if (r.kind == Durability.RecordKind.INSTANCE) {
             Json.appendField(b, "instance", false);
             appendInstance(b, r.instance);
+        } else {
+            Json.appendUintField(b, "last_executed", r.lastExecuted, false);
+            Json.appendField(b, "kv", false);
+            appendKvEntries(b, r.kv);
         }
         return b.append('}');
     }
@@ -321,6 +393,7 @@ public final class Codec {
         switch (m.type) {
             case PREPARE_REQUEST:
                 Json.appendUintField(b, "ballot", m.ballot, false);
+                if (m.fromIndex > 0) Json.appendUintField(b, "from_index", m.fromIndex, false);
                 break;
             case PREPARE_RESPONSE:
                 Json.appendBoolField(b, "ok", m.ok, false);
@@ -332,6 +405,10 @@ public final class Codec {
                     appendInstance(b, m.instances.get(i));
                 }
                 b.append(']');
+                if (m.fromIndex > 0) {
+                    Json.appendUintField(b, "from_index", m.fromIndex, false);
+                    Json.appendUintField(b, "next_index", m.nextIndex, false);
+                }
                 break;
             case ACCEPT_REQUEST:
                 Json.appendField(b, "instance", false);
@@ -350,6 +427,12 @@ public final class Codec {
                 Json.appendBoolField(b, "ok", m.ok, false);
                 Json.appendUintField(b, "ballot", m.ballot, false);
                 Json.appendUintField(b, "last_executed", m.lastExecuted, false);
+                break;
+            case SNAPSHOT:
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                Json.appendUintField(b, "last_executed", m.lastExecuted, false);
+                Json.appendField(b, "kv", false);
+                appendKvEntries(b, m.kv);
                 break;
         }
         return b.append('}');
@@ -414,6 +497,13 @@ public final class Codec {
             case VIOLATION:
                 Json.appendUintField(b, "index", t.index, false);
                 Json.appendStringField(b, "reason", t.reason, false);
+                break;
+            case SNAPSHOT_SENT:
+                Json.appendUintField(b, "peer", t.leader, false);
+                Json.appendUintField(b, "last_executed", t.index, false);
+                break;
+            case SNAPSHOT_INSTALLED:
+                Json.appendUintField(b, "last_executed", t.index, false);
                 break;
             case RECOVERED:
                 Json.appendUintField(b, "ballot", t.ballot, false);
@@ -545,6 +635,9 @@ public final class Codec {
                     break;
                 case "repair_batch":
                     cfg.repairBatch = n;
+                    break;
+                case "election_batch":
+                    cfg.electionBatch = n;
                     break;
                 default:
                     throw new Config.ConfigException("config: unknown field " + quote(f.name));

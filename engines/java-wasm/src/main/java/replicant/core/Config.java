@@ -25,11 +25,21 @@ public final class Config {
      * paper's behaviour.
      */
     public long repairBatch = 0;
+    /**
+     * Bounded elections (docs/protocol.md, "Bounded elections"): a candidate asks only for
+     * instances after its gle, a promise travels in chunks of at most this many instances, a
+     * prepare phase that hears answers is not abandoned, and a new leader replays this many
+     * instances at once. 0 turns it off, the paper's behaviour.
+     */
+    public long electionBatch = 0;
     /** none (the paper's, the lab's preset) or log (persist before revealing). */
     public Durability.Mode durability = Durability.Mode.NONE;
 
     /** The repair batch the native servers use (docs/protocol.md, "Repair"). */
     public static final long SERVER_REPAIR_BATCH = 256;
+
+    /** The election batch the native servers use (docs/protocol.md, "Bounded elections"). */
+    public static final long SERVER_ELECTION_BATCH = 256;
 
     /** The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout. */
     public static final long QUORUM_WINDOW_TICKS = 2;
@@ -56,6 +66,7 @@ public final class Config {
         c.trace = trace;
         c.checkQuorum = checkQuorum;
         c.repairBatch = repairBatch;
+        c.electionBatch = electionBatch;
         c.durability = durability;
         return c;
     }
@@ -76,6 +87,8 @@ public final class Config {
             throw new ConfigException("config: max_pending_accepts must be between 1 and 1000000");
         } else if (repairBatch < 0 || repairBatch > 4096) {
             throw new ConfigException("config: repair_batch must be between 0 and 4096");
+        } else if (electionBatch < 0 || electionBatch > 4096) {
+            throw new ConfigException("config: election_batch must be between 0 and 4096");
         }
     }
 }

@@ -35,7 +35,9 @@ public final class Durability {
         /** The node's ballot: it accepts nothing below. */
         PROMISE("promise"),
         /** A log slot as stored (in progress or committed). */
-        INSTANCE("instance");
+        INSTANCE("instance"),
+        /** An installed snapshot: the KV store at last_executed. */
+        SNAPSHOT("snapshot");
 
         public final String wire;
 
@@ -51,19 +53,28 @@ public final class Durability {
         public final long ballot;
         /** instance. */
         public final Instance instance;
+        /** snapshot. */
+        public final long lastExecuted;
+        public final List<String[]> kv;
 
-        private Record(RecordKind kind, long ballot, Instance instance) {
+        private Record(RecordKind kind, long ballot, Instance instance, long lastExecuted, List<String[]> kv) {
             this.kind = kind;
             this.ballot = ballot;
             this.instance = instance;
+            this.lastExecuted = lastExecuted;
+            this.kv = kv;
         }
 
         public static Record promise(long ballot) {
-            return new Record(RecordKind.PROMISE, ballot, null);
+            return new Record(RecordKind.PROMISE, ballot, null, 0, null);
         }
 
         public static Record instance(Instance inst) {
-            return new Record(RecordKind.INSTANCE, 0, inst);
+            return new Record(RecordKind.INSTANCE, 0, inst, 0, null);
+        }
+
+        public static Record snapshot(long lastExecuted, List<String[]> kv) {
+            return new Record(RecordKind.SNAPSHOT, 0, null, lastExecuted, kv);
         }
     }
 
@@ -168,6 +179,7 @@ public final class Durability {
         if (r.kind == RecordKind.PROMISE) {
             return Ballot.leaderOf(r.ballot) < num || Ballot.leaderOf(r.ballot) == Ballot.NO_LEADER;
         }
+        if (r.kind == RecordKind.SNAPSHOT) return Snapshot.validKvEntries(r.kv);
         Instance inst = r.instance;
         return inst.index >= 1 && Ballot.leaderOf(inst.ballot) < num && inst.state != Instance.State.EXECUTED;
     }
@@ -194,9 +206,11 @@ public final class Durability {
         for (Record r : records) {
             if (r.kind == RecordKind.PROMISE) {
                 ballot = Math.max(ballot, r.ballot);
-            } else {
-                n.log.restore(r.instance);
+            } else if (r.kind == RecordKind.INSTANCE) {
+                if (r.instance.index > n.log.globalLastExecuted()) n.log.restore(r.instance); // not inside a snapshot
                 ballot = Math.max(ballot, r.instance.ballot);
+            } else if (r.lastExecuted > n.log.lastExecuted()) {
+                Snapshot.install(n, r.lastExecuted, r.kv);
             }
         }
         if (Ballot.leaderOf(ballot) == n.cfg.id) ballot = (ballot & ~0xffL) | Ballot.NO_LEADER; // above the recorded one

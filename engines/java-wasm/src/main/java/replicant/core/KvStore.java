@@ -30,6 +30,12 @@ public final class KvStore {
         return h;
     }
 
+    /** Empties the store (a snapshot is about to be installed). */
+    void clear() {
+        entries.clear();
+        digest = 0;
+    }
+
     /** Executes one command and returns what the client is told. */
     public Command.Result apply(Command c) {
         switch (c.type) {

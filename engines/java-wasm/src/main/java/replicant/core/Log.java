@@ -101,6 +101,14 @@ public final class Log {
     }
 
     /** Raises last_index (a new leader keeps the maximum it has seen). */
+    /** Drops every slot up to lastExecuted and moves the counters there (see Snapshot). */
+    void installSnapshot(long upTo) {
+        instances.keySet().removeIf(index -> index <= upTo);
+        lastExecuted = upTo;
+        globalLastExecuted = upTo;
+        setLastIndexAtLeast(upTo);
+    }
+
     /** Puts a slot back exactly as a durable record holds it (restart only; see Durability). */
     void restore(Instance inst) {
         setLastIndexAtLeast(inst.index);

@@ -13,7 +13,9 @@ public final class Messages {
         ACCEPT_REQUEST("accept_request"),
         ACCEPT_RESPONSE("accept_response"),
         COMMIT_REQUEST("commit_request"),
-        COMMIT_RESPONSE("commit_response");
+        COMMIT_RESPONSE("commit_response"),
+        /** State transfer: the leader's KV store at its last_executed. */
+        SNAPSHOT("snapshot");
 
         public final String wire;
 
@@ -36,6 +38,12 @@ public final class Messages {
         public Instance instance;
         /** prepare_response; never null. */
         public List<Instance> instances = Collections.emptyList();
+        /** prepare_request/response with bounded elections (>= 1). */
+        public long fromIndex;
+        /** prepare_response with bounded elections: 0 when the promise is whole. */
+        public long nextIndex;
+        /** snapshot: every entry as {key, value}, ascending keys; never null. */
+        public List<String[]> kv = Collections.emptyList();
 
         public Message(MessageType type) {
             this.type = type;
@@ -52,6 +60,9 @@ public final class Messages {
             m.globalLastExecuted = globalLastExecuted;
             m.instance = instance;
             m.instances = instances;
+            m.fromIndex = fromIndex;
+            m.nextIndex = nextIndex;
+            m.kv = kv;
             return m;
         }
     }
@@ -155,7 +166,9 @@ public final class Messages {
         STEP_DOWN("step_down"),
         REPAIR("repair"),
         RECOVERED("recovered"),
-        FILL("fill");
+        FILL("fill"),
+        SNAPSHOT_SENT("snapshot_sent"),
+        SNAPSHOT_INSTALLED("snapshot_installed");
 
         public final String wire;
 

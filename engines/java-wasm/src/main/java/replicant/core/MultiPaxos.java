@@ -97,6 +97,12 @@ final class MultiPaxos {
             n.setTimer(TimerName.ELECTION, n.electionDelayUs());
             return;
         }
+        if (n.prepare != null && n.prepare.progressed) {
+            // bounded elections: a phase still hearing answers is slow, not failed
+            n.prepare.progressed = false;
+            n.setTimer(TimerName.ELECTION, n.electionDelayUs());
+            return;
+        }
         if (n.prepare != null) {
             long abandoned = n.prepare.ballot;
             n.prepare = null;
@@ -118,14 +124,28 @@ final class MultiPaxos {
         n.prepare = p;
         Message m = new Message(MessageType.PREPARE_REQUEST);
         m.ballot = b;
+        if (n.cfg.electionBatch > 0) {
+            // everything up to gle is executed on every node: no promise needs to carry it
+            m.fromIndex = n.log.globalLastExecuted() + 1;
+            java.util.Arrays.fill(p.asked, m.fromIndex);
+        }
         p.channelId = n.broadcast(m);
         n.setTimer(TimerName.ELECTION, n.electionDelayUs());
     }
 
     static void onPrepareRequest(Node n, Message m) {
+        if (m.fromIndex > 0 && m.ballot == n.ballot && Ballot.leaderOf(m.ballot) == m.from) {
+            // the candidate this node promised asks for the next chunk of that promise
+            n.respond(m, promiseChunk(n, m.fromIndex));
+            return;
+        }
         Message r = new Message(MessageType.PREPARE_RESPONSE);
         if (m.ballot > n.ballot && !n.inLease()) {
             becomeFollower(n, m.ballot);
+            if (m.fromIndex > 0) {
+                n.respond(m, promiseChunk(n, m.fromIndex));
+                return;
+            }
             r.ok = true;
             r.ballot = n.ballot;
             r.instances = n.log.instances(); // every stored slot is above gle
@@ -134,23 +154,45 @@ final class MultiPaxos {
         }
         r.ok = false;
         r.ballot = n.ballot;
+        r.fromIndex = m.fromIndex;
         n.respond(m, r);
+    }
+
+    /**
+     * One bounded part of a promise: the stored instances from index {@code from} on, at most
+     * electionBatch of them (all when 0), and where the next chunk starts (0: none).
+     */
+    static Message promiseChunk(Node n, long from) {
+        Message r = new Message(MessageType.PREPARE_RESPONSE);
+        r.ok = true;
+        r.ballot = n.ballot;
+        r.fromIndex = from;
+        java.util.ArrayList<Instance> chunk = new java.util.ArrayList<>();
+        for (Instance inst : n.log.instances()) {
+            if (inst.index < from) continue;
+            if (n.cfg.electionBatch > 0 && chunk.size() == n.cfg.electionBatch) {
+                r.nextIndex = inst.index;
+                break;
+            }
+            chunk.add(inst);
+        }
+        r.instances = chunk;
+        return r;
     }
 
     static void onPrepareResponse(Node n, Message m) {
         PreparePhase p = n.prepare;
-        if (p == null || m.channelId != p.channelId || (p.answered & peerBit(m.from)) != 0) {
+        if (p == null || m.channelId != p.channelId || (p.answered & peerBit(m.from)) != 0
+                || m.fromIndex != p.asked[(int) m.from]) {
             n.counters.staleResponses++;
             return;
         }
-        p.answered |= peerBit(m.from);
         if (!m.ok) {
             n.prepare = null;
             traceBallot(n, TraceKind.ELECTION_ABANDONED, p.ballot);
             becomeFollower(n, m.ballot);
             return;
         }
-        p.promises++;
         for (Instance inst : m.instances) {
             if (Log.insertInto(p.merged, inst) == Log.InsertOutcome.VIOLATION) {
                 n.changes.add(new Log.Change(Log.ChangeKind.VIOLATION, inst, Log.REASON_COMMAND_MISMATCH));
@@ -158,6 +200,21 @@ final class MultiPaxos {
             p.maxLastIndex = Math.max(p.maxLastIndex, inst.index);
         }
         n.applyChanges();
+        p.progressed = n.cfg.electionBatch > 0;
+        if (m.nextIndex != 0) {
+            // a chunk of a longer promise: ask this peer alone for the next one, on the same channel
+            p.asked[(int) m.from] = m.nextIndex;
+            Message next = new Message(MessageType.PREPARE_REQUEST);
+            next.from = n.cfg.id;
+            next.to = m.from;
+            next.channelId = p.channelId;
+            next.ballot = p.ballot;
+            next.fromIndex = m.nextIndex;
+            n.send(next);
+            return;
+        }
+        p.answered |= peerBit(m.from);
+        p.promises++;
         if (p.promises >= n.majority()) {
             n.prepare = null;
             mergeOwnLogAgain(n, p);
@@ -194,7 +251,10 @@ final class MultiPaxos {
             t.toIndex = n.replayQueue.peekLast().index;
             n.trace(t);
         }
-        replayNext(n);
+        // one entry at a time (the paper's); with bounded elections electionBatch at once, each
+        // commit starting the next, so the window stays full
+        long window = Math.max(n.cfg.electionBatch, 1);
+        for (long i = 0; i < window && !n.replayQueue.isEmpty() && n.isLeader(); i++) replayNext(n);
     }
 
     /**
@@ -480,6 +540,10 @@ final class MultiPaxos {
      * the batch, whose answers are then stale. The next heartbeat commits them.
      */
     static void repair(Node n, long peer, long peerLastExecuted, long upTo) {
+        if (peerLastExecuted < n.log.globalLastExecuted()) {
+            Snapshot.send(n, peer); // what it needs next is trimmed here
+            return;
+        }
         java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
         for (long i = peerLastExecuted + 1; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
             Instance inst = n.log.get(i);
@@ -544,6 +608,9 @@ final class MultiPaxos {
                 break;
             case COMMIT_RESPONSE:
                 onCommitResponse(n, m);
+                break;
+            case SNAPSHOT:
+                Snapshot.onSnapshot(n, m);
                 break;
         }
     }

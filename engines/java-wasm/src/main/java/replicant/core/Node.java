@@ -79,6 +79,10 @@ public final class Node {
         int answered;
         HashMap<Long, Instance> merged;
         long maxLastIndex;
+        /** Bounded elections: the from_index last asked of each peer. */
+        final long[] asked = new long[(int) Ballot.MAX_NUM_PEERS];
+        /** Bounded elections: whether any answer came since the election timer last fired. */
+        boolean progressed;
     }
 
     static final class AcceptPhase {
@@ -188,6 +192,8 @@ public final class Node {
             case PREPARE_REQUEST:
             case COMMIT_REQUEST:
                 return Ballot.leaderOf(m.ballot) == m.from;
+            case SNAPSHOT:
+                return Ballot.leaderOf(m.ballot) == m.from && Snapshot.validKvEntries(m.kv);
             case ACCEPT_REQUEST:
                 return Ballot.leaderOf(m.instance.ballot) == m.from && m.instance.index >= 1
                         && m.instance.state == Instance.State.IN_PROGRESS;

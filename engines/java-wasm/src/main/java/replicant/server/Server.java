@@ -20,7 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import replicant.core.Codec;
 import replicant.core.Command;
 import replicant.core.Config;
+import replicant.core.Durability;
 import replicant.core.Json;
+import replicant.core.Messages;
 import replicant.core.Messages.Effect;
 import replicant.core.Messages.Event;
 import replicant.core.Messages.Message;
@@ -48,6 +50,9 @@ final class Server {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Node node;
+    /** Durability log (--data-dir): the write-ahead log, and the restart event its records make. */
+    private final Wal wal;
+    private final Event restart;
     /** Guarded by lock: the armed timers and their generations (a superseded timer is ignored). */
     private final ScheduledFuture<?>[] timers = new ScheduledFuture<?>[TimerName.values().length];
     private final long[] timerGeneration = new long[TimerName.values().length];
@@ -60,7 +65,7 @@ final class Server {
     private final PeerLink[] links;
     private final Status.DriverCounters counters = new Status.DriverCounters();
 
-    Server(ServerConfig cfg, ServerConfig.Args args) throws Config.ConfigException {
+    Server(ServerConfig cfg, ServerConfig.Args args) throws Config.ConfigException, ServerConfig.BadConfig {
         this.cfg = cfg;
         this.args = args;
         this.id = args.id;
@@ -72,10 +77,28 @@ final class Server {
         c.commitIntervalUs = cfg.commitIntervalMs * 1000;
         c.checkQuorum = cfg.checkQuorum;
         c.repairBatch = Config.SERVER_REPAIR_BATCH;
+        c.electionBatch = Config.SERVER_ELECTION_BATCH;
         c.trace = args.trace;
         c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
+        if (args.dataDir != null) c.durability = Durability.Mode.LOG;
         c.validate();
         node = new Node(c);
+        if (args.dataDir != null) {
+            Wal.Read read = new Wal.Read();
+            wal = Wal.open(java.nio.file.Paths.get(args.dataDir), Wal.parseFsync(args.fsync), read);
+            if (read.warning != null) log("warning: " + read.warning);
+            List<Durability.Record> records = new java.util.ArrayList<>();
+            for (int i = 0; i < read.records.size(); i++) {
+                Durability.Record r = Codec.decodeRecordJson(read.records.get(i));
+                if (r == null) throw new ServerConfig.BadConfig(wal.path() + ": record " + i + " (a good checksum) is not a record");
+                records.add(r);
+            }
+            restart = new Event(Messages.EventType.RESTART);
+            restart.records = records;
+        } else {
+            wal = null;
+            restart = null;
+        }
         timerThread.setRemoveOnCancelPolicy(true);
         links = new PeerLink[(int) numPeers];
     }
@@ -113,7 +136,22 @@ final class Server {
             timerThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
                     args.statsEverySeconds, TimeUnit.SECONDS);
         }
-        step(Event.start());
+        if (wal == null) {
+            step(Event.start());
+        } else {
+            lock.lock();
+            try {
+                List<Effect> effects = node.step(restart);
+                boolean refused = effects.stream().anyMatch(e -> e.type == Messages.EffectType.ERROR);
+                if (refused) {
+                    throw new ServerConfig.BadConfig(wal.path() + ": the core refused the records it holds");
+                }
+                dispatch(effects);
+            } finally {
+                lock.unlock();
+            }
+            log("restarted from " + wal.path() + ": " + restart.records.size() + " records");
+        }
         acceptClients(clientListener);
     }
 
@@ -153,10 +191,23 @@ final class Server {
         }
     }
 
-    /** Acts on the core's effects, in order. Called with the lock held; never blocks. */
+    /**
+     * Acts on the core's effects, in order. Called with the lock held; never blocks, but for the
+     * write-ahead log's append, which must finish before the core hears the persist is done.
+     */
     private void dispatch(List<Effect> effects) {
+        long persisted = 0;
         for (Effect e : effects) {
             switch (e.type) {
+                case PERSIST:
+                    try {
+                        wal.append(e.records);
+                    } catch (IOException ex) {
+                        log("write-ahead log: " + ex.getMessage() + "; stopping: a node that cannot persist must not answer");
+                        System.exit(1);
+                    }
+                    persisted = e.persistId;
+                    break;
                 case SEND: {
                     PeerLink link = links[(int) e.message.to];
                     StringBuilder b = Codec.appendMessage(new StringBuilder(128), e.message).append('\n');
@@ -186,9 +237,12 @@ final class Server {
                 case ERROR:
                     log("the core refused an event as bad_event");
                     break;
-                case PERSIST: // the server runs durability none (no write-ahead log yet)
-                    break;
             }
+        }
+        if (persisted != 0) {
+            Event done = new Event(Messages.EventType.PERSISTED);
+            done.persistId = persisted;
+            dispatch(node.step(done));
         }
     }
 

@@ -32,6 +32,9 @@ final class ServerConfig {
         boolean verbose;
         boolean trace;
         long statsEverySeconds;
+        /** Durability log with its write-ahead log in this directory (none without it). */
+        String dataDir;
+        String fsync = "always";
     }
 
     long commitIntervalMs = 150;
@@ -56,6 +59,12 @@ final class ServerConfig {
                     break;
                 case "--config":
                     a.configPath = value != null ? value : next(argv, ++i, "--config");
+                    break;
+                case "--data-dir":
+                    a.dataDir = value != null ? value : next(argv, ++i, "--data-dir");
+                    break;
+                case "--fsync":
+                    a.fsync = value != null ? value : next(argv, ++i, "--fsync");
                     break;
                 case "--seed":
                     a.seed = nonNegative("--seed", value != null ? value : next(argv, ++i, "--seed"));

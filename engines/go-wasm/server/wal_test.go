@@ -1,0 +1,145 @@
+package server
+
+import (
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"replicant/engines/go-wasm/core"
+)
+
+func promise(b uint64) core.Record { return core.Record{Kind: core.RecordPromise, Ballot: b} }
+
+func writeWAL(t *testing.T, dir string, records ...core.Record) {
+	t.Helper()
+	w, _, err := OpenWAL(dir, FsyncAlways)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(records); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWALReadsBackWhatItWrote(t *testing.T) {
+	dir := t.TempDir()
+	writeWAL(t, dir, promise(257), promise(513))
+	writeWAL(t, dir, promise(769))
+	_, held, err := OpenWAL(dir, FsyncNever)
+	if err != nil || held.Warning != "" || len(held.Records) != 3 || string(held.Records[2]) != `{"kind":"promise","ballot":769}` {
+		t.Fatalf("records %q, warning %q, err %v", held.Records, held.Warning, err)
+	}
+}
+
+func TestWALTruncatesATornTailWithAWarning(t *testing.T) {
+	for _, tail := range [][]byte{{1, 2, 3}, {40, 0, 0, 0, 1, 2, 3, 4, '{'}} {
+		dir := t.TempDir()
+		writeWAL(t, dir, promise(257))
+		path := filepath.Join(dir, "wal.log")
+		good, _ := os.ReadFile(path)
+		os.WriteFile(path, append(append([]byte{}, good...), tail...), 0o644)
+		w, held, err := OpenWAL(dir, FsyncAlways)
+		if err != nil || len(held.Records) != 1 || !strings.Contains(held.Warning, "torn tail at offset 39") {
+			t.Fatalf("tail %v: records %d, warning %q, err %v", tail, len(held.Records), held.Warning, err)
+		}
+		w.Close()
+		if after, _ := os.ReadFile(path); len(after) != len(good) {
+			t.Fatalf("the torn tail was not truncated: %d bytes, want %d", len(after), len(good))
+		}
+	}
+}
+
+func TestWALRefusesACorruptRecordInTheMiddle(t *testing.T) {
+	dir := t.TempDir()
+	writeWAL(t, dir, promise(257), promise(513))
+	path := filepath.Join(dir, "wal.log")
+	data, _ := os.ReadFile(path)
+	data[20] ^= 0x01 // inside the first record, which has a second one after it
+	os.WriteFile(path, data, 0o644)
+	_, _, err := OpenWAL(dir, FsyncAlways)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "corrupt record at offset 0") {
+		t.Fatalf("a corrupt middle record must refuse, naming file and offset: %v", err)
+	}
+	if after, _ := os.ReadFile(path); len(after) != len(data) {
+		t.Fatal("a refused log must be left as it is")
+	}
+}
+
+func TestWALNeedsAUsableDataDir(t *testing.T) {
+	if _, _, err := OpenWAL(filepath.Join(t.TempDir(), "missing"), FsyncAlways); err == nil {
+		t.Fatal("a missing data dir must be an error, not an in-memory fallback")
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	if _, _, err := OpenWAL(file, FsyncAlways); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Fatalf("a data dir that is a file: %v", err)
+	}
+	if _, err := ParseFsyncPolicy("sometimes"); err == nil {
+		t.Fatal("accepted an unknown fsync policy")
+	}
+}
+
+// A 3-node durable cluster is stopped entirely and started again from its data dirs: every
+// acknowledged write is read back.
+func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
+	addrs := freeAddrs(t, 6)
+	cfg := FileConfig{CommitIntervalMs: 20, Peers: addrs[:3], Clients: addrs[3:]}
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	start := func() []*Server {
+		var servers []*Server
+		for id := 0; id < 3; id++ {
+			s, err := New(cfg, id, uint64(id+1), log.New(io.Discard, "", 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, held, err := OpenWAL(dirs[id], FsyncAlways)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.EnableDurability(w, held); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Start(); err != nil {
+				t.Fatal(err)
+			}
+			servers = append(servers, s)
+		}
+		return servers
+	}
+	servers := start()
+	c := leaderClient(t, cfg)
+	for _, kv := range []string{"a 1", "b 2", "a 3"} {
+		if got := c.do(t, "put "+kv); got != "" {
+			t.Fatalf("put %s: %q", kv, got)
+		}
+	}
+	c.conn.Close()
+	for _, s := range servers {
+		s.Stop()
+	}
+	servers = start()
+	t.Cleanup(func() {
+		for _, s := range servers {
+			s.Stop()
+		}
+	})
+	c = leaderClient(t, cfg)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		a, b := c.do(t, "get a"), c.do(t, "get b")
+		if a == "3" && b == "2" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart: a=%q b=%q, want 3 and 2", a, b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,148 @@
+package replicant.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+import replicant.core.Codec;
+import replicant.core.Durability;
+import replicant.core.Json;
+
+/**
+ * The write-ahead log of a node in durability log (docs/protocol.md, "Write-ahead log"), frame for
+ * frame the Go server's (engines/go-wasm/server/wal.go): each record of a persist effect is its
+ * length (4 bytes, little endian), its CRC-32C (4 bytes, little endian) and its canonical JSON.
+ */
+final class Wal {
+    private static final int FRAME_HEADER = 8;
+    /** Bounds one record (a snapshot of the whole store is the largest). */
+    private static final long MAX_RECORD = 1L << 30;
+
+    /** What a log held when it was opened. */
+    static final class Read {
+        final List<byte[]> records = new ArrayList<>();
+        /** Set when a torn tail was truncated away. */
+        String warning;
+        long end;
+    }
+
+    private final Path path;
+    private final FileChannel file;
+    private final boolean fsyncAlways;
+
+    private Wal(Path path, FileChannel file, boolean fsyncAlways) {
+        this.path = path;
+        this.file = file;
+        this.fsyncAlways = fsyncAlways;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    static boolean parseFsync(String s) throws ServerConfig.BadConfig {
+        if (s.equals("always")) return true;
+        if (s.equals("never")) return false;
+        throw new ServerConfig.BadConfig("--fsync must be always or never, not \"" + s + "\"");
+    }
+
+    /**
+     * Opens (creating it if need be) DIR/wal.log and reads what it holds into {@code out}. A missing
+     * or unusable directory, or a corrupt frame with more frames after it, is an error naming the
+     * file and the offset.
+     */
+    static Wal open(Path dir, boolean fsyncAlways, Read out) throws ServerConfig.BadConfig {
+        if (!Files.isDirectory(dir)) throw new ServerConfig.BadConfig("data dir " + dir + " is not a directory (or is missing)");
+        Path path = dir.resolve("wal.log");
+        try {
+            FileChannel f = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            byte[] data = Files.readAllBytes(path);
+            readFrames(path.toString(), data, out);
+            if (out.end < data.length) {
+                f.truncate(out.end);
+                f.force(true);
+            }
+            f.position(out.end);
+            return new Wal(path, f, fsyncAlways);
+        } catch (IOException e) {
+            throw new ServerConfig.BadConfig("data dir " + dir + ": cannot use the write-ahead log: " + e.getMessage());
+        }
+    }
+
+    static long crc32c(byte[] b, int off, int len) {
+        CRC32C c = new CRC32C();
+        c.update(b, off, len);
+        return c.getValue();
+    }
+
+    static void readFrames(String path, byte[] data, Read out) throws ServerConfig.BadConfig {
+        ByteBuffer buf = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        long off = 0;
+        long size = data.length;
+        while (off < size) {
+            if (size - off < FRAME_HEADER) {
+                out.warning = path + ": torn tail at offset " + off + " (" + (size - off) + " bytes of a frame header) truncated";
+                break;
+            }
+            long n = Integer.toUnsignedLong(buf.getInt((int) off));
+            long sum = Integer.toUnsignedLong(buf.getInt((int) off + 4));
+            if (n > MAX_RECORD) {
+                if (off + FRAME_HEADER + n >= size) {
+                    out.warning = path + ": torn tail at offset " + off + " (a frame length of " + n + ") truncated";
+                    break;
+                }
+                throw new ServerConfig.BadConfig(path + ": corrupt record at offset " + off + ": length " + n);
+            }
+            if (off + FRAME_HEADER + n > size) {
+                out.warning = path + ": torn tail at offset " + off + " (a frame of " + n + " bytes, "
+                        + (size - off - FRAME_HEADER) + " written) truncated";
+                break;
+            }
+            if (crc32c(data, (int) off + FRAME_HEADER, (int) n) != sum) {
+                if (off + FRAME_HEADER + n == size) {
+                    out.warning = path + ": torn tail at offset " + off + " (the last frame's checksum fails) truncated";
+                    break;
+                }
+                throw new ServerConfig.BadConfig(path + ": corrupt record at offset " + off + ": checksum mismatch with "
+                        + (size - off - FRAME_HEADER - n) + " bytes after it; refusing to start");
+            }
+            byte[] payload = new byte[(int) n];
+            System.arraycopy(data, (int) off + FRAME_HEADER, payload, 0, (int) n);
+            out.records.add(payload);
+            off += FRAME_HEADER + n;
+        }
+        out.end = off;
+    }
+
+    /** Writes one persist effect's records as frames, in one write, synced if the policy says so. */
+    void append(List<Durability.Record> records) throws IOException {
+        List<byte[]> payloads = new ArrayList<>(records.size());
+        int total = 0;
+        for (Durability.Record r : records) {
+            byte[] p = Json.toBytes(Codec.appendRecord(new StringBuilder(), r));
+            payloads.add(p);
+            total += FRAME_HEADER + p.length;
+        }
+        ByteBuffer buf = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
+        for (byte[] p : payloads) {
+            buf.putInt(p.length);
+            buf.putInt((int) crc32c(p, 0, p.length));
+            buf.put(p);
+        }
+        buf.flip();
+        while (buf.hasRemaining()) file.write(buf);
+        if (fsyncAlways) file.force(false);
+    }
+
+    void close() throws IOException {
+        file.force(true);
+        file.close();
+    }
+}

@@ -1,0 +1,75 @@
+// The mitigation sandbox end to end in the fast model: a Java cluster whose heap is close to its
+// live set (young pauses stall a node for longer than a client thread's tick), with each mode.
+import { describe, expect, it } from 'vitest';
+import type { MitigationMode, RunSpec } from '../api.ts';
+import { simulate } from './simulate.ts';
+import { SpecError } from './spec.ts';
+
+const spec = (mode: MitigationMode, over: Partial<RunSpec> = {}): RunSpec => ({
+  cluster: { engines: ['java', 'java', 'java'], seed: 1 },
+  workload: { name: 'A', read_proportion: 0.5, record_count: 100_000 },
+  resources: { vcpus: 2, memory_gib: 0.12 },
+  load: { mode: 'open', target_ops_per_s: 1500, client_threads: 4, duration_s: 3, warmup_s: 0.5 },
+  fidelity: 'fast',
+  mitigation: { mode },
+  ...over,
+});
+
+const none = simulate(spec('none'), null);
+const blade = simulate(spec('blade'), null);
+const mitmem = simulate(spec('mitmem', { mitigation: { mode: 'mitmem', deadline_ms: 1 } }), null);
+const both = simulate(spec('both', { mitigation: { mode: 'both', deadline_ms: 1 } }), null);
+const off = simulate(spec('none', { mitigation: { mode: 'none', collector: 'off' } }), null);
+
+describe('BLADE in the simulator', () => {
+  it('the leader hands off before it collects, so the tail comes down to near the GC-off run', () => {
+    expect(none.mitigation).toBeUndefined();
+    expect(none.leader_changes.length).toBe(1);
+    expect(blade.mitigation!.handoffs).toBeGreaterThan(0);
+    expect(blade.leader_changes.length).toBe(1 + blade.mitigation!.handoffs);
+    expect(blade.latency.all.p999_us).toBeLessThan(none.latency.all.p999_us / 2);
+    expect(blade.latency.all.p999_us).toBeLessThan(3 * off.latency.all.p999_us);
+    expect(blade.achieved_ops_per_s).toBeGreaterThan(0.95 * none.achieved_ops_per_s);
+  });
+
+  it('at most f = 1 of 3 nodes collects at once, and every collection was announced (gc_pending) and permitted', () => {
+    const m = blade.mitigation!;
+    expect(m.max_collecting_at_once).toBe(1);
+    expect(m.gc_pending).toBeGreaterThan(0);
+    expect(m.forced_collections).toBe(0);
+    expect(m.model_version).toBe('1.0.0');
+  });
+
+  it('GC off: the collector never runs', () => {
+    expect(off.nodes.every((n) => n.gc_events.length === 0)).toBe(true);
+    expect(none.nodes.some((n) => n.gc_events.length > 0)).toBe(true);
+  });
+});
+
+describe('MITMEM in the simulator', () => {
+  it('with one leader, busy replies only bounce back: the follower sends the client back to the paused leader', () => {
+    const m = mitmem.mitigation!;
+    expect(m.busy_replies).toBeGreaterThan(0);
+    expect(m.busy_retries_served_elsewhere).toBe(0);
+    expect(m.busy_retries_redirected_back).toBe(m.busy_replies);
+  });
+
+  it('with BLADE as well, a busy old leader’s clients are answered by the new one', () => {
+    const m = both.mitigation!;
+    expect(m.busy_retries_redirected_back).toBe(0);
+    if (m.busy_replies > 0) expect(m.busy_retries_served_elsewhere).toBeGreaterThan(0);
+  });
+});
+
+describe('determinism and bad input', () => {
+  it('the same seed gives the same bytes with every mitigation', () => {
+    expect(JSON.stringify(simulate(spec('both', { mitigation: { mode: 'both', deadline_ms: 1 } }), null))).toBe(JSON.stringify(both));
+    expect(JSON.stringify(simulate(spec('none'), null))).toBe(JSON.stringify(none));
+  });
+
+  it('BLADE in exact mode is refused with the reason; a bad mode names the field', () => {
+    expect(() => simulate(spec('blade', { fidelity: 'exact' }), null)).toThrow(SpecError);
+    expect(() => simulate(spec('blade', { fidelity: 'exact' }), () => { throw new Error('no engines here'); })).toThrow(/needs fidelity "fast"/);
+    expect(() => simulate(spec('sometimes' as MitigationMode), null)).toThrow(/mitigation\.mode must be one of/);
+  });
+});

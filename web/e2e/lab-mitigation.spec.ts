@@ -1,0 +1,44 @@
+import { test, expect } from '@playwright/test';
+import { openView, screenshot } from './helpers.ts';
+
+test.use({ viewport: { width: 1280, height: 900 } });
+
+// A small Java cluster whose heap is close to its live set, so young pauses show in the tail.
+const SMALL = 'lab.engines=java,rust&lab.memunit=ratio&lab.ratio=2.2&lab.records=100000&lab.rate=1500&lab.threads=4&lab.vcpus=2&lab.duration=1';
+
+test('the mitigation knob runs BLADE against GC on and GC off, in Table 7’s layout, and Rust says there is nothing to mitigate', async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  await openView(page, `?view=lab&${SMALL}&lab.mit=blade`, 'lab');
+  await expect(page.locator('[data-knob="lab.mit"] select')).toHaveValue('blade');
+  await page.getByTestId('run-once').click();
+  const panel = page.getByTestId('lab-mitigation');
+  await expect(panel).toBeVisible({ timeout: 240_000 });
+  const chart = page.getByTestId('chart-lab-mitigation-chart');
+  // Java: BLADE, GC off, GC on at three percentiles; Rust runs once.
+  await expect(chart.locator('g.point')).toHaveCount(9);
+  await expect(chart.locator('.chart-sentence')).toContainText('at most a minority collects at once');
+  await expect(chart.locator('.chart-sentence')).toContainText('nothing to mitigate');
+  await expect(chart.locator('.chart-sentence')).toContainText(/\d+ leadership handoffs?/);
+  await expect(chart.locator('.chart-source')).toContainText('Simulated, model card');
+  // The table: simulated p99.9 with BLADE is far below GC on, near GC off; BLADE's own Table 7 under it.
+  const row = page.getByTestId('mitigation-java-p99.9');
+  await expect(row).toContainText('Java · simulated');
+  const cells = (await row.locator('td.num').allTextContents()).map(Number);
+  expect(cells[0]).toBeLessThan(cells[2]! / 2);
+  expect(cells[0]).toBeLessThan(cells[1]! * 2);
+  await expect(page.getByTestId('mitigation-paper-p99.9')).toContainText('0.62');
+  await expect(page.getByTestId('mitigation-paper-p99.9')).toContainText('28.81');
+  await screenshot(page, testInfo, 'lab-mitigation', false);
+});
+
+test('MITMEM alone says honestly that one leader limits it; BLADE with exact fidelity is refused with the reason', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openView(page, `?view=lab&${SMALL.replace('java,rust', 'java')}&lab.mit=mitmem`, 'lab');
+  await page.getByTestId('run-once').click();
+  const sentence = page.getByTestId('chart-lab-mitigation-chart').locator('.chart-sentence');
+  await expect(sentence).toContainText('only helps where another replica can answer', { timeout: 240_000 });
+  await expect(sentence).toContainText(/\d+ busy repl(y|ies), 0 answered by another replica/);
+  await openView(page, `?view=lab&${SMALL.replace('java,rust', 'java')}&lab.mit=blade&lab.fid=exact`, 'lab');
+  await page.getByTestId('run-once').click();
+  await expect(page.getByTestId('lab-error')).toContainText('needs fidelity "fast"', { timeout: 120_000 });
+});
