@@ -1,5 +1,6 @@
 // The shell: the home page and navigation between the views, presenter mode, the `?` shortcut sheet and
-// the message shown when the URL could not be fully read. Views load on demand.
+// the message shown when the URL could not be fully read. Views load on demand (the home page
+// comes with the shell).
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useAppState } from '../state/useAppState.ts';
 import { VIEWS, type View } from '../state/views.ts';
@@ -9,6 +10,9 @@ import { HelpOverlay } from './HelpOverlay.tsx';
 import { ProblemsBanner } from './ProblemsBanner.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import type { ViewProps } from './view-props.ts';
+// The root address's page is small and the first thing most visitors see: it comes with the
+// shell instead of after it (one round trip fewer before the page is interactive).
+import HomeView from '../home/HomeView.tsx';
 
 const VIEW_COMPONENTS: Record<View, ComponentType<ViewProps>> = {
   cluster: lazy(() => import('../cluster/ClusterView.tsx')),
@@ -17,7 +21,7 @@ const VIEW_COMPONENTS: Record<View, ComponentType<ViewProps>> = {
   paper: lazy(() => import('../paper/PaperView.tsx')),
   cost: lazy(() => import('../cost/CostView.tsx')),
   learn: lazy(() => import('../learn/LearnView.tsx')),
-  home: lazy(() => import('../home/HomeView.tsx')),
+  home: HomeView,
 };
 
 function requestFullScreen(): void {
