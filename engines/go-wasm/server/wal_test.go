@@ -116,7 +116,7 @@ func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
 	servers := start()
 	c := leaderClient(t, cfg)
 	for _, kv := range []string{"a 1", "b 2", "a 3"} {
-		if got := c.do(t, "put "+kv); got != "" {
+		if got := doAtLeader(t, cfg, &c, "put "+kv); got != "" {
 			t.Fatalf("put %s: %q", kv, got)
 		}
 	}
@@ -133,7 +133,7 @@ func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
 	c = leaderClient(t, cfg)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		a, b := c.do(t, "get a"), c.do(t, "get b")
+		a, b := doAtLeader(t, cfg, &c, "get a"), doAtLeader(t, cfg, &c, "get b")
 		if a == "3" && b == "2" {
 			return
 		}
@@ -141,5 +141,23 @@ func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
 			t.Fatalf("after the restart: a=%q b=%q, want 3 and 2", a, b)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// doAtLeader sends one line to the leader, finding it again when leadership moved (a freshly
+// restarted cluster may elect twice): the reply that finally comes from a leader.
+func doAtLeader(t *testing.T, cfg FileConfig, c **client, line string) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		reply := (*c).do(t, line)
+		if reply != "retry" && !strings.HasPrefix(reply, "leader is ") {
+			return reply
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q: no leader answered within 5 s (last reply %q)", line, reply)
+		}
+		(*c).conn.Close()
+		*c = leaderClient(t, cfg)
 	}
 }
