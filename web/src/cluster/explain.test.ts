@@ -128,3 +128,15 @@ describe('every effect the engines emit in the shared transcripts', () => {
     }
   });
 });
+
+describe('durability and state transfer in words', () => {
+  it('a persist batch names what it writes and that the node holds its sends until the disk confirms', () => {
+    const s = explainEffect(1, '{"type":"persist","persist_id":3,"records":[{"kind":"promise","ballot":257},{"kind":"instance","instance":{}},{"kind":"instance","instance":{}}]}');
+    expect(s).toBe('n1 asks its disk to write its promise and 2 log entries (write 3); until the disk confirms, n1 sends and answers nothing.');
+  });
+  it('a restart, a confirmed write and a snapshot read as sentences', () => {
+    expect(explainEvent(0, '{"type":"restart","records":[]}')).toBe('n0 restarts with an empty disk: it remembers no promise and no log.');
+    expect(explainEvent(0, '{"type":"persisted","persist_id":2}')).toContain('confirms write 2');
+    expect(explainEffect(1, '{"type":"send","msg":{"type":"snapshot","from":1,"to":0,"ballot":257,"last_executed":2,"kv":[["a","1"]]}}')).toContain('a snapshot of its key-value store (1 key, executed up to index 2)');
+  });
+});

@@ -22,7 +22,8 @@ type Message =
   | { type: 'accept_request'; from: number; to: number; instance: Instance }
   | { type: 'accept_response'; from: number; to: number; ok: boolean; ballot: number }
   | { type: 'commit_request'; from: number; to: number; ballot: number; last_executed: number; global_last_executed: number }
-  | { type: 'commit_response'; from: number; to: number; ok: boolean; ballot: number; last_executed: number };
+  | { type: 'commit_response'; from: number; to: number; ok: boolean; ballot: number; last_executed: number }
+  | { type: 'snapshot'; from: number; to: number; ballot: number; last_executed: number; kv: [string, string][] };
 
 const b = (ballot: number) => formatBallot(ballot);
 const n = (id: number) => `n${id}`;
@@ -49,6 +50,8 @@ export function messageLabel(m: Message): { kind: string; text: string } {
       return { kind: 'commit', text: `heartbeat ≤${m.last_executed} ${b(m.ballot)}` };
     case 'commit_response':
       return { kind: 'commit ok', text: m.ok ? `heartbeat ok ≤${m.last_executed}` : `reject ${b(m.ballot)}` };
+    case 'snapshot':
+      return { kind: 'snapshot', text: `snapshot ≤${m.last_executed} (${m.kv.length} keys)` };
   }
 }
 
@@ -68,6 +71,8 @@ export function explainMessage(m: Message): string {
       return `${n(m.from)}, the leader, sends its heartbeat to ${n(m.to)} (commit phase): it has executed up to index ${m.last_executed}, and everyone has executed up to ${m.global_last_executed}.`;
     case 'commit_response':
       return m.ok ? `${n(m.from)} answers the heartbeat: it has executed up to index ${m.last_executed}.` : `${n(m.from)} rejects ${n(m.to)}'s heartbeat: it follows the newer ballot ${b(m.ballot)}.`;
+    case 'snapshot':
+      return `${n(m.from)} sends ${n(m.to)} a snapshot of its key-value store (${m.kv.length} key${m.kv.length === 1 ? '' : 's'}, executed up to index ${m.last_executed}): ${n(m.to)} needs entries the others have already trimmed (state transfer).`;
   }
 }
 
@@ -91,6 +96,7 @@ const TYPE_WORDS: Record<string, string> = {
   accept_response: 'accepted',
   commit_request: 'heartbeat',
   commit_response: 'heartbeat answer',
+  snapshot: 'snapshot',
 };
 
 export function humanNote(note: string): string {
@@ -103,7 +109,7 @@ export function humanNote(note: string): string {
 
 /** What feeding this event to node `node` means. */
 export function explainEvent(node: number, eventJson: string): string {
-  const e = JSON.parse(eventJson) as { type: string; timer?: string; line?: string; msg?: Message };
+  const e = JSON.parse(eventJson) as { type: string; timer?: string; line?: string; msg?: Message; persist_id?: number; records?: unknown[] };
   switch (e.type) {
     case 'start':
       return `${n(node)} starts with an empty log.`;
@@ -113,6 +119,12 @@ export function explainEvent(node: number, eventJson: string): string {
       return `A client sends “${e.line}” to ${n(node)}.`;
     case 'message':
       return `${n(node)} receives ${messageLabel(e.msg!).text} from ${n(e.msg!.from)}.`;
+    case 'persisted':
+      return `${n(node)}'s disk confirms write ${e.persist_id}: what it held back until then may now leave.`;
+    case 'restart':
+      return (e.records ?? []).length === 0
+        ? `${n(node)} restarts with an empty disk: it remembers no promise and no log.`
+        : `${n(node)} restarts and reads back the ${plural((e.records ?? []).length, 'record')} it wrote to disk.`;
     default:
       return `${n(node)} is given an event it does not know.`;
   }
@@ -124,7 +136,22 @@ type Effect =
   | { type: 'set_timer'; timer: string; delay_us: number }
   | { type: 'cancel_timer'; timer: string }
   | { type: 'error'; error: string }
+  | { type: 'persist'; persist_id: number; records: { kind: string }[] }
   | ({ type: 'trace'; kind: string } & Record<string, unknown>);
+
+function plural(count: number, word: string, words = `${word}s`): string {
+  return `${count} ${count === 1 ? word : words}`;
+}
+
+const RECORD_WORDS: Record<string, string> = { promise: 'its promise', instance: 'a log entry', snapshot: 'a snapshot' };
+
+/** "its promise and 2 log entries": what one persist batch writes. */
+function recordsText(records: { kind: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+  const parts = [...counts].map(([kind, c]) => (kind === 'instance' ? plural(c, 'log entry', 'log entries') : kind === 'snapshot' ? plural(c, 'snapshot') : RECORD_WORDS[kind] ?? kind));
+  return parts.length <= 1 ? (parts[0] ?? 'nothing') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
 
 function explainTrace(node: number, t: { kind: string } & Record<string, unknown>): string {
   const num = (k: string) => Number(t[k]);
@@ -159,6 +186,12 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
       return `${n(node)} finds ${num('count')} index${num('count') === 1 ? '' : 'es'} (${num('from_index')}–${num('to_index')}) that no promise holds; nothing can have been chosen there, so it proposes a no-op in ${num('count') === 1 ? 'it' : 'each'} and execution can pass.`;
     case 'step_down':
       return `${n(node)} steps down: heard no majority for ${ms(num('window_us'))} (only ${num('heard')} of its cluster, itself included, answered); it stops its heartbeats so the others can elect a leader.`;
+    case 'recovered':
+      return `${n(node)} is back from its disk: ballot ${b(num('ballot'))}, log up to index ${num('last_index')} (${plural(num('records'), 'record')} read).`;
+    case 'snapshot_sent':
+      return `${n(node)} sends n${num('peer')} a snapshot of its store at index ${num('last_executed')}: n${num('peer')} is behind what the cluster has trimmed.`;
+    case 'snapshot_installed':
+      return `${n(node)} installs the snapshot: its store now stands at index ${num('last_executed')}, and it catches up from there.`;
     case 'violation':
       return `SAFETY VIOLATION at ${n(node)}, index ${num('index')}: ${String(t.reason).replace(/_/g, ' ')}. Two different commands were chosen for one slot.`;
     default:
@@ -192,6 +225,8 @@ export function explainEffect(node: number, line: string): string {
       return `${n(node)} rejects the event as malformed (${e.error.replace(/_/g, ' ')}).`;
     case 'trace':
       return explainTrace(node, e);
+    case 'persist':
+      return `${n(node)} asks its disk to write ${recordsText(e.records)} (write ${e.persist_id}); until the disk confirms, ${n(node)} sends and answers nothing.`;
     default:
       return `${n(node)} emits an effect this lab does not know.`;
   }
