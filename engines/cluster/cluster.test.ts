@@ -177,5 +177,19 @@ for (const engines of mixes) {
       expect(await client.request('put after restart', 15_000)).toBe('');
       for (const k of keys) expect(await client.request(`get ${k}`, 15_000)).toBe(`value of ${k}`);
     });
+
+    it('every node exits with status 0 on SIGTERM', async () => {
+      client.close();
+      const running = cluster.processes.map((child, id) => ({ child, id })).filter(({ child }) => child && child.exitCode === null);
+      expect(running.length).toBe(cluster.size);
+      await Promise.all(
+        running.map(({ child }) => {
+          const exited = new Promise((r) => child!.once('exit', r));
+          child!.kill('SIGTERM');
+          return exited;
+        }),
+      );
+      expect(running.map(({ id }) => `n${id} ${cluster.describeExit(id)}`)).toEqual(running.map(({ id }) => `n${id} exited with status 0`));
+    });
   });
 }

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::{mpsc, Notify};
 
 /// How long a client that closed its sending side may wait for replies still in flight.
@@ -577,6 +578,8 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
     } else {
         shared.step(Event::Start);
     }
+    tokio::spawn(stop_on_signal(Arc::clone(&shared), alloc, SignalKind::terminate(), "SIGTERM"));
+    tokio::spawn(stop_on_signal(Arc::clone(&shared), alloc, SignalKind::interrupt(), "SIGINT"));
     // client ids id + n·k with k = 1, 2, … (as the Go server numbers them)
     let mut k = 1u64;
     loop {
@@ -600,4 +603,16 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
             }
         }
     }
+}
+
+/// SIGTERM or SIGINT ends the node cleanly, status 0, as the Go and C++ servers do: what it has
+/// acknowledged is already on the peers (and, with --data-dir, on disk before it was answered).
+async fn stop_on_signal(shared: Arc<Shared>, alloc: &'static CountingAlloc<tikv_jemallocator::Jemalloc>, kind: SignalKind, name: &'static str) {
+    let Ok(mut sig) = signal(kind) else {
+        shared.log(&format!("cannot watch {name}: the node will end by its default action"));
+        return;
+    };
+    sig.recv().await;
+    shared.log(&format!("stopping on {name}; stats {}", shared.stats(alloc)));
+    std::process::exit(0);
 }

@@ -120,7 +120,21 @@ final class Server {
     }
 
     /** Binds both listeners (failure: exit 2 from Main), then serves until the process ends. */
-    void run() throws IOException, ServerConfig.BadConfig {
+    /**
+     * SIGTERM or SIGINT ends the node cleanly, status 0, as the Go and C++ servers do (the JVM's
+     * default is status 143): what it acknowledged is already on the peers, and with a data dir on
+     * disk before it was answered.
+     */
+    private void stopOnSignals() {
+        for (String name : new String[] {"TERM", "INT"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+                log("stopping on SIG" + name + "; stats " + stats());
+                System.exit(0);
+            });
+        }
+    }
+
+        void run() throws IOException, ServerConfig.BadConfig {
         ServerSocket peerListener = listen(cfg.peers.get((int) id), "peers[" + id + "]");
         ServerSocket clientListener = listen(cfg.clients.get((int) id), "clients[" + id + "]");
         log("node " + id + " of " + numPeers + ": peers on " + cfg.peers.get((int) id) + ", clients on "
@@ -132,6 +146,7 @@ final class Server {
         }
         start("peer-listener", () -> acceptPeers(peerListener));
         start("status", this::runStatus);
+        stopOnSignals();
         if (args.statsEverySeconds > 0) {
             timerThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
                     args.statsEverySeconds, TimeUnit.SECONDS);
