@@ -82,7 +82,10 @@ export function createChecker(module: WebAssembly.Module, Go: GoConstructor): Ch
   return {
     check(history, options = {}) {
       const text = typeof history === 'string' ? history : formatHistory(history);
-      const r = api.check(text, options.html === true);
+      const r = api.check(text, options.html === true) as ReturnType<WasmApi['check']> | undefined;
+      // The Go runtime inside the wasm exits on a fatal error (out of memory on a history whose
+      // search explodes): the call then returns nothing, and every later call would too.
+      if (r === undefined) throw new CheckerError(`the checker's Go runtime stopped during the check (out of memory, see its output above) on ${text.split('\n').length - 1} operations`);
       if (r.error !== undefined || r.verdict === undefined) throw new CheckerError(r.error ?? 'check failed');
       const out: CheckOutcome = { verdict: JSON.parse(r.verdict) as Verdict };
       if (r.html !== undefined) out.html = r.html;

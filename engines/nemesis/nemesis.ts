@@ -76,6 +76,17 @@ class Dice {
 }
 
 /** One TCP connection, one request in flight; any failure or timeout closes it for good. */
+/** An error for a request that never left this process: it cannot have taken effect. */
+function notSent(message: string): Error {
+  return Object.assign(new Error(message), { code: 'NOT_SENT' });
+}
+
+/** Whether the request surely never reached a server (refused connection, or never written). */
+function neverSent(e: Error): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'NOT_SENT' || code === 'ECONNREFUSED';
+}
+
 class Conn {
   private socket = new Socket();
   private buffer = '';
@@ -107,7 +118,7 @@ class Conn {
     this.socket.connect(Number(port), host!);
   }
   request(line: string, timeoutMs: number): Promise<string | Error> {
-    if (this.dead) return Promise.resolve(new Error('closed'));
+    if (this.dead) return Promise.resolve(notSent('closed'));
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiter = null;
@@ -172,18 +183,24 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
       if (value !== undefined) op.value = value;
       history.push(op);
       const line = kind === 'put' ? `put ${key} ${value}` : `${kind} ${key}`;
+      // Whether some server may hold this write: from then on it is not sent again (a second
+      // copy could take effect later), and its outcome is unknown unless a reply says.
+      let mayHold = false;
       for (let attempt = 0; ; attempt++) {
         const reply = await conn(target).request(line, o.request_timeout_ms);
         if (reply instanceof Error) {
           target = (target + 1) % n;
+          if (neverSent(reply) && !mayHold && attempt < 50) continue; // a killed node refused it
           break; // unknown
         }
         const redirect = /^leader is (\d+)$/.exec(reply);
         if (redirect || reply === 'retry') {
           if (redirect) target = Number(redirect[1]) % n;
           else await sleep(10);
-          // a write may already sit in a deposed leader's log: its outcome is unknown
-          if (kind !== 'get' || attempt > 50) break;
+          // `leader is` comes from a node that did not propose it; `retry` may come from a
+          // deposed leader that already holds it in its log
+          if (reply === 'retry') mayHold = true;
+          if ((kind !== 'get' && mayHold) || attempt > 50) break;
           continue;
         }
         if (reply === 'bad command' || (kind === 'put' && reply !== '') || (kind === 'del' && reply !== '' && reply !== 'key not found'))
