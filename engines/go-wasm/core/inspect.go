@@ -44,18 +44,8 @@ func (n *Node) Inspect() []byte {
 	b = appendUintField(b, "size", uint64(n.kv.Size()), true)
 	b = appendStringField(b, "digest", hex16(n.kv.Digest()), false)
 	b = appendField(b, "entries", false)
-	b = append(b, '[')
-	for i, e := range n.kv.FirstEntries(InspectKVEntries) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = appendJSONString(b, e[0])
-		b = append(b, ',')
-		b = appendJSONString(b, e[1])
-		b = append(b, ']')
-	}
-	b = append(b, ']', '}')
+	b = appendKVEntries(b, n.kv.FirstEntries(InspectKVEntries))
+	b = append(b, '}')
 
 	b = appendField(b, "prepare", false)
 	if p := n.prepare; p == nil {
