@@ -16,7 +16,7 @@ import { ClusterController, type Action, type Snapshot } from './controller.ts';
 import { explainEntry, type Explained } from './explain.ts';
 import { NodeCard } from './NodeCard.tsx';
 import { Topology, messagePositions, nodePosition, type Flight } from './Topology.tsx';
-import { LinkControls, PendingList } from './Controls.tsx';
+import { ClientCommandForm, LinkControls, PendingList } from './Controls.tsx';
 import { messageLabel } from './explain.ts';
 import { useReady } from '../app/ready.ts';
 import { LinearizabilityPanel } from './LinearizabilityPanel.tsx';
@@ -67,8 +67,6 @@ export default function ClusterView({ state, update }: ViewProps) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
   const [flights, setFlights] = useState<Flight[]>([]);
-  const [clientNode, setClientNode] = useState(0);
-  const [clientLine, setClientLine] = useState('put x 1');
   const controller = useRef<ClusterController | null>(null);
   const full = useRef<{ choices: string[]; steps: number }>({ choices: [], steps: 0 });
   const flightKey = useRef(0);
@@ -329,31 +327,7 @@ export default function ClusterView({ state, update }: ViewProps) {
             </div>
             <div>
               <h2>Send a client command</h2>
-              <form
-                className="toolbar"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  act({ kind: 'client', node: clientNode, line: clientLine });
-                }}
-              >
-                <label className="knob">
-                  <span>to</span>
-                  <select value={clientNode} onChange={(e) => setClientNode(Number(e.target.value))} data-testid="client-node">
-                    {snap.views.map((_, id) => (
-                      <option key={id} value={id}>
-                        n{id}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="knob" style={{ flex: 1 }}>
-                  <span>command (put k v · get k · del k)</span>
-                  <input value={clientLine} onChange={(e) => setClientLine(e.target.value)} data-testid="client-line" />
-                </label>
-                <button type="submit" data-testid="client-send">
-                  Send
-                </button>
-              </form>
+              <ClientCommandForm nodes={snap.views.length} initialLine="put x 1" act={act} />
               <h2>Pending ({snap.pending.length})</h2>
               <PendingList snap={snap} act={act} />
               <h2>Links</h2>

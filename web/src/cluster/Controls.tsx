@@ -1,5 +1,7 @@
 // The Cluster view's action lists: every pending message, timer and client command with what
-// can be done to it, and the links that can be cut (one way or both) and healed.
+// can be done to it, the links that can be cut (one way or both) and healed, and the form that
+// sends a client command. The Learn view's cluster panel uses the same controls.
+import { useState } from 'react';
 import type { Action, Snapshot } from './controller.ts';
 import { dueText, messageLabel, timerName } from './explain.ts';
 
@@ -113,5 +115,38 @@ export function LinkControls({ nodes, cuts, act }: { nodes: number; cuts: [numbe
         </button>
       </div>
     </div>
+  );
+}
+
+/** Sends one client line to a chosen node; the form keeps what was typed between sends. */
+export function ClientCommandForm({ nodes, initialLine, act }: { nodes: number; initialLine: string; act: (a: Action) => void }) {
+  const [clientNode, setClientNode] = useState(0);
+  const [clientLine, setClientLine] = useState(initialLine);
+  return (
+    <form
+      className="toolbar"
+      onSubmit={(e) => {
+        e.preventDefault();
+        act({ kind: 'client', node: clientNode, line: clientLine });
+      }}
+    >
+      <label className="knob">
+        <span>to</span>
+        <select value={clientNode} onChange={(e) => setClientNode(Number(e.target.value))} data-testid="client-node">
+          {Array.from({ length: nodes }, (_, id) => (
+            <option key={id} value={id}>
+              n{id}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="knob" style={{ flex: 1 }}>
+        <span>command (put k v · get k · del k)</span>
+        <input value={clientLine} onChange={(e) => setClientLine(e.target.value)} data-testid="client-line" />
+      </label>
+      <button type="submit" data-testid="client-send">
+        Send
+      </button>
+    </form>
   );
 }

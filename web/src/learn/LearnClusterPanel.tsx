@@ -6,13 +6,11 @@ import { languageOf } from '@replicant/engines/loader/catalogue';
 import type { Action, Snapshot } from '../cluster/controller.ts';
 import { NodeCard } from '../cluster/NodeCard.tsx';
 import { Topology } from '../cluster/Topology.tsx';
-import { LinkControls, PendingList } from '../cluster/Controls.tsx';
+import { ClientCommandForm, LinkControls, PendingList } from '../cluster/Controls.tsx';
 
 const noFlights = () => {};
 
 export default function LearnClusterPanel({ snap, act }: { snap: Snapshot; act: (a: Action) => void }) {
-  const [clientNode, setClientNode] = useState(0);
-  const [clientLine, setClientLine] = useState('put y 2');
   return (
     <>
       {snap.comparison && (
@@ -38,31 +36,7 @@ export default function LearnClusterPanel({ snap, act }: { snap: Snapshot; act: 
         ))}
       </div>
       <h2>Send a client command</h2>
-      <form
-        className="toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          act({ kind: 'client', node: clientNode, line: clientLine });
-        }}
-      >
-        <label className="knob">
-          <span>to</span>
-          <select value={clientNode} onChange={(e) => setClientNode(Number(e.target.value))} data-testid="client-node">
-            {snap.views.map((_, id) => (
-              <option key={id} value={id}>
-                n{id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="knob" style={{ flex: 1 }}>
-          <span>command (put k v · get k · del k)</span>
-          <input value={clientLine} onChange={(e) => setClientLine(e.target.value)} data-testid="client-line" />
-        </label>
-        <button type="submit" data-testid="client-send">
-          Send
-        </button>
-      </form>
+      <ClientCommandForm nodes={snap.views.length} initialLine="put y 2" act={act} />
       <h2>Pending ({snap.pending.length})</h2>
       <PendingList snap={snap} act={act} />
       <h2>Links</h2>
