@@ -54,6 +54,7 @@ class Node {
   std::string Inspect() const;
 
  private:
+  friend struct InvariantTestAccess;  // invariants_test.cc breaks a node on purpose
   struct ClientRequest {
     uint64_t client_id = 0;
     uint64_t request_id = 0;
