@@ -40,7 +40,7 @@ export interface G1Params {
   mixed_reclaimable_fraction: number; // share of old garbage in regions mixed GCs will take
   mixed_count: number; // G1MixedGCCountTarget (8)
   full_gc_ns_per_live_byte: number; // per GC thread
-  /** MaxGCPauseMillis (200); Infinity sizes eden by the percentages alone (cards before 1.3.0). */
+  /** MaxGCPauseMillis (200); Infinity sizes eden by the percentages alone (cards before 1.4.0). */
   pause_goal_ms: number;
 }
 

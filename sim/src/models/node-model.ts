@@ -84,7 +84,7 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           mixed_reclaimable_fraction: param(card, 'g1.mixed_reclaimable_fraction'),
           mixed_count: param(card, 'g1.mixed_count'),
           full_gc_ns_per_live_byte: param(card, 'g1.full_gc_ns_per_live_byte'),
-          // A card before 1.3.0 sizes eden by the percentages alone.
+          // A card before 1.4.0 sizes eden by the percentages alone.
           pause_goal_ms: card.parameters['g1.pause_goal_ms']?.value ?? Infinity,
         },
         live.data,

@@ -103,7 +103,7 @@ function apply(card: ModelCard, e: EngineName, m: number, sigma: number, cTotal:
   set(card, `cpu.${e}.per_kib_us`, PER_KIB_SHARE * m, 'us/KiB', 'assumed', `${PER_KIB_SHARE} x the per-message cost per KiB of message (assumed share; the paper gives no per-byte figure).`);
 }
 
-/** Java, Fig 6(a) at 32 GiB, 8 vCPUs (card 1.3.0 on): what holds Java to 18 Kops/s at 48 % of
+/** Java, Fig 6(a) at 32 GiB, 8 vCPUs (card 1.4.0 on): what holds Java to 18 Kops/s at 48 % of
  * its cores is G1's young pauses, not the Log mutex. The serialized section is the same code in
  * every build (§3), so Java's step is taken as C++'s calibrated one (its mutex alone would allow
  * about 30 Kops/s, cf. the 29 Kops/s at 16 vCPUs of §5.2); the messages' CPU is what the stated
@@ -142,7 +142,7 @@ function calibrateJavaYoung(card: ModelCard): void {
   card.parameters[copyKey]!.value = lo;
   const m = (cTotal - gcPerOp - 3 * sigma - allocUs) / (6 + (PER_KIB_SHARE * bytes) / 1024);
   apply(card, 'java', m, sigma, cTotal, gcPerOp, bytes, p);
-  set(card, 'cpu.java.step_us', sigma, 'us', 'assumed', `The core step under the Log mutex, 3 per op on the leader: taken equal to C++'s calibrated step (the serialized section is the same code in every build, paper section 3), so Java's mutex alone would allow about ${Math.round(1e6 / (3 * sigma))} ops/s. Since card 1.3.0 the step is not what holds Java to 18 Kops/s at 32 GiB: G1's young pauses are (g1.copy_ns_per_byte).`);
+  set(card, 'cpu.java.step_us', sigma, 'us', 'assumed', `The core step under the Log mutex, 3 per op on the leader: taken equal to C++'s calibrated step (the serialized section is the same code in every build, paper section 3), so Java's mutex alone would allow about ${Math.round(1e6 / (3 * sigma))} ops/s. Since card 1.4.0 the step is not what holds Java to 18 Kops/s at 32 GiB: G1's young pauses are (g1.copy_ns_per_byte).`);
   set(card, copyKey, lo, 'ns/B', 'derived', `Calibrated on fig6a-java-a-32gib-8vcpu-max-throughput-slo (18 Kops/s at 48 % of 8 vCPUs): bisected from the assumed prior ${JAVA_COPY_PRIOR_NS_PER_BYTE} ns/B to the largest cost at which the Lab's measurement at 18 Kops/s (32 GiB, 8 vCPUs, workload A, the model window) still meets p99 <= 20 ms. Evacuation cost per byte a young pause keeps, per GC thread; it stands for all the work of a young pause that grows with what survives (copying, reference processing, survivors the model does not list), and with the pause-time goal it sets how often G1 must stop the program: with fewer vCPUs, fewer GC threads, more frequent pauses (Fig 7).`);
 }
 
@@ -207,7 +207,7 @@ const USAGE = `usage: calibrate [--card IN] [--measured MEASURED] [--out OUT] [-
                      measured CPU goes into the CPU notes as a cross-check
   --out OUT          where to write the card (default: over IN); a name like 1.2.0.json sets the version
   --memory-only      only the 5 GiB steps (Go's live heap and mark cost, Java's mixed collections)
-  --cpu-only         only the 32 GiB steps (CPU costs; Java's young-pause cost from card 1.3.0 on)`;
+  --cpu-only         only the 32 GiB steps (CPU costs; Java's young-pause cost from card 1.4.0 on)`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -269,7 +269,7 @@ function main(): void {
   for (const e of only) {
     const memory = !args.includes('--cpu-only');
     if (e === 'go' && memory) calibrateGo5(card);
-    // From card 1.3.0 (a pause-time goal in the card) Java's 32 GiB point is G1's, not the mutex's.
+    // From card 1.4.0 (a pause-time goal in the card) Java's 32 GiB point is G1's, not the mutex's.
     if (!args.includes('--memory-only')) {
       if (e === 'java' && card.parameters['g1.pause_goal_ms']) calibrateJavaYoung(card);
       else calibrateCpu(card, e);
