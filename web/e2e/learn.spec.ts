@@ -22,6 +22,7 @@ interface Action {
   ratio?: number;
   vcpus?: number;
   target_ops_per_s?: number;
+  settings?: Record<string, string>;
 }
 interface Scenario {
   number: number;
@@ -44,7 +45,8 @@ async function liveStep(page: Page): Promise<void> {
 async function allChecksHold(page: Page): Promise<void> {
   await liveStep(page);
   const checks = page.locator('.lesson-main > [role=status] [data-testid=checkpoint]');
-  await expect(page.locator('.lesson-main > [role=status] [data-testid=checkpoint][data-ok=false]')).toHaveCount(0, { timeout: 30_000 });
+  // The cost model's answer comes from the Cost view's Python (Pyodide), which takes seconds to start.
+  await expect(page.locator('.lesson-main > [role=status] [data-testid=checkpoint][data-ok=false]')).toHaveCount(0, { timeout: 120_000 });
   return void (await checks.count());
 }
 
@@ -156,6 +158,17 @@ async function perform(page: Page, a: Action): Promise<void> {
       await expect(box.getByTestId('experiment-reading')).toContainText('Simulated (model card');
       return;
     }
+    case 'cost': {
+      // The Cost view's own knobs, beside the lesson; its cost model answers for them.
+      const view = page.getByTestId('embedded-view');
+      for (const [key, value] of Object.entries(a.settings!)) {
+        const control = view.locator(`[data-knob="${key}"]`).locator('select, input').first();
+        if ((await control.evaluate((e) => e.tagName)) === 'SELECT') await control.selectOption(value);
+        else await control.fill(value);
+        await expect(control).toHaveValue(value);
+      }
+      return;
+    }
     default:
       throw new Error(`no UI route for the action ${a.do}`);
   }
@@ -199,7 +212,7 @@ async function playLesson(page: Page, s: Scenario, engine: string): Promise<void
       await page.getByTestId('hint-button').click();
       await expect(page.getByTestId('hint')).toHaveCount(1);
       for (const a of step.exercise.show_me) await perform(page, a);
-      await expect(ex).toHaveAttribute('data-done', 'true');
+      await expect(ex).toHaveAttribute('data-done', 'true', { timeout: 120_000 });
       await expect(ex).toHaveAttribute('data-route', 'student');
       if (engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
       await page.getByTestId('lesson-reset').click();
@@ -271,4 +284,29 @@ test('the lesson player works in presenter mode', async ({ page }, testInfo) => 
   await expect(page.locator('html.presenter')).toHaveCount(1);
   await allChecksHold(page);
   await screenshot(page, testInfo, 'learn-presenter');
+});
+
+test('the engines load and step in a worker: the lesson answers the student while they load', async ({ page }) => {
+  // Hold every wasm download until the page has answered the keyboard; then let them through.
+  let release!: () => void;
+  const held = new Promise<void>((res) => (release = res));
+  let asked = 0;
+  await page.route('**/*.wasm', async (route) => {
+    asked++;
+    await held;
+    await route.continue();
+  });
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=1&learn.engine=all', 'learn', 60_000);
+  await expect(page.getByRole('status').filter({ hasText: /Loading the (simulator|.* engine)/ })).toBeVisible();
+  await expect.poll(() => asked).toBeGreaterThan(0);
+  await page.locator('#lesson-title').click();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '2');
+  await expect(page.locator('.learn-view')).not.toHaveAttribute('data-live', 'ready');
+  release();
+  await allChecksHold(page);
+  await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+  // None of the engines' runtimes was started on the page itself (Go's and TeaVM's glue
+  // install globals where they run).
+  expect(await page.evaluate(() => ({ go: typeof (globalThis as { Go?: unknown }).Go, teavm: typeof (globalThis as { TeaVM?: unknown }).TeaVM }))).toEqual({ go: 'undefined', teavm: 'undefined' });
 });
