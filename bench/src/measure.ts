@@ -131,6 +131,8 @@ class Testbed {
       logDir,
       env: (id) => plans[id]!.env,
       wrap: (id, argv) => this.groups[id]!.wrap(argv),
+      durability: s.durability,
+      fsync: s.fsync,
     });
     const deadline = Date.now() + 30_000;
     let leader: number | null = null;
