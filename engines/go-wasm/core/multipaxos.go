@@ -29,6 +29,7 @@ func (n *Node) becomeFollower(b uint64) {
 		clear(n.accepts)
 		n.replayQueue = nil
 		n.commitRound = nil
+		n.gcLeaveLeadership()
 	}
 	if wasLeader || !hadLeader {
 		n.setTimer(TimerElection, n.electionDelayUs())
@@ -40,12 +41,14 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.ballot = b
 	n.quorumTick = 0
 	clear(n.heardTick)
+	n.gcBecomeLeader()
 	n.commitGle = n.log.GlobalLastExecuted()
 	n.trace(Trace{Kind: TraceLeader, Ballot: b, LastIndex: n.log.LastIndex()})
 	n.cancelTimer(TimerElection)
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 	n.startReplay(merged)
+	n.gcAfterBecomeLeader()
 }
 
 // --- election ---
@@ -55,6 +58,9 @@ func (n *Node) onElectionTimer() {
 		return
 	}
 	n.leaseHeld = n.commitReceived
+	if n.gcOnElectionTimer() {
+		return
+	}
 	if n.commitReceived {
 		n.commitReceived = false
 		n.setTimer(TimerElection, n.electionDelayUs())
@@ -66,6 +72,11 @@ func (n *Node) onElectionTimer() {
 		n.setTimer(TimerElection, n.electionDelayUs())
 		return
 	}
+	n.startElection()
+}
+
+// startElection is steps 3–6 of the election timer: a handoff's target runs them at once.
+func (n *Node) startElection() {
 	if n.prepare != nil {
 		abandoned := n.prepare.ballot
 		n.prepare = nil
@@ -100,7 +111,7 @@ func (n *Node) onPrepareRequest(m *Message) {
 		n.respond(m, n.promiseChunk(m.FromIndex))
 		return
 	}
-	if m.Ballot > n.ballot && !n.inLease() {
+	if m.Ballot > n.ballot && (!n.inLease() || n.handoffPrepare(m)) {
 		n.becomeFollower(m.Ballot)
 		if m.FromIndex > 0 {
 			n.respond(m, n.promiseChunk(m.FromIndex))
@@ -275,6 +286,7 @@ func (n *Node) onClientCommand(c clientRequest, line string) {
 	switch {
 	case !ok:
 		n.reply(c, Result{Type: ResultBadCommand})
+	case n.gc.phase != gcIdle && n.gcClientReplyInto(c):
 	case n.isLeader():
 		if uint64(len(n.accepts)) >= n.cfg.MaxPendingAccepts {
 			n.reply(c, Result{Type: ResultRetry})
@@ -337,6 +349,7 @@ func (n *Node) onCommitTimer() {
 			return
 		}
 	}
+	n.gcHandoffTick()
 	n.commitRound = nil
 	for _, ph := range n.sortedAccepts() {
 		ph.ticks++
@@ -346,6 +359,7 @@ func (n *Node) onCommitTimer() {
 			n.failWhileLeader(ph)
 		}
 	}
+	n.gcGrantTicks()
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 }
@@ -389,6 +403,7 @@ func (n *Node) onCommitRequest(m *Message) {
 		n.becomeFollower(m.Ballot)
 	}
 	n.respond(m, Message{Type: CommitResponse, Ok: true, Ballot: n.ballot, LastExecuted: n.log.LastExecuted()})
+	n.gcAfterCommitRequest()
 }
 
 func (n *Node) onCommitResponse(m *Message) {
@@ -404,6 +419,7 @@ func (n *Node) onCommitResponse(m *Message) {
 		return
 	}
 	r.answeredCount++
+	n.gc.peerExecuted[m.From] = m.LastExecuted
 	r.minLastExecuted = min(r.minLastExecuted, m.LastExecuted)
 	if m.LastExecuted < r.lastExecuted && n.cfg.RepairBatch > 0 {
 		n.repair(m.From, m.LastExecuted, r.lastExecuted)
@@ -474,6 +490,7 @@ func (n *Node) stepDown(heard uint64) {
 	clear(n.accepts)
 	n.replayQueue = nil
 	n.commitRound = nil
+	n.gcLeaveLeadership()
 	n.commitReceived = false
 	n.leaseHeld = false
 	n.setTimer(TimerElection, n.electionDelayUs())
@@ -514,5 +531,13 @@ func (n *Node) onMessage(m *Message) {
 		n.onCommitResponse(m)
 	case Snapshot:
 		n.onSnapshot(m)
+	case GcRequest:
+		n.onGcRequest(m)
+	case GcGrant:
+		n.onGcGrant(m)
+	case GcRelease:
+		n.onGcRelease(m)
+	case Handoff:
+		n.onHandoff(m)
 	}
 }
