@@ -407,6 +407,8 @@ void Server::Dispatch(const Effect& e) {
       return;
     case EffectType::kPersist:  // the server runs durability none (no write-ahead log yet)
       return;
+    case EffectType::kCollect:  // C++ has no collector: the server never sends gc_pending
+      return;
   }
 }
 
