@@ -57,7 +57,12 @@ export interface BenchOptions {
   preset: PresetName;
   /** An Ansible inventory: run on its hosts (3 servers, 1 client) instead of this machine. */
   hosts?: string;
+  /** GC mitigation the Go and Java servers run (their --mitigation; docs/mitigation.md). */
+  mitigation: Mitigation;
 }
+
+export type Mitigation = 'none' | 'blade' | 'mitmem' | 'both';
+export const MITIGATIONS: readonly Mitigation[] = ['none', 'blade', 'mitmem', 'both'];
 
 export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
   // End to end in a few minutes: one setting per system, short probes, coarse bisection.
@@ -74,6 +79,7 @@ export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
 };
 
 export const DEFAULTS: BenchOptions = {
+  mitigation: 'none',
   systems: ['go'],
   workloads: ['a'],
   records: 100_000,
@@ -189,6 +195,15 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
     o.memory_baseline = 'none';
     if (!s('cores-per-vcpu')) o.cores_per_vcpu = 1;
   }
+  if (s('mitigation')) {
+    const m = s('mitigation') as Mitigation;
+    if (!MITIGATIONS.includes(m)) throw new UsageError(`--mitigation must be none, blade, mitmem or both, got ${JSON.stringify(m)}`);
+    const other = o.systems.filter((x) => x !== 'go' && x !== 'java');
+    if (m !== 'none' && other.length) {
+      throw new UsageError(`--mitigation ${m}: only the Go and Java servers have a collector to mitigate, not ${other.join(', ')}`);
+    }
+    o.mitigation = m;
+  }
   if (o.max_rate && o.max_rate <= o.min_rate) throw new UsageError(`--max-rate (${o.max_rate}) must exceed --min-rate (${o.min_rate})`);
   if (!o.mem_gib && !o.ratios) o.ratios = [8];
   return o;
@@ -239,7 +254,7 @@ export function buildPlan(o: BenchOptions): Setting[] {
             const quota = vcpus * o.cores_per_vcpu;
             const memPart = m.ratio !== null ? `r${slug(m.ratio)}` : `${slug(m.bytes / GIB)}gib`;
             out.push({
-              id: `${system}-${workload}-${memPart}-${vcpus}vcpu-rep${rep}`,
+              id: `${system}-${workload}-${memPart}-${vcpus}vcpu${o.mitigation === 'none' ? '' : `-${o.mitigation}`}-rep${rep}`,
               system,
               workload,
               ...(o.workload_file ? { workload_file: o.workload_file } : {}),
@@ -283,6 +298,7 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
     `  before each probe: wait up to ${o.quiet_wait_s} s for other tenants to use ≤ ${o.quiet_cores} core(s)`,
     `  a probe is disturbed when other processes use > ${o.disturbed_cores} cores or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
+    ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
     `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
     `  records ${o.records} (${((o.records * RECORD_BYTES) / 2 ** 20).toFixed(1)} MiB of raw data at ${RECORD_BYTES} B/record)`,
     o.memory_baseline === 'auto' && !o.mem_gib
