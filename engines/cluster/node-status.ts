@@ -63,6 +63,12 @@ export class StatusReader {
     return all[all.length - 1] ?? null;
   }
 
+  /** The newest status line written after the last mark, or null (does not wait). */
+  latestSinceMark(): NodeStatus | null {
+    const fresh = parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));
+    return fresh[fresh.length - 1] ?? null;
+  }
+
   /** Waits (polling the file) for the first status line written after the last mark. */
   async nextStatus(timeoutMs = 15_000): Promise<NodeStatus> {
     const deadline = Date.now() + timeoutMs;

@@ -88,6 +88,11 @@ function durabilityArg(v: string): 'none' | 'log' {
   return v;
 }
 
+function mitigationArg(v: string): 'none' | 'blade' | 'mitmem' | 'both' {
+  if (v !== 'none' && v !== 'blade' && v !== 'mitmem' && v !== 'both') throw new HarnessError(`bad mitigation=${v}`);
+  return v;
+}
+
 function filterArgs(args: Map<string, string>): MessageFilter {
   const f: MessageFilter = {};
   if (args.has('id')) f.id = intArg(args, 'id');
@@ -214,6 +219,8 @@ export class TranscriptRunner {
           ...(args.has('election') && { electionBatch: intArg(args, 'election') }),
           ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
           ...(args.get('persist') === 'manual' && { manualPersist: true }),
+          ...(args.has('mitigation') && { mitigation: mitigationArg(args.get('mitigation')!) }),
+          ...(args.has('deadline') && { mitmemDeadlineUs: intArg(args, 'deadline') }),
         };
         this.cluster = await Cluster.create(this.engine, opts);
         return this.c.take();
@@ -247,6 +254,13 @@ export class TranscriptRunner {
       }
       case 'quiet':
         return this.quiet(line.slice('quiet '.length));
+      case 'gc': {
+        const id = intArg(args, 'node');
+        if (flags.has('pending')) await this.c.gcPending(id, intArg(args, 'pause'));
+        else if (flags.has('done')) await this.c.gcDone(id);
+        else throw new HarnessError('gc node=N pending pause=US | gc node=N done');
+        return this.c.take();
+      }
       case 'raw':
         await this.c.deliverRaw(intArg(args, 'node'), args.get('event') ?? '');
         return this.c.take();

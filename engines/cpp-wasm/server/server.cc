@@ -161,6 +161,25 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
 
 Server::~Server() = default;
 
+std::string Server::OpenLog() {
+  if (opts_.data_dir.empty()) return "";
+  WalReadResult held;
+  std::string err = Wal::Open(opts_.data_dir, opts_.fsync, &wal_, &held);
+  if (!err.empty()) return err;
+  if (!held.warning.empty()) Log("warning: " + held.warning);
+  restart_records_.resize(held.records.size());
+  for (size_t i = 0; i < held.records.size(); i++) {
+    if (!DecodeRecord(held.records[i], &restart_records_[i])) {
+      return wal_->path() + ": record " + std::to_string(i) + " (a good checksum) is not a record: " +
+             held.records[i].substr(0, 80);
+    }
+  }
+  Config c = node_->config();
+  c.durability = Durability::kLog;
+  node_ = std::make_unique<Node>(c);
+  return "";
+}
+
 // StartThread runs f on a detached thread; false if the system has no thread to give (the
 // connection is then refused rather than the process ended).
 bool Server::StartThread(std::function<void()> f) {
@@ -220,7 +239,12 @@ void Server::RunSignals() {
   Log(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + "; stats " +
       runtime::StatsJson());
   std::fflush(stderr);
-  // Nothing is durable (as in Replicant): the sockets close with the process.
+  // With a write-ahead log every record the core was told is persisted has been written
+  // already (and synced, by policy); without one nothing is durable, as in Replicant.
+  if (wal_ != nullptr && opts_.fsync != FsyncPolicy::kAlways) {
+    std::lock_guard<std::mutex> lk(mu_);
+    wal_.reset();  // syncs what the kernel holds
+  }
   _exit(0);
 }
 
@@ -234,7 +258,22 @@ void Server::Run() {
   std::thread(&Server::RunStatus, this).detach();
   {
     std::lock_guard<std::mutex> lk(mu_);
-    StepLocked(Event{}, Clock::now());  // start
+    if (wal_ != nullptr) {
+      Event restart;
+      restart.type = EventType::kRestart;
+      restart.records = std::move(restart_records_);
+      const size_t count = restart.records.size();
+      core_refused_ = false;
+      StepLocked(restart, Clock::now());
+      if (core_refused_) {
+        Log(wal_->path() + ": the core refused the records it holds (a record no node could have written)");
+        std::fflush(stderr);
+        _exit(2);
+      }
+      Log("restarted from " + wal_->path() + ": " + std::to_string(count) + " records");
+    } else {
+      StepLocked(Event{}, Clock::now());  // start
+    }
   }
   Log("serving peers on " + cfg_.peers[id_].host + ":" + cfg_.peers[id_].port + ", clients on " +
       cfg_.clients[id_].host + ":" + cfg_.clients[id_].port);
@@ -298,8 +337,22 @@ void Server::NoteTimerLateness(Clock::time_point deadline) {
 // start an election against a live leader.
 void Server::StepLocked(const Event& ev, Clock::time_point received) {
   DeliverDueTimersLocked(received);
-  for (const Effect& e : node_->Step(ev)) Dispatch(e);
+  StepCoreLocked(ev);
   DeliverDueTimersLocked(Clock::now());
+}
+
+// StepCoreLocked steps the core and carries out its effects. A persist effect is written (and
+// synced, by policy) by Dispatch before the core hears it is done, so nothing that reveals its
+// records leaves first: one write and one fsync per step's batch.
+void Server::StepCoreLocked(const Event& ev) {
+  persisted_ = 0;
+  for (const Effect& e : node_->Step(ev)) Dispatch(e);
+  if (persisted_ != 0) {
+    Event done;
+    done.type = EventType::kPersisted;
+    done.persist_id = persisted_;
+    StepCoreLocked(done);
+  }
 }
 
 // SendReplies writes the replies the last steps queued, with the core lock released; what a
@@ -340,7 +393,7 @@ void Server::DeliverDueTimersLocked(Clock::time_point up_to) {
     Event ev;
     ev.type = EventType::kTimer;
     ev.timer = static_cast<TimerName>(due);
-    for (const Effect& e : node_->Step(ev)) Dispatch(e);
+    StepCoreLocked(ev);
   }
 }
 
@@ -408,10 +461,19 @@ void Server::Dispatch(const Effect& e) {
       }
       return;
     case EffectType::kError:
+      core_refused_ = true;
       Log("the core rejected an event as bad_event");
       return;
-    case EffectType::kPersist:  // the server runs durability none (no write-ahead log yet)
+    case EffectType::kPersist: {
+      const std::string err = wal_ != nullptr ? wal_->Append(e.records) : "no write-ahead log";
+      if (!err.empty()) {
+        Log("write-ahead log: " + err + "; stopping: a node that cannot persist must not answer");
+        std::fflush(stderr);
+        _exit(1);
+      }
+      persisted_ = e.persist_id;
       return;
+    }
   }
 }
 

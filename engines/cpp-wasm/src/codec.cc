@@ -285,7 +285,7 @@ void AppendTrace(std::string& b, const Trace& t) {
   }
 }
 
-void AppendRecord(std::string& b, const Record& r) {
+void AppendRecordTo(std::string& b, const Record& r) {
   b.push_back('{');
   AppendStringField(b, "kind", ToString(r.kind), true);
   if (r.kind == RecordKind::kPromise) {
@@ -329,6 +329,14 @@ bool DecodeRecord(const JsonValue& v, Record* out) {
 bool DecodeMessage(std::string_view in, Message* out) {
   JsonValue v;
   return ParseJson(in, &v) && DecodeMessageValue(v, out);
+}
+
+void AppendRecord(std::string& b, const Record& r) { AppendRecordTo(b, r); }
+
+bool DecodeRecord(std::string_view in, Record* out) {
+  JsonValue v;
+  *out = Record{};
+  return ParseJson(in, &v) && DecodeRecord(v, out);
 }
 
 bool DecodeEvent(std::string_view in, Event* out) {
@@ -510,7 +518,7 @@ void AppendEffect(std::string& b, const Effect& e) {
       b.push_back('[');
       for (size_t i = 0; i < e.records.size(); i++) {
         if (i > 0) b.push_back(',');
-        AppendRecord(b, e.records[i]);
+        AppendRecordTo(b, e.records[i]);
       }
       b.push_back(']');
       break;

@@ -29,6 +29,7 @@ func (n *Node) becomeFollower(b uint64) {
 		clear(n.accepts)
 		n.replayQueue = nil
 		n.commitRound = nil
+		n.gcLeaveLeadership()
 	}
 	if wasLeader || !hadLeader {
 		n.setTimer(TimerElection, n.electionDelayUs())
@@ -40,6 +41,7 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.ballot = b
 	n.quorumTick = 0
 	clear(n.heardTick)
+	n.gcBecomeLeader()
 	n.commitGle = n.log.GlobalLastExecuted()
 	n.repairs = [MaxNumPeers]repairStream{}
 	n.trace(Trace{Kind: TraceLeader, Ballot: b, LastIndex: n.log.LastIndex()})
@@ -47,6 +49,7 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 	n.startReplay(merged)
+	n.gcAfterBecomeLeader()
 }
 
 // --- election ---
@@ -56,6 +59,9 @@ func (n *Node) onElectionTimer() {
 		return
 	}
 	n.leaseHeld = n.commitReceived
+	if n.gcOnElectionTimer() {
+		return
+	}
 	if n.commitReceived {
 		n.commitReceived = false
 		n.setTimer(TimerElection, n.electionDelayUs())
@@ -67,6 +73,11 @@ func (n *Node) onElectionTimer() {
 		n.setTimer(TimerElection, n.electionDelayUs())
 		return
 	}
+	n.startElection()
+}
+
+// startElection is steps 3–6 of the election timer: a handoff's target runs them at once.
+func (n *Node) startElection() {
 	if n.prepare != nil {
 		abandoned := n.prepare.ballot
 		n.prepare = nil
@@ -101,7 +112,7 @@ func (n *Node) onPrepareRequest(m *Message) {
 		n.respond(m, n.promiseChunk(m.FromIndex))
 		return
 	}
-	if m.Ballot > n.ballot && !n.inLease() {
+	if m.Ballot > n.ballot && (!n.inLease() || n.handoffPrepare(m)) {
 		n.becomeFollower(m.Ballot)
 		if m.FromIndex > 0 {
 			n.respond(m, n.promiseChunk(m.FromIndex))
@@ -276,6 +287,7 @@ func (n *Node) onClientCommand(c clientRequest, line string) {
 	switch {
 	case !ok:
 		n.reply(c, Result{Type: ResultBadCommand})
+	case n.gc.phase != gcIdle && n.gcClientReplyInto(c):
 	case n.isLeader():
 		if uint64(len(n.accepts)) >= n.cfg.MaxPendingAccepts {
 			n.reply(c, Result{Type: ResultRetry})
@@ -339,6 +351,7 @@ func (n *Node) onCommitTimer() {
 			return
 		}
 	}
+	n.gcHandoffTick()
 	n.commitRound = nil
 	for _, ph := range n.sortedAccepts() {
 		ph.ticks++
@@ -348,6 +361,7 @@ func (n *Node) onCommitTimer() {
 			n.failWhileLeader(ph)
 		}
 	}
+	n.gcGrantTicks()
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 }
@@ -391,6 +405,7 @@ func (n *Node) onCommitRequest(m *Message) {
 		n.becomeFollower(m.Ballot)
 	}
 	n.respond(m, Message{Type: CommitResponse, Ok: true, Ballot: n.ballot, LastExecuted: n.log.LastExecuted()})
+	n.gcAfterCommitRequest()
 }
 
 func (n *Node) onCommitResponse(m *Message) {
@@ -406,6 +421,7 @@ func (n *Node) onCommitResponse(m *Message) {
 		return
 	}
 	r.answeredCount++
+	n.gc.peerExecuted[m.From] = m.LastExecuted
 	r.minLastExecuted = min(r.minLastExecuted, m.LastExecuted)
 	if m.LastExecuted < r.lastExecuted && n.cfg.RepairBatch > 0 {
 		if m.LastExecuted < n.log.GlobalLastExecuted() {
@@ -500,6 +516,7 @@ func (n *Node) stepDown(heard uint64) {
 	clear(n.accepts)
 	n.replayQueue = nil
 	n.commitRound = nil
+	n.gcLeaveLeadership()
 	n.commitReceived = false
 	n.leaseHeld = false
 	n.setTimer(TimerElection, n.electionDelayUs())
@@ -540,5 +557,13 @@ func (n *Node) onMessage(m *Message) {
 		n.onCommitResponse(m)
 	case Snapshot:
 		n.onSnapshot(m)
+	case GcRequest:
+		n.onGcRequest(m)
+	case GcGrant:
+		n.onGcGrant(m)
+	case GcRelease:
+		n.onGcRelease(m)
+	case Handoff:
+		n.onHandoff(m)
 	}
 }

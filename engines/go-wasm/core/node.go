@@ -28,6 +28,7 @@ type Node struct {
 	leaseHeld  bool
 
 	dur durableState // persist bookkeeping (durability.go)
+	gc  gcState      // GC mitigation (mitigation.go)
 
 	effects []Effect    // the current step's output
 	changes []LogChange // scratch for log operations
@@ -93,6 +94,7 @@ func NewNode(cfg Config) *Node {
 		awaiting:  make(map[uint64]clientRequest),
 		heardTick: make([]uint64, cfg.NumPeers),
 		dur:       durableState{recordedBallot: InitialBallot},
+		gc:        gcState{peerExecuted: make([]uint64, cfg.NumPeers), collectedSeq: make([]uint64, cfg.NumPeers)},
 	}
 }
 
@@ -116,6 +118,10 @@ func (n *Node) Step(ev *Event) []Effect {
 		} else {
 			n.onCommitTimer()
 		}
+	case EventGcPending:
+		n.onGcPending(ev.PauseUs)
+	case EventGcDone:
+		n.onGcDone()
 	case EventClient:
 		n.onClientCommand(clientRequest{ev.ClientID, ev.RequestID}, ev.Line)
 	case EventMessage:
@@ -169,6 +175,12 @@ func (n *Node) validMessage(m *Message) bool {
 		return LeaderOf(m.Ballot) == m.From
 	case AcceptRequest:
 		return LeaderOf(m.Instance.Ballot) == m.From && m.Instance.Index >= 1 && m.Instance.State == InProgress
+	case GcRequest, GcRelease:
+		return LeaderOf(m.Ballot) == m.To
+	case GcGrant:
+		return LeaderOf(m.Ballot) == m.From
+	case Handoff:
+		return LeaderOf(m.Ballot) == m.From && m.Target < num && m.Target != m.From
 	case PrepareResponse:
 		for _, inst := range m.Instances {
 			if inst.Index < 1 || !realBallot(inst.Ballot) {

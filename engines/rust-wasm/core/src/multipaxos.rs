@@ -35,11 +35,12 @@ impl Node {
             let accepts = std::mem::take(&mut self.accepts);
             for ph in accepts.values() {
                 if let Some(c) = ph.client {
-                    self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(b) });
+                    self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(b), pause_us: 0 });
                 }
             }
             self.replay_queue.clear();
             self.commit_round = None;
+            self.gc_leave_leadership();
         }
         if was_leader || !had_leader {
             let delay = self.election_delay_us();
@@ -52,6 +53,7 @@ impl Node {
         self.ballot = b;
         self.quorum_tick = 0;
         self.heard_tick.fill(0);
+        self.gc_become_leader();
         self.commit_gle = self.log.global_last_executed();
         self.repairs = [RepairStream::default(); MAX_NUM_PEERS as usize];
         self.trace(Trace { kind: TraceKind::Leader, ballot: b, last_index: self.log.last_index(), ..Trace::default() });
@@ -59,6 +61,7 @@ impl Node {
         self.trim_and_open_commit_round();
         self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
         self.start_replay(merged);
+        self.gc_after_become_leader();
     }
 
     // --- election ---
@@ -68,6 +71,9 @@ impl Node {
             return;
         }
         self.lease_held = self.commit_received;
+        if self.gc_on_election_timer() {
+            return;
+        }
         if self.commit_received {
             self.commit_received = false;
             let delay = self.election_delay_us();
@@ -81,6 +87,11 @@ impl Node {
             self.set_timer(TimerName::Election, delay);
             return;
         }
+        self.start_election();
+    }
+
+    /// Steps 3–6 of the election timer: a handoff's target runs them at once.
+    pub(crate) fn start_election(&mut self) {
         if let Some(p) = self.prepare.take() {
             self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
         }
@@ -123,7 +134,7 @@ impl Node {
             self.respond(m.from, m.channel_id, response);
             return;
         }
-        if m.ballot > self.ballot && !self.in_lease() {
+        if m.ballot > self.ballot && (!self.in_lease() || self.handoff_prepare(m)) {
             self.become_follower(m.ballot);
             let response = if m.from_index > 0 {
                 self.promise_chunk(m.from_index)
@@ -342,6 +353,9 @@ impl Node {
             self.reply(c, Result::of(ResultType::BadCommand));
             return;
         };
+        if self.gc.phase != crate::mitigation::GcPhase::Idle && self.gc_client_reply(c) {
+            return;
+        }
         if self.is_leader() {
             if self.accepts.len() as u64 >= self.cfg.max_pending_accepts {
                 self.reply(c, Result::of(ResultType::Retry));
@@ -357,7 +371,7 @@ impl Node {
             };
             self.start_accept(inst, Some(c), false);
         } else if leader_of(self.ballot) != NO_LEADER {
-            self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(self.ballot) });
+            self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(self.ballot), pause_us: 0 });
         } else {
             self.reply(c, Result::of(ResultType::Retry));
         }
@@ -419,6 +433,7 @@ impl Node {
                 return;
             }
         }
+        self.gc_handoff_tick();
         self.commit_round = None;
         // Walk the phases open now, in ascending channel order; a failed phase comes back on a
         // new (higher) channel and is not visited again.
@@ -442,6 +457,7 @@ impl Node {
                 }
             }
         }
+        self.gc_grant_ticks();
         self.trim_and_open_commit_round();
         self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
     }
@@ -500,6 +516,7 @@ impl Node {
             ..Message::default()
         };
         self.respond(m.from, m.channel_id, response);
+        self.gc_after_commit_request();
     }
 
     fn on_commit_response(&mut self, m: &Message) {
@@ -515,6 +532,8 @@ impl Node {
             return;
         }
         r.answered_count += 1;
+        self.gc.peer_executed[m.from as usize] = m.last_executed;
+        let r = self.commit_round.as_mut().expect("open");
         r.min_last_executed = r.min_last_executed.min(m.last_executed);
         let (done, g, asked) = (r.answered_count == self.cfg.num_peers - 1, r.min_last_executed, r.last_executed);
         if m.last_executed < asked && self.cfg.repair_batch > 0 {
@@ -627,6 +646,7 @@ impl Node {
         }
         self.replay_queue.clear();
         self.commit_round = None;
+        self.gc_leave_leadership();
         self.commit_received = false;
         self.lease_held = false;
         let delay = self.election_delay_us();
@@ -655,6 +675,10 @@ impl Node {
             MessageType::CommitRequest => self.on_commit_request(&m),
             MessageType::CommitResponse => self.on_commit_response(&m),
             MessageType::Snapshot => self.on_snapshot(m),
+            MessageType::GcRequest => self.on_gc_request(&m),
+            MessageType::GcGrant => self.on_gc_grant(&m),
+            MessageType::GcRelease => self.on_gc_release(&m),
+            MessageType::Handoff => self.on_handoff(&m),
         }
     }
 }

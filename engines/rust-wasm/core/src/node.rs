@@ -8,6 +8,7 @@ use crate::durability::DurableState;
 use crate::instance::Instance;
 use crate::kvstore::KVStore;
 use crate::log::{Log, LogChange, LogChangeKind, Slots};
+use crate::mitigation::GcState;
 use crate::messages::{Effect, Event, Message, MessageType, TimerName, Trace, TraceKind};
 use crate::prng::SplitMix64;
 use std::collections::{BTreeMap, VecDeque};
@@ -114,6 +115,8 @@ pub struct Node {
     pub(crate) lease_held: bool,
     /// Persist bookkeeping (durability.rs).
     pub(crate) dur: DurableState,
+    /// GC mitigation (mitigation.rs).
+    pub(crate) gc: GcState,
 
     /// The current step's output.
     pub(crate) effects: Vec<Effect>,
@@ -128,6 +131,7 @@ impl Node {
     pub fn new(cfg: Config) -> Node {
         let rng = SplitMix64::new(cfg.seed);
         let heard_tick = vec![0; cfg.num_peers as usize];
+        let gc = GcState::new(cfg.num_peers);
         Node {
             cfg,
             ballot: INITIAL_BALLOT,
@@ -149,6 +153,7 @@ impl Node {
             heard_tick,
             lease_held: false,
             dur: DurableState { recorded_ballot: INITIAL_BALLOT, ..DurableState::default() },
+            gc,
             effects: Vec::new(),
             changes: Vec::new(),
             encoded: Vec::new(),
@@ -176,6 +181,8 @@ impl Node {
                 let delay = self.election_delay_us();
                 self.set_timer(TimerName::Election, delay);
             }
+            Event::GcPending(pause_us) => self.on_gc_pending(pause_us),
+            Event::GcDone => self.on_gc_done(),
             Event::Timer(TimerName::Election) => self.on_election_timer(),
             Event::Timer(TimerName::Commit) => self.on_commit_timer(),
             Event::Client { client_id, request_id, line } => {
@@ -247,6 +254,9 @@ impl Node {
                     return false;
                 }
             }
+            MessageType::GcRequest | MessageType::GcRelease => return leader_of(m.ballot) == m.to,
+            MessageType::GcGrant => return leader_of(m.ballot) == m.from,
+            MessageType::Handoff => return leader_of(m.ballot) == m.from && m.target < num && m.target != m.from,
             MessageType::AcceptResponse | MessageType::CommitResponse => {}
         }
         // A ballot naming no leader: the initial one, or a leader's after it stepped down.
@@ -273,6 +283,7 @@ impl Node {
         if self.is_leader() && self.prepare.is_some() {
             panic!("invariant: node {}: a leader holds a prepare phase", self.cfg.id);
         }
+        self.check_gc_invariants();
     }
 
     pub(crate) fn is_leader(&self) -> bool {
@@ -437,7 +448,7 @@ mod tests {
         assert_eq!(replies[0].1.typ, ResultType::LeaderIs);
         assert_eq!(replies[0].1.leader, 2);
         let replies = c.run(2, client(3, "get k"));
-        assert_eq!(replies, vec![(3, Result { typ: ResultType::Ok, value: "v".into(), leader: 0 })]);
+        assert_eq!(replies, vec![(3, Result { typ: ResultType::Ok, value: "v".into(), leader: 0, pause_us: 0 })]);
         // the next heartbeat learns gle = 2 everywhere; the one after trims it
         c.run(2, Event::Timer(TimerName::Commit));
         c.run(2, Event::Timer(TimerName::Commit));
