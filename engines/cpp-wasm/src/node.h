@@ -84,6 +84,15 @@ class Node {
     bool replay = false;
   };
 
+  // RepairStream is the repair batch a leader has in flight to one peer: when every entry of it
+  // is acknowledged, the next batch goes out at once instead of at the next heartbeat, so a
+  // follower catches up at the rate the link carries, not repair_batch per heartbeat.
+  struct RepairStream {
+    uint64_t channel_id = 0;  // 0: none in flight
+    uint64_t to_index = 0;    // the batch's last index
+    uint64_t awaiting = 0;    // acknowledgements still to come
+  };
+
   struct CommitRound {
     uint64_t channel_id = 0;
     uint64_t last_executed = 0;  // what the heartbeat told the peers
@@ -138,7 +147,8 @@ class Node {
   void LearnGle(uint64_t g);
   void OnCommitRequest(const Message& m);
   void OnCommitResponse(const Message& m);
-  void Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to);
+  void Repair(uint64_t peer, uint64_t from, uint64_t up_to);
+  void RepairAcknowledged(const Message& m);
   uint64_t HeardWithinWindow() const;
   void StepDown(uint64_t heard);
   void Execute();
@@ -229,6 +239,7 @@ class Node {
   std::map<uint64_t, std::unique_ptr<AcceptPhase>> accepts_;
   std::deque<Instance> replay_queue_;
   std::unique_ptr<CommitRound> commit_round_;
+  std::array<RepairStream, kMaxNumPeers> repairs_{};  // per peer (leader)
   uint64_t commit_gle_ = 0;
   std::unordered_map<uint64_t, ClientRequest> awaiting_;  // index -> the request it answers
   Counters counters_;

@@ -48,6 +48,19 @@ pub(crate) struct AcceptPhase {
     pub replay: bool,
 }
 
+/// The repair batch a leader has in flight to one peer: when every entry of it is acknowledged,
+/// the next batch goes out at once instead of at the next heartbeat, so a follower catches up at
+/// the rate the link carries, not `repair_batch` per heartbeat.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RepairStream {
+    /// 0: none in flight.
+    pub channel_id: u64,
+    /// The batch's last index.
+    pub to_index: u64,
+    /// Acknowledgements still to come.
+    pub awaiting: u64,
+}
+
 pub(crate) struct CommitRound {
     pub channel_id: u64,
     /// What the heartbeat told the peers.
@@ -88,6 +101,8 @@ pub struct Node {
     pub(crate) accepts: BTreeMap<u64, AcceptPhase>,
     pub(crate) replay_queue: VecDeque<Instance>,
     pub(crate) commit_round: Option<CommitRound>,
+    /// Per peer: the repair batch in flight (leader).
+    pub(crate) repairs: [RepairStream; MAX_NUM_PEERS as usize],
     pub(crate) commit_gle: u64,
     /// index -> the request its execution answers.
     pub(crate) awaiting: BTreeMap<u64, ClientRequest>,
@@ -130,6 +145,7 @@ impl Node {
             accepts: BTreeMap::new(),
             replay_queue: VecDeque::new(),
             commit_round: None,
+            repairs: [RepairStream::default(); MAX_NUM_PEERS as usize],
             commit_gle: 0,
             awaiting: BTreeMap::new(),
             counters: Counters::default(),

@@ -77,6 +77,7 @@ final class MultiPaxos {
         java.util.Arrays.fill(n.heardTick, 0);
         Mitigation.becomeLeader(n);
         n.commitGle = n.log.globalLastExecuted();
+        for (Node.RepairStream s : n.repairs) clearStream(s);
         if (n.cfg.trace) {
             Trace t = new Trace(TraceKind.LEADER);
             t.ballot = b;
@@ -392,6 +393,7 @@ final class MultiPaxos {
         AcceptPhase ph = n.accepts.get(m.channelId);
         if (ph == null || (ph.answered & peerBit(m.from)) != 0) {
             n.counters.staleResponses++;
+            repairAcknowledged(n, m);
             return;
         }
         ph.answered |= peerBit(m.from);
@@ -541,7 +543,14 @@ final class MultiPaxos {
         r.answeredCount++;
         n.gc.peerExecuted[(int) m.from] = m.lastExecuted;
         r.minLastExecuted = Math.min(r.minLastExecuted, m.lastExecuted);
-        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) repair(n, m.from, m.lastExecuted, r.lastExecuted);
+        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) {
+            if (m.lastExecuted < n.log.globalLastExecuted()) {
+                clearStream(n.repairs[(int) m.from]);
+                Snapshot.send(n, m.from); // what it needs next is trimmed here
+            } else {
+                repair(n, m.from, m.lastExecuted + 1, r.lastExecuted);
+            }
+        }
         if (r.answeredCount == n.cfg.numPeers - 1) {
             n.commitRound = null;
             learnGle(n, r.minLastExecuted);
@@ -551,18 +560,17 @@ final class MultiPaxos {
     // --- repair ---
 
     /**
-     * Re-sends to peer, as accept requests under this leader's ballot, the entries after its
-     * last_executed up to what the heartbeat asked it to execute: it lacked them (a lost accept) or
-     * held them from an older ballot (stale). At most repairBatch per heartbeat; one channel id for
-     * the batch, whose answers are then stale. The next heartbeat commits them.
+     * Re-sends to peer, as accept requests under this leader's ballot, the entries from `from` up
+     * to upTo: it lacked them (a lost accept) or held them from an older ballot (stale). At most
+     * repairBatch at a time, on one channel id whose answers match no accept phase; when all of
+     * them are acknowledged the next batch follows (repairAcknowledged). The next heartbeat
+     * commits them.
      */
-    static void repair(Node n, long peer, long peerLastExecuted, long upTo) {
-        if (peerLastExecuted < n.log.globalLastExecuted()) {
-            Snapshot.send(n, peer); // what it needs next is trimmed here
-            return;
-        }
+    static void repair(Node n, long peer, long from, long upTo) {
+        Node.RepairStream stream = n.repairs[(int) peer];
+        clearStream(stream);
         java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
-        for (long i = peerLastExecuted + 1; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
+        for (long i = from; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
             Instance inst = n.log.get(i);
             if (inst == null || inst.ballot != n.ballot) break; // trimmed, or still being replayed
             batch.add(inst.withState(Instance.State.IN_PROGRESS));
@@ -584,6 +592,31 @@ final class MultiPaxos {
             m.instance = inst;
             n.send(m);
         }
+        stream.channelId = channel;
+        stream.toIndex = batch.get(batch.size() - 1).index;
+        stream.awaiting = batch.size();
+    }
+
+    /**
+     * Counts an accept_response to a repair batch; the last one of the batch sends the next, up
+     * to this leader's last_executed (every entry up to it is chosen). A refusal or a lost answer
+     * ends the stream; the next heartbeat answer starts it again.
+     */
+    static void repairAcknowledged(Node n, Message m) {
+        if (!n.isLeader() || m.from >= Ballot.MAX_NUM_PEERS) return;
+        Node.RepairStream s = n.repairs[(int) m.from];
+        if (s.awaiting == 0 || m.channelId != s.channelId) return;
+        if (!m.ok) {
+            clearStream(s);
+            return;
+        }
+        if (--s.awaiting == 0) repair(n, m.from, s.toIndex + 1, n.log.lastExecuted());
+    }
+
+    private static void clearStream(Node.RepairStream s) {
+        s.channelId = 0;
+        s.toIndex = 0;
+        s.awaiting = 0;
     }
 
     // --- executor ---
