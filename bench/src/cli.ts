@@ -59,6 +59,7 @@ const FLAGS = {
   durability: { type: 'string' },
   fsync: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  mitigation: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -71,6 +72,7 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--disturbed-cores F] [--disturbed-steal F] [--disturbed-retries N]
          [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
          [--keep-scratch] [--durability none|log[,…]] [--fsync always|never[,…]]
+         [--mitigation none|blade|mitmem|both]   (Go and Java servers only)
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
 Presets: smoke (all systems, a few minutes), scaled (this 2-core machine, the paper's ratios),

@@ -95,6 +95,18 @@ describe('buildPlan', () => {
     expect(() => resolveOptions({ engine: 'go', 'disturbed-retries': '-1' })).toThrow(/disturbed-retries/);
   });
 
+  it('takes a GC mitigation for Go and Java, names it in settings and the plan, refuses it elsewhere', () => {
+    const o = resolveOptions({ engine: 'go,java', mitigation: 'blade', ratio: '1.5,8', preset: 'smoke' });
+    expect(o.mitigation).toBe('blade');
+    const settings = buildPlan(o);
+    expect(settings.every((s) => s.id.includes('-blade-'))).toBe(true);
+    expect(describePlan(o, settings)).toContain('GC mitigation: blade');
+    expect(resolveOptions({ engine: 'go' }).mitigation).toBe('none');
+    expect(buildPlan(resolveOptions({ engine: 'go' }))[0]!.id).not.toContain('none');
+    expect(() => resolveOptions({ engine: 'go,rust', mitigation: 'blade' })).toThrow(/only the Go and Java servers/);
+    expect(() => resolveOptions({ engine: 'go', mitigation: 'gc-off' })).toThrow(UsageError);
+  });
+
   it('names absolute memory settings by GiB', () => {
     const o = resolveOptions({ preset: 'paper', engine: 'rust', workload: 'b', vcpus: '8' });
     expect(buildPlan(o).map((s) => s.id).slice(0, 4)).toEqual(['rust-b-32gib-8vcpu-rep1', 'rust-b-8gib-8vcpu-rep1', 'rust-b-6gib-8vcpu-rep1', 'rust-b-5gib-8vcpu-rep1']);

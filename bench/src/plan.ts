@@ -61,7 +61,12 @@ export interface BenchOptions {
    * log (a write-ahead log per node, synced by each of `fsyncs`). etcd keeps its own WAL. */
   durabilities: ('none' | 'log')[];
   fsyncs: ('always' | 'never')[];
+  /** GC mitigation the Go and Java servers run (their --mitigation; docs/mitigation.md). */
+  mitigation: Mitigation;
 }
+
+export type Mitigation = 'none' | 'blade' | 'mitmem' | 'both';
+export const MITIGATIONS: readonly Mitigation[] = ['none', 'blade', 'mitmem', 'both'];
 
 export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
   // End to end in a few minutes: one setting per system, short probes, coarse bisection.
@@ -78,6 +83,7 @@ export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
 };
 
 export const DEFAULTS: BenchOptions = {
+  mitigation: 'none',
   systems: ['go'],
   workloads: ['a'],
   records: 100_000,
@@ -206,6 +212,15 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
     o.memory_baseline = 'none';
     if (!s('cores-per-vcpu')) o.cores_per_vcpu = 1;
   }
+  if (s('mitigation')) {
+    const m = s('mitigation') as Mitigation;
+    if (!MITIGATIONS.includes(m)) throw new UsageError(`--mitigation must be none, blade, mitmem or both, got ${JSON.stringify(m)}`);
+    const other = o.systems.filter((x) => x !== 'go' && x !== 'java');
+    if (m !== 'none' && other.length) {
+      throw new UsageError(`--mitigation ${m}: only the Go and Java servers have a collector to mitigate, not ${other.join(', ')}`);
+    }
+    o.mitigation = m;
+  }
   if (o.max_rate && o.max_rate <= o.min_rate) throw new UsageError(`--max-rate (${o.max_rate}) must exceed --min-rate (${o.min_rate})`);
   if (!o.mem_gib && !o.ratios) o.ratios = [8];
   return o;
@@ -275,7 +290,7 @@ export function buildPlan(o: BenchOptions): Setting[] {
               // durability none keeps the ids of runs made before the setting existed
               const durPart = system !== 'etcd' && mode.durability === 'log' ? `-log-fsync-${mode.fsync}` : '';
               out.push({
-                id: `${system}-${workload}${durPart}-${memPart}-${vcpus}vcpu-rep${rep}`,
+                id: `${system}-${workload}${durPart}-${memPart}-${vcpus}vcpu${o.mitigation === 'none' ? '' : `-${o.mitigation}`}-rep${rep}`,
                 system,
                 workload,
                 ...(o.workload_file ? { workload_file: o.workload_file } : {}),
@@ -322,6 +337,7 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
     `  before each probe: wait up to ${o.quiet_wait_s} s for other tenants to use ≤ ${o.quiet_cores} core(s)`,
     `  a probe is disturbed when other processes use > ${o.disturbed_cores} cores or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
+    ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
     `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
     `  durability ${durabilityModes(o).map((m) => (m.fsync ? `${m.durability} (fsync ${m.fsync})` : m.durability)).join(', ')}${o.systems.some((x) => x === 'etcd') ? '; etcd with its own WAL (fsync on commit), once per setting' : ''}`,
     `  records ${o.records} (${((o.records * RECORD_BYTES) / 2 ** 20).toFixed(1)} MiB of raw data at ${RECORD_BYTES} B/record)`,
