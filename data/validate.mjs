@@ -2,10 +2,10 @@
 // Validates everything under data/: each CSV of datapackage.json against its Table Schema,
 // each results JSON file against schema/results.schema.json, every quote against the paper
 // text, ids unique across the paper files, and paper-results.json up to date.
-// Usage: node data/validate.mjs [--data DIR] [--paper FILE] [--blade FILE] [--mitmem FILE].
+// Usage: node data/validate.mjs [--data DIR] [--paper FILE] [--blade FILE] [--mitmem FILE] [--fleet FILE].
 // Exit 0 when clean, 1 otherwise.
 // The paper texts are optional: they are not part of the repository. Give the main paper's path
-// with --paper or REPLICANT_PAPER_TEXT, and the mitigation papers' (data/mitigations) with the
+// with --paper or REPLICANT_PAPER_TEXT, and the other papers' (data/mitigations, data/fleet) with the
 // options or variables of OTHER_SOURCE_TEXTS; without one, its quote check is skipped, said once.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +29,7 @@ export const QUOTE_CHECK_SKIPPED = `quote check skipped: no paper text given (se
 export const OTHER_SOURCE_TEXTS = [
   { source: 'blade-gc-avoidance.txt', title: 'BLADE', env: 'REPLICANT_BLADE_TEXT', option: '--blade' },
   { source: 'mitmem-gc-pause-prediction.txt', title: 'MITMEM', env: 'REPLICANT_MITMEM_TEXT', option: '--mitmem' },
+  { source: 'fleet-durable-rsm.txt', title: 'FLEET', env: 'REPLICANT_FLEET_TEXT', option: '--fleet' },
 ];
 
 export function sourceTextSkipped({ source, title, env, option }) {
@@ -219,7 +220,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     else if (args[i] === '--paper') dirs.paperFile = path.resolve(args[i + 1]);
     else if (other && args[i + 1]) dirs.sourceTexts = { ...dirs.sourceTexts, [other.source]: path.resolve(args[i + 1]) };
     else {
-      console.error(`unknown argument ${args[i]}; usage: validate.mjs [--data DIR] [--paper FILE] [--blade FILE] [--mitmem FILE]`);
+      console.error(`unknown argument ${args[i]}; usage: validate.mjs [--data DIR] [--paper FILE] [--blade FILE] [--mitmem FILE] [--fleet FILE]`);
       process.exit(2);
     }
   }

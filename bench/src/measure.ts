@@ -2,7 +2,7 @@
 // find the saturation rate, bisect the target rate for the SLO, and collect per-node CPU,
 // memory, GC activity and leader changes. Cleans up its processes and cgroups whatever happens.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cgroup } from './cgroup.ts';
 import { searchMaxRate, type ProbeOutcome } from './bisect.ts';
@@ -130,7 +130,10 @@ class Testbed {
       nodes: this.o.nodes,
       logDir,
       env: (id) => plans[id]!.env,
-      wrap: (id, argv) => this.groups[id]!.wrap(argv),
+      // the mitigation is a server flag; etcd, C++ and Rust never get one (plan.ts refuses)
+      wrap: (id, argv) => this.groups[id]!.wrap(this.o.mitigation === 'none' ? argv : [...argv, '--mitigation', this.o.mitigation]),
+      durability: s.durability,
+      fsync: s.fsync,
     });
     const deadline = Date.now() + 30_000;
     let leader: number | null = null;
@@ -550,6 +553,19 @@ export interface Survival {
   memory_at_peak: Record<string, number>[];
   /** YCSB's throughput over the whole closed-loop run (warm-up included). */
   saturation_ops_per_s: number;
+  /** Per node, what its own log says about limits (`limit:` lines) and its last status line. */
+  node_evidence: string[];
+}
+
+/** The lines of a node log that explain its memory: every `limit:` line (a server turned work
+ * away or dropped peer messages) and the last `stats` line (log sizes, executed, trimmed). */
+export function nodeEvidence(log: string): string {
+  const lines = log.split('\n');
+  const limits = lines.filter((l) => l.includes('limit:'));
+  const stats = lines.filter((l) => /\bstats\b/.test(l));
+  const shown = [...limits.slice(-3), ...stats.slice(-1)].map((l) => l.slice(0, 300));
+  const more = limits.length > 3 ? [`(${limits.length} limit lines in all)`] : [];
+  return [...more, ...shown].join(' / ') || '(nothing logged about limits)';
 }
 
 /**
@@ -588,7 +604,14 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
         return 0;
       }
     });
-    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, memory_at_peak: atPeak.map((a) => a.stat), saturation_ops_per_s: p.ycsb_overall_ops_per_s };
+    const evidence = bed.groups.map((_, id) => {
+      try {
+        return nodeEvidence(readFileSync(bed.system!.logPath(id), 'utf8'));
+      } catch (err) {
+        return `(no node log: ${(err as Error).message})`;
+      }
+    });
+    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, memory_at_peak: atPeak.map((a) => a.stat), saturation_ops_per_s: p.ycsb_overall_ops_per_s, node_evidence: evidence };
   } finally {
     await bed.close();
   }

@@ -39,8 +39,10 @@ describe('memory limits mean the paper\'s ratio', () => {
           `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); OOM kills ${s.oom_kills.join('/')}; closed loop ${s.saturation_ops_per_s} ops/s (YCSB overall)`,
       );
       const at = (st: Record<string, number>) => `rss ${mib(st.rss ?? 0)} cache ${mib(st.cache ?? 0)} mapped ${mib(st.mapped_file ?? 0)}`;
-      console.log(`${engine}: at each node's highest usage: ${s.memory_at_peak.map(at).join(' | ')} MiB`);
-      expect(s.oom_kills, 'OOM kills per node').toEqual([0, 0, 0]);
+      const evidence = `at each node's highest usage: ${s.memory_at_peak.map(at).join(' | ')} MiB; node logs: ${s.node_evidence.map((e, id) => `n${id}: ${e}`).join(' | ')}`;
+      console.log(`${engine}: ${evidence}`);
+      // The evidence goes into the message: a CI page shows the failing assertion, not the console.
+      expect(s.oom_kills, `OOM kills per node (${evidence})`).toEqual([0, 0, 0]);
       expect(s.alive, 'every node alive').toBe(true);
       expect(s.load_ok, 'every record loaded').toBe(true);
       // A probe that served nothing stressed nothing: the limit would not have been tested.

@@ -9,7 +9,8 @@ import { dirs, scratchData, editCsvLine, editFile, writeJson, sampleResults, quo
 const quotesOnly = quotesOnlyPaperText();
 const bladeQuotesOnly = quotesOnlyText('mitigations/blade-values.csv');
 const mitmemQuotesOnly = quotesOnlyText('mitigations/mitmem-values.csv');
-const standIns = { 'blade-gc-avoidance.txt': bladeQuotesOnly, 'mitmem-gc-pause-prediction.txt': mitmemQuotesOnly };
+const fleetQuotesOnly = quotesOnlyText('fleet/fleet-values.csv');
+const standIns = { 'blade-gc-avoidance.txt': bladeQuotesOnly, 'mitmem-gc-pause-prediction.txt': mitmemQuotesOnly, 'fleet-durable-rsm.txt': fleetQuotesOnly };
 const run = (dataDir, paperFile = quotesOnly, sourceTexts = standIns) => validateData({ dataDir, paperFile, sourceTexts }).map(formatError);
 const VALUES = 'paper/paper-values.csv';
 const script = path.join(dirs.dataDir, 'validate.mjs');
@@ -38,10 +39,23 @@ test('without the paper text the data still validates, and the skip is said once
   const notices = [];
   const errors = validateData({ dataDir: dirs.dataDir, paperFile: null }, { onNotice: (m) => notices.push(m) });
   assert.deepEqual(errors.map(formatError), []);
-  assert.equal(notices.length, 3);
+  assert.equal(notices.length, 4);
   assert.match(notices[0], /quote check skipped.*REPLICANT_PAPER_TEXT/);
   assert.match(notices[1], /quote check of BLADE .*skipped.*REPLICANT_BLADE_TEXT or pass --blade/);
   assert.match(notices[2], /quote check of MITMEM .*skipped.*REPLICANT_MITMEM_TEXT or pass --mitmem/);
+  assert.match(notices[3], /quote check of FLEET .*skipped.*REPLICANT_FLEET_TEXT or pass --fleet/);
+});
+
+test('FLEET’s quotes are checked against FLEET’s text only, and a changed number is caught', () => {
+  const d = scratchData();
+  editFile(path.join(d, 'fleet/fleet-values.csv'), (t) => t.replaceAll('while FLEET takes 1175 ms', 'while FLEET takes 1157 ms'));
+  const errors = run(d);
+  assert.equal(errors.filter((e) => /fleet-values\.csv: row \d+: exact_quote: quote not found in fleet-durable-rsm\.txt: ".*1157 ms"/.test(e)).length, 2, errors.join('\n'));
+  const swapped = run(dirs.dataDir, quotesOnly, { ...standIns, 'fleet-durable-rsm.txt': bladeQuotesOnly });
+  assert.ok(swapped.some((e) => /fleet-values\.csv: .*quote not found in fleet-durable-rsm\.txt/.test(e)), swapped.join('\n'));
+  assert.ok(!swapped.some((e) => /(blade|mitmem)-values\.csv/.test(e)), swapped.join('\n'));
+  const missing = run(dirs.dataDir, quotesOnly, { ...standIns, 'fleet-durable-rsm.txt': '/nonexistent/fleet.txt' });
+  assert.ok(missing.some((e) => /paper text not found \(given by --fleet or REPLICANT_FLEET_TEXT\)/.test(e)), missing.join('\n'));
 });
 
 test('each mitigation paper’s quotes are checked against that paper’s text only', () => {
@@ -60,7 +74,8 @@ test('each mitigation paper’s quotes are checked against that paper’s text o
 });
 
 test('the mitigation texts come only from their variables', () => {
-  assert.deepEqual(sourceTextsFromEnv({}), { 'blade-gc-avoidance.txt': null, 'mitmem-gc-pause-prediction.txt': null });
+  assert.deepEqual(sourceTextsFromEnv({}), { 'blade-gc-avoidance.txt': null, 'mitmem-gc-pause-prediction.txt': null, 'fleet-durable-rsm.txt': null });
+  assert.equal(sourceTextsFromEnv({ REPLICANT_FLEET_TEXT: '/tmp/f.txt' })['fleet-durable-rsm.txt'], '/tmp/f.txt');
   assert.equal(sourceTextsFromEnv({ REPLICANT_BLADE_TEXT: '/tmp/b.txt' })['blade-gc-avoidance.txt'], '/tmp/b.txt');
 });
 
@@ -82,10 +97,10 @@ test('the command line without the paper text passes and prints one notice line'
 });
 
 test('the command line with REPLICANT_PAPER_TEXT checks the quotes', () => {
-  const good = spawnSync(process.execPath, [script, '--blade', bladeQuotesOnly], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly, REPLICANT_MITMEM_TEXT: mitmemQuotesOnly }) });
+  const good = spawnSync(process.execPath, [script, '--blade', bladeQuotesOnly], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly, REPLICANT_MITMEM_TEXT: mitmemQuotesOnly, REPLICANT_FLEET_TEXT: fleetQuotesOnly }) });
   assert.equal(good.status, 0, good.stderr);
   assert.doesNotMatch(good.stdout, /skipped/);
-  assert.match(good.stdout, /every quote occurs in the paper text \(quotes checked: the paper, BLADE, MITMEM\)/);
+  assert.match(good.stdout, /every quote occurs in the paper text \(quotes checked: the paper, BLADE, MITMEM, FLEET\)/);
   const d = scratchData();
   editFile(path.join(d, VALUES), (t) => t.replace('reaching 3 Kops/s with 5 GiB of memory', 'reaching 2 Kops/s with 5 GiB of memory'));
   const bad = spawnSync(process.execPath, [script, '--data', d], { encoding: 'utf8', env: envWithout({ [PAPER_TEXT_ENV]: quotesOnly }) });

@@ -2,7 +2,7 @@
 // engines, each with its own log. Used by `npm run cluster`, the scripted cluster tests and
 // the native benchmarks.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, createWriteStream, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineName } from '../loader/engine.ts';
@@ -33,6 +33,16 @@ export interface LaunchOptions {
    * node (`cutInbound`) without a firewall. Each node then gets its own config file, in which
    * the other nodes' peer addresses are their proxies. */
   peerProxies?: boolean;
+  /** Durability log: every node keeps its write-ahead log in its own data dir
+   * (`dataDirPath(id)`) and a restarted node comes back from it. Absent: durability none (the
+   * paper's design), a restarted node starts empty. */
+  durability?: 'none' | 'log';
+  /** When the write-ahead log is synced (durability log; the servers' default: always). */
+  fsync?: 'always' | 'never';
+  /** Where the data dirs go; the cluster's temporary folder by default (removed by stop). */
+  dataDir?: string;
+  /** Called when a node's process ends by itself or is killed (not by stop). */
+  onExit?: (id: number, how: string) => void;
 }
 
 export { freePorts } from './ports.ts';
@@ -45,6 +55,7 @@ export class NativeCluster {
   private readonly dir: string;
   private readonly configPaths: string[] = [];
   private readonly proxies: PeerProxy[] = [];
+  private stopping = false;
 
   private constructor(
     readonly options: LaunchOptions,
@@ -116,9 +127,31 @@ export class NativeCluster {
     return join(this.options.logDir ?? this.dir, `node-${id}.log`);
   }
 
+  /** Node id's data dir (durability log), or null in durability none. */
+  dataDirPath(id: number): string | null {
+    if (this.options.durability !== 'log') return null;
+    return join(this.options.dataDir ?? this.dir, `node-${id}-data`);
+  }
+
+  /** Empties a stopped node's data dir: a lost disk. It restarts with nothing and must catch
+   * up by state transfer. */
+  wipe(id: number): void {
+    if (this.processes[id]) throw new Error(`node ${id} is running: kill it before wiping its disk`);
+    const dir = this.dataDirPath(id);
+    if (!dir) throw new Error('wipe needs a cluster started with durability log');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
+
   startNode(id: number): void {
     if (this.processes[id]) throw new Error(`node ${id} is running`);
     let argv = [...serverCommand(this.options.engines[id]!), '--config', this.configPaths[id]!, '--id', String(id)];
+    const dataDir = this.dataDirPath(id);
+    if (dataDir) {
+      mkdirSync(dataDir, { recursive: true });
+      argv.push('--data-dir', dataDir);
+      if (this.options.fsync) argv.push('--fsync', this.options.fsync);
+    }
     if (this.options.wrap) argv = this.options.wrap(id, argv);
     const log = (this.logs[id] ??= createWriteStream(this.logPath(id), { flags: 'a' }));
     const child = spawn(argv[0]!, argv.slice(1), {
@@ -130,6 +163,7 @@ export class NativeCluster {
     child.on('exit', (code, signal) => {
       this.lastExit[id] = signal ? `was ended by ${signal}` : `exited with status ${code}`;
       if (this.processes[id] === child) this.processes[id] = null;
+      if (!this.stopping) this.options.onExit?.(id, this.lastExit[id]!);
     });
     this.lastExit[id] = null;
     this.processes[id] = child;
@@ -151,6 +185,7 @@ export class NativeCluster {
 
   /** Stops every node (SIGTERM, then SIGKILL after a grace period) and removes temp files. */
   async stop(graceMs = 3000): Promise<void> {
+    this.stopping = true;
     await Promise.all(
       this.processes.map(async (child) => {
         if (!child || child.exitCode !== null) return;

@@ -10,6 +10,7 @@ export interface NodeStatus {
   elections: number;
   last_index: number;
   last_executed: number;
+  global_last_executed: number;
   replay_remaining: number;
   clients: number;
   clients_refused: number;
@@ -60,6 +61,12 @@ export class StatusReader {
   latest(): NodeStatus | null {
     const all = parseStatusLines(this.text());
     return all[all.length - 1] ?? null;
+  }
+
+  /** The newest status line written after the last mark, or null (does not wait). */
+  latestSinceMark(): NodeStatus | null {
+    const fresh = parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));
+    return fresh[fresh.length - 1] ?? null;
   }
 
   /** Waits (polling the file) for the first status line written after the last mark. */

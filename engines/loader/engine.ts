@@ -26,6 +26,10 @@ export interface NodeConfig {
   election_batch?: number;
   /** `none` (default, the paper's) or `log`: persist effects gate replies (docs/protocol.md, Durability). */
   durability?: 'none' | 'log';
+  /** GC mitigation (docs/protocol.md): `none` (default) collects at once on `gc_pending`. */
+  mitigation?: 'none' | 'blade' | 'mitmem' | 'both';
+  /** MITMEM answers `busy` when the predicted pause is longer than this (default 20000). */
+  mitmem_deadline_us?: number;
 }
 
 /** One node inside a synchronous engine (wasm builds). */

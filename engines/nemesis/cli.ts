@@ -1,4 +1,5 @@
 // npm run nemesis -- --engine go|cpp|rust|java|all [--runs N] [--duration-s S] [--faults kill,pause[,restart]]
+//                    [--durability log|none] [--script durable]
 // Real 3-node clusters on loopback under kill -9 and SIGSTOP/SIGCONT, every history checked by
 // Porcupine. "all": the four engines alone, then two mixed clusters.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -6,18 +7,23 @@ import { join, resolve } from 'node:path';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { checkNative, loadChecker } from '@replicant/checker/node';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
-import { runNemesis, type NemesisFault } from './nemesis.ts';
+import { DURABLE_SCRIPT, runNemesis, type NemesisFault } from './nemesis.ts';
 
 const USAGE = `usage: npm run nemesis -- [options]
   --engine E[,E…]   go | cpp | rust | java | all (each alone, then go,cpp,rust and cpp,rust,java) | a mix a+b+c
   --runs N          runs per cluster (default 1)
   --duration-s S    length of each run (default 6; the last --tail-s are fault-free)
   --tail-s S        fault-free end (default 2)
-  --faults LIST     kill, pause, restart (default kill,pause; restart brings a killed server back
-                    EMPTY — the engines have no durability yet — and is expected to lose writes)
+  --faults LIST     kill, pause, restart (default kill,pause; restart brings a killed server back:
+                    in durability none EMPTY, and is expected to lose writes; in log from its disk)
+  --durability D    none (default: the paper's design) or log (a write-ahead log per node)
+  --script durable  instead of random faults: kill -9 a follower, restart it; kill -9 the leader,
+                    restart it; kill -9 a follower, wipe its disk, restart it (state transfer);
+                    kill -9 all three at once and restart them;
+                    every step waits on the cluster's state (the test cluster/durable.test.ts)
   --clients N       concurrent clients (default 3)
   --seed S          first run's seed (default 1): the schedule's shape, not its timing
-  --out DIR         write each run's history (checker/ format) and Porcupine's HTML for failures
+  --out DIR         write each run's history (checker/ format), the servers' logs and Porcupine's HTML for failures
   --report FILE     JSON summary
 Exit status: 0 every run safe and live, 1 a run failed, 2 bad input.`;
 
@@ -34,7 +40,7 @@ for (let i = 0; i < argv.length; i++) {
   if (!a.startsWith('--') || argv[i + 1] === undefined) fail(`bad argument "${a}"\n${USAGE}`);
   opt.set(a.slice(2), argv[++i]!);
 }
-const known = ['engine', 'runs', 'duration-s', 'tail-s', 'faults', 'clients', 'seed', 'out', 'report'];
+const known = ['engine', 'runs', 'duration-s', 'tail-s', 'faults', 'clients', 'seed', 'out', 'report', 'durability', 'script'];
 for (const k of opt.keys()) if (!known.includes(k)) fail(`unknown option --${k}\n${USAGE}`);
 const num = (name: string, dflt: number, min: number, max: number) => {
   const v = opt.get(name);
@@ -59,6 +65,11 @@ const faults = (opt.get('faults') ?? 'kill,pause').split(',') as NemesisFault[];
 for (const f of faults) if (!['kill', 'pause', 'restart'].includes(f)) fail(`unknown fault "${f}" (kill, pause, restart)`);
 if (faults.includes('restart') && !faults.includes('kill')) fail('restart needs kill');
 const runs = Math.floor(num('runs', 1, 1, 100_000));
+const durability = opt.get('durability') ?? 'none';
+if (durability !== 'none' && durability !== 'log') fail(`--durability must be none or log, not "${durability}"`);
+const scriptName = opt.get('script');
+if (scriptName !== undefined && scriptName !== 'durable') fail(`--script must be durable, not "${scriptName}"`);
+const script = scriptName ? DURABLE_SCRIPT : undefined;
 const duration = num('duration-s', 6, 1, 3600) * 1000;
 const tail = num('tail-s', 2, 0.5, 600) * 1000;
 if (tail >= duration) fail('--tail-s must be shorter than --duration-s');
@@ -75,9 +86,12 @@ let failed = 0;
 const t0 = Date.now();
 for (const engines of clusters) {
   for (let r = 0; r < runs; r++, seed++) {
+    const logDir = outDir ? join(outDir, `nemesis-${engines.join('-')}-${seed}-logs`) : undefined;
+    if (logDir) mkdirSync(logDir, { recursive: true });
     const res = await runNemesis({
-      engines, seed, duration_ms: duration, tail_ms: tail, clients, keys: ['k0', 'k1', 'k2'], faults,
+      engines, seed, log_dir: logDir, duration_ms: duration, tail_ms: tail, clients, keys: ['k0', 'k1', 'k2'], faults,
       commit_interval_ms: 50, request_timeout_ms: 1000,
+      durability: durability as 'none' | 'log', script, acks_between: 30, wait_timeout_ms: 40_000,
       // long native histories: the native checker, on every core, with a time limit
       check: (h) => checkNative(h, 120),
       log: (l) => process.stderr.write(l + '\n'),

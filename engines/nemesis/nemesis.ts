@@ -2,15 +2,30 @@
 // record every operation (unknown outcomes included), and faults on the processes — kill -9 of
 // the leader or a follower, SIGSTOP/SIGCONT pauses that look like a long GC, and (optionally)
 // restarts. Every history goes to Porcupine; acknowledged writes are checked against the final
-// reads. Engines have no durability yet, so a restarted server comes back empty (amnesia):
-// restarts are off unless asked for, and then expected to be unsafe.
+// reads. In durability none (the paper's design) a restarted server comes back empty
+// (amnesia): restarts are off unless asked for, and then expected to be unsafe. In durability
+// log each server keeps a write-ahead log in its data dir and comes back from it; a scripted
+// schedule (`script`) kills the leader and followers in turn, restarts them from disk or
+// wiped, and waits on the cluster's state between steps.
 import { Socket } from 'node:net';
 import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
 import { lostAcknowledgedWrites } from '@replicant/checker/final-state';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from '../cluster/launcher.ts';
+import { StatusReader } from '../cluster/node-status.ts';
 
 export type NemesisFault = 'kill' | 'pause' | 'restart';
+
+/** One step of a scripted run: kill -9 the leader or a follower, let the survivors serve,
+ * restart it (from its data dir, or with the disk wiped), and wait until it has caught up. */
+export interface ScriptedKill {
+  /** all: kill -9 every node at once, then restart them all (what durability log is for) */
+  kill: 'leader' | 'follower' | 'all';
+  wipe?: boolean;
+}
+
+/** The durability script (cluster/durable.test.ts, `npm run nemesis -- --script durable`). */
+export const DURABLE_SCRIPT: readonly ScriptedKill[] = [{ kill: 'follower' }, { kill: 'leader' }, { kill: 'follower', wipe: true }, { kill: 'all' }];
 
 export interface NemesisOptions {
   engines: EngineName[];
@@ -26,6 +41,17 @@ export interface NemesisOptions {
   request_timeout_ms: number;
   check: (history: readonly HistoryOp[]) => Verdict;
   log?: (line: string) => void;
+  /** where the servers' logs go (kept); a temporary folder, removed at the end, by default */
+  log_dir?: string;
+  /** none (the default: the paper's design) or log (a write-ahead log per node) */
+  durability?: 'none' | 'log';
+  /** Scripted faults instead of the seeded random ones (faults and duration_ms are then unused:
+   * the run lasts as long as the script, then tail_ms). */
+  script?: readonly ScriptedKill[];
+  /** Scripted runs: acknowledged operations to wait for after each kill and each restart. */
+  acks_between?: number;
+  /** Scripted runs: how long to wait for a state (acks, a caught-up node) before failing. */
+  wait_timeout_ms?: number;
 }
 
 export interface FaultRecord {
@@ -33,6 +59,10 @@ export interface FaultRecord {
   kind: 'kill' | 'pause' | 'restart';
   node: number;
   was_leader: boolean;
+  /** restart with its data dir emptied (a lost disk) */
+  wiped?: boolean;
+  /** restart: ms until its status showed it had executed what the others had at its restart */
+  caught_up_ms?: number | null;
   duration_ms?: number;
   /** first acknowledged operation after the fault began (any client), ms after it */
   served_again_ms: number | null;
@@ -140,7 +170,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const log = o.log ?? (() => {});
   const dice = new Dice(o.seed);
-  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms });
+  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir });
   const n = cluster.size;
   const t0 = performance.now();
   const nowUs = () => Math.round((performance.now() - t0) * 1000);
@@ -248,7 +278,7 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
           const ms = 300 + dice.int(1000);
           rec.duration_ms = ms;
           await sleep(ms);
-          log(`  ${Math.round(performance.now() - t0)} ms: restart n${node} (empty: no durability yet)`);
+          log(`  ${Math.round(performance.now() - t0)} ms: restart n${node} (${o.durability === 'log' ? 'from its data dir' : 'empty: durability none'})`);
           faults.push({ at_ms: Math.round(performance.now() - t0), kind: 'restart', node, was_leader: false, served_again_ms: null });
           cluster.startNode(node);
           down.delete(node);
@@ -259,10 +289,86 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
     }
   };
 
+  // --- a scripted schedule: every wait is on the cluster's state, bounded by wait_timeout_ms ---
+  const problemsSeen: string[] = [];
+  const waitFor = async (what: string, cond: () => boolean): Promise<boolean> => {
+    const end = performance.now() + (o.wait_timeout_ms ?? 30_000);
+    while (!cond()) {
+      if (performance.now() > end) {
+        problemsSeen.push(`liveness: ${what} did not happen within ${o.wait_timeout_ms ?? 30_000} ms`);
+        log(`  gave up waiting: ${what}`);
+        return false;
+      }
+      await sleep(10);
+    }
+    return true;
+  };
+  const moreAcks = (what: string) => {
+    const target = acks.length + (o.acks_between ?? 30);
+    return waitFor(`${o.acks_between ?? 30} acknowledged operations ${what}`, () => acks.length >= target);
+  };
+  const statuses = [...Array(n).keys()].map((i) => new StatusReader(cluster.logPath(i)));
+  const scripted = async (script: readonly ScriptedKill[]) => {
+    await moreAcks('before the first fault');
+    for (const step of script) {
+      if (step.kill === 'all') {
+        const at = Math.round(performance.now() - t0);
+        log(`  ${at} ms: kill -9 every node`);
+        for (let i = 0; i < n; i++) {
+          faults.push({ at_ms: at, kind: 'kill', node: i, was_leader: i === leaderGuess, served_again_ms: null });
+          down.add(i);
+        }
+        await Promise.all([...Array(n).keys()].map((i) => cluster.kill(i)));
+        const back = Math.round(performance.now() - t0);
+        log(`  ${back} ms: restart every node ${o.durability === 'log' ? 'from its data dir' : 'empty (durability none)'}`);
+        for (let i = 0; i < n; i++) {
+          faults.push({ at_ms: back, kind: 'restart', node: i, was_leader: false, served_again_ms: null });
+          cluster.startNode(i);
+          down.delete(i);
+        }
+        await moreAcks('after the whole cluster came back');
+        lastFaultEnd = performance.now() - t0;
+        continue;
+      }
+      const candidates = [...Array(n).keys()].filter((i) => !down.has(i));
+      const node = step.kill === 'leader' ? leaderGuess : candidates.find((i) => i !== leaderGuess)!;
+      const rec: FaultRecord = { at_ms: Math.round(performance.now() - t0), kind: 'kill', node, was_leader: node === leaderGuess, served_again_ms: null };
+      faults.push(rec);
+      log(`  ${rec.at_ms} ms: kill -9 n${node}${rec.was_leader ? ' (leader)' : ''}`);
+      down.add(node);
+      await cluster.kill(node);
+      await moreAcks(`by the survivors after n${node} was killed`);
+      if (step.wipe && o.durability === 'log') cluster.wipe(node); // in none every restart is empty
+      // what the others have executed when it comes back: it must get at least as far
+      const others = candidates.filter((i) => i !== node);
+      for (const i of others) statuses[i]!.mark();
+      const target = Math.max(...(await Promise.all(others.map((i) => statuses[i]!.nextStatus().then((st) => st.last_executed, () => 0)))));
+      const restart: FaultRecord = { at_ms: Math.round(performance.now() - t0), kind: 'restart', node, was_leader: false, wiped: !!step.wipe, served_again_ms: null, caught_up_ms: null };
+      faults.push(restart);
+      log(`  ${restart.at_ms} ms: restart n${node} ${o.durability !== 'log' ? 'empty (durability none)' : step.wipe ? 'with its disk wiped' : 'from its data dir'}; the others have executed ${target}`);
+      statuses[node]!.mark();
+      cluster.startNode(node);
+      down.delete(node);
+      let executed = -1;
+      const caughtUp = await waitFor(`n${node} executing up to ${target} after its restart`, () => {
+        executed = statuses[node]!.latestSinceMark()?.last_executed ?? -1;
+        return executed >= target && acks.length > 0;
+      });
+      if (caughtUp) restart.caught_up_ms = Math.round(performance.now() - t0 - restart.at_ms);
+      await moreAcks(`after n${node} came back`);
+      lastFaultEnd = performance.now() - t0;
+    }
+  };
+
   const clientRuns = Array.from({ length: o.clients }, (_, c) => runClient(c, false));
-  await nemesis();
-  const waitTail = Math.max(0, o.duration_ms - (performance.now() - t0));
-  await sleep(waitTail);
+  if (o.script) {
+    await scripted(o.script);
+    await sleep(o.tail_ms);
+  } else {
+    await nemesis();
+    const waitTail = Math.max(0, o.duration_ms - (performance.now() - t0));
+    await sleep(waitTail);
+  }
   clientsRunning = false;
   await Promise.all(clientRuns);
   await runClient(o.clients, true); // final reads of every key
@@ -280,7 +386,7 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const probeOps = history.filter((op) => op.client % (o.clients + 1) === o.clients && op.result !== 'unknown');
   for (const op of probeOps) finalReads.set(op.key, op.result === 'ok' ? op.value : undefined);
   const lost = lostAcknowledgedWrites(history, finalReads).map((l) => l.reason);
-  const problems: string[] = [];
+  const problems: string[] = [...problemsSeen];
   if (verdict.verdict === 'violation') problems.push(`Porcupine: not linearizable on keys ${verdict.violating_keys.join(', ')}`);
   else if (verdict.verdict !== 'linearizable') problems.push('Porcupine could not decide within its time limit');
   problems.push(...lost);

@@ -26,6 +26,9 @@ export interface ClusterOptions {
   durability?: 'none' | 'log';
   /** Durability log: complete each persist as soon as it is asked for (default), or only on `persist`. */
   manualPersist?: boolean;
+  /** GC mitigation (docs/protocol.md): `none` (default), `blade`, `mitmem` or `both`. */
+  mitigation?: 'none' | 'blade' | 'mitmem' | 'both';
+  mitmemDeadlineUs?: number;
 }
 
 /** A persist a node asked for that the harness's disk has not completed yet. */
@@ -63,6 +66,8 @@ export class Cluster {
   /** Per node: persists asked for and not yet on disk (lost in a crash). */
   readonly unpersisted: PendingPersist[][] = [];
   pending: PendingMessage[] = [];
+  /** Nodes told to collect (a `collect` effect) that have not been given `gc_done` yet. */
+  readonly collecting = new Set<number>();
   private readonly cutLinks = new Set<string>();
   private nextMessageId = 1;
   /** Output lines of the command being run. */
@@ -105,6 +110,8 @@ export class Cluster {
     if (o.repairBatch !== undefined) cfg.repair_batch = o.repairBatch;
     if (o.electionBatch !== undefined) cfg.election_batch = o.electionBatch;
     if (o.durability !== undefined) cfg.durability = o.durability;
+    if (o.mitigation !== undefined) cfg.mitigation = o.mitigation;
+    if (o.mitmemDeadlineUs !== undefined) cfg.mitmem_deadline_us = o.mitmemDeadlineUs;
     return cfg;
   }
 
@@ -190,6 +197,7 @@ export class Cluster {
     const effect = JSON.parse(line) as { type: string; timer?: TimerName; delay_us?: number };
     if (effect.type === 'set_timer') this.timers[id]!.set(effect.timer!, effect.delay_us!);
     else if (effect.type === 'cancel_timer') this.timers[id]!.delete(effect.timer!);
+    else if (effect.type === 'collect') this.collecting.add(id);
   }
 
   // --- the network ---
@@ -281,9 +289,25 @@ export class Cluster {
     await this.step(id, JSON.stringify({ type: 'client', client_id: clientId, request_id: requestId, line }));
   }
 
+  /** The node's runtime announces a collection with its predicted pause. */
+  async gcPending(id: number, pauseUs: number): Promise<void> {
+    this.node(id);
+    this.out.push(`n${id}: gc pending ${pauseUs} us`);
+    await this.step(id, JSON.stringify({ type: 'gc_pending', pause_us: pauseUs }));
+  }
+
+  /** The collection the node was told to run has ended. */
+  async gcDone(id: number): Promise<void> {
+    this.node(id);
+    this.collecting.delete(id);
+    this.out.push(`n${id}: gc done`);
+    await this.step(id, '{"type":"gc_done"}');
+  }
+
   async crash(id: number): Promise<void> {
     const n = this.node(id);
     this.nodes[id] = null;
+    this.collecting.delete(id);
     this.timers[id]!.clear();
     const lost = this.unpersisted[id]!.length;
     this.unpersisted[id] = [];

@@ -1,6 +1,9 @@
 // replicant-server: the C++ engine's native TCP server.
 //   replicant-server --config CONFIG.json --id N [--trace] [--seed S]
-// (the configuration may also be given as the first plain argument).
+//                    [--data-dir DIR [--durability log|none] [--fsync always|interval|never]]
+// (the configuration may also be given as the first plain argument). With --data-dir the node
+// runs durability log: its write-ahead log is DIR/wal.log (docs/protocol.md, "Write-ahead
+// log"); without it the node keeps nothing (durability none, the paper's design).
 // Exits with status 2 and a message on a missing or malformed configuration, a bad id or an
 // unusable address.
 #include <csignal>
@@ -17,7 +20,8 @@ namespace {
 [[noreturn]] void Usage(const std::string& why) {
   std::fprintf(stderr,
                "replicant-server: %s\n"
-               "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n",
+               "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n"
+               "       [--data-dir DIR [--durability log|none] [--fsync always|interval|never]]\n",
                why.c_str());
   std::exit(2);
 }
@@ -25,7 +29,7 @@ namespace {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string config_path, id_text;
+  std::string config_path, id_text, durability, fsync = "always";
   bool have_id = false;
   replicant::server::Options opts;
   for (int i = 1; i < argc; i++) {
@@ -47,6 +51,13 @@ int main(int argc, char** argv) {
       const unsigned long long seed = std::strtoull(s.c_str(), &end, 10);
       if (s.empty() || *end != '\0' || seed >= (1ULL << 53)) Usage("--seed must be below 2^53");
       opts.seed = seed;
+    } else if (arg == "--data-dir" || arg.rfind("--data-dir=", 0) == 0) {
+      opts.data_dir = value("--data-dir");
+      if (opts.data_dir.empty()) Usage("--data-dir needs a directory");
+    } else if (arg == "--durability" || arg.rfind("--durability=", 0) == 0) {
+      durability = value("--durability");
+    } else if (arg == "--fsync" || arg.rfind("--fsync=", 0) == 0) {
+      fsync = value("--fsync");
     } else if (arg == "--trace") {
       opts.trace = true;
     } else if (!arg.empty() && arg[0] != '-' && config_path.empty()) {
@@ -57,6 +68,15 @@ int main(int argc, char** argv) {
   }
   if (config_path.empty()) Usage("no configuration file given");
   if (!have_id) Usage("no --id given");
+  if (durability == "log" || (durability.empty() && !opts.data_dir.empty())) {
+    if (opts.data_dir.empty()) Usage("--durability log needs --data-dir");
+    const std::string err = replicant::server::ParseFsyncPolicy(fsync, &opts.fsync);
+    if (!err.empty()) Usage(err);
+  } else if (durability.empty() || durability == "none") {
+    if (!opts.data_dir.empty()) Usage("--durability none keeps no data: drop --data-dir");
+  } else {
+    Usage("--durability must be log or none, not \"" + durability + "\"");
+  }
 
   std::ifstream in(config_path, std::ios::binary);
   if (!in) Usage("cannot read configuration " + config_path);
@@ -72,6 +92,8 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   replicant::server::BlockStopSignals();  // before any thread starts
   replicant::server::Server server(std::move(cfg), id, opts);
+  err = server.OpenLog();
+  if (!err.empty()) Usage(err);
   err = server.Listen();
   if (!err.empty()) Usage(err);
   server.Run();

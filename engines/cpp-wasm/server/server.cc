@@ -161,6 +161,25 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
 
 Server::~Server() = default;
 
+std::string Server::OpenLog() {
+  if (opts_.data_dir.empty()) return "";
+  WalReadResult held;
+  std::string err = Wal::Open(opts_.data_dir, opts_.fsync, &wal_, &held);
+  if (!err.empty()) return err;
+  if (!held.warning.empty()) Log("warning: " + held.warning);
+  restart_records_.resize(held.records.size());
+  for (size_t i = 0; i < held.records.size(); i++) {
+    if (!DecodeRecord(held.records[i], &restart_records_[i])) {
+      return wal_->path() + ": record " + std::to_string(i) + " (a good checksum) is not a record: " +
+             held.records[i].substr(0, 80);
+    }
+  }
+  Config c = node_->config();
+  c.durability = Durability::kLog;
+  node_ = std::make_unique<Node>(c);
+  return "";
+}
+
 // StartThread runs f on a detached thread; false if the system has no thread to give (the
 // connection is then refused rather than the process ended).
 bool Server::StartThread(std::function<void()> f) {
@@ -220,7 +239,12 @@ void Server::RunSignals() {
   Log(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + "; stats " +
       runtime::StatsJson());
   std::fflush(stderr);
-  // Nothing is durable (as in Replicant): the sockets close with the process.
+  // With a write-ahead log every record the core was told is persisted has been written
+  // already (and synced, by policy); without one nothing is durable, as in Replicant.
+  if (wal_ != nullptr && opts_.fsync != FsyncPolicy::kAlways) {
+    std::lock_guard<std::mutex> lk(mu_);
+    wal_.reset();  // syncs what the kernel holds
+  }
   _exit(0);
 }
 
@@ -234,7 +258,22 @@ void Server::Run() {
   std::thread(&Server::RunStatus, this).detach();
   {
     std::lock_guard<std::mutex> lk(mu_);
-    StepLocked(Event{});  // start
+    if (wal_ != nullptr) {
+      Event restart;
+      restart.type = EventType::kRestart;
+      restart.records = std::move(restart_records_);
+      const size_t count = restart.records.size();
+      core_refused_ = false;
+      StepLocked(restart, Clock::now());
+      if (core_refused_) {
+        Log(wal_->path() + ": the core refused the records it holds (a record no node could have written)");
+        std::fflush(stderr);
+        _exit(2);
+      }
+      Log("restarted from " + wal_->path() + ": " + std::to_string(count) + " records");
+    } else {
+      StepLocked(Event{}, Clock::now());  // start
+    }
   }
   Log("serving peers on " + cfg_.peers[id_].host + ":" + cfg_.peers[id_].port + ", clients on " +
       cfg_.clients[id_].host + ":" + cfg_.clients[id_].port);
@@ -291,9 +330,29 @@ void Server::NoteTimerLateness(Clock::time_point deadline) {
   }
 }
 
-void Server::StepLocked(const Event& ev) {
-  DeliverDueTimersLocked();
+// StepLocked puts the event among the due timers in the order they happened: a timer that came
+// due before the event was read goes first, one that came due while the event waited for the
+// lock goes after it. Delivering every due timer first instead made a follower whose heartbeat
+// arrived in time, but waited behind client work for the lock, see its election timer first and
+// start an election against a live leader.
+void Server::StepLocked(const Event& ev, Clock::time_point received) {
+  DeliverDueTimersLocked(received);
+  StepCoreLocked(ev);
+  DeliverDueTimersLocked(Clock::now());
+}
+
+// StepCoreLocked steps the core and carries out its effects. A persist effect is written (and
+// synced, by policy) by Dispatch before the core hears it is done, so nothing that reveals its
+// records leaves first: one write and one fsync per step's batch.
+void Server::StepCoreLocked(const Event& ev) {
+  persisted_ = 0;
   for (const Effect& e : node_->Step(ev)) Dispatch(e);
+  if (persisted_ != 0) {
+    Event done;
+    done.type = EventType::kPersisted;
+    done.persist_id = persisted_;
+    StepCoreLocked(done);
+  }
 }
 
 // SendReplies writes the replies the last steps queued, with the core lock released; what a
@@ -308,18 +367,17 @@ void Server::SendReplies(std::vector<std::shared_ptr<ClientConn>>* conns) {
 // DeliverDueTimersLocked steps the core with every timer whose deadline has passed. Every
 // step calls it first, so a due heartbeat goes out with the next step of any thread instead of
 // waiting for the timer thread to win the core lock against the client threads.
-void Server::DeliverDueTimersLocked() {
+void Server::DeliverDueTimersLocked(Clock::time_point up_to) {
   for (;;) {
-    if (Clock::now().time_since_epoch().count() < next_deadline_.load(std::memory_order_acquire)) {
+    if (up_to.time_since_epoch().count() < next_deadline_.load(std::memory_order_acquire)) {
       return;
     }
     int due = -1;
     Clock::time_point deadline;
     {
       std::lock_guard<std::mutex> tl(timer_mu_);
-      const auto now = Clock::now();
       for (int t = 0; t < 2; t++) {
-        if (timer_armed_[t] && timer_deadline_[t] <= now &&
+        if (timer_armed_[t] && timer_deadline_[t] <= up_to &&
             (due < 0 || timer_deadline_[t] < timer_deadline_[due])) {
           due = t;
         }
@@ -335,7 +393,7 @@ void Server::DeliverDueTimersLocked() {
     Event ev;
     ev.type = EventType::kTimer;
     ev.timer = static_cast<TimerName>(due);
-    for (const Effect& e : node_->Step(ev)) Dispatch(e);
+    StepCoreLocked(ev);
   }
 }
 
@@ -403,9 +461,20 @@ void Server::Dispatch(const Effect& e) {
       }
       return;
     case EffectType::kError:
+      core_refused_ = true;
       Log("the core rejected an event as bad_event");
       return;
-    case EffectType::kPersist:  // the server runs durability none (no write-ahead log yet)
+    case EffectType::kPersist: {
+      const std::string err = wal_ != nullptr ? wal_->Append(e.records) : "no write-ahead log";
+      if (!err.empty()) {
+        Log("write-ahead log: " + err + "; stopping: a node that cannot persist must not answer");
+        std::fflush(stderr);
+        _exit(1);
+      }
+      persisted_ = e.persist_id;
+      return;
+    }
+    case EffectType::kCollect:  // C++ has no collector: the server never sends gc_pending
       return;
   }
 }
@@ -433,7 +502,7 @@ void Server::RunTimers() {
     std::vector<std::shared_ptr<ClientConn>> replied;
     {
       std::lock_guard<std::mutex> lk(mu_);
-      DeliverDueTimersLocked();
+      DeliverDueTimersLocked(Clock::now());
       replied.swap(replied_);
     }
     SendReplies(&replied);
@@ -479,6 +548,7 @@ void Server::AcceptClients() {
 void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string line) {
   std::vector<std::shared_ptr<ClientConn>> replied;
   bool stepped = false;
+  const Clock::time_point received = Clock::now();
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (conn->in_flight < kMaxInFlightPerClient && in_flight_ < kMaxInFlightTotal) {
@@ -490,7 +560,7 @@ void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string lin
       ev.client_id = conn->client_id;
       ev.request_id = request_id;
       ev.line = std::move(line);
-      StepLocked(ev);
+      StepLocked(ev, received);
       replied.swap(replied_);
       stepped = true;
     }
@@ -622,6 +692,8 @@ void Server::ServePeer(int fd, std::string from) {
   Event ev;
   ev.type = EventType::kMessage;
   const uint64_t n = cfg_.peers.size();
+  // When the lines now in the reader's buffer were read off the socket.
+  Clock::time_point received = Clock::now();
   for (;;) {
     LineReader::Status st;
     while ((st = reader.TryLine(&line)) == LineReader::Status::kLine) {
@@ -642,7 +714,7 @@ void Server::ServePeer(int fd, std::string from) {
       }
       {
         std::lock_guard<std::mutex> lk(mu_);
-        StepLocked(ev);
+        StepLocked(ev, received);
         replied.swap(replied_);
       }
       SendReplies(&replied);
@@ -652,6 +724,7 @@ void Server::ServePeer(int fd, std::string from) {
       break;
     }
     if (!reader.Fill()) break;
+    received = Clock::now();
   }
   close(fd);
 }

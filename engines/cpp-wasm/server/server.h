@@ -29,6 +29,7 @@
 #include "node.h"
 #include "server_config.h"
 #include "status.h"
+#include "wal.h"
 
 namespace replicant {
 namespace server {
@@ -36,6 +37,9 @@ namespace server {
 struct Options {
   bool trace = false;             // log the core's trace records to stderr
   std::optional<uint64_t> seed;   // the core's PRNG seed (default: id + 1, as the Go server)
+  // durability log: the write-ahead log's directory (empty: durability none, the paper's)
+  std::string data_dir;
+  FsyncPolicy fsync = FsyncPolicy::kAlways;
 };
 
 // BlockStopSignals blocks SIGINT and SIGTERM in the calling thread and every thread it
@@ -49,6 +53,10 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
+  // OpenLog opens the write-ahead log in opts.data_dir (when given) and reads the records the
+  // node will restart from. Returns "" or what is wrong: a node must not start on a log it
+  // cannot trust, nor fall back to memory when it cannot write one.
+  std::string OpenLog();
   // Listen binds the peer and client listeners. Returns "" or what is wrong.
   std::string Listen();
   // Run starts every thread and the core; it does not return (SIGINT/SIGTERM end the
@@ -62,8 +70,11 @@ class Server {
 
   static bool StartThread(std::function<void()> f);
   void Log(const std::string& line);
-  void StepLocked(const Event& ev);  // mu_ held; delivers due timers first
-  void DeliverDueTimersLocked();     // mu_ held
+  // mu_ held. Timers due by `received` (when the event was read off its socket) go first, the
+  // event, then timers that came due while it waited for the lock (see StepLocked).
+  void StepLocked(const Event& ev, Clock::time_point received);
+  void StepCoreLocked(const Event& ev);  // mu_ held; one step, then its persists reported
+  void DeliverDueTimersLocked(Clock::time_point up_to);  // mu_ held
   void Dispatch(const Effect& e);    // mu_ held
   void NoteTimerLateness(Clock::time_point deadline);
   void UpdateNextDeadlineLocked();  // timer_mu_ held
@@ -99,6 +110,12 @@ class Server {
   // Everything below is guarded by mu_ (the core lock) unless said otherwise.
   std::mutex mu_;
   std::unique_ptr<Node> node_;
+  // durability log (OpenLog): the write-ahead log, the records it held at start, and the
+  // newest persist id the current step wrote
+  std::unique_ptr<Wal> wal_;
+  std::vector<Record> restart_records_;
+  uint64_t persisted_ = 0;
+  bool core_refused_ = false;  // the core answered an event bad_event
   std::map<uint64_t, std::shared_ptr<ClientConn>> clients_;
   uint64_t next_client_k_ = 0;
   uint64_t in_flight_ = 0;  // client requests in the core, over all connections

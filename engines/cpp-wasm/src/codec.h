@@ -15,6 +15,8 @@ namespace replicant {
 bool DecodeMessage(std::string_view in, Message* out);
 // DecodeEvent reads one event.
 bool DecodeEvent(std::string_view in, Event* out);
+// DecodeRecord reads one durable record (a write-ahead log frame's payload).
+bool DecodeRecord(std::string_view in, Record* out);
 // DecodeConfig reads a node configuration; unknown fields and out-of-range values are
 // errors. Returns an empty string on success, else the message.
 std::string DecodeConfig(std::string_view in, Config* out);
@@ -23,6 +25,8 @@ std::string DecodeConfig(std::string_view in, Config* out);
 void AppendMessage(std::string& b, const Message& m);
 // AppendEffect writes e in canonical form (without the line feed).
 void AppendEffect(std::string& b, const Effect& e);
+// AppendRecord writes a durable record in canonical form.
+void AppendRecord(std::string& b, const Record& r);
 // EncodeEffects appends effects to b as JSON Lines.
 void EncodeEffects(std::string& b, const std::vector<Effect>& effects);
 

@@ -43,6 +43,7 @@ void Node::BecomeFollower(uint64_t b) {
     accepts_.clear();
     replay_queue_.clear();
     commit_round_.reset();
+    GcLeaveLeadership();
   }
   if (was_leader || !had_leader) SetTimer(TimerName::kElection, ElectionDelayUs());
 }
@@ -52,7 +53,9 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   ballot_ = b;
   quorum_tick_ = 0;
   std::fill(heard_tick_.begin(), heard_tick_.end(), 0);
+  GcBecomeLeader();
   commit_gle_ = log_.GlobalLastExecuted();
+  repairs_.fill(RepairStream{});
   Trace t;
   t.kind = TraceKind::kLeader;
   t.ballot = b;
@@ -62,6 +65,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   TrimAndOpenCommitRound();
   SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
   StartReplay(merged);
+  GcAfterBecomeLeader();
 }
 
 // --- election ---
@@ -69,6 +73,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
 void Node::OnElectionTimer() {
   if (IsLeader()) return;
   lease_held_ = commit_received_;
+  if (GcOnElectionTimer()) return;
   if (commit_received_) {
     commit_received_ = false;
     SetTimer(TimerName::kElection, ElectionDelayUs());
@@ -80,6 +85,11 @@ void Node::OnElectionTimer() {
     SetTimer(TimerName::kElection, ElectionDelayUs());
     return;
   }
+  StartElection();
+}
+
+// StartElection is steps 3-6 of the election timer: a handoff's target runs them at once.
+void Node::StartElection() {
   if (prepare_ != nullptr) {
     const uint64_t abandoned = prepare_->ballot;
     prepare_.reset();
@@ -126,7 +136,7 @@ void Node::OnPrepareRequest(const Message& m) {
   }
   Message r;
   r.type = MessageType::kPrepareResponse;
-  if (m.ballot > ballot_ && !InLease()) {
+  if (m.ballot > ballot_ && (!InLease() || HandoffPrepare(m))) {
     BecomeFollower(m.ballot);
     if (m.from_index > 0) {
       Respond(m, PromiseChunk(m.from_index));
@@ -364,6 +374,7 @@ void Node::OnClientCommand(const ClientRequest& c, std::string_view line) {
   if (!cmd) {
     r.type = ResultType::kBadCommand;
     Reply(c, std::move(r));
+  } else if (gc_.phase != GcPhase::kIdle && GcClientReply(c)) {
   } else if (IsLeader()) {
     if (accepts_.size() >= cfg_.max_pending_accepts) {
       r.type = ResultType::kRetry;
@@ -410,6 +421,7 @@ void Node::OnAcceptResponse(const Message& m) {
   auto it = accepts_.find(m.channel_id);
   if (it == accepts_.end() || (it->second->answered & PeerBit(m.from)) != 0) {
     counters_.stale_responses++;
+    RepairAcknowledged(m);
     return;
   }
   AcceptPhase* ph = it->second.get();
@@ -440,6 +452,7 @@ void Node::OnCommitTimer() {
       return;
     }
   }
+  GcHandoffTick();
   commit_round_.reset();
   for (AcceptPhase* ph : SortedAccepts()) {
     ph->ticks++;
@@ -453,6 +466,7 @@ void Node::OnCommitTimer() {
       FailWhileLeader(ph);
     }
   }
+  GcGrantTicks();
   TrimAndOpenCommitRound();
   SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
 }
@@ -514,6 +528,7 @@ void Node::OnCommitRequest(const Message& m) {
   r.ballot = ballot_;
   r.last_executed = log_.LastExecuted();
   Respond(m, std::move(r));
+  GcAfterCommitRequest();
 }
 
 void Node::OnCommitResponse(const Message& m) {
@@ -529,9 +544,15 @@ void Node::OnCommitResponse(const Message& m) {
     return;
   }
   r->answered_count++;
+  gc_.peer_executed[m.from] = m.last_executed;
   r->min_last_executed = std::min(r->min_last_executed, m.last_executed);
   if (m.last_executed < r->last_executed && cfg_.repair_batch > 0) {
-    Repair(m.from, m.last_executed, r->last_executed);
+    if (m.last_executed < log_.GlobalLastExecuted()) {
+      repairs_[m.from] = RepairStream{};
+      SendSnapshot(m.from);  // what it needs next is trimmed here (snapshot.cc)
+    } else {
+      Repair(m.from, m.last_executed + 1, r->last_executed);
+    }
   }
   if (r->answered_count == cfg_.num_peers - 1) {
     const uint64_t learned = r->min_last_executed;
@@ -542,17 +563,15 @@ void Node::OnCommitResponse(const Message& m) {
 
 // --- repair ---
 
-// Repair re-sends to peer, as accept requests under this leader's ballot, the entries after
-// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
-// accept) or held them from an older ballot (stale). At most repair_batch per heartbeat; one
-// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
-void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
-  if (peer_last_executed < log_.GlobalLastExecuted()) {
-    SendSnapshot(peer);  // what it needs next is trimmed here (snapshot.cc)
-    return;
-  }
+// Repair re-sends to peer, as accept requests under this leader's ballot, the entries from
+// `from` up to up_to: it lacked them (a lost accept) or held them from an older ballot (stale).
+// At most repair_batch at a time, on one channel id whose answers match no accept phase; when
+// all of them are acknowledged the next batch follows (RepairAcknowledged). The next heartbeat
+// commits them.
+void Node::Repair(uint64_t peer, uint64_t from, uint64_t up_to) {
+  repairs_[peer] = RepairStream{};
   std::vector<Instance> batch;
-  for (uint64_t i = peer_last_executed + 1; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
+  for (uint64_t i = from; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
     const Instance* inst = log_.Get(i);
     if (inst == nullptr || inst->ballot != ballot_) break;  // trimmed, or still being replayed
     batch.push_back(*inst);
@@ -566,6 +585,8 @@ void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
   t.to_index = batch.back().index;
   EmitTrace(t);
   const uint64_t channel = ++next_channel_id_;
+  const uint64_t to_index = batch.back().index;
+  const uint64_t count = batch.size();
   for (Instance& inst : batch) {
     Message m;
     m.type = MessageType::kAcceptRequest;
@@ -575,6 +596,21 @@ void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
     m.instance = std::move(inst);
     Send(m);
   }
+  repairs_[peer] = RepairStream{channel, to_index, count};
+}
+
+// RepairAcknowledged counts an accept_response to a repair batch; the last one of the batch
+// sends the next, up to this leader's last_executed (every entry up to it is chosen). A
+// refusal or a lost answer ends the stream; the next heartbeat answer starts it again.
+void Node::RepairAcknowledged(const Message& m) {
+  if (!IsLeader() || m.from >= kMaxNumPeers) return;
+  RepairStream& s = repairs_[m.from];
+  if (s.awaiting == 0 || m.channel_id != s.channel_id) return;
+  if (!m.ok) {
+    s = RepairStream{};
+    return;
+  }
+  if (--s.awaiting == 0) Repair(m.from, s.to_index + 1, log_.LastExecuted());
 }
 
 // --- check-quorum ---
@@ -611,6 +647,7 @@ void Node::StepDown(uint64_t heard) {
   accepts_.clear();
   replay_queue_.clear();
   commit_round_.reset();
+  GcLeaveLeadership();
   commit_received_ = false;
   lease_held_ = false;
   SetTimer(TimerName::kElection, ElectionDelayUs());
@@ -662,6 +699,18 @@ void Node::OnMessage(const Message& m) {
       break;
     case MessageType::kSnapshot:
       OnSnapshot(m);
+      break;
+    case MessageType::kGcRequest:
+      OnGcRequest(m);
+      break;
+    case MessageType::kGcGrant:
+      OnGcGrant(m);
+      break;
+    case MessageType::kGcRelease:
+      OnGcRelease(m);
+      break;
+    case MessageType::kHandoff:
+      OnHandoff(m);
       break;
   }
 }

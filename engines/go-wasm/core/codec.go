@@ -260,6 +260,39 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 			return m, false
 		}
 		m = Message{Type: Snapshot, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], LastExecuted: n[4], KV: kv}
+	case "gc_request":
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "pause_us")
+		if !ok {
+			return m, false
+		}
+		n, ok := uints(f[1:]...)
+		if !ok {
+			return m, false
+		}
+		m = Message{Type: GcRequest, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], PauseUs: n[4]}
+	case "gc_grant", "gc_release":
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot")
+		if !ok {
+			return m, false
+		}
+		n, ok := uints(f[1:]...)
+		if !ok {
+			return m, false
+		}
+		m = Message{Type: GcGrant, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3]}
+		if t == "gc_release" {
+			m.Type = GcRelease
+		}
+	case "handoff":
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "target")
+		if !ok {
+			return m, false
+		}
+		n, ok := uints(f[1:]...)
+		if !ok {
+			return m, false
+		}
+		m = Message{Type: Handoff, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], Target: n[4]}
 	default:
 		return m, false
 	}
@@ -353,6 +386,16 @@ func DecodeEvent(in []byte) (Event, error) {
 			if m, ok := decodeMessageValue(f[1]); ok {
 				return Event{Type: EventMessage, Message: m}, nil
 			}
+		}
+	case "gc_pending":
+		if f, ok := objectFields(v, "type", "pause_us"); ok {
+			if p, ok := asUint(f[1]); ok {
+				return Event{Type: EventGcPending, PauseUs: p}, nil
+			}
+		}
+	case "gc_done":
+		if _, ok := objectFields(v, "type"); ok {
+			return Event{Type: EventGcDone}, nil
 		}
 	case "persisted":
 		if f, ok := objectFields(v, "type", "persist_id"); ok {
@@ -520,6 +563,14 @@ func AppendMessage(b []byte, m *Message) []byte {
 		b = appendUintField(b, "last_executed", m.LastExecuted, false)
 		b = appendField(b, "kv", false)
 		b = appendKVEntries(b, m.KV)
+	case GcRequest:
+		b = appendUintField(b, "ballot", m.Ballot, false)
+		b = appendUintField(b, "pause_us", m.PauseUs, false)
+	case GcGrant, GcRelease:
+		b = appendUintField(b, "ballot", m.Ballot, false)
+	case Handoff:
+		b = appendUintField(b, "ballot", m.Ballot, false)
+		b = appendUintField(b, "target", m.Target, false)
 	}
 	return append(b, '}')
 }
@@ -573,6 +624,15 @@ func appendTrace(b []byte, t *Trace) []byte {
 		b = appendUintField(b, "last_executed", t.Index, false)
 	case TraceSnapshotInstalled:
 		b = appendUintField(b, "last_executed", t.Index, false)
+	case TraceGcAsk:
+		b = appendUintField(b, "leader", t.Leader, false)
+	case TraceGcGrant, TraceGcRelease, TraceGcGrantExpired:
+		b = appendUintField(b, "peer", t.Leader, false)
+	case TraceGcQueued:
+		b = appendUintField(b, "peer", t.Leader, false)
+		b = appendUintField(b, "waiting", t.Count, false)
+	case TraceHandoff:
+		b = appendUintField(b, "target", t.Leader, false)
 	}
 	return b
 }
@@ -595,6 +655,8 @@ func AppendEffect(b []byte, e *Effect) []byte {
 			b = appendStringField(b, "value", e.Result.Value, false)
 		case ResultLeaderIs:
 			b = appendUintField(b, "leader", e.Result.Leader, false)
+		case ResultBusy:
+			b = appendUintField(b, "pause_us", e.Result.PauseUs, false)
 		}
 	case EffectSetTimer:
 		b = appendStringField(b, "type", "set_timer", true)
@@ -606,6 +668,9 @@ func AppendEffect(b []byte, e *Effect) []byte {
 	case EffectTrace:
 		b = appendStringField(b, "type", "trace", true)
 		b = appendTrace(b, &e.Trace)
+	case EffectCollect:
+		b = appendStringField(b, "type", "collect", true)
+		b = appendUintField(b, "pause_us", e.PauseUs, false)
 	case EffectError:
 		b = appendStringField(b, "type", "error", true)
 		b = appendStringField(b, "error", "bad_event", false)
@@ -659,6 +724,15 @@ func DecodeConfig(in []byte) (Config, error) {
 			}
 			continue
 		}
+		if f.name == "mitigation" {
+			s, ok := asString(f.value)
+			m, known := parseMitigation(s)
+			if !ok || !known {
+				return Config{}, errors.New(`config: mitigation must be "none", "blade", "mitmem" or "both"`)
+			}
+			cfg.Mitigation = m
+			continue
+		}
 		if f.name == "trace" || f.name == "check_quorum" {
 			b, ok := asBool(f.value)
 			if !ok {
@@ -692,6 +766,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.RepairBatch = n
 		case "election_batch":
 			cfg.ElectionBatch = n
+		case "mitmem_deadline_us":
+			cfg.MitmemDeadlineUs = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

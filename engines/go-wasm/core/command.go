@@ -38,16 +38,18 @@ const (
 	ResultRetry
 	ResultLeaderIs
 	ResultBadCommand
+	ResultBusy // GC mitigation (MITMEM): retry at another replica now
 )
 
-var resultTypeNames = [...]string{"ok", "not_found", "retry", "leader_is", "bad_command"}
+var resultTypeNames = [...]string{"ok", "not_found", "retry", "leader_is", "bad_command", "busy"}
 
 func (r ResultType) String() string { return resultTypeNames[r] }
 
 type Result struct {
-	Type   ResultType
-	Value  string // for ok
-	Leader uint64 // for leader_is
+	Type    ResultType
+	Value   string // for ok
+	Leader  uint64 // for leader_is
+	PauseUs uint64 // for busy: the predicted pause
 }
 
 // ReplyLine renders a result as the client text protocol's reply line (without "\n").
@@ -61,6 +63,8 @@ func ReplyLine(r Result) string {
 		return "retry"
 	case ResultLeaderIs:
 		return "leader is " + formatUint(r.Leader)
+	case ResultBusy:
+		return "busy " + formatUint(r.PauseUs)
 	default:
 		return "bad command"
 	}

@@ -26,6 +26,11 @@ type Config struct {
 	ElectionBatch uint64
 	// Durability: none (the paper's, the lab's preset) or log (persist before revealing).
 	Durability Durability
+	// Mitigation: what a node does when its runtime announces a collection (mitigation.go);
+	// none collects at once, the paper's behaviour.
+	Mitigation Mitigation
+	// MitmemDeadlineUs: MITMEM answers busy when the predicted pause is longer than this.
+	MitmemDeadlineUs uint64
 }
 
 // ServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").
@@ -46,6 +51,7 @@ func DefaultConfig() Config {
 		AcceptTimeoutTicks: 3,
 		MaxPendingAccepts:  4096,
 		Trace:              true,
+		MitmemDeadlineUs:   20_000, // the MITMEM paper's 20 ms SLO
 	}
 }
 
@@ -67,6 +73,8 @@ func (c Config) Validate() error {
 		return errors.New("config: repair_batch must be between 0 and 4096")
 	case c.ElectionBatch > 4096:
 		return errors.New("config: election_batch must be between 0 and 4096")
+	case c.MitmemDeadlineUs > 60_000_000:
+		return errors.New("config: mitmem_deadline_us must be between 0 and 60000000")
 	}
 	return nil
 }

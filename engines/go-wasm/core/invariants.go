@@ -35,4 +35,5 @@ func (n *Node) checkInvariants() {
 	if n.isLeader() && n.prepare != nil {
 		fail("a leader holds a prepare phase")
 	}
+	n.checkGcInvariants(fail)
 }

@@ -12,11 +12,17 @@ const (
 	CommitRequest
 	CommitResponse
 	Snapshot // state transfer: the leader's KV store at its last_executed
+	// GC mitigation (mitigation.go)
+	GcRequest // a follower asks its leader for permission to collect
+	GcGrant   // the leader lets it
+	GcRelease // the collection ended, the grant is free
+	Handoff   // a leader about to collect asks a peer to take over
 )
 
 var messageTypeNames = [...]string{
 	"prepare_request", "prepare_response", "accept_request",
 	"accept_response", "commit_request", "commit_response", "snapshot",
+	"gc_request", "gc_grant", "gc_release", "handoff",
 }
 
 func (t MessageType) String() string { return messageTypeNames[t] }
@@ -36,6 +42,8 @@ type Message struct {
 	FromIndex          uint64      // prepare_request/response with bounded elections (≥ 1)
 	NextIndex          uint64      // prepare_response with bounded elections: 0 when whole
 	KV                 [][2]string // snapshot: every entry, ascending keys
+	PauseUs            uint64      // gc_request: the predicted pause
+	Target             uint64      // handoff: the peer asked to take over
 }
 
 type TimerName uint8
@@ -58,6 +66,8 @@ const (
 	EventMessage
 	EventPersisted // the driver wrote every record up to PersistID
 	EventRestart   // a restarted node's persisted records
+	EventGcPending // the runtime will collect soon (GC mitigation)
+	EventGcDone    // the collection the core asked for has ended
 )
 
 type Event struct {
@@ -69,6 +79,7 @@ type Event struct {
 	Message   Message
 	PersistID uint64   // persisted
 	Records   []Record // restart
+	PauseUs   uint64   // gc_pending: the predicted pause
 }
 
 type EffectType uint8
@@ -81,6 +92,7 @@ const (
 	EffectTrace
 	EffectError
 	EffectPersist
+	EffectCollect // GC mitigation: run the announced collection now
 )
 
 type Effect struct {
@@ -94,6 +106,7 @@ type Effect struct {
 	Trace     Trace
 	PersistID uint64   // persist
 	Records   []Record // persist
+	PauseUs   uint64   // collect
 }
 
 type TraceKind uint8
@@ -117,12 +130,21 @@ const (
 	TraceFill
 	TraceSnapshotSent
 	TraceSnapshotInstalled
+	TraceGcAsk
+	TraceGcGrant
+	TraceGcQueued
+	TraceGcRelease
+	TraceGcGrantExpired
+	TraceHandoff
+	TraceGcTimeout
+	TraceGcDone
 )
 
 var traceKindNames = [...]string{
 	"follower", "leader", "election", "election_abandoned", "replay", "instance",
 	"execute", "stale", "accept_timeout", "trim", "commit_gle", "violation",
 	"step_down", "repair", "recovered", "fill", "snapshot_sent", "snapshot_installed",
+	"gc_ask", "gc_grant", "gc_queued", "gc_release", "gc_grant_expired", "handoff", "gc_timeout", "gc_done",
 }
 
 func (k TraceKind) String() string { return traceKindNames[k] }
@@ -131,12 +153,12 @@ func (k TraceKind) String() string { return traceKindNames[k] }
 type Trace struct {
 	Kind      TraceKind
 	Ballot    uint64
-	Leader    uint64 // follower: the new leader; repair: the peer repaired
+	Leader    uint64 // follower: the new leader; repair, gc_*: the peer; handoff: the target
 	LastIndex uint64
 	Index     uint64
 	State     InstanceState
 	Result    ResultType
-	Count     uint64 // replay: entries; step_down: nodes heard (itself included); recovered: records
+	Count     uint64 // replay: entries; step_down: nodes heard (itself included); recovered: records; gc_queued: waiting
 	FromIndex uint64
 	ToIndex   uint64
 	Value     uint64 // trim: the new gle; commit_gle: the learned gle; step_down: the window

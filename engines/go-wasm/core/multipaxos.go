@@ -29,6 +29,7 @@ func (n *Node) becomeFollower(b uint64) {
 		clear(n.accepts)
 		n.replayQueue = nil
 		n.commitRound = nil
+		n.gcLeaveLeadership()
 	}
 	if wasLeader || !hadLeader {
 		n.setTimer(TimerElection, n.electionDelayUs())
@@ -40,12 +41,15 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.ballot = b
 	n.quorumTick = 0
 	clear(n.heardTick)
+	n.gcBecomeLeader()
 	n.commitGle = n.log.GlobalLastExecuted()
+	n.repairs = [MaxNumPeers]repairStream{}
 	n.trace(Trace{Kind: TraceLeader, Ballot: b, LastIndex: n.log.LastIndex()})
 	n.cancelTimer(TimerElection)
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 	n.startReplay(merged)
+	n.gcAfterBecomeLeader()
 }
 
 // --- election ---
@@ -55,6 +59,9 @@ func (n *Node) onElectionTimer() {
 		return
 	}
 	n.leaseHeld = n.commitReceived
+	if n.gcOnElectionTimer() {
+		return
+	}
 	if n.commitReceived {
 		n.commitReceived = false
 		n.setTimer(TimerElection, n.electionDelayUs())
@@ -66,6 +73,11 @@ func (n *Node) onElectionTimer() {
 		n.setTimer(TimerElection, n.electionDelayUs())
 		return
 	}
+	n.startElection()
+}
+
+// startElection is steps 3–6 of the election timer: a handoff's target runs them at once.
+func (n *Node) startElection() {
 	if n.prepare != nil {
 		abandoned := n.prepare.ballot
 		n.prepare = nil
@@ -100,7 +112,7 @@ func (n *Node) onPrepareRequest(m *Message) {
 		n.respond(m, n.promiseChunk(m.FromIndex))
 		return
 	}
-	if m.Ballot > n.ballot && !n.inLease() {
+	if m.Ballot > n.ballot && (!n.inLease() || n.handoffPrepare(m)) {
 		n.becomeFollower(m.Ballot)
 		if m.FromIndex > 0 {
 			n.respond(m, n.promiseChunk(m.FromIndex))
@@ -304,6 +316,7 @@ func (n *Node) onClientCommand(c clientRequest, line string) {
 	switch {
 	case !ok:
 		n.reply(c, Result{Type: ResultBadCommand})
+	case n.gc.phase != gcIdle && n.gcClientReplyInto(c):
 	case n.isLeader():
 		if uint64(len(n.accepts)) >= n.cfg.MaxPendingAccepts {
 			n.reply(c, Result{Type: ResultRetry})
@@ -337,6 +350,7 @@ func (n *Node) onAcceptResponse(m *Message) {
 	ph := n.accepts[m.ChannelID]
 	if ph == nil || ph.answered&peerBit(m.From) != 0 {
 		n.counters.StaleResponses++
+		n.repairAcknowledged(m)
 		return
 	}
 	ph.answered |= peerBit(m.From)
@@ -366,6 +380,7 @@ func (n *Node) onCommitTimer() {
 			return
 		}
 	}
+	n.gcHandoffTick()
 	n.commitRound = nil
 	for _, ph := range n.sortedAccepts() {
 		ph.ticks++
@@ -375,6 +390,7 @@ func (n *Node) onCommitTimer() {
 			n.failWhileLeader(ph)
 		}
 	}
+	n.gcGrantTicks()
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 }
@@ -418,6 +434,7 @@ func (n *Node) onCommitRequest(m *Message) {
 		n.becomeFollower(m.Ballot)
 	}
 	n.respond(m, Message{Type: CommitResponse, Ok: true, Ballot: n.ballot, LastExecuted: n.log.LastExecuted()})
+	n.gcAfterCommitRequest()
 }
 
 func (n *Node) onCommitResponse(m *Message) {
@@ -433,9 +450,15 @@ func (n *Node) onCommitResponse(m *Message) {
 		return
 	}
 	r.answeredCount++
+	n.gc.peerExecuted[m.From] = m.LastExecuted
 	r.minLastExecuted = min(r.minLastExecuted, m.LastExecuted)
 	if m.LastExecuted < r.lastExecuted && n.cfg.RepairBatch > 0 {
-		n.repair(m.From, m.LastExecuted, r.lastExecuted)
+		if m.LastExecuted < n.log.GlobalLastExecuted() {
+			n.repairs[m.From] = repairStream{}
+			n.sendSnapshot(m.From) // what it needs next is trimmed here (snapshot.go)
+		} else {
+			n.repair(m.From, m.LastExecuted+1, r.lastExecuted)
+		}
 	}
 	if r.answeredCount == n.cfg.NumPeers-1 {
 		n.commitRound = nil
@@ -445,17 +468,15 @@ func (n *Node) onCommitResponse(m *Message) {
 
 // --- repair ---
 
-// repair re-sends to peer, as accept requests under this leader's ballot, the entries after
-// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
-// accept) or held them from an older ballot (stale). At most RepairBatch per heartbeat; one
-// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
-func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
-	if peerLastExecuted < n.log.GlobalLastExecuted() {
-		n.sendSnapshot(peer) // what it needs next is trimmed here (snapshot.go)
-		return
-	}
+// repair re-sends to peer, as accept requests under this leader's ballot, the entries from
+// `from` up to upTo: it lacked them (a lost accept) or held them from an older ballot (stale).
+// At most RepairBatch at a time, on one channel id whose answers match no accept phase; when
+// all of them are acknowledged the next batch follows (repairAcknowledged). The next heartbeat
+// commits them.
+func (n *Node) repair(peer, from, upTo uint64) {
+	n.repairs[peer] = repairStream{}
 	var batch []Instance
-	for i := peerLastExecuted + 1; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
+	for i := from; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
 		inst, ok := n.log.Get(i)
 		if !ok || inst.Ballot != n.ballot {
 			break // trimmed here, or still being replayed: the replay will send it
@@ -470,6 +491,27 @@ func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
 	n.nextChannelID++
 	for _, inst := range batch {
 		n.send(Message{Type: AcceptRequest, From: n.cfg.ID, To: peer, ChannelID: n.nextChannelID, Instance: inst})
+	}
+	n.repairs[peer] = repairStream{channelID: n.nextChannelID, toIndex: batch[len(batch)-1].Index, awaiting: uint64(len(batch))}
+}
+
+// repairAcknowledged counts an accept_response to a repair batch; the last one of the batch
+// sends the next, up to this leader's last_executed (every entry up to it is chosen). A
+// refusal or a lost answer ends the stream; the next heartbeat answer starts it again.
+func (n *Node) repairAcknowledged(m *Message) {
+	if !n.isLeader() || m.From >= MaxNumPeers {
+		return
+	}
+	s := &n.repairs[m.From]
+	if s.awaiting == 0 || m.ChannelID != s.channelID {
+		return
+	}
+	if !m.Ok {
+		*s = repairStream{}
+		return
+	}
+	if s.awaiting--; s.awaiting == 0 {
+		n.repair(m.From, s.toIndex+1, n.log.LastExecuted())
 	}
 }
 
@@ -503,6 +545,7 @@ func (n *Node) stepDown(heard uint64) {
 	clear(n.accepts)
 	n.replayQueue = nil
 	n.commitRound = nil
+	n.gcLeaveLeadership()
 	n.commitReceived = false
 	n.leaseHeld = false
 	n.setTimer(TimerElection, n.electionDelayUs())
@@ -543,5 +586,13 @@ func (n *Node) onMessage(m *Message) {
 		n.onCommitResponse(m)
 	case Snapshot:
 		n.onSnapshot(m)
+	case GcRequest:
+		n.onGcRequest(m)
+	case GcGrant:
+		n.onGcGrant(m)
+	case GcRelease:
+		n.onGcRelease(m)
+	case Handoff:
+		n.onHandoff(m)
 	}
 }

@@ -16,6 +16,7 @@ type Node struct {
 	accepts           map[uint64]*acceptPhase // open accept phases by channel id
 	replayQueue       []Instance
 	commitRound       *commitRound
+	repairs           [MaxNumPeers]repairStream // per peer: the repair batch in flight (leader)
 	commitGle         uint64
 	awaiting          map[uint64]clientRequest // index -> the request its execution answers
 	counters          Counters
@@ -27,6 +28,7 @@ type Node struct {
 	leaseHeld  bool
 
 	dur durableState // persist bookkeeping (durability.go)
+	gc  gcState      // GC mitigation (mitigation.go)
 
 	effects []Effect    // the current step's output
 	changes []LogChange // scratch for log operations
@@ -65,6 +67,15 @@ type commitRound struct {
 	minLastExecuted uint64
 }
 
+// repairStream is the repair batch a leader has in flight to one peer: when every entry of it
+// is acknowledged, the next batch goes out at once instead of at the next heartbeat, so a
+// follower catches up at the rate the link carries, not repair_batch per heartbeat.
+type repairStream struct {
+	channelID uint64 // 0: none in flight
+	toIndex   uint64 // the batch's last index
+	awaiting  uint64 // acknowledgements still to come
+}
+
 // Counters are the node's running totals, shown by Inspect.
 type Counters struct {
 	Events, MessagesIn, MessagesOut, ClientCommands, Replies, Executed, Elections,
@@ -83,6 +94,7 @@ func NewNode(cfg Config) *Node {
 		awaiting:  make(map[uint64]clientRequest),
 		heardTick: make([]uint64, cfg.NumPeers),
 		dur:       durableState{recordedBallot: InitialBallot},
+		gc:        gcState{peerExecuted: make([]uint64, cfg.NumPeers), collectedSeq: make([]uint64, cfg.NumPeers)},
 	}
 }
 
@@ -106,6 +118,10 @@ func (n *Node) Step(ev *Event) []Effect {
 		} else {
 			n.onCommitTimer()
 		}
+	case EventGcPending:
+		n.onGcPending(ev.PauseUs)
+	case EventGcDone:
+		n.onGcDone()
 	case EventClient:
 		n.onClientCommand(clientRequest{ev.ClientID, ev.RequestID}, ev.Line)
 	case EventMessage:
@@ -159,6 +175,12 @@ func (n *Node) validMessage(m *Message) bool {
 		return LeaderOf(m.Ballot) == m.From
 	case AcceptRequest:
 		return LeaderOf(m.Instance.Ballot) == m.From && m.Instance.Index >= 1 && m.Instance.State == InProgress
+	case GcRequest, GcRelease:
+		return LeaderOf(m.Ballot) == m.To
+	case GcGrant:
+		return LeaderOf(m.Ballot) == m.From
+	case Handoff:
+		return LeaderOf(m.Ballot) == m.From && m.Target < num && m.Target != m.From
 	case PrepareResponse:
 		for _, inst := range m.Instances {
 			if inst.Index < 1 || !realBallot(inst.Ballot) {

@@ -94,3 +94,21 @@ func TestTraceOffEmitsNoTraceRecords(t *testing.T) {
 }
 
 func init() { CheckInvariants = true }
+
+func TestMitigationConfig(t *testing.T) {
+	cfg, err := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1,"mitigation":"both","mitmem_deadline_us":5000}`))
+	if err != nil || cfg.Mitigation != MitigationBoth || cfg.MitmemDeadlineUs != 5000 {
+		t.Fatalf("got %+v, %v", cfg, err)
+	}
+	if cfg, _ := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1}`)); cfg.Mitigation != MitigationNone || cfg.MitmemDeadlineUs != 20000 {
+		t.Fatalf("defaults: %+v", cfg)
+	}
+	for _, bad := range []string{`"gc"`, `1`, `true`, `"BLADE"`} {
+		if _, err := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1,"mitigation":` + bad + `}`)); err == nil {
+			t.Fatalf("mitigation %s accepted", bad)
+		}
+	}
+	if _, err := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1,"mitmem_deadline_us":60000001}`)); err == nil {
+		t.Fatal("deadline above 60 s accepted")
+	}
+}

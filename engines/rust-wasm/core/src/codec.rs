@@ -3,6 +3,7 @@
 use crate::command::{ascii_string, valid_key, valid_value, Command, CommandType, ResultType};
 use crate::config::Config;
 use crate::durability::{Durability, Record};
+use crate::mitigation::Mitigation;
 use crate::instance::{Instance, InstanceState};
 use crate::json::{
     append_bool_field, append_field, append_json_string, append_string_field, append_uint_field,
@@ -223,6 +224,22 @@ fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
             let kv = decode_kv_entries(kv)?;
             Message { typ: MessageType::Snapshot, from, to, channel_id, ballot, last_executed, kv, ..Message::default() }
         }
+        b"gc_request" => {
+            let [_, from, to, ch, ballot, pause] = object_fields(v, ["type", "from", "to", "channel_id", "ballot", "pause_us"])?;
+            let [from, to, channel_id, ballot, pause_us] = uints([from, to, ch, ballot, pause])?;
+            Message { typ: MessageType::GcRequest, from, to, channel_id, ballot, pause_us, ..Message::default() }
+        }
+        t @ (b"gc_grant" | b"gc_release") => {
+            let [_, from, to, ch, ballot] = object_fields(v, ["type", "from", "to", "channel_id", "ballot"])?;
+            let [from, to, channel_id, ballot] = uints([from, to, ch, ballot])?;
+            let typ = if t == b"gc_grant" { MessageType::GcGrant } else { MessageType::GcRelease };
+            Message { typ, from, to, channel_id, ballot, ..Message::default() }
+        }
+        b"handoff" => {
+            let [_, from, to, ch, ballot, target] = object_fields(v, ["type", "from", "to", "channel_id", "ballot", "target"])?;
+            let [from, to, channel_id, ballot, target] = uints([from, to, ch, ballot, target])?;
+            Message { typ: MessageType::Handoff, from, to, channel_id, ballot, target, ..Message::default() }
+        }
         _ => return None,
     };
     Some(m)
@@ -287,6 +304,14 @@ fn decode_event_value(v: &JsonValue<'_>) -> Option<Event> {
         b"message" => {
             let [_, msg] = object_fields(v, ["type", "msg"])?;
             Some(Event::Message(decode_message_value(msg)?))
+        }
+        b"gc_pending" => {
+            let [_, pause] = object_fields(v, ["type", "pause_us"])?;
+            Some(Event::GcPending(as_uint(pause)?))
+        }
+        b"gc_done" => {
+            object_fields(v, ["type"])?;
+            Some(Event::GcDone)
         }
         b"persisted" => {
             let [_, id] = object_fields(v, ["type", "persist_id"])?;
@@ -438,6 +463,15 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
             append_field(b, "kv", false);
             append_kv_entries(b, &m.kv);
         }
+        MessageType::GcRequest => {
+            append_uint_field(b, "ballot", m.ballot, false);
+            append_uint_field(b, "pause_us", m.pause_us, false);
+        }
+        MessageType::GcGrant | MessageType::GcRelease => append_uint_field(b, "ballot", m.ballot, false),
+        MessageType::Handoff => {
+            append_uint_field(b, "ballot", m.ballot, false);
+            append_uint_field(b, "target", m.target, false);
+        }
     }
     b.push(b'}');
 }
@@ -498,6 +532,14 @@ fn append_trace(b: &mut Vec<u8>, t: &Trace) {
             append_uint_field(b, "last_index", t.last_index, false);
             append_uint_field(b, "records", t.count, false);
         }
+        TraceKind::GcAsk => append_uint_field(b, "leader", t.leader, false),
+        TraceKind::GcGrant | TraceKind::GcRelease | TraceKind::GcGrantExpired => append_uint_field(b, "peer", t.leader, false),
+        TraceKind::GcQueued => {
+            append_uint_field(b, "peer", t.leader, false);
+            append_uint_field(b, "waiting", t.count, false);
+        }
+        TraceKind::Handoff => append_uint_field(b, "target", t.leader, false),
+        TraceKind::GcTimeout | TraceKind::GcDone => {}
     }
 }
 
@@ -518,6 +560,7 @@ pub fn append_effect(b: &mut Vec<u8>, e: &Effect) {
             match result.typ {
                 ResultType::Ok => append_string_field(b, "value", &result.value, false),
                 ResultType::LeaderIs => append_uint_field(b, "leader", result.leader, false),
+                ResultType::Busy => append_uint_field(b, "pause_us", result.pause_us, false),
                 _ => {}
             }
         }
@@ -533,6 +576,10 @@ pub fn append_effect(b: &mut Vec<u8>, e: &Effect) {
         Effect::Trace(t) => {
             append_string_field(b, "type", "trace", true);
             append_trace(b, t);
+        }
+        Effect::Collect { pause_us } => {
+            append_string_field(b, "type", "collect", true);
+            append_uint_field(b, "pause_us", *pause_us, false);
         }
         Effect::Error => {
             append_string_field(b, "type", "error", true);
@@ -580,6 +627,12 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             };
             continue;
         }
+        if name.as_ref() == b"mitigation" {
+            cfg.mitigation = as_bytes(value).and_then(Mitigation::parse).ok_or_else(|| {
+                r#"config: mitigation must be "none", "blade", "mitmem" or "both""#.to_string()
+            })?;
+            continue;
+        }
         if name.as_ref() == b"trace" {
             cfg.trace = as_bool(value).ok_or_else(|| "config: trace must be true or false".to_string())?;
             continue;
@@ -601,6 +654,7 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             b"max_pending_accepts" => cfg.max_pending_accepts = n,
             b"repair_batch" => cfg.repair_batch = n,
             b"election_batch" => cfg.election_batch = n,
+            b"mitmem_deadline_us" => cfg.mitmem_deadline_us = n,
             _ => {
                 let mut quoted = Vec::new();
                 append_json_string(&mut quoted, &shown);
@@ -689,6 +743,8 @@ mod tests {
     #[test]
     fn events() {
         assert_eq!(decode_event(br#"{"type":"start"}"#), Ok(Event::Start));
+        assert_eq!(decode_event(br#"{"type":"gc_pending","pause_us":30000}"#), Ok(Event::GcPending(30000)));
+        assert_eq!(decode_event(br#"{"type":"gc_done"}"#), Ok(Event::GcDone));
         assert_eq!(decode_event(br#"{"type":"timer","timer":"commit"}"#), Ok(Event::Timer(TimerName::Commit)));
         assert_eq!(
             decode_event(br#"{"type":"client","client_id":7,"request_id":1,"line":"put k \u00e9"}"#),
@@ -703,6 +759,9 @@ mod tests {
             r#"{"type":"message","msg":{}}"#,
             r#"{"type":"stop"}"#,
             r#"{"type":"start"} "start""#,
+            r#"{"type":"gc_pending"}"#,
+            r#"{"type":"gc_pending","pause_us":-1}"#,
+            r#"{"type":"gc_done","pause_us":1}"#,
         ] {
             assert!(decode_event(s.as_bytes()).is_err(), "{s}");
         }
@@ -713,8 +772,8 @@ mod tests {
         let effects = vec![
             Effect::SetTimer { timer: TimerName::Election, delay_us: 262144 },
             Effect::CancelTimer(TimerName::Commit),
-            Effect::Reply { client_id: 7, request_id: 1, result: CmdResult { typ: ResultType::Ok, value: "v".into(), leader: 0 } },
-            Effect::Reply { client_id: 7, request_id: 1, result: CmdResult { typ: ResultType::LeaderIs, value: String::new(), leader: 2 } },
+            Effect::Reply { client_id: 7, request_id: 1, result: CmdResult { typ: ResultType::Ok, value: "v".into(), leader: 0, pause_us: 0 } },
+            Effect::Reply { client_id: 7, request_id: 1, result: CmdResult { typ: ResultType::LeaderIs, value: String::new(), leader: 2, pause_us: 0 } },
             Effect::Reply { client_id: 7, request_id: 1, result: CmdResult::of(ResultType::NotFound) },
             Effect::Trace(Trace { kind: TraceKind::Violation, index: 3, reason: "command_mismatch", ..Trace::default() }),
             Effect::Error,
@@ -744,6 +803,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!((cfg.trace, cfg.commit_interval_us, cfg.accept_timeout_ticks, cfg.max_pending_accepts), (false, 1000, 1000, 1));
+        let cfg = decode_config(br#"{"id":0,"num_peers":3,"seed":0,"mitigation":"both","mitmem_deadline_us":5000}"#).unwrap();
+        assert_eq!((cfg.mitigation, cfg.mitmem_deadline_us), (crate::mitigation::Mitigation::Both, 5000));
+        let cfg = decode_config(br#"{"id":0,"num_peers":3,"seed":0}"#).unwrap();
+        assert_eq!((cfg.mitigation, cfg.mitmem_deadline_us), (crate::mitigation::Mitigation::None, 20_000));
         for (s, why) in [
             ("", "not valid JSON"),
             ("[]", "not a JSON object"),
@@ -757,6 +820,9 @@ mod tests {
             (r#"{"id":0,"num_peers":3,"seed":0,"trace":1}"#, "trace"),
             (r#"{"id":0,"num_peers":3,"seed":-1}"#, "not valid JSON"),
             (r#"{"id":0,"num_peers":3,"seed":0,"colour":1}"#, "unknown field \"colour\""),
+            (r#"{"id":0,"num_peers":3,"seed":0,"mitigation":"BLADE"}"#, "mitigation must be"),
+            (r#"{"id":0,"num_peers":3,"seed":0,"mitigation":1}"#, "mitigation must be"),
+            (r#"{"id":0,"num_peers":3,"seed":0,"mitmem_deadline_us":60000001}"#, "mitmem_deadline_us"),
         ] {
             let err = decode_config(s.as_bytes()).unwrap_err();
             assert!(err.contains(why), "{s}: {err}");

@@ -45,6 +45,8 @@ pub enum ResultType {
     Retry,
     LeaderIs,
     BadCommand,
+    /// GC mitigation (MITMEM): retry at another replica now.
+    Busy,
 }
 
 impl ResultType {
@@ -55,6 +57,7 @@ impl ResultType {
             ResultType::Retry => "retry",
             ResultType::LeaderIs => "leader_is",
             ResultType::BadCommand => "bad_command",
+            ResultType::Busy => "busy",
         }
     }
 }
@@ -66,11 +69,13 @@ pub struct Result {
     pub value: String,
     /// For leader_is.
     pub leader: u64,
+    /// For busy: the predicted pause.
+    pub pause_us: u64,
 }
 
 impl Result {
     pub fn of(typ: ResultType) -> Result {
-        Result { typ, value: String::new(), leader: 0 }
+        Result { typ, value: String::new(), leader: 0, pause_us: 0 }
     }
 }
 
@@ -82,6 +87,7 @@ pub fn reply_line(r: &Result) -> String {
         ResultType::Retry => "retry".to_string(),
         ResultType::LeaderIs => format!("leader is {}", r.leader),
         ResultType::BadCommand => "bad command".to_string(),
+        ResultType::Busy => format!("busy {}", r.pause_us),
     }
 }
 
@@ -200,11 +206,11 @@ mod tests {
 
     #[test]
     fn reply_lines() {
-        assert_eq!(reply_line(&Result { typ: ResultType::Ok, value: "v w".into(), leader: 0 }), "v w");
+        assert_eq!(reply_line(&Result { typ: ResultType::Ok, value: "v w".into(), leader: 0, pause_us: 0 }), "v w");
         assert_eq!(reply_line(&Result::of(ResultType::Ok)), "");
         assert_eq!(reply_line(&Result::of(ResultType::NotFound)), "key not found");
         assert_eq!(reply_line(&Result::of(ResultType::Retry)), "retry");
-        assert_eq!(reply_line(&Result { typ: ResultType::LeaderIs, value: String::new(), leader: 2 }), "leader is 2");
+        assert_eq!(reply_line(&Result { typ: ResultType::LeaderIs, value: String::new(), leader: 2, pause_us: 0 }), "leader is 2");
         assert_eq!(reply_line(&Result::of(ResultType::BadCommand)), "bad command");
     }
 }

@@ -3,6 +3,7 @@
 use crate::ballot::MAX_NUM_PEERS;
 use crate::durability::Durability;
 use crate::json::MAX_SAFE_INT;
+use crate::mitigation::Mitigation;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -32,6 +33,11 @@ pub struct Config {
     pub election_batch: u64,
     /// `none` (the paper's, the lab's preset) or `log` (persist before revealing).
     pub durability: Durability,
+    /// What a node does when its runtime announces a collection (mitigation.rs); none
+    /// collects at once, the paper's behaviour.
+    pub mitigation: Mitigation,
+    /// MITMEM answers busy when the predicted pause is longer than this.
+    pub mitmem_deadline_us: u64,
 }
 
 /// The repair batch the native servers use (docs/protocol.md, "Repair").
@@ -57,6 +63,8 @@ impl Default for Config {
             repair_batch: 0,
             election_batch: 0,
             durability: Durability::None,
+            mitigation: Mitigation::None,
+            mitmem_deadline_us: 20_000, // the MITMEM paper's 20 ms SLO
         }
     }
 }
@@ -87,6 +95,9 @@ impl Config {
         }
         if self.election_batch > 4096 {
             return err("election_batch must be between 0 and 4096");
+        }
+        if self.mitmem_deadline_us > 60_000_000 {
+            return err("mitmem_deadline_us must be between 0 and 60000000");
         }
         Ok(())
     }

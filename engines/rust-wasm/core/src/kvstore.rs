@@ -43,7 +43,7 @@ impl KVStore {
     pub fn apply(&mut self, c: &Command) -> Result {
         match c.typ {
             CommandType::Get => match self.entries.get(&c.key) {
-                Some((v, _)) => Result { typ: ResultType::Ok, value: v.clone(), leader: 0 },
+                Some((v, _)) => Result { typ: ResultType::Ok, value: v.clone(), leader: 0, pause_us: 0 },
                 None => Result::of(ResultType::NotFound),
             },
             CommandType::Put => {
@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(kv.apply(&get("k")).typ, ResultType::NotFound);
         assert_eq!(kv.apply(&del("k")).typ, ResultType::NotFound);
         assert_eq!(kv.apply(&put("k", "v")), Result::of(ResultType::Ok));
-        assert_eq!(kv.apply(&get("k")), Result { typ: ResultType::Ok, value: "v".into(), leader: 0 });
+        assert_eq!(kv.apply(&get("k")), Result { typ: ResultType::Ok, value: "v".into(), leader: 0, pause_us: 0 });
         assert_eq!(kv.apply(&del("k")), Result::of(ResultType::Ok));
         assert_eq!(kv.apply(&get("k")).typ, ResultType::NotFound);
     }

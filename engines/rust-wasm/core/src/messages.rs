@@ -15,6 +15,14 @@ pub enum MessageType {
     CommitResponse,
     /// State transfer: the leader's KV store at its last_executed.
     Snapshot,
+    /// GC mitigation (mitigation.rs): a follower asks its leader for permission to collect.
+    GcRequest,
+    /// The leader lets it.
+    GcGrant,
+    /// The collection ended, the grant is free.
+    GcRelease,
+    /// A leader about to collect asks a peer to take over.
+    Handoff,
 }
 
 impl MessageType {
@@ -27,6 +35,10 @@ impl MessageType {
             MessageType::CommitRequest => "commit_request",
             MessageType::CommitResponse => "commit_response",
             MessageType::Snapshot => "snapshot",
+            MessageType::GcRequest => "gc_request",
+            MessageType::GcGrant => "gc_grant",
+            MessageType::GcRelease => "gc_release",
+            MessageType::Handoff => "handoff",
         }
     }
 }
@@ -52,6 +64,10 @@ pub struct Message {
     pub next_index: u64,
     /// snapshot: every entry, ascending keys.
     pub kv: Vec<(String, String)>,
+    /// gc_request: the predicted pause.
+    pub pause_us: u64,
+    /// handoff: the peer asked to take over.
+    pub target: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +96,10 @@ pub enum Event {
     Persisted(u64),
     /// A restarted node's persisted records.
     Restart(Vec<Record>),
+    /// The runtime will collect soon, pausing about this long (GC mitigation).
+    GcPending(u64),
+    /// The collection the core asked for has ended.
+    GcDone,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +113,8 @@ pub enum Effect {
     Error,
     /// Records the driver must write before the held sends and replies may leave.
     Persist { persist_id: u64, records: Vec<Record> },
+    /// GC mitigation: run the announced collection now.
+    Collect { pause_us: u64 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -116,6 +138,14 @@ pub enum TraceKind {
     Fill,
     SnapshotSent,
     SnapshotInstalled,
+    GcAsk,
+    GcGrant,
+    GcQueued,
+    GcRelease,
+    GcGrantExpired,
+    Handoff,
+    GcTimeout,
+    GcDone,
 }
 
 impl TraceKind {
@@ -139,6 +169,14 @@ impl TraceKind {
             TraceKind::Fill => "fill",
             TraceKind::SnapshotSent => "snapshot_sent",
             TraceKind::SnapshotInstalled => "snapshot_installed",
+            TraceKind::GcAsk => "gc_ask",
+            TraceKind::GcGrant => "gc_grant",
+            TraceKind::GcQueued => "gc_queued",
+            TraceKind::GcRelease => "gc_release",
+            TraceKind::GcGrantExpired => "gc_grant_expired",
+            TraceKind::Handoff => "handoff",
+            TraceKind::GcTimeout => "gc_timeout",
+            TraceKind::GcDone => "gc_done",
         }
     }
 }
@@ -148,13 +186,14 @@ impl TraceKind {
 pub struct Trace {
     pub kind: TraceKind,
     pub ballot: u64,
-    /// follower: the new leader; repair: the peer repaired.
+    /// follower: the new leader; repair, gc_*: the peer; handoff: the target.
     pub leader: u64,
     pub last_index: u64,
     pub index: u64,
     pub state: InstanceState,
     pub result: ResultType,
-    /// replay: entries; step_down: nodes heard (itself included); recovered: records.
+    /// replay: entries; step_down: nodes heard (itself included); recovered: records;
+    /// gc_queued: waiting.
     pub count: u64,
     pub from_index: u64,
     pub to_index: u64,

@@ -7,7 +7,7 @@ use crate::instance::{Instance, InstanceState};
 use crate::log::{insert_into, InsertOutcome, LogChange, LogChangeKind, Slots, REASON_COMMAND_MISMATCH};
 use crate::config::QUORUM_WINDOW_TICKS;
 use crate::messages::{Message, MessageType, TimerName, Trace, TraceKind};
-use crate::node::{AcceptPhase, ClientRequest, CommitRound, Node, PreparePhase};
+use crate::node::{AcceptPhase, ClientRequest, CommitRound, Node, PreparePhase, RepairStream};
 
 fn peer_bit(id: u64) -> u32 {
     1 << id
@@ -35,11 +35,12 @@ impl Node {
             let accepts = std::mem::take(&mut self.accepts);
             for ph in accepts.values() {
                 if let Some(c) = ph.client {
-                    self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(b) });
+                    self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(b), pause_us: 0 });
                 }
             }
             self.replay_queue.clear();
             self.commit_round = None;
+            self.gc_leave_leadership();
         }
         if was_leader || !had_leader {
             let delay = self.election_delay_us();
@@ -52,12 +53,15 @@ impl Node {
         self.ballot = b;
         self.quorum_tick = 0;
         self.heard_tick.fill(0);
+        self.gc_become_leader();
         self.commit_gle = self.log.global_last_executed();
+        self.repairs = [RepairStream::default(); MAX_NUM_PEERS as usize];
         self.trace(Trace { kind: TraceKind::Leader, ballot: b, last_index: self.log.last_index(), ..Trace::default() });
         self.cancel_timer(TimerName::Election);
         self.trim_and_open_commit_round();
         self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
         self.start_replay(merged);
+        self.gc_after_become_leader();
     }
 
     // --- election ---
@@ -67,6 +71,9 @@ impl Node {
             return;
         }
         self.lease_held = self.commit_received;
+        if self.gc_on_election_timer() {
+            return;
+        }
         if self.commit_received {
             self.commit_received = false;
             let delay = self.election_delay_us();
@@ -80,6 +87,11 @@ impl Node {
             self.set_timer(TimerName::Election, delay);
             return;
         }
+        self.start_election();
+    }
+
+    /// Steps 3–6 of the election timer: a handoff's target runs them at once.
+    pub(crate) fn start_election(&mut self) {
         if let Some(p) = self.prepare.take() {
             self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
         }
@@ -122,7 +134,7 @@ impl Node {
             self.respond(m.from, m.channel_id, response);
             return;
         }
-        if m.ballot > self.ballot && !self.in_lease() {
+        if m.ballot > self.ballot && (!self.in_lease() || self.handoff_prepare(m)) {
             self.become_follower(m.ballot);
             let response = if m.from_index > 0 {
                 self.promise_chunk(m.from_index)
@@ -350,6 +362,9 @@ impl Node {
             self.reply(c, Result::of(ResultType::BadCommand));
             return;
         };
+        if self.gc.phase != crate::mitigation::GcPhase::Idle && self.gc_client_reply(c) {
+            return;
+        }
         if self.is_leader() {
             if self.accepts.len() as u64 >= self.cfg.max_pending_accepts {
                 self.reply(c, Result::of(ResultType::Retry));
@@ -365,7 +380,7 @@ impl Node {
             };
             self.start_accept(inst, Some(c), false);
         } else if leader_of(self.ballot) != NO_LEADER {
-            self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(self.ballot) });
+            self.reply(c, Result { typ: ResultType::LeaderIs, value: String::new(), leader: leader_of(self.ballot), pause_us: 0 });
         } else {
             self.reply(c, Result::of(ResultType::Retry));
         }
@@ -394,6 +409,7 @@ impl Node {
         let majority = self.majority();
         let Some(ph) = self.accepts.get_mut(&m.channel_id).filter(|ph| ph.answered & bit == 0) else {
             self.counters.stale_responses += 1;
+            self.repair_acknowledged(m);
             return;
         };
         ph.answered |= bit;
@@ -426,6 +442,7 @@ impl Node {
                 return;
             }
         }
+        self.gc_handoff_tick();
         self.commit_round = None;
         // Walk the phases open now, in ascending channel order; a failed phase comes back on a
         // new (higher) channel and is not visited again.
@@ -449,6 +466,7 @@ impl Node {
                 }
             }
         }
+        self.gc_grant_ticks();
         self.trim_and_open_commit_round();
         self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
     }
@@ -507,6 +525,7 @@ impl Node {
             ..Message::default()
         };
         self.respond(m.from, m.channel_id, response);
+        self.gc_after_commit_request();
     }
 
     fn on_commit_response(&mut self, m: &Message) {
@@ -522,10 +541,17 @@ impl Node {
             return;
         }
         r.answered_count += 1;
+        self.gc.peer_executed[m.from as usize] = m.last_executed;
+        let r = self.commit_round.as_mut().expect("open");
         r.min_last_executed = r.min_last_executed.min(m.last_executed);
         let (done, g, asked) = (r.answered_count == self.cfg.num_peers - 1, r.min_last_executed, r.last_executed);
         if m.last_executed < asked && self.cfg.repair_batch > 0 {
-            self.repair(m.from, m.last_executed, asked);
+            if m.last_executed < self.log.global_last_executed() {
+                self.repairs[m.from as usize] = RepairStream::default();
+                self.send_snapshot(m.from); // what it needs next is trimmed here (snapshot.rs)
+            } else {
+                self.repair(m.from, m.last_executed + 1, asked);
+            }
         }
         if done {
             self.commit_round = None;
@@ -535,18 +561,15 @@ impl Node {
 
     // --- repair ---
 
-    /// Re-sends to `peer`, as accept requests under this leader's ballot, the entries after its
-    /// last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
-    /// accept) or held them from an older ballot (stale). At most `repair_batch` per heartbeat;
-    /// one channel id for the batch, whose answers are then stale. The next heartbeat commits
-    /// them.
-    fn repair(&mut self, peer: u64, peer_last_executed: u64, up_to: u64) {
-        if peer_last_executed < self.log.global_last_executed() {
-            self.send_snapshot(peer); // what it needs next is trimmed here (snapshot.rs)
-            return;
-        }
+    /// Re-sends to `peer`, as accept requests under this leader's ballot, the entries from
+    /// `from` up to `up_to`: it lacked them (a lost accept) or held them from an older ballot
+    /// (stale). At most `repair_batch` at a time, on one channel id whose answers match no
+    /// accept phase; when all of them are acknowledged the next batch follows
+    /// ([`Node::repair_acknowledged`]). The next heartbeat commits them.
+    fn repair(&mut self, peer: u64, from: u64, up_to: u64) {
+        self.repairs[peer as usize] = RepairStream::default();
         let mut batch: Vec<Instance> = Vec::new();
-        let mut i = peer_last_executed + 1;
+        let mut i = from;
         while i <= up_to && (batch.len() as u64) < self.cfg.repair_batch {
             match self.log.get(i) {
                 Some(inst) if inst.ballot == self.ballot => {
@@ -563,9 +586,33 @@ impl Node {
         self.trace(t);
         self.next_channel_id += 1;
         let channel_id = self.next_channel_id;
+        let stream = RepairStream { channel_id, to_index: last.index, awaiting: batch.len() as u64 };
         for instance in batch {
             let m = Message { typ: MessageType::AcceptRequest, from: self.cfg.id, to: peer, channel_id, instance, ..Message::default() };
             self.send(m);
+        }
+        self.repairs[peer as usize] = stream;
+    }
+
+    /// Counts an accept_response to a repair batch; the last one of the batch sends the next,
+    /// up to this leader's last_executed (every entry up to it is chosen). A refusal or a lost
+    /// answer ends the stream; the next heartbeat answer starts it again.
+    fn repair_acknowledged(&mut self, m: &Message) {
+        if !self.is_leader() || m.from >= MAX_NUM_PEERS {
+            return;
+        }
+        let s = &mut self.repairs[m.from as usize];
+        if s.awaiting == 0 || m.channel_id != s.channel_id {
+            return;
+        }
+        if !m.ok {
+            *s = RepairStream::default();
+            return;
+        }
+        s.awaiting -= 1;
+        if s.awaiting == 0 {
+            let from = s.to_index + 1;
+            self.repair(m.from, from, self.log.last_executed());
         }
     }
 
@@ -608,6 +655,7 @@ impl Node {
         }
         self.replay_queue.clear();
         self.commit_round = None;
+        self.gc_leave_leadership();
         self.commit_received = false;
         self.lease_held = false;
         let delay = self.election_delay_us();
@@ -636,6 +684,10 @@ impl Node {
             MessageType::CommitRequest => self.on_commit_request(&m),
             MessageType::CommitResponse => self.on_commit_response(&m),
             MessageType::Snapshot => self.on_snapshot(m),
+            MessageType::GcRequest => self.on_gc_request(&m),
+            MessageType::GcGrant => self.on_gc_grant(&m),
+            MessageType::GcRelease => self.on_gc_release(&m),
+            MessageType::Handoff => self.on_handoff(&m),
         }
     }
 }

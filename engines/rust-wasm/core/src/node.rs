@@ -8,6 +8,7 @@ use crate::durability::DurableState;
 use crate::instance::Instance;
 use crate::kvstore::KVStore;
 use crate::log::{Log, LogChange, LogChangeKind, Slots};
+use crate::mitigation::GcState;
 use crate::messages::{Effect, Event, Message, MessageType, TimerName, Trace, TraceKind};
 use crate::prng::SplitMix64;
 use std::collections::{BTreeMap, VecDeque};
@@ -45,6 +46,19 @@ pub(crate) struct AcceptPhase {
     pub ticks: u64,
     pub client: Option<ClientRequest>,
     pub replay: bool,
+}
+
+/// The repair batch a leader has in flight to one peer: when every entry of it is acknowledged,
+/// the next batch goes out at once instead of at the next heartbeat, so a follower catches up at
+/// the rate the link carries, not `repair_batch` per heartbeat.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RepairStream {
+    /// 0: none in flight.
+    pub channel_id: u64,
+    /// The batch's last index.
+    pub to_index: u64,
+    /// Acknowledgements still to come.
+    pub awaiting: u64,
 }
 
 pub(crate) struct CommitRound {
@@ -87,6 +101,8 @@ pub struct Node {
     pub(crate) accepts: BTreeMap<u64, AcceptPhase>,
     pub(crate) replay_queue: VecDeque<Instance>,
     pub(crate) commit_round: Option<CommitRound>,
+    /// Per peer: the repair batch in flight (leader).
+    pub(crate) repairs: [RepairStream; MAX_NUM_PEERS as usize],
     pub(crate) commit_gle: u64,
     /// index -> the request its execution answers.
     pub(crate) awaiting: BTreeMap<u64, ClientRequest>,
@@ -99,6 +115,8 @@ pub struct Node {
     pub(crate) lease_held: bool,
     /// Persist bookkeeping (durability.rs).
     pub(crate) dur: DurableState,
+    /// GC mitigation (mitigation.rs).
+    pub(crate) gc: GcState,
 
     /// The current step's output.
     pub(crate) effects: Vec<Effect>,
@@ -113,6 +131,7 @@ impl Node {
     pub fn new(cfg: Config) -> Node {
         let rng = SplitMix64::new(cfg.seed);
         let heard_tick = vec![0; cfg.num_peers as usize];
+        let gc = GcState::new(cfg.num_peers);
         Node {
             cfg,
             ballot: INITIAL_BALLOT,
@@ -126,6 +145,7 @@ impl Node {
             accepts: BTreeMap::new(),
             replay_queue: VecDeque::new(),
             commit_round: None,
+            repairs: [RepairStream::default(); MAX_NUM_PEERS as usize],
             commit_gle: 0,
             awaiting: BTreeMap::new(),
             counters: Counters::default(),
@@ -133,6 +153,7 @@ impl Node {
             heard_tick,
             lease_held: false,
             dur: DurableState { recorded_ballot: INITIAL_BALLOT, ..DurableState::default() },
+            gc,
             effects: Vec::new(),
             changes: Vec::new(),
             encoded: Vec::new(),
@@ -160,6 +181,8 @@ impl Node {
                 let delay = self.election_delay_us();
                 self.set_timer(TimerName::Election, delay);
             }
+            Event::GcPending(pause_us) => self.on_gc_pending(pause_us),
+            Event::GcDone => self.on_gc_done(),
             Event::Timer(TimerName::Election) => self.on_election_timer(),
             Event::Timer(TimerName::Commit) => self.on_commit_timer(),
             Event::Client { client_id, request_id, line } => {
@@ -231,6 +254,9 @@ impl Node {
                     return false;
                 }
             }
+            MessageType::GcRequest | MessageType::GcRelease => return leader_of(m.ballot) == m.to,
+            MessageType::GcGrant => return leader_of(m.ballot) == m.from,
+            MessageType::Handoff => return leader_of(m.ballot) == m.from && m.target < num && m.target != m.from,
             MessageType::AcceptResponse | MessageType::CommitResponse => {}
         }
         // A ballot naming no leader: the initial one, or a leader's after it stepped down.
@@ -257,6 +283,7 @@ impl Node {
         if self.is_leader() && self.prepare.is_some() {
             panic!("invariant: node {}: a leader holds a prepare phase", self.cfg.id);
         }
+        self.check_gc_invariants();
     }
 
     pub(crate) fn is_leader(&self) -> bool {
@@ -405,6 +432,28 @@ mod tests {
         Event::Client { client_id, request_id: 1, line: line.as_bytes().to_vec() }
     }
 
+    /// The check must be able to fail: a node whose state breaks an invariant panics on its next step.
+    #[test]
+    fn broken_invariant_is_caught() {
+        let cases: [(&str, fn(&mut Log), &str); 2] = [
+            ("gle above last_executed", |l| l.corrupt_for_test(l.last_executed(), l.last_executed() + 1), "gle > last_executed"),
+            ("last_executed above last_index", |l| l.corrupt_for_test(l.last_index() + 1, l.global_last_executed()), "last_executed > last_index"),
+        ];
+        for (name, corrupt, want) in cases {
+            let mut c = TestCluster::new(3);
+            c.run(2, Event::Timer(TimerName::Election));
+            c.run(2, client(1, "put k v"));
+            let n = &mut c.nodes[0];
+            n.step(Event::Timer(TimerName::Election));
+            corrupt(&mut n.log);
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                n.step(Event::Timer(TimerName::Election));
+            }));
+            let msg = caught.err().and_then(|e| e.downcast_ref::<String>().cloned()).unwrap_or_default();
+            assert!(msg.contains("invariant") && msg.contains(want), "{name}: panic {msg:?}, want one naming {want:?}");
+        }
+    }
+
     #[test]
     fn election_and_replication_end_to_end() {
         let mut c = TestCluster::new(3);
@@ -421,7 +470,7 @@ mod tests {
         assert_eq!(replies[0].1.typ, ResultType::LeaderIs);
         assert_eq!(replies[0].1.leader, 2);
         let replies = c.run(2, client(3, "get k"));
-        assert_eq!(replies, vec![(3, Result { typ: ResultType::Ok, value: "v".into(), leader: 0 })]);
+        assert_eq!(replies, vec![(3, Result { typ: ResultType::Ok, value: "v".into(), leader: 0, pause_us: 0 })]);
         // the next heartbeat learns gle = 2 everywhere; the one after trims it
         c.run(2, Event::Timer(TimerName::Commit));
         c.run(2, Event::Timer(TimerName::Commit));

@@ -168,6 +168,9 @@ impl Shared {
                         let _ = c.tx.send(line);
                     }
                 }
+                // Rust has no collector to announce: the server never sends gc_pending, so
+                // the core never asks it to collect.
+                Effect::Collect { .. } => {}
                 Effect::SetTimer { timer, delay_us } => {
                     let slot = timer_slot(*timer);
                     timer_generation[slot] += 1;

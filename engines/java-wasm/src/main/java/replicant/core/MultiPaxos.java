@@ -65,6 +65,7 @@ final class MultiPaxos {
             n.accepts.clear();
             n.replayQueue.clear();
             n.commitRound = null;
+            Mitigation.leaveLeadership(n);
         }
         if (wasLeader || !hadLeader) n.setTimer(TimerName.ELECTION, n.electionDelayUs());
     }
@@ -74,7 +75,9 @@ final class MultiPaxos {
         n.ballot = b;
         n.quorumTick = 0;
         java.util.Arrays.fill(n.heardTick, 0);
+        Mitigation.becomeLeader(n);
         n.commitGle = n.log.globalLastExecuted();
+        for (Node.RepairStream s : n.repairs) clearStream(s);
         if (n.cfg.trace) {
             Trace t = new Trace(TraceKind.LEADER);
             t.ballot = b;
@@ -85,6 +88,7 @@ final class MultiPaxos {
         trimAndOpenCommitRound(n);
         n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
         startReplay(n, merged);
+        Mitigation.afterBecomeLeader(n);
     }
 
     // --- election ---
@@ -92,6 +96,7 @@ final class MultiPaxos {
     static void onElectionTimer(Node n) {
         if (n.isLeader()) return;
         n.leaseHeld = n.commitReceived;
+        if (Mitigation.onElectionTimer(n)) return;
         if (n.commitReceived) {
             n.commitReceived = false;
             n.setTimer(TimerName.ELECTION, n.electionDelayUs());
@@ -103,6 +108,11 @@ final class MultiPaxos {
             n.setTimer(TimerName.ELECTION, n.electionDelayUs());
             return;
         }
+        startElection(n);
+    }
+
+    /** Steps 3-6 of the election timer: a handoff's target runs them at once. */
+    static void startElection(Node n) {
         if (n.prepare != null) {
             long abandoned = n.prepare.ballot;
             n.prepare = null;
@@ -141,7 +151,7 @@ final class MultiPaxos {
             return;
         }
         Message r = new Message(MessageType.PREPARE_RESPONSE);
-        if (m.ballot > n.ballot && !n.inLease()) {
+        if (m.ballot > n.ballot && (!n.inLease() || Mitigation.handoffPrepare(n, m))) {
             becomeFollower(n, m.ballot);
             if (m.fromIndex > 0) {
                 n.respond(m, promiseChunk(n, m.fromIndex));
@@ -374,6 +384,8 @@ final class MultiPaxos {
         Command cmd = Command.parse(line);
         if (cmd == null) {
             n.reply(c, Command.Result.BAD_COMMAND);
+        } else if (n.gc.phase != Mitigation.Phase.IDLE && Mitigation.clientReply(n, c)) {
+            return;
         } else if (n.isLeader()) {
             if (n.accepts.size() >= n.cfg.maxPendingAccepts) {
                 n.reply(c, Command.Result.RETRY);
@@ -410,6 +422,7 @@ final class MultiPaxos {
         AcceptPhase ph = n.accepts.get(m.channelId);
         if (ph == null || (ph.answered & peerBit(m.from)) != 0) {
             n.counters.staleResponses++;
+            repairAcknowledged(n, m);
             return;
         }
         ph.answered |= peerBit(m.from);
@@ -456,6 +469,7 @@ final class MultiPaxos {
         n.accepts.clear();
         n.replayQueue.clear();
         n.commitRound = null;
+        Mitigation.leaveLeadership(n);
         n.commitReceived = false;
         n.leaseHeld = false;
         n.setTimer(TimerName.ELECTION, n.electionDelayUs());
@@ -473,6 +487,7 @@ final class MultiPaxos {
                 return;
             }
         }
+        Mitigation.handoffTick(n);
         n.commitRound = null;
         for (AcceptPhase ph : n.sortedAccepts()) {
             ph.ticks++;
@@ -487,6 +502,7 @@ final class MultiPaxos {
                 failWhileLeader(n, ph);
             }
         }
+        Mitigation.grantTicks(n);
         trimAndOpenCommitRound(n);
         n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
     }
@@ -538,6 +554,7 @@ final class MultiPaxos {
         r.ballot = n.ballot;
         r.lastExecuted = n.log.lastExecuted();
         n.respond(m, r);
+        Mitigation.afterCommitRequest(n);
     }
 
     static void onCommitResponse(Node n, Message m) {
@@ -553,8 +570,16 @@ final class MultiPaxos {
             return;
         }
         r.answeredCount++;
+        n.gc.peerExecuted[(int) m.from] = m.lastExecuted;
         r.minLastExecuted = Math.min(r.minLastExecuted, m.lastExecuted);
-        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) repair(n, m.from, m.lastExecuted, r.lastExecuted);
+        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) {
+            if (m.lastExecuted < n.log.globalLastExecuted()) {
+                clearStream(n.repairs[(int) m.from]);
+                Snapshot.send(n, m.from); // what it needs next is trimmed here
+            } else {
+                repair(n, m.from, m.lastExecuted + 1, r.lastExecuted);
+            }
+        }
         if (r.answeredCount == n.cfg.numPeers - 1) {
             n.commitRound = null;
             learnGle(n, r.minLastExecuted);
@@ -564,18 +589,17 @@ final class MultiPaxos {
     // --- repair ---
 
     /**
-     * Re-sends to peer, as accept requests under this leader's ballot, the entries after its
-     * last_executed up to what the heartbeat asked it to execute: it lacked them (a lost accept) or
-     * held them from an older ballot (stale). At most repairBatch per heartbeat; one channel id for
-     * the batch, whose answers are then stale. The next heartbeat commits them.
+     * Re-sends to peer, as accept requests under this leader's ballot, the entries from `from` up
+     * to upTo: it lacked them (a lost accept) or held them from an older ballot (stale). At most
+     * repairBatch at a time, on one channel id whose answers match no accept phase; when all of
+     * them are acknowledged the next batch follows (repairAcknowledged). The next heartbeat
+     * commits them.
      */
-    static void repair(Node n, long peer, long peerLastExecuted, long upTo) {
-        if (peerLastExecuted < n.log.globalLastExecuted()) {
-            Snapshot.send(n, peer); // what it needs next is trimmed here
-            return;
-        }
+    static void repair(Node n, long peer, long from, long upTo) {
+        Node.RepairStream stream = n.repairs[(int) peer];
+        clearStream(stream);
         java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
-        for (long i = peerLastExecuted + 1; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
+        for (long i = from; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
             Instance inst = n.log.get(i);
             if (inst == null || inst.ballot != n.ballot) break; // trimmed, or still being replayed
             batch.add(inst.withState(Instance.State.IN_PROGRESS));
@@ -597,6 +621,31 @@ final class MultiPaxos {
             m.instance = inst;
             n.send(m);
         }
+        stream.channelId = channel;
+        stream.toIndex = batch.get(batch.size() - 1).index;
+        stream.awaiting = batch.size();
+    }
+
+    /**
+     * Counts an accept_response to a repair batch; the last one of the batch sends the next, up
+     * to this leader's last_executed (every entry up to it is chosen). A refusal or a lost answer
+     * ends the stream; the next heartbeat answer starts it again.
+     */
+    static void repairAcknowledged(Node n, Message m) {
+        if (!n.isLeader() || m.from >= Ballot.MAX_NUM_PEERS) return;
+        Node.RepairStream s = n.repairs[(int) m.from];
+        if (s.awaiting == 0 || m.channelId != s.channelId) return;
+        if (!m.ok) {
+            clearStream(s);
+            return;
+        }
+        if (--s.awaiting == 0) repair(n, m.from, s.toIndex + 1, n.log.lastExecuted());
+    }
+
+    private static void clearStream(Node.RepairStream s) {
+        s.channelId = 0;
+        s.toIndex = 0;
+        s.awaiting = 0;
     }
 
     // --- executor ---
@@ -641,6 +690,18 @@ final class MultiPaxos {
                 break;
             case SNAPSHOT:
                 Snapshot.onSnapshot(n, m);
+                break;
+            case GC_REQUEST:
+                Mitigation.onGcRequest(n, m);
+                break;
+            case GC_GRANT:
+                Mitigation.onGcGrant(n, m);
+                break;
+            case GC_RELEASE:
+                Mitigation.onGcRelease(n, m);
+                break;
+            case HANDOFF:
+                Mitigation.onHandoff(n, m);
                 break;
         }
     }
