@@ -10,6 +10,8 @@
 import type { EngineName, SyncEngine } from '@replicant/engines/loader/engine';
 import type { MitigationSpec, MitigationStats } from './models/mitigation.ts';
 export type { MitigationMode, MitigationSpec, MitigationStats } from './models/mitigation.ts';
+import type { StorageSpec, StorageStats } from './models/storage.ts';
+export type { DeviceClass, DurabilityPlacement, StorageSpec, StorageStats } from './models/storage.ts';
 export type { EngineName, SyncEngine };
 export type EngineProvider = (name: EngineName) => SyncEngine;
 
@@ -78,6 +80,9 @@ export interface RunSpec {
   /** The GC-mitigation sandbox (models/mitigation.ts): off unless given. BLADE needs fidelity
    * "fast" (the engines have no leadership-handoff event yet). */
   mitigation?: MitigationSpec;
+  /** Durability and its device (models/storage.ts): none unless given. "scattered" (FLEET's
+   * placement) needs fidelity "fast": the engines release what a persist holds in persist order. */
+  storage?: StorageSpec;
 }
 
 /** A latency histogram summary (HdrHistogram underneath), all in microseconds. */
@@ -139,6 +144,9 @@ export interface RunResult {
   stopped_early: boolean;
   /** Only when the spec asks for a mitigation: what it did (model version, handoffs, busy replies). */
   mitigation?: MitigationStats;
+  /** Only when the spec asks for durability: the storage model's version, flushes, group
+   * commit, and the modelled recovery times. */
+  storage?: StorageStats;
   /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
   ops_over?: { threshold_us: number; count: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */

@@ -1,6 +1,7 @@
 // The differential test: seeded random event sequences — deliveries in any order, drops,
 // duplicates, damaged messages and garbage events, timer firings, one- and two-way
-// partitions, crashes and restarts (in durability log: from the node's disk, or wiped;
+// partitions, GC announcements and their ends (gc_pending / gc_done, in every mitigation mode),
+// crashes and restarts (in durability log: from the node's disk, or wiped;
 // persists completed at once or at random later steps), client commands (good and bad), with
 // cluster sizes 1–5 and varying knobs — run on several engines. Every engine must produce the same
 // output, step by step, and the same final inspect views. A divergence reports the seed and
@@ -85,6 +86,9 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
     electionBatch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 4),
     durability: rand() < 0.5 ? ('none' as const) : ('log' as const),
     manualPersist: rand() < 0.5,
+    // GC mitigation: gc_pending and gc_done events below, in every mode (none answers collect)
+    mitigation: pick(['none', 'blade', 'blade', 'mitmem', 'both'] as const),
+    mitmemDeadlineUs: rand() < 0.7 ? 20_000 : Math.floor(rand() * 100_000),
   };
   const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, ...knobs });
   const durable = knobs.durability === 'log';
@@ -98,7 +102,17 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
       const armed = up.flatMap((id) => [...cluster.timers[id]!.keys()].map((t) => [id, t] as [number, TimerName]));
       const persisting = up.filter((id) => cluster.unpersisted[id]!.length > 0);
       try {
-        if (persisting.length > 0 && rand() < 0.3) {
+        const collecting = up.filter((id) => cluster.collecting.has(id));
+        if (collecting.length > 0 && rand() < 0.06) {
+          const id = pick(collecting);
+          action = `gc-done n${id}`;
+          await cluster.gcDone(id);
+        } else if (up.length > 0 && rand() < 0.03) {
+          const id = pick(up);
+          const pauseUs = pick([500, 5_000, 30_000, 200_000, 1_500_000]);
+          action = `gc-pending n${id} ${pauseUs}`;
+          await cluster.gcPending(id, pauseUs);
+        } else if (persisting.length > 0 && rand() < 0.3) {
           // Persists complete in order, each node's at its own pace (manual persist only).
           const id = pick(persisting);
           action = `persist n${id}`;

@@ -474,6 +474,8 @@ void Server::Dispatch(const Effect& e) {
       persisted_ = e.persist_id;
       return;
     }
+    case EffectType::kCollect:  // C++ has no collector: the server never sends gc_pending
+      return;
   }
 }
 

@@ -212,6 +212,27 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
            AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
            AsUint(f[4], &m->ballot) && AsUint(f[5], &m->last_executed) && DecodeKVEntries(*f[6], &m->kv);
   }
+  if (t == "gc_request") {
+    const JsonValue* f[6];
+    m->type = MessageType::kGcRequest;
+    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "pause_us"}, f) &&
+           AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
+           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->pause_us);
+  }
+  if (t == "gc_grant" || t == "gc_release") {
+    const JsonValue* f[5];
+    m->type = t == "gc_grant" ? MessageType::kGcGrant : MessageType::kGcRelease;
+    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot"}, f) &&
+           AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
+           AsUint(f[4], &m->ballot);
+  }
+  if (t == "handoff") {
+    const JsonValue* f[6];
+    m->type = MessageType::kHandoff;
+    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "target"}, f) &&
+           AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
+           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->target);
+  }
   return false;
 }
 
@@ -281,6 +302,24 @@ void AppendTrace(std::string& b, const Trace& t) {
       AppendUintField(b, "ballot", t.ballot, false);
       AppendUintField(b, "last_index", t.last_index, false);
       AppendUintField(b, "records", t.count, false);
+      break;
+    case TraceKind::kGcAsk:
+      AppendUintField(b, "leader", t.leader, false);
+      break;
+    case TraceKind::kGcGrant:
+    case TraceKind::kGcRelease:
+    case TraceKind::kGcGrantExpired:
+      AppendUintField(b, "peer", t.leader, false);
+      break;
+    case TraceKind::kGcQueued:
+      AppendUintField(b, "peer", t.leader, false);
+      AppendUintField(b, "waiting", t.count, false);
+      break;
+    case TraceKind::kHandoff:
+      AppendUintField(b, "target", t.leader, false);
+      break;
+    case TraceKind::kGcTimeout:
+    case TraceKind::kGcDone:
       break;
   }
 }
@@ -381,6 +420,16 @@ bool DecodeEvent(std::string_view in, Event* out) {
     out->type = EventType::kMessage;
     return ObjectFields(v, {"type", "msg"}, f) && DecodeMessageValue(*f[1], &out->message);
   }
+  if (t == "gc_pending") {
+    const JsonValue* f[2];
+    out->type = EventType::kGcPending;
+    return ObjectFields(v, {"type", "pause_us"}, f) && AsUint(f[1], &out->pause_us);
+  }
+  if (t == "gc_done") {
+    const JsonValue* f[1];
+    out->type = EventType::kGcDone;
+    return ObjectFields(v, {"type"}, f);
+  }
   if (t == "persisted") {
     const JsonValue* f[2];
     out->type = EventType::kPersisted;
@@ -471,6 +520,18 @@ void AppendMessage(std::string& b, const Message& m) {
       AppendField(b, "kv", false);
       AppendKVEntries(b, m.kv);
       break;
+    case MessageType::kGcRequest:
+      AppendUintField(b, "ballot", m.ballot, false);
+      AppendUintField(b, "pause_us", m.pause_us, false);
+      break;
+    case MessageType::kGcGrant:
+    case MessageType::kGcRelease:
+      AppendUintField(b, "ballot", m.ballot, false);
+      break;
+    case MessageType::kHandoff:
+      AppendUintField(b, "ballot", m.ballot, false);
+      AppendUintField(b, "target", m.target, false);
+      break;
   }
   b.push_back('}');
 }
@@ -492,6 +553,8 @@ void AppendEffect(std::string& b, const Effect& e) {
         AppendStringField(b, "value", e.result.value, false);
       } else if (e.result.type == ResultType::kLeaderIs) {
         AppendUintField(b, "leader", e.result.leader, false);
+      } else if (e.result.type == ResultType::kBusy) {
+        AppendUintField(b, "pause_us", e.result.pause_us, false);
       }
       break;
     case EffectType::kSetTimer:
@@ -506,6 +569,10 @@ void AppendEffect(std::string& b, const Effect& e) {
     case EffectType::kTrace:
       AppendStringField(b, "type", "trace", true);
       AppendTrace(b, e.trace);
+      break;
+    case EffectType::kCollect:
+      AppendStringField(b, "type", "collect", true);
+      AppendUintField(b, "pause_us", e.pause_us, false);
       break;
     case EffectType::kError:
       AppendStringField(b, "type", "error", true);
@@ -574,6 +641,12 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       }
       continue;
     }
+    if (f.name == "mitigation") {
+      if (f.value.kind != JsonKind::kString || !ParseMitigation(f.value.s, &cfg.mitigation)) {
+        return "config: mitigation must be \"none\", \"blade\", \"mitmem\" or \"both\"";
+      }
+      continue;
+    }
     if (f.name == "trace") {
       if (!AsBool(&f.value, &cfg.trace)) return "config: trace must be true or false";
       continue;
@@ -605,6 +678,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.repair_batch = n;
     } else if (f.name == "election_batch") {
       cfg.election_batch = n;
+    } else if (f.name == "mitmem_deadline_us") {
+      cfg.mitmem_deadline_us = n;
     } else {
       return "config: unknown field " + Quote(f.name);
     }

@@ -6,7 +6,7 @@ namespace {
 
 constexpr const char* kCommandTypeNames[] = {"get", "put", "del", "noop"};
 constexpr const char* kResultTypeNames[] = {"ok", "not_found", "retry", "leader_is",
-                                            "bad_command"};
+                                            "bad_command", "busy"};
 
 bool IsKeyByte(unsigned char c) { return c >= 0x21 && c <= 0x7e; }
 bool IsValueByte(unsigned char c) { return c >= 0x20 && c <= 0x7e; }
@@ -26,6 +26,8 @@ std::string ReplyLine(const Result& r) {
       return "retry";
     case ResultType::kLeaderIs:
       return "leader is " + std::to_string(r.leader);
+    case ResultType::kBusy:
+      return "busy " + std::to_string(r.pause_us);
     default:
       return "bad command";
   }

@@ -31,14 +31,16 @@ struct Command {
 };
 
 // ResultType is what a client is told.
-enum class ResultType : uint8_t { kOk, kNotFound, kRetry, kLeaderIs, kBadCommand };
+// kBusy: GC mitigation (MITMEM), retry at another replica now.
+enum class ResultType : uint8_t { kOk, kNotFound, kRetry, kLeaderIs, kBadCommand, kBusy };
 
 const char* ToString(ResultType r);
 
 struct Result {
   ResultType type = ResultType::kOk;
   std::string value;    // for ok
-  uint64_t leader = 0;  // for leader_is
+  uint64_t leader = 0;    // for leader_is
+  uint64_t pause_us = 0;  // for busy: the predicted pause
 };
 
 // ReplyLine renders a result as the client text protocol's reply line (without "\n").

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "durability.h"
+#include "mitigation.h"
 
 namespace replicant {
 
@@ -32,6 +33,11 @@ struct Config {
   uint64_t election_batch = 0;
   // durability: none (the paper's, the lab's preset) or log (persist before revealing).
   Durability durability = Durability::kNone;
+  // mitigation: what a node does when its runtime announces a collection (mitigation.cc);
+  // none collects at once, the paper's behaviour.
+  Mitigation mitigation = Mitigation::kNone;
+  // mitmem_deadline_us: MITMEM answers busy when the predicted pause is longer than this.
+  uint64_t mitmem_deadline_us = 20000;  // the MITMEM paper's 20 ms SLO
 };
 
 // kServerRepairBatch is the repair batch the native servers use (docs/protocol.md, "Repair").

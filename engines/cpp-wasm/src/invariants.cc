@@ -31,6 +31,7 @@ void Node::CheckInvariants() const {
     err = "a follower holds leader state";
   }
   if (err.empty() && IsLeader() && prepare_ != nullptr) err = "a leader holds a prepare phase";
+  if (err.empty()) err = CheckGcInvariants();
   if (!err.empty()) {
     std::fprintf(stderr, "invariant: node %llu: %s\n", static_cast<unsigned long long>(cfg_.id),
                  err.c_str());

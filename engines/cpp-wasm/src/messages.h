@@ -20,6 +20,11 @@ enum class MessageType : uint8_t {
   kCommitRequest,
   kCommitResponse,
   kSnapshot,  // state transfer: the leader's KV store at its last_executed
+  // GC mitigation (mitigation.cc)
+  kGcRequest,  // a follower asks its leader for permission to collect
+  kGcGrant,    // the leader lets it
+  kGcRelease,  // the collection ended, the grant is free
+  kHandoff,    // a leader about to collect asks a peer to take over
 };
 
 const char* ToString(MessageType t);
@@ -39,6 +44,8 @@ struct Message {
   uint64_t from_index = 0;          // prepare_request/response with bounded elections (>= 1)
   uint64_t next_index = 0;          // prepare_response with bounded elections: 0 when whole
   KVEntries kv;                     // snapshot: every entry, ascending keys
+  uint64_t pause_us = 0;            // gc_request: the predicted pause
+  uint64_t target = 0;              // handoff: the peer asked to take over
 };
 
 enum class TimerName : uint8_t { kElection, kCommit };
@@ -52,6 +59,8 @@ enum class EventType : uint8_t {
   kMessage,
   kPersisted,  // the driver wrote every record up to persist_id
   kRestart,    // a restarted node's persisted records
+  kGcPending,  // the runtime will collect soon (GC mitigation)
+  kGcDone,     // the collection the core asked for has ended
 };
 
 struct Event {
@@ -63,6 +72,7 @@ struct Event {
   Message message;
   uint64_t persist_id = 0;      // persisted
   std::vector<Record> records;  // restart
+  uint64_t pause_us = 0;        // gc_pending: the predicted pause
 };
 
 enum class TraceKind : uint8_t {
@@ -84,6 +94,14 @@ enum class TraceKind : uint8_t {
   kFill,
   kSnapshotSent,
   kSnapshotInstalled,
+  kGcAsk,
+  kGcGrant,
+  kGcQueued,
+  kGcRelease,
+  kGcGrantExpired,
+  kHandoff,
+  kGcTimeout,
+  kGcDone,
 };
 
 const char* ToString(TraceKind k);
@@ -92,7 +110,7 @@ const char* ToString(TraceKind k);
 struct Trace {
   TraceKind kind = TraceKind::kFollower;
   uint64_t ballot = 0;
-  uint64_t leader = 0;  // follower: the new leader; repair: the peer repaired
+  uint64_t leader = 0;  // follower: the new leader; repair, gc_*: the peer; handoff: the target
   uint64_t last_index = 0;
   uint64_t index = 0;
   InstanceState state = InstanceState::kInProgress;
@@ -104,7 +122,8 @@ struct Trace {
   const char* reason = nullptr;  // violation
 };
 
-enum class EffectType : uint8_t { kSend, kReply, kSetTimer, kCancelTimer, kTrace, kError, kPersist };
+// kCollect: GC mitigation, run the announced collection now.
+enum class EffectType : uint8_t { kSend, kReply, kSetTimer, kCancelTimer, kTrace, kError, kPersist, kCollect };
 
 struct Effect {
   EffectType type = EffectType::kSend;
@@ -117,6 +136,7 @@ struct Effect {
   Trace trace;
   uint64_t persist_id = 0;      // persist
   std::vector<Record> records;  // persist
+  uint64_t pause_us = 0;        // collect
 };
 
 }  // namespace replicant

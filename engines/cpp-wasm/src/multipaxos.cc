@@ -43,6 +43,7 @@ void Node::BecomeFollower(uint64_t b) {
     accepts_.clear();
     replay_queue_.clear();
     commit_round_.reset();
+    GcLeaveLeadership();
   }
   if (was_leader || !had_leader) SetTimer(TimerName::kElection, ElectionDelayUs());
 }
@@ -52,6 +53,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   ballot_ = b;
   quorum_tick_ = 0;
   std::fill(heard_tick_.begin(), heard_tick_.end(), 0);
+  GcBecomeLeader();
   commit_gle_ = log_.GlobalLastExecuted();
   repairs_.fill(RepairStream{});
   Trace t;
@@ -63,6 +65,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   TrimAndOpenCommitRound();
   SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
   StartReplay(merged);
+  GcAfterBecomeLeader();
 }
 
 // --- election ---
@@ -70,6 +73,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
 void Node::OnElectionTimer() {
   if (IsLeader()) return;
   lease_held_ = commit_received_;
+  if (GcOnElectionTimer()) return;
   if (commit_received_) {
     commit_received_ = false;
     SetTimer(TimerName::kElection, ElectionDelayUs());
@@ -81,6 +85,11 @@ void Node::OnElectionTimer() {
     SetTimer(TimerName::kElection, ElectionDelayUs());
     return;
   }
+  StartElection();
+}
+
+// StartElection is steps 3-6 of the election timer: a handoff's target runs them at once.
+void Node::StartElection() {
   if (prepare_ != nullptr) {
     const uint64_t abandoned = prepare_->ballot;
     prepare_.reset();
@@ -127,7 +136,7 @@ void Node::OnPrepareRequest(const Message& m) {
   }
   Message r;
   r.type = MessageType::kPrepareResponse;
-  if (m.ballot > ballot_ && !InLease()) {
+  if (m.ballot > ballot_ && (!InLease() || HandoffPrepare(m))) {
     BecomeFollower(m.ballot);
     if (m.from_index > 0) {
       Respond(m, PromiseChunk(m.from_index));
@@ -342,6 +351,7 @@ void Node::OnClientCommand(const ClientRequest& c, std::string_view line) {
   if (!cmd) {
     r.type = ResultType::kBadCommand;
     Reply(c, std::move(r));
+  } else if (gc_.phase != GcPhase::kIdle && GcClientReply(c)) {
   } else if (IsLeader()) {
     if (accepts_.size() >= cfg_.max_pending_accepts) {
       r.type = ResultType::kRetry;
@@ -419,6 +429,7 @@ void Node::OnCommitTimer() {
       return;
     }
   }
+  GcHandoffTick();
   commit_round_.reset();
   for (AcceptPhase* ph : SortedAccepts()) {
     ph->ticks++;
@@ -432,6 +443,7 @@ void Node::OnCommitTimer() {
       FailWhileLeader(ph);
     }
   }
+  GcGrantTicks();
   TrimAndOpenCommitRound();
   SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
 }
@@ -493,6 +505,7 @@ void Node::OnCommitRequest(const Message& m) {
   r.ballot = ballot_;
   r.last_executed = log_.LastExecuted();
   Respond(m, std::move(r));
+  GcAfterCommitRequest();
 }
 
 void Node::OnCommitResponse(const Message& m) {
@@ -508,6 +521,7 @@ void Node::OnCommitResponse(const Message& m) {
     return;
   }
   r->answered_count++;
+  gc_.peer_executed[m.from] = m.last_executed;
   r->min_last_executed = std::min(r->min_last_executed, m.last_executed);
   if (m.last_executed < r->last_executed && cfg_.repair_batch > 0) {
     if (m.last_executed < log_.GlobalLastExecuted()) {
@@ -610,6 +624,7 @@ void Node::StepDown(uint64_t heard) {
   accepts_.clear();
   replay_queue_.clear();
   commit_round_.reset();
+  GcLeaveLeadership();
   commit_received_ = false;
   lease_held_ = false;
   SetTimer(TimerName::kElection, ElectionDelayUs());
@@ -661,6 +676,18 @@ void Node::OnMessage(const Message& m) {
       break;
     case MessageType::kSnapshot:
       OnSnapshot(m);
+      break;
+    case MessageType::kGcRequest:
+      OnGcRequest(m);
+      break;
+    case MessageType::kGcGrant:
+      OnGcGrant(m);
+      break;
+    case MessageType::kGcRelease:
+      OnGcRelease(m);
+      break;
+    case MessageType::kHandoff:
+      OnHandoff(m);
       break;
   }
 }

@@ -6,7 +6,10 @@
 
 namespace replicant {
 
-Node::Node(const Config& cfg) : cfg_(cfg), rng_(cfg.seed), heard_tick_(cfg.num_peers, 0) {}
+Node::Node(const Config& cfg) : cfg_(cfg), rng_(cfg.seed), heard_tick_(cfg.num_peers, 0) {
+  gc_.peer_executed.assign(cfg.num_peers, 0);
+  gc_.collected_seq.assign(cfg.num_peers, 0);
+}
 
 const std::vector<Effect>& Node::Step(const Event& ev) {
   effects_.clear();
@@ -28,6 +31,12 @@ const std::vector<Effect>& Node::Step(const Event& ev) {
       } else {
         OnCommitTimer();
       }
+      break;
+    case EventType::kGcPending:
+      OnGcPending(ev.pause_us);
+      break;
+    case EventType::kGcDone:
+      OnGcDone();
       break;
     case EventType::kClient:
       OnClientCommand(ClientRequest{ev.client_id, ev.request_id}, ev.line);
@@ -89,6 +98,13 @@ bool Node::ValidMessage(const Message& m) const {
     case MessageType::kAcceptRequest:
       return LeaderOf(m.instance.ballot) == m.from && m.instance.index >= 1 &&
              m.instance.state == InstanceState::kInProgress;
+    case MessageType::kGcRequest:
+    case MessageType::kGcRelease:
+      return LeaderOf(m.ballot) == m.to;
+    case MessageType::kGcGrant:
+      return LeaderOf(m.ballot) == m.from;
+    case MessageType::kHandoff:
+      return LeaderOf(m.ballot) == m.from && m.target < num && m.target != m.from;
     case MessageType::kPrepareResponse:
       for (const Instance& inst : m.instances) {
         if (inst.index < 1 || !real_ballot(inst.ballot)) return false;

@@ -54,6 +54,7 @@ class Node {
   std::string Inspect() const;
 
  private:
+  friend struct InvariantTestAccess;  // invariants_test.cc breaks a node on purpose
   struct ClientRequest {
     uint64_t client_id = 0;
     uint64_t request_id = 0;
@@ -162,6 +163,63 @@ class Node {
   void OnRestart(const std::vector<Record>& records);
   void CheckDurableInvariants() const;
 
+  // mitigation.cc
+  enum class GcPhase : uint8_t {
+    kIdle,
+    kWaiting,     // a follower that wants permission (asked, or waits for a leader)
+    kHandingOff,  // a leader waiting for its successor's election
+    kCollecting,  // the driver was told to collect
+  };
+  struct GcGrantEntry {
+    uint64_t peer = 0, channel_id = 0, ticks = 0, allowed_ticks = 0;
+  };
+  struct GcAskEntry {
+    uint64_t peer = 0, channel_id = 0, pause_us = 0;
+  };
+  // GcState is one node's part in the mitigation.
+  struct GcState {
+    GcPhase phase = GcPhase::kIdle;
+    uint64_t pause_us = 0;
+    uint64_t channel_id = 0;  // this node's ask; 0: not sent yet
+    bool granted = false;     // the collection runs under a grant, to be released at gc_done
+    uint64_t grant_leader = 0, grant_ballot = 0, grant_channel = 0;
+    uint64_t handoff_ticks = 0;
+    // the last handoff heard: its successor's prepare passes the lease
+    uint64_t handoff_ballot = 0, handoff_target = 0;
+    // leader state
+    std::vector<GcGrantEntry> grants;
+    std::vector<GcAskEntry> queue;
+    std::vector<uint64_t> peer_executed;  // each peer's last_executed, from its latest commit_response
+    std::vector<uint64_t> collected_seq;  // grant order: higher collected more recently
+    uint64_t next_collected = 0;
+  };
+  uint64_t MaxCollecting() const;
+  void OnGcPending(uint64_t pause_us);
+  void Collect();
+  void AskToCollect();
+  void SendAsk();
+  void HandOff();
+  void OnHandoff(const Message& m);
+  bool HandoffPrepare(const Message& m) const;
+  void GcLeaveLeadership();
+  void GcBecomeLeader();
+  void GcAfterBecomeLeader();
+  void GcAfterCommitRequest();
+  bool GcOnElectionTimer();
+  void GcHandoffTick();
+  void GcGrantTicks();
+  int GrantIndex(uint64_t peer) const;
+  int QueuedIndex(uint64_t peer) const;
+  void OnGcRequest(const Message& m);
+  void Grant(const GcAskEntry& a);
+  void GrantFromQueue();
+  void OnGcGrant(const Message& m);
+  void OnGcDone();
+  void OnGcRelease(const Message& m);
+  bool GcClientReply(const ClientRequest& c);
+  std::string CheckGcInvariants() const;
+  void StartElection();
+
   // snapshot.cc
   void SendSnapshot(uint64_t peer);
   void OnSnapshot(const Message& m);
@@ -202,6 +260,7 @@ class Node {
     std::vector<std::pair<uint64_t, Effect>> held;  // sends and replies waiting: (persist id, effect)
   };
   DurableState dur_;
+  GcState gc_;  // GC mitigation (mitigation.cc)
 
   std::vector<Effect> effects_;     // the current step's output
   std::vector<LogChange> changes_;  // scratch for log operations

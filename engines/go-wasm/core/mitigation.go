@@ -1,5 +1,7 @@
 package core
 
+import "errors"
+
 // GC mitigation (docs/protocol.md, "GC mitigation"): what a node does when its runtime says a
 // collection is coming. BLADE asks before collecting (at most f nodes at once) and moves the
 // leadership away first; MITMEM answers busy to requests it would hold past their deadline.
@@ -17,6 +19,14 @@ const (
 var mitigationNames = [...]string{"none", "blade", "mitmem", "both"}
 
 func (m Mitigation) String() string { return mitigationNames[m] }
+
+// ParseMitigation reads a mode name (a server flag).
+func ParseMitigation(s string) (Mitigation, error) {
+	if m, ok := parseMitigation(s); ok {
+		return m, nil
+	}
+	return 0, errors.New(`mitigation must be "none", "blade", "mitmem" or "both"`)
+}
 
 func parseMitigation(s string) (Mitigation, bool) {
 	for i, name := range mitigationNames {

@@ -36,6 +36,8 @@ type Server struct {
 	wal            *WAL
 	restartRecords []core.Record
 
+	gc *gcWatcher // GC mitigation (EnableGCMitigation); nil: the Go collector runs as usual
+
 	peers     []*peerLink // outbound, by peer id (nil for ourselves)
 	listeners []net.Listener
 	accepted  map[net.Conn]struct{} // inbound connections, closed by Stop
@@ -113,6 +115,9 @@ func (s *Server) Start() error {
 		}
 		s.logger.Printf("restarted from %s: %d records", s.wal.path, len(s.restartRecords))
 		s.restartRecords = nil
+	}
+	if s.gc != nil {
+		s.gc.start()
 	}
 	s.wg.Add(3)
 	go s.acceptLoop(peerLn, s.servePeer)
@@ -232,6 +237,10 @@ func (s *Server) stepLocked(ev *core.Event) (refused bool) {
 			s.timerGen[e.Timer]++
 			if t := s.timers[e.Timer]; t != nil {
 				t.Stop()
+			}
+		case core.EffectCollect:
+			if s.gc != nil {
+				s.gc.onCollect()
 			}
 		case core.EffectError:
 			s.logger.Printf("dropped an event the core could not read")

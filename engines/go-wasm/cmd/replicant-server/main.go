@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"replicant/engines/go-wasm/core"
 	"replicant/engines/go-wasm/server"
 )
 
@@ -27,6 +28,7 @@ func main() {
 	dataDir := flag.String("data-dir", "", "directory of the write-ahead log (durability log)")
 	durability := flag.String("durability", "", "log (the default with --data-dir) or none")
 	fsync := flag.String("fsync", "always", "when the write-ahead log is synced: always, interval or never")
+	mitigation := flag.String("mitigation", "none", "GC mitigation: none, blade, mitmem or both (GOGC off under a watcher; docs/mitigation.md)")
 	flag.Parse()
 	fail := func(err error) {
 		fmt.Fprintf(os.Stderr, "replicant-server: %v\n", err)
@@ -72,6 +74,13 @@ func main() {
 		}
 	default:
 		fail(fmt.Errorf("--durability must be log or none, not %q", *durability))
+	}
+	mode, err := core.ParseMitigation(*mitigation)
+	if err != nil {
+		fail(err)
+	}
+	if err := s.EnableGCMitigation(mode); err != nil {
+		fail(err)
 	}
 	if err := s.Start(); err != nil {
 		fail(err)

@@ -432,6 +432,28 @@ mod tests {
         Event::Client { client_id, request_id: 1, line: line.as_bytes().to_vec() }
     }
 
+    /// The check must be able to fail: a node whose state breaks an invariant panics on its next step.
+    #[test]
+    fn broken_invariant_is_caught() {
+        let cases: [(&str, fn(&mut Log), &str); 2] = [
+            ("gle above last_executed", |l| l.corrupt_for_test(l.last_executed(), l.last_executed() + 1), "gle > last_executed"),
+            ("last_executed above last_index", |l| l.corrupt_for_test(l.last_index() + 1, l.global_last_executed()), "last_executed > last_index"),
+        ];
+        for (name, corrupt, want) in cases {
+            let mut c = TestCluster::new(3);
+            c.run(2, Event::Timer(TimerName::Election));
+            c.run(2, client(1, "put k v"));
+            let n = &mut c.nodes[0];
+            n.step(Event::Timer(TimerName::Election));
+            corrupt(&mut n.log);
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                n.step(Event::Timer(TimerName::Election));
+            }));
+            let msg = caught.err().and_then(|e| e.downcast_ref::<String>().cloned()).unwrap_or_default();
+            assert!(msg.contains("invariant") && msg.contains(want), "{name}: panic {msg:?}, want one naming {want:?}");
+        }
+    }
+
     #[test]
     fn election_and_replication_end_to_end() {
         let mut c = TestCluster::new(3);

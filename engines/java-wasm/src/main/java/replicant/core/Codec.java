@@ -211,6 +211,33 @@ public final class Codec {
                 m.kv = kv;
                 return m;
             }
+            case "gc_request": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "pause_us");
+                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5]);
+                if (n == null) return null;
+                m = header(MessageType.GC_REQUEST, n);
+                m.ballot = n[3];
+                m.pauseUs = n[4];
+                return m;
+            }
+            case "gc_grant":
+            case "gc_release": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot");
+                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4]);
+                if (n == null) return null;
+                m = header(t.equals("gc_grant") ? MessageType.GC_GRANT : MessageType.GC_RELEASE, n);
+                m.ballot = n[3];
+                return m;
+            }
+            case "handoff": {
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "target");
+                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5]);
+                if (n == null) return null;
+                m = header(MessageType.HANDOFF, n);
+                m.ballot = n[3];
+                m.target = n[4];
+                return m;
+            }
             default:
                 return null;
         }
@@ -261,6 +288,16 @@ public final class Codec {
                 Message m = decodeMessageValue(f[1]);
                 return m == null ? null : Event.message(m);
             }
+            case "gc_pending": {
+                Value[] f = objectFields(v, "type", "pause_us");
+                long[] n = f == null ? null : uints(f[1]);
+                if (n == null) return null;
+                Event e = new Event(Messages.EventType.GC_PENDING);
+                e.pauseUs = n[0];
+                return e;
+            }
+            case "gc_done":
+                return objectFields(v, "type") != null ? new Event(Messages.EventType.GC_DONE) : null;
             case "persisted": {
                 Value[] f = objectFields(v, "type", "persist_id");
                 long[] n = f == null ? null : uints(f[1]);
@@ -434,6 +471,18 @@ public final class Codec {
                 Json.appendField(b, "kv", false);
                 appendKvEntries(b, m.kv);
                 break;
+            case GC_REQUEST:
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                Json.appendUintField(b, "pause_us", m.pauseUs, false);
+                break;
+            case GC_GRANT:
+            case GC_RELEASE:
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                break;
+            case HANDOFF:
+                Json.appendUintField(b, "ballot", m.ballot, false);
+                Json.appendUintField(b, "target", m.target, false);
+                break;
         }
         return b.append('}');
     }
@@ -510,6 +559,24 @@ public final class Codec {
                 Json.appendUintField(b, "last_index", t.lastIndex, false);
                 Json.appendUintField(b, "records", t.count, false);
                 break;
+            case GC_ASK:
+                Json.appendUintField(b, "leader", t.leader, false);
+                break;
+            case GC_GRANT:
+            case GC_RELEASE:
+            case GC_GRANT_EXPIRED:
+                Json.appendUintField(b, "peer", t.leader, false);
+                break;
+            case GC_QUEUED:
+                Json.appendUintField(b, "peer", t.leader, false);
+                Json.appendUintField(b, "waiting", t.count, false);
+                break;
+            case HANDOFF:
+                Json.appendUintField(b, "target", t.leader, false);
+                break;
+            case GC_TIMEOUT:
+            case GC_DONE:
+                break;
         }
         return b;
     }
@@ -532,6 +599,8 @@ public final class Codec {
                     Json.appendStringField(b, "value", e.result.value, false);
                 } else if (e.result.type == Command.ResultType.LEADER_IS) {
                     Json.appendUintField(b, "leader", e.result.leader, false);
+                } else if (e.result.type == Command.ResultType.BUSY) {
+                    Json.appendUintField(b, "pause_us", e.result.pauseUs, false);
                 }
                 break;
             case SET_TIMER:
@@ -546,6 +615,10 @@ public final class Codec {
             case TRACE:
                 Json.appendStringField(b, "type", "trace", true);
                 appendTrace(b, e.trace);
+                break;
+            case COLLECT:
+                Json.appendStringField(b, "type", "collect", true);
+                Json.appendUintField(b, "pause_us", e.pauseUs, false);
                 break;
             case ERROR:
                 Json.appendStringField(b, "type", "error", true);
@@ -594,6 +667,15 @@ public final class Codec {
                 }
                 continue;
             }
+            if (f.name.equals("mitigation")) {
+                Mitigation.Mode m = f.value.kind == Kind.STRING ? Mitigation.Mode.parse(f.value.string) : null;
+                if (m == null) {
+                    throw new Config.ConfigException(
+                            "config: mitigation must be \"none\", \"blade\", \"mitmem\" or \"both\"");
+                }
+                cfg.mitigation = m;
+                continue;
+            }
             if (f.name.equals("trace")) {
                 if (f.value.kind != Kind.BOOL) throw new Config.ConfigException("config: trace must be true or false");
                 cfg.trace = f.value.bool;
@@ -638,6 +720,9 @@ public final class Codec {
                     break;
                 case "election_batch":
                     cfg.electionBatch = n;
+                    break;
+                case "mitmem_deadline_us":
+                    cfg.mitmemDeadlineUs = n;
                     break;
                 default:
                     throw new Config.ConfigException("config: unknown field " + quote(f.name));

@@ -66,7 +66,9 @@ public final class Command {
 
     /** What a client is told. */
     public enum ResultType {
-        OK("ok"), NOT_FOUND("not_found"), RETRY("retry"), LEADER_IS("leader_is"), BAD_COMMAND("bad_command");
+        OK("ok"), NOT_FOUND("not_found"), RETRY("retry"), LEADER_IS("leader_is"), BAD_COMMAND("bad_command"),
+        /** GC mitigation (MITMEM): retry at another replica now. */
+        BUSY("busy");
 
         public final String wire;
 
@@ -81,11 +83,22 @@ public final class Command {
         public final String value;
         /** For leader_is. */
         public final long leader;
+        /** For busy: the predicted pause. */
+        public final long pauseUs;
 
         public Result(ResultType type, String value, long leader) {
+            this(type, value, leader, 0);
+        }
+
+        private Result(ResultType type, String value, long leader, long pauseUs) {
             this.type = type;
             this.value = value;
             this.leader = leader;
+            this.pauseUs = pauseUs;
+        }
+
+        public static Result busy(long pauseUs) {
+            return new Result(ResultType.BUSY, "", 0, pauseUs);
         }
 
         public static final Result NOT_FOUND = new Result(ResultType.NOT_FOUND, "", 0);
@@ -113,6 +126,8 @@ public final class Command {
                 return "retry";
             case LEADER_IS:
                 return "leader is " + Json.formatUint(r.leader);
+            case BUSY:
+                return "busy " + Json.formatUint(r.pauseUs);
             default:
                 return "bad command";
         }

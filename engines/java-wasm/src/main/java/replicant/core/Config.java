@@ -34,6 +34,13 @@ public final class Config {
     public long electionBatch = 0;
     /** none (the paper's, the lab's preset) or log (persist before revealing). */
     public Durability.Mode durability = Durability.Mode.NONE;
+    /**
+     * What a node does when its runtime announces a collection ({@link Mitigation}); none
+     * collects at once, the paper's behaviour.
+     */
+    public Mitigation.Mode mitigation = Mitigation.Mode.NONE;
+    /** MITMEM answers busy when the predicted pause is longer than this (the paper's 20 ms SLO). */
+    public long mitmemDeadlineUs = 20_000;
 
     /** The repair batch the native servers use (docs/protocol.md, "Repair"). */
     public static final long SERVER_REPAIR_BATCH = 256;
@@ -68,6 +75,8 @@ public final class Config {
         c.repairBatch = repairBatch;
         c.electionBatch = electionBatch;
         c.durability = durability;
+        c.mitigation = mitigation;
+        c.mitmemDeadlineUs = mitmemDeadlineUs;
         return c;
     }
 
@@ -89,6 +98,8 @@ public final class Config {
             throw new ConfigException("config: repair_batch must be between 0 and 4096");
         } else if (electionBatch < 0 || electionBatch > 4096) {
             throw new ConfigException("config: election_batch must be between 0 and 4096");
+        } else if (mitmemDeadlineUs < 0 || mitmemDeadlineUs > 60_000_000) {
+            throw new ConfigException("config: mitmem_deadline_us must be between 0 and 60000000");
         }
     }
 }

@@ -15,7 +15,15 @@ public final class Messages {
         COMMIT_REQUEST("commit_request"),
         COMMIT_RESPONSE("commit_response"),
         /** State transfer: the leader's KV store at its last_executed. */
-        SNAPSHOT("snapshot");
+        SNAPSHOT("snapshot"),
+        /** GC mitigation ({@link Mitigation}): a follower asks its leader for permission to collect. */
+        GC_REQUEST("gc_request"),
+        /** The leader lets it. */
+        GC_GRANT("gc_grant"),
+        /** The collection ended, the grant is free. */
+        GC_RELEASE("gc_release"),
+        /** A leader about to collect asks a peer to take over. */
+        HANDOFF("handoff");
 
         public final String wire;
 
@@ -44,6 +52,10 @@ public final class Messages {
         public long nextIndex;
         /** snapshot: every entry as {key, value}, ascending keys; never null. */
         public List<String[]> kv = Collections.emptyList();
+        /** gc_request: the predicted pause. */
+        public long pauseUs;
+        /** handoff: the peer asked to take over. */
+        public long target;
 
         public Message(MessageType type) {
             this.type = type;
@@ -63,6 +75,8 @@ public final class Messages {
             m.fromIndex = fromIndex;
             m.nextIndex = nextIndex;
             m.kv = kv;
+            m.pauseUs = pauseUs;
+            m.target = target;
             return m;
         }
     }
@@ -82,7 +96,11 @@ public final class Messages {
         /** The driver wrote every record up to persistId. */
         PERSISTED,
         /** A restarted node's persisted records. */
-        RESTART
+        RESTART,
+        /** The runtime will collect soon (GC mitigation). */
+        GC_PENDING,
+        /** The collection the core asked for has ended. */
+        GC_DONE
     }
 
     public static final class Event {
@@ -96,6 +114,8 @@ public final class Messages {
         public long persistId;
         /** restart. */
         public List<Durability.Record> records;
+        /** gc_pending: the predicted pause. */
+        public long pauseUs;
 
         public Event(EventType type) {
             this.type = type;
@@ -126,7 +146,8 @@ public final class Messages {
         }
     }
 
-    public enum EffectType { SEND, REPLY, SET_TIMER, CANCEL_TIMER, TRACE, ERROR, PERSIST }
+    /** COLLECT: GC mitigation, run the announced collection now. */
+    public enum EffectType { SEND, REPLY, SET_TIMER, CANCEL_TIMER, TRACE, ERROR, PERSIST, COLLECT }
 
     public static final class Effect {
         public final EffectType type;
@@ -144,6 +165,8 @@ public final class Messages {
         /** persist: the records the driver must write before the held sends and replies leave. */
         public long persistId;
         public List<Durability.Record> records;
+        /** collect: the predicted pause. */
+        public long pauseUs;
 
         public Effect(EffectType type) {
             this.type = type;
@@ -168,7 +191,15 @@ public final class Messages {
         RECOVERED("recovered"),
         FILL("fill"),
         SNAPSHOT_SENT("snapshot_sent"),
-        SNAPSHOT_INSTALLED("snapshot_installed");
+        SNAPSHOT_INSTALLED("snapshot_installed"),
+        GC_ASK("gc_ask"),
+        GC_GRANT("gc_grant"),
+        GC_QUEUED("gc_queued"),
+        GC_RELEASE("gc_release"),
+        GC_GRANT_EXPIRED("gc_grant_expired"),
+        HANDOFF("handoff"),
+        GC_TIMEOUT("gc_timeout"),
+        GC_DONE("gc_done");
 
         public final String wire;
 
@@ -181,7 +212,7 @@ public final class Messages {
     public static final class Trace {
         public final TraceKind kind;
         public long ballot;
-        /** follower: the new leader; repair: the peer repaired. */
+        /** follower: the new leader; repair, gc_*: the peer; handoff: the target. */
         public long leader;
         public long lastIndex;
         public long index;

@@ -65,6 +65,7 @@ final class MultiPaxos {
             n.accepts.clear();
             n.replayQueue.clear();
             n.commitRound = null;
+            Mitigation.leaveLeadership(n);
         }
         if (wasLeader || !hadLeader) n.setTimer(TimerName.ELECTION, n.electionDelayUs());
     }
@@ -74,6 +75,7 @@ final class MultiPaxos {
         n.ballot = b;
         n.quorumTick = 0;
         java.util.Arrays.fill(n.heardTick, 0);
+        Mitigation.becomeLeader(n);
         n.commitGle = n.log.globalLastExecuted();
         for (Node.RepairStream s : n.repairs) clearStream(s);
         if (n.cfg.trace) {
@@ -86,6 +88,7 @@ final class MultiPaxos {
         trimAndOpenCommitRound(n);
         n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
         startReplay(n, merged);
+        Mitigation.afterBecomeLeader(n);
     }
 
     // --- election ---
@@ -93,6 +96,7 @@ final class MultiPaxos {
     static void onElectionTimer(Node n) {
         if (n.isLeader()) return;
         n.leaseHeld = n.commitReceived;
+        if (Mitigation.onElectionTimer(n)) return;
         if (n.commitReceived) {
             n.commitReceived = false;
             n.setTimer(TimerName.ELECTION, n.electionDelayUs());
@@ -104,6 +108,11 @@ final class MultiPaxos {
             n.setTimer(TimerName.ELECTION, n.electionDelayUs());
             return;
         }
+        startElection(n);
+    }
+
+    /** Steps 3-6 of the election timer: a handoff's target runs them at once. */
+    static void startElection(Node n) {
         if (n.prepare != null) {
             long abandoned = n.prepare.ballot;
             n.prepare = null;
@@ -142,7 +151,7 @@ final class MultiPaxos {
             return;
         }
         Message r = new Message(MessageType.PREPARE_RESPONSE);
-        if (m.ballot > n.ballot && !n.inLease()) {
+        if (m.ballot > n.ballot && (!n.inLease() || Mitigation.handoffPrepare(n, m))) {
             becomeFollower(n, m.ballot);
             if (m.fromIndex > 0) {
                 n.respond(m, promiseChunk(n, m.fromIndex));
@@ -346,6 +355,8 @@ final class MultiPaxos {
         Command cmd = Command.parse(line);
         if (cmd == null) {
             n.reply(c, Command.Result.BAD_COMMAND);
+        } else if (n.gc.phase != Mitigation.Phase.IDLE && Mitigation.clientReply(n, c)) {
+            return;
         } else if (n.isLeader()) {
             if (n.accepts.size() >= n.cfg.maxPendingAccepts) {
                 n.reply(c, Command.Result.RETRY);
@@ -429,6 +440,7 @@ final class MultiPaxos {
         n.accepts.clear();
         n.replayQueue.clear();
         n.commitRound = null;
+        Mitigation.leaveLeadership(n);
         n.commitReceived = false;
         n.leaseHeld = false;
         n.setTimer(TimerName.ELECTION, n.electionDelayUs());
@@ -446,6 +458,7 @@ final class MultiPaxos {
                 return;
             }
         }
+        Mitigation.handoffTick(n);
         n.commitRound = null;
         for (AcceptPhase ph : n.sortedAccepts()) {
             ph.ticks++;
@@ -460,6 +473,7 @@ final class MultiPaxos {
                 failWhileLeader(n, ph);
             }
         }
+        Mitigation.grantTicks(n);
         trimAndOpenCommitRound(n);
         n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
     }
@@ -511,6 +525,7 @@ final class MultiPaxos {
         r.ballot = n.ballot;
         r.lastExecuted = n.log.lastExecuted();
         n.respond(m, r);
+        Mitigation.afterCommitRequest(n);
     }
 
     static void onCommitResponse(Node n, Message m) {
@@ -526,6 +541,7 @@ final class MultiPaxos {
             return;
         }
         r.answeredCount++;
+        n.gc.peerExecuted[(int) m.from] = m.lastExecuted;
         r.minLastExecuted = Math.min(r.minLastExecuted, m.lastExecuted);
         if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) {
             if (m.lastExecuted < n.log.globalLastExecuted()) {
@@ -645,6 +661,18 @@ final class MultiPaxos {
                 break;
             case SNAPSHOT:
                 Snapshot.onSnapshot(n, m);
+                break;
+            case GC_REQUEST:
+                Mitigation.onGcRequest(n, m);
+                break;
+            case GC_GRANT:
+                Mitigation.onGcGrant(n, m);
+                break;
+            case GC_RELEASE:
+                Mitigation.onGcRelease(n, m);
+                break;
+            case HANDOFF:
+                Mitigation.onHandoff(n, m);
                 break;
         }
     }

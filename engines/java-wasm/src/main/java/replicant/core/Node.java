@@ -51,6 +51,8 @@ public final class Node {
     boolean leaseHeld;
     /** Persist bookkeeping ({@link Durability}). */
     final Durability.State dur = new Durability.State();
+    /** GC mitigation ({@link Mitigation}). */
+    final Mitigation.State gc;
 
     /**
      * Makes every step verify the node's invariants and throw on a broken one. Test builds (unit
@@ -137,6 +139,7 @@ public final class Node {
         this.cfg = cfg.copy();
         this.rng = new Prng(cfg.seed);
         this.heardTick = new long[(int) cfg.numPeers];
+        this.gc = new Mitigation.State((int) cfg.numPeers);
     }
 
     public Config config() {
@@ -154,6 +157,12 @@ public final class Node {
                 break;
             case PERSISTED:
                 Durability.onPersisted(this, ev.persistId);
+                break;
+            case GC_PENDING:
+                Mitigation.onGcPending(this, ev.pauseUs);
+                break;
+            case GC_DONE:
+                Mitigation.onGcDone(this);
                 break;
             case RESTART:
                 Durability.onRestart(this, ev.records);
@@ -219,6 +228,13 @@ public final class Node {
             case ACCEPT_REQUEST:
                 return Ballot.leaderOf(m.instance.ballot) == m.from && m.instance.index >= 1
                         && m.instance.state == Instance.State.IN_PROGRESS;
+            case GC_REQUEST:
+            case GC_RELEASE:
+                return Ballot.leaderOf(m.ballot) == m.to;
+            case GC_GRANT:
+                return Ballot.leaderOf(m.ballot) == m.from;
+            case HANDOFF:
+                return Ballot.leaderOf(m.ballot) == m.from && m.target < num && m.target != m.from;
             case PREPARE_RESPONSE:
                 for (Instance inst : m.instances) {
                     if (inst.index < 1 || !realBallot(inst.ballot)) return false;
@@ -250,6 +266,7 @@ public final class Node {
         }
         if (err == null && isLeader() && prepare != null) err = "a leader holds a prepare phase";
         if (err == null) err = Durability.invariantError(this);
+        if (err == null) err = Mitigation.invariantError(this);
         if (err != null) throw new IllegalStateException("invariant: node " + cfg.id + ": " + err);
     }
 

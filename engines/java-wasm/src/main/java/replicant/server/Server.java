@@ -59,6 +59,8 @@ final class Server {
     private final ConcurrentHashMap<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PeerLink[] links;
     private final Status.DriverCounters counters = new Status.DriverCounters();
+    /** GC mitigation hooks; null when off (or when no pool can announce collections). */
+    private volatile GcWatch gcWatch;
 
     Server(ServerConfig cfg, ServerConfig.Args args) throws Config.ConfigException, ServerConfig.BadConfig {
         this.cfg = cfg;
@@ -76,6 +78,7 @@ final class Server {
         c.trace = args.trace;
         c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
         if (args.dataDir != null) c.durability = Durability.Mode.LOG;
+        c.mitigation = args.mitigation;
         c.validate();
         core = new CoreDriver(new Node(c), System::nanoTime, counters);
         core.setEffects(this::dispatch);
@@ -144,6 +147,7 @@ final class Server {
         start("status", this::runStatus);
         start("timers", core::runTimers);
         stopOnSignals();
+        if (args.mitigation != replicant.core.Mitigation.Mode.NONE) gcWatch = GcWatch.start(this);
         if (args.statsEverySeconds > 0) {
             statsThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
                     args.statsEverySeconds, TimeUnit.SECONDS);
@@ -241,6 +245,9 @@ final class Server {
                     break;
                 case ERROR:
                     log("the core refused an event as bad_event");
+                    break;
+                case COLLECT:
+                    if (gcWatch != null) gcWatch.onCollect();
                     break;
             }
         }

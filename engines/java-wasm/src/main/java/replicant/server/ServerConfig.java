@@ -15,7 +15,8 @@ import replicant.core.Json;
  */
 final class ServerConfig {
     static final String USAGE =
-            "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]";
+            "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]"
+                    + " [--mitigation none|blade|mitmem|both]";
 
     /** A problem with the command line or the configuration; the server exits with status 2. */
     static final class BadConfig extends Exception {
@@ -35,6 +36,8 @@ final class ServerConfig {
         /** Durability log with its write-ahead log in this directory (none without it). */
         String dataDir;
         String fsync = "always";
+        /** GC mitigation: none, blade, mitmem or both (docs/mitigation.md). */
+        replicant.core.Mitigation.Mode mitigation = replicant.core.Mitigation.Mode.NONE;
     }
 
     long commitIntervalMs = 150;
@@ -66,6 +69,12 @@ final class ServerConfig {
                 case "--fsync":
                     a.fsync = value != null ? value : next(argv, ++i, "--fsync");
                     break;
+                case "--mitigation": {
+                    String m = value != null ? value : next(argv, ++i, "--mitigation");
+                    a.mitigation = replicant.core.Mitigation.Mode.parse(m);
+                    if (a.mitigation == null) throw new BadConfig("--mitigation must be none, blade, mitmem or both");
+                    break;
+                }
                 case "--seed":
                     a.seed = nonNegative("--seed", value != null ? value : next(argv, ++i, "--seed"));
                     break;

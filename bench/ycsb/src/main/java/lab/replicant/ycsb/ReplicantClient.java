@@ -24,7 +24,8 @@ import site.ycsb.Status;
  * <p>YCSB creates one instance per client thread, so each thread has its own connections
  * (one per node it has talked to) and one request in flight. Commands go to the node believed
  * to be the leader; a {@code leader is N} reply moves the thread to node N, {@code retry}
- * waits a little and asks again, a broken or silent connection moves on to the next node. A
+ * waits a little and asks again, {@code busy P} (GC mitigation, MITMEM) moves on to the next
+ * node at once, a broken or silent connection moves on to the next node. A
  * request that has not succeeded within {@code replicant.deadline_ms} is an error.
  *
  * <p>Records are one field (the paper's 500-byte values), stored as the key's value verbatim;
@@ -41,6 +42,7 @@ public class ReplicantClient extends DB {
   /** Counters over every thread, printed at clean-up for the harness to parse. */
   private static final AtomicLong REDIRECTS = new AtomicLong();
   private static final AtomicLong RETRIES = new AtomicLong();
+  private static final AtomicLong BUSY = new AtomicLong();
   private static final AtomicLong RECONNECTS = new AtomicLong();
   private static final AtomicInteger LIVE_THREADS = new AtomicInteger();
 
@@ -82,8 +84,8 @@ public class ReplicantClient extends DB {
     }
     if (LIVE_THREADS.decrementAndGet() == 0) {
       // One line for the harness (bench/src/ycsb-output.ts reads it from stderr).
-      System.err.printf("[replicant-binding] redirects=%d retries=%d reconnects=%d%n",
-          REDIRECTS.get(), RETRIES.get(), RECONNECTS.get());
+      System.err.printf("[replicant-binding] redirects=%d retries=%d reconnects=%d busy=%d%n",
+          REDIRECTS.get(), RETRIES.get(), RECONNECTS.get(), BUSY.get());
     }
   }
 
@@ -151,6 +153,13 @@ public class ReplicantClient extends DB {
       if (reply.equals("retry")) {
         RETRIES.incrementAndGet();
         pause();
+        continue;
+      }
+      if (reply.startsWith("busy ")) {
+        // MITMEM (docs/mitigation.md): this node predicts a pause past the deadline; try the
+        // next node at once (a follower sends the thread back if only the leader can answer)
+        BUSY.incrementAndGet();
+        node = (node + 1) % hosts.size();
         continue;
       }
       return reply;
