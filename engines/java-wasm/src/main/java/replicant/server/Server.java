@@ -207,11 +207,6 @@ final class Server {
 
     // --- the core, under the lock ---
 
-    /** Steps the core with an event the server makes itself (GcWatch's gc_pending and gc_done). */
-    void step(Event ev) {
-        core.step(ev, core.now());
-    }
-
     /**
      * Acts on the core's effects, in order (CoreDriver has already armed and cancelled its
      * timers). Called with the lock held; never blocks, but for the write-ahead log's append,
