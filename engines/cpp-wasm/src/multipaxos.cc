@@ -65,7 +65,6 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   TrimAndOpenCommitRound();
   SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
   StartReplay(merged);
-  GcAfterBecomeLeader();
 }
 
 // --- election ---

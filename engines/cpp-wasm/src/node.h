@@ -211,7 +211,6 @@ class Node {
   bool HandoffPrepare(const Message& m) const;
   void GcLeaveLeadership();
   void GcBecomeLeader();
-  void GcAfterBecomeLeader();
   void GcAfterCommitRequest();
   bool GcOnElectionTimer();
   void GcHandoffTick();

@@ -49,7 +49,6 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 	n.startReplay(merged)
-	n.gcAfterBecomeLeader()
 }
 
 // --- election ---

@@ -61,7 +61,6 @@ impl Node {
         self.trim_and_open_commit_round();
         self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
         self.start_replay(merged);
-        self.gc_after_become_leader();
     }
 
     // --- election ---

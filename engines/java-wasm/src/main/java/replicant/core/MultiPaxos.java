@@ -88,7 +88,6 @@ final class MultiPaxos {
         trimAndOpenCommitRound(n);
         n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
         startReplay(n, merged);
-        Mitigation.afterBecomeLeader(n);
     }
 
     // --- election ---
