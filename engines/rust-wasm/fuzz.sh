@@ -31,11 +31,13 @@ done
 mkdir -p "$logs" fuzz/target/corpus fuzz/target/artifacts
 
 # Seed corpora from the transcripts (one file per distinct input), beside the fuzzer's own finds.
-seed() { # seed TARGET: reads inputs, one per line, from stdin
-  local dir=fuzz/target/corpus/$1
+seed() { # seed TARGET: reads inputs, one per line, from stdin (once: the corpus keeps them)
+  local dir=fuzz/target/corpus/$1 n=0
   mkdir -p "$dir"
+  if [ -n "$(ls -A "$dir")" ]; then cat >/dev/null; return; fi
   while IFS= read -r line; do
-    printf '%s' "$line" > "$dir/seed-$(printf '%s' "$line" | sha1sum | cut -c1-16)"
+    n=$((n + 1))
+    printf '%s' "$line" > "$dir/seed-$n"
   done
 }
 TESTDATA=../conformance/testdata
