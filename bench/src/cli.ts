@@ -56,6 +56,8 @@ const FLAGS = {
   hosts: { type: 'string' },
   rate: { type: 'string' },
   'keep-scratch': { type: 'boolean' },
+  durability: { type: 'string' },
+  fsync: { type: 'string' },
   'dry-run': { type: 'boolean' },
   mitigation: { type: 'string' },
   help: { type: 'boolean' },
@@ -69,7 +71,8 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
          [--disturbed-cores F] [--disturbed-steal F] [--disturbed-retries N]
          [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
-         [--keep-scratch] [--mitigation none|blade|mitmem|both]   (Go and Java servers only)
+         [--keep-scratch] [--durability none|log[,…]] [--fsync always|never[,…]]
+         [--mitigation none|blade|mitmem|both]   (Go and Java servers only)
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
 Presets: smoke (all systems, a few minutes), scaled (this 2-core machine, the paper's ratios),

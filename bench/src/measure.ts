@@ -132,6 +132,8 @@ class Testbed {
       env: (id) => plans[id]!.env,
       // the mitigation is a server flag; etcd, C++ and Rust never get one (plan.ts refuses)
       wrap: (id, argv) => this.groups[id]!.wrap(this.o.mitigation === 'none' ? argv : [...argv, '--mitigation', this.o.mitigation]),
+      durability: s.durability,
+      fsync: s.fsync,
     });
     const deadline = Date.now() + 30_000;
     let leader: number | null = null;

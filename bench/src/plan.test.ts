@@ -31,9 +31,31 @@ describe('resolveOptions', () => {
     [{ preset: 'huge' }, /--preset/],
     [{ 'min-rate': '500', 'max-rate': '400' }, /must exceed/],
     [{ 'memory-baseline': 'maybe' }, /auto or none/],
+    [{ durability: 'disk' }, /--durability must be/],
+    [{ durability: 'log', fsync: 'sometimes' }, /--fsync must be/],
+    [{ fsync: 'never' }, /--fsync needs --durability log/],
   ])('refuses %j with a clear message', (flags, message) => {
     expect(() => resolveOptions(flags)).toThrow(UsageError);
     expect(() => resolveOptions(flags)).toThrow(message);
+  });
+});
+
+describe('durability', () => {
+  it('measures none, then log with each fsync policy, on one setting back to back; etcd once', () => {
+    const o = resolveOptions({ preset: 'smoke', engine: 'cpp,etcd', durability: 'none,log', fsync: 'never,always', repetitions: '2' });
+    const plan = buildPlan(o);
+    expect(plan.map((s) => s.id)).toEqual([
+      'cpp-a-r8-8vcpu-rep1', 'cpp-a-log-fsync-never-r8-8vcpu-rep1', 'cpp-a-log-fsync-always-r8-8vcpu-rep1', 'etcd-a-r8-8vcpu-rep1',
+      'etcd-a-r8-8vcpu-rep2', 'cpp-a-log-fsync-always-r8-8vcpu-rep2', 'cpp-a-log-fsync-never-r8-8vcpu-rep2', 'cpp-a-r8-8vcpu-rep2',
+    ]);
+    expect(plan.filter((s) => s.system === 'cpp').map((s) => [s.durability, s.fsync]).slice(0, 3)).toEqual([['none', null], ['log', 'never'], ['log', 'always']]);
+    expect(plan.find((s) => s.system === 'etcd')).toMatchObject({ durability: 'log', fsync: 'always' });
+    expect(describePlan(o, plan)).toContain('durability log, fsync never');
+  });
+
+  it('defaults to durability none, as before the setting existed', () => {
+    const plan = buildPlan(resolveOptions({ preset: 'smoke', engine: 'go' }));
+    expect(plan.map((s) => [s.id, s.durability, s.fsync])).toEqual([['go-a-r8-8vcpu-rep1', 'none', null]]);
   });
 });
 

@@ -57,6 +57,10 @@ export interface BenchOptions {
   preset: PresetName;
   /** An Ansible inventory: run on its hosts (3 servers, 1 client) instead of this machine. */
   hosts?: string;
+  /** The engines' durability (docs/protocol.md, "Durability"): none (the paper's design) and/or
+   * log (a write-ahead log per node, synced by each of `fsyncs`). etcd keeps its own WAL. */
+  durabilities: ('none' | 'log')[];
+  fsyncs: ('always' | 'never')[];
   /** GC mitigation the Go and Java servers run (their --mitigation; docs/mitigation.md). */
   mitigation: Mitigation;
 }
@@ -106,6 +110,8 @@ export const DEFAULTS: BenchOptions = {
   memory_baseline: 'auto',
   dry_run: false,
   preset: 'scaled',
+  durabilities: ['none'],
+  fsyncs: ['always'],
 };
 
 export class UsageError extends Error {}
@@ -188,6 +194,17 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
     if (b !== 'auto' && b !== 'none') throw new UsageError(`--memory-baseline must be auto or none, got ${JSON.stringify(b)}`);
     o.memory_baseline = b;
   }
+  if (s('durability')) {
+    const d = list(s('durability')!, '--durability');
+    for (const x of d) if (x !== 'none' && x !== 'log') throw new UsageError(`--durability must be none, log or none,log, got ${JSON.stringify(x)}`);
+    o.durabilities = [...new Set(d)] as ('none' | 'log')[];
+  }
+  if (s('fsync')) {
+    const f = list(s('fsync')!, '--fsync');
+    for (const x of f) if (x !== 'always' && x !== 'never') throw new UsageError(`--fsync must be always, never or always,never, got ${JSON.stringify(x)}`);
+    if (!o.durabilities.some((d) => d === 'log')) throw new UsageError('--fsync needs --durability log');
+    o.fsyncs = [...new Set(f)] as ('always' | 'never')[];
+  }
   o.dry_run = flags['dry-run'] === true;
   if (s('hosts')) {
     o.hosts = s('hosts');
@@ -225,6 +242,20 @@ export interface Setting {
   vcpus: number;
   cpu_quota_cores: number | null;
   repetition: number;
+  /** none: nothing persisted (the paper's); log: the write-ahead log, synced per `fsync`.
+   * etcd always runs with its own WAL and is measured once per setting. */
+  durability: 'none' | 'log';
+  fsync: 'always' | 'never' | null;
+}
+
+/** The durability settings a plan measures: none, then log with each fsync policy. */
+export function durabilityModes(o: BenchOptions): { durability: 'none' | 'log'; fsync: 'always' | 'never' | null }[] {
+  const modes: { durability: 'none' | 'log'; fsync: 'always' | 'never' | null }[] = [];
+  for (const d of o.durabilities) {
+    if (d === 'none') modes.push({ durability: 'none', fsync: null });
+    else for (const f of o.fsyncs) modes.push({ durability: 'log', fsync: f });
+  }
+  return modes;
 }
 
 const GIB = 2 ** 30;
@@ -251,23 +282,31 @@ export function buildPlan(o: BenchOptions): Setting[] {
       for (const m of memories) {
         for (const vcpus of o.vcpus) {
           for (const system of systems) {
-            const quota = vcpus * o.cores_per_vcpu;
-            const memPart = m.ratio !== null ? `r${slug(m.ratio)}` : `${slug(m.bytes / GIB)}gib`;
-            out.push({
-              id: `${system}-${workload}-${memPart}-${vcpus}vcpu${o.mitigation === 'none' ? '' : `-${o.mitigation}`}-rep${rep}`,
-              system,
-              workload,
-              ...(o.workload_file ? { workload_file: o.workload_file } : {}),
-              records: o.records,
-              raw_data_bytes: raw,
-              ratio: m.ratio,
-              memory_bytes: Math.round(m.bytes),
-              baseline_bytes: 0,
-              vcpus,
-              // A quota of a whole cpuset or more is no limit at all; leave it off.
-              cpu_quota_cores: quota >= cpuCount(o.node_cpus) ? null : quota,
-              repetition: rep,
-            });
+            // etcd once (its own WAL); the modes in turn, reversed on even repetitions like the systems
+            const modes = rep % 2 === 0 ? durabilityModes(o).reverse() : durabilityModes(o);
+            for (const mode of system === 'etcd' ? modes.slice(0, 1) : modes) {
+              const quota = vcpus * o.cores_per_vcpu;
+              const memPart = m.ratio !== null ? `r${slug(m.ratio)}` : `${slug(m.bytes / GIB)}gib`;
+              // durability none keeps the ids of runs made before the setting existed
+              const durPart = system !== 'etcd' && mode.durability === 'log' ? `-log-fsync-${mode.fsync}` : '';
+              out.push({
+                id: `${system}-${workload}${durPart}-${memPart}-${vcpus}vcpu${o.mitigation === 'none' ? '' : `-${o.mitigation}`}-rep${rep}`,
+                system,
+                workload,
+                ...(o.workload_file ? { workload_file: o.workload_file } : {}),
+                records: o.records,
+                raw_data_bytes: raw,
+                ratio: m.ratio,
+                memory_bytes: Math.round(m.bytes),
+                baseline_bytes: 0,
+                vcpus,
+                // A quota of a whole cpuset or more is no limit at all; leave it off.
+                cpu_quota_cores: quota >= cpuCount(o.node_cpus) ? null : quota,
+                repetition: rep,
+                durability: system === 'etcd' ? 'log' : mode.durability,
+                fsync: system === 'etcd' ? 'always' : mode.fsync,
+              });
+            }
           }
         }
       }
@@ -300,6 +339,7 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
     ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
     `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
+    `  durability ${durabilityModes(o).map((m) => (m.fsync ? `${m.durability} (fsync ${m.fsync})` : m.durability)).join(', ')}${o.systems.some((x) => x === 'etcd') ? '; etcd with its own WAL (fsync on commit), once per setting' : ''}`,
     `  records ${o.records} (${((o.records * RECORD_BYTES) / 2 ** 20).toFixed(1)} MiB of raw data at ${RECORD_BYTES} B/record)`,
     o.memory_baseline === 'auto' && !o.mem_gib
       ? '  memory per node = ratio × raw data + the system\'s fixed footprint (measured first: 64 clients connected, 1,000 records)'
@@ -309,7 +349,8 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
     const extra = s.ratio !== null && o.memory_baseline === 'auto' ? ' + footprint' : '';
     const mem = `${(s.memory_bytes / 2 ** 20).toFixed(0)} MiB/node${extra}${s.ratio !== null ? ` (ratio ${s.ratio})` : ''}`;
     const cpu = s.cpu_quota_cores === null ? 'no CPU quota' : `CPU quota ${s.cpu_quota_cores} core/node`;
-    lines.push(`  - ${s.id}: workload ${s.workload.toUpperCase()}, ${mem}, ${s.vcpus} vCPU-equivalent (${cpu})`);
+    const dur = s.system === 'etcd' ? 'its own WAL' : s.durability === 'log' ? `durability log, fsync ${s.fsync}` : 'durability none';
+    lines.push(`  - ${s.id}: workload ${s.workload.toUpperCase()}, ${mem}, ${s.vcpus} vCPU-equivalent (${cpu}), ${dur}`);
   }
   return lines.join('\n');
 }

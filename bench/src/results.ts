@@ -16,14 +16,15 @@ function settingNote(r: SettingResult, o: BenchOptions): string {
   const footprint = s.baseline_bytes ? ` (= ratio × data + ${round(s.baseline_bytes / 2 ** 20, 0)} MiB measured fixed footprint)` : '';
   const mem = `${round(s.memory_bytes / 2 ** 20, 1)} MiB/node${footprint} via ${r.memory_how}`;
   const ratio = s.ratio !== null ? `memory:data ratio ${s.ratio} over ${s.records} records (${round(s.raw_data_bytes / 2 ** 20, 1)} MiB raw)` : `${s.records} records`;
+  const dur = s.system === 'etcd' ? "etcd's own WAL" : s.durability === 'log' ? `durability log (write-ahead log, fsync ${s.fsync})` : 'durability none';
   const cpu = s.cpu_quota_cores === null ? `nodes share cpuset ${o.node_cpus} without quota` : `nodes on cpuset ${o.node_cpus}, quota ${s.cpu_quota_cores} core each`;
   if (o.hosts) {
     const quota = s.cpu_quota_cores === null ? 'no CPU quota' : `CPU quota ${s.cpu_quota_cores} cores per node`;
     const gcHosts = o.mitigation === 'none' ? '' : `; GC mitigation ${o.mitigation} (server --mitigation ${o.mitigation})`;
-    return `hosts run (Ansible inventory ${o.hosts}): 3 server hosts, YCSB on the client host; ${ratio}; ${mem}; ${s.vcpus} vCPUs = ${quota}; other tenants on the hosts not measured; SLO intended p99 <= ${r.slo_ms} ms${gcHosts}`;
+    return `hosts run (Ansible inventory ${o.hosts}): 3 server hosts, YCSB on the client host; ${dur}; ${ratio}; ${mem}; ${s.vcpus} vCPUs = ${quota}; other tenants on the hosts not measured; SLO intended p99 <= ${r.slo_ms} ms${gcHosts}`;
   }
   const gc = o.mitigation === 'none' ? '' : `; GC mitigation ${o.mitigation} (server --mitigation ${o.mitigation})`;
-  return `scaled run: ${ratio}; ${mem}; ${s.vcpus} paper vCPUs = ${cpu}; YCSB on cpuset ${o.loadgen_cpus}; SLO intended p99 <= ${r.slo_ms} ms${gc}`;
+  return `scaled run: ${dur}; ${ratio}; ${mem}; ${s.vcpus} paper vCPUs = ${cpu}; YCSB on cpuset ${o.loadgen_cpus}; SLO intended p99 <= ${r.slo_ms} ms${gc}`;
 }
 
 /**

@@ -87,6 +87,9 @@ export interface StartOptions {
   logDir: string;
   env: (id: number) => Record<string, string>;
   wrap: (id: number, argv: string[]) => string[];
+  /** The engines' durability (etcd ignores it: it keeps its own WAL); data dirs go in logDir. */
+  durability?: 'none' | 'log';
+  fsync?: 'always' | 'never' | null;
 }
 
 export async function startSystem(o: StartOptions): Promise<RunningSystem> {
@@ -110,6 +113,9 @@ class ReplicantSystem implements RunningSystem {
       env: o.env,
       wrap: o.wrap,
       logDir: o.logDir,
+      durability: o.durability ?? 'none',
+      ...(o.fsync ? { fsync: o.fsync } : {}),
+      dataDir: o.logDir,
     });
     const s = new ReplicantSystem(o.system, cluster, o);
     for (let id = 0; id < o.nodes; id++) s.started[id] = t;

@@ -10,6 +10,7 @@ export interface NodeStatus {
   elections: number;
   last_index: number;
   last_executed: number;
+  global_last_executed: number;
   replay_remaining: number;
   clients: number;
   clients_refused: number;

@@ -19,6 +19,7 @@ const USAGE = `usage: npm run nemesis -- [options]
   --durability D    none (default: the paper's design) or log (a write-ahead log per node)
   --script durable  instead of random faults: kill -9 a follower, restart it; kill -9 the leader,
                     restart it; kill -9 a follower, wipe its disk, restart it (state transfer);
+                    kill -9 all three at once and restart them;
                     every step waits on the cluster's state (the test cluster/durable.test.ts)
   --clients N       concurrent clients (default 3)
   --seed S          first run's seed (default 1): the schedule's shape, not its timing

@@ -19,12 +19,13 @@ export type NemesisFault = 'kill' | 'pause' | 'restart';
 /** One step of a scripted run: kill -9 the leader or a follower, let the survivors serve,
  * restart it (from its data dir, or with the disk wiped), and wait until it has caught up. */
 export interface ScriptedKill {
-  kill: 'leader' | 'follower';
+  /** all: kill -9 every node at once, then restart them all (what durability log is for) */
+  kill: 'leader' | 'follower' | 'all';
   wipe?: boolean;
 }
 
 /** The durability script (cluster/durable.test.ts, `npm run nemesis -- --script durable`). */
-export const DURABLE_SCRIPT: readonly ScriptedKill[] = [{ kill: 'follower' }, { kill: 'leader' }, { kill: 'follower', wipe: true }];
+export const DURABLE_SCRIPT: readonly ScriptedKill[] = [{ kill: 'follower' }, { kill: 'leader' }, { kill: 'follower', wipe: true }, { kill: 'all' }];
 
 export interface NemesisOptions {
   engines: EngineName[];
@@ -310,6 +311,25 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const scripted = async (script: readonly ScriptedKill[]) => {
     await moreAcks('before the first fault');
     for (const step of script) {
+      if (step.kill === 'all') {
+        const at = Math.round(performance.now() - t0);
+        log(`  ${at} ms: kill -9 every node`);
+        for (let i = 0; i < n; i++) {
+          faults.push({ at_ms: at, kind: 'kill', node: i, was_leader: i === leaderGuess, served_again_ms: null });
+          down.add(i);
+        }
+        await Promise.all([...Array(n).keys()].map((i) => cluster.kill(i)));
+        const back = Math.round(performance.now() - t0);
+        log(`  ${back} ms: restart every node ${o.durability === 'log' ? 'from its data dir' : 'empty (durability none)'}`);
+        for (let i = 0; i < n; i++) {
+          faults.push({ at_ms: back, kind: 'restart', node: i, was_leader: false, served_again_ms: null });
+          cluster.startNode(i);
+          down.delete(i);
+        }
+        await moreAcks('after the whole cluster came back');
+        lastFaultEnd = performance.now() - t0;
+        continue;
+      }
       const candidates = [...Array(n).keys()].filter((i) => !down.has(i));
       const node = step.kill === 'leader' ? leaderGuess : candidates.find((i) => i !== leaderGuess)!;
       const rec: FaultRecord = { at_ms: Math.round(performance.now() - t0), kind: 'kill', node, was_leader: node === leaderGuess, served_again_ms: null };
@@ -318,14 +338,14 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
       down.add(node);
       await cluster.kill(node);
       await moreAcks(`by the survivors after n${node} was killed`);
-      if (step.wipe) cluster.wipe(node);
+      if (step.wipe && o.durability === 'log') cluster.wipe(node); // in none every restart is empty
       // what the others have executed when it comes back: it must get at least as far
       const others = candidates.filter((i) => i !== node);
       for (const i of others) statuses[i]!.mark();
       const target = Math.max(...(await Promise.all(others.map((i) => statuses[i]!.nextStatus().then((st) => st.last_executed, () => 0)))));
       const restart: FaultRecord = { at_ms: Math.round(performance.now() - t0), kind: 'restart', node, was_leader: false, wiped: !!step.wipe, served_again_ms: null, caught_up_ms: null };
       faults.push(restart);
-      log(`  ${restart.at_ms} ms: restart n${node} ${step.wipe ? 'with its disk wiped' : 'from its data dir'}; the others have executed ${target}`);
+      log(`  ${restart.at_ms} ms: restart n${node} ${o.durability !== 'log' ? 'empty (durability none)' : step.wipe ? 'with its disk wiped' : 'from its data dir'}; the others have executed ${target}`);
       statuses[node]!.mark();
       cluster.startNode(node);
       down.delete(node);

@@ -35,6 +35,7 @@ function filterText(f: MessageFilter): string {
 
 export function applyLessonAction(sessions: readonly StepSession[], a: LessonAction, nodes: number): void {
   if (a.do === 'simulate') throw new ActionError('a "simulate" action runs the simulator: the lesson player plays it (LessonRun.showMe hands it over)');
+  if (a.do === 'cost') throw new ActionError('a "cost" action sets the Cost view: the lesson player plays it (LessonRun.costShowMe hands it over)');
   const first = sessions[0];
   if (!first) throw new ActionError('no engine session');
   switch (a.do) {

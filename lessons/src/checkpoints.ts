@@ -6,6 +6,7 @@ import { commandText, formatBallot, roundOf, type NodeView } from './views.ts';
 import { formatFact, type PaperIndex } from './paper.ts';
 import { isModelMetric, modelValue } from './model.ts';
 import { describeSettings, formatSimMetric, isSimMetric, simValue, type SimReading } from './experiment.ts';
+import { costValue, describeCost, formatCost, isCostMetric, parseCostExpression, type CostReading } from './cost.ts';
 
 export interface World {
   views: (NodeView | null)[];
@@ -14,6 +15,8 @@ export interface World {
   paper: PaperIndex;
   /** The step's last experiment run (gc-cost lessons), or null before the student runs one. */
   sim?: SimReading | null;
+  /** The cost model's answer for the Cost view beside the text, or null while it computes. */
+  cost?: CostReading | null;
 }
 
 export interface CheckResult {
@@ -209,6 +212,25 @@ export function evaluate(c: Checkpoint, world: World): CheckResult {
         expect,
         saw: `simulated (model card ${r.model_card_version}; ${describeSettings(r.settings)}): ${c.metric} = ${formatSimMetric(c.metric, r[c.metric])}`,
       };
+    }
+    case 'cost': {
+      const r = world.cost ?? null;
+      const what = `the cost model's ${c.metric.replace(/_/g, ' ')}${c.language ? ` for ${c.language}` : ''}`;
+      // "to" may name another value of the same answer ("cost:capacity_ops_per_s_per_cluster:C++").
+      const other = typeof c.to === 'string' && c.to.startsWith('cost:') ? parseCostExpression(c.to.slice(5)) : null;
+      const to =
+        other === null
+          ? numberFrom(c.to, world)
+          : r && isCostMetric(other.metric)
+            ? { value: costValue(r, other.metric, other.language), text: `${other.metric.replace(/_/g, ' ')}${other.language ? ` for ${other.language}` : ''} (${formatCost(r, other.metric, other.language)})` }
+            : { value: Number.NaN, text: c.to as string };
+      const setting = [c.ratio !== undefined ? `at memory:data ${c.ratio}` : '', c.non_gc || c.gc ? `comparing ${c.non_gc ?? 'its non-GC language'} with ${c.gc ?? 'its GC language'}` : ''].filter(Boolean).join(', ');
+      const expect = `${what}${setting ? ` ${setting}` : ''} ${c.compare} ${to.text}`;
+      if (!isCostMetric(c.metric)) return { ok: false, expect, saw: 'no such cost model value' };
+      if (r === null) return { ok: false, expect, saw: 'the cost model has not answered yet (the Cost view computes it)' };
+      const value = costValue(r, c.metric, c.language);
+      const settingsOk = (c.ratio === undefined || r.ratio === c.ratio) && (c.gc === undefined || r.gc === c.gc) && (c.non_gc === undefined || r.non_gc === c.non_gc);
+      return { ok: settingsOk && compareValues(value, c.compare, to.value), expect, saw: `${describeCost(r)}: ${formatCost(r, c.metric, c.language)}` };
     }
   }
 }

@@ -33,7 +33,9 @@ export type LessonAction =
   | { do: 'isolate'; node: NodeRef }
   | { do: 'heal' }
   /** Sets an experiment's knobs (the step's own values where not given) and runs the simulator. */
-  | ({ do: 'simulate' } & Partial<ExperimentSettings>);
+  | ({ do: 'simulate' } & Partial<ExperimentSettings>)
+  /** Sets the Cost view's knobs (its URL fields, "cost.ratio": "1.25"); the cost model answers. */
+  | { do: 'cost'; settings: Record<string, string> };
 
 export type NodeSet = 'all' | 'up' | 'majority' | number[];
 
@@ -59,7 +61,9 @@ export type Checkpoint =
   | { check: 'paper'; id: string; compare: '<' | '>' | '='; to: number | string }
   | { check: 'model'; metric: string; compare: '<' | '>' | '=' | '>='; to: number | string }
   /** The step's last experiment run (simulated): a metric, and optionally the settings it ran with. */
-  | { check: 'sim'; metric: string; compare: '<' | '>' | '=' | '>=' | '<='; to: number | string; engine?: ExperimentSettings['engine']; ratio?: number; vcpus?: number };
+  | { check: 'sim'; metric: string; compare: '<' | '>' | '=' | '>=' | '<='; to: number | string; engine?: ExperimentSettings['engine']; ratio?: number; vcpus?: number }
+  /** The cost model's answer for the Cost view beside the text: a metric, optionally at a setting. */
+  | { check: 'cost'; metric: string; language?: string; compare: '<' | '>' | '=' | '>=' | '<='; to: number | string; ratio?: number; gc?: string; non_gc?: string };
 
 export interface Exercise {
   goal: string;

@@ -13,6 +13,8 @@ import type { Lesson } from './format.ts';
 import { simulate } from '@replicant/sim/run/simulate';
 import { experimentSpec } from './experiment-spec.ts';
 import { readRun, type Experiment, type ExperimentSettings } from './experiment.ts';
+import { startCostModel } from './node/cost-model.ts';
+import type { CostReading } from './cost.ts';
 
 /** An experiment run as the Learn view's worker does it (fast fidelity needs no engine). */
 function simulateExperiment(e: Experiment, s: ExperimentSettings) {
@@ -21,12 +23,15 @@ function simulateExperiment(e: Experiment, s: ExperimentSettings) {
 
 let engines: EngineName[] = [];
 let provide: EngineProvider;
+/** The cost model (Pyodide) at the Cost view's settings a step sets, as the Cost view runs it. */
+let priceAt: (settings: Record<string, string>) => CostReading;
 const { lessons } = loadLessons(readLessonFolders(), paper());
 
 beforeAll(async () => {
   engines = await availableEngines();
   provide = await provider(engines);
-});
+  priceAt = await startCostModel();
+}, 120_000);
 
 function run(lesson: Lesson, names: EngineName[]): LessonRun {
   const c = lesson.scenario.cluster;
@@ -44,6 +49,10 @@ describe('scenario runner', () => {
       const r = run(lesson, engines);
       for (let i = 0; i < r.stepCount; i++) {
         r.goTo(i);
+        // A step showing the Cost view sets its knobs; the view's cost model answers.
+        const panel = r.stepAt(i).panel;
+        const costSettings = panel?.view === 'cost' ? (panel.settings ?? {}) : null;
+        if (costSettings) r.recordCost(priceAt(costSettings));
         const failed = r.checkpoints().filter((c) => !c.ok);
         expect(failed, `step ${i + 1}: ${JSON.stringify(failed)}`).toEqual([]);
         expect(r.differences(), `step ${i + 1}`).toBeNull();
@@ -59,6 +68,8 @@ describe('scenario runner', () => {
           const runs = r.showMe();
           expect(r.sim, 'show me starts from the checkpoint: no run yet').toBeNull();
           for (const s of runs) r.recordSim(simulateExperiment(e!, s));
+          const cost = r.costShowMe();
+          if (cost) r.recordCost(priceAt({ ...costSettings, ...cost }));
           const after = r.exercise()!;
           expect(after.results.filter((c) => !c.ok), `step ${i + 1} show me`).toEqual([]);
           expect(after.done).toBe(true);

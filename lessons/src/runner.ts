@@ -10,6 +10,7 @@ import type { PaperIndex } from './paper.ts';
 import { readView } from './views.ts';
 import { fillToString } from './template.ts';
 import { chooseSettings, type ExperimentSettings, type SimReading } from './experiment.ts';
+import type { CostReading } from './cost.ts';
 
 export interface ExerciseStatus {
   done: boolean;
@@ -24,6 +25,11 @@ export class LessonRun {
   private current = 0;
   /** The current step's last experiment run; none at a step's checkpoint. */
   private simReading: SimReading | null = null;
+  /**
+   * The cost model's answer for the Cost view beside the text (what it shows now, whatever the
+   * step: the view keeps its settings), or null while it computes.
+   */
+  private costReading: CostReading | null = null;
 
   constructor(
     readonly lesson: Lesson,
@@ -65,7 +71,7 @@ export class LessonRun {
     const ex = this.stepAt(i - 1).exercise;
     if (!ex || this.sessions.length === 0) return prev;
     this.replay(prev);
-    for (const a of ex.show_me) if (a.do !== 'simulate') applyLessonAction(this.sessions, a, this.nodes);
+    for (const a of ex.show_me) if (a.do !== 'simulate' && a.do !== 'cost') applyLessonAction(this.sessions, a, this.nodes);
     return this.choicesNow();
   }
 
@@ -121,6 +127,7 @@ export class LessonRun {
     this.resetToCheckpoint();
     const runs: ExperimentSettings[] = [];
     for (const a of ex.show_me) {
+      if (a.do === 'cost') continue; // the host sets the Cost view: costShowMe()
       if (a.do !== 'simulate') applyLessonAction(this.sessions, a, this.nodes);
       else {
         if (!step.experiment) throw new Error('a "simulate" action needs the step to have an experiment');
@@ -147,6 +154,22 @@ export class LessonRun {
     return this.simReading;
   }
 
+  /** The Cost view's settings the current exercise's "show me" sets (merged, in order), if any. */
+  costShowMe(): Record<string, string> | null {
+    const ex = this.stepAt(this.current).exercise;
+    const cost = (ex?.show_me ?? []).filter((a) => a.do === 'cost');
+    return cost.length === 0 ? null : Object.assign({}, ...cost.map((a) => a.settings));
+  }
+
+  /** The cost model's answer for the Cost view as it is now (null while it computes). */
+  recordCost(r: CostReading | null): void {
+    this.costReading = r;
+  }
+
+  get cost(): CostReading | null {
+    return this.costReading;
+  }
+
   world(): World {
     const first = this.sessions[0];
     return {
@@ -154,6 +177,7 @@ export class LessonRun {
       effects: () => (first ? first.trace().map((e) => e.effects).join('') : ''),
       paper: this.paper,
       sim: this.simReading,
+      cost: this.costReading,
     };
   }
 

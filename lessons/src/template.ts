@@ -6,13 +6,15 @@ import { formatFact } from './paper.ts';
 import { isModelMetric, modelValue } from './model.ts';
 import { formatBallot } from './views.ts';
 import { formatSimMetric, isSimMetric } from './experiment.ts';
+import { costValue, formatCost, isCostMetric, parseCostExpression } from './cost.ts';
 
 export type Segment =
   | { kind: 'text'; text: string }
   | { kind: 'live'; text: string; expr: string }
   | { kind: 'paper'; text: string; id: string; where: string; quote: string }
   | { kind: 'model'; text: string; metric: string }
-  | { kind: 'sim'; text: string; metric: string; model_card_version: string | null };
+  | { kind: 'sim'; text: string; metric: string; model_card_version: string | null }
+  | { kind: 'cost'; text: string; metric: string; model: string | null };
 
 const PLACEHOLDER = /\{\{\s*([^}]+?)\s*\}\}/g;
 const NODE_FIELDS = ['role', 'ballot', 'leader', 'last_executed', 'last_index', 'gle', 'log_length', 'kv_size', 'promises', 'prepare_ballot'] as const;
@@ -23,6 +25,7 @@ export function checkExpression(expr: string, paperIds: ReadonlySet<string>, nod
   if (expr.startsWith('paper:')) return paperIds.has(expr.slice(6)) ? null : `no paper value "${expr.slice(6)}" in data/paper/paper-results.json`;
   if (expr.startsWith('model:')) return isModelMetric(expr.slice(6)) ? null : `no model metric "${expr.slice(6)}"`;
   if (expr.startsWith('sim:')) return isSimMetric(expr.slice(4)) ? null : `no simulator metric "${expr.slice(4)}"`;
+  if (expr.startsWith('cost:')) return isCostMetric(parseCostExpression(expr.slice(5)).metric) ? null : `no cost model value "${expr.slice(5)}"`;
   const m = /^n(\d+)\.(\w+)(?:\.(.+))?$/.exec(expr);
   if (!m) return `"{{${expr}}}" is not a placeholder (try n1.role, leader, paper:ID, model:METRIC)`;
   if (Number(m[1]) >= nodes) return `"{{${expr}}}" names n${m[1]} but the cluster has ${nodes} nodes`;
@@ -35,7 +38,8 @@ export function expressions(text: string): string[] {
 }
 
 export interface FillContext {
-  world: World | null;
+  /** What placeholders read: the nodes' views, the paper's rows, the step's experiment run. */
+  world: Pick<World, 'views' | 'paper' | 'sim' | 'cost'> | null;
   time_us?: number;
 }
 
@@ -56,6 +60,15 @@ export function fillExpression(expr: string, ctx: FillContext): Segment {
     const r = world?.sim ?? null;
     if (!isSimMetric(metric)) return { kind: 'text', text: '?' };
     return r ? { kind: 'sim', text: formatSimMetric(metric, r[metric]), metric, model_card_version: r.model_card_version } : { kind: 'sim', text: '(not run yet)', metric, model_card_version: null };
+  }
+  if (expr.startsWith('cost:')) {
+    const { metric, language } = parseCostExpression(expr.slice(5));
+    const r = world?.cost ?? null;
+    if (!isCostMetric(metric)) return { kind: 'text', text: '?' };
+    if (!r) return { kind: 'cost', text: '(the cost model is computing)', metric, model: null };
+    // A numeric read gives the number; the text says it in words.
+    const v = costValue(r, metric, language);
+    return { kind: 'cost', text: metric === 'break_even_month' && Number.isFinite(v) ? String(v) : formatCost(r, metric, language), metric, model: r.model };
   }
   if (!world) return { kind: 'live', text: '…', expr };
   if (expr === 'time_ms') return { kind: 'live', text: ((ctx.time_us ?? 0) / 1000).toFixed(1), expr };

@@ -10,6 +10,7 @@ import { parseLessonMarkdown } from './markdown.ts';
 import { checkExpression, expressions } from './template.ts';
 import { isModelMetric } from './model.ts';
 import { EXPERIMENT_KNOBS, chooseSettings, isSimMetric, type Experiment } from './experiment.ts';
+import { isCostMetric, parseCostExpression } from './cost.ts';
 import type { PaperIndex } from './paper.ts';
 
 export interface LessonFiles {
@@ -108,6 +109,10 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
         }
         return;
       }
+      if (a.do === 'cost') {
+        if (!showMe) errors.push({ file: sc, line: at(`${pointer}/${k}`), message: 'a "cost" action belongs in an exercise\'s show_me (the student sets the Cost view)' });
+        return;
+      }
       if (nodes === 0) errors.push({ file: sc, line: at(`${pointer}/${k}`), message: 'an action needs a cluster (this lesson has none)' });
       checkNodeFields(a as unknown as Record<string, unknown>, `${pointer}/${k}`);
     });
@@ -115,6 +120,11 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
   const checkChecks = (list: Checkpoint[] | undefined, pointer: string, experiment?: Experiment) => {
     list?.forEach((c, k) => {
       const p = `${pointer}/${k}`;
+      if (c.check === 'cost') {
+        if (typeof c.to === 'string' && (c.to.startsWith('cost:') ? !isCostMetric(parseCostExpression(c.to.slice(5)).metric) : !paperIds.has(c.to))) errors.push({ file: sc, line: at(`${p}/to`), message: `no paper value or cost model value "${c.to}"` });
+        if (c.metric === 'capacity_ops_per_s_per_cluster' && !c.language) errors.push({ file: sc, line: at(p), message: 'a capacity is per language: give "language"' });
+        return;
+      }
       if (c.check === 'sim') {
         if (!experiment) errors.push({ file: sc, line: at(p), message: 'a "sim" checkpoint reads the step\'s experiment, but the step has none' });
         if (typeof c.to === 'string' && (c.to.startsWith('sim:') ? !isSimMetric(c.to.slice(4)) : !paperIds.has(c.to))) errors.push({ file: sc, line: at(`${p}/to`), message: `no paper value or simulator metric "${c.to}"` });
@@ -132,6 +142,7 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
   // Lesson prose is shared by every step: it cannot quote one step's experiment.
   const checkProse = (text: string, file: string, line: number) => {
     if (expressions(text).some((e) => e.startsWith('sim:'))) errors.push({ file, line, message: '{{sim:…}} reads a step\'s experiment run: use it in that step\'s exercise or question, not in the prose' });
+    if (expressions(text).some((e) => e.startsWith('cost:'))) errors.push({ file, line, message: '{{cost:…}} reads the Cost view a step shows: use it in that step\'s exercise or question, not in the prose' });
   };
   checkText(scenario.title, sc, at('/title'));
   checkText(scenario.summary, sc, at('/summary'));
@@ -160,6 +171,10 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
       checkActions(step.exercise.show_me, `${p}/exercise/show_me`, exp, true);
       checkChecks(step.exercise.done_when, `${p}/exercise/done_when`, exp);
     }
+    // The cost model answers for the Cost view beside the text: a step reading it shows that view.
+    const shownView = step.panel?.view ?? scenario.view;
+    const readsCost = [...(step.checkpoints ?? []), ...(step.exercise?.done_when ?? [])].some((c) => c.check === 'cost') || (step.exercise?.show_me ?? []).some((a) => a.do === 'cost') || JSON.stringify(step).includes('cost:');
+    if (readsCost && shownView !== 'cost') errors.push({ file: sc, line: at(p), message: 'this step reads the cost model, but does not show the Cost view (its "panel" view is ' + shownView + ')' });
     const usesSim = (text: string) => expressions(text).some((e) => e.startsWith('sim:'));
     const simTexts = [step.exercise?.goal ?? '', ...(step.exercise?.hints ?? []), step.question ? JSON.stringify(step.question) : ''];
     if (!exp && simTexts.some((t) => usesSim(t) || t.includes('"read":"sim:'))) errors.push({ file: sc, line: at(p), message: 'this step reads {{sim:…}} but has no "experiment"' });

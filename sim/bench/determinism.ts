@@ -2,14 +2,15 @@
 // trace and a load run's result — for every engine whose wasm build is available, and for the
 // fast mode. Ends with "N passed, M failed"; exit 1 on any difference.
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
-import type { EngineName, RunSpec } from '../src/api.ts';
+import type { EngineName, RunSpec, StorageSpec } from '../src/api.ts';
 import { createStepSession } from '../src/step/session.ts';
 import { simulate } from '../src/run/simulate.ts';
 import { availableEngines, provider } from '../src/node/engines.ts';
 import { ChromiumSim } from './chromium.ts';
 
-function runSpec(engine: EngineName, fidelity: 'exact' | 'fast'): RunSpec {
+function runSpec(engine: EngineName, fidelity: 'exact' | 'fast', storage?: StorageSpec): RunSpec {
   return {
+    ...(storage ? { storage } : {}),
     cluster: { engines: [engine, engine, engine], seed: 42 },
     resources: { vcpus: 4, memory_gib: 5.2 },
     workload: { name: 'A', read_proportion: 0.5, record_count: 7_500_000, engine_record_count: 200 },
@@ -59,6 +60,13 @@ async function main(): Promise<void> {
       if (res.type !== 'run.result') throw new Error(`chromium run failed: ${JSON.stringify(res)}`);
       delete res.result.wall_ms; // wall-clock time is the one field outside the deterministic payload
       check(`${e} exact run result`, JSON.stringify(nodeRun), JSON.stringify(res.result));
+      // Load run, exact mode, durability log: the engines' persists completed by the storage model.
+      const spec4 = runSpec(e, 'exact', { durability: 'ordered', device: 'cloud_block' });
+      const nodeDurable = simulate(spec4, provide);
+      const res4 = await sim.request({ type: 'run', id: 3, spec: spec4 });
+      if (res4.type !== 'run.result') throw new Error(`chromium run failed: ${JSON.stringify(res4)}`);
+      delete res4.result.wall_ms;
+      check(`${e} exact durable (ordered) run result`, JSON.stringify(nodeDurable), JSON.stringify(res4.result));
     }
     for (const e of ENGINE_NAMES) {
       const spec3 = runSpec(e, 'fast');
@@ -67,6 +75,12 @@ async function main(): Promise<void> {
       if (res.type !== 'run.result') throw new Error(`chromium run failed: ${JSON.stringify(res)}`);
       delete res.result.wall_ms;
       check(`${e} fast run result`, JSON.stringify(nodeRun), JSON.stringify(res.result));
+      const spec5 = runSpec(e, 'fast', { durability: 'scattered', device: 'local_nvme' });
+      const nodeScattered = simulate(spec5, null);
+      const res5 = await sim.request({ type: 'run', id: 4, spec: spec5 });
+      if (res5.type !== 'run.result') throw new Error(`chromium run failed: ${JSON.stringify(res5)}`);
+      delete res5.result.wall_ms;
+      check(`${e} fast durable (scattered) run result`, JSON.stringify(nodeScattered), JSON.stringify(res5.result));
     }
   } finally {
     await sim.close();

@@ -10,6 +10,8 @@
 import type { EngineName, SyncEngine } from '@replicant/engines/loader/engine';
 import type { MitigationSpec, MitigationStats } from './models/mitigation.ts';
 export type { MitigationMode, MitigationSpec, MitigationStats } from './models/mitigation.ts';
+import type { StorageSpec, StorageStats } from './models/storage.ts';
+export type { DeviceClass, DurabilityPlacement, StorageSpec, StorageStats } from './models/storage.ts';
 export type { EngineName, SyncEngine };
 export type EngineProvider = (name: EngineName) => SyncEngine;
 
@@ -78,6 +80,9 @@ export interface RunSpec {
   /** The GC-mitigation sandbox (models/mitigation.ts): off unless given. BLADE needs fidelity
    * "fast" (the engines have no leadership-handoff event yet). */
   mitigation?: MitigationSpec;
+  /** Durability and its device (models/storage.ts): none unless given. "scattered" (FLEET's
+   * placement) needs fidelity "fast": the engines release what a persist holds in persist order. */
+  storage?: StorageSpec;
 }
 
 /** A latency histogram summary (HdrHistogram underneath), all in microseconds. */
@@ -137,8 +142,15 @@ export interface RunResult {
   /** An SLO-search probe stopped once more than 1 % of its expected operations had missed the
    * SLO: its p99 is known to be above the SLO, its other figures cover only part of the window. */
   stopped_early: boolean;
+  /** Only on a run stopped early: the operations answered per simulated second from the start
+   * of the load to the stop, warm-up included. An overloaded run serves what the cluster can
+   * carry, so the SLO search takes it as its first guess. */
+  served_ops_per_s?: number;
   /** Only when the spec asks for a mitigation: what it did (model version, handoffs, busy replies). */
   mitigation?: MitigationStats;
+  /** Only when the spec asks for durability: the storage model's version, flushes, group
+   * commit, and the modelled recovery times. */
+  storage?: StorageStats;
   /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
   ops_over?: { threshold_us: number; count: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */

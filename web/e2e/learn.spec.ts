@@ -22,6 +22,7 @@ interface Action {
   ratio?: number;
   vcpus?: number;
   target_ops_per_s?: number;
+  settings?: Record<string, string>;
 }
 interface Scenario {
   number: number;
@@ -44,7 +45,8 @@ async function liveStep(page: Page): Promise<void> {
 async function allChecksHold(page: Page): Promise<void> {
   await liveStep(page);
   const checks = page.locator('.lesson-main > [role=status] [data-testid=checkpoint]');
-  await expect(page.locator('.lesson-main > [role=status] [data-testid=checkpoint][data-ok=false]')).toHaveCount(0, { timeout: 30_000 });
+  // The cost model's answer comes from the Cost view's Python (Pyodide), which takes seconds to start.
+  await expect(page.locator('.lesson-main > [role=status] [data-testid=checkpoint][data-ok=false]')).toHaveCount(0, { timeout: 120_000 });
   return void (await checks.count());
 }
 
@@ -156,6 +158,17 @@ async function perform(page: Page, a: Action): Promise<void> {
       await expect(box.getByTestId('experiment-reading')).toContainText('Simulated (model card');
       return;
     }
+    case 'cost': {
+      // The Cost view's own knobs, beside the lesson; its cost model answers for them.
+      const view = page.getByTestId('embedded-view');
+      for (const [key, value] of Object.entries(a.settings!)) {
+        const control = view.locator(`[data-knob="${key}"]`).locator('select, input').first();
+        if ((await control.evaluate((e) => e.tagName)) === 'SELECT') await control.selectOption(value);
+        else await control.fill(value);
+        await expect(control).toHaveValue(value);
+      }
+      return;
+    }
     default:
       throw new Error(`no UI route for the action ${a.do}`);
   }
@@ -178,6 +191,8 @@ async function answer(page: Page, q: NonNullable<Scenario['steps'][number]['ques
   await box.getByTestId('answer-number').fill('-123456');
   await box.getByTestId('answer-check').click();
   await expect(explanation).toHaveAttribute('data-correct', 'false');
+  // Its placeholders are filled from the live state that is there (the cost model's answer too).
+  await expect(explanation).not.toContainText('(the cost model is computing)');
   // A wrong answer's explanation gives the right one, read from the live state.
   const right = /The answer is (-?[\d.]+)/.exec((await explanation.textContent())!)![1]!;
   await box.getByTestId('answer-number').fill(right);
@@ -199,7 +214,7 @@ async function playLesson(page: Page, s: Scenario, engine: string): Promise<void
       await page.getByTestId('hint-button').click();
       await expect(page.getByTestId('hint')).toHaveCount(1);
       for (const a of step.exercise.show_me) await perform(page, a);
-      await expect(ex).toHaveAttribute('data-done', 'true');
+      await expect(ex).toHaveAttribute('data-done', 'true', { timeout: 120_000 });
       await expect(ex).toHaveAttribute('data-route', 'student');
       if (engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
       await page.getByTestId('lesson-reset').click();
@@ -271,4 +286,128 @@ test('the lesson player works in presenter mode', async ({ page }, testInfo) => 
   await expect(page.locator('html.presenter')).toHaveCount(1);
   await allChecksHold(page);
   await screenshot(page, testInfo, 'learn-presenter');
+});
+
+test('the engines load and step in a worker: the lesson answers the student while they load', async ({ page }) => {
+  // Hold every wasm download until the page has answered the keyboard; then let them through.
+  let release!: () => void;
+  const held = new Promise<void>((res) => (release = res));
+  let asked = 0;
+  await page.route('**/*.wasm', async (route) => {
+    asked++;
+    await held;
+    await route.continue();
+  });
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=1&learn.engine=all', 'learn', 60_000);
+  await expect(page.getByRole('status').filter({ hasText: /Loading the (simulator|.* engine)/ })).toBeVisible();
+  await expect.poll(() => asked).toBeGreaterThan(0);
+  await page.locator('#lesson-title').click();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '2');
+  await expect(page.locator('.learn-view')).not.toHaveAttribute('data-live', 'ready');
+  release();
+  await allChecksHold(page);
+  await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+  // None of the engines' runtimes was started on the page itself (Go's and TeaVM's glue
+  // install globals where they run).
+  expect(await page.evaluate(() => ({ go: typeof (globalThis as { Go?: unknown }).Go, teavm: typeof (globalThis as { TeaVM?: unknown }).TeaVM }))).toEqual({ go: 'undefined', teavm: 'undefined' });
+});
+
+/** Moves the focus with Tab (and nothing else) until `target` has it. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>): Promise<void> {
+  await expect(target).toBeVisible();
+  for (let k = 0; k < 400; k++) {
+    if (await target.evaluate((e) => e === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${String(target)}`);
+}
+
+test('keyboard alone: a lesson exercise by the student’s route and by "show me", and its question', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=7', 'learn', 60_000);
+  await liveStep(page);
+  const ex = page.getByTestId('exercise');
+  await expect(ex).toHaveAttribute('data-done', 'false');
+  await page.keyboard.press('i');
+  await expect(page.getByTestId('hint')).toHaveCount(1);
+  // The student's route (lesson 1's show_me, by keys): send put y 2 to the leader, deliver it,
+  // drop the accept to n0, deliver the one to n2 and n2's answer.
+  const leader = await leaderId(page);
+  const nodeBox = page.getByTestId('client-node');
+  await tabTo(page, nodeBox);
+  for (let k = 0; k < 5 && (await nodeBox.inputValue()) !== String(leader); k++) await page.keyboard.press((await nodeBox.inputValue()) < String(leader) ? 'ArrowDown' : 'ArrowUp');
+  await expect(nodeBox).toHaveValue(String(leader));
+  await tabTo(page, page.getByTestId('client-line'));
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('put y 2');
+  await tabTo(page, page.getByTestId('client-send'));
+  await page.keyboard.press('Enter');
+  const pending = page.locator('.lesson-panel [data-testid=pending-list]');
+  for (const a of [
+    { do: 'deliver', sel: 'li[data-kind=client]' },
+    { do: 'drop', sel: 'li[data-type=accept_request][data-to="0"]' },
+    { do: 'deliver', sel: 'li[data-type=accept_request][data-to="2"]' },
+    { do: 'deliver', sel: 'li[data-type=accept_response][data-from="2"]' },
+  ]) {
+    const item = pending.locator(a.sel).first();
+    const text = (await item.textContent())!;
+    await tabTo(page, item.getByRole('button', { name: a.do, exact: true }));
+    await page.keyboard.press('Enter');
+    await expect(pending.locator('li').filter({ hasText: text })).toHaveCount(0);
+  }
+  await expect(ex).toHaveAttribute('data-done', 'true');
+  await expect(ex).toHaveAttribute('data-route', 'student');
+  // Reset (x), then "show me" by Tab and Enter.
+  await page.keyboard.press('x');
+  await expect(ex).toHaveAttribute('data-done', 'false');
+  await tabTo(page, page.getByTestId('show-me'));
+  await page.keyboard.press('Enter');
+  await expect(ex).toHaveAttribute('data-done', 'true');
+  await expect(ex).toHaveAttribute('data-route', 'show-me');
+  // Back to step 2 with ←, and its question answered by Tab and Enter: wrong, then right.
+  for (let k = 7; k > 2; k--) {
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', String(k - 1));
+  }
+  const options = page.getByTestId('question').getByTestId('answer-option');
+  const explanation = page.getByTestId('answer-explanation');
+  await tabTo(page, options.nth(1));
+  await page.keyboard.press('Enter');
+  await expect(explanation).toHaveAttribute('data-correct', 'false');
+  await tabTo(page, options.nth(0));
+  await page.keyboard.press('Enter');
+  await expect(explanation).toHaveAttribute('data-correct', 'true');
+});
+
+test('every control of the lesson player has a name a screen reader can say', async ({ page }) => {
+  test.setTimeout(300_000);
+  const unnamed = () =>
+    page.evaluate(() => {
+      const nameOf = (e: Element): string => {
+        const labelled = (e.getAttribute('aria-labelledby') ?? '')
+          .split(' ')
+          .filter(Boolean)
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ');
+        const labels = 'labels' in e && (e as HTMLInputElement).labels ? [...(e as HTMLInputElement).labels!].map((l) => l.textContent ?? '').join(' ') : '';
+        const own = e.tagName === 'SELECT' || e.tagName === 'INPUT' ? '' : (e.textContent ?? '');
+        return [e.getAttribute('aria-label') ?? '', labelled, labels, own, e.getAttribute('title') ?? ''].join(' ').trim();
+      };
+      return [...document.querySelectorAll('.learn-view :is(button, select, input, textarea, a[href], [role=button], [tabindex]:not([tabindex="-1"]))')]
+        .filter((e) => e.getClientRects().length > 0 && (e as HTMLInputElement).type !== 'hidden')
+        .filter((e) => nameOf(e) === '')
+        .map((e) => e.outerHTML.slice(0, 160));
+    });
+  // A protocol lesson on all four engines (the Cluster panel), an experiment, and the Cost view.
+  for (const [lesson, step, engine] of [
+    [1, 7, 'all'],
+    [9, 1, 'go'],
+    [14, 4, 'go'],
+  ] as const) {
+    await openView(page, `?view=learn&learn.lesson=${lesson}&learn.step=${step}&learn.engine=${engine}`, 'learn', 60_000);
+    await liveStep(page);
+    if (lesson === 14) await expect(page.getByTestId('break-even')).toBeVisible({ timeout: 120_000 });
+    expect(await unnamed(), `lesson ${lesson} step ${step}`).toEqual([]);
+  }
 });

@@ -1,6 +1,7 @@
 // Datadriven transcripts in the style of etcd-io/raft's testdata: a command, a `----` line,
 // the exact expected output, a blank line. Lines starting with `#` between blocks are
 // comments. Running a transcript replays its commands on a fresh Cluster and compares.
+import { createHash } from 'node:crypto';
 import type { AsyncEngine } from '../../loader/engine.ts';
 import { Cluster, HarnessError, MessageFilter, TimerName } from './cluster.ts';
 import { formatBallot } from '../../loader/ballot.ts';
@@ -101,6 +102,31 @@ function filterArgs(args: Map<string, string>): MessageFilter {
   return f;
 }
 
+/** What kind of output line this is, for `quiet`'s counts: node, effect and message type. */
+function lineShape(line: string): { key: string; trace?: string } {
+  const effect = /^(n\d+): (\{.*\})( m\d+| lost .*)?$/.exec(line);
+  if (effect) {
+    const e = JSON.parse(effect[2]!) as { type: string; kind?: string; timer?: string; result?: string; msg?: { type: string; to: number } };
+    const lost = effect[3]?.startsWith(' lost') ? ' (lost)' : '';
+    switch (e.type) {
+      case 'send':
+        return { key: `${effect[1]} send ${e.msg!.type} to n${e.msg!.to}${lost}` };
+      case 'trace':
+        return { key: `${effect[1]} trace ${e.kind}`, trace: e.kind };
+      case 'reply':
+        return { key: `${effect[1]} reply ${e.result}` };
+      case 'set_timer':
+      case 'cancel_timer':
+        return { key: `${effect[1]} ${e.type} ${e.timer}` };
+      default:
+        return { key: `${effect[1]} ${e.type}` };
+    }
+  }
+  const delivery = /^m\d+: (.*)$/.exec(line);
+  if (delivery) return { key: `delivered ${delivery[1]}` };
+  return { key: line };
+}
+
 /** One line per node summarising its inspect view. */
 export async function describeState(c: Cluster): Promise<string[]> {
   const out: string[] = [];
@@ -154,6 +180,27 @@ export class TranscriptRunner {
     }
   }
 
+  /**
+   * `quiet [keep=kind,kind] COMMAND`: runs the command and prints, instead of its output, the
+   * number of lines and a SHA-256 of their exact bytes (so the engines still agree byte for
+   * byte), how many lines of each shape there were, and in full the traces of the kinds kept.
+   */
+  private async quiet(rest: string): Promise<string[]> {
+    const keep = new Set<string>();
+    const m = /^keep=(\S+) /.exec(rest);
+    if (m) for (const k of m[1]!.split(',')) keep.add(k);
+    const out = await this.dispatch(m ? rest.slice(m[0].length) : rest);
+    const hash = createHash('sha256').update(out.join('\n')).digest('hex').slice(0, 16);
+    const kept: string[] = [];
+    const counts = new Map<string, number>();
+    for (const l of out) {
+      const shape = lineShape(l);
+      if (shape.trace !== undefined && keep.has(shape.trace)) kept.push(l);
+      counts.set(shape.key, (counts.get(shape.key) ?? 0) + 1);
+    }
+    return [`${out.length} lines, sha256 ${hash}`, ...kept, ...[...counts].map(([k, n]) => `${n} x ${k}`)];
+  }
+
   private async dispatch(line: string): Promise<string[]> {
     const { name, args, flags } = parseCommand(line);
     switch (name) {
@@ -195,6 +242,18 @@ export class TranscriptRunner {
       case 'client':
         await this.c.client(intArg(args, 'node'), intArg(args, 'client', 1), intArg(args, 'req', 1), args.get('line') ?? '');
         return this.c.take();
+      case 'clients': {
+        // Many client commands in one block: request ids from req= on, `$` in the line stands
+        // for the request id.
+        const node = intArg(args, 'node');
+        const client = intArg(args, 'client', 1);
+        const first = intArg(args, 'req', 1);
+        const line = args.get('line') ?? '';
+        for (let k = 0; k < intArg(args, 'count'); k++) await this.c.client(node, client, first + k, line.replaceAll('$', String(first + k)));
+        return this.c.take();
+      }
+      case 'quiet':
+        return this.quiet(line.slice('quiet '.length));
       case 'gc': {
         const id = intArg(args, 'node');
         if (flags.has('pending')) await this.c.gcPending(id, intArg(args, 'pause'));

@@ -264,7 +264,7 @@ void Server::Run() {
       restart.records = std::move(restart_records_);
       const size_t count = restart.records.size();
       core_refused_ = false;
-      StepLocked(restart);
+      StepLocked(restart, Clock::now());
       if (core_refused_) {
         Log(wal_->path() + ": the core refused the records it holds (a record no node could have written)");
         std::fflush(stderr);
@@ -272,7 +272,7 @@ void Server::Run() {
       }
       Log("restarted from " + wal_->path() + ": " + std::to_string(count) + " records");
     } else {
-      StepLocked(Event{});  // start
+      StepLocked(Event{}, Clock::now());  // start
     }
   }
   Log("serving peers on " + cfg_.peers[id_].host + ":" + cfg_.peers[id_].port + ", clients on " +
@@ -330,9 +330,15 @@ void Server::NoteTimerLateness(Clock::time_point deadline) {
   }
 }
 
-void Server::StepLocked(const Event& ev) {
-  DeliverDueTimersLocked();
+// StepLocked puts the event among the due timers in the order they happened: a timer that came
+// due before the event was read goes first, one that came due while the event waited for the
+// lock goes after it. Delivering every due timer first instead made a follower whose heartbeat
+// arrived in time, but waited behind client work for the lock, see its election timer first and
+// start an election against a live leader.
+void Server::StepLocked(const Event& ev, Clock::time_point received) {
+  DeliverDueTimersLocked(received);
   StepCoreLocked(ev);
+  DeliverDueTimersLocked(Clock::now());
 }
 
 // StepCoreLocked steps the core and carries out its effects. A persist effect is written (and
@@ -361,18 +367,17 @@ void Server::SendReplies(std::vector<std::shared_ptr<ClientConn>>* conns) {
 // DeliverDueTimersLocked steps the core with every timer whose deadline has passed. Every
 // step calls it first, so a due heartbeat goes out with the next step of any thread instead of
 // waiting for the timer thread to win the core lock against the client threads.
-void Server::DeliverDueTimersLocked() {
+void Server::DeliverDueTimersLocked(Clock::time_point up_to) {
   for (;;) {
-    if (Clock::now().time_since_epoch().count() < next_deadline_.load(std::memory_order_acquire)) {
+    if (up_to.time_since_epoch().count() < next_deadline_.load(std::memory_order_acquire)) {
       return;
     }
     int due = -1;
     Clock::time_point deadline;
     {
       std::lock_guard<std::mutex> tl(timer_mu_);
-      const auto now = Clock::now();
       for (int t = 0; t < 2; t++) {
-        if (timer_armed_[t] && timer_deadline_[t] <= now &&
+        if (timer_armed_[t] && timer_deadline_[t] <= up_to &&
             (due < 0 || timer_deadline_[t] < timer_deadline_[due])) {
           due = t;
         }
@@ -497,7 +502,7 @@ void Server::RunTimers() {
     std::vector<std::shared_ptr<ClientConn>> replied;
     {
       std::lock_guard<std::mutex> lk(mu_);
-      DeliverDueTimersLocked();
+      DeliverDueTimersLocked(Clock::now());
       replied.swap(replied_);
     }
     SendReplies(&replied);
@@ -543,6 +548,7 @@ void Server::AcceptClients() {
 void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string line) {
   std::vector<std::shared_ptr<ClientConn>> replied;
   bool stepped = false;
+  const Clock::time_point received = Clock::now();
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (conn->in_flight < kMaxInFlightPerClient && in_flight_ < kMaxInFlightTotal) {
@@ -554,7 +560,7 @@ void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string lin
       ev.client_id = conn->client_id;
       ev.request_id = request_id;
       ev.line = std::move(line);
-      StepLocked(ev);
+      StepLocked(ev, received);
       replied.swap(replied_);
       stepped = true;
     }
@@ -686,6 +692,8 @@ void Server::ServePeer(int fd, std::string from) {
   Event ev;
   ev.type = EventType::kMessage;
   const uint64_t n = cfg_.peers.size();
+  // When the lines now in the reader's buffer were read off the socket.
+  Clock::time_point received = Clock::now();
   for (;;) {
     LineReader::Status st;
     while ((st = reader.TryLine(&line)) == LineReader::Status::kLine) {
@@ -706,7 +714,7 @@ void Server::ServePeer(int fd, std::string from) {
       }
       {
         std::lock_guard<std::mutex> lk(mu_);
-        StepLocked(ev);
+        StepLocked(ev, received);
         replied.swap(replied_);
       }
       SendReplies(&replied);
@@ -716,6 +724,7 @@ void Server::ServePeer(int fd, std::string from) {
       break;
     }
     if (!reader.Fill()) break;
+    received = Clock::now();
   }
   close(fd);
 }

@@ -70,9 +70,11 @@ class Server {
 
   static bool StartThread(std::function<void()> f);
   void Log(const std::string& line);
-  void StepLocked(const Event& ev);  // mu_ held; delivers due timers first
+  // mu_ held. Timers due by `received` (when the event was read off its socket) go first, the
+  // event, then timers that came due while it waited for the lock (see StepLocked).
+  void StepLocked(const Event& ev, Clock::time_point received);
   void StepCoreLocked(const Event& ev);  // mu_ held; one step, then its persists reported
-  void DeliverDueTimersLocked();     // mu_ held
+  void DeliverDueTimersLocked(Clock::time_point up_to);  // mu_ held
   void Dispatch(const Effect& e);    // mu_ held
   void NoteTimerLateness(Clock::time_point deadline);
   void UpdateNextDeadlineLocked();  // timer_mu_ held

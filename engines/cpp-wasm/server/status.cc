@@ -37,6 +37,7 @@ CoreView ReadCoreView(std::string_view json) {
   v.elections = FieldUint(json, "elections");
   v.last_index = FieldUint(json, "last_index");
   v.last_executed = FieldUint(json, "last_executed");
+  v.global_last_executed = FieldUint(json, "global_last_executed");
   v.replay_remaining = FieldUint(json, "replay_remaining");
   return v;
 }
@@ -48,6 +49,7 @@ std::string StatusLine(const CoreView& core, const DriverCounters& c) {
          ",\"elections\":" + std::to_string(core.elections) +
          ",\"last_index\":" + std::to_string(core.last_index) +
          ",\"last_executed\":" + std::to_string(core.last_executed) +
+         ",\"global_last_executed\":" + std::to_string(core.global_last_executed) +
          ",\"replay_remaining\":" + std::to_string(core.replay_remaining) + ",\"clients\":" + n(c.clients) +
          ",\"clients_refused\":" + n(c.clients_refused) + ",\"in_flight\":" + n(c.in_flight) +
          ",\"shed_retries\":" + n(c.shed_retries) + ",\"reads_paused\":" + n(c.reads_paused) +

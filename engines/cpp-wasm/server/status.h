@@ -33,6 +33,7 @@ struct CoreView {
   uint64_t elections = 0;
   uint64_t last_index = 0;
   uint64_t last_executed = 0;
+  uint64_t global_last_executed = 0;
   uint64_t replay_remaining = 0;
 };
 

@@ -95,6 +95,7 @@ class Log {
   InstanceMap Copy() const { return instances_; }
 
  private:
+  friend struct InvariantTestAccess;  // invariants_test.cc breaks a log on purpose
   InstanceMap instances_;
   uint64_t last_index_ = 0;
   uint64_t last_executed_ = 0;

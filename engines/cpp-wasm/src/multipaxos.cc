@@ -55,6 +55,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   std::fill(heard_tick_.begin(), heard_tick_.end(), 0);
   GcBecomeLeader();
   commit_gle_ = log_.GlobalLastExecuted();
+  repairs_.fill(RepairStream{});
   Trace t;
   t.kind = TraceKind::kLeader;
   t.ballot = b;
@@ -214,8 +215,31 @@ void Node::OnPrepareResponse(const Message& m) {
   if (p->promises >= Majority()) {
     std::unique_ptr<PreparePhase> won = std::move(prepare_);
     MergeOwnLogAgain(*won);
+    if (HolesToFill(log_.GlobalLastExecuted(), won->max_last_index, won->merged) > kMaxFill) {
+      // a promise reported an index no run of leaders could have left that far beyond every
+      // other entry (a forged or corrupt frame): leading would propose that many no-ops and
+      // wait at the index for ever. Refusing the phase is as safe as losing its messages; the
+      // election timer tries again.
+      Trace a;
+      a.kind = TraceKind::kElectionAbandoned;
+      a.ballot = won->ballot;
+      EmitTrace(a);
+      BadEvent();
+      return;
+    }
     BecomeLeader(won->ballot, won->max_last_index, won->merged);
   }
+}
+
+// HolesToFill counts the indexes after gle, up to max_last_index, that merged lacks: the
+// no-ops FillHoles would add. Counted over merged, not over the indexes: the range may be huge.
+uint64_t HolesToFill(uint64_t gle, uint64_t max_last_index, const InstanceMap& merged) {
+  if (max_last_index <= gle) return 0;
+  uint64_t held = 0;
+  for (const auto& [index, inst] : merged) {
+    if (index > gle && index <= max_last_index) held++;
+  }
+  return max_last_index - gle - held;
 }
 
 // MergeOwnLogAgain takes the candidate's own promise as it wins rather than only when the
@@ -396,6 +420,7 @@ void Node::OnAcceptResponse(const Message& m) {
   auto it = accepts_.find(m.channel_id);
   if (it == accepts_.end() || (it->second->answered & PeerBit(m.from)) != 0) {
     counters_.stale_responses++;
+    RepairAcknowledged(m);
     return;
   }
   AcceptPhase* ph = it->second.get();
@@ -521,7 +546,12 @@ void Node::OnCommitResponse(const Message& m) {
   gc_.peer_executed[m.from] = m.last_executed;
   r->min_last_executed = std::min(r->min_last_executed, m.last_executed);
   if (m.last_executed < r->last_executed && cfg_.repair_batch > 0) {
-    Repair(m.from, m.last_executed, r->last_executed);
+    if (m.last_executed < log_.GlobalLastExecuted()) {
+      repairs_[m.from] = RepairStream{};
+      SendSnapshot(m.from);  // what it needs next is trimmed here (snapshot.cc)
+    } else {
+      Repair(m.from, m.last_executed + 1, r->last_executed);
+    }
   }
   if (r->answered_count == cfg_.num_peers - 1) {
     const uint64_t learned = r->min_last_executed;
@@ -532,17 +562,15 @@ void Node::OnCommitResponse(const Message& m) {
 
 // --- repair ---
 
-// Repair re-sends to peer, as accept requests under this leader's ballot, the entries after
-// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
-// accept) or held them from an older ballot (stale). At most repair_batch per heartbeat; one
-// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
-void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
-  if (peer_last_executed < log_.GlobalLastExecuted()) {
-    SendSnapshot(peer);  // what it needs next is trimmed here (snapshot.cc)
-    return;
-  }
+// Repair re-sends to peer, as accept requests under this leader's ballot, the entries from
+// `from` up to up_to: it lacked them (a lost accept) or held them from an older ballot (stale).
+// At most repair_batch at a time, on one channel id whose answers match no accept phase; when
+// all of them are acknowledged the next batch follows (RepairAcknowledged). The next heartbeat
+// commits them.
+void Node::Repair(uint64_t peer, uint64_t from, uint64_t up_to) {
+  repairs_[peer] = RepairStream{};
   std::vector<Instance> batch;
-  for (uint64_t i = peer_last_executed + 1; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
+  for (uint64_t i = from; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
     const Instance* inst = log_.Get(i);
     if (inst == nullptr || inst->ballot != ballot_) break;  // trimmed, or still being replayed
     batch.push_back(*inst);
@@ -556,6 +584,8 @@ void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
   t.to_index = batch.back().index;
   EmitTrace(t);
   const uint64_t channel = ++next_channel_id_;
+  const uint64_t to_index = batch.back().index;
+  const uint64_t count = batch.size();
   for (Instance& inst : batch) {
     Message m;
     m.type = MessageType::kAcceptRequest;
@@ -565,6 +595,21 @@ void Node::Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to) {
     m.instance = std::move(inst);
     Send(m);
   }
+  repairs_[peer] = RepairStream{channel, to_index, count};
+}
+
+// RepairAcknowledged counts an accept_response to a repair batch; the last one of the batch
+// sends the next, up to this leader's last_executed (every entry up to it is chosen). A
+// refusal or a lost answer ends the stream; the next heartbeat answer starts it again.
+void Node::RepairAcknowledged(const Message& m) {
+  if (!IsLeader() || m.from >= kMaxNumPeers) return;
+  RepairStream& s = repairs_[m.from];
+  if (s.awaiting == 0 || m.channel_id != s.channel_id) return;
+  if (!m.ok) {
+    s = RepairStream{};
+    return;
+  }
+  if (--s.awaiting == 0) Repair(m.from, s.to_index + 1, log_.LastExecuted());
 }
 
 // --- check-quorum ---

@@ -26,6 +26,14 @@ namespace replicant {
 // "Invariants every engine asserts") and abort on a broken one. Test builds turn it on.
 inline bool g_check_invariants = false;
 
+// kMaxFill bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full
+// windows of the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no
+// promise holds; each leader leaves at most its window of them, and the next leader fills them.
+constexpr uint64_t kMaxFill = 65536;
+
+// HolesToFill counts the indexes after gle, up to max_last_index, that merged lacks.
+uint64_t HolesToFill(uint64_t gle, uint64_t max_last_index, const InstanceMap& merged);
+
 // Counters are the node's running totals, shown by Inspect.
 struct Counters {
   uint64_t events = 0, messages_in = 0, messages_out = 0, client_commands = 0, replies = 0,
@@ -54,6 +62,7 @@ class Node {
   std::string Inspect() const;
 
  private:
+  friend struct InvariantTestAccess;  // invariants_test.cc breaks a node on purpose
   struct ClientRequest {
     uint64_t client_id = 0;
     uint64_t request_id = 0;
@@ -81,6 +90,15 @@ class Node {
     bool has_client = false;
     ClientRequest client;
     bool replay = false;
+  };
+
+  // RepairStream is the repair batch a leader has in flight to one peer: when every entry of it
+  // is acknowledged, the next batch goes out at once instead of at the next heartbeat, so a
+  // follower catches up at the rate the link carries, not repair_batch per heartbeat.
+  struct RepairStream {
+    uint64_t channel_id = 0;  // 0: none in flight
+    uint64_t to_index = 0;    // the batch's last index
+    uint64_t awaiting = 0;    // acknowledgements still to come
   };
 
   struct CommitRound {
@@ -137,7 +155,8 @@ class Node {
   void LearnGle(uint64_t g);
   void OnCommitRequest(const Message& m);
   void OnCommitResponse(const Message& m);
-  void Repair(uint64_t peer, uint64_t peer_last_executed, uint64_t up_to);
+  void Repair(uint64_t peer, uint64_t from, uint64_t up_to);
+  void RepairAcknowledged(const Message& m);
   uint64_t HeardWithinWindow() const;
   void StepDown(uint64_t heard);
   void Execute();
@@ -227,6 +246,7 @@ class Node {
   std::map<uint64_t, std::unique_ptr<AcceptPhase>> accepts_;
   std::deque<Instance> replay_queue_;
   std::unique_ptr<CommitRound> commit_round_;
+  std::array<RepairStream, kMaxNumPeers> repairs_{};  // per peer (leader)
   uint64_t commit_gle_ = 0;
   std::unordered_map<uint64_t, ClientRequest> awaiting_;  // index -> the request it answers
   Counters counters_;

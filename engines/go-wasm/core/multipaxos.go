@@ -43,6 +43,7 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	clear(n.heardTick)
 	n.gcBecomeLeader()
 	n.commitGle = n.log.GlobalLastExecuted()
+	n.repairs = [MaxNumPeers]repairStream{}
 	n.trace(Trace{Kind: TraceLeader, Ballot: b, LastIndex: n.log.LastIndex()})
 	n.cancelTimer(TimerElection)
 	n.trimAndOpenCommitRound()
@@ -172,8 +173,37 @@ func (n *Node) onPrepareResponse(m *Message) {
 	if p.promises >= n.majority() {
 		n.prepare = nil
 		n.mergeOwnLogAgain(p)
+		if holesToFill(n.log.GlobalLastExecuted(), p.maxLastIndex, p.merged) > MaxFill {
+			// a promise reported an index no run of leaders could have left that far beyond
+			// every other entry (a forged or corrupt frame): leading would propose that many
+			// no-ops and wait at the index for ever. Refusing the phase is as safe as losing
+			// its messages; the election timer tries again.
+			n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: p.ballot})
+			n.badEvent()
+			return
+		}
 		n.becomeLeader(p.ballot, p.maxLastIndex, p.merged)
 	}
+}
+
+// MaxFill bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full
+// windows of the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no
+// promise holds; each leader leaves at most its window of them, and the next leader fills them.
+const MaxFill = 65536
+
+// holesToFill counts the indexes after gle, up to maxLastIndex, that merged lacks: the no-ops
+// fillHoles would add. Counted over merged, not over the indexes: the range may be huge.
+func holesToFill(gle, maxLastIndex uint64, merged map[uint64]Instance) uint64 {
+	if maxLastIndex <= gle {
+		return 0
+	}
+	held := uint64(0)
+	for i := range merged {
+		if i > gle && i <= maxLastIndex {
+			held++
+		}
+	}
+	return maxLastIndex - gle - held
 }
 
 // mergeOwnLogAgain takes the candidate's own promise as it wins rather than only when the
@@ -319,6 +349,7 @@ func (n *Node) onAcceptResponse(m *Message) {
 	ph := n.accepts[m.ChannelID]
 	if ph == nil || ph.answered&peerBit(m.From) != 0 {
 		n.counters.StaleResponses++
+		n.repairAcknowledged(m)
 		return
 	}
 	ph.answered |= peerBit(m.From)
@@ -421,7 +452,12 @@ func (n *Node) onCommitResponse(m *Message) {
 	n.gc.peerExecuted[m.From] = m.LastExecuted
 	r.minLastExecuted = min(r.minLastExecuted, m.LastExecuted)
 	if m.LastExecuted < r.lastExecuted && n.cfg.RepairBatch > 0 {
-		n.repair(m.From, m.LastExecuted, r.lastExecuted)
+		if m.LastExecuted < n.log.GlobalLastExecuted() {
+			n.repairs[m.From] = repairStream{}
+			n.sendSnapshot(m.From) // what it needs next is trimmed here (snapshot.go)
+		} else {
+			n.repair(m.From, m.LastExecuted+1, r.lastExecuted)
+		}
 	}
 	if r.answeredCount == n.cfg.NumPeers-1 {
 		n.commitRound = nil
@@ -431,17 +467,15 @@ func (n *Node) onCommitResponse(m *Message) {
 
 // --- repair ---
 
-// repair re-sends to peer, as accept requests under this leader's ballot, the entries after
-// its last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
-// accept) or held them from an older ballot (stale). At most RepairBatch per heartbeat; one
-// channel id for the batch, whose answers are then stale. The next heartbeat commits them.
-func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
-	if peerLastExecuted < n.log.GlobalLastExecuted() {
-		n.sendSnapshot(peer) // what it needs next is trimmed here (snapshot.go)
-		return
-	}
+// repair re-sends to peer, as accept requests under this leader's ballot, the entries from
+// `from` up to upTo: it lacked them (a lost accept) or held them from an older ballot (stale).
+// At most RepairBatch at a time, on one channel id whose answers match no accept phase; when
+// all of them are acknowledged the next batch follows (repairAcknowledged). The next heartbeat
+// commits them.
+func (n *Node) repair(peer, from, upTo uint64) {
+	n.repairs[peer] = repairStream{}
 	var batch []Instance
-	for i := peerLastExecuted + 1; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
+	for i := from; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
 		inst, ok := n.log.Get(i)
 		if !ok || inst.Ballot != n.ballot {
 			break // trimmed here, or still being replayed: the replay will send it
@@ -456,6 +490,27 @@ func (n *Node) repair(peer, peerLastExecuted, upTo uint64) {
 	n.nextChannelID++
 	for _, inst := range batch {
 		n.send(Message{Type: AcceptRequest, From: n.cfg.ID, To: peer, ChannelID: n.nextChannelID, Instance: inst})
+	}
+	n.repairs[peer] = repairStream{channelID: n.nextChannelID, toIndex: batch[len(batch)-1].Index, awaiting: uint64(len(batch))}
+}
+
+// repairAcknowledged counts an accept_response to a repair batch; the last one of the batch
+// sends the next, up to this leader's last_executed (every entry up to it is chosen). A
+// refusal or a lost answer ends the stream; the next heartbeat answer starts it again.
+func (n *Node) repairAcknowledged(m *Message) {
+	if !n.isLeader() || m.From >= MaxNumPeers {
+		return
+	}
+	s := &n.repairs[m.From]
+	if s.awaiting == 0 || m.ChannelID != s.channelID {
+		return
+	}
+	if !m.Ok {
+		*s = repairStream{}
+		return
+	}
+	if s.awaiting--; s.awaiting == 0 {
+		n.repair(m.From, s.toIndex+1, n.log.LastExecuted())
 	}
 }
 

@@ -16,6 +16,7 @@ type Node struct {
 	accepts           map[uint64]*acceptPhase // open accept phases by channel id
 	replayQueue       []Instance
 	commitRound       *commitRound
+	repairs           [MaxNumPeers]repairStream // per peer: the repair batch in flight (leader)
 	commitGle         uint64
 	awaiting          map[uint64]clientRequest // index -> the request its execution answers
 	counters          Counters
@@ -64,6 +65,15 @@ type commitRound struct {
 	answered        uint32
 	answeredCount   uint64
 	minLastExecuted uint64
+}
+
+// repairStream is the repair batch a leader has in flight to one peer: when every entry of it
+// is acknowledged, the next batch goes out at once instead of at the next heartbeat, so a
+// follower catches up at the rate the link carries, not repair_batch per heartbeat.
+type repairStream struct {
+	channelID uint64 // 0: none in flight
+	toIndex   uint64 // the batch's last index
+	awaiting  uint64 // acknowledgements still to come
 }
 
 // Counters are the node's running totals, shown by Inspect.

@@ -25,7 +25,7 @@ type driverCounters struct {
 // coreView is the core's side of a status line, read from its Inspect JSON.
 type coreView struct {
 	role, leader                                        string
-	ballot, elections, lastIndex, lastExecuted, replays uint64
+	ballot, elections, lastIndex, lastExecuted, gle, replays uint64
 }
 
 // fieldText returns the raw text of the first `"key":value` in js (value up to , or }); in
@@ -56,16 +56,17 @@ func readCoreView(inspect []byte) coreView {
 	v.elections, _ = strconv.ParseUint(fieldText(inspect, "elections"), 10, 64)
 	v.lastIndex, _ = strconv.ParseUint(fieldText(inspect, "last_index"), 10, 64)
 	v.lastExecuted, _ = strconv.ParseUint(fieldText(inspect, "last_executed"), 10, 64)
+	v.gle, _ = strconv.ParseUint(fieldText(inspect, "global_last_executed"), 10, 64)
 	v.replays, _ = strconv.ParseUint(fieldText(inspect, "replay_remaining"), 10, 64)
 	return v
 }
 
 func statusLine(v coreView, c *driverCounters) string {
 	return fmt.Sprintf(`status {"role":"%s","leader":%s,"ballot":%d,"elections":%d,"last_index":%d,`+
-		`"last_executed":%d,"replay_remaining":%d,"clients":%d,`+
+		`"last_executed":%d,"global_last_executed":%d,"replay_remaining":%d,"clients":%d,`+
 		`"clients_refused":%d,"in_flight":%d,"shed_retries":%d,"reads_paused":%d,"peer_queue_bytes":%d,`+
 		`"dropped_sends":%d,"garbage_frames":%d,"timer_late_max_ms":%d}`,
-		v.role, v.leader, v.ballot, v.elections, v.lastIndex, v.lastExecuted, v.replays, c.clients.Load(), c.clientsRefused.Load(), c.inFlight.Load(),
+		v.role, v.leader, v.ballot, v.elections, v.lastIndex, v.lastExecuted, v.gle, v.replays, c.clients.Load(), c.clientsRefused.Load(), c.inFlight.Load(),
 		c.shedRetries.Load(), c.readsPaused.Load(), c.peerQueueBytes.Load(), c.droppedSends.Load(),
 		c.garbageFrames.Load(), c.timerLateMaxUs.Load()/1000)
 }

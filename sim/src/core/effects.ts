@@ -8,6 +8,7 @@ export type Effect =
   | { kind: 'reply'; client_id: number; request_id: number; result: string; value?: string; leader?: number; line: string }
   | { kind: 'set_timer'; timer: TimerName; delay_us: number }
   | { kind: 'cancel_timer'; timer: TimerName }
+  | { kind: 'persist'; persist_id: number; bytes: number }
   | { kind: 'trace'; line: string }
   | { kind: 'error'; line: string };
 
@@ -24,6 +25,13 @@ export function parseEffect(line: string): Effect {
     return { kind: 'send', ...routeOf(json), json };
   }
   if (line.startsWith('{"type":"trace"')) return { kind: 'trace', line };
+  if (line.startsWith(PERSIST_PREFIX)) {
+    // The records are the driver's to write, not to read: the line's length stands for the bytes.
+    const end = line.indexOf(',', PERSIST_PREFIX.length);
+    const id = integer(line.slice(PERSIST_PREFIX.length, end));
+    if (id !== null && id > 0) return { kind: 'persist', persist_id: id, bytes: line.length + 1 };
+    return { kind: 'error', line };
+  }
   if (line.startsWith(REPLY_PREFIX)) {
     const r = canonicalReply(line);
     if (r) return r;
@@ -52,6 +60,7 @@ export function parseEffect(line: string): Effect {
 }
 
 const REPLY_PREFIX = '{"type":"reply","client_id":';
+const PERSIST_PREFIX = '{"type":"persist","persist_id":';
 const REQUEST_FIELD = ',"request_id":';
 const RESULT_FIELD = ',"result":"';
 const VALUE_FIELD = ',"value":"';

@@ -18,6 +18,8 @@ export interface NodeSetOptions {
   repair_batch?: number;
   /** bounded elections: promise chunk size and replay window (0 = off, the paper's) */
   election_batch?: number;
+  /** durability log: the cores emit persist effects and hold what depends on them */
+  durability?: 'none' | 'log';
   trace: boolean;
 }
 
@@ -52,6 +54,7 @@ export class NodeSet {
     if (this.options.check_quorum) cfg.check_quorum = true;
     if (this.options.repair_batch) cfg.repair_batch = this.options.repair_batch;
     if (this.options.election_batch) cfg.election_batch = this.options.election_batch;
+    if (this.options.durability === 'log') cfg.durability = 'log';
     return cfg;
   }
 

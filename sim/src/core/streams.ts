@@ -5,3 +5,4 @@ export const STREAM_THROTTLE = 3;
 export const STREAM_VALUES = 4;
 export const STREAM_RUNTIME = 5;
 export const STREAM_MITIGATION = 6;
+export const STREAM_STORAGE = 7;

@@ -12,7 +12,15 @@
 //   is followed by mixed collections that reclaim the old garbage they can (regions whose live
 //   share is below G1MixedGCLiveThresholdPercent, 85 %);
 // - when a young collection cannot find room (old + eden minimum > heap), a full collection
-//   compacts the whole heap in one long pause.
+//   compacts the whole heap in one long pause;
+// - the young generation is sized for the pause-time goal (MaxGCPauseMillis, 200 ms): after each
+//   young pause G1 predicts, from the costs it just saw, the largest eden whose pause meets the
+//   goal, within the two percentages above; it starts at the lower one (Oracle, "HotSpot Virtual
+//   Machine Garbage Collection Tuning Guide", JDK 19, Garbage-First Garbage Collector, "Young-Only
+//   Phase Generation Sizing");
+// - the GC thread counts follow the machine's cores (g1GcThreads): with half the vCPUs a pause
+//   has half the threads, so the same work stops the program twice as long — the reason G1
+//   needs idle cores (paper §5.2, Fig 7).
 import type { CpuPool } from './cpu.ts';
 import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
@@ -32,6 +40,27 @@ export interface G1Params {
   mixed_reclaimable_fraction: number; // share of old garbage in regions mixed GCs will take
   mixed_count: number; // G1MixedGCCountTarget (8)
   full_gc_ns_per_live_byte: number; // per GC thread
+  /** MaxGCPauseMillis (200); Infinity sizes eden by the percentages alone (cards before 1.4.0). */
+  pause_goal_ms: number;
+}
+
+/** HotSpot's GC thread ergonomics for n vCPUs: ParallelGCThreads is n up to 8 and 8 + 5/8 of the
+ * cores beyond (Oracle's GC tuning guide, JDK 19, "Parallel Collector": "a fixed fraction of N
+ * ... approximately 5/8 for large values of N"; G1 uses the same count); ConcGCThreads is a
+ * quarter of it, rounded: (ParallelGCThreads + 2) / 4, at least 1 (the java manual page's
+ * -XX:ConcGCThreads entry: "the default value depends on the number of CPUs"; the formula is
+ * HotSpot's G1 ergonomics). */
+export function g1GcThreads(vcpus: number): { parallel: number; concurrent: number } {
+  const parallel = vcpus <= 8 ? vcpus : 8 + Math.floor(((vcpus - 8) * 5) / 8);
+  return { parallel, concurrent: Math.max(1, Math.floor((parallel + 2) / 4)) };
+}
+
+/** The eden whose young pause meets the pause-time goal, given the thread-ns each eden byte cost
+ * at the last young pause (copying what survived, scanning the cards it dirtied); Infinity when
+ * nothing is known yet or the goal is off. */
+export function goalEdenBytes(goal_ms: number, ns_per_eden_byte: number | null, fixed_copy_ns: number, threads: number, fixed_ms: number): number {
+  if (!Number.isFinite(goal_ms) || ns_per_eden_byte === null || !(ns_per_eden_byte > 0)) return Infinity;
+  return Math.max(0, ((goal_ms - fixed_ms) * 1e6 * threads - fixed_copy_ns) / ns_per_eden_byte);
 }
 
 /** Eden size for a heap, current old occupancy and the young-size bounds. */
@@ -59,6 +88,8 @@ export interface G1State {
   markEndUs: number;
   mixedLeft: number;
   reclaimablePerMixed: number;
+  /** Thread-ns of young-pause work per eden byte at the last young pause (null: none yet). */
+  youngNsPerEdenByte?: number | null;
 }
 
 export class G1Runtime implements RuntimeModel {
@@ -72,6 +103,7 @@ export class G1Runtime implements RuntimeModel {
   private markEndUs = 0;
   private mixedLeft = 0;
   private reclaimablePerMixed = 0;
+  private youngNsPerEdenByte: number | null = null;
   private gate: CollectionGate | null = null;
   private off = false;
   private pauseEndUs = 0;
@@ -91,7 +123,14 @@ export class G1Runtime implements RuntimeModel {
   }
 
   private eden(): number {
-    return edenSize(this.p.heap_bytes, this.old(), this.p.new_size_min_fraction, this.p.new_size_max_fraction, this.p.reserve_fraction);
+    const byHeap = edenSize(this.p.heap_bytes, this.old(), this.p.new_size_min_fraction, this.p.new_size_max_fraction, this.p.reserve_fraction);
+    if (!Number.isFinite(this.p.pause_goal_ms)) return byHeap;
+    // Until a pause has been seen G1 starts at the minimum young size; then it sizes for the goal.
+    const goal =
+      this.youngNsPerEdenByte === null
+        ? this.p.new_size_min_fraction * this.p.heap_bytes
+        : goalEdenBytes(this.p.pause_goal_ms, this.youngNsPerEdenByte, this.log_live_bytes * this.p.copy_ns_per_byte, this.p.parallel_gc_threads, this.p.young_pause_fixed_ms);
+    return Math.max(this.p.new_size_min_fraction * this.p.heap_bytes, Math.min(byHeap, goal));
   }
 
   advance(t_us: number): void {
@@ -156,6 +195,11 @@ export class G1Runtime implements RuntimeModel {
 
   private collect(t: number): void {
     const copied = this.log_live_bytes + this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    if (this.edenUsed > 0) {
+      // What this eden's own survivors and dirty cards cost, per byte: the next eden's size.
+      const ns = this.updatesSinceYoung * (this.survivorBytesPerUpdate * this.p.copy_ns_per_byte + this.p.card_scan_ns_per_update);
+      this.youngNsPerEdenByte = ns / this.edenUsed;
+    }
     // Promoted values replace older ones: the replaced values are now old garbage.
     this.oldGarbage += this.updatesSinceYoung * this.survivorBytesPerUpdate;
     let ms = youngPauseMs(copied, this.updatesSinceYoung, this.p.parallel_gc_threads, this.p);
@@ -203,7 +247,7 @@ export class G1Runtime implements RuntimeModel {
   }
 
   state(): G1State {
-    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEndUs: this.markEndUs, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed };
+    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEndUs: this.markEndUs, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte };
   }
 
   /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.
@@ -217,5 +261,6 @@ export class G1Runtime implements RuntimeModel {
     this.markEndUs = 0;
     this.mixedLeft = s.mixedLeft;
     this.reclaimablePerMixed = s.reclaimablePerMixed;
+    this.youngNsPerEdenByte = s.youngNsPerEdenByte ?? null;
   }
 }

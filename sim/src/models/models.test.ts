@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from './cpu.ts';
 import { assistWorkPerByte_us, GoRuntime, heapGoal, markWork_us, triggerPoint } from './go-gc.ts';
-import { edenSize, fullPauseMs, G1Runtime, youngPauseMs } from './g1.ts';
+import { edenSize, fullPauseMs, G1Runtime, g1GcThreads, goalEdenBytes, youngPauseMs } from './g1.ts';
 import { ManualMemory } from './runtime.ts';
 
 const GiB = 1024 ** 3;
@@ -100,7 +100,49 @@ describe('G1', () => {
     heap_bytes: 5 * GiB, parallel_gc_threads: 8, conc_gc_threads: 2, new_size_min_fraction: 0.05, new_size_max_fraction: 0.6,
     reserve_fraction: 0.1, ihop_fraction: 0.45, young_pause_fixed_ms: 3, copy_ns_per_byte: 1.5, card_scan_ns_per_update: 150,
     mark_ns_per_live_byte: 1, remark_pause_ms: 15, mixed_reclaimable_fraction: 0.3, mixed_count: 8, full_gc_ns_per_live_byte: 3,
+    pause_goal_ms: Infinity,
   };
+
+  it('GC threads follow the cores: ParallelGCThreads = n up to 8, then 8 + 5/8 of the rest; ConcGCThreads a quarter', () => {
+    expect(g1GcThreads(2)).toEqual({ parallel: 2, concurrent: 1 });
+    expect(g1GcThreads(4)).toEqual({ parallel: 4, concurrent: 1 });
+    expect(g1GcThreads(8)).toEqual({ parallel: 8, concurrent: 2 });
+    expect(g1GcThreads(16)).toEqual({ parallel: 13, concurrent: 3 });
+  });
+
+  it('the pause-time goal sizes eden: the largest whose predicted pause meets it', () => {
+    // 1 ns of thread work per eden byte, 8 threads, 3 ms fixed: (200 − 3) ms × 8 threads / 1 ns.
+    expect(goalEdenBytes(200, 1, 0, 8, 3)).toBeCloseTo(197e6 * 8);
+    expect(goalEdenBytes(200, 1, 0, 4, 3)).toBeCloseTo(197e6 * 4);
+    expect(goalEdenBytes(Infinity, 1, 0, 8, 3)).toBe(Infinity);
+    expect(goalEdenBytes(200, null, 0, 8, 3)).toBe(Infinity);
+  });
+
+  // The mechanism behind Fig 7: with ample heap, G1 sizes eden so a young pause takes about the
+  // goal; with half the cores it has half the GC threads, so it must collect twice as often to
+  // keep to the goal, and the program is stopped twice the share of the time at the same rate.
+  function stoppedShare(vcpus: number, pause_goal_ms: number): { share: number; maxPause: number } {
+    const pool = new CpuPool(vcpus, 1_000_000);
+    const threads = g1GcThreads(vcpus);
+    const rt = new G1Runtime({ ...g1, heap_bytes: 32 * GiB, copy_ns_per_byte: 8, parallel_gc_threads: threads.parallel, conc_gc_threads: threads.concurrent, pause_goal_ms }, 4.4 * GiB, 10e6, 544, pool);
+    // 10 Kops/s for 300 s, half of them updates, 20 kB allocated per operation.
+    for (let i = 0; i < 3_000_000; i++) {
+      if (i % 2 === 0) rt.onUpdate();
+      rt.charge(i * 100, 20_000, 10);
+    }
+    const young = rt.events.filter((e) => e.kind === 'g1_young');
+    return { share: young.reduce((a, e) => a + e.pause_ms, 0) / 300_000, maxPause: Math.max(...young.map((e) => e.pause_ms)) };
+  }
+
+  it('with the pause-time goal, half the vCPUs stop the program about twice as long at the same load', () => {
+    const eight = stoppedShare(8, 200);
+    const four = stoppedShare(4, 200);
+    expect(eight.maxPause).toBeLessThanOrEqual(201);
+    expect(four.maxPause).toBeLessThanOrEqual(201);
+    expect(eight.maxPause).toBeGreaterThan(150); // the goal, not the 60 % ceiling, sizes eden
+    expect(four.share / eight.share).toBeGreaterThan(1.7);
+    expect(eight.share).toBeGreaterThan(0.002); // 10 Kops/s × ½ × (544 × 8 + 150) ns / 8 threads
+  });
 
   it('a tight heap collects often, marks concurrently above IHOP and ends in full collections', () => {
     const pool = new CpuPool(8, 100_000);

@@ -3,7 +3,7 @@
 import type { EngineName, ModelCard } from '../api.ts';
 import { langParam, param } from './card.ts';
 import type { CpuPool } from './cpu.ts';
-import { G1Runtime } from './g1.ts';
+import { G1Runtime, g1GcThreads } from './g1.ts';
 import { GoRuntime } from './go-gc.ts';
 import { ManualMemory, type RuntimeModel } from './runtime.ts';
 
@@ -70,8 +70,8 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
       return new G1Runtime(
         {
           heap_bytes: s.memory_bytes,
-          parallel_gc_threads: s.vcpus <= 8 ? s.vcpus : 8 + Math.floor(((s.vcpus - 8) * 5) / 8),
-          conc_gc_threads: Math.max(1, Math.floor(((s.vcpus <= 8 ? s.vcpus : 8 + Math.floor(((s.vcpus - 8) * 5) / 8)) + 2) / 4)),
+          parallel_gc_threads: g1GcThreads(s.vcpus).parallel,
+          conc_gc_threads: g1GcThreads(s.vcpus).concurrent,
           new_size_min_fraction: param(card, 'g1.new_size_min_fraction'),
           new_size_max_fraction: param(card, 'g1.new_size_max_fraction'),
           reserve_fraction: param(card, 'g1.reserve_fraction'),
@@ -84,6 +84,8 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           mixed_reclaimable_fraction: param(card, 'g1.mixed_reclaimable_fraction'),
           mixed_count: param(card, 'g1.mixed_count'),
           full_gc_ns_per_live_byte: param(card, 'g1.full_gc_ns_per_live_byte'),
+          // A card before 1.4.0 sizes eden by the percentages alone.
+          pause_goal_ms: card.parameters['g1.pause_goal_ms']?.value ?? Infinity,
         },
         live.data,
         live.log,

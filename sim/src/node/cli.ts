@@ -43,6 +43,10 @@ const USAGE = `usage: npm run sim -- <run|search|sweep> [options]
                             --max-probe-s (default 600): rare events (a Java full GC every few minutes
                             with a tight heap) then decide the p99 as in the paper's 10-minute runs
   --latency-us U --jitter-us J --bandwidth-gbps B   network (default: the model card's one-AZ figures)
+  --durability none|ordered|scattered  persist the log (models/storage.ts; default none, the paper's):
+                            ordered = the engines' in-order log (Raft/etcd), scattered = FLEET's
+                            parallel entries (fast fidelity only)
+  --device cloud_block|local_nvme      the fsync device of --durability (default cloud_block)
   --card FILE               a model card to use instead of data/models/${DEFAULT_CARD.version}.json
   --seed N                  (default 1)
   --out FILE                results in the data/ results schema
@@ -74,7 +78,7 @@ function windowOpt(v: string): 'model' | 'fixed' {
   return v;
 }
 
-const KNOWN = new Set(['window', 'probe-ops', 'max-probe-s', 'engine', 'nodes', 'workload', 'read-proportion', 'distribution', 'records', 'engine-records', 'mem-gib', 'ratio', 'vcpus', 'slo-ms', 'target', 'threads', 'mode', 'duration-s', 'warmup-s', 'fidelity', 'min-ops', 'max-ops', 'tolerance', 'latency-us', 'jitter-us', 'bandwidth-gbps', 'card', 'seed', 'out', 'raw', 'date']);
+const KNOWN = new Set(['window', 'probe-ops', 'max-probe-s', 'engine', 'nodes', 'workload', 'read-proportion', 'distribution', 'records', 'engine-records', 'mem-gib', 'ratio', 'vcpus', 'slo-ms', 'target', 'threads', 'mode', 'duration-s', 'warmup-s', 'fidelity', 'min-ops', 'max-ops', 'tolerance', 'latency-us', 'jitter-us', 'bandwidth-gbps', 'card', 'seed', 'out', 'raw', 'date', 'durability', 'device']);
 
 function number(opts: Opts, name: string, fallback?: number, integer = false): number {
   const v = opts.get(name);
@@ -186,6 +190,7 @@ export async function main(argv: string[]): Promise<number> {
     },
     fidelity,
     model_card: card,
+    ...(opts.has('durability') || opts.has('device') ? { storage: { durability: (opts.get('durability') ?? 'none') as 'none', device: (opts.get('device') ?? 'cloud_block') as 'cloud_block' } } : {}),
   };
   const provide: EngineProvider | null = fidelity === 'exact' ? await provider(names) : null;
   const slo = number(opts, 'slo-ms', 20);

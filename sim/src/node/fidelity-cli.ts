@@ -3,6 +3,7 @@
 // fitted to are marked as such; everything else is a held-out prediction. Nothing here tunes
 // anything.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
 import { dirname, join } from 'node:path';
@@ -531,7 +532,8 @@ ${rows.join('\n')}
 - Lock contention costs CPU in the real Rust server (its utilisation rises from 58 % to 96 % as
   vCPUs fall); here a thread waiting for the Log mutex gives its core back, so utilisation counts
   only work.
-`;
+
+${FLEET_SECTION}`;
 }
 
 main();

@@ -12,13 +12,17 @@ export type NodeEvent =
   | { kind: 'start' }
   | { kind: 'timer'; timer: TimerName }
   | { kind: 'client'; client_id: number; request_id: number; op: OpKind; line: string; bytes: number }
-  | { kind: 'message'; from: number; type: string; payload: string | FastMsg; bytes: number; update: boolean };
+  | { kind: 'message'; from: number; type: string; payload: string | FastMsg; bytes: number; update: boolean }
+  /** durability: the device has made these persists durable (ids in the order issued) */
+  | { kind: 'persisted'; ids: number[] };
 
 export type NodeOutput =
   | { kind: 'send'; to: number; type: string; payload: string | FastMsg; bytes: number; update: boolean }
   | { kind: 'reply'; client_id: number; request_id: number; result: string; leader?: number; bytes: number }
   | { kind: 'set_timer'; timer: TimerName; delay_us: number }
-  | { kind: 'cancel_timer'; timer: TimerName };
+  | { kind: 'cancel_timer'; timer: TimerName }
+  /** durability: write this persist (`bytes` of records) and report it with a `persisted` event */
+  | { kind: 'persist'; persist_id: number; bytes: number };
 
 export interface Host {
   step(ev: NodeEvent): NodeOutput[];
@@ -37,6 +41,8 @@ export class EngineHost implements Host {
       case 'timer': json = timerEvent(ev.timer); break;
       case 'client': json = clientEvent(ev.client_id, ev.request_id, ev.line); break;
       case 'message': json = messageEvent(ev.payload as string); break;
+      // batches are written in order, so the newest id reports every one before it
+      case 'persisted': json = `{"type":"persisted","persist_id":${Math.max(...ev.ids)}}`; break;
     }
     const out: NodeOutput[] = [];
     for (const line of splitLines(this.node.step(json))) {
@@ -53,6 +59,7 @@ export class EngineHost implements Host {
         }
         case 'set_timer': out.push({ kind: 'set_timer', timer: e.timer, delay_us: e.delay_us }); break;
         case 'cancel_timer': out.push({ kind: 'cancel_timer', timer: e.timer }); break;
+        case 'persist': out.push({ kind: 'persist', persist_id: e.persist_id, bytes: e.bytes }); break;
         case 'error': throw new Error(`engine refused an event the simulator built: ${e.line}`);
         case 'trace': break;
       }
@@ -197,6 +204,8 @@ export class FastHost implements Host {
             return out;
         }
       }
+      case 'persisted': // the durable wrapper's (run/durable-host.ts); this model persists nothing
+        return out;
     }
   }
 

@@ -6,7 +6,7 @@ import type { EngineName, EngineProvider, ModelCard, NodeTimelines, RunResult, R
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
-import { STREAM_MITIGATION, STREAM_NETWORK, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { STREAM_MITIGATION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import type { TimerName } from '../core/effects.ts';
 import { keyChooser, throttleTickUs, ycsbKey, type KeyChooser } from '../load/ycsb.ts';
 import { LatencyHistogram } from '../metrics/histogram.ts';
@@ -21,6 +21,8 @@ import { EngineHost, FastHost, type FastCluster, type Host, type NodeEvent, type
 import type { GcPending } from '../models/runtime.ts';
 import { bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
+import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, writeCpu_us, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
+import { DurableHost } from './durable-host.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 
 export type { EngineProvider };
@@ -59,7 +61,8 @@ type Ev =
   | { k: 8; node: number } // BLADE: a permission request reaches the leader
   | { k: 9; node: number } // BLADE: a permission reaches the node
   | { k: 10; node: number } // BLADE: is the node's collection over?
-  | { k: 11; thread: number; from: number; to: number }; // BLADE: the old leader tells a client who leads now
+  | { k: 11; thread: number; from: number; to: number } // BLADE: the old leader tells a client who leads now
+  | { k: 12; node: number; inc: number; flush: Flush }; // durability: a flush of the node's device is done
 
 interface ClientThread {
   id: number;
@@ -103,6 +106,8 @@ interface SimNode {
   /** BLADE: an old leader waits until then before it asks to collect (its clients are told of
    * the new leader; requests already on their way reach it while it still runs). */
   blade_drain_until_us: number;
+  /** durability: the node's device (null: durability none) */
+  disk: DiskQueue | null;
 }
 
 /** An event on its way to a node: the event itself, addressed (one object per arrival). */
@@ -147,6 +152,8 @@ class Simulation {
   private slowInWindow = 0;
   private overCount = 0;
   private stoppedEarly = false;
+  /** Operations answered since the load began (warm-up included). */
+  private servedOps = 0;
   private outstandingMeasured = 0;
   /** Window operations whose start is scheduled (a thread behind its schedule starts them late). */
   private scheduledMeasured = 0;
@@ -157,6 +164,8 @@ class Simulation {
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: { stats: MitigationStats; blade: boolean; mitmem: boolean; deadline_us: number; rng: Prng; board: PermissionBoard; lastCollected: number[]; granted: number } | null;
   private readonly fastCluster: FastCluster = { leader: 0, nextIndex: 1 };
+  // Durability (models/storage.ts): null when the spec asks for none (nothing below runs then).
+  private readonly store: { ordered: boolean; dev: DeviceModel; costs: StorageCosts } | null;
 
   constructor(
     private readonly spec: ResolvedSpec,
@@ -177,7 +186,10 @@ class Simulation {
     const exact = spec.fidelity === 'exact';
     this.chooser = exact ? keyChooser(spec.distribution, spec.record_count) : null;
     if (exact) for (let i = 0; i < spec.engine_records; i++) this.engineKeys.push(engineKey(ycsbKey(i), spec.key_bytes));
-    this.nodeSet = exact ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false }) : null;
+    const durable = spec.storage.durability !== 'none';
+    this.nodeSet = exact ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}) }) : null;
+    this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
+    const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
     const logInstances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
     spec.engines.forEach((engine, id) => {
       const pool = new CpuPool(spec.vcpus, this.bucket_us);
@@ -198,6 +210,7 @@ class Simulation {
         isG1: engine === 'java',
         blade: 'idle',
         blade_drain_until_us: 0,
+        disk: this.store ? new DiskQueue(this.store.dev, this.store.ordered ? 1 : this.store.dev.queue_depth, storageRng!) : null,
       });
     });
     const m = spec.mitigation;
@@ -266,6 +279,8 @@ class Simulation {
         if (events > MAX_EVENTS) throw new Error('run exceeded its event budget');
         if (this.hooks.cancelled?.()) throw new CancelledError();
         if (this.hooks.progress && Number.isFinite(this.measureTo_us)) this.hooks.progress(Math.min(1, this.now / this.measureTo_us));
+        const limit = this.hooks.stop_when_p99_exceeds_us;
+        if (limit !== undefined && this.slowInWindow + this.overdueInWindow(limit) > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
       }
       if (this.now >= this.measureTo_us && this.outstandingMeasured === 0 && this.scheduledMeasured === 0) break;
       if (this.stoppedEarly) break;
@@ -299,7 +314,10 @@ class Simulation {
     if (this.nodeSet) {
       const node = this.nodeSet.boot(n.id);
       n.host = new EngineHost(node);
-    } else n.host = new FastHost(n.id, this.nodes.length, this.spec.commit_interval_us, this.sizes, this.fastCluster);
+    } else {
+      const host = new FastHost(n.id, this.nodes.length, this.spec.commit_interval_us, this.sizes, this.fastCluster);
+      n.host = this.store ? new DurableHost(host, this.store.ordered ? 'ordered' : 'scattered', this.recordBytes()) : host;
+    }
     n.inc++;
     this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'start' });
   }
@@ -331,11 +349,18 @@ class Simulation {
     const out = n.host!.step(ev);
     const c = n.cpu;
     const bytesIn = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
-    const pre = (ev.kind === 'timer' || ev.kind === 'start' ? c.timer_us : c.in_us) + (c.per_kib_us * bytesIn) / 1024;
+    const pre = (ev.kind === 'client' || ev.kind === 'message' ? c.in_us : c.timer_us) + (c.per_kib_us * bytesIn) / 1024;
     let post = 0;
+    // Handing a persist to the disk: inside the serialized section for an ordered log (its
+    // records go down in log order under the Log mutex); on any core for scattered entries.
+    let serialWrite = 0;
     for (const o of out) {
       if (o.kind === 'send' || o.kind === 'reply') {
         post += c.out_us + (c.per_kib_us * o.bytes) / 1024;
+      } else if (o.kind === 'persist') {
+        const w = writeCpu_us(this.store!.costs, o.bytes);
+        if (this.store!.ordered) serialWrite += w;
+        else post += w;
       }
     }
     // Allocation: a node allocates an operation's bytes (card: per role and kind, measured on
@@ -353,8 +378,8 @@ class Simulation {
     // The event's work is one piece on a core (a thread waiting for the mutex gives its core
     // back, so the wait is not on the core); the serialized part waits for the mutex; the
     // effects leave when both the work and the serialized section are done.
-    const core = n.pool.run(this.now, pre + c.step_us + post);
-    const ser = n.pool.serial(core.start_us + pre, c.step_us);
+    const core = n.pool.run(this.now, pre + c.step_us + serialWrite + post);
+    const ser = n.pool.serial(core.start_us + pre, c.step_us + serialWrite);
     const sendAt = Math.max(core.end_us, ser.end_us + post);
     n.heapSamples[Math.floor(ser.start_us / this.bucket_us)] = n.runtime.heapBytes();
     for (const o of out) this.emit(n, o, ser.start_us, ser.end_us, sendAt);
@@ -397,7 +422,29 @@ class Simulation {
         n.timerGen[o.timer]++;
         if (o.timer === 'commit' && this.leader === n.id) this.leader = null;
         return;
+      case 'persist':
+        // An ordered log's records leave the serialized section for the disk; a scattered
+        // entry leaves when the step's work is done.
+        for (const f of n.disk!.submit(this.store!.ordered ? serEnd : sendAt, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: 12, node: n.id, inc: n.inc, flush: f });
+        return;
     }
+  }
+
+  /** A flush is done: the device starts what waited, and the node hears which persists are durable. */
+  private flushDone(n: SimNode, inc: number, f: Flush): void {
+    if (!n.host || n.inc !== inc) return; // the node died: what it had not written is lost
+    for (const next of n.disk!.complete(this.now, f)) this.q.push(next.done_us, { k: 12, node: n.id, inc, flush: next });
+    this.onArrive(n, { kind: 'persisted', ids: f.ids });
+  }
+
+  /** Bytes of the fast mode's records: an instance holds its command (key, and the value of a put). */
+  private recordBytes() {
+    const c = this.store!.costs;
+    return {
+      read: c.record_overhead_bytes + this.spec.key_bytes,
+      update: c.record_overhead_bytes + this.spec.key_bytes + this.spec.value_bytes,
+      commit_mark: c.small_record_bytes,
+    };
   }
 
   private setLeader(id: number, t: number): void {
@@ -457,6 +504,8 @@ class Simulation {
         if (t.target === e.from) t.target = e.to;
         return;
       }
+      case 12:
+        return this.flushDone(this.nodes[e.node]!, e.inc, e.flush);
     }
   }
 
@@ -666,6 +715,7 @@ class Simulation {
       return;
     }
     t.ops_done++;
+    this.servedOps++;
     // The next operation is issued however late it starts, if it was meant for the window.
     const intended = this.spec.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : at;
     if (intended < this.measureTo_us) this.scheduleOp(t, intended, Math.max(at, intended));
@@ -688,6 +738,31 @@ class Simulation {
     t.measured = false;
   }
 
+  /** Open loop: the window's operations not finished yet whose intended start is more than
+   * `limit` ago. Each will be slower than `limit` however it ends (a thread finishes its
+   * operations in order, and an answered one is recorded at once), so an overloaded probe is
+   * decided by its backlog as soon as it forms, not when the slow answers finally arrive. */
+  private overdueInWindow(limit: number): number {
+    if (this.spec.mode !== 'open' || !Number.isFinite(this.measureTo_us)) return 0;
+    const bound = Math.min(this.measureTo_us, this.now - limit);
+    if (bound <= this.measureFrom_us) return 0;
+    const tick = this.tick_us;
+    let overdue = 0;
+    for (const t of this.threads) {
+      const s0 = t.schedule_start_us;
+      // The first unfinished window operation and the first one not overdue, checked with the
+      // same expression as their intended starts (no rounding may add one).
+      let lo = Math.max(t.ops_done, Math.ceil((this.measureFrom_us - s0) / tick));
+      while (lo > t.ops_done && s0 + (lo - 1) * tick >= this.measureFrom_us) lo--;
+      while (s0 + lo * tick < this.measureFrom_us) lo++;
+      let hi = Math.max(lo, Math.ceil((bound - s0) / tick));
+      while (hi > lo && s0 + (hi - 1) * tick >= bound) hi--;
+      while (s0 + hi * tick < bound) hi++;
+      overdue += hi - lo;
+    }
+    return overdue;
+  }
+
   /** Reads and updates together (recorded once each, merged at the end). */
   private allLatencies(): LatencyHistogram {
     const all = new LatencyHistogram();
@@ -707,6 +782,30 @@ class Simulation {
     // Collections that ran without a permission: the runtime could not wait (memory exhausted).
     const started = this.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
     return { ...m.stats, forced_collections: m.blade ? Math.max(0, started - m.granted) : 0 };
+  }
+
+  /** The run's disks, and how long a node would take to come back at the end of it: restarted
+   * from its disk, it replays a log holding the load and the run (nothing compacts it); wiped, it
+   * receives the modelled dataset by state transfer. */
+  private storageStats(opsPerS: number): StorageStats {
+    const s = this.spec;
+    const st = this.store!;
+    const disks = this.nodes.map((n) => n.disk!.stats);
+    const rb = this.recordBytes();
+    const meanRecord = s.read_proportion * rb.read + (1 - s.read_proportion) * rb.update;
+    const biggest = disks.reduce((a, d) => Math.max(a, d.bytes), 0);
+    const loaded = s.record_count * rb.update;
+    const recovery = recoveryEstimate(st.dev, st.costs, {
+      durability: s.storage.durability,
+      log_records: s.record_count + Math.round(biggest / meanRecord),
+      log_bytes: loaded + biggest,
+      write_rate_per_s: opsPerS,
+      snapshot_bytes: s.record_count * (s.key_bytes + s.value_bytes + 16),
+      snapshot_records: s.record_count,
+      network_bytes_per_us: (s.network.bandwidth_gbps * 1e9) / 8 / 1e6,
+      network_rtt_us: 2 * s.network.one_way_latency_us,
+    });
+    return summarise(s.storage, disks, recovery);
   }
 
   private result(): RunResult {
@@ -762,7 +861,9 @@ class Simulation {
       leader_at_end: this.leader,
       nodes,
       stopped_early: this.stoppedEarly,
+      ...(this.stoppedEarly && this.now > this.workloadStart_us ? { served_ops_per_s: round3(this.servedOps / ((this.now - this.workloadStart_us) / 1e6)) } : {}),
       ...(this.mit ? { mitigation: this.mitigationStats() } : {}),
+      ...(this.store ? { storage: this.storageStats(Number.isFinite(from) ? this.completedInWindow / s.duration_s : 0) } : {}),
       ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: this.overCount } } : {}),
     };
   }
@@ -771,14 +872,24 @@ class Simulation {
 /** The operation this event brings into the node's log, if any: a client command the node
  * takes as leader (it proposes it, or commits it at once when it is alone), or a follower's
  * accept request. Redirects, retries, votes and timers bring none. */
-export function opEntering(ev: NodeEvent, out: readonly NodeOutput[]): { role: Role; op: OpKind } | null {
+export function opEntering(ev: NodeEvent, out: readonly NodeOutput[]): { readonly role: Role; readonly op: OpKind } | null {
   if (ev.kind === 'client') {
-    const taken = out.some((o) => (o.kind === 'send' && o.type === 'accept_request') || (o.kind === 'reply' && o.result !== 'leader_is' && o.result !== 'retry'));
-    return taken ? { role: 'leader', op: ev.op } : null;
+    // durable: a proposal's accept requests may be held behind its persist; the persist shows it was taken
+    for (let i = 0; i < out.length; i++) {
+      const o = out[i]!;
+      if ((o.kind === 'send' && o.type === 'accept_request') || o.kind === 'persist' || (o.kind === 'reply' && o.result !== 'leader_is' && o.result !== 'retry')) return ev.op === 'read' ? LEADER_READ : LEADER_UPDATE;
+    }
+    return null;
   }
-  if (ev.kind === 'message' && ev.type === 'accept_request') return { role: 'follower', op: ev.update ? 'update' : 'read' };
+  if (ev.kind === 'message' && ev.type === 'accept_request') return ev.update ? FOLLOWER_UPDATE : FOLLOWER_READ;
   return null;
 }
+
+// The four answers of opEntering, shared (callers only read them): no object per event.
+const LEADER_READ = { role: 'leader', op: 'read' } as const;
+const LEADER_UPDATE = { role: 'leader', op: 'update' } as const;
+const FOLLOWER_READ = { role: 'follower', op: 'read' } as const;
+const FOLLOWER_UPDATE = { role: 'follower', op: 'update' } as const;
 
 function isUpdate(ev: NodeEvent): boolean {
   return (ev.kind === 'client' && ev.op === 'update') || (ev.kind === 'message' && ev.update);

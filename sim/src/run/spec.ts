@@ -6,6 +6,7 @@ import { validateClusterSeed } from '../core/nodes.ts';
 import { defaultNetwork, param } from '../models/card.ts';
 import { GIB } from '../models/node-model.ts';
 import { bladeOn, resolveMitigation, type MitigationSpec } from '../models/mitigation.ts';
+import { resolveStorage, type ResolvedStorage } from '../models/storage.ts';
 import type { NetworkParams } from '../net/network.ts';
 import { validateNetwork } from '../net/network.ts';
 
@@ -34,6 +35,7 @@ export interface ResolvedSpec {
   drain_s: number;
   fidelity: Fidelity;
   mitigation: Required<MitigationSpec>;
+  storage: ResolvedStorage;
   timeline_bucket_us: number;
 }
 
@@ -112,6 +114,15 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
   if (bladeOn(mitigation.mode) && fidelity === 'exact') {
     throw new SpecError(`mitigation "${mitigation.mode}" needs fidelity "fast": BLADE's leadership handoff is not an event of the engines yet, so only the fast protocol model can hand off`);
   }
+  let storage: ResolvedStorage;
+  try {
+    storage = resolveStorage(spec.storage);
+  } catch (e) {
+    throw new SpecError((e as Error).message);
+  }
+  if (storage.durability === 'scattered' && fidelity === 'exact') {
+    throw new SpecError('storage.durability "scattered" needs fidelity "fast": the engines release what a persist holds strictly in persist order (docs/protocol.md, Durability), which is the ordered placement');
+  }
   const bucketMs = l.timeline_bucket_ms ?? (duration_s >= 20 ? 1000 : 100);
   return {
     original: spec,
@@ -135,6 +146,7 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
     drain_s: num(l.drain_s ?? Math.max(2, duration_s * 0.1), 'load.drain_s', 0, 86_400),
     fidelity,
     mitigation,
+    storage,
     timeline_bucket_us: num(bucketMs, 'load.timeline_bucket_ms', 1, 3_600_000) * 1000,
   };
 }

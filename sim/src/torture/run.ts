@@ -43,7 +43,7 @@ export interface TortureRun {
 }
 
 type Ev =
-  | { kind: 'message'; from: number; to: number; json: string }
+  | { kind: 'message'; from: number; to: number; json: string; sent_us: number }
   | { kind: 'timer'; node: number; timer: TimerName; gen: number }
   | { kind: 'request'; request: number }
   | { kind: 'reply'; request: number; result: string; value?: string; leader?: number; on_arrival: boolean }
@@ -187,10 +187,14 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
     for (const i of active) {
       const f = s.faults[i]!;
       if (f.kind === 'partition' && f.side.includes(from) !== f.side.includes(to)) return true;
-      if (f.kind === 'cut' && f.from === from && f.to === to) return true;
+      if ((f.kind === 'cut' || f.kind === 'reset') && f.from === from && f.to === to) return true;
     }
     return false;
   };
+
+  /** A reset of from → to started after the message was sent (and, the event being due, before now). */
+  const lostToReset = (from: number, to: number, sent_us: number): boolean =>
+    s.faults.some((f) => f.kind === 'reset' && f.from === from && f.to === to && f.at_us > sent_us && f.at_us <= now);
 
   const transmit = (from: number, to: number, json: string) => {
     if (linkCut(from, to)) return;
@@ -215,7 +219,7 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
       let due = base + extra + (jitterMax > 0 ? dice.nextInt(jitterMax) : 0) + k;
       if (fifo) due = Math.max(due, lastDue.get(key) ?? 0);
       lastDue.set(key, Math.max(due, lastDue.get(key) ?? 0));
-      q.push(due, { kind: 'message', from, to, json });
+      q.push(due, { kind: 'message', from, to, json, sent_us: now });
     }
   };
 
@@ -275,7 +279,7 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
     now = top_us;
     switch (ev.kind) {
       case 'message': {
-        if (down[ev.to] || linkCut(ev.from, ev.to)) break;
+        if (down[ev.to] || linkCut(ev.from, ev.to) || lostToReset(ev.from, ev.to, ev.sent_us)) break;
         if (deferred(ev.to, ev)) break;
         step(ev.to, messageEvent(ev.json));
         break;

@@ -26,10 +26,16 @@ export type Fault =
   /** the process is gone for duration_us: messages to it and its clients' connections are lost.
    * Without amnesia the node comes back with its state (as a durable node would); with
    * amnesia it comes back as a fresh core with an empty log (our engines today: no durability). */
-  | { kind: 'crash'; at_us: number; duration_us: number; node: number; amnesia: boolean };
+  | { kind: 'crash'; at_us: number; duration_us: number; node: number; amnesia: boolean }
+  /** a TCP reset of the link from → to (issue 20): every message in flight on it at at_us is
+   * lost, and so is every message sent while it redials (duration_us, at most half a commit
+   * interval, as the native servers' back-off); the reverse direction still works */
+  | { kind: 'reset'; at_us: number; duration_us: number; from: number; to: number };
 
 export type FaultKind = Fault['kind'];
-export const FAULT_KINDS: readonly FaultKind[] = ['partition', 'cut', 'drop', 'duplicate', 'reorder', 'delay', 'pause', 'crash'];
+export const FAULT_KINDS: readonly FaultKind[] = ['partition', 'cut', 'drop', 'duplicate', 'reorder', 'delay', 'pause', 'crash', 'reset'];
+/** The kinds the main draw picks from; resets are drawn after it, on their own stream. */
+const MAIN_FAULT_KINDS: readonly FaultKind[] = ['partition', 'cut', 'drop', 'duplicate', 'reorder', 'delay', 'pause', 'crash'];
 
 export interface Scenario {
   seed: number;
@@ -73,6 +79,7 @@ export const STREAM_SCENARIO = 11;
 export const STREAM_CLIENT_OPS = 12;
 export const STREAM_FAULT_DICE = 13;
 export const STREAM_TORTURE_NETWORK = 14;
+export const STREAM_RESETS = 15;
 
 export const COMMIT_INTERVAL_US = 10_000;
 
@@ -88,7 +95,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
   const faults: Fault[] = [];
   const count = between(1, 8);
   for (let i = 0; i < count; i++) {
-    const kind = pick(FAULT_KINDS);
+    const kind = pick(MAIN_FAULT_KINDS);
     const at_us = rng.nextInt(fault_window_us - ci);
     const duration_us = Math.min(between(1, 30) * ci, fault_window_us - at_us);
     const node = rng.nextInt(n);
@@ -125,6 +132,17 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     }
   }
   faults.sort((a, b) => a.at_us - b.at_us);
+  const clients = between(2, 4);
+  const ops_per_client = between(10, 30);
+  // Resets come last, from a stream of their own, so every seed keeps the faults (and their
+  // indices, which shrunk regressions name) it was drawn with before resets existed.
+  const resets = new Prng(seed, STREAM_RESETS);
+  for (let k = resets.nextInt(3); k > 0; k--) {
+    const from = resets.nextInt(n);
+    const to = (from + 1 + resets.nextInt(n - 1)) % n;
+    const at_us = resets.nextInt(fault_window_us - ci);
+    faults.push({ kind: 'reset', at_us, duration_us: (1 + resets.nextInt(ci / 2000)) * 1000, from, to });
+  }
   return {
     seed,
     engines,
@@ -132,9 +150,9 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     check_quorum: options.checkQuorum === true,
     repair_batch: options.repairBatch ?? 0,
     ...(options.electionBatch ? { election_batch: options.electionBatch } : {}),
-    clients: between(2, 4),
+    clients,
     keys,
-    ops_per_client: between(10, 30),
+    ops_per_client,
     fault_window_us,
     tail_us: 40 * ci,
     liveness_bound_us: 100 * ci,
@@ -175,5 +193,6 @@ export function describeFault(f: Fault): string {
     case 'delay': return `${when}: delay spike +${f.extra_us / 1000} ms on n${f.node}'s links`;
     case 'pause': return `${when}: GC-like pause of n${f.node}`;
     case 'crash': return `${when}: crash of n${f.node}, restart ${f.amnesia ? 'with amnesia (empty core)' : 'with its state'}`;
+    case 'reset': return `${when}: TCP reset of n${f.from} -> n${f.to} (in-flight messages lost, redial)`;
   }
 }

@@ -56,6 +56,28 @@ describe('torture scenarios', () => {
     }
   });
 
+  it('a TCP reset of the links into a follower freezes it without repair, and repair catches it up (issue 20)', () => {
+    const base = drawScenario(5, { engine: 'rust' });
+    const resetInto2 = (repair_batch: number): Scenario => ({
+      ...base,
+      engines: ['rust', 'rust', 'rust'],
+      clients: 3,
+      keys: ['k0', 'k1'],
+      ops_per_client: 30,
+      fault_window_us: 300_000,
+      repair_batch,
+      faults: [0, 1].map((from) => ({ kind: 'reset' as const, at_us: 120_000, duration_us: 5_000, from, to: 2 })),
+    });
+    const behind = (s: Scenario) => {
+      const r = tortureScenario(s, provide, check);
+      expect(r.judgement.problems).toEqual([]);
+      const most = Math.max(...r.run.nodes.map((nd) => nd.last_executed));
+      return most - r.run.nodes[2]!.last_executed;
+    };
+    expect(behind(resetInto2(0)), "the paper's protocol: n2 stops at the first lost accept").toBeGreaterThan(0);
+    expect(behind(resetInto2(256)), 'with repair n2 catches up').toBe(0);
+  });
+
   it('a mixed cluster under faults stays linearizable and serves again (seed 1, all engines)', () => {
     const r = tortureScenario(drawScenario(1, { engine: 'all' }), provide, check);
     expect(r.judgement.problems).toEqual([]);

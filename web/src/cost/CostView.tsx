@@ -1,7 +1,7 @@
 // The cost page: the cost model (cost-model/, Python) running in the browser through Pyodide.
 // A form with the paper's defaults; cumulative cost per language with the break-even month;
 // instances needed; which input moves the break-even most. Shareable by URL, exportable as CSV.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { ENGINES, LANGUAGES } from '@replicant/engines/loader/catalogue';
 import { capacitySourceWords } from './capacity-source.ts';
@@ -19,6 +19,7 @@ import { settingWords, stalePriced, staleSentence, usableCapacity, type Side, ty
 import { useReady } from '../app/ready.ts';
 import { PRESETS, applyPreset } from './presets.ts';
 import { FieldValidityContext, invalidSentence, useInvalidFields } from '../app/field-validity.ts';
+import { EstimateListenerContext } from './estimate-listener.ts';
 import { countText, breakEvenSentence, infeasibleNotes, monthSeries, usd, type EstimateOutput, type SensitivityOutput } from './cost-output.ts';
 
 type Result =
@@ -77,6 +78,14 @@ export default function CostView({ state, update }: ViewProps) {
   const [instances, setInstances] = useState<OptionsResult<InstancesOutput>>({ state: 'none' });
   useReady('cost', true);
 
+  // A view embedding this one (a lesson) reads the answer on screen, with the inputs it answers.
+  const listener = useContext(EstimateListenerContext);
+  const answeredFor = useRef<string>(inputsText);
+  useEffect(() => {
+    if (!listener) return;
+    listener(result.state === 'done' ? { inputs: JSON.parse(answeredFor.current), estimate: result.estimate } : null);
+  }, [listener, result]);
+
   useEffect(() => {
     const client = new CostClient(setStatus);
     clientRef.current = client;
@@ -93,6 +102,7 @@ export default function CostView({ state, update }: ViewProps) {
       const t0 = performance.now();
       try {
         const [e, s] = await Promise.all([client.run('estimate', JSON.parse(inputsText)), client.run('sensitivity', JSON.parse(inputsText))]);
+        if (!stale) answeredFor.current = inputsText;
         if (!stale) setResult({ state: 'done', estimate: JSON.parse(e), sensitivity: JSON.parse(s), run_ms: Math.round(performance.now() - t0) });
       } catch (err) {
         if (stale) return;

@@ -25,10 +25,12 @@ import { labSweepPoint, priceThis, priceTightVsAmple, singleRunWords } from '../
 import { NOTHING_TO_MITIGATE, hasCollector, mitigationRunSpecs, mitigationSeries, mitigationTable, modeSentence, modeWords, type MitigationRow } from './mitigation-results.ts';
 import { BLADE_VALUES } from '../paper/mitigations.ts';
 import { bladeTable7 } from '@replicant/data/mitigations';
+import { StoragePanel, type StorageRuns } from './StoragePanel.tsx';
+import { volatileSpec } from './storage-results.ts';
 
 type SweepKept = { result: SweepResult; lab: LabState; seed: number; wall_ms: number; key: string };
 type MitigationRuns = { engine: EngineName; mitigated: RunResult; gcOn: RunResult; gcOff: RunResult };
-type RunsKept = { results: { engine: EngineName; result: RunResult }[]; mitigation: MitigationRuns[]; lab: LabState; wall_ms: number; key: string };
+type RunsKept = { results: { engine: EngineName; result: RunResult }[]; mitigation: MitigationRuns[]; storage: StorageRuns[]; lab: LabState; wall_ms: number; key: string };
 
 // Results live as long as the page: switching to another view and back keeps them. (The URL
 // keeps the knobs and the seed, from which the same run gives the same numbers.)
@@ -118,6 +120,7 @@ export default function LabView({ state, update }: ViewProps) {
     const started = performance.now();
     const results: { engine: EngineName; result: RunResult }[] = [];
     const mitigation: MitigationRuns[] = [];
+    const storage: StorageRuns[] = [];
     let wall = 0;
     try {
       for (const [i, engine] of s.engines.entries()) {
@@ -136,8 +139,16 @@ export default function LabView({ state, update }: ViewProps) {
         }
         results.push({ engine, result: got.mitigated ?? got['gc-on']! });
         if (got.mitigated && got['gc-off']) mitigation.push({ engine, mitigated: got.mitigated, gcOn: got['gc-on']!, gcOff: got['gc-off'] });
+        // With durability, the same run without it, to show what persisting adds.
+        const volatile = volatileSpec(runSpec(s, seed, engine));
+        if (volatile) {
+          setJob({ state: 'running', what: `run ${i + 1} of ${s.engines.length} (${lang(engine)}, without durability)`, progress: { fraction: (i + 1) / s.engines.length, label: 'starting' }, started });
+          const { result, wall_ms } = await runner.current!.run(volatile, () => {});
+          wall += wall_ms;
+          storage.push({ engine, durable: results[results.length - 1]!.result, volatile: result });
+        }
       }
-      setRuns({ results, mitigation, lab: snapshot, wall_ms: wall, key });
+      setRuns({ results, mitigation, storage, lab: snapshot, wall_ms: wall, key });
       setTimelineEngine(results[0]?.engine ?? null);
       setJob({ state: 'idle' });
     } catch (e) {
@@ -374,6 +385,7 @@ export default function LabView({ state, update }: ViewProps) {
             )}
           </ChartFrame>
           {shownRuns.lab.mit !== 'none' && <MitigationPanel runs={shownRuns} />}
+          {shownRuns.storage.length > 0 && <StoragePanel runs={shownRuns.storage} lang={lang} />}
           <div className="note" data-testid="lab-run-not-priced">
             <p>
               Not priced in the Cost view: these runs measured one offered rate. A capacity is the highest rate that still meets the SLO, and

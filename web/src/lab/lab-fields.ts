@@ -55,6 +55,15 @@ export const LAB_FIELDS = {
     { value: 'mitmem', label: 'MITMEM (busy + retry)' },
     { value: 'both', label: 'both' },
   ] as const),
+  dur: choiceField('Durability', 'none', [
+    { value: 'none', label: 'none (the paper’s design)' },
+    { value: 'ordered', label: 'ordered log (Raft, etcd, these engines)' },
+    { value: 'scattered', label: 'scattered entries (FLEET; fast only)' },
+  ] as const, 'where each node persists its log: not at all, in order inside the serialized log section, or entry by entry in parallel'),
+  disk: choiceField('fsync device', 'cloud_block', [
+    { value: 'cloud_block', label: 'cloud block volume (EBS gp3 class)' },
+    { value: 'local_nvme', label: 'local NVMe (FLEET’s testbed drive)' },
+  ] as const),
   fid: choiceField('Fidelity', 'fast', [
     { value: 'fast', label: 'fast (statistical GC model)' },
     { value: 'exact', label: 'exact (every event)' },
@@ -66,6 +75,7 @@ export type LabState = FieldValues<typeof LAB_FIELDS>;
 /** The form's groups, in order. */
 export const LAB_FORM: { legend: string; keys: (keyof LabState)[] }[] = [
   { legend: 'Engines and model', keys: ['engines', 'fid', 'mit'] },
+  { legend: 'Durability (single runs)', keys: ['dur', 'disk'] },
   { legend: 'Memory and vCPUs (per node)', keys: ['sweep', 'memunit', 'ratios', 'gibs', 'vcpulist', 'ratio', 'gib', 'vcpus'] },
   { legend: 'Workload (YCSB)', keys: ['wl', 'read', 'value', 'records', 'dist'] },
   { legend: 'Load and SLO', keys: ['rate', 'threads', 'loop', 'duration', 'slo', 'lat'] },
@@ -77,5 +87,6 @@ export function labKnobHidden(s: LabState, k: keyof LabState): boolean {
   if (k === 'gib' || k === 'gibs') return s.memunit !== 'gib' || (k === 'gibs' && s.sweep !== 'memory');
   if (k === 'vcpulist') return s.sweep !== 'vcpus';
   if (k === 'read') return s.wl !== 'custom';
+  if (k === 'disk') return s.dur === 'none';
   return false;
 }

@@ -41,7 +41,8 @@ export function memoryAxisGib(s: LabState): number[] {
 
 /** A 3-node cluster of one engine under the Lab's load, with the window the model asks for. */
 export function runSpec(s: LabState, seed: number, engine: EngineName, target_ops_per_s = s.rate): RunSpec {
-  return measurementRunSpec(knobsOf(s, seed), engine, target_ops_per_s);
+  const spec = measurementRunSpec(knobsOf(s, seed), engine, target_ops_per_s);
+  return s.dur === 'none' ? spec : { ...spec, storage: { durability: s.dur, device: s.disk } };
 }
 
 /** The paper's method over the chosen axis: the highest rate meeting the SLO, per point. */

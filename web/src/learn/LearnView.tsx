@@ -1,21 +1,25 @@
 // The Learn view: a lesson's text beside the live panel it drives. For the protocol lessons the
 // panel is the Cluster view's own parts (topology, node cards, pending list, links) on real
 // engines; for the GC and cost lessons it is the Lab, Cost or Paper view itself, set up by the
-// step. Checkpoints are evaluated on the live state after every change; exercises are detected
-// from it; the URL holds lesson, step and engine; progress is kept in this browser.
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+// step. The engines, their sessions and the lesson's run live in a worker (lesson-worker.ts),
+// so the page answers the student while they load and step; checkpoints are evaluated there on
+// the live state after every change and the page draws what it reports. The URL holds lesson,
+// step and engine; progress is kept in this browser.
+import { Suspense, lazy, startTransition, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { ViewShortcutsContext, useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { MarksReadyContext, useReady } from '../app/ready.ts';
 import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
-import type { SyncEngine } from '@replicant/engines/loader/engine';
-import { LessonRun, type CheckResult, type Lesson, type LessonAction } from '@replicant/lessons/runtime';
-import { readRun, type ExperimentSettings } from '@replicant/lessons/src/experiment';
+import type { CheckResult, Lesson, LessonAction } from '@replicant/lessons/runtime';
+import { chooseSettings, readRun, type ExperimentSettings } from '@replicant/lessons/src/experiment';
 import { SimRunner, CancelledError } from '../simulation/runner.ts';
 import { Experiment, type ExperimentStatus } from './Experiment.tsx';
-import { BROWSER_ENGINES, loadBrowserEngine } from '../engines.ts';
-import { loadSim } from '../simulation/sim-module.ts';
-import type { Action, ClusterController, Snapshot } from '../cluster/controller.ts';
+import { BROWSER_ENGINES } from '../engines.ts';
+import type { Action } from '../cluster/controller.ts';
+import { LessonClient, LessonRequestError, type LessonRequestBody } from './lesson-client.ts';
+import type { LiveState } from './lesson-protocol.ts';
+import { readEstimate } from '@replicant/lessons/src/cost';
+import { EstimateListenerContext, type EstimateListener } from '../cost/estimate-listener.ts';
 import { GROUPS, type AppState } from '../state/app-state.ts';
 import { CATALOGUE, PAPER } from './catalogue.ts';
 import { LessonText, Inline } from './LessonText.tsx';
@@ -27,8 +31,9 @@ const PANELS: Record<'lab' | 'cost' | 'paper', ComponentType<ViewProps>> = {
   cost: lazy(() => import('../cost/CostView.tsx')),
   paper: lazy(() => import('../paper/PaperView.tsx')),
 };
-// The live cluster's controls load with the engines, after the lesson's text is interactive.
-const LearnClusterPanel = lazy(() => import('./LearnClusterPanel.tsx'));
+// The live cluster's controls load while the engines do, after the lesson's text is interactive.
+const loadClusterPanel = () => import('./LearnClusterPanel.tsx');
+const LearnClusterPanel = lazy(loadClusterPanel);
 const REPLAY_INTERVAL_MS = 450;
 const noShortcuts = () => {};
 
@@ -87,65 +92,72 @@ export default function LearnView({ state, update }: ViewProps) {
   const isCluster = lesson?.scenario.view === 'cluster';
 
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading', what: 'the lesson' });
-  const [snap, setSnap] = useState<Snapshot | null>(null);
-  const [version, setVersion] = useState(0);
+  const [liveState, setLive] = useState<LiveState | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [hints, setHints] = useState(0);
   const [route, setRoute] = useState<Route>(null);
   const [replaying, setReplaying] = useState(false);
   const [simState, setSimState] = useState<ExperimentStatus>({ state: 'idle' });
   const simRunner = useRef<SimRunner | null>(null);
-  const controller = useRef<ClusterController | null>(null);
-  const run = useRef<LessonRun | null>(null);
+  const client = useRef<LessonClient | null>(null);
+  // Bumped on every lesson opened: answers about an earlier one are dropped.
+  const generation = useRef(0);
+  // Bumped on every step entered: a replay in progress stops.
+  const replayToken = useRef(0);
   const stepRef = useRef(stepIdx);
   stepRef.current = stepIdx;
 
-  const refresh = useCallback(() => {
-    setSnap(controller.current ? controller.current.snapshot() : null);
-    setVersion((v) => v + 1);
+  useEffect(
+    () => () => {
+      client.current?.close();
+      client.current = null;
+    },
+    [],
+  );
+
+  /** Sends a request to the lesson worker; its answer becomes the live state on screen. */
+  const send = useCallback(async (body: LessonRequestBody) => {
+    const gen = generation.current;
+    const c = client.current;
+    if (!c) return null;
+    try {
+      const r = await c.request(body);
+      // A new state redraws the whole panel: in slices (a transition), so the page keeps answering.
+      if (gen === generation.current) startTransition(() => setLive(r.live));
+      return gen === generation.current ? r : null;
+    } catch (e) {
+      if (gen !== generation.current) return null;
+      if (e instanceof LessonRequestError && e.live) setLive(e.live);
+      setActionError(e instanceof Error ? e.message : String(e));
+      return null;
+    }
   }, []);
 
-  // Build the engines' sessions for this lesson (or a run without a cluster).
+  // Open the lesson in the worker: the engines' sessions (or a run without a cluster).
   useEffect(() => {
     if (!lesson) return;
-    let cancelled = false;
-    controller.current = null;
-    run.current = null;
-    setSnap(null);
+    const gen = ++generation.current;
+    setLive(null);
     setLoaded({ state: 'loading', what: 'the lesson' });
-    (async () => {
-      const c = lesson.scenario.cluster;
-      if (!c) {
-        run.current = new LessonRun(lesson, [], [], PAPER);
-        run.current.goTo(stepRef.current);
-        setLoaded({ state: 'ready' });
-        refresh();
-        return;
-      }
-      const unavailable = engines.filter((e) => !BROWSER_ENGINES.includes(e));
-      if (unavailable.length > 0 || engines.length === 0) throw new Error(`the ${unavailable.map((e) => languageOf(e)).join(', ') || 'chosen'} engine is not part of this build`);
-      setLoaded({ state: 'loading', what: 'the simulator' });
-      const [sim, { ClusterController }] = await Promise.all([loadSim(), import('../cluster/controller.ts')]);
-      const loadedEngines = new Map<EngineName, SyncEngine>();
-      for (const e of engines) {
-        setLoaded({ state: 'loading', what: `the ${languageOf(e)} engine (WebAssembly)` });
-        loadedEngines.set(e, await loadBrowserEngine(e));
-      }
-      if (cancelled) return;
-      const sessions = engines.map((e) => ({
-        engine: e,
-        session: sim.createStepSession({ cluster: { engines: Array<EngineName>(c.nodes).fill(e), seed: c.seed } }, (name) => loadedEngines.get(name)!),
-      }));
-      controller.current = new ClusterController(sessions, c.nodes);
-      run.current = new LessonRun(lesson, sessions.map((s) => s.session), engines, PAPER);
-      run.current.goTo(stepRef.current);
-      setLoaded({ state: 'ready' });
-      refresh();
-    })().catch((e: unknown) => !cancelled && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
-    return () => {
-      cancelled = true;
-    };
-  }, [lesson, engines, refresh]);
+    const c = lesson.scenario.cluster;
+    const unavailable = engines.filter((e) => !BROWSER_ENGINES.includes(e));
+    if (c && (unavailable.length > 0 || engines.length === 0)) {
+      setLoaded({ state: 'failed', message: `the ${unavailable.map((e) => languageOf(e)).join(', ') || 'chosen'} engine is not part of this build` });
+      return;
+    }
+    client.current ??= new LessonClient();
+    if (c) void loadClusterPanel();
+    client.current
+      .request({ type: 'open', lesson, paper: PAPER, engines: c ? engines : [], step: stepRef.current }, (what) => gen === generation.current && setLoaded({ state: 'loading', what }))
+      .then(({ live: l }) => {
+        if (gen !== generation.current) return;
+        startTransition(() => {
+          setLive(l);
+          setLoaded({ state: 'ready' });
+        });
+      })
+      .catch((e: unknown) => gen === generation.current && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
+  }, [lesson, engines]);
 
   // Entering a step: its canonical state, fresh hints and answers; remember where we are.
   useEffect(() => {
@@ -153,17 +165,10 @@ export default function LearnView({ state, update }: ViewProps) {
     setRoute(null);
     setActionError(null);
     setReplaying(false);
+    replayToken.current++;
     simRunner.current?.cancel();
     setSimState({ state: 'idle' });
-    const r = run.current;
-    if (r && loaded.state === 'ready') {
-      try {
-        r.goTo(stepIdx);
-      } catch (e) {
-        setActionError(e instanceof Error ? e.message : String(e));
-      }
-      refresh();
-    }
+    if (loaded.state === 'ready') void send({ type: 'goto', step: stepIdx });
     if (lesson) {
       setProgress((p) => {
         const next = { ...p, last: { lesson: lesson.scenario.number, step: stepIdx + 1, title: lesson.title, steps } };
@@ -171,7 +176,7 @@ export default function LearnView({ state, update }: ViewProps) {
         return next;
       });
     }
-  }, [lesson, stepIdx, steps, loaded.state, refresh]);
+  }, [lesson, stepIdx, steps, loaded.state, send]);
 
   // A step that shows another view sets that view's knobs (once, on entering it).
   const panel = lesson?.scenario.steps[stepIdx]?.panel;
@@ -192,18 +197,11 @@ export default function LearnView({ state, update }: ViewProps) {
 
   const act = useCallback(
     (a: Action) => {
-      const c = controller.current;
-      if (!c || replaying) return;
+      if (!liveState?.snapshot || replaying) return;
       setActionError(null);
-      try {
-        c.apply(a);
-      } catch (e) {
-        setActionError(e instanceof Error ? e.message : String(e));
-        return;
-      }
-      refresh();
+      void send({ type: 'act', action: a });
     },
-    [refresh, replaying],
+    [liveState, send, replaying],
   );
 
   useEffect(() => () => simRunner.current?.close(), []);
@@ -212,86 +210,94 @@ export default function LearnView({ state, update }: ViewProps) {
   // live state the step's sim checkpoints and placeholders read.
   const runExperiment = useCallback(
     async (runs: ExperimentSettings[]) => {
-      const r = run.current;
-      if (!r) return;
+      const e = lesson?.scenario.steps[stepRef.current]?.experiment;
+      if (!e) return;
       simRunner.current ??= new SimRunner();
       try {
         const { experimentSpec } = await import('@replicant/lessons/src/experiment-spec');
-        const e = r.stepAt(r.step).experiment!;
         for (const settings of runs) {
           setSimState({ state: 'running', settings });
           const { result } = await simRunner.current.run(experimentSpec(e, settings), () => {});
-          r.recordSim(readRun(settings, result));
+          await send({ type: 'record-sim', reading: readRun(settings, result) });
           setSimState({ state: 'done', settings });
-          refresh();
         }
       } catch (e) {
         if (e instanceof CancelledError) return;
         setSimState({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
       }
     },
-    [refresh],
+    [lesson, send],
   );
 
+  const ready = loaded.state === 'ready' && liveState !== null;
+  // Sets the panel's knobs. When that changes what the Cost view asks its model, the answer on
+  // record is no longer what it shows: forget it until the view answers again.
+  const applySettings = useCallback(
+    (settings: Record<string, string> | undefined) => {
+      if (!settings) return;
+      const next = withPanelSettings(state, settings).state;
+      if (JSON.stringify(next.cost) !== JSON.stringify(state.cost)) void send({ type: 'record-cost', reading: null });
+      update((s) => withPanelSettings(s, settings).state);
+    },
+    [state, update, send],
+  );
   const resetToCheckpoint = useCallback(() => {
-    if (!run.current || replaying) return;
+    if (!ready || replaying) return;
     simRunner.current?.cancel();
     setSimState({ state: 'idle' });
-    run.current.resetToCheckpoint();
-    setRoute(null);
     setActionError(null);
-    refresh();
-  }, [refresh, replaying]);
+    // The panel's knobs go back to the step's own (the Cost view answers for them again).
+    applySettings(panel?.settings);
+    // With the state it resets to (both transitions commit together).
+    void send({ type: 'reset' }).then(() => startTransition(() => setRoute(null)));
+  }, [ready, replaying, send, panel, applySettings]);
 
   const showMe = useCallback(() => {
-    if (!run.current || replaying) return;
+    if (!ready || replaying) return;
     simRunner.current?.cancel();
     setSimState({ state: 'idle' });
-    try {
-      const runs = run.current.showMe();
-      setRoute('show-me');
-      if (runs.length > 0) void runExperiment(runs);
-    } catch (e) {
-      setActionError(e instanceof Error ? e.message : String(e));
-    }
-    refresh();
-  }, [refresh, replaying, runExperiment]);
+    setActionError(null);
+    setRoute('show-me');
+    applySettings(panel?.settings);
+    void send({ type: 'show-me' }).then((r) => {
+      if (!r) return setRoute(null);
+      if (r.runs && r.runs.length > 0) void runExperiment(r.runs);
+      // "Show me" sets the Cost view's knobs as the student would; the view's model answers.
+      if (r.cost) applySettings(r.cost);
+    });
+  }, [ready, replaying, send, runExperiment, panel, applySettings]);
 
-  // Replay: back to the start of the step, then its actions one at a time.
+  // The Cost view beside the text reports the cost model's answer; the checks read it.
+  const onEstimate = useCallback<EstimateListener>(
+    (answer) => void send({ type: 'record-cost', reading: answer ? readEstimate(answer.inputs, answer.estimate) : null }),
+    [send],
+  );
+
+  // Replay: back to the start of the step, then its actions one at a time (paced, so the student
+  // sees each one); entering another step stops it.
   const replayStep = useCallback(() => {
-    const r = run.current;
-    if (!r || replaying) return;
-    const actions: LessonAction[] = r.stepAt(stepRef.current).actions ?? [];
-    r.goToStart(stepRef.current);
+    if (!ready || replaying || !lesson) return;
+    const at = stepRef.current;
+    const actions: LessonAction[] = lesson.scenario.steps[at]?.actions ?? [];
+    const token = ++replayToken.current;
     setRoute(null);
-    refresh();
-    if (actions.length === 0) return;
-    setReplaying(true);
-    let k = 0;
-    const t = setInterval(() => {
-      try {
-        r.play(actions[k]!);
-      } catch (e) {
-        setActionError(e instanceof Error ? e.message : String(e));
+    setReplaying(actions.length > 0);
+    void (async () => {
+      await send({ type: 'goto-start', step: at });
+      for (const a of actions) {
+        await new Promise((res) => setTimeout(res, REPLAY_INTERVAL_MS));
+        if (token !== replayToken.current) return;
+        await send({ type: 'play', action: a });
       }
-      k++;
-      refresh();
-      if (k >= actions.length) {
-        clearInterval(t);
-        setReplaying(false);
-      }
-    }, REPLAY_INTERVAL_MS);
-  }, [refresh, replaying]);
+      if (token === replayToken.current) setReplaying(false);
+    })();
+  }, [ready, replaying, lesson, send]);
 
-  // What the live state says now (recomputed after every change).
-  const r = run.current;
   const step = lesson?.scenario.steps[stepIdx];
-  const live = useMemo(() => {
-    if (!r || loaded.state !== 'ready' || !step || replaying) return null;
-    return { checks: r.checkpoints(), exercise: r.exercise(), world: r.world(), answer: r.numericAnswer(), differences: r.differences() };
-    // version changes after every action on the sessions
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [r, loaded.state, step, version, replaying]);
+  const snap = liveState?.snapshot ?? null;
+  // What the checkpoints say is not shown while a replay plays the step's actions.
+  const live = replaying ? null : liveState;
+  const world = useMemo(() => (liveState ? { views: liveState.views, paper: PAPER, sim: liveState.sim, cost: liveState.cost } : null), [liveState]);
 
   // The exercise counts as the student's own when it was reached without "show me".
   useEffect(() => {
@@ -337,7 +343,7 @@ export default function LearnView({ state, update }: ViewProps) {
       </div>
     );
   }
-  const ctx = { world: live?.world ?? null, time_us: snap?.time_us };
+  const ctx = { world, time_us: snap?.time_us };
   const section = step ? lesson.sections.get(step.section) : undefined;
   const doneSteps = progress.done[String(lesson.scenario.number)] ?? [];
   const tracks = [
@@ -348,7 +354,7 @@ export default function LearnView({ state, update }: ViewProps) {
   const cites = step?.panel?.cites ?? [];
 
   return (
-    <div className="learn-view" data-lesson={lesson.scenario.number} data-step={stepIdx + 1} data-live={live && r?.step === stepIdx ? 'ready' : loaded.state === 'ready' ? 'loading' : loaded.state}>
+    <div className="learn-view" data-lesson={lesson.scenario.number} data-step={stepIdx + 1} data-live={live && live.step === stepIdx && !replaying ? 'ready' : loaded.state === 'ready' ? 'loading' : loaded.state}>
       <aside className="lesson-list" aria-label="Lessons">
         {tracks.map((t) => (
           <section key={t.id}>
@@ -408,15 +414,15 @@ export default function LearnView({ state, update }: ViewProps) {
             <CheckList results={live.checks} label="Checkpoints of this step, read from the engines" />
           </div>
         )}
-        {step?.experiment && run.current && live && (
+        {step?.experiment && live && (
           <Experiment
             key={`experiment-${lesson.folder}-${stepIdx}`}
             experiment={step.experiment}
             status={simState}
-            reading={live.world.sim ?? null}
+            reading={live.sim}
             onRun={(change) => {
               try {
-                void runExperiment([run.current!.experimentSettings(change)]);
+                void runExperiment([chooseSettings(step.experiment!, change)]);
               } catch (e) {
                 setSimState({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
               }
@@ -542,7 +548,9 @@ export default function LearnView({ state, update }: ViewProps) {
             <MarksReadyContext.Provider value={false}>
               <Suspense fallback={<p className="loading" role="status">Loading the panel…</p>}>
                 <div className="embedded-view" data-testid="embedded-view">
-                  <Panel state={state} update={update} />
+                  <EstimateListenerContext.Provider value={onEstimate}>
+                    <Panel state={state} update={update} />
+                  </EstimateListenerContext.Provider>
                 </div>
               </Suspense>
             </MarksReadyContext.Provider>

@@ -39,6 +39,13 @@ function segment(s: Segment, key: number): ReactNode {
           {s.model_card_version !== null && ` (simulated, model card ${s.model_card_version})`}
         </span>
       );
+    case 'cost':
+      return (
+        <span key={key} className="model-value" data-cost-metric={s.metric} title="the cost model's answer (cost-model/, in your browser)">
+          {s.text}
+          {s.model !== null && ` (computed by the cost model, ${s.model})`}
+        </span>
+      );
   }
 }
 

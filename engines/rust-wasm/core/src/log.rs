@@ -122,6 +122,13 @@ impl Log {
         Ok(())
     }
 
+    /// Breaks the log on purpose, so a test can show the invariant check fires.
+    #[cfg(test)]
+    pub(crate) fn corrupt_for_test(&mut self, last_executed: u64, global_last_executed: u64) {
+        self.last_executed = last_executed;
+        self.global_last_executed = global_last_executed;
+    }
+
     pub fn last_index(&self) -> u64 {
         self.last_index
     }

@@ -7,7 +7,7 @@ use crate::instance::{Instance, InstanceState};
 use crate::log::{insert_into, InsertOutcome, LogChange, LogChangeKind, Slots, REASON_COMMAND_MISMATCH};
 use crate::config::QUORUM_WINDOW_TICKS;
 use crate::messages::{Message, MessageType, TimerName, Trace, TraceKind};
-use crate::node::{AcceptPhase, ClientRequest, CommitRound, Node, PreparePhase};
+use crate::node::{AcceptPhase, ClientRequest, CommitRound, Node, PreparePhase, RepairStream};
 
 fn peer_bit(id: u64) -> u32 {
     1 << id
@@ -55,6 +55,7 @@ impl Node {
         self.heard_tick.fill(0);
         self.gc_become_leader();
         self.commit_gle = self.log.global_last_executed();
+        self.repairs = [RepairStream::default(); MAX_NUM_PEERS as usize];
         self.trace(Trace { kind: TraceKind::Leader, ballot: b, last_index: self.log.last_index(), ..Trace::default() });
         self.cancel_timer(TimerName::Election);
         self.trim_and_open_commit_round();
@@ -220,6 +221,15 @@ impl Node {
         if won {
             let mut p = self.prepare.take().expect("checked above");
             self.merge_own_log_again(&mut p);
+            if holes_to_fill(self.log.global_last_executed(), p.max_last_index, &p.merged) > MAX_FILL {
+                // a promise reported an index no run of leaders could have left that far beyond
+                // every other entry (a forged or corrupt frame): leading would propose that many
+                // no-ops and wait at the index for ever. Refusing the phase is as safe as losing
+                // its messages; the election timer tries again.
+                self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+                self.bad_event();
+                return;
+            }
             self.become_leader(p.ballot, p.max_last_index, p.merged);
         }
     }
@@ -398,6 +408,7 @@ impl Node {
         let majority = self.majority();
         let Some(ph) = self.accepts.get_mut(&m.channel_id).filter(|ph| ph.answered & bit == 0) else {
             self.counters.stale_responses += 1;
+            self.repair_acknowledged(m);
             return;
         };
         ph.answered |= bit;
@@ -534,7 +545,12 @@ impl Node {
         r.min_last_executed = r.min_last_executed.min(m.last_executed);
         let (done, g, asked) = (r.answered_count == self.cfg.num_peers - 1, r.min_last_executed, r.last_executed);
         if m.last_executed < asked && self.cfg.repair_batch > 0 {
-            self.repair(m.from, m.last_executed, asked);
+            if m.last_executed < self.log.global_last_executed() {
+                self.repairs[m.from as usize] = RepairStream::default();
+                self.send_snapshot(m.from); // what it needs next is trimmed here (snapshot.rs)
+            } else {
+                self.repair(m.from, m.last_executed + 1, asked);
+            }
         }
         if done {
             self.commit_round = None;
@@ -544,18 +560,15 @@ impl Node {
 
     // --- repair ---
 
-    /// Re-sends to `peer`, as accept requests under this leader's ballot, the entries after its
-    /// last_executed up to what the heartbeat asked it to execute: it lacked them (a lost
-    /// accept) or held them from an older ballot (stale). At most `repair_batch` per heartbeat;
-    /// one channel id for the batch, whose answers are then stale. The next heartbeat commits
-    /// them.
-    fn repair(&mut self, peer: u64, peer_last_executed: u64, up_to: u64) {
-        if peer_last_executed < self.log.global_last_executed() {
-            self.send_snapshot(peer); // what it needs next is trimmed here (snapshot.rs)
-            return;
-        }
+    /// Re-sends to `peer`, as accept requests under this leader's ballot, the entries from
+    /// `from` up to `up_to`: it lacked them (a lost accept) or held them from an older ballot
+    /// (stale). At most `repair_batch` at a time, on one channel id whose answers match no
+    /// accept phase; when all of them are acknowledged the next batch follows
+    /// ([`Node::repair_acknowledged`]). The next heartbeat commits them.
+    fn repair(&mut self, peer: u64, from: u64, up_to: u64) {
+        self.repairs[peer as usize] = RepairStream::default();
         let mut batch: Vec<Instance> = Vec::new();
-        let mut i = peer_last_executed + 1;
+        let mut i = from;
         while i <= up_to && (batch.len() as u64) < self.cfg.repair_batch {
             match self.log.get(i) {
                 Some(inst) if inst.ballot == self.ballot => {
@@ -572,9 +585,33 @@ impl Node {
         self.trace(t);
         self.next_channel_id += 1;
         let channel_id = self.next_channel_id;
+        let stream = RepairStream { channel_id, to_index: last.index, awaiting: batch.len() as u64 };
         for instance in batch {
             let m = Message { typ: MessageType::AcceptRequest, from: self.cfg.id, to: peer, channel_id, instance, ..Message::default() };
             self.send(m);
+        }
+        self.repairs[peer as usize] = stream;
+    }
+
+    /// Counts an accept_response to a repair batch; the last one of the batch sends the next,
+    /// up to this leader's last_executed (every entry up to it is chosen). A refusal or a lost
+    /// answer ends the stream; the next heartbeat answer starts it again.
+    fn repair_acknowledged(&mut self, m: &Message) {
+        if !self.is_leader() || m.from >= MAX_NUM_PEERS {
+            return;
+        }
+        let s = &mut self.repairs[m.from as usize];
+        if s.awaiting == 0 || m.channel_id != s.channel_id {
+            return;
+        }
+        if !m.ok {
+            *s = RepairStream::default();
+            return;
+        }
+        s.awaiting -= 1;
+        if s.awaiting == 0 {
+            let from = s.to_index + 1;
+            self.repair(m.from, from, self.log.last_executed());
         }
     }
 
@@ -652,4 +689,19 @@ impl Node {
             MessageType::Handoff => self.on_handoff(&m),
         }
     }
+}
+
+/// Bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full windows of
+/// the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no promise
+/// holds; each leader leaves at most its window of them, and the next leader fills them.
+pub const MAX_FILL: u64 = 65536;
+
+/// The indexes after gle, up to max_last_index, that merged lacks: the no-ops fill_holes would
+/// add. Counted over merged, not over the indexes: the range may be huge.
+fn holes_to_fill(gle: u64, max_last_index: u64, merged: &Slots) -> u64 {
+    if max_last_index <= gle {
+        return 0;
+    }
+    let held = merged.range(gle + 1..=max_last_index).count() as u64;
+    max_last_index - gle - held
 }

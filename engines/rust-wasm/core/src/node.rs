@@ -48,6 +48,19 @@ pub(crate) struct AcceptPhase {
     pub replay: bool,
 }
 
+/// The repair batch a leader has in flight to one peer: when every entry of it is acknowledged,
+/// the next batch goes out at once instead of at the next heartbeat, so a follower catches up at
+/// the rate the link carries, not `repair_batch` per heartbeat.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RepairStream {
+    /// 0: none in flight.
+    pub channel_id: u64,
+    /// The batch's last index.
+    pub to_index: u64,
+    /// Acknowledgements still to come.
+    pub awaiting: u64,
+}
+
 pub(crate) struct CommitRound {
     pub channel_id: u64,
     /// What the heartbeat told the peers.
@@ -88,6 +101,8 @@ pub struct Node {
     pub(crate) accepts: BTreeMap<u64, AcceptPhase>,
     pub(crate) replay_queue: VecDeque<Instance>,
     pub(crate) commit_round: Option<CommitRound>,
+    /// Per peer: the repair batch in flight (leader).
+    pub(crate) repairs: [RepairStream; MAX_NUM_PEERS as usize],
     pub(crate) commit_gle: u64,
     /// index -> the request its execution answers.
     pub(crate) awaiting: BTreeMap<u64, ClientRequest>,
@@ -130,6 +145,7 @@ impl Node {
             accepts: BTreeMap::new(),
             replay_queue: VecDeque::new(),
             commit_round: None,
+            repairs: [RepairStream::default(); MAX_NUM_PEERS as usize],
             commit_gle: 0,
             awaiting: BTreeMap::new(),
             counters: Counters::default(),
@@ -414,6 +430,28 @@ mod tests {
 
     fn client(client_id: u64, line: &str) -> Event {
         Event::Client { client_id, request_id: 1, line: line.as_bytes().to_vec() }
+    }
+
+    /// The check must be able to fail: a node whose state breaks an invariant panics on its next step.
+    #[test]
+    fn broken_invariant_is_caught() {
+        let cases: [(&str, fn(&mut Log), &str); 2] = [
+            ("gle above last_executed", |l| l.corrupt_for_test(l.last_executed(), l.last_executed() + 1), "gle > last_executed"),
+            ("last_executed above last_index", |l| l.corrupt_for_test(l.last_index() + 1, l.global_last_executed()), "last_executed > last_index"),
+        ];
+        for (name, corrupt, want) in cases {
+            let mut c = TestCluster::new(3);
+            c.run(2, Event::Timer(TimerName::Election));
+            c.run(2, client(1, "put k v"));
+            let n = &mut c.nodes[0];
+            n.step(Event::Timer(TimerName::Election));
+            corrupt(&mut n.log);
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                n.step(Event::Timer(TimerName::Election));
+            }));
+            let msg = caught.err().and_then(|e| e.downcast_ref::<String>().cloned()).unwrap_or_default();
+            assert!(msg.contains("invariant") && msg.contains(want), "{name}: panic {msg:?}, want one naming {want:?}");
+        }
     }
 
     #[test]

@@ -44,6 +44,7 @@ pub struct CoreView {
     pub elections: u64,
     pub last_index: u64,
     pub last_executed: u64,
+    pub global_last_executed: u64,
     pub replay_remaining: u64,
 }
 
@@ -68,6 +69,7 @@ pub fn read_core_view(inspect: &[u8]) -> CoreView {
         elections: field_text(&json, "elections").parse().unwrap_or(0),
         last_index: field_text(&json, "last_index").parse().unwrap_or(0),
         last_executed: field_text(&json, "last_executed").parse().unwrap_or(0),
+        global_last_executed: field_text(&json, "global_last_executed").parse().unwrap_or(0),
         replay_remaining: field_text(&json, "replay_remaining").parse().unwrap_or(0),
     }
 }
@@ -75,13 +77,14 @@ pub fn read_core_view(inspect: &[u8]) -> CoreView {
 pub fn status_line(v: &CoreView, c: &DriverCounters) -> String {
     let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
     format!(
-        "status {{\"role\":\"{}\",\"leader\":{},\"ballot\":{},\"elections\":{},\"last_index\":{},\"last_executed\":{},\"replay_remaining\":{},\"clients\":{},\"clients_refused\":{},\"in_flight\":{},\"shed_retries\":{},\"reads_paused\":{},\"peer_queue_bytes\":{},\"dropped_sends\":{},\"garbage_frames\":{},\"timer_late_max_ms\":{}}}",
+        "status {{\"role\":\"{}\",\"leader\":{},\"ballot\":{},\"elections\":{},\"last_index\":{},\"last_executed\":{},\"global_last_executed\":{},\"replay_remaining\":{},\"clients\":{},\"clients_refused\":{},\"in_flight\":{},\"shed_retries\":{},\"reads_paused\":{},\"peer_queue_bytes\":{},\"dropped_sends\":{},\"garbage_frames\":{},\"timer_late_max_ms\":{}}}",
         v.role,
         v.leader,
         v.ballot,
         v.elections,
         v.last_index,
         v.last_executed,
+        v.global_last_executed,
         v.replay_remaining,
         n(&c.clients),
         n(&c.clients_refused),
@@ -104,14 +107,14 @@ mod tests {
         let v = read_core_view(
             br#"{"id":1,"num_peers":3,"role":"leader","ballot":257,"leader":1,"commit_received":false,"log":[{"ballot":2,"index":1}],"counters":{"events":9,"elections":2}}"#,
         );
-        assert_eq!(v, CoreView { role: "leader".into(), leader: "1".into(), ballot: 257, elections: 2, last_index: 0, last_executed: 0, replay_remaining: 0 });
+        assert_eq!(v, CoreView { role: "leader".into(), leader: "1".into(), ballot: 257, elections: 2, last_index: 0, last_executed: 0, global_last_executed: 0, replay_remaining: 0 });
     }
 
     #[test]
     fn line_carries_every_counter() {
         let c = DriverCounters::default();
         c.shed_retries.store(5, Ordering::Relaxed);
-        let line = status_line(&CoreView { role: "follower".into(), leader: "null".into(), ballot: 0, elections: 0, last_index: 0, last_executed: 0, replay_remaining: 0 }, &c);
+        let line = status_line(&CoreView { role: "follower".into(), leader: "null".into(), ballot: 0, elections: 0, last_index: 0, last_executed: 0, global_last_executed: 0, replay_remaining: 0 }, &c);
         assert!(line.starts_with("status {\"role\":\"follower\",\"leader\":null,"), "{line}");
         assert!(line.contains("\"shed_retries\":5,"), "{line}");
     }

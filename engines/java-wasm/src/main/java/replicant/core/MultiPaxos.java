@@ -77,6 +77,7 @@ final class MultiPaxos {
         java.util.Arrays.fill(n.heardTick, 0);
         Mitigation.becomeLeader(n);
         n.commitGle = n.log.globalLastExecuted();
+        for (Node.RepairStream s : n.repairs) clearStream(s);
         if (n.cfg.trace) {
             Trace t = new Trace(TraceKind.LEADER);
             t.ballot = b;
@@ -227,8 +228,37 @@ final class MultiPaxos {
         if (p.promises >= n.majority()) {
             n.prepare = null;
             mergeOwnLogAgain(n, p);
+            if (holesToFill(n.log.globalLastExecuted(), p.maxLastIndex, p.merged) > MAX_FILL) {
+                // a promise reported an index no run of leaders could have left that far beyond
+                // every other entry (a forged or corrupt frame): leading would propose that many
+                // no-ops and wait at the index for ever. Refusing the phase is as safe as losing
+                // its messages; the election timer tries again.
+                traceBallot(n, TraceKind.ELECTION_ABANDONED, p.ballot);
+                n.badEvent();
+                return;
+            }
             becomeLeader(n, p.ballot, p.maxLastIndex, p.merged);
         }
+    }
+
+    /**
+     * Bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full windows of
+     * the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no promise
+     * holds; each leader leaves at most its window of them, and the next leader fills them.
+     */
+    public static final long MAX_FILL = 65536;
+
+    /**
+     * The indexes after gle, up to maxLastIndex, that merged lacks: the no-ops fillHoles would
+     * add. Counted over merged, not over the indexes: the range may be huge.
+     */
+    static long holesToFill(long gle, long maxLastIndex, HashMap<Long, Instance> merged) {
+        if (maxLastIndex <= gle) return 0;
+        long held = 0;
+        for (long index : merged.keySet()) {
+            if (index > gle && index <= maxLastIndex) held++;
+        }
+        return maxLastIndex - gle - held;
     }
 
     /**
@@ -391,6 +421,7 @@ final class MultiPaxos {
         AcceptPhase ph = n.accepts.get(m.channelId);
         if (ph == null || (ph.answered & peerBit(m.from)) != 0) {
             n.counters.staleResponses++;
+            repairAcknowledged(n, m);
             return;
         }
         ph.answered |= peerBit(m.from);
@@ -540,7 +571,14 @@ final class MultiPaxos {
         r.answeredCount++;
         n.gc.peerExecuted[(int) m.from] = m.lastExecuted;
         r.minLastExecuted = Math.min(r.minLastExecuted, m.lastExecuted);
-        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) repair(n, m.from, m.lastExecuted, r.lastExecuted);
+        if (m.lastExecuted < r.lastExecuted && n.cfg.repairBatch > 0) {
+            if (m.lastExecuted < n.log.globalLastExecuted()) {
+                clearStream(n.repairs[(int) m.from]);
+                Snapshot.send(n, m.from); // what it needs next is trimmed here
+            } else {
+                repair(n, m.from, m.lastExecuted + 1, r.lastExecuted);
+            }
+        }
         if (r.answeredCount == n.cfg.numPeers - 1) {
             n.commitRound = null;
             learnGle(n, r.minLastExecuted);
@@ -550,18 +588,17 @@ final class MultiPaxos {
     // --- repair ---
 
     /**
-     * Re-sends to peer, as accept requests under this leader's ballot, the entries after its
-     * last_executed up to what the heartbeat asked it to execute: it lacked them (a lost accept) or
-     * held them from an older ballot (stale). At most repairBatch per heartbeat; one channel id for
-     * the batch, whose answers are then stale. The next heartbeat commits them.
+     * Re-sends to peer, as accept requests under this leader's ballot, the entries from `from` up
+     * to upTo: it lacked them (a lost accept) or held them from an older ballot (stale). At most
+     * repairBatch at a time, on one channel id whose answers match no accept phase; when all of
+     * them are acknowledged the next batch follows (repairAcknowledged). The next heartbeat
+     * commits them.
      */
-    static void repair(Node n, long peer, long peerLastExecuted, long upTo) {
-        if (peerLastExecuted < n.log.globalLastExecuted()) {
-            Snapshot.send(n, peer); // what it needs next is trimmed here
-            return;
-        }
+    static void repair(Node n, long peer, long from, long upTo) {
+        Node.RepairStream stream = n.repairs[(int) peer];
+        clearStream(stream);
         java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
-        for (long i = peerLastExecuted + 1; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
+        for (long i = from; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
             Instance inst = n.log.get(i);
             if (inst == null || inst.ballot != n.ballot) break; // trimmed, or still being replayed
             batch.add(inst.withState(Instance.State.IN_PROGRESS));
@@ -583,6 +620,31 @@ final class MultiPaxos {
             m.instance = inst;
             n.send(m);
         }
+        stream.channelId = channel;
+        stream.toIndex = batch.get(batch.size() - 1).index;
+        stream.awaiting = batch.size();
+    }
+
+    /**
+     * Counts an accept_response to a repair batch; the last one of the batch sends the next, up
+     * to this leader's last_executed (every entry up to it is chosen). A refusal or a lost answer
+     * ends the stream; the next heartbeat answer starts it again.
+     */
+    static void repairAcknowledged(Node n, Message m) {
+        if (!n.isLeader() || m.from >= Ballot.MAX_NUM_PEERS) return;
+        Node.RepairStream s = n.repairs[(int) m.from];
+        if (s.awaiting == 0 || m.channelId != s.channelId) return;
+        if (!m.ok) {
+            clearStream(s);
+            return;
+        }
+        if (--s.awaiting == 0) repair(n, m.from, s.toIndex + 1, n.log.lastExecuted());
+    }
+
+    private static void clearStream(Node.RepairStream s) {
+        s.channelId = 0;
+        s.toIndex = 0;
+        s.awaiting = 0;
     }
 
     // --- executor ---

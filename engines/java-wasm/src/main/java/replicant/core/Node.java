@@ -35,6 +35,8 @@ public final class Node {
     final TreeMap<Long, AcceptPhase> accepts = new TreeMap<>();
     final ArrayDeque<Instance> replayQueue = new ArrayDeque<>();
     CommitRound commitRound;
+    /** Per peer: the repair batch in flight (leader). */
+    final RepairStream[] repairs = newRepairStreams();
     long commitGle;
     /** Index to the client request its execution answers. */
     final HashMap<Long, ClientRequest> awaiting = new HashMap<>();
@@ -95,6 +97,26 @@ public final class Node {
         long ticks;
         ClientRequest client;
         boolean replay;
+    }
+
+    /**
+     * The repair batch a leader has in flight to one peer: when every entry of it is
+     * acknowledged, the next batch goes out at once instead of at the next heartbeat, so a
+     * follower catches up at the rate the link carries, not repairBatch per heartbeat.
+     */
+    static final class RepairStream {
+        /** 0: none in flight. */
+        long channelId;
+        /** The batch's last index. */
+        long toIndex;
+        /** Acknowledgements still to come. */
+        long awaiting;
+    }
+
+    static RepairStream[] newRepairStreams() {
+        RepairStream[] r = new RepairStream[(int) Ballot.MAX_NUM_PEERS];
+        for (int i = 0; i < r.length; i++) r[i] = new RepairStream();
+        return r;
     }
 
     static final class CommitRound {

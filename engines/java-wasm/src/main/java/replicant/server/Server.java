@@ -11,11 +11,9 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 import replicant.core.Codec;
 import replicant.core.Command;
@@ -26,7 +24,6 @@ import replicant.core.Messages;
 import replicant.core.Messages.Effect;
 import replicant.core.Messages.Event;
 import replicant.core.Messages.Message;
-import replicant.core.Messages.TimerName;
 import replicant.core.Node;
 import replicant.host.RuntimeStats;
 
@@ -34,7 +31,8 @@ import replicant.host.RuntimeStats;
  * The native TCP server around one core, with OS threads as in the paper's Java Replicant
  * (§4.1): a reader thread per client connection and per inbound peer connection, a writer
  * thread per client connection and per outbound peer link, one timer thread. Every call into
- * the core happens under one lock (as Replicant serializes on its log's mutex); effects are
+ * the core happens under one lock (as Replicant serializes on its log's mutex; see
+ * {@link CoreDriver} for how timers share it with the other threads); effects are
  * dispatched under that lock into per-connection queues, so the writers see them in the core's
  * order and no socket write ever happens while the lock is held. TCP_NODELAY is set on every
  * socket (§4.6).
@@ -48,18 +46,15 @@ final class Server {
     private final long id;
     private final long numPeers;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Node node;
+    private final CoreDriver core;
+    private final java.util.concurrent.locks.ReentrantLock lock;
     /** Durability log (--data-dir): the write-ahead log, and the restart event its records make. */
     private final Wal wal;
     private final Event restart;
-    /** Guarded by lock: the armed timers and their generations (a superseded timer is ignored). */
-    private final ScheduledFuture<?>[] timers = new ScheduledFuture<?>[TimerName.values().length];
-    private final long[] timerGeneration = new long[TimerName.values().length];
-    private final long[] timerDeadlineNanos = new long[TimerName.values().length];
     /** Guarded by lock: client requests in the core, over all connections. */
     private long inFlight;
-    private final ScheduledThreadPoolExecutor timerThread = new ScheduledThreadPoolExecutor(1, daemon("timer"));
+    /** Runs only the optional --stats-every line; the core's timers are CoreDriver's. */
+    private final ScheduledThreadPoolExecutor statsThread = new ScheduledThreadPoolExecutor(1, daemon("stats"));
 
     private final ConcurrentHashMap<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PeerLink[] links;
@@ -85,7 +80,9 @@ final class Server {
         if (args.dataDir != null) c.durability = Durability.Mode.LOG;
         c.mitigation = args.mitigation;
         c.validate();
-        node = new Node(c);
+        core = new CoreDriver(new Node(c), System::nanoTime, counters);
+        core.setEffects(this::dispatch);
+        lock = core.lock;
         if (args.dataDir != null) {
             Wal.Read read = new Wal.Read();
             wal = Wal.open(java.nio.file.Paths.get(args.dataDir), Wal.parseFsync(args.fsync), read);
@@ -102,7 +99,6 @@ final class Server {
             wal = null;
             restart = null;
         }
-        timerThread.setRemoveOnCancelPolicy(true);
         links = new PeerLink[(int) numPeers];
     }
 
@@ -112,6 +108,11 @@ final class Server {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /** Steps the core with an event the server makes itself (GcWatch's gc_pending / gc_done). */
+    void step(Event ev) {
+        core.step(ev, core.now());
     }
 
     void log(String message) {
@@ -149,23 +150,28 @@ final class Server {
         }
         start("peer-listener", () -> acceptPeers(peerListener));
         start("status", this::runStatus);
+        start("timers", core::runTimers);
         stopOnSignals();
         if (args.mitigation != replicant.core.Mitigation.Mode.NONE) gcWatch = GcWatch.start(this);
         if (args.statsEverySeconds > 0) {
-            timerThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
+            statsThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
                     args.statsEverySeconds, TimeUnit.SECONDS);
         }
         if (wal == null) {
-            step(Event.start());
+            core.step(Event.start(), core.now());
         } else {
             lock.lock();
             try {
-                List<Effect> effects = node.step(restart);
-                boolean refused = effects.stream().anyMatch(e -> e.type == Messages.EffectType.ERROR);
-                if (refused) {
+                boolean[] refused = {false};
+                core.setEffects(effects -> {
+                    if (effects.stream().anyMatch(e -> e.type == Messages.EffectType.ERROR)) refused[0] = true;
+                    else dispatch(effects);
+                });
+                core.stepNowLocked(restart);
+                core.setEffects(this::dispatch);
+                if (refused[0]) {
                     throw new ServerConfig.BadConfig(wal.path() + ": the core refused the records it holds");
                 }
-                dispatch(effects);
             } finally {
                 lock.unlock();
             }
@@ -199,20 +205,17 @@ final class Server {
                 + counters.garbageFrames.get() + "}";
     }
 
-    // --- the core, under the lock ---
-
+    /** Steps the core with an event the server makes itself (GcWatch's gc_pending and gc_done). */
     void step(Event ev) {
-        lock.lock();
-        try {
-            dispatch(node.step(ev));
-        } finally {
-            lock.unlock();
-        }
+        core.step(ev, core.now());
     }
 
+    // --- the core, under the lock ---
+
     /**
-     * Acts on the core's effects, in order. Called with the lock held; never blocks, but for the
-     * write-ahead log's append, which must finish before the core hears the persist is done.
+     * Acts on the core's effects, in order (CoreDriver has already armed and cancelled its
+     * timers). Called with the lock held; never blocks, but for the write-ahead log's append,
+     * which must finish before the core hears the persist is done.
      */
     private void dispatch(List<Effect> effects) {
         long persisted = 0;
@@ -245,10 +248,7 @@ final class Server {
                     break;
                 }
                 case SET_TIMER:
-                    arm(e.timer, e.delayUs);
-                    break;
                 case CANCEL_TIMER:
-                    disarm(e.timer);
                     break;
                 case TRACE:
                     log("trace " + Codec.appendEffect(new StringBuilder(), e));
@@ -264,33 +264,7 @@ final class Server {
         if (persisted != 0) {
             Event done = new Event(Messages.EventType.PERSISTED);
             done.persistId = persisted;
-            dispatch(node.step(done));
-        }
-    }
-
-    private void arm(TimerName t, long delayUs) {
-        disarm(t);
-        long generation = timerGeneration[t.ordinal()];
-        timerDeadlineNanos[t.ordinal()] = System.nanoTime() + delayUs * 1000;
-        timers[t.ordinal()] = timerThread.schedule(() -> fire(t, generation), delayUs, TimeUnit.MICROSECONDS);
-    }
-
-    private void disarm(TimerName t) {
-        timerGeneration[t.ordinal()]++;
-        ScheduledFuture<?> f = timers[t.ordinal()];
-        if (f != null) f.cancel(false);
-        timers[t.ordinal()] = null;
-    }
-
-    private void fire(TimerName t, long generation) {
-        lock.lock();
-        try {
-            if (generation != timerGeneration[t.ordinal()]) return; // re-armed or cancelled meanwhile
-            timers[t.ordinal()] = null;
-            counters.noteTimerLateness(timerDeadlineNanos[t.ordinal()]);
-            dispatch(node.step(Event.timer(t)));
-        } finally {
-            lock.unlock();
+            core.stepNowLocked(done);
         }
     }
 
@@ -303,13 +277,7 @@ final class Server {
             } catch (InterruptedException e) {
                 return;
             }
-            String inspect;
-            lock.lock();
-            try {
-                inspect = node.inspect();
-            } finally {
-                lock.unlock();
-            }
+            String inspect = core.inspect();
             long n = counters.shedRetries.get();
             if (n > shed) {
                 log("limit: answered " + (n - shed) + " client requests retry (in flight: " + counters.inFlight.get()
@@ -337,14 +305,14 @@ final class Server {
      * Hands one request to the core, or answers {@code retry} itself when the connection or the
      * node already has as many requests in the core as the limits allow.
      */
-    private void clientLine(ClientConnection c, long requestId, String line) {
+    private void clientLine(ClientConnection c, long requestId, String line, long receivedNanos) {
         lock.lock();
         try {
             if (c.inFlight < Limits.MAX_IN_FLIGHT_PER_CLIENT && inFlight < Limits.MAX_IN_FLIGHT_TOTAL) {
                 c.inFlight++;
                 inFlight++;
                 counters.inFlight.set(inFlight);
-                dispatch(node.step(Event.client(c.clientId, requestId, line)));
+                core.stepLocked(Event.client(c.clientId, requestId, line), receivedNanos);
                 return;
             }
         } finally {
@@ -478,7 +446,7 @@ final class Server {
                     }
                     int len = line.length;
                     if (len > 0 && line[len - 1] == '\r') len--;
-                    clientLine(this, ++requestId, Json.fromBytes(line, 0, len));
+                    clientLine(this, ++requestId, Json.fromBytes(line, 0, len), core.now());
                 }
                 // The client stopped sending: give replies still in flight a moment to arrive.
                 for (int i = 0; i < 100 && !closed && inFlightNow() > 0; i++) Thread.sleep(50);
@@ -544,6 +512,7 @@ final class Server {
             LineReader lines = new LineReader(s.getInputStream(), MAX_PEER_LINE);
             for (;;) {
                 byte[] line = lines.next();
+                long receivedNanos = core.now();
                 if (line == null) break;
                 if (line == LineReader.TOO_LONG) {
                     log("peer " + from + " sent a line longer than " + MAX_PEER_LINE + " bytes; closing");
@@ -560,7 +529,7 @@ final class Server {
                     }
                     continue;
                 }
-                step(Event.message(m));
+                core.step(Event.message(m), receivedNanos);
             }
         } catch (IOException e) {
             debug("peer connection from " + from + ": " + e.getMessage());

@@ -30,9 +30,8 @@ final class Status {
         /** worst timer lateness since the last status line */
         final AtomicLong timerLateMaxUs = new AtomicLong();
 
-        /** Records how long after its deadline (System.nanoTime) a timer reached the core. */
-        void noteTimerLateness(long deadlineNanos) {
-            long lateUs = Math.max(0, (System.nanoTime() - deadlineNanos) / 1000);
+        /** Records how long after its deadline a timer reached the core. */
+        void noteTimerLateUs(long lateUs) {
             timerLateMaxUs.accumulateAndGet(lateUs, Math::max);
         }
     }
@@ -45,6 +44,7 @@ final class Status {
         long elections;
         long lastIndex;
         long lastExecuted;
+        long globalLastExecuted;
         long replayRemaining;
     }
 
@@ -77,6 +77,7 @@ final class Status {
         v.elections = parseLong(fieldText(inspect, "elections"));
         v.lastIndex = parseLong(fieldText(inspect, "last_index"));
         v.lastExecuted = parseLong(fieldText(inspect, "last_executed"));
+        v.globalLastExecuted = parseLong(fieldText(inspect, "global_last_executed"));
         v.replayRemaining = parseLong(fieldText(inspect, "replay_remaining"));
         return v;
     }
@@ -84,7 +85,7 @@ final class Status {
     static String statusLine(CoreView v, DriverCounters c) {
         return "status {\"role\":\"" + v.role + "\",\"leader\":" + v.leader + ",\"ballot\":" + v.ballot
                 + ",\"elections\":" + v.elections + ",\"last_index\":" + v.lastIndex + ",\"last_executed\":"
-                + v.lastExecuted + ",\"replay_remaining\":" + v.replayRemaining + ",\"clients\":" + c.clients.get() + ",\"clients_refused\":"
+                + v.lastExecuted + ",\"global_last_executed\":" + v.globalLastExecuted + ",\"replay_remaining\":" + v.replayRemaining + ",\"clients\":" + c.clients.get() + ",\"clients_refused\":"
                 + c.clientsRefused.get() + ",\"in_flight\":" + c.inFlight.get() + ",\"shed_retries\":"
                 + c.shedRetries.get() + ",\"reads_paused\":" + c.readsPaused.get() + ",\"peer_queue_bytes\":"
                 + c.peerQueueBytes.get() + ",\"dropped_sends\":" + c.droppedSends.get() + ",\"garbage_frames\":"

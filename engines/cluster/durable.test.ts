@@ -1,0 +1,127 @@
+// The scripted kill -9 test (docs/protocol.md, "Write-ahead log"): a 3-node cluster in
+// durability log under concurrent load; kill -9 a follower, restart it from its data dir; kill
+// -9 the leader, restart it from its data dir; kill -9 a follower, wipe its disk, restart it:
+// it rejoins by state transfer; then kill -9 all three at once and restart them all from their
+// data dirs (in durability none this loses every acknowledged write). Every history is checked by Porcupine, every acknowledged write
+// is read back at the end, and each restarted node must execute what the others had executed
+// when it came back. Every wait is on the cluster's state (acknowledged operations, status
+// lines), never a fixed delay. REPLICANT_CLUSTER_ENGINES picks the mixes (default: all Go).
+import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatHistory } from '@replicant/checker/lincheck';
+import { checkNative } from '@replicant/checker/node';
+import type { EngineName } from '../loader/engine.ts';
+import { serverCommand } from '../loader/node-loaders.ts';
+import { freePorts } from './ports.ts';
+import { waitUntil } from './client.ts';
+import { DURABLE_SCRIPT, runNemesis } from '../nemesis/nemesis.ts';
+
+const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
+
+/** CRC-32C (Castagnoli, reflected), as the servers' write-ahead logs. */
+function crc32c(data: Buffer): number {
+  let c = ~0 >>> 0;
+  for (const b of data) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (0x82f63b78 ^ (c >>> 1)) >>> 0 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
+
+function frame(record: string): Buffer {
+  const payload = Buffer.from(record);
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(payload.length, 0);
+  head.writeUInt32LE(crc32c(payload), 4);
+  return Buffer.concat([head, payload]);
+}
+
+/** Every server reads the same frames and refuses or repairs a damaged log the same way. */
+describe.each([...new Set(mixes.flat())])('%s server write-ahead log on disk', (engine) => {
+  const promise = frame('{"kind":"promise","ballot":256}');
+  const setup = async () => {
+    const dir = mkdtempSync(join(tmpdir(), `replicant-wal-${engine}-`));
+    const [peer, client] = await freePorts(2);
+    const config = join(dir, 'cluster.json');
+    writeFileSync(config, JSON.stringify({ peers: [`127.0.0.1:${peer}`], clients: [`127.0.0.1:${client}`] }));
+    const [cmd, ...pre] = serverCommand(engine);
+    return { dir, args: [...pre, '--config', config, '--id', '0'], cmd: cmd! };
+  };
+
+  it('refuses to start on a corrupt record in the middle, naming the file and the offset', async () => {
+    const { dir, cmd, args } = await setup();
+    const bad = Buffer.from(promise);
+    bad[12]! ^= 1;
+    writeFileSync(join(dir, 'wal.log'), Buffer.concat([bad, promise]));
+    const r = spawnSync(cmd, [...args, '--data-dir', dir], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('wal.log');
+    expect(r.stderr).toContain('corrupt record at offset 0');
+    expect(statSync(join(dir, 'wal.log')).size).toBe(2 * promise.length); // left as it was
+    const missing = spawnSync(cmd, [...args, '--data-dir', join(dir, 'missing')], { encoding: 'utf8', timeout: 30_000 });
+    expect(missing.status, missing.stderr).toBe(2);
+    expect(missing.stderr).toContain('missing');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('truncates a torn tail with a warning and starts from the good frames', async () => {
+    const { dir, cmd, args } = await setup();
+    writeFileSync(join(dir, 'wal.log'), Buffer.concat([promise, promise.subarray(0, 11)]));
+    const child = spawn(cmd, [...args, '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const started = await waitUntil(() => /torn tail at offset 39/.test(out) && /restarted from .*: 1 records/.test(out), 30_000);
+    child.kill('SIGKILL');
+    expect(started, out).toBe(true);
+    // the torn bytes are gone; what the node wrote since follows the good frame
+    expect(readFileSync(join(dir, 'wal.log')).subarray(0, promise.length)).toEqual(promise);
+    expect(readFileSync(join(dir, 'wal.log')).subarray(promise.length, promise.length + 11).equals(promise.subarray(0, 11))).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe.each(mixes)('durable cluster %s,%s,%s', (...engines) => {
+  it('kill -9 a follower, the leader, a wiped follower, then all three: nothing acknowledged is lost', async () => {
+    const lines: string[] = [];
+    // kept for a failure's message: the servers' logs and (below) the history
+    const keep = mkdtempSync(join(tmpdir(), `replicant-durable-${engines.join('-')}-`));
+    const r = await runNemesis({
+      engines,
+      log_dir: keep,
+      durability: 'log',
+      seed: 13,
+      duration_ms: 0,
+      tail_ms: 300,
+      clients: 3,
+      keys: ['k0', 'k1', 'k2', 'k3'],
+      faults: [],
+      script: DURABLE_SCRIPT,
+      acks_between: 30,
+      // a follower of an all-Java cluster has been seen stuck behind for ~30 s under this
+      // machine's load (before it was killed, too: a liveness matter of issue 18/20, not of
+      // durability); the bound leaves room for that and still fails a node that never catches up
+      wait_timeout_ms: 90_000,
+      commit_interval_ms: 50,
+      request_timeout_ms: 1500,
+      // long histories: the native checker, with a time limit (as npm run nemesis)
+      check: (h) => checkNative(h, 120),
+      log: (l) => lines.push(l),
+    });
+    writeFileSync(join(keep, 'history.jsonl'), formatHistory(r.history));
+    const context = `${lines.join('\n')}\nproblems: ${r.problems.join('; ')}\nhistory and server logs: ${keep}`;
+    const one = r.faults.slice(0, 6); // the three single kills and their restarts; then all at once
+    expect(one.filter((f) => f.kind === 'kill').map((f) => f.was_leader), context).toEqual([false, true, false]);
+    expect(one.filter((f) => f.kind === 'restart').map((f) => f.caught_up_ms !== null), context).toEqual([true, true, true]);
+    expect(r.faults.slice(6).map((f) => f.kind), context).toEqual(['kill', 'kill', 'kill', 'restart', 'restart', 'restart']);
+    expect(r.faults.find((f) => f.wiped), context).toBeTruthy();
+    expect(r.verdict.verdict, context).toBe('linearizable');
+    expect(r.lost_writes, context).toEqual([]);
+    expect(r.problems, context).toEqual([]);
+    expect(r.acknowledged, context).toBeGreaterThan(200);
+    rmSync(keep, { recursive: true, force: true });
+  }, 600_000);
+});

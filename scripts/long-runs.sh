@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The issue's long runs in chunks, so a run stopped by a deadline keeps every finished chunk:
+#   bash scripts/long-runs.sh torture   seeds per engine choice, round robin over rust, cpp, go, java, all
+#   bash scripts/long-runs.sh nemesis   native runs, round robin over the four engines and two mixed clusters
+# Each chunk writes data/reliability/long/<tool>-<choice>-<first>.json and .txt; the round robin
+# keeps every choice at about the same share of the time. Stops starting chunks after
+# REPLICANT_LONG_UNTIL (seconds since the epoch; default: never) or when every choice reached its
+# target (REPLICANT_TORTURE_SEEDS, default 10000; REPLICANT_NEMESIS_RUNS, default 100).
+# Sum the chunks up with: node scripts/long-runs-report.mjs
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+out=data/reliability/long
+mkdir -p "$out"
+until_s=${REPLICANT_LONG_UNTIL:-0}
+time_left() { [ "$until_s" = 0 ] || [ "$(date +%s)" -lt "$until_s" ]; }
+
+torture() {
+  local target=${REPLICANT_TORTURE_SEEDS:-10000}
+  # chunk sizes follow each engine's speed (Go's and Java's wasm builds step 5-8x slower)
+  declare -A chunk=([rust]=200 [cpp]=200 [go]=40 [java]=40 [all]=40)
+  declare -A next=([rust]=1 [cpp]=1 [go]=1 [java]=1 [all]=1)
+  local busy=1
+  while [ $busy = 1 ] && time_left; do
+    busy=0
+    for e in rust cpp go java all; do
+      local from=${next[$e]} n=${chunk[$e]}
+      [ "$from" -le "$target" ] || continue
+      time_left || break
+      busy=1
+      [ $((from + n - 1)) -le "$target" ] || n=$((target - from + 1))
+      local base="$out/torture-$e-$from"
+      if [ ! -f "$base.json" ]; then
+        say "torture $e: seeds $from..$((from + n - 1))"
+        npm run --silent torture -- --engine "$e" --from "$from" --seeds "$n" --no-shrink --report "$base.json" \
+          >"$base.txt" 2>&1 || true  # failures are the report's content
+        tail -n 1 "$base.txt" >&2
+      fi
+      next[$e]=$((from + n))
+    done
+  done
+}
+
+nemesis() {
+  local target=${REPLICANT_NEMESIS_RUNS:-100} per=5 seed=1
+  local choices=(go cpp rust java go+cpp+rust cpp+rust+java)
+  local done_runs=0
+  while [ $done_runs -lt "$target" ] && time_left; do
+    for c in "${choices[@]}"; do
+      time_left || break
+      local base="$out/nemesis-$c-$seed"
+      # a JVM needs seconds to start and compile its hot paths on this loaded machine: clusters
+      # with Java nodes run longer, or their faults land before they ever served
+      local duration=${REPLICANT_NEMESIS_DURATION_S:-4}
+      case $c in *java*) duration=${REPLICANT_NEMESIS_JAVA_DURATION_S:-12} ;; esac
+      if [ ! -f "$base.json" ]; then
+        say "nemesis $c: runs $seed..$((seed + per - 1))"
+        npm run --silent nemesis -- --engine "$c" --runs $per --seed "$seed" \
+          --duration-s "$duration" --tail-s "${REPLICANT_NEMESIS_TAIL_S:-1.5}" \
+          --out "${REPLICANT_NEMESIS_OUT:-/tmp/replicant-nemesis-histories}" --report "$base.json" >"$base.txt" 2>&1 || true
+        tail -n 1 "$base.txt" >&2
+      fi
+    done
+    seed=$((seed + per)); done_runs=$((done_runs + per))
+  done
+}
+
+[ $# -gt 0 ] || die "usage: bash scripts/long-runs.sh torture|nemesis"
+for tool in "$@"; do
+  case $tool in
+    torture) torture ;;
+    nemesis) nemesis ;;
+    *) die "unknown long run $tool (torture, nemesis)" ;;
+  esac
+done
