@@ -205,11 +205,6 @@ final class Server {
                 + counters.garbageFrames.get() + "}";
     }
 
-    /** Steps the core with an event the server makes itself (GcWatch's gc_pending and gc_done). */
-    void step(Event ev) {
-        core.step(ev, core.now());
-    }
-
     // --- the core, under the lock ---
 
     /**
