@@ -18,6 +18,7 @@ const USAGE = `usage: npm run fuzz -- --engine go|cpp|rust|java|all[,…] (--inp
   --seconds S   run each target for S seconds instead
   --target NAME one target only (as the engine's fuzz.sh names it)
   --report FILE write the figures as JSON (one engine: that file; several: FILE gets -<engine> before .json)
+  --read-logs DIR  run nothing: read the logs a run left in DIR (one engine; for a run that was stopped)
 Exit status: 0 no crash, 1 a target crashed or failed, 2 bad input.`;
 
 function fail(msg) {
@@ -33,7 +34,7 @@ for (let i = 0; i < args.length; i++) {
   if (!a.startsWith('--') || args[i + 1] === undefined) fail(`bad argument "${a}"\n${USAGE}`);
   opt.set(a.slice(2), args[++i]);
 }
-for (const k of opt.keys()) if (!['engine', 'inputs', 'seconds', 'target', 'report'].includes(k)) fail(`unknown option --${k}\n${USAGE}`);
+for (const k of opt.keys()) if (!['engine', 'inputs', 'seconds', 'target', 'report', 'read-logs'].includes(k)) fail(`unknown option --${k}\n${USAGE}`);
 const engines = (opt.get('engine') ?? 'all').split(',').flatMap((e) => (e === 'all' ? ENGINES : [e]));
 for (const e of engines) if (!ENGINES.includes(e)) fail(`unknown engine "${e}"\n${USAGE}`);
 if (opt.has('inputs') === opt.has('seconds')) fail(`give --inputs N or --seconds S\n${USAGE}`);
@@ -43,20 +44,21 @@ const fromStart = (p) => resolve(process.env.INIT_CWD ?? process.cwd(), p);
 
 let failed = false;
 for (const engine of engines) {
-  const logs = mkdtempSync(join(tmpdir(), `fuzz-${engine}-`));
+  const readOnly = opt.has('read-logs');
+  const logs = readOnly ? fromStart(opt.get('read-logs')) : mkdtempSync(join(tmpdir(), `fuzz-${engine}-`));
   const load_before = loadavg()[0];
   const t0 = Date.now();
   const cmd = ['bash', join(ROOT, 'engines', `${engine}-wasm`, 'fuzz.sh'), `--${unit}`, value, '--logs', logs];
   if (opt.has('target')) cmd.push('--target', opt.get('target'));
   process.stderr.write(`==> fuzz ${engine}: ${value} ${unit} per target\n`);
-  const run = spawnSync(cmd[0], cmd.slice(1), { stdio: ['ignore', 'inherit', 'inherit'] });
+  const run = readOnly ? { status: null, signal: 'stopped before the end' } : spawnSync(cmd[0], cmd.slice(1), { stdio: ['ignore', 'inherit', 'inherit'] });
   const wall_s = (Date.now() - t0) / 1000;
   const targets = readdirSync(logs).filter((f) => f.endsWith('.log')).sort().map((f) => {
     const text = readFileSync(join(logs, f), 'utf8');
     const figures = engine === 'go' ? parseGoFuzzLog(text) : parseLibFuzzerLog(text);
     return { target: f.replace(/\.log$/, ''), ...figures };
   });
-  if (run.status !== 0 || targets.some((t) => t.crashes > 0) || targets.length === 0) failed = true;
+  if ((!readOnly && run.status !== 0) || targets.some((t) => t.crashes > 0) || targets.length === 0) failed = true;
   for (const t of targets) {
     const cov = t.coverage === null ? '' : `, coverage ${t.coverage} edges (${t.features} features)`;
     console.log(`${engine} ${t.target}: ${t.inputs.toLocaleString('en')} inputs in ${t.seconds ?? '?'} s (${t.exec_per_s ?? '?'} exec/s)${cov}, corpus ${t.corpus ?? '?'}, ${t.crashes} crash(es)`);
@@ -68,6 +70,7 @@ for (const engine of engines) {
     if (engines.length > 1) file = file.replace(/(\.json)?$/, `-${engine}.json`);
     const report = {
       command: `npm run fuzz -- --engine ${engine} --${unit} ${value}${opt.has('target') ? ` --target ${opt.get('target')}` : ''}`,
+      stopped_early: readOnly || undefined,
       engine, fuzzer: FUZZERS[engine], date: new Date(t0).toISOString(), wall_s, load_average_at_start: load_before,
       exit_status: run.status, targets: targets.map(({ crash_lines, ...t }) => ({ ...t, crash_lines: crash_lines.slice(0, 10) })),
     };

@@ -49,10 +49,14 @@ nemesis() {
     for c in "${choices[@]}"; do
       time_left || break
       local base="$out/nemesis-$c-$seed"
+      # a JVM needs seconds to start and compile its hot paths on this loaded machine: clusters
+      # with Java nodes run longer, or their faults land before they ever served
+      local duration=${REPLICANT_NEMESIS_DURATION_S:-4}
+      case $c in *java*) duration=${REPLICANT_NEMESIS_JAVA_DURATION_S:-12} ;; esac
       if [ ! -f "$base.json" ]; then
         say "nemesis $c: runs $seed..$((seed + per - 1))"
         npm run --silent nemesis -- --engine "$c" --runs $per --seed "$seed" \
-          --duration-s "${REPLICANT_NEMESIS_DURATION_S:-4}" --tail-s "${REPLICANT_NEMESIS_TAIL_S:-1.5}" \
+          --duration-s "$duration" --tail-s "${REPLICANT_NEMESIS_TAIL_S:-1.5}" \
           --out "${REPLICANT_NEMESIS_OUT:-/tmp/replicant-nemesis-histories}" --report "$base.json" >"$base.txt" 2>&1 || true
         tail -n 1 "$base.txt" >&2
       fi

@@ -26,6 +26,9 @@ suite cluster-mixed env REPLICANT_CLUSTER_ENGINES='cpp,cpp,cpp;rust,rust,rust;ja
 suite checker npm --workspace @replicant/checker test
 # seeded fault schedules on the real engines (wasm) in virtual time; Go and Java's wasm builds are
 # the slow ones, so they get fewer seeds (every engine runs each seed byte-identically)
+# each engine's fuzz targets (client line, peer frame, WAL records) for a few thousand inputs:
+# a smoke that the fuzzers build and run; the million-input runs are `npm run fuzz -- --inputs N`
+suite fuzz-smoke npm run --silent fuzz -- --engine all --inputs 2000
 suite torture bash -c 'npm run --silent torture -- --engine rust,cpp --seeds 300 --known data/reliability/known-stalls.json && npm run --silent torture -- --engine go,java,all --seeds 60 --known data/reliability/known-stalls.json'
 
 # --- simulator, web lab, data and cost model

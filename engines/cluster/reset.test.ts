@@ -33,10 +33,11 @@ function latest(readers: StatusReader[]): (NodeStatus | null)[] {
 }
 
 /** The node every node names as leader in a fresh status line. */
-async function settledLeader(readers: StatusReader[], timeoutMs = 20_000): Promise<number> {
+async function settledLeader(readers: StatusReader[], timeoutMs = 60_000): Promise<number> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
     for (const r of readers) r.mark();
-    const s = await Promise.all(readers.map((r) => r.nextStatus()));
+    // A JVM starting on two loaded cores may take a while to log its first line.
+    const s = await Promise.all(readers.map((r) => r.nextStatus(timeoutMs)));
     const leader = s[0]!.leader;
     if (leader !== null && s.every((x) => x.leader === leader) && s[leader]!.role === 'leader') return leader;
   }

@@ -3,14 +3,25 @@
 # AddressSanitizer and UBSan):
 #   fuzz_client_line  the client text protocol's line parser, also through a node
 #   fuzz_peer_frame   the peer-frame decoder (one JSON line) and the event decoder behind step()
-# A bench command, not part of CI:
-#   bash engines/cpp-wasm/fuzz.sh [seconds per target, default 60]
+# Usage: bash engines/cpp-wasm/fuzz.sh [--inputs N | --seconds S] [--target NAME] [--logs DIR]
+#   (default --seconds 60; `npm run fuzz -- --engine cpp --inputs N` calls this and reads the
+#   logs, DIR/<target>.log, into figures). The WAL record decoder is not fuzzed here yet: the
+#   C++ server has no write-ahead log (the durability issue adds one).
 # The growing corpus lives in build/fuzz-corpus/, crash inputs in build/fuzz-artifacts/.
 # A crash input becomes a regression test in src/*_test.cc. Leak checks are off per input (the
 # targets keep nodes alive across inputs on purpose); the ASan unit-test run checks for leaks.
 set -euo pipefail
 cd "$(dirname "$0")"
-SECONDS_PER_TARGET=${1:-60}
+budget=(-max_total_time=60) only= logs=build/fuzz-logs
+while [ $# -gt 0 ]; do
+  case $1 in
+    --inputs) budget=(-runs="$2"); shift 2 ;;
+    --seconds) budget=(-max_total_time="$2"); shift 2 ;;
+    --logs) logs=$2; shift 2 ;;
+    --target) only=$2; shift 2 ;;
+    *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
 CXX=${FUZZ_CXX:-clang++-14}
 command -v "$CXX" >/dev/null || { echo "fuzz.sh: $CXX not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 1; }
 
@@ -22,19 +33,21 @@ fi
 ninja -C build/fuzz -j "${JOBS:-2}" --quiet fuzz_client_line fuzz_peer_frame
 
 status=0
+mkdir -p "$logs"
 run() {  # run TARGET MAX_LEN [extra libFuzzer flags]
   local target=$1 max_len=$2; shift 2
+  [ -z "$only" ] || [ "$only" = "$target" ] || return 0
   local corpus=build/fuzz-corpus/${target#fuzz_} artifacts=build/fuzz-artifacts/${target#fuzz_}/
   mkdir -p "$corpus" "$artifacts"
-  echo "==> $target for ${SECONDS_PER_TARGET}s"
-  if ./build/fuzz/"$target" -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" \
+  echo "==> $target (${budget[*]})" >&2
+  if ./build/fuzz/"$target" "${budget[@]}" -max_len="$max_len" \
       -artifact_prefix="$artifacts" -print_final_stats=1 -detect_leaks=0 "$@" \
-      "$corpus" "fuzz/corpus/${target#fuzz_}" >"build/$target.log" 2>&1; then
-    grep -E '^(Done|stat::number_of_executed_units)' "build/$target.log" || true
+      "$corpus" "fuzz/corpus/${target#fuzz_}" >"$logs/$target.log" 2>&1; then
+    grep -E '^(Done|stat::number_of_executed_units)' "$logs/$target.log" >&2 || true
   else
     status=1
-    tail -40 "build/$target.log" >&2
-    echo "$target: FAILED; crash input in $artifacts" >&2
+    tail -40 "$logs/$target.log" >&2
+    echo "$target: FAILED; crash input in $artifacts (copy it into fuzz/corpus/${target#fuzz_}/ with its regression test)" >&2
   fi
 }
 run fuzz_client_line 4096

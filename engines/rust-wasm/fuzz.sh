@@ -1,23 +1,38 @@
 #!/usr/bin/env bash
-# Fuzzes the two parsers that face the network with cargo-fuzz (libFuzzer): the client-line
-# parser (`client_line`) and the peer-frame decoder with the strict JSON reader (`peer_frame`).
-# A bench command, not part of CI. Needs a nightly toolchain and cargo-fuzz:
-#   rustup toolchain install nightly; cargo install cargo-fuzz --version 0.13.2
-#
-#   engines/rust-wasm/fuzz.sh [SECONDS per target, default 60]
-#
-# The corpus starts from every message and client line in the conformance transcripts. A crash
-# leaves its input in fuzz/artifacts/<target>/; turn it into a unit test beside the parser.
+# Fuzzes the Rust engine's untrusted-input parsers with libFuzzer through libfuzzer-sys (the
+# crate cargo-fuzz drives), built on the STABLE toolchain: cargo-fuzz itself wants nightly for
+# its sanitizer flags, so this script passes the SanitizerCoverage flags it would pass
+# (-Cpasses=sancov-module and the -sanitizer-coverage-* options, all stable) and builds the
+# fuzz/ crate with plain `cargo build`. No AddressSanitizer (nightly only); the code under test
+# has no `unsafe`, and debug assertions and overflow checks are on.
+#   client_line  the client-line parser
+#   peer_frame   the peer-frame decoder (with the strict JSON reader) and a node stepping it
+#   wal_records  the server's write-ahead log reader (server/src/wal.rs), the record decoder
+#                and a restart
+# Usage: engines/rust-wasm/fuzz.sh [--inputs N | --seconds S] [--target NAME] [--logs DIR]
+#   (default --seconds 60; `npm run fuzz -- --engine rust --inputs N` calls this and reads the
+#   logs, DIR/<target>.log, into figures)
+# The corpus starts from fuzz/corpus/<target>/ (committed: seeds and every crash found, each
+# with its unit test beside the parser) plus every message and client line in the conformance
+# transcripts; new entries go to fuzz/target/corpus/<target>/, crashes to fuzz/target/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
-SECONDS_PER_TARGET=${1:-60}
-command -v cargo-fuzz >/dev/null || { echo "fuzz.sh: cargo-fuzz missing: cargo install cargo-fuzz --version 0.13.2" >&2; exit 1; }
-rustup run nightly rustc --version >/dev/null 2>&1 || { echo "fuzz.sh: a nightly toolchain is needed (rustup toolchain install nightly)" >&2; exit 1; }
+budget=(-max_total_time=60) only= logs=fuzz/target/fuzz-logs
+while [ $# -gt 0 ]; do
+  case $1 in
+    --inputs) budget=(-runs="$2"); shift 2 ;;
+    --seconds) budget=(-max_total_time="$2"); shift 2 ;;
+    --logs) logs=$2; shift 2 ;;
+    --target) only=$2; shift 2 ;;
+    *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$logs" fuzz/target/corpus fuzz/target/artifacts
 
-# Seed corpora from the transcripts (one file per distinct input).
+# Seed corpora from the transcripts (one file per distinct input), beside the fuzzer's own finds.
 seed() { # seed TARGET: reads inputs, one per line, from stdin
-  local dir=fuzz/corpus/$1
+  local dir=fuzz/target/corpus/$1
   mkdir -p "$dir"
   while IFS= read -r line; do
     printf '%s' "$line" > "$dir/seed-$(printf '%s' "$line" | sha1sum | cut -c1-16)"
@@ -26,23 +41,29 @@ seed() { # seed TARGET: reads inputs, one per line, from stdin
 TESTDATA=../conformance/testdata
 grep -ho '{"type":"send","msg":.*}' "$TESTDATA"/*.txt | sed -e 's/^{"type":"send","msg"://' -e 's/}$//' | sort -u | seed peer_frame
 grep -ho 'line=.*$' "$TESTDATA"/*.txt | sed 's/^line=//' | sort -u | seed client_line
-printf 'get k\nput k v\ndel k\nput k  spaced value\n' | seed client_line
+mkdir -p fuzz/target/corpus/wal_records
 
-cd fuzz
+# What `cargo fuzz build` passes, less the nightly-only sanitizer flag.
+export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks -Cforce-frame-pointers"
+echo "== building the fuzz targets (stable $(rustc --version | cut -d' ' -f2), libfuzzer-sys)" >&2
+# an explicit --target keeps RUSTFLAGS off the build scripts (as cargo-fuzz does)
+host=$(rustc -vV | sed -n 's/^host: //p')
+cargo build --release --manifest-path fuzz/Cargo.toml --target "$host" --target-dir fuzz/target/build --bins --quiet
+bin=fuzz/target/build/$host/release
+
 status=0
-for target in client_line peer_frame; do
-  echo "== $target for ${SECONDS_PER_TARGET}s"
-  log=target/$target.log
-  mkdir -p target
-  set +e
-  cargo +nightly fuzz run "$target" -- -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -print_final_stats=1 >"$log" 2>&1
-  rc=$?
-  set -e
-  grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::new_units_added|==[0-9]+==|SUMMARY|Test unit written|thread .* panicked)' "$log" || true
-  if [ $rc != 0 ]; then
+for target in client_line peer_frame wal_records; do
+  [ -z "$only" ] || [ "$only" = "$target" ] || continue
+  echo "== $target (${budget[*]})" >&2
+  mkdir -p "fuzz/target/artifacts/$target"
+  if ! "$bin/$target" "${budget[@]}" -max_len=4096 -print_final_stats=1 \
+      -artifact_prefix="fuzz/target/artifacts/$target/" \
+      "fuzz/target/corpus/$target" "fuzz/corpus/$target" >"$logs/$target.log" 2>&1; then
     status=1
-    echo "fuzz.sh: $target found a problem (exit $rc; input in fuzz/artifacts/$target/, log in fuzz/$log)"
+    tail -30 "$logs/$target.log" >&2
+    echo "$target: FAILED; the input is in fuzz/target/artifacts/$target/ (copy it into fuzz/corpus/$target/ with a unit test beside the parser)" >&2
   fi
 done
-[ $status = 0 ] && echo "fuzz.sh: no findings"
 exit $status

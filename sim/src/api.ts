@@ -142,6 +142,10 @@ export interface RunResult {
   /** An SLO-search probe stopped once more than 1 % of its expected operations had missed the
    * SLO: its p99 is known to be above the SLO, its other figures cover only part of the window. */
   stopped_early: boolean;
+  /** Only on a run stopped early: the operations answered per simulated second from the start
+   * of the load to the stop, warm-up included. An overloaded run serves what the cluster can
+   * carry, so the SLO search takes it as its first guess. */
+  served_ops_per_s?: number;
   /** Only when the spec asks for a mitigation: what it did (model version, handoffs, busy replies). */
   mitigation?: MitigationStats;
   /** Only when the spec asks for durability: the storage model's version, flushes, group

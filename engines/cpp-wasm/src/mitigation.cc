@@ -145,15 +145,6 @@ void Node::GcBecomeLeader() {
   gc_.queue.clear();
 }
 
-// GcAfterBecomeLeader: a node that won while it waited to collect (a handoff's target) hands
-// the leadership on at once rather than collect as leader.
-void Node::GcAfterBecomeLeader() {
-  if (gc_.phase == GcPhase::kWaiting) {
-    gc_.phase = GcPhase::kIdle;
-    HandOff();
-  }
-}
-
 // GcAfterCommitRequest: a waiting node that had no leader to ask asks the one it now hears.
 void Node::GcAfterCommitRequest() {
   if (gc_.phase == GcPhase::kWaiting && gc_.channel_id == 0 && LeaderOf(ballot_) != kNoLeader &&
@@ -180,8 +171,16 @@ bool Node::GcOnElectionTimer() {
   return true;
 }
 
-// GcHandoffTick runs at a leader's heartbeat, after check-quorum.
+// GcHandoffTick runs at a leader's heartbeat, after check-quorum. A node that won while it
+// waited to collect (a handoff's target) hands off here, not as it wins: by now the asks of
+// peers about to collect hold grants or queue places, so it does not hand the leadership
+// straight back to one of them (two nodes would pass it to and fro and serve nothing).
 void Node::GcHandoffTick() {
+  if (gc_.phase == GcPhase::kWaiting) {
+    gc_.phase = GcPhase::kIdle;
+    HandOff();
+    return;
+  }
   if (gc_.phase != GcPhase::kHandingOff) return;
   gc_.handoff_ticks++;
   if (gc_.handoff_ticks >= kHandoffTimeoutTicks) {

@@ -65,7 +65,6 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   TrimAndOpenCommitRound();
   SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
   StartReplay(merged);
-  GcAfterBecomeLeader();
 }
 
 // --- election ---
@@ -216,8 +215,31 @@ void Node::OnPrepareResponse(const Message& m) {
   if (p->promises >= Majority()) {
     std::unique_ptr<PreparePhase> won = std::move(prepare_);
     MergeOwnLogAgain(*won);
+    if (HolesToFill(log_.GlobalLastExecuted(), won->max_last_index, won->merged) > kMaxFill) {
+      // a promise reported an index no run of leaders could have left that far beyond every
+      // other entry (a forged or corrupt frame): leading would propose that many no-ops and
+      // wait at the index for ever. Refusing the phase is as safe as losing its messages; the
+      // election timer tries again.
+      Trace a;
+      a.kind = TraceKind::kElectionAbandoned;
+      a.ballot = won->ballot;
+      EmitTrace(a);
+      BadEvent();
+      return;
+    }
     BecomeLeader(won->ballot, won->max_last_index, won->merged);
   }
+}
+
+// HolesToFill counts the indexes after gle, up to max_last_index, that merged lacks: the
+// no-ops FillHoles would add. Counted over merged, not over the indexes: the range may be huge.
+uint64_t HolesToFill(uint64_t gle, uint64_t max_last_index, const InstanceMap& merged) {
+  if (max_last_index <= gle) return 0;
+  uint64_t held = 0;
+  for (const auto& [index, inst] : merged) {
+    if (index > gle && index <= max_last_index) held++;
+  }
+  return max_last_index - gle - held;
 }
 
 // MergeOwnLogAgain takes the candidate's own promise as it wins rather than only when the

@@ -26,6 +26,14 @@ namespace replicant {
 // "Invariants every engine asserts") and abort on a broken one. Test builds turn it on.
 inline bool g_check_invariants = false;
 
+// kMaxFill bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full
+// windows of the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no
+// promise holds; each leader leaves at most its window of them, and the next leader fills them.
+constexpr uint64_t kMaxFill = 65536;
+
+// HolesToFill counts the indexes after gle, up to max_last_index, that merged lacks.
+uint64_t HolesToFill(uint64_t gle, uint64_t max_last_index, const InstanceMap& merged);
+
 // Counters are the node's running totals, shown by Inspect.
 struct Counters {
   uint64_t events = 0, messages_in = 0, messages_out = 0, client_commands = 0, replies = 0,
@@ -203,7 +211,6 @@ class Node {
   bool HandoffPrepare(const Message& m) const;
   void GcLeaveLeadership();
   void GcBecomeLeader();
-  void GcAfterBecomeLeader();
   void GcAfterCommitRequest();
   bool GcOnElectionTimer();
   void GcHandoffTick();

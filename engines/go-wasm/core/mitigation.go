@@ -182,15 +182,6 @@ func (n *Node) gcBecomeLeader() {
 	g.grants, g.queue = g.grants[:0], g.queue[:0]
 }
 
-// gcAfterBecomeLeader: a node that won while it waited to collect (a handoff's target) hands
-// the leadership on at once rather than collect as leader.
-func (n *Node) gcAfterBecomeLeader() {
-	if n.gc.phase == gcWaiting {
-		n.gc.phase = gcIdle
-		n.handOff()
-	}
-}
-
 // gcAfterCommitRequest: a waiting node that had no leader to ask asks the one it now hears.
 func (n *Node) gcAfterCommitRequest() {
 	if n.gc.phase == gcWaiting && n.gc.channelID == 0 && LeaderOf(n.ballot) != NoLeader && !n.isLeader() {
@@ -219,9 +210,18 @@ func (n *Node) gcOnElectionTimer() bool {
 	return true
 }
 
-// gcHandoffTick runs at a leader's heartbeat, after check-quorum.
+// gcHandoffTick runs at a leader's heartbeat, after check-quorum. A node that won while it
+// waited to collect (a handoff's target) hands off here, not as it wins: by now the asks of
+// peers about to collect have arrived and hold grants or queue places, so it does not hand the
+// leadership straight back to one of them (with every heap growing in step, two nodes would
+// pass it to and fro and serve nothing).
 func (n *Node) gcHandoffTick() {
 	g := &n.gc
+	if g.phase == gcWaiting {
+		g.phase = gcIdle
+		n.handOff()
+		return
+	}
 	if g.phase != gcHandingOff {
 		return
 	}

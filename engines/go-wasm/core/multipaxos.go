@@ -49,7 +49,6 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
 	n.startReplay(merged)
-	n.gcAfterBecomeLeader()
 }
 
 // --- election ---
@@ -174,8 +173,37 @@ func (n *Node) onPrepareResponse(m *Message) {
 	if p.promises >= n.majority() {
 		n.prepare = nil
 		n.mergeOwnLogAgain(p)
+		if holesToFill(n.log.GlobalLastExecuted(), p.maxLastIndex, p.merged) > MaxFill {
+			// a promise reported an index no run of leaders could have left that far beyond
+			// every other entry (a forged or corrupt frame): leading would propose that many
+			// no-ops and wait at the index for ever. Refusing the phase is as safe as losing
+			// its messages; the election timer tries again.
+			n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: p.ballot})
+			n.badEvent()
+			return
+		}
 		n.becomeLeader(p.ballot, p.maxLastIndex, p.merged)
 	}
+}
+
+// MaxFill bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full
+// windows of the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no
+// promise holds; each leader leaves at most its window of them, and the next leader fills them.
+const MaxFill = 65536
+
+// holesToFill counts the indexes after gle, up to maxLastIndex, that merged lacks: the no-ops
+// fillHoles would add. Counted over merged, not over the indexes: the range may be huge.
+func holesToFill(gle, maxLastIndex uint64, merged map[uint64]Instance) uint64 {
+	if maxLastIndex <= gle {
+		return 0
+	}
+	held := uint64(0)
+	for i := range merged {
+		if i > gle && i <= maxLastIndex {
+			held++
+		}
+	}
+	return maxLastIndex - gle - held
 }
 
 // mergeOwnLogAgain takes the candidate's own promise as it wins rather than only when the

@@ -47,3 +47,22 @@ describe('warm-started search', () => {
     expect(Math.abs(high.max_ops_per_s_at_slo! / cold.max_ops_per_s_at_slo! - 1)).toBeLessThanOrEqual(0.11);
   });
 });
+
+describe('cold search', () => {
+  it('starts just under what the overloaded top probe served: few probes meet the SLO (each a full window), and the bracket still closes', () => {
+    const k: MeasurementKnobs = { workload: 'A', memory: { gib: 32 }, vcpus: 8, min_window_s: 1 };
+    const r = searchSlo(measurementSearchSpec(k, 'cpp'), null);
+    const tol = measurementSearchSpec(k, 'cpp').tolerance!;
+    const answer = r.max_ops_per_s_at_slo!;
+    expect(answer).toBeGreaterThan(10_000);
+    const [floor, top, first] = r.probes;
+    expect(floor!.met).toBe(true);
+    expect(top!.met).toBe(false);
+    expect(top!.stopped_early).toBe(true);
+    // The plain bisection's next probe would be the bracket's geometric middle, 4,472 ops/s.
+    expect(first!.target_ops_per_s).toBeGreaterThan(answer * 0.8);
+    // Plain bisection met the SLO at 7 rates on the way up (100, 4,472, 11,565 … 28,183).
+    expect(r.probes.filter((p) => p.met).length).toBeLessThanOrEqual(4);
+    expect(r.probes.some((p) => !p.met && p.target_ops_per_s > answer && p.target_ops_per_s <= answer * (1 + tol) * (1 + tol))).toBe(true);
+  });
+});

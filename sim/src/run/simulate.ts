@@ -152,6 +152,8 @@ class Simulation {
   private slowInWindow = 0;
   private overCount = 0;
   private stoppedEarly = false;
+  /** Operations answered since the load began (warm-up included). */
+  private servedOps = 0;
   private outstandingMeasured = 0;
   /** Window operations whose start is scheduled (a thread behind its schedule starts them late). */
   private scheduledMeasured = 0;
@@ -277,6 +279,8 @@ class Simulation {
         if (events > MAX_EVENTS) throw new Error('run exceeded its event budget');
         if (this.hooks.cancelled?.()) throw new CancelledError();
         if (this.hooks.progress && Number.isFinite(this.measureTo_us)) this.hooks.progress(Math.min(1, this.now / this.measureTo_us));
+        const limit = this.hooks.stop_when_p99_exceeds_us;
+        if (limit !== undefined && this.slowInWindow + this.overdueInWindow(limit) > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
       }
       if (this.now >= this.measureTo_us && this.outstandingMeasured === 0 && this.scheduledMeasured === 0) break;
       if (this.stoppedEarly) break;
@@ -711,6 +715,7 @@ class Simulation {
       return;
     }
     t.ops_done++;
+    this.servedOps++;
     // The next operation is issued however late it starts, if it was meant for the window.
     const intended = this.spec.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : at;
     if (intended < this.measureTo_us) this.scheduleOp(t, intended, Math.max(at, intended));
@@ -731,6 +736,31 @@ class Simulation {
     if (limit !== undefined && lat > limit && ++this.slowInWindow > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
     if (!censored) this.completedInWindow++;
     t.measured = false;
+  }
+
+  /** Open loop: the window's operations not finished yet whose intended start is more than
+   * `limit` ago. Each will be slower than `limit` however it ends (a thread finishes its
+   * operations in order, and an answered one is recorded at once), so an overloaded probe is
+   * decided by its backlog as soon as it forms, not when the slow answers finally arrive. */
+  private overdueInWindow(limit: number): number {
+    if (this.spec.mode !== 'open' || !Number.isFinite(this.measureTo_us)) return 0;
+    const bound = Math.min(this.measureTo_us, this.now - limit);
+    if (bound <= this.measureFrom_us) return 0;
+    const tick = this.tick_us;
+    let overdue = 0;
+    for (const t of this.threads) {
+      const s0 = t.schedule_start_us;
+      // The first unfinished window operation and the first one not overdue, checked with the
+      // same expression as their intended starts (no rounding may add one).
+      let lo = Math.max(t.ops_done, Math.ceil((this.measureFrom_us - s0) / tick));
+      while (lo > t.ops_done && s0 + (lo - 1) * tick >= this.measureFrom_us) lo--;
+      while (s0 + lo * tick < this.measureFrom_us) lo++;
+      let hi = Math.max(lo, Math.ceil((bound - s0) / tick));
+      while (hi > lo && s0 + (hi - 1) * tick >= bound) hi--;
+      while (s0 + hi * tick < bound) hi++;
+      overdue += hi - lo;
+    }
+    return overdue;
   }
 
   /** Reads and updates together (recorded once each, merged at the end). */
@@ -831,6 +861,7 @@ class Simulation {
       leader_at_end: this.leader,
       nodes,
       stopped_early: this.stoppedEarly,
+      ...(this.stoppedEarly && this.now > this.workloadStart_us ? { served_ops_per_s: round3(this.servedOps / ((this.now - this.workloadStart_us) / 1e6)) } : {}),
       ...(this.mit ? { mitigation: this.mitigationStats() } : {}),
       ...(this.store ? { storage: this.storageStats(Number.isFinite(from) ? this.completedInWindow / s.duration_s : 0) } : {}),
       ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: this.overCount } } : {}),
@@ -841,15 +872,24 @@ class Simulation {
 /** The operation this event brings into the node's log, if any: a client command the node
  * takes as leader (it proposes it, or commits it at once when it is alone), or a follower's
  * accept request. Redirects, retries, votes and timers bring none. */
-export function opEntering(ev: NodeEvent, out: readonly NodeOutput[]): { role: Role; op: OpKind } | null {
+export function opEntering(ev: NodeEvent, out: readonly NodeOutput[]): { readonly role: Role; readonly op: OpKind } | null {
   if (ev.kind === 'client') {
     // durable: a proposal's accept requests may be held behind its persist; the persist shows it was taken
-    const taken = out.some((o) => (o.kind === 'send' && o.type === 'accept_request') || o.kind === 'persist' || (o.kind === 'reply' && o.result !== 'leader_is' && o.result !== 'retry'));
-    return taken ? { role: 'leader', op: ev.op } : null;
+    for (let i = 0; i < out.length; i++) {
+      const o = out[i]!;
+      if ((o.kind === 'send' && o.type === 'accept_request') || o.kind === 'persist' || (o.kind === 'reply' && o.result !== 'leader_is' && o.result !== 'retry')) return ev.op === 'read' ? LEADER_READ : LEADER_UPDATE;
+    }
+    return null;
   }
-  if (ev.kind === 'message' && ev.type === 'accept_request') return { role: 'follower', op: ev.update ? 'update' : 'read' };
+  if (ev.kind === 'message' && ev.type === 'accept_request') return ev.update ? FOLLOWER_UPDATE : FOLLOWER_READ;
   return null;
 }
+
+// The four answers of opEntering, shared (callers only read them): no object per event.
+const LEADER_READ = { role: 'leader', op: 'read' } as const;
+const LEADER_UPDATE = { role: 'leader', op: 'update' } as const;
+const FOLLOWER_READ = { role: 'follower', op: 'read' } as const;
+const FOLLOWER_UPDATE = { role: 'follower', op: 'update' } as const;
 
 function isUpdate(ev: NodeEvent): boolean {
   return (ev.kind === 'client' && ev.op === 'update') || (ev.kind === 'message' && ev.update);

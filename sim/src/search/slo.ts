@@ -9,6 +9,8 @@ import { GIB } from '../models/node-model.ts';
 import { modelWindow, type ModelWindow } from '../run/measurement.ts';
 
 const MAX_PROBES = 40;
+/** The first guess after an overloaded probe: this share of the rate it served. */
+const SERVED_GUESS_SHARE = 0.95;
 
 export function withTarget(base: RunSpec, target: number): RunSpec {
   return { ...base, load: { ...base.load, mode: 'open', target_ops_per_s: target } };
@@ -142,6 +144,7 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
   let best: RunResult | null = null;
   let bestProbe: SloProbe | null = null;
   let firstMissedAbove: SloProbe | null = null;
+  let lastRun: RunResult | null = null;
   let expected = Math.ceil(Math.log2(Math.log(hi / lo) / Math.log(1 + tol))) + 2;
   const probe = (target: number): boolean => {
     if (probes.length >= MAX_PROBES) throw new Error('SLO search did not converge');
@@ -151,6 +154,7 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
     const { probe: p, run: r } = runProbe(spec, target, provide, inner);
+    lastRun = r;
     const met = p.met;
     probes.push(p);
     if (met && (!best || target > best.spec.load.target_ops_per_s)) {
@@ -160,44 +164,66 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
     if (!met && (!firstMissedAbove || target < firstMissedAbove.target_ops_per_s)) firstMissedAbove = p;
     return met;
   };
-  // A hint from a neighbouring setting (the sweep's previous point): probe it first and, when it
-  // still holds, bracket from there; the bracket is always re-established by probes made here.
-  const h = spec.hint;
-  let bracketed = false;
-  if (h?.met_ops_per_s !== undefined && h.met_ops_per_s > lo && h.met_ops_per_s < hi) {
-    const m = h.met_ops_per_s;
+  // The last probe, if it stopped early overloaded: just under the rate it served.
+  const servedGuess = (): number | undefined => {
+    const served = (lastRun as RunResult | null)?.served_ops_per_s;
+    return served !== undefined && served > 0 ? round3(served * SERVED_GUESS_SHARE) : undefined;
+  };
+  // Starts the bracket from a guess `m` (with a rate `missed` known to miss, if any): probe it
+  // and, when it holds, bracket from there; when it does not, walk down from it in widening
+  // steps, down to `lo`. The bracket is always re-established by probes made here (`lo` and
+  // `hi` are probed again unless this search already has: `edgesProbed`).
+  const startFrom = (m: number, missed: number | undefined, edgesProbed: boolean): 'done' | 'bracketed' | 'nothing_meets' => {
     if (probe(m)) {
       lo = m;
-      const above = Math.min(hi, Math.max(m * (1 + tol) * (1 + tol), h.missed_ops_per_s ?? 0));
+      const above = Math.min(hi, Math.max(m * (1 + tol) * (1 + tol), missed ?? 0));
       if (above < hi) {
         if (!probe(above)) hi = above;
         else {
           lo = above;
-          if (probe(hi)) return finish(best);
+          if (!edgesProbed && probe(hi)) return 'done';
         }
-      } else if (probe(hi)) return finish(best);
-      bracketed = true;
-    } else {
-      // Walk down from the hint in widening steps until a rate meets the SLO.
-      hi = m;
-      let met = false;
-      for (const f of [0.8, 0.5, 0.2]) {
-        const r = m * f;
-        if (r <= lo) break;
-        if (probe(r)) {
-          lo = r;
-          met = true;
-          break;
-        }
-        hi = r;
-      }
-      if (!met && !probe(lo)) return finish(null);
-      bracketed = true;
+      } else if (!edgesProbed && probe(hi)) return 'done';
+      return 'bracketed';
     }
+    hi = m;
+    // Down in widening steps; a guess from what the failed probe served, when it stopped early
+    // overloaded, joins them in its place.
+    const g = servedGuess();
+    const steps = [0.8, 0.5, 0.2].map((f) => m * f);
+    if (g !== undefined && g < m && !steps.includes(g)) steps.push(g);
+    steps.sort((a, b) => b - a);
+    for (const r of steps) {
+      if (r <= lo) break;
+      if (probe(r)) {
+        lo = r;
+        return 'bracketed';
+      }
+      hi = r;
+    }
+    return edgesProbed || probe(lo) ? 'bracketed' : 'nothing_meets';
+  };
+  // A hint from a neighbouring setting (the sweep's previous point).
+  const h = spec.hint;
+  let bracketed = false;
+  if (h?.met_ops_per_s !== undefined && h.met_ops_per_s > lo && h.met_ops_per_s < hi) {
+    const start = startFrom(h.met_ops_per_s, h.missed_ops_per_s, false);
+    if (start === 'done') return finish(best);
+    if (start === 'nothing_meets') return finish(null);
+    bracketed = true;
   }
   if (!bracketed) {
     if (!probe(lo)) return finish(null);
     if (probe(hi)) return finish(best);
+    // The top of the range overloaded the cluster, and an overloaded run serves what the cluster
+    // can carry: the answer is at most about that. Start just under it rather than at the
+    // bracket's geometric middle (most of whose probes would meet the SLO at full cost).
+    const guess = servedGuess();
+    if (guess !== undefined && guess > lo * (1 + tol) && guess < hi / (1 + tol)) {
+      const start = startFrom(guess, undefined, true);
+      if (start === 'done') return finish(best);
+      if (start === 'nothing_meets') return finish(null);
+    }
   }
   // Geometric bisection: the bracket [lo, hi] always has lo met, hi not met.
   while (hi / lo > 1 + tol) {

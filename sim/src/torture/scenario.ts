@@ -72,6 +72,9 @@ export interface DrawOptions {
   repairBatch?: number;
   /** the cores' election batch (0 or absent: off) */
   electionBatch?: number;
+  /** draw TCP resets after the other faults (default true; false gives a seed's schedule as it
+   * was before resets existed) */
+  resets?: boolean;
 }
 
 // PRNG streams of a torture run (the simulator's own use 1..5).
@@ -137,7 +140,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
   // Resets come last, from a stream of their own, so every seed keeps the faults (and their
   // indices, which shrunk regressions name) it was drawn with before resets existed.
   const resets = new Prng(seed, STREAM_RESETS);
-  for (let k = resets.nextInt(3); k > 0; k--) {
+  for (let k = options.resets === false ? 0 : resets.nextInt(3); k > 0; k--) {
     const from = resets.nextInt(n);
     const to = (from + 1 + resets.nextInt(n - 1)) % n;
     const at_us = resets.nextInt(fault_window_us - ci);

@@ -143,10 +143,11 @@ describe('the tool can fail', () => {
   });
 
   it('finds, shrinks and replays a drawn amnesia failure (seed 17, rust)', () => {
-    const options = { engine: 'rust' as const, amnesia: true };
+    // seed 17's schedule as drawn before TCP resets were added (with its resets it stays safe)
+    const options = { engine: 'rust' as const, amnesia: true, resets: false };
     const failing = tortureScenario(drawScenario(17, options), provide, check);
     expect(failing.judgement.safe).toBe(false);
-    expect(tortureScenario(drawScenario(17, { engine: 'rust' }), provide, check).judgement.safe).toBe(true);
+    expect(tortureScenario(drawScenario(17, { engine: 'rust', resets: false }), provide, check).judgement.safe).toBe(true);
     const small = shrink(failing, options, provide, check, 60);
     expect(small.keep_faults.length).toBeLessThan(failing.scenario.faults.length);
     expect(small.result.judgement.ok).toBe(false);

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { Action, Snapshot } from './controller.ts';
 import { dueText, messageLabel, timerName } from './explain.ts';
 
-export function PendingList({ snap, act }: { snap: Snapshot; act: (a: Action) => void }) {
+export function PendingList({ snap, act }: { snap: Pick<Snapshot, 'pending' | 'time_us'>; act: (a: Action) => void }) {
   if (snap.pending.length === 0) return <p className="note">Nothing pending.</p>;
   return (
     <ul className="pending-list" data-testid="pending-list">

@@ -3,14 +3,15 @@
 // engines, so a lesson's text is interactive before any of it arrives.
 import { useState } from 'react';
 import { languageOf } from '@replicant/engines/loader/catalogue';
-import type { Action, Snapshot } from '../cluster/controller.ts';
+import type { Action } from '../cluster/controller.ts';
+import type { PanelSnapshot } from './lesson-protocol.ts';
 import { NodeCard } from '../cluster/NodeCard.tsx';
 import { Topology } from '../cluster/Topology.tsx';
 import { ClientCommandForm, LinkControls, PendingList } from '../cluster/Controls.tsx';
 
 const noFlights = () => {};
 
-export default function LearnClusterPanel({ snap, act }: { snap: Snapshot; act: (a: Action) => void }) {
+export default function LearnClusterPanel({ snap, act }: { snap: PanelSnapshot; act: (a: Action) => void }) {
   return (
     <>
       {snap.comparison && (

@@ -5,7 +5,7 @@
 // so the page answers the student while they load and step; checkpoints are evaluated there on
 // the live state after every change and the page draws what it reports. The URL holds lesson,
 // step and engine; progress is kept in this browser.
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { Suspense, lazy, startTransition, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { ViewShortcutsContext, useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { MarksReadyContext, useReady } from '../app/ready.ts';
@@ -31,8 +31,9 @@ const PANELS: Record<'lab' | 'cost' | 'paper', ComponentType<ViewProps>> = {
   cost: lazy(() => import('../cost/CostView.tsx')),
   paper: lazy(() => import('../paper/PaperView.tsx')),
 };
-// The live cluster's controls load with the engines, after the lesson's text is interactive.
-const LearnClusterPanel = lazy(() => import('./LearnClusterPanel.tsx'));
+// The live cluster's controls load while the engines do, after the lesson's text is interactive.
+const loadClusterPanel = () => import('./LearnClusterPanel.tsx');
+const LearnClusterPanel = lazy(loadClusterPanel);
 const REPLAY_INTERVAL_MS = 450;
 const noShortcuts = () => {};
 
@@ -121,7 +122,8 @@ export default function LearnView({ state, update }: ViewProps) {
     if (!c) return null;
     try {
       const r = await c.request(body);
-      if (gen === generation.current) setLive(r.live);
+      // A new state redraws the whole panel: in slices (a transition), so the page keeps answering.
+      if (gen === generation.current) startTransition(() => setLive(r.live));
       return gen === generation.current ? r : null;
     } catch (e) {
       if (gen !== generation.current) return null;
@@ -144,12 +146,15 @@ export default function LearnView({ state, update }: ViewProps) {
       return;
     }
     client.current ??= new LessonClient();
+    if (c) void loadClusterPanel();
     client.current
       .request({ type: 'open', lesson, paper: PAPER, engines: c ? engines : [], step: stepRef.current }, (what) => gen === generation.current && setLoaded({ state: 'loading', what }))
       .then(({ live: l }) => {
         if (gen !== generation.current) return;
-        setLive(l);
-        setLoaded({ state: 'ready' });
+        startTransition(() => {
+          setLive(l);
+          setLoaded({ state: 'ready' });
+        });
       })
       .catch((e: unknown) => gen === generation.current && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
   }, [lesson, engines]);
@@ -243,7 +248,8 @@ export default function LearnView({ state, update }: ViewProps) {
     setActionError(null);
     // The panel's knobs go back to the step's own (the Cost view answers for them again).
     applySettings(panel?.settings);
-    void send({ type: 'reset' }).then(() => setRoute(null));
+    // With the state it resets to (both transitions commit together).
+    void send({ type: 'reset' }).then(() => startTransition(() => setRoute(null)));
   }, [ready, replaying, send, panel, applySettings]);
 
   const showMe = useCallback(() => {
@@ -291,7 +297,7 @@ export default function LearnView({ state, update }: ViewProps) {
   const snap = liveState?.snapshot ?? null;
   // What the checkpoints say is not shown while a replay plays the step's actions.
   const live = replaying ? null : liveState;
-  const world = useMemo(() => (liveState ? { views: liveState.views, paper: PAPER, sim: liveState.sim } : null), [liveState]);
+  const world = useMemo(() => (liveState ? { views: liveState.views, paper: PAPER, sim: liveState.sim, cost: liveState.cost } : null), [liveState]);
 
   // The exercise counts as the student's own when it was reached without "show me".
   useEffect(() => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEngine } from '@replicant/sim/node/engines';
 import { loadLessons } from '@replicant/lessons/src/validate';
 import { paper, readLessonFolders } from '@replicant/lessons/src/node/load-dir';
+import { readEstimate } from '@replicant/lessons/src/cost';
 import { LessonHost } from './lesson-host.ts';
 import type { LessonRequest, LessonResponse } from './lesson-protocol.ts';
 
@@ -85,5 +86,27 @@ describe('LessonHost', () => {
     const shown = final(await ask({ type: 'show-me' }));
     if (shown.type !== 'state') throw new Error(JSON.stringify(shown));
     expect(shown.runs!.length).toBeGreaterThan(0);
+  });
+
+  it('records the Cost view’s answer for lesson 14’s checks, and "show me" hands back the Cost view’s settings', async () => {
+    const ask = hostWithLog();
+    const lesson = byNumber(14);
+    const at = lesson.scenario.steps.findIndex((s) => s.exercise?.show_me.some((a) => a.do === 'cost'));
+    const opened = final(await ask({ type: 'open', lesson, paper: PAPER, engines: [], step: at }));
+    if (opened.type !== 'state') throw new Error(JSON.stringify(opened));
+    expect(opened.live.cost).toBeNull();
+    expect(opened.live.checks.some((c) => c.ok)).toBe(false);
+    const reading = readEstimate(
+      { cluster: { workload: 'A', memory_to_data_ratio: 8, vcpus: 8 } },
+      { break_even: { gc: 'Java', non_gc: 'C++', month: 49, horizon_months: 60 }, languages: { 'C++': { feasible: true, capacity_ops_per_s_per_cluster: 30000 }, Java: { feasible: true, capacity_ops_per_s_per_cluster: 17000 } }, model: { name: 'replicant_cost', version: 'test' } },
+    );
+    const recorded = final(await ask({ type: 'record-cost', reading }));
+    if (recorded.type !== 'state') throw new Error(JSON.stringify(recorded));
+    expect(recorded.live.cost).toEqual(reading);
+    expect(recorded.live.checks.every((c) => c.ok)).toBe(true);
+    expect(recorded.live.exercise!.done).toBe(false);
+    const shown = final(await ask({ type: 'show-me' }));
+    if (shown.type !== 'state') throw new Error(JSON.stringify(shown));
+    expect(shown.cost).toEqual({ 'cost.ratio': '1.25' });
   });
 });

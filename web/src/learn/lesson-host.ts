@@ -8,7 +8,7 @@ import { languageOf } from '@replicant/engines/loader/catalogue';
 import { LessonRun } from '@replicant/lessons/runtime';
 import type { ExperimentSettings } from '@replicant/lessons/src/experiment';
 import { ClusterController } from '../cluster/controller.ts';
-import type { LessonRequest, LessonResponse, LiveState } from './lesson-protocol.ts';
+import type { LessonRequest, LessonResponse, LiveState, PanelSnapshot } from './lesson-protocol.ts';
 
 type SimModule = typeof import('@replicant/sim/step/session');
 
@@ -104,11 +104,17 @@ export class LessonHost {
     this.run = run;
   }
 
+  private panelSnapshot(): PanelSnapshot | null {
+    if (!this.controller) return null;
+    const { trace: _trace, ...rest } = this.controller.snapshot();
+    return rest;
+  }
+
   private live(): LiveState {
     const r = this.lessonRun();
     return {
       step: r.step,
-      snapshot: this.controller ? this.controller.snapshot() : null,
+      snapshot: this.panelSnapshot(),
       views: r.world().views,
       sim: r.sim,
       cost: r.cost,

@@ -30,11 +30,14 @@ export type LessonRequest =
   /** The cost model's answer the Cost view beside the text shows (null while it computes). */
   | { id: number; type: 'record-cost'; reading: CostReading | null };
 
+/** What the cluster panel draws: the controller's snapshot without the trace (the page never reads it). */
+export type PanelSnapshot = Omit<Snapshot, 'trace'>;
+
 /** What the page shows of the live state; null parts before the engines are there. */
 export interface LiveState {
   /** The step (0-based) this state belongs to. */
   step: number;
-  snapshot: Snapshot | null;
+  snapshot: PanelSnapshot | null;
   views: (NodeView | null)[];
   sim: SimReading | null;
   cost: CostReading | null;

@@ -236,15 +236,6 @@ impl Node {
         self.gc.queue.clear();
     }
 
-    /// A node that won while it waited to collect (a handoff's target) hands the leadership
-    /// on at once rather than collect as leader.
-    pub(crate) fn gc_after_become_leader(&mut self) {
-        if self.gc.phase == GcPhase::Waiting {
-            self.gc.phase = GcPhase::Idle;
-            self.hand_off();
-        }
-    }
-
     /// A waiting node that had no leader to ask asks the one it now hears.
     pub(crate) fn gc_after_commit_request(&mut self) {
         if self.gc.phase == GcPhase::Waiting
@@ -277,8 +268,16 @@ impl Node {
         true
     }
 
-    /// Runs at a leader's heartbeat, after check-quorum.
+    /// Runs at a leader's heartbeat, after check-quorum. A node that won while it waited to
+    /// collect (a handoff's target) hands off here, not as it wins: by now the asks of peers
+    /// about to collect hold grants or queue places, so it does not hand the leadership straight
+    /// back to one of them (two nodes would pass it to and fro and serve nothing).
     pub(crate) fn gc_handoff_tick(&mut self) {
+        if self.gc.phase == GcPhase::Waiting {
+            self.gc.phase = GcPhase::Idle;
+            self.hand_off();
+            return;
+        }
         if self.gc.phase != GcPhase::HandingOff {
             return;
         }

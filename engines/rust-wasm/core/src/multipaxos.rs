@@ -61,7 +61,6 @@ impl Node {
         self.trim_and_open_commit_round();
         self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
         self.start_replay(merged);
-        self.gc_after_become_leader();
     }
 
     // --- election ---
@@ -222,6 +221,15 @@ impl Node {
         if won {
             let mut p = self.prepare.take().expect("checked above");
             self.merge_own_log_again(&mut p);
+            if holes_to_fill(self.log.global_last_executed(), p.max_last_index, &p.merged) > MAX_FILL {
+                // a promise reported an index no run of leaders could have left that far beyond
+                // every other entry (a forged or corrupt frame): leading would propose that many
+                // no-ops and wait at the index for ever. Refusing the phase is as safe as losing
+                // its messages; the election timer tries again.
+                self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+                self.bad_event();
+                return;
+            }
             self.become_leader(p.ballot, p.max_last_index, p.merged);
         }
     }
@@ -681,4 +689,19 @@ impl Node {
             MessageType::Handoff => self.on_handoff(&m),
         }
     }
+}
+
+/// Bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full windows of
+/// the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no promise
+/// holds; each leader leaves at most its window of them, and the next leader fills them.
+pub const MAX_FILL: u64 = 65536;
+
+/// The indexes after gle, up to max_last_index, that merged lacks: the no-ops fill_holes would
+/// add. Counted over merged, not over the indexes: the range may be huge.
+fn holes_to_fill(gle: u64, max_last_index: u64, merged: &Slots) -> u64 {
+    if max_last_index <= gle {
+        return 0;
+    }
+    let held = merged.range(gle + 1..=max_last_index).count() as u64;
+    max_last_index - gle - held
 }

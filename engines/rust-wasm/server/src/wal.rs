@@ -26,7 +26,7 @@ pub fn parse_fsync_policy(s: &str) -> Result<FsyncPolicy, String> {
     }
 }
 
-const FRAME_HEADER: usize = 8;
+pub(crate) const FRAME_HEADER: usize = 8;
 /// Bounds one record (a snapshot of the whole store is the largest).
 const MAX_RECORD: usize = 1 << 30;
 
@@ -116,7 +116,7 @@ impl Wal {
 
 /// Parses a log: the records, the offset where the good frames end, and a warning when a
 /// torn tail (a frame cut short, or a last frame whose checksum fails) follows them.
-fn read_frames(path: &str, data: &[u8]) -> Result<(Vec<Vec<u8>>, usize, Option<String>), String> {
+pub(crate) fn read_frames(path: &str, data: &[u8]) -> Result<(Vec<Vec<u8>>, usize, Option<String>), String> {
     let mut records = Vec::new();
     let mut off = 0usize;
     let size = data.len();

@@ -228,17 +228,6 @@ public final class Mitigation {
         g.queue.clear();
     }
 
-    /**
-     * A node that won while it waited to collect (a handoff's target) hands the leadership on at
-     * once rather than collect as leader.
-     */
-    static void afterBecomeLeader(Node n) {
-        if (n.gc.phase == Phase.WAITING) {
-            n.gc.phase = Phase.IDLE;
-            handOff(n);
-        }
-    }
-
     /** A waiting node that had no leader to ask asks the one it now hears. */
     static void afterCommitRequest(Node n) {
         State g = n.gc;
@@ -267,9 +256,19 @@ public final class Mitigation {
         return true;
     }
 
-    /** Runs at a leader's heartbeat, after check-quorum. */
+    /**
+     * Runs at a leader's heartbeat, after check-quorum. A node that won while it waited to collect
+     * (a handoff's target) hands off here, not as it wins: by now the asks of peers about to
+     * collect hold grants or queue places, so it does not hand the leadership straight back to one
+     * of them (two nodes would pass it to and fro and serve nothing).
+     */
     static void handoffTick(Node n) {
         State g = n.gc;
+        if (g.phase == Phase.WAITING) {
+            g.phase = Phase.IDLE;
+            handOff(n);
+            return;
+        }
         if (g.phase != Phase.HANDING_OFF) return;
         g.handoffTicks++;
         if (g.handoffTicks >= HANDOFF_TIMEOUT_TICKS) {

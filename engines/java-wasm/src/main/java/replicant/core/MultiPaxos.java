@@ -88,7 +88,6 @@ final class MultiPaxos {
         trimAndOpenCommitRound(n);
         n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
         startReplay(n, merged);
-        Mitigation.afterBecomeLeader(n);
     }
 
     // --- election ---
@@ -229,8 +228,37 @@ final class MultiPaxos {
         if (p.promises >= n.majority()) {
             n.prepare = null;
             mergeOwnLogAgain(n, p);
+            if (holesToFill(n.log.globalLastExecuted(), p.maxLastIndex, p.merged) > MAX_FILL) {
+                // a promise reported an index no run of leaders could have left that far beyond
+                // every other entry (a forged or corrupt frame): leading would propose that many
+                // no-ops and wait at the index for ever. Refusing the phase is as safe as losing
+                // its messages; the election timer tries again.
+                traceBallot(n, TraceKind.ELECTION_ABANDONED, p.ballot);
+                n.badEvent();
+                return;
+            }
             becomeLeader(n, p.ballot, p.maxLastIndex, p.merged);
         }
+    }
+
+    /**
+     * Bounds the no-ops a new leader proposes (docs/protocol.md, Replay): sixteen full windows of
+     * the servers' 4,096 pending accepts. Holes are indexes a leader assigned that no promise
+     * holds; each leader leaves at most its window of them, and the next leader fills them.
+     */
+    public static final long MAX_FILL = 65536;
+
+    /**
+     * The indexes after gle, up to maxLastIndex, that merged lacks: the no-ops fillHoles would
+     * add. Counted over merged, not over the indexes: the range may be huge.
+     */
+    static long holesToFill(long gle, long maxLastIndex, HashMap<Long, Instance> merged) {
+        if (maxLastIndex <= gle) return 0;
+        long held = 0;
+        for (long index : merged.keySet()) {
+            if (index > gle && index <= maxLastIndex) held++;
+        }
+        return maxLastIndex - gle - held;
     }
 
     /**

@@ -110,6 +110,11 @@ final class Server {
         };
     }
 
+    /** Steps the core with an event the server makes itself (GcWatch's gc_pending / gc_done). */
+    void step(Event ev) {
+        core.step(ev, core.now());
+    }
+
     void log(String message) {
         System.err.println("replicant-server[" + id + "]: " + message);
     }

@@ -1,0 +1,63 @@
+// Sums up the chunks scripts/long-runs.sh wrote (data/reliability/long/*.json) per engine
+// choice: a Markdown table on stdout and data/reliability/long-summary.json.
+//   node scripts/long-runs-report.mjs
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dir = join(ROOT, 'data/reliability/long');
+const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+
+const torture = new Map();
+const nemesis = new Map();
+for (const f of files) {
+  const report = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+  if (f.startsWith('torture-')) {
+    for (const r of report.results ?? []) {
+      const t = torture.get(r.engine) ?? { seeds: 0, ranges: [], failures: 0, safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0, failing_seeds: [], recovery_us_max: 0, wall_s: 0 };
+      t.seeds += r.seeds;
+      t.ranges.push([r.from, r.from + r.seeds - 1]);
+      for (const k of ['failures', 'safety_failures', 'liveness_failures', 'lost_writes', 'operations', 'unknown_outcomes', 'steps', 'wall_s']) t[k] += r[k] ?? 0;
+      t.failing_seeds.push(...(r.failing_seeds ?? []));
+      t.recovery_us_max = Math.max(t.recovery_us_max, r.recovery_us_max ?? 0);
+      torture.set(r.engine, t);
+    }
+  } else if (f.startsWith('nemesis-')) {
+    for (const run of report.runs ?? []) {
+      const name = run.engines.join('+');
+      const n = nemesis.get(name) ?? { runs: 0, failing: 0, linearizable: 0, violation: 0, undecided: 0, lost_writes: 0, acknowledged: 0, unknown: 0, problems: [], unclean_exits: 0 };
+      n.runs++;
+      const verdict = run.verdict?.verdict ?? 'undecided';
+      if (verdict === 'linearizable') n.linearizable++;
+      else if (verdict === 'violation' || verdict === 'illegal') n.violation++;
+      else n.undecided++;
+      n.lost_writes += run.lost_writes?.length ?? 0;
+      n.acknowledged += run.acknowledged ?? 0;
+      n.unknown += run.unknown ?? 0;
+      n.unclean_exits += run.unclean_exits?.length ?? 0;
+      if ((run.problems ?? []).length) {
+        n.failing++;
+        n.problems.push(`seed ${run.seed}: ${run.problems.join('; ')}`);
+      }
+      nemesis.set(name, n);
+    }
+  }
+}
+
+const fmt = (x) => x.toLocaleString('en');
+const out = [];
+out.push('| torture | seeds | safety failures | stalls (liveness) | lost acknowledged writes | operations (unknown) | core steps | served again, max ms | failing seeds |');
+out.push('|---|---|---|---|---|---|---|---|---|');
+for (const [engine, t] of torture) {
+  out.push(`| ${engine} | ${fmt(t.seeds)} | ${t.safety_failures} | ${t.liveness_failures} | ${t.lost_writes} | ${fmt(t.operations)} (${fmt(t.unknown_outcomes)}) | ${fmt(t.steps)} | ${(t.recovery_us_max / 1000).toFixed(1)} | ${t.failing_seeds.join(', ') || '–'} |`);
+}
+out.push('');
+out.push('| nemesis cluster | runs | Porcupine: linearizable / violation / undecided | lost acknowledged writes | acknowledged / unknown | runs with a problem | unclean exits |');
+out.push('|---|---|---|---|---|---|---|');
+for (const [name, n] of nemesis) {
+  out.push(`| ${name} | ${n.runs} | ${n.linearizable} / ${n.violation} / ${n.undecided} | ${n.lost_writes} | ${fmt(n.acknowledged)} / ${fmt(n.unknown)} | ${n.failing} | ${n.unclean_exits} |`);
+}
+console.log(out.join('\n'));
+for (const [name, n] of nemesis) for (const p of n.problems) console.log(`- nemesis ${name} ${p}`);
+writeFileSync(join(ROOT, 'data/reliability/long-summary.json'), JSON.stringify({ torture: Object.fromEntries(torture), nemesis: Object.fromEntries(nemesis) }, null, 2) + '\n');
