@@ -37,6 +37,7 @@ type gcWatcher struct {
 
 	// counters, logged at each collection
 	announced, collected, forced atomic.Uint64
+	byCore                       atomic.Uint64 // collections the core asked for (collect effects)
 }
 
 // EnableGCMitigation sets the core's mitigation mode and, for any mode but none, holds the Go
@@ -128,6 +129,7 @@ func (w *gcWatcher) collect(tellCore bool) {
 		float64(waited.Microseconds())/1000, float64(took.Microseconds())/1000, w.goal.Load()>>20,
 		w.announced.Load(), w.collected.Load(), w.forced.Load())
 	if tellCore {
+		w.byCore.Add(1)
 		w.s.step(&core.Event{Type: core.EventGcDone})
 	}
 }

@@ -4,6 +4,7 @@
 // anything.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
+import { CANDIDATE_VERSION, candidateSection, changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
 import { dirname, join } from 'node:path';
@@ -373,10 +374,52 @@ interface FidelityRow {
 
 /** docs/fidelity.md from data/fidelity.csv (so the text can be re-rendered without re-running). */
 function renderFromCsv(timing: string | null): void {
-  const rows = parseCsv(readFileSync(join(ROOT, 'data/fidelity.csv'), 'utf8'));
+  const data = readRows('data/fidelity.csv');
+  let previous = '';
+  try {
+    previous = /Computed in ([^.]*)\./.exec(readFileSync(join(ROOT, 'docs/fidelity.md'), 'utf8'))?.[1] ?? '';
+  } catch {
+    previous = '';
+  }
+  // A row computed with another card counts as this card's when the two differ only in the storage
+  // model's parameters (no row here runs with durability); the header says so.
+  const sameFigures = new Set([...new Set(data.map((d) => d.card))].filter((v) => v !== CARD.version && differingNonStorageParameters(cardParameters(v), CARD.parameters as Record<string, { value: unknown }>).length === 0));
+  const current = (d: FidelityRow) => d.card === CARD.version || sameFigures.has(d.card);
+  const stale = data.filter((d) => !current(d));
+  const md = data.map((d) => `| ${d.id} | ${d.figure} | ${d.language} | ${d.workload || '-'} | ${d.memory_gib || '-'} | ${d.vcpus || '-'} | ${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''} | ${d.sim} | ${errorText(d)} | ${d.calibration ? 'yes' : 'no'}${!current(d) ? ` (card ${d.card})` : ''} |`);
+  const heldOut = data.filter((d) => !d.calibration).length;
+  const staleText = stale.length
+    ? `**Not recomputed.** ${stale.length} of the ${data.length} rows were not recomputed with card ${CARD.version} (the run did not finish them in the time it had; see each row's note in data/fidelity.csv): they keep the value of the card named in their model_card_version column and count in the summary as such: ${stale.map((d) => `${d.id} (card ${d.card})`).join(', ')}.\n\n`
+    : '';
+  const computedWith = [...new Set(data.map((d) => d.card))];
+  const cardText = sameFigures.size
+    ? `model card ${CARD.version}, the Lab's default. The rows were computed with card ${[...sameFigures].join(', ')}, whose parameters card ${CARD.version} keeps unchanged and adds only the storage model's (\`storage.*\`), which no run here reads (none has durability): the figures are the same as card ${CARD.version}'s (the generator compares the two cards' parameters each time it writes this file)`
+    : `model card ${computedWith.length === 1 && computedWith[0] === CARD.version ? CARD.version : `${CARD.version} (rows of other cards are marked)`}`;
+  const candidatePath = join(ROOT, `data/fidelity-candidate-${CANDIDATE_VERSION}.csv`);
+  let candidate = '';
+  if (existsSync(candidatePath)) {
+    const cand = readRows(`data/fidelity-candidate-${CANDIDATE_VERSION}.csv`);
+    const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
+    candidate = candidateSection(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, summarise(data), summarise(cand));
+  }
+  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
+}
+
+function errorText(d: FidelityRow): string {
+  return `${d.error === null ? '-' : `${d.error >= 0 ? '+' : ''}${d.error}${d.pp ? ' pp' : ' %'}`}${d.within ? ` (${d.within === 'yes' ? 'within bound' : 'outside bound'})` : ''}`;
+}
+
+function cardParameters(version: string): Record<string, { value: unknown }> {
+  const path = join(ROOT, `data/models/${version}.json`);
+  if (!/^\d+\.\d+\.\d+$/.test(version) || !existsSync(path)) return {};
+  return (JSON.parse(readFileSync(path, 'utf8')) as { parameters: Record<string, { value: unknown }> }).parameters;
+}
+
+function readRows(file: string): FidelityRow[] {
+  const rows = parseCsv(readFileSync(join(ROOT, file), 'utf8'));
   const h = rows[0]!;
   const col = (r: string[], name: string) => r[h.indexOf(name)] ?? '';
-  const data: FidelityRow[] = rows.slice(1).filter((r) => r.length > 1).map((r) => ({
+  return rows.slice(1).filter((r) => r.length > 1).map((r) => ({
     id: col(r, 'paper_id'),
     figure: col(r, 'figure_or_table'),
     language: col(r, 'language'),
@@ -394,19 +437,6 @@ function renderFromCsv(timing: string | null): void {
     calibration: col(r, 'used_for_calibration') === 'yes',
     card: col(r, 'model_card_version'),
   }));
-  let previous = '';
-  try {
-    previous = /Computed in ([^.]*)\./.exec(readFileSync(join(ROOT, 'docs/fidelity.md'), 'utf8'))?.[1] ?? '';
-  } catch {
-    previous = '';
-  }
-  const stale = data.filter((d) => d.card !== CARD.version);
-  const md = data.map((d) => `| ${d.id} | ${d.figure} | ${d.language} | ${d.workload || '-'} | ${d.memory_gib || '-'} | ${d.vcpus || '-'} | ${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''} | ${d.sim} | ${d.error === null ? '-' : `${d.error >= 0 ? '+' : ''}${d.error}${d.pp ? ' pp' : ' %'}`}${d.within ? ` (${d.within === 'yes' ? 'within bound' : 'outside bound'})` : ''} | ${d.calibration ? 'yes' : 'no'}${d.card !== CARD.version ? ` (card ${d.card})` : ''} |`);
-  const heldOut = data.filter((d) => !d.calibration).length;
-  const staleText = stale.length
-    ? `**Not recomputed.** ${stale.length} of the ${data.length} rows were not recomputed with card ${CARD.version} (the run did not finish them in the time it had; see each row's note in data/fidelity.csv): they keep the value of the card named in their model_card_version column and count in the summary as such: ${stale.map((d) => `${d.id} (card ${d.card})`).join(', ')}.\n\n`
-    : '';
-  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous));
 }
 
 /** Whether a held-out point meets the issue's criteria (max throughput ±15 %, vCPU points ±20 %,
@@ -467,10 +497,10 @@ function summarise(data: FidelityRow[]): string {
   ].join('\n');
 }
 
-function renderMd(rows: string[], heldOut: number, summary: string, missText: string, timing: string): string {
+function renderMd(rows: string[], heldOut: number, summary: string, missText: string, timing: string, cardText: string, candidate: string): string {
   return `# Simulator fidelity
 
-Generated by \`npm run fidelity\` (sim/src/node/fidelity-cli.ts) with model card ${CARD.version}; the
+Generated by \`npm run fidelity\` (sim/src/node/fidelity-cli.ts) with ${cardText}; the
 same figures are in [data/fidelity.csv](../data/fidelity.csv). Every simulated value is simulated,
 not measured. Paper values and ids are those of [data/paper/paper-values.csv](../data/paper/paper-values.csv).
 
@@ -523,7 +553,7 @@ ${missText}
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-## What the model does not contain
+${candidate}## What the model does not contain
 
 - Virtualisation overhead (Table 1, m5.metal vs m5.2xlarge) and Nagle / TCP Quick ACK (Fig 5):
   not modelled, so not predicted.

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { changedRows, differingNonStorageParameters } from './candidate-section.ts';
+
+const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
+const params = (v: string) => (JSON.parse(readFileSync(root(`data/models/${v}.json`), 'utf8')) as { parameters: Record<string, { value: unknown }> }).parameters;
+
+describe('the candidate card section of docs/fidelity.md', () => {
+  it('lists only the rows whose simulated value differs, in the default table order', () => {
+    const row = (id: string, sim: number) => ({ id, paper: '1 x', sim, error: '+0 %', card: '1.4.0' });
+    const out = changedRows([row('a', 1), row('b', 2), row('c', 3)], [row('c', 4), row('b', 2), row('a', 5)]);
+    expect(out.map((r) => [r.id, r.default_sim, r.candidate_sim])).toEqual([['a', 1, 5], ['c', 3, 4]]);
+  });
+  it('refuses a candidate table that lacks a row of the default one', () => {
+    const row = (id: string) => ({ id, paper: '1 x', sim: 1, error: '', card: '1.4.0' });
+    expect(() => changedRows([row('a'), row('b')], [row('a')])).toThrow(/no row b/);
+  });
+  it('card 1.3.0 (the default) has 1.2.0 figures: they differ only in storage.*, and 1.4.0 does differ', () => {
+    expect(DEFAULT_CARD.version).toBe('1.3.0');
+    expect(differingNonStorageParameters(params('1.2.0'), params('1.3.0'))).toEqual([]);
+    expect(differingNonStorageParameters(params('1.3.0'), params('1.4.0'))).toContain('g1.pause_goal_ms');
+  });
+  it('docs/fidelity.md names the default card and carries the candidate section', () => {
+    const md = readFileSync(root('docs/fidelity.md'), 'utf8');
+    expect(md).toContain(`with model card ${DEFAULT_CARD.version}, the Lab's default`);
+    expect(md).toContain('## Candidate card 1.4.0 (not the Lab\'s default)');
+    expect(md).toContain('a hypothesis, not checked');
+  });
+});
