@@ -540,6 +540,9 @@ export interface Footprint {
   bytes: number;
   per_node_bytes: number[];
   how: string;
+  /** The closed-loop rate the footprint was held at (YCSB overall): what is in flight, and the
+   * log not yet trimmed, grow with the rate, so a footprint is only true at its rate. */
+  saturation_ops_per_s: number;
 }
 
 export interface Survival {
@@ -572,7 +575,12 @@ export function nodeEvidence(log: string): string {
  * Does a cluster live within its limit? Start it at the setting's memory limit, load the
  * records and drive it closed-loop (the most memory a client can make it hold), then report.
  */
-export async function measureSurvival(setting: Setting, o: BenchOptions, scratchDir: string): Promise<Survival> {
+/**
+ * Loads the records and drives the cluster under its memory limit: closed-loop, or at
+ * `target_ops_per_s` (the rate its footprint was measured at, so the part of a footprint that
+ * grows with the rate is the part that was measured).
+ */
+export async function measureSurvival(setting: Setting, o: BenchOptions, scratchDir: string, target_ops_per_s?: number): Promise<Survival> {
   const dir = join(scratchDir, setting.id);
   mkdirSync(dir, { recursive: true });
   const bed = new Testbed(setting, o, dir);
@@ -593,7 +601,7 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
     let p: Awaited<ReturnType<typeof probeOnce>>;
     try {
       load = await loadRecords(bed, () => {});
-      p = await probeOnce(bed, 'saturation', undefined, 0);
+      p = await probeOnce(bed, target_ops_per_s === undefined ? 'saturation' : 'search', target_ops_per_s, 0);
     } finally {
       clearInterval(watch);
     }
@@ -635,7 +643,7 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
     if (!load.ok) throw new Error(`${s.system}: footprint load failed (see ${dir})`);
     // Every client connected and served as fast as the cluster goes (closed loop): the buffers
     // and the not-yet-trimmed log at full speed are part of what a node holds besides its data.
-    await probeOnce(bed, 'saturation', undefined, 0);
+    const sat = await probeOnce(bed, 'saturation', undefined, 0);
     const sys = bed.system!;
     const perNode: number[] = [];
     let how: string;
@@ -666,7 +674,7 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
       how = 'cgroup memory.max_usage_in_bytes';
     }
     const bytes = Math.ceil(Math.max(...perNode) / 2 ** 20) * 2 ** 20;
-    return { bytes, per_node_bytes: perNode, how };
+    return { bytes, per_node_bytes: perNode, how, saturation_ops_per_s: sat.ycsb_overall_ops_per_s };
   } finally {
     await bed.close();
   }

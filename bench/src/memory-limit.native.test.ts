@@ -32,11 +32,16 @@ describe('memory limits mean the paper\'s ratio', () => {
       const footprint = await measureFootprintRetrying(setting, o, scratch, 3, (n, e) => console.log(`${engine}: footprint attempt ${n} failed: ${e.message}`));
       setting.baseline_bytes = footprint.bytes;
       setting.memory_bytes += footprint.bytes;
-      const s = await measureSurvival(setting, o, scratch);
+      // Driven at the rate the footprint was measured at: in-flight buffers and the not-yet-trimmed
+      // log grow with the rate, and a closed loop that happens to run faster than the footprint
+      // run did (the machine is shared) would test a different footprint.
+      const rate = Math.max(100, Math.round(footprint.saturation_ops_per_s));
+      const s = await measureSurvival(setting, o, scratch, rate);
       const mib = (b: number) => (b / 2 ** 20).toFixed(1);
       console.log(
         `${engine}: footprint ${mib(footprint.bytes)} MiB (${footprint.how}); limit ${mib(s.limit_bytes)} MiB/node = 1.25 × ${mib(setting.raw_data_bytes)} MiB + footprint; ` +
-          `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); OOM kills ${s.oom_kills.join('/')}; closed loop ${s.saturation_ops_per_s} ops/s (YCSB overall)`,
+          `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); OOM kills ${s.oom_kills.join('/')}; ` +
+          `driven at ${rate} ops/s (the footprint run's closed-loop rate), served ${s.saturation_ops_per_s} ops/s (YCSB overall)`,
       );
       const at = (st: Record<string, number>) => `rss ${mib(st.rss ?? 0)} cache ${mib(st.cache ?? 0)} mapped ${mib(st.mapped_file ?? 0)}`;
       const evidence = `at each node's highest usage: ${s.memory_at_peak.map(at).join(' | ')} MiB; node logs: ${s.node_evidence.map((e, id) => `n${id}: ${e}`).join(' | ')}`;
@@ -46,7 +51,7 @@ describe('memory limits mean the paper\'s ratio', () => {
       expect(s.alive, 'every node alive').toBe(true);
       expect(s.load_ok, 'every record loaded').toBe(true);
       // A probe that served nothing stressed nothing: the limit would not have been tested.
-      expect(s.saturation_ops_per_s, 'closed-loop ops/s (YCSB overall)').toBeGreaterThan(0);
+      expect(s.saturation_ops_per_s, 'ops/s served (YCSB overall)').toBeGreaterThan(0);
     });
   }
 });
