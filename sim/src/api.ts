@@ -10,8 +10,8 @@
 import type { EngineName, SyncEngine } from '@replicant/engines/loader/engine';
 import type { MitigationSpec, MitigationStats } from './models/mitigation.ts';
 export type { MitigationMode, MitigationSpec, MitigationStats } from './models/mitigation.ts';
-import type { StorageSpec, StorageStats } from './models/storage.ts';
-export type { DeviceClass, DurabilityPlacement, StorageSpec, StorageStats } from './models/storage.ts';
+import type { StorageSpec, StorageStats } from './models/storage-types.ts';
+export type { DeviceClass, DurabilityPlacement, StorageSpec, StorageStats } from './models/storage-types.ts';
 export type { EngineName, SyncEngine };
 export type EngineProvider = (name: EngineName) => SyncEngine;
 

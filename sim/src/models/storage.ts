@@ -16,24 +16,11 @@
 import type { ModelCard } from '../api.ts';
 import type { Prng } from '../core/prng.ts';
 import { param } from './card.ts';
+import type { DeviceClass, DurabilityPlacement, RecoveryEstimate, ResolvedStorage, StorageStats } from './storage-types.ts';
+import { DEFAULT_DEVICE, DEVICE_CLASSES, DURABILITY_PLACEMENTS, STORAGE_MODEL_VERSION } from './storage-types.ts';
 
-export const STORAGE_MODEL_VERSION = '1.0.0';
-export const DURABILITY_PLACEMENTS = ['none', 'ordered', 'scattered'] as const;
-export type DurabilityPlacement = (typeof DURABILITY_PLACEMENTS)[number];
-export const DEVICE_CLASSES = ['cloud_block', 'local_nvme'] as const;
-export type DeviceClass = (typeof DEVICE_CLASSES)[number];
-export const DEFAULT_DEVICE: DeviceClass = 'cloud_block';
+export * from './storage-types.ts';
 
-export interface StorageSpec {
-  /** none: nothing persisted (the paper's design); ordered: the engines' durable log; scattered: FLEET's placement */
-  durability: DurabilityPlacement;
-  device?: DeviceClass;
-}
-
-export interface ResolvedStorage {
-  durability: DurabilityPlacement;
-  device: DeviceClass;
-}
 
 /** Validates a spec's storage field; throws a message naming the field and what it accepts. */
 export function resolveStorage(s: unknown): ResolvedStorage {
@@ -238,14 +225,6 @@ export interface RecoveryInput {
   network_rtt_us: number;
 }
 
-export interface RecoveryEstimate {
-  /** a node restarted from its disk: read its log, decode and apply every record */
-  log_replay_ms: number;
-  /** scattered only: gather the entries the ordered log lacks from the storage nodes and sort them */
-  scattered_tail_ms: number;
-  /** a wiped node: the snapshot over the network (or onto its disk, the slower), installed */
-  snapshot_transfer_ms: number;
-}
 
 /** How long a node takes to come back, by what it has to read (the election timeout that
  * notices a dead leader is the protocol's, not the disk's, and is not in here). */
@@ -274,21 +253,6 @@ function round3(x: number): number {
 
 // --- what a run reports ---
 
-export interface StorageStats {
-  durability: DurabilityPlacement;
-  device: DeviceClass;
-  model_version: string;
-  persists: number;
-  flushes: number;
-  /** persists per flush (group commit) */
-  persists_per_flush: number;
-  bytes_written: number;
-  flush_mean_us: number;
-  flush_max_us: number;
-  /** persist handed to the device → durable, mean (waiting behind other flushes included) */
-  persist_wait_mean_us: number;
-  recovery: RecoveryEstimate;
-}
 
 export function summarise(spec: ResolvedStorage, disks: DiskStats[], recovery: RecoveryEstimate): StorageStats {
   const sum = (f: (d: DiskStats) => number) => disks.reduce((a, d) => a + f(d), 0);
