@@ -572,8 +572,13 @@ void Node::Repair(uint64_t peer, uint64_t from, uint64_t up_to) {
   std::vector<Instance> batch;
   for (uint64_t i = from; i <= up_to && batch.size() < cfg_.repair_batch; i++) {
     const Instance* inst = log_.Get(i);
-    if (inst == nullptr || inst->ballot != ballot_) break;  // trimmed, or still being replayed
+    // trimmed, or still being replayed (the replay will send it)
+    if (inst == nullptr || (inst->ballot != ballot_ && i > log_.LastExecuted())) break;
+    // An executed entry is chosen, so it goes out under this leader's ballot whatever ballot
+    // wrote it: a follower that promised this ballot refuses an older one, and an entry a
+    // previous term of this leader chose is never replayed.
     batch.push_back(*inst);
+    batch.back().ballot = ballot_;
     batch.back().state = InstanceState::kInProgress;
   }
   if (batch.empty()) return;

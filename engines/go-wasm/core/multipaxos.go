@@ -477,9 +477,13 @@ func (n *Node) repair(peer, from, upTo uint64) {
 	var batch []Instance
 	for i := from; i <= upTo && uint64(len(batch)) < n.cfg.RepairBatch; i++ {
 		inst, ok := n.log.Get(i)
-		if !ok || inst.Ballot != n.ballot {
+		if !ok || (inst.Ballot != n.ballot && i > n.log.LastExecuted()) {
 			break // trimmed here, or still being replayed: the replay will send it
 		}
+		// An executed entry is chosen, so it goes out under this leader's ballot whatever
+		// ballot wrote it: a follower that promised this ballot refuses an older one, and an
+		// entry a previous term of this leader chose is never replayed.
+		inst.Ballot = n.ballot
 		inst.State = InProgress
 		batch = append(batch, inst)
 	}

@@ -571,8 +571,12 @@ impl Node {
         let mut i = from;
         while i <= up_to && (batch.len() as u64) < self.cfg.repair_batch {
             match self.log.get(i) {
-                Some(inst) if inst.ballot == self.ballot => {
+                // An executed entry is chosen, so it goes out under this leader's ballot whatever
+                // ballot wrote it: a follower that promised this ballot refuses an older one, and
+                // an entry a previous term of this leader chose is never replayed.
+                Some(inst) if inst.ballot == self.ballot || i <= self.log.last_executed() => {
                     let mut copy = inst.clone();
+                    copy.ballot = self.ballot;
                     copy.state = InstanceState::InProgress;
                     batch.push(copy);
                 }

@@ -36,6 +36,10 @@ public final class Instance {
         return new Instance(ballot, index, clientId, requestId, s, command);
     }
 
+    public Instance withBallot(long b) {
+        return new Instance(b, index, clientId, requestId, state, command);
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) return true;

@@ -600,8 +600,12 @@ final class MultiPaxos {
         java.util.ArrayList<Instance> batch = new java.util.ArrayList<>();
         for (long i = from; i <= upTo && batch.size() < n.cfg.repairBatch; i++) {
             Instance inst = n.log.get(i);
-            if (inst == null || inst.ballot != n.ballot) break; // trimmed, or still being replayed
-            batch.add(inst.withState(Instance.State.IN_PROGRESS));
+            // trimmed, or still being replayed (the replay will send it)
+            if (inst == null || (inst.ballot != n.ballot && i > n.log.lastExecuted())) break;
+            // An executed entry is chosen, so it goes out under this leader's ballot whatever
+            // ballot wrote it: a follower that promised this ballot refuses an older one, and an
+            // entry a previous term of this leader chose is never replayed.
+            batch.add(inst.withBallot(n.ballot).withState(Instance.State.IN_PROGRESS));
         }
         if (batch.isEmpty()) return;
         if (n.cfg.trace) {
