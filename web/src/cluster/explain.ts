@@ -23,7 +23,12 @@ type Message =
   | { type: 'accept_response'; from: number; to: number; ok: boolean; ballot: number }
   | { type: 'commit_request'; from: number; to: number; ballot: number; last_executed: number; global_last_executed: number }
   | { type: 'commit_response'; from: number; to: number; ok: boolean; ballot: number; last_executed: number }
-  | { type: 'snapshot'; from: number; to: number; ballot: number; last_executed: number; kv: [string, string][] };
+  | { type: 'snapshot'; from: number; to: number; ballot: number; last_executed: number; kv: [string, string][] }
+  // GC mitigation (docs/protocol.md, "GC mitigation"; docs/mitigation.md)
+  | { type: 'gc_request'; from: number; to: number; ballot: number; pause_us: number }
+  | { type: 'gc_grant'; from: number; to: number; ballot: number }
+  | { type: 'gc_release'; from: number; to: number; ballot: number }
+  | { type: 'handoff'; from: number; to: number; ballot: number; target: number };
 
 const b = (ballot: number) => formatBallot(ballot);
 const n = (id: number) => `n${id}`;
@@ -52,6 +57,14 @@ export function messageLabel(m: Message): { kind: string; text: string } {
       return { kind: 'commit ok', text: m.ok ? `heartbeat ok ≤${m.last_executed}` : `reject ${b(m.ballot)}` };
     case 'snapshot':
       return { kind: 'snapshot', text: `snapshot ≤${m.last_executed} (${m.kv.length} keys)` };
+    case 'gc_request':
+      return { kind: 'gc ask', text: `may I collect? (${ms(m.pause_us)})` };
+    case 'gc_grant':
+      return { kind: 'gc grant', text: 'collect now' };
+    case 'gc_release':
+      return { kind: 'gc release', text: 'collection done' };
+    case 'handoff':
+      return { kind: 'handoff', text: `lead now ${b(m.ballot)}` };
   }
 }
 
@@ -73,6 +86,14 @@ export function explainMessage(m: Message): string {
       return m.ok ? `${n(m.from)} answers the heartbeat: it has executed up to index ${m.last_executed}.` : `${n(m.from)} rejects ${n(m.to)}'s heartbeat: it follows the newer ballot ${b(m.ballot)}.`;
     case 'snapshot':
       return `${n(m.from)} sends ${n(m.to)} a snapshot of its key-value store (${m.kv.length} key${m.kv.length === 1 ? '' : 's'}, executed up to index ${m.last_executed}): ${n(m.to)} needs entries the others have already trimmed (state transfer).`;
+    case 'gc_request':
+      return `${n(m.from)} asks the leader ${n(m.to)} for permission to collect garbage (a pause of about ${ms(m.pause_us)}): under BLADE at most a minority collects at once.`;
+    case 'gc_grant':
+      return `${n(m.from)}, the leader, lets ${n(m.to)} collect now.`;
+    case 'gc_release':
+      return `${n(m.from)} tells the leader ${n(m.to)} its collection is over, so another node may collect.`;
+    case 'handoff':
+      return `${n(m.from)}, the leader, is about to collect garbage and hands its leadership to ${n(m.to)}: ${n(m.to)} should stand for election at once (BLADE).`;
   }
 }
 
@@ -97,6 +118,10 @@ const TYPE_WORDS: Record<string, string> = {
   commit_request: 'heartbeat',
   commit_response: 'heartbeat answer',
   snapshot: 'snapshot',
+  gc_request: 'request to collect',
+  gc_grant: 'permission to collect',
+  gc_release: 'collection done',
+  handoff: 'leadership handoff',
 };
 
 export function humanNote(note: string): string {
@@ -109,7 +134,7 @@ export function humanNote(note: string): string {
 
 /** What feeding this event to node `node` means. */
 export function explainEvent(node: number, eventJson: string): string {
-  const e = JSON.parse(eventJson) as { type: string; timer?: string; line?: string; msg?: Message; persist_id?: number; records?: unknown[] };
+  const e = JSON.parse(eventJson) as { type: string; timer?: string; line?: string; msg?: Message; persist_id?: number; records?: unknown[]; pause_us?: unknown };
   switch (e.type) {
     case 'start':
       return `${n(node)} starts with an empty log.`;
@@ -121,6 +146,10 @@ export function explainEvent(node: number, eventJson: string): string {
       return `${n(node)} receives ${messageLabel(e.msg!).text} from ${n(e.msg!.from)}.`;
     case 'persisted':
       return `${n(node)}'s disk confirms write ${e.persist_id}: what it held back until then may now leave.`;
+    case 'gc_pending':
+      return `${n(node)}'s runtime says a garbage collection is coming${typeof e.pause_us === 'number' && e.pause_us > 0 ? ` (a pause of about ${ms(e.pause_us)})` : ''}.`;
+    case 'gc_done':
+      return `${n(node)}'s garbage collection is over.`;
     case 'restart':
       return (e.records ?? []).length === 0
         ? `${n(node)} restarts with an empty disk: it remembers no promise and no log.`
@@ -132,7 +161,8 @@ export function explainEvent(node: number, eventJson: string): string {
 
 type Effect =
   | { type: 'send'; msg: Message }
-  | { type: 'reply'; client_id: number; request_id: number; result: string; value?: string; leader?: number }
+  | { type: 'reply'; client_id: number; request_id: number; result: string; value?: string; leader?: number; pause_us?: number }
+  | { type: 'collect'; pause_us: number }
   | { type: 'set_timer'; timer: string; delay_us: number }
   | { type: 'cancel_timer'; timer: string }
   | { type: 'error'; error: string }
@@ -192,6 +222,22 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
       return `${n(node)} sends n${num('peer')} a snapshot of its store at index ${num('last_executed')}: n${num('peer')} is behind what the cluster has trimmed.`;
     case 'snapshot_installed':
       return `${n(node)} installs the snapshot: its store now stands at index ${num('last_executed')}, and it catches up from there.`;
+    case 'gc_ask':
+      return `${n(node)}'s runtime says a collection is coming; ${n(node)} asks the leader n${num('leader')} for permission first (BLADE).`;
+    case 'gc_grant':
+      return `${n(node)}, the leader, lets n${num('peer')} collect now.`;
+    case 'gc_queued':
+      return `${n(node)}, the leader, makes n${num('peer')} wait: as many nodes as may pause at once already are (${plural(num('waiting'), 'node')} waiting).`;
+    case 'gc_release':
+      return `n${num('peer')} has finished collecting; ${n(node)} frees its place for the next one.`;
+    case 'gc_grant_expired':
+      return `${n(node)}, the leader, stops counting n${num('peer')} as collecting: its permission outlived the predicted pause.`;
+    case 'gc_timeout':
+      return `${n(node)} heard no answer from its leader in time and collects anyway: a silent leader must not hold collections off for ever.`;
+    case 'gc_done':
+      return `${n(node)}'s collection is over.`;
+    case 'handoff':
+      return `${n(node)}, the leader, is about to collect: it hands its leadership to n${num('target')} first, so clients are not stuck behind its pause (BLADE).`;
     case 'violation':
       return `SAFETY VIOLATION at ${n(node)}, index ${num('index')}: ${String(t.reason).replace(/_/g, ' ')}. Two different commands were chosen for one slot.`;
     default:
@@ -199,12 +245,13 @@ function explainTrace(node: number, t: { kind: string } & Record<string, unknown
   }
 }
 
-const REPLY_WORDS: Record<string, (e: { value?: string; leader?: number }) => string> = {
+const REPLY_WORDS: Record<string, (e: { value?: string; leader?: number; pause_us?: number }) => string> = {
   ok: (e) => (e.value ? `ok, the value is “${e.value}”` : 'ok'),
   not_found: () => 'key not found',
   retry: () => 'retry (no leader yet, or too busy)',
   leader_is: (e) => `ask n${e.leader}, the leader`,
   bad_command: () => 'bad command',
+  busy: (e) => `busy: a garbage collection will pause this node for about ${ms(e.pause_us ?? 0)}, longer than the client's deadline; try another replica now (MITMEM)`,
 };
 
 /** One sentence per effect line. */
@@ -225,6 +272,8 @@ export function explainEffect(node: number, line: string): string {
       return `${n(node)} rejects the event as malformed (${e.error.replace(/_/g, ' ')}).`;
     case 'trace':
       return explainTrace(node, e);
+    case 'collect':
+      return `${n(node)} may collect garbage now (a pause of about ${ms(e.pause_us)}): its runtime runs the collection and reports when it is done.`;
     case 'persist':
       return `${n(node)} asks its disk to write ${recordsText(e.records)} (write ${e.persist_id}); until the disk confirms, ${n(node)} sends and answers nothing.`;
     default:
