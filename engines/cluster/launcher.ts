@@ -52,6 +52,8 @@ export class NativeCluster {
   /** How each node's latest process ended; null while it runs. */
   private readonly lastExit: (string | null)[] = [];
   private readonly logs: WriteStream[] = [];
+  /** Every process started (restarts too), its log and when its pipes closed: see stop(). */
+  private readonly spawned: { child: ChildProcess; log: WriteStream; closed: Promise<unknown> }[] = [];
   private readonly dir: string;
   private readonly configPaths: string[] = [];
   private readonly proxies: PeerProxy[] = [];
@@ -160,6 +162,9 @@ export class NativeCluster {
     });
     child.stdout!.pipe(log, { end: false });
     child.stderr!.pipe(log, { end: false });
+    // 'exit' can come before the last output: stop() waits for 'close' (or unpipes) before it
+    // ends the log, or a late chunk is a write after end that kills the test process.
+    this.spawned.push({ child, log, closed: new Promise((r) => child.once('close', r)) });
     child.on('exit', (code, signal) => {
       this.lastExit[id] = signal ? `was ended by ${signal}` : `exited with status ${code}`;
       if (this.processes[id] === child) this.processes[id] = null;
@@ -197,6 +202,12 @@ export class NativeCluster {
       }),
     );
     await Promise.all(this.proxies.map((p) => p.close()));
+    const settled = Promise.all(this.spawned.map((s) => s.closed));
+    await Promise.race([settled, new Promise((r) => setTimeout(r, graceMs).unref())]);
+    for (const s of this.spawned) {
+      s.child.stdout?.unpipe(s.log);
+      s.child.stderr?.unpipe(s.log);
+    }
     for (const log of this.logs) log?.end();
     // With a logDir the temporary folder holds only the config; without one, the logs too.
     rmSync(this.dir, { recursive: true, force: true });
