@@ -12,16 +12,8 @@
 # targets keep nodes alive across inputs on purpose); the ASan unit-test run checks for leaks.
 set -euo pipefail
 cd "$(dirname "$0")"
-budget=(-max_total_time=60) only= logs=build/fuzz-logs
-while [ $# -gt 0 ]; do
-  case $1 in
-    --inputs) budget=(-runs="$2"); shift 2 ;;
-    --seconds) budget=(-max_total_time="$2"); shift 2 ;;
-    --logs) logs=$2; shift 2 ;;
-    --target) only=$2; shift 2 ;;
-    *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+source ../fuzz-args.sh
+parse_fuzz_args build/fuzz-logs "$@"
 CXX=${FUZZ_CXX:-clang++-14}
 command -v "$CXX" >/dev/null || { echo "fuzz.sh: $CXX not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 1; }
 

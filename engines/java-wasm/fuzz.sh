@@ -13,16 +13,8 @@
 # its input a file in fuzz/corpus/<target>/).
 set -euo pipefail
 cd "$(dirname "$0")"
-budget=(-max_total_time=60) only= logs=target/fuzz/logs
-while [ $# -gt 0 ]; do
-  case $1 in
-    --inputs) budget=(-runs="$2"); shift 2 ;;
-    --seconds) budget=(-max_total_time="$2"); shift 2 ;;
-    --logs) logs=$2; shift 2 ;;
-    --target) only=$2; shift 2 ;;
-    *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+source ../fuzz-args.sh
+parse_fuzz_args target/fuzz/logs "$@"
 case $logs in /*) ;; *) logs=$PWD/$logs ;; esac
 jazzer_version=0.24.0
 

@@ -18,16 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
-budget=(-max_total_time=60) only= logs=fuzz/target/fuzz-logs
-while [ $# -gt 0 ]; do
-  case $1 in
-    --inputs) budget=(-runs="$2"); shift 2 ;;
-    --seconds) budget=(-max_total_time="$2"); shift 2 ;;
-    --logs) logs=$2; shift 2 ;;
-    --target) only=$2; shift 2 ;;
-    *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+source ../fuzz-args.sh
+parse_fuzz_args fuzz/target/fuzz-logs "$@"
 mkdir -p "$logs" fuzz/target/corpus fuzz/target/artifacts
 
 # Seed corpora from the transcripts (one file per distinct input), beside the fuzzer's own finds.
