@@ -13,6 +13,7 @@
 // is shared and loaded; the measured figures are printed every run.
 import { describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
+import { killLeaderAndTimeService } from './failover.ts';
 import { NativeCluster } from './launcher.ts';
 import { ReplicantClient, sleep, waitUntil } from './client.ts';
 import { ClosedLoopLoad } from './load.ts';
@@ -80,12 +81,7 @@ for (const engines of mixes) {
         cluster.resetInbound(follower);
         const resetAt = Date.now();
         const caughtUpMs = await trimmedPast(readers[leader]!, atReset.last_executed, resetAt, 30_000);
-        await cluster.kill(leader);
-        const killedAt = Date.now();
-        const served = await waitUntil(() => acks.some((a) => a.at > killedAt), 30_000);
-        const servedMs = served ? acks.find((a) => a.at > killedAt)!.at - killedAt : null;
-        const before = acks.length;
-        await waitUntil(() => acks.length > before + 20, 20_000);
+        const servedMs = await killLeaderAndTimeService(cluster, leader, acks);
         stop = true;
         await Promise.all(workers);
         const probe = new ReplicantClient(cluster.config.clients, { timeoutMs: 1000 });
