@@ -193,6 +193,10 @@ export class G1Runtime implements RuntimeModel {
     return this.pauseEndUs;
   }
 
+  stoppedUntil_us(): number {
+    return this.pauseEndUs;
+  }
+
   private collect(t: number): void {
     const copied = this.log_live_bytes + this.updatesSinceYoung * this.survivorBytesPerUpdate;
     if (this.edenUsed > 0) {

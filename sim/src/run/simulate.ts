@@ -16,13 +16,14 @@ import { CpuPool } from '../models/cpu.ts';
 import { allocCosts, opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
 import { cpuCosts, GIB, makeRuntime, type CpuCosts } from '../models/node-model.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
-import { G1Runtime, type G1State } from '../models/g1.ts';
+import type { G1State } from '../models/g1.ts';
 import { EngineHost, FastHost, type FastCluster, type Host, type NodeEvent, type NodeOutput, type OpKind } from './hosts.ts';
 import type { GcPending } from '../models/runtime.ts';
 import { bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, writeCpu_us, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { DurableHost } from './durable-host.ts';
+import { EV, type Ev } from './events.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 
 export type { EngineProvider };
@@ -48,21 +49,6 @@ export class CancelledError extends Error {
     this.name = 'CancelledError';
   }
 }
-
-type Ev =
-  | Arrival // an event arriving at a node
-  | { k: 2; node: number; gen: number; timer: TimerName } // timer due
-  | { k: 3; thread: number } // a client thread starts its next operation
-  | { k: 4; thread: number; request_id: number; result: string; leader: number | undefined } // reply reaches a client
-  | { k: 5 } // periodic sweep for client requests that timed out
-  | { k: 6; thread: number; request_id: number } // client resends after a `retry`
-  // the mitigation sandbox (models/mitigation.ts)
-  | { k: 7; from: number; to: number } // BLADE: the handoff reaches the new leader
-  | { k: 8; node: number } // BLADE: a permission request reaches the leader
-  | { k: 9; node: number } // BLADE: a permission reaches the node
-  | { k: 10; node: number } // BLADE: is the node's collection over?
-  | { k: 11; thread: number; from: number; to: number } // BLADE: the old leader tells a client who leads now
-  | { k: 12; node: number; inc: number; flush: Flush }; // durability: a flush of the node's device is done
 
 interface ClientThread {
   id: number;
@@ -100,7 +86,6 @@ interface SimNode {
   timerGen: Record<TimerName, number>;
   crashed_at_us: number | null;
   heapSamples: number[];
-  isG1: boolean;
   /** BLADE: where this node's next collection stands. */
   blade: 'idle' | 'handoff' | 'asked' | 'granted' | 'collecting';
   /** BLADE: an old leader waits until then before it asks to collect (its clients are told of
@@ -109,9 +94,6 @@ interface SimNode {
   /** durability: the node's device (null: durability none) */
   disk: DiskQueue | null;
 }
-
-/** An event on its way to a node: the event itself, addressed (one object per arrival). */
-type Arrival = NodeEvent & { k: 0; node: number; inc: number };
 
 const MAX_EVENTS = 2_000_000_000;
 // Timer events carry nothing but their name: one object each, shared (hosts only read events).
@@ -191,6 +173,8 @@ class Simulation {
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
     const logInstances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
+    // The steady-state shortcut (fast mode): node 0 leads, the others start in the follower's phase.
+    const phases = spec.fidelity === 'fast' ? hooks.g1_states : undefined;
     spec.engines.forEach((engine, id) => {
       const pool = new CpuPool(spec.vcpus, this.bucket_us);
       this.nodes.push({
@@ -199,7 +183,7 @@ class Simulation {
         host: null,
         inc: 0,
         pool,
-        runtime: makeRuntime(card, { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances: logInstances }, pool),
+        runtime: makeRuntime(card, { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances: logInstances, ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,
@@ -207,7 +191,6 @@ class Simulation {
         timerGen: { election: 0, commit: 0 },
         crashed_at_us: null,
         heapSamples: [],
-        isG1: engine === 'java',
         blade: 'idle',
         blade_drain_until_us: 0,
         disk: this.store ? new DiskQueue(this.store.dev, this.store.ordered ? 1 : this.store.dev.queue_depth, storageRng!) : null,
@@ -234,8 +217,6 @@ class Simulation {
   run(): RunResult {
     const s = this.spec;
     for (const n of this.nodes) this.boot(n);
-    const phases = this.hooks.g1_states;
-    if (phases && s.fidelity === 'fast') for (const n of this.nodes) if (n.isG1) (n.runtime as G1Runtime).setState(n.id === 0 ? phases[0]! : (phases[1] ?? phases[0]!));
     if (s.fidelity === 'fast') this.setLeader(0, 0);
     // Client threads: the load phase first (exact mode: the engines' scaled-down records), then
     // the workload with YCSB's throttle.
@@ -262,9 +243,9 @@ class Simulation {
     if (s.fidelity === 'exact' && s.engine_records > 0) {
       for (let k = 0; k < s.engine_records; k++) this.threads[k % s.threads]!.load_keys.push(k);
       this.loadRemaining = s.engine_records;
-      for (const t of this.threads) if (t.load_keys.length > 0) this.q.push(0, { k: 3, thread: t.id });
+      for (const t of this.threads) if (t.load_keys.length > 0) this.q.push(0, { k: EV.op_start, thread: t.id });
     } else this.startWorkload(0);
-    this.q.push(this.request_timeout_us / 4, { k: 5 });
+    this.q.push(this.request_timeout_us / 4, { k: EV.timeout_sweep });
 
     let events = 0;
     let nextCheck = 0;
@@ -319,7 +300,7 @@ class Simulation {
       n.host = this.store ? new DurableHost(host, this.store.ordered ? 'ordered' : 'scattered', this.recordBytes()) : host;
     }
     n.inc++;
-    this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'start' });
+    this.q.push(this.now, { k: EV.arrival, node: n.id, inc: n.inc, kind: 'start' });
   }
 
   /** The node is gone (an OOM kill): its instance is destroyed, its timers die with it. */
@@ -374,7 +355,7 @@ class Simulation {
     if (entering) n.opsEntered++;
     n.allocatedBytes += allocated;
     post += n.runtime.charge(this.now, allocated, n.alloc.allocs_per_event);
-    if (n.isG1 && isUpdate(ev)) (n.runtime as G1Runtime).onUpdate();
+    if (n.runtime.onUpdate && isUpdate(ev)) n.runtime.onUpdate();
     // The event's work is one piece on a core (a thread waiting for the mutex gives its core
     // back, so the wait is not on the core); the serialized part waits for the mutex; the
     // effects leave when both the work and the serialized section are done.
@@ -390,7 +371,7 @@ class Simulation {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
         const at = this.net.arrival(n.id, o.to, o.bytes, sendAt);
-        this.q.push(at, { k: 0, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
+        this.q.push(at, { k: EV.arrival, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
         return;
       }
       case 'reply': {
@@ -408,12 +389,12 @@ class Simulation {
           this.finish(t, at);
           return;
         }
-        this.q.push(at, { k: 4, thread, request_id: o.request_id, result: o.result, leader: o.leader });
+        this.q.push(at, { k: EV.reply, thread, request_id: o.request_id, result: o.result, leader: o.leader });
         return;
       }
       case 'set_timer': {
         const gen = ++n.timerGen[o.timer];
-        this.q.push(serEnd + o.delay_us, { k: 2, node: n.id, gen, timer: o.timer });
+        this.q.push(serEnd + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
         // Only a leader arms the commit timer: that is how the simulator sees who leads.
         if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, serStart);
         return;
@@ -425,7 +406,7 @@ class Simulation {
       case 'persist':
         // An ordered log's records leave the serialized section for the disk; a scattered
         // entry leaves when the step's work is done.
-        for (const f of n.disk!.submit(this.store!.ordered ? serEnd : sendAt, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: 12, node: n.id, inc: n.inc, flush: f });
+        for (const f of n.disk!.submit(this.store!.ordered ? serEnd : sendAt, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
         return;
     }
   }
@@ -433,7 +414,7 @@ class Simulation {
   /** A flush is done: the device starts what waited, and the node hears which persists are durable. */
   private flushDone(n: SimNode, inc: number, f: Flush): void {
     if (!n.host || n.inc !== inc) return; // the node died: what it had not written is lost
-    for (const next of n.disk!.complete(this.now, f)) this.q.push(next.done_us, { k: 12, node: n.id, inc, flush: next });
+    for (const next of n.disk!.complete(this.now, f)) this.q.push(next.done_us, { k: EV.flush_done, node: n.id, inc, flush: next });
     this.onArrive(n, { kind: 'persisted', ids: f.ids });
   }
 
@@ -454,24 +435,24 @@ class Simulation {
 
   private handle(e: Ev): void {
     switch (e.k) {
-      case 0: {
+      case EV.arrival: {
         const n = this.nodes[e.node]!;
         if (!n.host || n.inc !== e.inc) return; // lost: the node is down or restarted
         if (this.mit?.mitmem && e.kind === 'client' && this.mitmemBusy(n, e.client_id, e.request_id)) return;
         this.onArrive(n, e);
         return;
       }
-      case 2: {
+      case EV.timer: {
         const n = this.nodes[e.node]!;
         if (!n.host || n.timerGen[e.timer] !== e.gen) return; // replaced or cancelled
         this.onArrive(n, e.timer === 'commit' ? COMMIT_TIMER : ELECTION_TIMER);
         return;
       }
-      case 3:
+      case EV.op_start:
         return this.startOp(this.threads[e.thread]!);
-      case 4:
+      case EV.reply:
         return this.onReply(this.threads[e.thread]!, e.request_id, e.result, e.leader);
-      case 5: {
+      case EV.timeout_sweep: {
         // No answer for a request timeout: the node may be down or cut off. Try the next one.
         for (const t of this.threads) {
           if (t.busy && this.now - t.sent_us >= this.request_timeout_us) {
@@ -479,32 +460,32 @@ class Simulation {
             this.send(t);
           }
         }
-        if (this.q.size > 0) this.q.push(this.now + this.request_timeout_us / 4, { k: 5 });
+        if (this.q.size > 0) this.q.push(this.now + this.request_timeout_us / 4, { k: EV.timeout_sweep });
         return;
       }
-      case 6: {
+      case EV.resend: {
         const t = this.threads[e.thread]!;
         if (t.busy && t.request_id === e.request_id) this.send(t);
         return;
       }
-      case 7:
+      case EV.blade_handoff:
         return this.bladeHandoffArrives(e.from, e.to);
-      case 8:
+      case EV.blade_request:
         return this.bladeRequestArrives(e.node);
-      case 9: {
+      case EV.blade_permission: {
         const n = this.nodes[e.node]!;
         if (n.host && n.blade === 'asked') n.blade = 'granted';
         return;
       }
-      case 10:
+      case EV.blade_check_done:
         return this.bladeCheckDone(this.nodes[e.node]!);
-      case 11: {
+      case EV.blade_new_leader: {
         // Later requests go to the new leader; one already sent is answered by the old one.
         const t = this.threads[e.thread]!;
         if (t.target === e.from) t.target = e.to;
         return;
       }
-      case 12:
+      case EV.flush_done:
         return this.flushDone(this.nodes[e.node]!, e.inc, e.flush);
     }
   }
@@ -519,7 +500,7 @@ class Simulation {
       case 'granted':
         n.blade = 'collecting';
         m.granted++;
-        this.q.push(this.now, { k: 10, node: n.id });
+        this.q.push(this.now, { k: EV.blade_check_done, node: n.id });
         return true;
       case 'collecting':
         return true;
@@ -536,7 +517,7 @@ class Simulation {
       const to = handoffTarget(n.id, this.nodes.length, m.lastCollected, (id) => !!this.nodes[id]!.host && this.nodes[id]!.blade === 'idle');
       if (to === null) return true; // no peer can lead: collect as without BLADE
       n.blade = 'handoff';
-      this.q.push(this.net.arrival(n.id, to, 64, this.now), { k: 7, from: n.id, to });
+      this.q.push(this.net.arrival(n.id, to, 64, this.now), { k: EV.blade_handoff, from: n.id, to });
       return false;
     }
     // The old leader first finishes what it proposed (it answers its own clients) and lets the
@@ -548,7 +529,7 @@ class Simulation {
     }
     n.blade = 'asked';
     const leader = this.fastCluster.leader;
-    this.q.push(this.net.arrival(n.id, leader, 64, this.now), { k: 8, node: n.id });
+    this.q.push(this.net.arrival(n.id, leader, 64, this.now), { k: EV.blade_request, node: n.id });
     return false;
   }
 
@@ -559,7 +540,7 @@ class Simulation {
     if (!next.host || !(next.host instanceof FastHost)) return;
     next.host.takeOver();
     this.mit!.stats.handoffs++;
-    this.q.push(this.now, { k: 0, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
+    this.q.push(this.now, { k: EV.arrival, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
     // The old leader tells its clients (a small, known set here) who leads now, and waits a round
     // trip for the requests already on their way before it collects.
     let last = this.now;
@@ -567,7 +548,7 @@ class Simulation {
       if (t.target !== from) continue;
       const at = this.net.arrival(from, CLIENT_ENDPOINT_BASE + t.id, 12, this.now);
       last = Math.max(last, at);
-      this.q.push(at, { k: 11, thread: t.id, from, to });
+      this.q.push(at, { k: EV.blade_new_leader, thread: t.id, from, to });
     }
     old.blade_drain_until_us = last + 2 * this.spec.network.one_way_latency_us;
   }
@@ -580,14 +561,14 @@ class Simulation {
   private bladeGrant(node: number): void {
     const m = this.mit!;
     m.stats.max_collecting_at_once = Math.max(m.stats.max_collecting_at_once, m.board.count);
-    this.q.push(this.net.arrival(this.fastCluster.leader, node, 64, this.now), { k: 9, node });
+    this.q.push(this.net.arrival(this.fastCluster.leader, node, 64, this.now), { k: EV.blade_permission, node });
   }
 
   private bladeCheckDone(n: SimNode): void {
     if (n.blade !== 'collecting') return;
     const until = n.runtime.collectingUntil_us?.() ?? 0;
     if (until > this.now) {
-      this.q.push(until, { k: 10, node: n.id });
+      this.q.push(until, { k: EV.blade_check_done, node: n.id });
       return;
     }
     this.bladeDone(n);
@@ -608,7 +589,7 @@ class Simulation {
   private mitmemBusy(n: SimNode, client_id: number, request_id: number): boolean {
     const m = this.mit!;
     // Go's cycles slow a node rather than stop it: only G1's pauses hold requests.
-    const stopUntil = n.isG1 ? (n.runtime.collectingUntil_us?.() ?? 0) : 0;
+    const stopUntil = n.runtime.stoppedUntil_us?.() ?? 0;
     if (stopUntil <= this.now) return false;
     const thread = client_id - 1000;
     const t = this.threads[thread];
@@ -620,7 +601,7 @@ class Simulation {
     m.stats.busy_replies++;
     t.busy_from = n.id;
     const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, 12, this.now);
-    this.q.push(at, { k: 4, thread, request_id, result: 'busy', leader: undefined });
+    this.q.push(at, { k: EV.reply, thread, request_id, result: 'busy', leader: undefined });
     return true;
   }
 
@@ -673,7 +654,7 @@ class Simulation {
     const line = !exact ? '' : t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
     const bytes = exact ? line.length + 1 : t.op === 'read' ? this.sizes.read.request_line : this.sizes.update.request_line;
     const at = this.net.arrival(CLIENT_ENDPOINT_BASE + t.id, t.target, bytes, this.now);
-    this.q.push(at, { k: 0, node: t.target, inc: this.nodes[t.target]!.inc, kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes });
+    this.q.push(at, { k: EV.arrival, node: t.target, inc: this.nodes[t.target]!.inc, kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes });
     t.sent_us = this.now;
   }
 
@@ -694,7 +675,7 @@ class Simulation {
     if (result === 'retry') {
       // The same operation again after a back-off; its intended start (and so its latency
       // clock) stays, as in YCSB where the retry happens inside the measured call.
-      this.q.push(this.now + this.retry_backoff_us, { k: 6, thread: t.id, request_id: t.request_id });
+      this.q.push(this.now + this.retry_backoff_us, { k: EV.resend, thread: t.id, request_id: t.request_id });
       return;
     }
     // ok / not_found / bad_command: the operation is over.
@@ -710,7 +691,7 @@ class Simulation {
       // load phase
       this.loadRemaining--;
       this.loadEnd_us = Math.max(this.loadEnd_us, at);
-      if (t.load_keys.length > 0) this.q.push(at, { k: 3, thread: t.id });
+      if (t.load_keys.length > 0) this.q.push(at, { k: EV.op_start, thread: t.id });
       if (this.loadRemaining === 0) this.startWorkload(this.loadEnd_us);
       return;
     }
@@ -723,7 +704,7 @@ class Simulation {
 
   private scheduleOp(t: ClientThread, intended: number, start: number): void {
     if (intended >= this.measureFrom_us && intended < this.measureTo_us) this.scheduledMeasured++;
-    this.q.push(start, { k: 3, thread: t.id });
+    this.q.push(start, { k: EV.op_start, thread: t.id });
   }
 
   private record(t: ClientThread, end_us: number, censored: boolean): void {
