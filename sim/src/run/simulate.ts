@@ -8,8 +8,6 @@ import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
 import { STREAM_MITIGATION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import type { TimerName } from '../core/effects.ts';
-import { keyChooser, throttleTickUs, ycsbKey, type KeyChooser } from '../load/ycsb.ts';
-import { LatencyHistogram } from '../metrics/histogram.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { DEFAULT_CARD, param, validateCard } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
@@ -23,6 +21,7 @@ import { bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, Permission
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, writeCpu_us, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { DurableHost } from './durable-host.ts';
+import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Ev } from './events.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 
@@ -48,28 +47,6 @@ export class CancelledError extends Error {
     super('run cancelled');
     this.name = 'CancelledError';
   }
-}
-
-interface ClientThread {
-  id: number;
-  client_id: number;
-  target: number;
-  request_id: number;
-  // the operation in progress
-  busy: boolean;
-  op: OpKind;
-  key: string;
-  intended_us: number;
-  start_us: number;
-  sent_us: number;
-  measured: boolean;
-  // throttle
-  schedule_start_us: number;
-  ops_done: number;
-  // load phase: keys still to insert
-  load_keys: number[];
-  /** MITMEM: the node that last answered this operation `busy` (null: none). */
-  busy_from: number | null;
 }
 
 interface SimNode {
@@ -113,35 +90,11 @@ class Simulation {
   private readonly nodes: SimNode[] = [];
   private readonly nodeSet: NodeSet | null;
   private readonly net: Network;
-  private readonly threads: ClientThread[] = [];
-  private readonly rngWork: Prng;
-  private readonly rngThrottle: Prng;
-  private readonly chooser: KeyChooser | null;
-  private readonly engineKeys: string[] = [];
   private readonly sizes: WireSizes;
-  private readonly value: string;
-  private readonly hist = { read: new LatencyHistogram(), update: new LatencyHistogram() };
-  private readonly histService = new LatencyHistogram();
   private leader: number | null = null;
   private readonly leaderChanges: { t_s: number; leader: number }[] = [];
-  private loadRemaining = 0;
-  private loadEnd_us = 0;
-  private workloadStart_us = Infinity;
-  private measureFrom_us = Infinity;
-  private measureTo_us = Infinity;
-  private hardStop_us = Infinity;
-  private completedInWindow = 0;
-  private slowInWindow = 0;
-  private overCount = 0;
-  private stoppedEarly = false;
-  /** Operations answered since the load began (warm-up included). */
-  private servedOps = 0;
-  private outstandingMeasured = 0;
-  /** Window operations whose start is scheduled (a thread behind its schedule starts them late). */
-  private scheduledMeasured = 0;
-  private readonly tick_us: number;
-  private readonly retry_backoff_us: number;
   private readonly request_timeout_us: number;
+  private readonly clients: Clients;
   private readonly bucket_us: number;
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: { stats: MitigationStats; blade: boolean; mitmem: boolean; deadline_us: number; rng: Prng; board: PermissionBoard; lastCollected: number[]; granted: number } | null;
@@ -156,18 +109,11 @@ class Simulation {
     private readonly hooks: RunHooks,
   ) {
     const seed = spec.seed;
-    this.rngWork = new Prng(seed, STREAM_WORKLOAD);
-    this.rngThrottle = new Prng(seed, STREAM_THROTTLE);
     this.net = new Network(spec.network, new Prng(seed, STREAM_NETWORK));
     this.sizes = wireSizes(spec.key_bytes, spec.value_bytes);
-    this.value = 'v'.repeat(spec.value_bytes);
-    this.tick_us = spec.mode === 'open' ? throttleTickUs(spec.target_ops_per_s, spec.threads) : 0;
-    this.retry_backoff_us = param(card, 'clients.retry_backoff_us');
     this.request_timeout_us = param(card, 'clients.request_timeout_us');
     this.bucket_us = spec.timeline_bucket_us;
     const exact = spec.fidelity === 'exact';
-    this.chooser = exact ? keyChooser(spec.distribution, spec.record_count) : null;
-    if (exact) for (let i = 0; i < spec.engine_records; i++) this.engineKeys.push(engineKey(ycsbKey(i), spec.key_bytes));
     const durable = spec.storage.durability !== 'none';
     this.nodeSet = exact ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}) }) : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
@@ -210,6 +156,32 @@ class Simulation {
             lastCollected: [],
             granted: 0,
           };
+    this.clients = new Clients(
+      {
+        exact,
+        mode: spec.mode,
+        threads: spec.threads,
+        target_ops_per_s: spec.target_ops_per_s,
+        read_proportion: spec.read_proportion,
+        distribution: spec.distribution,
+        record_count: spec.record_count,
+        engine_records: spec.engine_records,
+        key_bytes: spec.key_bytes,
+        value_bytes: spec.value_bytes,
+        warmup_s: spec.warmup_s,
+        duration_s: spec.duration_s,
+        drain_s: spec.drain_s,
+        retry_backoff_us: param(card, 'clients.retry_backoff_us'),
+        request_timeout_us: this.request_timeout_us,
+      },
+      this.sizes,
+      { now: () => this.now, push: (t, ev) => this.q.push(t, ev), arrival: (from, to, bytes, at) => this.net.arrival(from, to, bytes, at), incarnation: (node) => this.nodes[node]!.inc, node_count: this.nodes.length },
+      new Prng(seed, STREAM_WORKLOAD),
+      new Prng(seed, STREAM_THROTTLE),
+      hooks.stop_when_p99_exceeds_us,
+      hooks.count_over_us,
+      this.mit?.stats ?? null,
+    );
     if (this.mit?.blade) for (const n of this.nodes) n.runtime.setGate?.((t, pending) => this.bladeGate(n, t, pending));
     if (m.collector === 'off') for (const n of this.nodes) n.runtime.disableCollector?.();
   }
@@ -218,40 +190,15 @@ class Simulation {
     const s = this.spec;
     for (const n of this.nodes) this.boot(n);
     if (s.fidelity === 'fast') this.setLeader(0, 0);
-    // Client threads: the load phase first (exact mode: the engines' scaled-down records), then
-    // the workload with YCSB's throttle.
-    for (let i = 0; i < s.threads; i++) {
-      const t: ClientThread = {
-        id: i,
-        client_id: 1000 + i,
-        target: i % s.engines.length,
-        request_id: 0,
-        busy: false,
-        op: 'read',
-        key: '',
-        intended_us: 0,
-        start_us: 0,
-        sent_us: 0,
-        measured: false,
-        schedule_start_us: 0,
-        ops_done: 0,
-        load_keys: [],
-        busy_from: null,
-      };
-      this.threads.push(t);
-    }
-    if (s.fidelity === 'exact' && s.engine_records > 0) {
-      for (let k = 0; k < s.engine_records; k++) this.threads[k % s.threads]!.load_keys.push(k);
-      this.loadRemaining = s.engine_records;
-      for (const t of this.threads) if (t.load_keys.length > 0) this.q.push(0, { k: EV.op_start, thread: t.id });
-    } else this.startWorkload(0);
+    this.clients.begin();
     this.q.push(this.request_timeout_us / 4, { k: EV.timeout_sweep });
 
+    const c = this.clients;
     let events = 0;
     let nextCheck = 0;
     for (;;) {
       const time_us = this.q.peekTime();
-      if (time_us === Infinity || time_us > this.hardStop_us) break;
+      if (time_us === Infinity || time_us > c.hardStop_us) break;
       const item = this.q.pop()!;
       this.now = time_us;
       this.handle(item);
@@ -259,32 +206,12 @@ class Simulation {
         nextCheck = events + 20_000;
         if (events > MAX_EVENTS) throw new Error('run exceeded its event budget');
         if (this.hooks.cancelled?.()) throw new CancelledError();
-        if (this.hooks.progress && Number.isFinite(this.measureTo_us)) this.hooks.progress(Math.min(1, this.now / this.measureTo_us));
-        const limit = this.hooks.stop_when_p99_exceeds_us;
-        if (limit !== undefined && this.slowInWindow + this.overdueInWindow(limit) > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
+        if (this.hooks.progress && Number.isFinite(c.measureTo_us)) this.hooks.progress(Math.min(1, this.now / c.measureTo_us));
+        c.checkDecided();
       }
-      if (this.now >= this.measureTo_us && this.outstandingMeasured === 0 && this.scheduledMeasured === 0) break;
-      if (this.stoppedEarly) break;
+      if (c.windowDone(this.now) || c.stoppedEarly) break;
     }
-    // Operations of the window still unanswered when the run stops count with the latency they
-    // had reached (they are at least that slow), and so do the window's operations a thread
-    // behind its schedule never got to start: an overloaded or stalled system cannot hide its
-    // backlog (YCSB issues every operation of the run, however late, and measures it from its
-    // intended start).
-    const stop = Math.min(this.now, this.hardStop_us);
-    for (const t of this.threads) {
-      if (t.busy && t.measured) this.record(t, Math.max(stop, t.intended_us), true);
-      if (this.spec.mode !== 'open' || !Number.isFinite(this.measureTo_us)) continue;
-      for (let k = t.busy ? t.ops_done + 1 : t.ops_done; ; k++) {
-        const intended = t.schedule_start_us + k * this.tick_us;
-        if (intended >= this.measureTo_us) break;
-        if (intended < this.measureFrom_us) continue;
-        const op: OpKind = this.rngWork.nextDouble() < this.spec.read_proportion ? 'read' : 'update';
-        const lat = Math.max(stop, intended) - intended;
-        (op === 'read' ? this.hist.read : this.hist.update).record(lat);
-        if (this.hooks.count_over_us !== undefined && lat > this.hooks.count_over_us) this.overCount++;
-      }
-    }
+    this.clients.censorUnfinished(Math.min(this.now, c.hardStop_us));
     this.nodeSet?.close();
     return this.result();
   }
@@ -350,7 +277,7 @@ class Simulation {
     // answer with extra CPU for this event (Go assists, allocator work) and may start a collection.
     // The exact mode's load phase only gives the engines their scaled-down keys; the memory
     // model already holds every modelled record, so loading allocates nothing here.
-    const entering = this.workloadStart_us === Infinity ? null : opEntering(ev, out);
+    const entering = this.clients.loading ? null : opEntering(ev, out);
     const allocated = entering ? opBytes(n.alloc, entering.role, entering.op) : 0;
     if (entering) n.opsEntered++;
     n.allocatedBytes += allocated;
@@ -375,10 +302,10 @@ class Simulation {
         return;
       }
       case 'reply': {
-        const thread = o.client_id - 1000;
-        if (thread < 0 || thread >= this.threads.length) return;
+        const thread = threadOfClient(o.client_id, this.clients.threads.length);
+        if (thread === null) return;
         const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, sendAt);
-        const t = this.threads[thread]!;
+        const t = this.clients.threads[thread]!;
         if (o.result !== 'leader_is' && o.result !== 'retry' && t.busy && o.request_id === t.request_id) {
           if (t.busy_from !== null && this.mit) {
             if (n.id !== t.busy_from) this.mit.stats.busy_retries_served_elsewhere++;
@@ -386,7 +313,7 @@ class Simulation {
           }
           // A final answer: nothing can happen to this thread before it arrives, so the
           // operation is completed now, at its arrival time (one event fewer per operation).
-          this.finish(t, at);
+          this.clients.finish(t, at);
           return;
         }
         this.q.push(at, { k: EV.reply, thread, request_id: o.request_id, result: o.result, leader: o.leader });
@@ -449,23 +376,16 @@ class Simulation {
         return;
       }
       case EV.op_start:
-        return this.startOp(this.threads[e.thread]!);
+        return this.clients.startOp(this.clients.threads[e.thread]!);
       case EV.reply:
-        return this.onReply(this.threads[e.thread]!, e.request_id, e.result, e.leader);
+        return this.clients.onReply(this.clients.threads[e.thread]!, e.request_id, e.result, e.leader);
       case EV.timeout_sweep: {
-        // No answer for a request timeout: the node may be down or cut off. Try the next one.
-        for (const t of this.threads) {
-          if (t.busy && this.now - t.sent_us >= this.request_timeout_us) {
-            t.target = (t.target + 1) % this.nodes.length;
-            this.send(t);
-          }
-        }
+        this.clients.timeoutSweep();
         if (this.q.size > 0) this.q.push(this.now + this.request_timeout_us / 4, { k: EV.timeout_sweep });
         return;
       }
       case EV.resend: {
-        const t = this.threads[e.thread]!;
-        if (t.busy && t.request_id === e.request_id) this.send(t);
+        this.clients.resend(this.clients.threads[e.thread]!, e.request_id);
         return;
       }
       case EV.blade_handoff:
@@ -481,7 +401,7 @@ class Simulation {
         return this.bladeCheckDone(this.nodes[e.node]!);
       case EV.blade_new_leader: {
         // Later requests go to the new leader; one already sent is answered by the old one.
-        const t = this.threads[e.thread]!;
+        const t = this.clients.threads[e.thread]!;
         if (t.target === e.from) t.target = e.to;
         return;
       }
@@ -544,7 +464,7 @@ class Simulation {
     // The old leader tells its clients (a small, known set here) who leads now, and waits a round
     // trip for the requests already on their way before it collects.
     let last = this.now;
-    for (const t of this.threads) {
+    for (const t of this.clients.threads) {
       if (t.target !== from) continue;
       const at = this.net.arrival(from, CLIENT_ENDPOINT_BASE + t.id, 12, this.now);
       last = Math.max(last, at);
@@ -591,9 +511,10 @@ class Simulation {
     // Go's cycles slow a node rather than stop it: only G1's pauses hold requests.
     const stopUntil = n.runtime.stoppedUntil_us?.() ?? 0;
     if (stopUntil <= this.now) return false;
-    const thread = client_id - 1000;
-    const t = this.threads[thread];
-    if (!t || !t.busy || t.request_id !== request_id) return false;
+    const thread = threadOfClient(client_id, this.clients.threads.length);
+    if (thread === null) return false;
+    const t = this.clients.threads[thread]!;
+    if (!t.busy || t.request_id !== request_id) return false;
     const left_ms = (m.deadline_us - (this.now - t.intended_us)) / 1000;
     if (left_ms <= 0) return false;
     const predicted = predictPause_ms((stopUntil - this.now) / 1000, m.rng);
@@ -603,157 +524,6 @@ class Simulation {
     const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, 12, this.now);
     this.q.push(at, { k: EV.reply, thread, request_id, result: 'busy', leader: undefined });
     return true;
-  }
-
-  // --- clients ---
-
-  private startWorkload(t0: number): void {
-    const s = this.spec;
-    this.workloadStart_us = t0;
-    this.measureFrom_us = t0 + s.warmup_s * 1e6;
-    this.measureTo_us = this.measureFrom_us + s.duration_s * 1e6;
-    this.hardStop_us = this.measureTo_us + s.drain_s * 1e6;
-    for (const t of this.threads) {
-      t.ops_done = 0;
-      // YCSB spreads the threads over the first tick when the per-thread target is ≤ 1 op/ms.
-      const offset = s.mode === 'open' && this.tick_us >= 1000 ? this.rngThrottle.nextInt(Math.max(1, Math.floor(this.tick_us))) : 0;
-      t.schedule_start_us = t0 + offset;
-      this.scheduleOp(t, s.mode === 'open' ? t.schedule_start_us : t0, t.schedule_start_us);
-    }
-  }
-
-  private startOp(t: ClientThread): void {
-    if (t.busy) return;
-    const loading = t.load_keys.length > 0;
-    if (loading) {
-      const k = t.load_keys.shift()!;
-      t.op = 'update';
-      t.key = this.engineKeys[k]!;
-      t.intended_us = this.now;
-      t.measured = false;
-    } else {
-      const s = this.spec;
-      t.op = this.rngWork.nextDouble() < s.read_proportion ? 'read' : 'update';
-      if (this.chooser) t.key = this.engineKeys[this.chooser.next(this.rngWork) % s.engine_records]!;
-      t.intended_us = s.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : this.now;
-      t.measured = t.intended_us >= this.measureFrom_us && t.intended_us < this.measureTo_us;
-      if (t.measured) {
-        this.outstandingMeasured++;
-        this.scheduledMeasured--;
-      }
-    }
-    t.busy = true;
-    t.start_us = this.now;
-    this.send(t);
-  }
-
-  private send(t: ClientThread): void {
-    t.request_id++;
-    // The command line is the engines' input: fast mode has no engine and only its size.
-    const exact = this.spec.fidelity === 'exact';
-    const line = !exact ? '' : t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
-    const bytes = exact ? line.length + 1 : t.op === 'read' ? this.sizes.read.request_line : this.sizes.update.request_line;
-    const at = this.net.arrival(CLIENT_ENDPOINT_BASE + t.id, t.target, bytes, this.now);
-    this.q.push(at, { k: EV.arrival, node: t.target, inc: this.nodes[t.target]!.inc, kind: 'client', client_id: t.client_id, request_id: t.request_id, op: t.op, line, bytes });
-    t.sent_us = this.now;
-  }
-
-  private onReply(t: ClientThread, request_id: number, result: string, leader: number | undefined): void {
-    if (!t.busy || request_id !== t.request_id) return; // a late answer to an abandoned attempt
-    if (result === 'busy') {
-      // MITMEM: retry at once at another replica.
-      t.target = (t.target + 1) % this.nodes.length;
-      this.send(t);
-      return;
-    }
-    if (result === 'leader_is' && leader !== undefined) {
-      if (this.mit && t.busy_from !== null && leader === t.busy_from) this.mit.stats.busy_retries_redirected_back++;
-      t.target = leader;
-      this.send(t);
-      return;
-    }
-    if (result === 'retry') {
-      // The same operation again after a back-off; its intended start (and so its latency
-      // clock) stays, as in YCSB where the retry happens inside the measured call.
-      this.q.push(this.now + this.retry_backoff_us, { k: EV.resend, thread: t.id, request_id: t.request_id });
-      return;
-    }
-    // ok / not_found / bad_command: the operation is over.
-    this.finish(t, this.now);
-  }
-
-  /** The operation of thread t ends at `at` (its answer's arrival). */
-  private finish(t: ClientThread, at: number): void {
-    t.busy_from = null;
-    if (t.measured) this.record(t, at, false);
-    t.busy = false;
-    if (this.workloadStart_us === Infinity) {
-      // load phase
-      this.loadRemaining--;
-      this.loadEnd_us = Math.max(this.loadEnd_us, at);
-      if (t.load_keys.length > 0) this.q.push(at, { k: EV.op_start, thread: t.id });
-      if (this.loadRemaining === 0) this.startWorkload(this.loadEnd_us);
-      return;
-    }
-    t.ops_done++;
-    this.servedOps++;
-    // The next operation is issued however late it starts, if it was meant for the window.
-    const intended = this.spec.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : at;
-    if (intended < this.measureTo_us) this.scheduleOp(t, intended, Math.max(at, intended));
-  }
-
-  private scheduleOp(t: ClientThread, intended: number, start: number): void {
-    if (intended >= this.measureFrom_us && intended < this.measureTo_us) this.scheduledMeasured++;
-    this.q.push(start, { k: EV.op_start, thread: t.id });
-  }
-
-  private record(t: ClientThread, end_us: number, censored: boolean): void {
-    const lat = end_us - t.intended_us;
-    (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
-    if (this.hooks.count_over_us !== undefined && lat > this.hooks.count_over_us) this.overCount++;
-    this.histService.record(end_us - t.start_us);
-    this.outstandingMeasured--;
-    const limit = this.hooks.stop_when_p99_exceeds_us;
-    if (limit !== undefined && lat > limit && ++this.slowInWindow > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
-    if (!censored) this.completedInWindow++;
-    t.measured = false;
-  }
-
-  /** Open loop: the window's operations not finished yet whose intended start is more than
-   * `limit` ago. Each will be slower than `limit` however it ends (a thread finishes its
-   * operations in order, and an answered one is recorded at once), so an overloaded probe is
-   * decided by its backlog as soon as it forms, not when the slow answers finally arrive. */
-  private overdueInWindow(limit: number): number {
-    if (this.spec.mode !== 'open' || !Number.isFinite(this.measureTo_us)) return 0;
-    const bound = Math.min(this.measureTo_us, this.now - limit);
-    if (bound <= this.measureFrom_us) return 0;
-    const tick = this.tick_us;
-    let overdue = 0;
-    for (const t of this.threads) {
-      const s0 = t.schedule_start_us;
-      // The first unfinished window operation and the first one not overdue, checked with the
-      // same expression as their intended starts (no rounding may add one).
-      let lo = Math.max(t.ops_done, Math.ceil((this.measureFrom_us - s0) / tick));
-      while (lo > t.ops_done && s0 + (lo - 1) * tick >= this.measureFrom_us) lo--;
-      while (s0 + lo * tick < this.measureFrom_us) lo++;
-      let hi = Math.max(lo, Math.ceil((bound - s0) / tick));
-      while (hi > lo && s0 + (hi - 1) * tick >= bound) hi--;
-      while (s0 + hi * tick < bound) hi++;
-      overdue += hi - lo;
-    }
-    return overdue;
-  }
-
-  /** Reads and updates together (recorded once each, merged at the end). */
-  private allLatencies(): LatencyHistogram {
-    const all = new LatencyHistogram();
-    all.add(this.hist.read);
-    all.add(this.hist.update);
-    return all;
-  }
-
-  private expectedOps(): number {
-    return this.spec.mode === 'open' ? this.spec.target_ops_per_s * this.spec.duration_s : Infinity;
   }
 
   // --- results ---
@@ -791,14 +561,15 @@ class Simulation {
 
   private result(): RunResult {
     const s = this.spec;
-    const from = this.measureFrom_us;
-    const to = this.measureTo_us;
+    const c = this.clients;
+    const from = c.measureFrom_us;
+    const to = c.measureTo_us;
     const nodes: NodeTimelines[] = this.nodes.map((n) => {
       const cpu: TimelinePoint[] = [];
       const gc: TimelinePoint[] = [];
       const heap: TimelinePoint[] = [];
       const u = n.pool.usage;
-      const b0 = Number.isFinite(this.workloadStart_us) ? Math.floor(this.workloadStart_us / this.bucket_us) : 0;
+      const b0 = Number.isFinite(c.workloadStart_us) ? Math.floor(c.workloadStart_us / this.bucket_us) : 0;
       const b1 = Number.isFinite(to) ? Math.ceil(to / this.bucket_us) : u.busy.length;
       let lastHeap = n.runtime.heapBytes();
       for (let b = b0; b < b1; b++) {
@@ -835,17 +606,17 @@ class Simulation {
         memory_gib: round4(s.memory_bytes / GIB),
         raw_data_gib: round4((s.record_count * (s.key_bytes + s.value_bytes)) / GIB),
       },
-      achieved_ops_per_s: Number.isFinite(from) ? round3(this.completedInWindow / s.duration_s) : 0,
-      latency: { all: this.allLatencies().summary(), read: this.hist.read.summary(), update: this.hist.update.summary() },
-      latency_uncorrected: { all: this.histService.summary() },
+      achieved_ops_per_s: Number.isFinite(from) ? round3(c.completedInWindow / s.duration_s) : 0,
+      latency: { all: c.allLatencies().summary(), read: c.hist.read.summary(), update: c.hist.update.summary() },
+      latency_uncorrected: { all: c.histService.summary() },
       leader_changes: this.leaderChanges,
       leader_at_end: this.leader,
       nodes,
-      stopped_early: this.stoppedEarly,
-      ...(this.stoppedEarly && this.now > this.workloadStart_us ? { served_ops_per_s: round3(this.servedOps / ((this.now - this.workloadStart_us) / 1e6)) } : {}),
+      stopped_early: c.stoppedEarly,
+      ...(c.stoppedEarly && this.now > c.workloadStart_us ? { served_ops_per_s: round3(c.servedOps / ((this.now - c.workloadStart_us) / 1e6)) } : {}),
       ...(this.mit ? { mitigation: this.mitigationStats() } : {}),
-      ...(this.store ? { storage: this.storageStats(Number.isFinite(from) ? this.completedInWindow / s.duration_s : 0) } : {}),
-      ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: this.overCount } } : {}),
+      ...(this.store ? { storage: this.storageStats(Number.isFinite(from) ? c.completedInWindow / s.duration_s : 0) } : {}),
+      ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: c.overCount } } : {}),
     };
   }
 }
@@ -874,11 +645,6 @@ const FOLLOWER_UPDATE = { role: 'follower', op: 'update' } as const;
 
 function isUpdate(ev: NodeEvent): boolean {
   return (ev.kind === 'client' && ev.op === 'update') || (ev.kind === 'message' && ev.update);
-}
-
-/** The engines' keys: YCSB's key text, cut or padded to the workload's key size. */
-function engineKey(ycsb: string, bytes: number): string {
-  return ycsb.length >= bytes ? ycsb.slice(0, bytes) : ycsb + '0'.repeat(bytes - ycsb.length);
 }
 
 function round3(x: number): number {
