@@ -2,27 +2,26 @@
 // YCSB-style load, in virtual time, with the network, CPU and runtime (GC / allocator) models.
 // One event queue ordered by (time, sequence) drives everything; every random draw comes from
 // a seeded stream; nothing reads the wall clock.
-import type { EngineName, EngineProvider, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
+import type { EngineProvider, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
 import { STREAM_MITIGATION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
-import type { TimerName } from '../core/effects.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { DEFAULT_CARD, param, validateCard } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
-import { allocCosts, opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
-import { cpuCosts, GIB, makeRuntime, type CpuCosts } from '../models/node-model.ts';
-import type { RuntimeModel } from '../models/runtime.ts';
+import { allocCosts } from '../models/alloc.ts';
+import { cpuCosts, GIB, makeRuntime } from '../models/node-model.ts';
 import type { G1State } from '../models/g1.ts';
-import { EngineHost, FastHost, type FastCluster, type Host, type NodeEvent, type NodeOutput, type OpKind } from './hosts.ts';
+import { EngineHost, FastHost, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
 import type { GcPending } from '../models/runtime.ts';
 import { bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
-import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, writeCpu_us, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
+import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Ev } from './events.ts';
+import { stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 
 export type { EngineProvider };
@@ -49,29 +48,6 @@ export class CancelledError extends Error {
   }
 }
 
-interface SimNode {
-  id: number;
-  engine: EngineName;
-  host: Host | null;
-  inc: number;
-  pool: CpuPool;
-  runtime: RuntimeModel;
-  cpu: CpuCosts;
-  alloc: AllocCosts;
-  opsEntered: number;
-  allocatedBytes: number;
-  timerGen: Record<TimerName, number>;
-  crashed_at_us: number | null;
-  heapSamples: number[];
-  /** BLADE: where this node's next collection stands. */
-  blade: 'idle' | 'handoff' | 'asked' | 'granted' | 'collecting';
-  /** BLADE: an old leader waits until then before it asks to collect (its clients are told of
-   * the new leader; requests already on their way reach it while it still runs). */
-  blade_drain_until_us: number;
-  /** durability: the node's device (null: durability none) */
-  disk: DiskQueue | null;
-}
-
 const MAX_EVENTS = 2_000_000_000;
 // Timer events carry nothing but their name: one object each, shared (hosts only read events).
 const COMMIT_TIMER: NodeEvent = { kind: 'timer', timer: 'commit' };
@@ -96,6 +72,7 @@ class Simulation {
   private readonly request_timeout_us: number;
   private readonly clients: Clients;
   private readonly bucket_us: number;
+  private readonly timing: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: { stats: MitigationStats; blade: boolean; mitmem: boolean; deadline_us: number; rng: Prng; board: PermissionBoard; lastCollected: number[]; granted: number } | null;
   private readonly fastCluster: FastCluster = { leader: 0, nextIndex: 1 };
@@ -246,51 +223,13 @@ class Simulation {
   /** An event reaches a node at time t: its parallel work is placed on a core, its core step
    * on the Log mutex; the step itself runs when the serialized section starts. */
   private onArrive(n: SimNode, ev: NodeEvent): void {
-    n.runtime.advance(this.now);
-    if (n.runtime.oom_at_us !== null) {
+    const out = stepNode(n, ev, this.now, this.clients.loading, this.store, this.bucket_us, this.timing);
+    if (out === null) {
       this.crash(n);
       return;
     }
-    // The core step belongs where the Log mutex is granted. The mutex is granted in arrival
-    // order, so each node's steps happen in the order its events arrive: the step is taken now
-    // and its effects leave at the times the models give. Nothing observes a core in between.
-    const out = n.host!.step(ev);
-    const c = n.cpu;
-    const bytesIn = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
-    const pre = (ev.kind === 'client' || ev.kind === 'message' ? c.in_us : c.timer_us) + (c.per_kib_us * bytesIn) / 1024;
-    let post = 0;
-    // Handing a persist to the disk: inside the serialized section for an ordered log (its
-    // records go down in log order under the Log mutex); on any core for scattered entries.
-    let serialWrite = 0;
-    for (const o of out) {
-      if (o.kind === 'send' || o.kind === 'reply') {
-        post += c.out_us + (c.per_kib_us * o.bytes) / 1024;
-      } else if (o.kind === 'persist') {
-        const w = writeCpu_us(this.store!.costs, o.bytes);
-        if (this.store!.ordered) serialWrite += w;
-        else post += w;
-      }
-    }
-    // Allocation: a node allocates an operation's bytes (card: per role and kind, measured on
-    // the native engines, everything the operation costs that node included) once, where the
-    // operation enters its log; every event pays the allocator per allocation. The runtime may
-    // answer with extra CPU for this event (Go assists, allocator work) and may start a collection.
-    // The exact mode's load phase only gives the engines their scaled-down keys; the memory
-    // model already holds every modelled record, so loading allocates nothing here.
-    const entering = this.clients.loading ? null : opEntering(ev, out);
-    const allocated = entering ? opBytes(n.alloc, entering.role, entering.op) : 0;
-    if (entering) n.opsEntered++;
-    n.allocatedBytes += allocated;
-    post += n.runtime.charge(this.now, allocated, n.alloc.allocs_per_event);
-    if (n.runtime.onUpdate && isUpdate(ev)) n.runtime.onUpdate();
-    // The event's work is one piece on a core (a thread waiting for the mutex gives its core
-    // back, so the wait is not on the core); the serialized part waits for the mutex; the
-    // effects leave when both the work and the serialized section are done.
-    const core = n.pool.run(this.now, pre + c.step_us + serialWrite + post);
-    const ser = n.pool.serial(core.start_us + pre, c.step_us + serialWrite);
-    const sendAt = Math.max(core.end_us, ser.end_us + post);
-    n.heapSamples[Math.floor(ser.start_us / this.bucket_us)] = n.runtime.heapBytes();
-    for (const o of out) this.emit(n, o, ser.start_us, ser.end_us, sendAt);
+    const tm = this.timing;
+    for (const o of out) this.emit(n, o, tm.ser_start_us, tm.ser_end_us, tm.send_at_us);
   }
 
   private emit(n: SimNode, o: NodeOutput, serStart: number, serEnd: number, sendAt: number): void {
@@ -619,32 +558,6 @@ class Simulation {
       ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: c.overCount } } : {}),
     };
   }
-}
-
-/** The operation this event brings into the node's log, if any: a client command the node
- * takes as leader (it proposes it, or commits it at once when it is alone), or a follower's
- * accept request. Redirects, retries, votes and timers bring none. */
-export function opEntering(ev: NodeEvent, out: readonly NodeOutput[]): { readonly role: Role; readonly op: OpKind } | null {
-  if (ev.kind === 'client') {
-    // durable: a proposal's accept requests may be held behind its persist; the persist shows it was taken
-    for (let i = 0; i < out.length; i++) {
-      const o = out[i]!;
-      if ((o.kind === 'send' && o.type === 'accept_request') || o.kind === 'persist' || (o.kind === 'reply' && o.result !== 'leader_is' && o.result !== 'retry')) return ev.op === 'read' ? LEADER_READ : LEADER_UPDATE;
-    }
-    return null;
-  }
-  if (ev.kind === 'message' && ev.type === 'accept_request') return ev.update ? FOLLOWER_UPDATE : FOLLOWER_READ;
-  return null;
-}
-
-// The four answers of opEntering, shared (callers only read them): no object per event.
-const LEADER_READ = { role: 'leader', op: 'read' } as const;
-const LEADER_UPDATE = { role: 'leader', op: 'update' } as const;
-const FOLLOWER_READ = { role: 'follower', op: 'read' } as const;
-const FOLLOWER_UPDATE = { role: 'follower', op: 'update' } as const;
-
-function isUpdate(ev: NodeEvent): boolean {
-  return (ev.kind === 'client' && ev.op === 'update') || (ev.kind === 'message' && ev.update);
 }
 
 function round3(x: number): number {
