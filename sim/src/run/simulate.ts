@@ -2,7 +2,7 @@
 // YCSB-style load, in virtual time, with the network, CPU and runtime (GC / allocator) models.
 // One event queue ordered by (time, sequence) drives everything; every random draw comes from
 // a seeded stream; nothing reads the wall clock.
-import type { EngineProvider, ModelCard, NodeTimelines, RunResult, RunSpec, TimelinePoint } from '../api.ts';
+import type { EngineProvider, ModelCard, RunResult, RunSpec } from '../api.ts';
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
@@ -23,6 +23,7 @@ import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Ev } from './events.ts';
 import { stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
+import { nodeTimelines, round3, round4, round6, type RunWindow } from '../results/timelines.ts';
 
 export type { EngineProvider };
 
@@ -503,37 +504,10 @@ class Simulation {
     const c = this.clients;
     const from = c.measureFrom_us;
     const to = c.measureTo_us;
-    const nodes: NodeTimelines[] = this.nodes.map((n) => {
-      const cpu: TimelinePoint[] = [];
-      const gc: TimelinePoint[] = [];
-      const heap: TimelinePoint[] = [];
-      const u = n.pool.usage;
-      const b0 = Number.isFinite(c.workloadStart_us) ? Math.floor(c.workloadStart_us / this.bucket_us) : 0;
-      const b1 = Number.isFinite(to) ? Math.ceil(to / this.bucket_us) : u.busy.length;
-      let lastHeap = n.runtime.heapBytes();
-      for (let b = b0; b < b1; b++) {
-        const t_s = round6(((b + 1) * this.bucket_us) / 1e6);
-        const cap = this.bucket_us * u.cores;
-        cpu.push({ t_s, value: round4(Math.min(1, (u.busy[b] ?? 0) / cap)) });
-        gc.push({ t_s, value: round4(Math.min(1, (u.gc[b] ?? 0) / cap)) });
-        lastHeap = n.heapSamples[b] ?? lastHeap;
-        heap.push({ t_s, value: round4(lastHeap / GIB) });
-      }
-      const out: NodeTimelines = {
-        node: n.id,
-        engine: n.engine,
-        cpu_utilization: cpu,
-        gc_cpu_share: gc,
-        gc_events: n.runtime.events.map((g) => ({ t_s: round6(g.t_s), kind: g.kind, pause_ms: round4(g.pause_ms), cpu_ms: round4(g.cpu_ms), ...(g.duration_ms !== undefined ? { duration_ms: round4(g.duration_ms) } : {}) })),
-        heap_gib: heap,
-        mean_cpu_utilization: Number.isFinite(from) ? round4(u.utilization(from, to).total) : 0,
-        mean_gc_cpu_share: Number.isFinite(from) ? round4(u.utilization(from, to).gc) : 0,
-        ops_entered: n.opsEntered,
-        allocated_bytes_per_op: n.opsEntered > 0 ? round4(n.allocatedBytes / n.opsEntered) : 0,
-      };
-      if (n.crashed_at_us !== null) out.crashed_at_s = round6(n.crashed_at_us / 1e6);
-      return out;
-    });
+    const w: RunWindow = { workload_start_us: c.workloadStart_us, from_us: from, to_us: to, bucket_us: this.bucket_us };
+    const nodes = this.nodes.map((n) =>
+      nodeTimelines({ id: n.id, engine: n.engine, usage: n.pool.usage, gc_events: n.runtime.events, heap_bytes_now: n.runtime.heapBytes(), heap_samples: n.heapSamples, ops_entered: n.opsEntered, allocated_bytes: n.allocatedBytes, crashed_at_us: n.crashed_at_us }, w),
+    );
     return {
       simulated: true,
       model_card_version: this.card.version,
@@ -558,14 +532,4 @@ class Simulation {
       ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: c.overCount } } : {}),
     };
   }
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
-}
-function round4(x: number): number {
-  return Math.round(x * 10000) / 10000;
-}
-function round6(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }
