@@ -86,6 +86,9 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           full_gc_ns_per_live_byte: param(card, 'g1.full_gc_ns_per_live_byte'),
           // A card before 1.4.0 sizes eden by the percentages alone.
           pause_goal_ms: card.parameters['g1.pause_goal_ms']?.value ?? Infinity,
+          // A card before 1.5.0 promotes every survivor at its first pause.
+          max_tenuring_threshold: card.parameters['g1.max_tenuring_threshold']?.value ?? 1,
+          survivor_target_fraction: card.parameters['g1.survivor_target_fraction']?.value ?? 0,
         },
         live.data,
         live.log,
