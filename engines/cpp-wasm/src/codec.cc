@@ -333,6 +333,7 @@ void AppendRecordTo(std::string& b, const Record& r) {
     AppendField(b, "instance", false);
     AppendInstance(b, r.instance);
   } else {
+    if (r.kind == RecordKind::kCheckpoint) AppendUintField(b, "ballot", r.ballot, false);
     AppendUintField(b, "last_executed", r.last_executed, false);
     AppendField(b, "kv", false);
     AppendKVEntries(b, r.kv);
@@ -359,6 +360,12 @@ bool DecodeRecord(const JsonValue& v, Record* out) {
     out->kind = RecordKind::kSnapshot;
     return ObjectFields(v, {"kind", "last_executed", "kv"}, g) && AsUint(g[1], &out->last_executed) &&
            DecodeKVEntries(*g[2], &out->kv);
+  }
+  if (kind->s == "checkpoint") {
+    const JsonValue* g[4];
+    out->kind = RecordKind::kCheckpoint;
+    return ObjectFields(v, {"kind", "ballot", "last_executed", "kv"}, g) && AsUint(g[1], &out->ballot) &&
+           AsUint(g[2], &out->last_executed) && DecodeKVEntries(*g[3], &out->kv);
   }
   return false;
 }
@@ -680,6 +687,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.election_batch = n;
     } else if (f.name == "mitmem_deadline_us") {
       cfg.mitmem_deadline_us = n;
+    } else if (f.name == "snapshot_every") {
+      cfg.snapshot_every = n;
     } else {
       return "config: unknown field " + Quote(f.name);
     }

@@ -467,6 +467,15 @@ func decodeRecord(v *jsonValue) (Record, bool) {
 				return Record{Kind: RecordSnapshot, LastExecuted: le, KV: kv}, true
 			}
 		}
+	case "checkpoint":
+		if f, ok := objectFields(v, "kind", "ballot", "last_executed", "kv"); ok {
+			b, ok1 := asUint(f[1])
+			le, ok2 := asUint(f[2])
+			kv, ok3 := decodeKVEntries(f[3])
+			if ok1 && ok2 && ok3 {
+				return Record{Kind: RecordCheckpoint, Ballot: b, LastExecuted: le, KV: kv}, true
+			}
+		}
 	}
 	return Record{}, false
 }
@@ -481,6 +490,11 @@ func appendRecord(b []byte, r *Record) []byte {
 		b = appendField(b, "instance", false)
 		b = appendInstance(b, r.Instance)
 	case RecordSnapshot:
+		b = appendUintField(b, "last_executed", r.LastExecuted, false)
+		b = appendField(b, "kv", false)
+		b = appendKVEntries(b, r.KV)
+	case RecordCheckpoint:
+		b = appendUintField(b, "ballot", r.Ballot, false)
 		b = appendUintField(b, "last_executed", r.LastExecuted, false)
 		b = appendField(b, "kv", false)
 		b = appendKVEntries(b, r.KV)
@@ -768,6 +782,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.ElectionBatch = n
 		case "mitmem_deadline_us":
 			cfg.MitmemDeadlineUs = n
+		case "snapshot_every":
+			cfg.SnapshotEvery = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

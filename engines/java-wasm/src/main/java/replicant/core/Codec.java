@@ -351,6 +351,12 @@ public final class Codec {
             List<String[]> kv = f == null ? null : decodeKvEntries(f[2]);
             return n == null || kv == null ? null : Durability.Record.snapshot(n[0], kv);
         }
+        if ("checkpoint".equals(k)) {
+            Value[] f = objectFields(v, "kind", "ballot", "last_executed", "kv");
+            long[] n = f == null ? null : uints(f[1], f[2]);
+            List<String[]> kv = f == null ? null : decodeKvEntries(f[3]);
+            return n == null || kv == null ? null : Durability.Record.checkpoint(n[0], n[1], kv);
+        }
         return null;
     }
 
@@ -391,6 +397,7 @@ public final class Codec {
             Json.appendField(b, "instance", false);
             appendInstance(b, r.instance);
         } else {
+            if (r.kind == Durability.RecordKind.CHECKPOINT) Json.appendUintField(b, "ballot", r.ballot, false);
             Json.appendUintField(b, "last_executed", r.lastExecuted, false);
             Json.appendField(b, "kv", false);
             appendKvEntries(b, r.kv);
@@ -723,6 +730,9 @@ public final class Codec {
                     break;
                 case "mitmem_deadline_us":
                     cfg.mitmemDeadlineUs = n;
+                    break;
+                case "snapshot_every":
+                    cfg.snapshotEvery = n;
                     break;
                 default:
                     throw new Config.ConfigException("config: unknown field " + quote(f.name));
