@@ -7,6 +7,7 @@
 // log each server keeps a write-ahead log in its data dir and comes back from it; a scripted
 // schedule (`script`) kills the leader and followers in turn, restarts them from disk or
 // wiped, and waits on the cluster's state between steps.
+import { leaderKillRecoveries, recoveryProblems, RATE_RECOVERY_MS, RATE_WINDOW_MS, type LeaderKillRecovery } from './recovery.ts';
 import { Socket } from 'node:net';
 import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
 import { lostAcknowledgedWrites } from '@replicant/checker/final-state';
@@ -83,6 +84,8 @@ export interface NemesisResult {
   exits: string[];
   /** servers that did not exit with status 0 on SIGTERM (reported apart: not a safety or liveness matter) */
   unclean_exits: string[];
+  /** the issue's recovery targets after each leader kill (engines/nemesis/recovery.ts) */
+  leader_kills: LeaderKillRecovery[];
   problems: string[];
 }
 
@@ -285,7 +288,10 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
         }
       }
       lastFaultEnd = performance.now() - t0;
-      await sleep(300 + dice.int(1200));
+      // after a leader kill nothing else happens until the recovery window has been seen, so
+      // the rate 3 s after it is about that kill alone (the random draw is kept either way)
+      const gap = 300 + dice.int(1200);
+      await sleep(kind === 'kill' && rec.was_leader ? Math.max(gap, rec.at_ms + RATE_RECOVERY_MS + RATE_WINDOW_MS - (performance.now() - t0)) : gap);
     }
   };
 
@@ -370,6 +376,7 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
     await sleep(waitTail);
   }
   clientsRunning = false;
+  const clientsStopped_ms = performance.now() - t0;
   await Promise.all(clientRuns);
   await runClient(o.clients, true); // final reads of every key
   process.removeListener('SIGINT', onInterrupt);
@@ -392,6 +399,8 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   problems.push(...lost);
   if (finalReads.size < o.keys.length) problems.push(`liveness: the final reads got ${finalReads.size} of ${o.keys.length} keys`);
   if (afterFaults === undefined) problems.push('liveness: nothing was acknowledged after the last fault');
+  const leaderKills = leaderKillRecoveries(faults, acks, Math.round(clientsStopped_ms));
+  problems.push(...recoveryProblems(leaderKills));
   const unclean = [...exits.entries()].filter(([, e]) => e !== 'killed by the nemesis' && e !== 'exited with status 0').map(([i, e]) => `n${i} (${o.engines[i]}) ${e} on SIGTERM`);
   return {
     engines: o.engines,
@@ -405,6 +414,7 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
     unknown: history.filter((h) => h.result === 'unknown').length,
     exits,
     unclean_exits: unclean,
+    leader_kills: leaderKills,
     problems,
   };
 }
