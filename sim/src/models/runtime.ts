@@ -45,6 +45,9 @@ export interface RuntimeModel {
   setGate?(gate: CollectionGate | null): void;
   /** Until when the current collection stops or slows the node (µs); ≤ now when none runs. */
   collectingUntil_us?(): number;
+  /** Until when the event just charged must wait before its work runs, without using a core
+   * (a Go assist parked on the assist queue); ≤ now when it need not. */
+  assistParkedUntil_us?(): number;
 }
 
 /** C++ and Rust: no collector. Each allocation costs allocator time; the resident set is the

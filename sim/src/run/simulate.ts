@@ -377,10 +377,11 @@ class Simulation {
     if (n.isG1 && isUpdate(ev)) (n.runtime as G1Runtime).onUpdate();
     // The event's work is one piece on a core (a thread waiting for the mutex gives its core
     // back, so the wait is not on the core); the serialized part waits for the mutex; the
-    // effects leave when both the work and the serialized section are done.
+    // effects leave when both the work and the serialized section are done, and not before a
+    // goroutine parked on Go's assist queue is woken (it holds neither a core nor the mutex).
     const core = n.pool.run(this.now, pre + c.step_us + serialWrite + post);
     const ser = n.pool.serial(core.start_us + pre, c.step_us + serialWrite);
-    const sendAt = Math.max(core.end_us, ser.end_us + post);
+    const sendAt = Math.max(core.end_us, ser.end_us + post, n.runtime.assistParkedUntil_us?.() ?? 0);
     n.heapSamples[Math.floor(ser.start_us / this.bucket_us)] = n.runtime.heapBytes();
     for (const o of out) this.emit(n, o, ser.start_us, ser.end_us, sendAt);
   }
