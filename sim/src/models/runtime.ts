@@ -32,6 +32,9 @@ export interface RuntimeModel {
   /** An event on this node allocates `alloc_bytes` with `allocs` allocations; returns the extra
    * CPU time (µs) the event itself must spend (assists, allocator). */
   charge(t_us: number, alloc_bytes: number, allocs: number): number;
+  /** An update replaced a value in the map (its old value becomes garbage, the new one survives
+   * the next young collection): only a generational collector (G1) keeps count. */
+  onUpdate?(): void;
   /** Modelled heap (or resident) bytes now. */
   heapBytes(): number;
   readonly events: GcEvent[];
@@ -48,6 +51,9 @@ export interface RuntimeModel {
   /** Until when the event just charged must wait before its work runs, without using a core
    * (a Go assist parked on the assist queue); ≤ now when it need not. */
   assistParkedUntil_us?(): number;
+  /** Until when a stop-the-world pause stops the node (µs), for a runtime whose pauses hold
+   * requests (G1's); a runtime that only slows the node (Go's concurrent cycles) has none. */
+  stoppedUntil_us?(): number;
 }
 
 /** C++ and Rust: no collector. Each allocation costs allocator time; the resident set is the

@@ -41,6 +41,8 @@ class Session implements StepSession {
   private now = 0;
   private steps = 0;
   private engines: SyncEngine[];
+  /** durability log: each node's disk, the records its persists wrote (kept across a crash) */
+  private disks: string[][] = [];
 
   constructor(
     private readonly spec: StepSessionSpec,
@@ -52,6 +54,10 @@ class Session implements StepSession {
     this.engines = names.map((n) => provide(n));
     this.netParams = networkParams(spec.network);
     this.reset();
+  }
+
+  private get durable(): boolean {
+    return this.spec.cluster.durability === 'log';
   }
 
   get time_us(): number {
@@ -68,6 +74,8 @@ class Session implements StepSession {
       seed: this.spec.cluster.seed,
       commit_interval_us: this.spec.cluster.commit_interval_us,
       ...(this.spec.cluster.check_quorum !== undefined && { check_quorum: this.spec.cluster.check_quorum }),
+      ...(this.durable && { durability: 'log' as const }),
+      ...(this.spec.cluster.repair_batch && { repair_batch: this.spec.cluster.repair_batch }),
       trace: true,
     });
     this.network = new Network(this.netParams, new Prng(this.spec.cluster.seed, STREAM_NETWORK));
@@ -80,6 +88,7 @@ class Session implements StepSession {
     this.recorded = [];
     this.now = 0;
     this.steps = 0;
+    this.disks = this.engines.map(() => []);
     for (let id = 0; id < this.nodes.size; id++) this.boot(id, `n${id} booted`);
   }
 
@@ -184,7 +193,23 @@ class Session implements StepSession {
     this.checkNode(node);
     if (this.nodes.isUp(node)) throw new StepError(`n${node} is up`);
     this.recorded.push(`restart ${node}`);
-    this.boot(node, `n${node} restarted`);
+    if (!this.durable) return this.boot(node, `n${node} restarted (empty: durability none keeps nothing on disk)`);
+    const records = this.disks[node]!;
+    this.nodes.boot(node);
+    this.step(node, `{"type":"restart","records":[${records.join(',')}]}`, [`n${node} restarted from its disk (${records.length} record${records.length === 1 ? '' : 's'})`]);
+  }
+
+  restartWiped(node: number): void {
+    this.checkNode(node);
+    if (this.nodes.isUp(node)) throw new StepError(`n${node} is up`);
+    this.recorded.push(`wipe ${node}`);
+    this.disks[node] = [];
+    this.boot(node, `n${node} restarted with its disk wiped (empty)`);
+  }
+
+  disk(node: number): string[] {
+    this.checkNode(node);
+    return this.disks[node]!.slice();
   }
 
   cut(from: number, to: number): void {
@@ -280,6 +305,7 @@ class Session implements StepSession {
       }
       case 'crash': return this.crash(num(a));
       case 'restart': return this.restart(num(a));
+      case 'wipe': return this.restartWiped(num(a));
       case 'cut': return this.cut(num(a), num(b));
       case 'heal': return this.heal();
       case 'until': {
@@ -303,9 +329,15 @@ class Session implements StepSession {
   private step(node: number, event: string, notes: string[]): TraceEntry {
     const effects = this.nodes.get(node).step(event);
     this.steps++;
+    let persisted: number | null = null;
     for (const line of splitLines(effects)) {
       const e = parseEffect(line);
-      if (e.kind === 'send') {
+      if (e.kind === 'persist') {
+        // The step session's disk is instant: the batch is written now, and the core hears so in
+        // the next step (which releases whatever it held behind the batch).
+        this.disks[node]!.push(...persistRecords(line));
+        persisted = e.persist_id;
+      } else if (e.kind === 'send') {
         if (this.network.isCut(node, e.to)) {
           notes.push(`a ${e.type} to n${e.to} was lost (link ${node}->${e.to} is cut)`);
           continue;
@@ -321,6 +353,7 @@ class Session implements StepSession {
     }
     const entry: TraceEntry = { step: this.steps, t_us: this.now, node, event, effects, notes };
     this.log.push(entry);
+    if (persisted !== null) this.step(node, `{"type":"persisted","persist_id":${persisted}}`, [`n${node}'s disk wrote persist ${persisted}`]);
     return entry;
   }
 
@@ -339,6 +372,12 @@ class Session implements StepSession {
   private checkNode(node: number): void {
     if (!Number.isInteger(node) || node < 0 || node >= this.nodes.size) throw new StepError(`no node n${node}`);
   }
+}
+
+/** The records of a persist effect, each as canonical JSON (the core wrote them so). */
+function persistRecords(line: string): string[] {
+  const e = JSON.parse(line) as { records?: unknown[] };
+  return Array.isArray(e.records) ? e.records.map((r) => JSON.stringify(r)) : [];
 }
 
 function networkParams(spec: NetworkSpec | undefined): NetworkParams {
