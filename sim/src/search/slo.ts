@@ -102,7 +102,7 @@ export function runProbe(spec: SloSearchSpec, target: number, provide: EnginePro
     estimated = est.estimated_from;
     overShare = est.over_share;
   } else {
-    r = simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000 });
+    r = simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000, ...(w?.g1_start ? { g1_states: w.g1_start } : {}) });
     met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
     p99 = r.stopped_early ? slo : p99ms(r);
     if (r.ops_over && r.latency.all.count > 0 && !r.stopped_early) overShare = r.ops_over.count / r.latency.all.count;
