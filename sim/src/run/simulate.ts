@@ -21,7 +21,7 @@ import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Ev } from './events.ts';
-import { stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { runtimeSettings, stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 import { nodeTimelines, round3, round4, round6, type RunWindow } from '../results/timelines.ts';
 
@@ -96,7 +96,6 @@ class Simulation {
     this.nodeSet = exact ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}) }) : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
-    const logInstances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
     // The steady-state shortcut (fast mode): node 0 leads, the others start in the follower's phase.
     const phases = spec.fidelity === 'fast' ? hooks.g1_states : undefined;
     spec.engines.forEach((engine, id) => {
@@ -107,7 +106,7 @@ class Simulation {
         host: null,
         inc: 0,
         pool,
-        runtime: makeRuntime(card, { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances: logInstances, ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
+        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,
