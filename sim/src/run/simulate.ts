@@ -232,18 +232,18 @@ class Simulation {
     for (const o of out) this.emit(n, o, tm.ser_start_us, tm.ser_end_us, tm.send_at_us);
   }
 
-  private emit(n: SimNode, o: NodeOutput, serStart: number, serEnd: number, sendAt: number): void {
+  private emit(n: SimNode, o: NodeOutput, ser_start_us: number, ser_end_us: number, send_at_us: number): void {
     switch (o.kind) {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
-        const at = this.net.arrival(n.id, o.to, o.bytes, sendAt);
+        const at = this.net.arrival(n.id, o.to, o.bytes, send_at_us);
         this.q.push(at, { k: EV.arrival, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
         return;
       }
       case 'reply': {
         const thread = threadOfClient(o.client_id, this.clients.threads.length);
         if (thread === null) return;
-        const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, sendAt);
+        const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, send_at_us);
         const t = this.clients.threads[thread]!;
         if (o.result !== 'leader_is' && o.result !== 'retry' && t.busy && o.request_id === t.request_id) {
           if (t.busy_from !== null && this.mit) {
@@ -260,9 +260,9 @@ class Simulation {
       }
       case 'set_timer': {
         const gen = ++n.timerGen[o.timer];
-        this.q.push(serEnd + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
+        this.q.push(ser_end_us + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
         // Only a leader arms the commit timer: that is how the simulator sees who leads.
-        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, serStart);
+        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, ser_start_us);
         return;
       }
       case 'cancel_timer':
@@ -272,7 +272,7 @@ class Simulation {
       case 'persist':
         // An ordered log's records leave the serialized section for the disk; a scattered
         // entry leaves when the step's work is done.
-        for (const f of n.disk!.submit(this.store!.ordered ? serEnd : sendAt, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
+        for (const f of n.disk!.submit(this.store!.ordered ? ser_end_us : send_at_us, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
         return;
     }
   }
@@ -294,9 +294,9 @@ class Simulation {
     };
   }
 
-  private setLeader(id: number, t: number): void {
+  private setLeader(id: number, t_us: number): void {
     this.leader = id;
-    this.leaderChanges.push({ t_s: round6(t / 1e6), leader: id });
+    this.leaderChanges.push({ t_s: round6(t_us / 1e6), leader: id });
   }
 
   private handle(e: Ev): void {
