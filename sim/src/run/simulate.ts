@@ -21,7 +21,7 @@ import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Ev } from './events.ts';
-import { stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { runtimeSettings, stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 import { nodeTimelines, round3, round4, round6, type RunWindow } from '../results/timelines.ts';
 
@@ -101,7 +101,6 @@ class Simulation {
       : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
-    const logInstances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
     // The steady-state shortcut (fast mode): node 0 leads, the others start in the follower's phase.
     const phases = spec.fidelity === 'fast' ? hooks.g1_states : undefined;
     spec.engines.forEach((engine, id) => {
@@ -112,7 +111,7 @@ class Simulation {
         host: null,
         inc: 0,
         pool,
-        runtime: makeRuntime(card, { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances: logInstances, ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
+        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,
@@ -239,18 +238,18 @@ class Simulation {
     for (const o of out) this.emit(n, o, tm.ser_start_us, tm.ser_end_us, tm.send_at_us);
   }
 
-  private emit(n: SimNode, o: NodeOutput, serStart: number, serEnd: number, sendAt: number): void {
+  private emit(n: SimNode, o: NodeOutput, ser_start_us: number, ser_end_us: number, send_at_us: number): void {
     switch (o.kind) {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
-        const at = this.net.arrival(n.id, o.to, o.bytes, sendAt);
+        const at = this.net.arrival(n.id, o.to, o.bytes, send_at_us);
         this.q.push(at, { k: EV.arrival, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
         return;
       }
       case 'reply': {
         const thread = threadOfClient(o.client_id, this.clients.threads.length);
         if (thread === null) return;
-        const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, sendAt);
+        const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, send_at_us);
         const t = this.clients.threads[thread]!;
         if (o.result !== 'leader_is' && o.result !== 'retry' && t.busy && o.request_id === t.request_id) {
           if (t.busy_from !== null && this.mit) {
@@ -267,9 +266,9 @@ class Simulation {
       }
       case 'set_timer': {
         const gen = ++n.timerGen[o.timer];
-        this.q.push(serEnd + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
+        this.q.push(ser_end_us + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
         // Only a leader arms the commit timer: that is how the simulator sees who leads.
-        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, serStart);
+        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, ser_start_us);
         return;
       }
       case 'cancel_timer':
@@ -281,7 +280,7 @@ class Simulation {
       case 'persist':
         // An ordered log's records leave the serialized section for the disk; a scattered
         // entry leaves when the step's work is done.
-        for (const f of n.disk!.submit(this.store!.ordered ? serEnd : sendAt, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
+        for (const f of n.disk!.submit(this.store!.ordered ? ser_end_us : send_at_us, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
         return;
     }
   }
@@ -303,9 +302,9 @@ class Simulation {
     };
   }
 
-  private setLeader(id: number, t: number): void {
+  private setLeader(id: number, t_us: number): void {
     this.leader = id;
-    this.leaderChanges.push({ t_s: round6(t / 1e6), leader: id });
+    this.leaderChanges.push({ t_s: round6(t_us / 1e6), leader: id });
   }
 
   private handle(e: Ev): void {
