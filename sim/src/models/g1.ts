@@ -239,6 +239,10 @@ export class G1Runtime implements RuntimeModel {
     return this.pauseEndUs;
   }
 
+  stoppedUntil_us(): number {
+    return this.pauseEndUs;
+  }
+
   private collect(t: number): void {
     const aged = this.survivorBytes();
     const copied = this.log_live_bytes + aged + this.updatesSinceYoung * this.survivorBytesPerUpdate;
