@@ -1,7 +1,8 @@
 // A client that records a linearizability history (the Porcupine checker's format) while it
-// runs operations against a native cluster: one request in flight, `leader is N` followed, and
-// a write that some server may hold never sent again (a second copy could take effect after a
-// later write), so its outcome stays unknown. Used by the nemesis and the cluster tests.
+// runs operations against a native cluster: one request in flight, `leader is N` followed by the
+// next operation, and a write that some server may hold (one answered `leader is` or `retry`)
+// never sent again (a second copy could take effect after a later write), so its outcome stays
+// unknown. Used by the nemesis and the cluster tests.
 import { Socket } from 'node:net';
 import type { HistoryOp } from '@replicant/checker/lincheck';
 
@@ -126,10 +127,15 @@ export class HistoryClient {
       if (redirect || reply === 'retry') {
         if (redirect) this.target = Number(redirect[1]) % n;
         else await sleep(10);
-        // `leader is` comes from a node that did not propose it; `retry` may come from a
-        // deposed leader that already holds it in its log
+        // Neither answer says the write was not proposed: a deposed leader answers the client
+        // of every accept phase it still had open with `leader is` (docs/protocol.md,
+        // become_follower step 4), and `retry` also comes from a leader that gives up on a
+        // slot it proposes again. Such a write may already be on a majority and be replayed
+        // by the next leader, so a second copy sent now could take effect twice (a del then
+        // answers `key not found`: the Porcupine violations of docs/reliability.md). The
+        // text of the reply cannot tell a follower's redirect on arrival from that case.
+        if (kind !== 'get' || attempt > 50) break; // unknown
         if (reply === 'retry') mayHold = true;
-        if ((kind !== 'get' && mayHold) || attempt > 50) break;
         continue;
       }
       if (reply === 'bad command' || (kind === 'put' && reply !== '') || (kind === 'del' && reply !== '' && reply !== 'key not found'))
