@@ -227,11 +227,12 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
            AsUint(f[4], &m->ballot);
   }
   if (t == "handoff") {
-    const JsonValue* f[6];
+    const JsonValue* f[8];
     m->type = MessageType::kHandoff;
-    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "target"}, f) &&
+    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks"}, f) &&
            AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
-           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->target);
+           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->target) && AsUint(f[6], &m->collecting) &&
+           AsUint(f[7], &m->collecting_ticks);
   }
   return false;
 }
@@ -538,6 +539,8 @@ void AppendMessage(std::string& b, const Message& m) {
     case MessageType::kHandoff:
       AppendUintField(b, "ballot", m.ballot, false);
       AppendUintField(b, "target", m.target, false);
+      AppendUintField(b, "collecting", m.collecting, false);
+      AppendUintField(b, "collecting_ticks", m.collecting_ticks, false);
       break;
   }
   b.push_back('}');

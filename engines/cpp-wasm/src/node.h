@@ -203,6 +203,9 @@ class Node {
     uint64_t handoff_ticks = 0;
     // the last handoff heard: its successor's prepare passes the lease
     uint64_t handoff_ballot = 0, handoff_target = 0;
+    // the grants the last handoff passed on (a bit per peer) and the most heartbeats any of
+    // them may still be held; the target keeps them as its own when it wins
+    uint64_t inherited_collecting = 0, inherited_ticks = 0;
     // leader state
     std::vector<GcGrantEntry> grants;
     std::vector<GcAskEntry> queue;

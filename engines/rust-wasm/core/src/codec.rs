@@ -236,9 +236,11 @@ fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
             Message { typ, from, to, channel_id, ballot, ..Message::default() }
         }
         b"handoff" => {
-            let [_, from, to, ch, ballot, target] = object_fields(v, ["type", "from", "to", "channel_id", "ballot", "target"])?;
-            let [from, to, channel_id, ballot, target] = uints([from, to, ch, ballot, target])?;
-            Message { typ: MessageType::Handoff, from, to, channel_id, ballot, target, ..Message::default() }
+            let [_, from, to, ch, ballot, target, collecting, collecting_ticks] =
+                object_fields(v, ["type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks"])?;
+            let [from, to, channel_id, ballot, target, collecting, collecting_ticks] =
+                uints([from, to, ch, ballot, target, collecting, collecting_ticks])?;
+            Message { typ: MessageType::Handoff, from, to, channel_id, ballot, target, collecting, collecting_ticks, ..Message::default() }
         }
         _ => return None,
     };
@@ -482,6 +484,8 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
         MessageType::Handoff => {
             append_uint_field(b, "ballot", m.ballot, false);
             append_uint_field(b, "target", m.target, false);
+            append_uint_field(b, "collecting", m.collecting, false);
+            append_uint_field(b, "collecting_ticks", m.collecting_ticks, false);
         }
     }
     b.push(b'}');

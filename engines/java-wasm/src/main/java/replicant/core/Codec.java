@@ -230,12 +230,14 @@ public final class Codec {
                 return m;
             }
             case "handoff": {
-                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "target");
-                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5]);
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks");
+                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
                 if (n == null) return null;
                 m = header(MessageType.HANDOFF, n);
                 m.ballot = n[3];
                 m.target = n[4];
+                m.collecting = n[5];
+                m.collectingTicks = n[6];
                 return m;
             }
             default:
@@ -489,6 +491,8 @@ public final class Codec {
             case HANDOFF:
                 Json.appendUintField(b, "ballot", m.ballot, false);
                 Json.appendUintField(b, "target", m.target, false);
+                Json.appendUintField(b, "collecting", m.collecting, false);
+                Json.appendUintField(b, "collecting_ticks", m.collectingTicks, false);
                 break;
         }
         return b.append('}');
