@@ -48,6 +48,9 @@ export interface RuntimeModel {
   setGate?(gate: CollectionGate | null): void;
   /** Until when the current collection stops or slows the node (µs); ≤ now when none runs. */
   collectingUntil_us?(): number;
+  /** Until when the event just charged must wait before its work runs, without using a core
+   * (a Go assist parked on the assist queue); ≤ now when it need not. */
+  assistParkedUntil_us?(): number;
   /** Until when a stop-the-world pause stops the node (µs), for a runtime whose pauses hold
    * requests (G1's); a runtime that only slows the node (Go's concurrent cycles) has none. */
   stoppedUntil_us?(): number;

@@ -101,12 +101,13 @@ export function stepNode(n: SimNode, ev: NodeEvent, now_us: number, loading: boo
   if (n.runtime.onUpdate && isUpdate(ev)) n.runtime.onUpdate();
   // The event's work is one piece on a core (a thread waiting for the mutex gives its core
   // back, so the wait is not on the core); the serialized part waits for the mutex; the
-  // effects leave when both the work and the serialized section are done.
+  // effects leave when both the work and the serialized section are done, and not before a
+  // goroutine parked on Go's assist queue is woken (it holds neither a core nor the mutex).
   const core = n.pool.run(now_us, pre + c.step_us + serialWrite + post);
   const ser = n.pool.serial(core.start_us + pre, c.step_us + serialWrite);
   timing.ser_start_us = ser.start_us;
   timing.ser_end_us = ser.end_us;
-  timing.send_at_us = Math.max(core.end_us, ser.end_us + post);
+  timing.send_at_us = Math.max(core.end_us, ser.end_us + post, n.runtime.assistParkedUntil_us?.() ?? 0);
   n.heapSamples[Math.floor(ser.start_us / bucket_us)] = n.runtime.heapBytes();
   return out;
 }

@@ -93,7 +93,12 @@ class Simulation {
     this.bucket_us = spec.timeline_bucket_us;
     const exact = spec.fidelity === 'exact';
     const durable = spec.storage.durability !== 'none';
-    this.nodeSet = exact ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}) }) : null;
+    // Exact mode's BLADE is the cores' own (docs/protocol.md, "GC mitigation"); MITMEM's busy
+    // rule stays the run loop's (mitmemBusy), in both modes.
+    const coreBlade = exact && bladeOn(spec.mitigation.mode);
+    this.nodeSet = exact
+      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const } : {}) })
+      : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
     // The steady-state shortcut (fast mode): node 0 leads, the others start in the follower's phase.
@@ -228,6 +233,7 @@ class Simulation {
       this.crash(n);
       return;
     }
+    if (this.nodeSet && this.mit?.blade) this.bladeCoreOutputs(n, out);
     const tm = this.timing;
     for (const o of out) this.emit(n, o, tm.ser_start_us, tm.ser_end_us, tm.send_at_us);
   }
@@ -268,6 +274,8 @@ class Simulation {
       case 'cancel_timer':
         n.timerGen[o.timer]++;
         if (o.timer === 'commit' && this.leader === n.id) this.leader = null;
+        return;
+      case 'collect': // handled where the step ran (bladeCoreOutputs)
         return;
       case 'persist':
         // An ordered log's records leave the serialized section for the disk; a scattered
@@ -353,8 +361,9 @@ class Simulation {
 
   /** BLADE's upcall: the runtime is about to collect. A leader hands off first; a follower
    * asks the leader for permission; the collection waits until it is granted. */
-  private bladeGate(n: SimNode, _t: number, _pending: GcPending): boolean {
+  private bladeGate(n: SimNode, _t: number, pending: GcPending): boolean {
     const m = this.mit!;
+    if (this.nodeSet) return this.bladeCoreGate(n, pending);
     switch (n.blade) {
       case 'granted':
         n.blade = 'collecting';
@@ -390,6 +399,46 @@ class Simulation {
     const leader = this.fastCluster.leader;
     this.q.push(this.net.arrival(n.id, leader, 64, this.now), { k: EV.blade_request, node: n.id });
     return false;
+  }
+
+  /** Exact mode: the engine decides. The runtime's announcement becomes a `gc_pending` event
+   * to the node's core (queued, so it is stepped like any event); the collection waits for the
+   * core's `collect` (at once, after its leader's grant, or after its handoff); `gc_done`
+   * follows when the collection ends. */
+  private bladeCoreGate(n: SimNode, pending: GcPending): boolean {
+    const m = this.mit!;
+    switch (n.blade) {
+      case 'granted':
+        n.blade = 'collecting';
+        m.granted++;
+        m.stats.max_collecting_at_once = Math.max(m.stats.max_collecting_at_once, this.nodes.filter((x) => x.blade === 'collecting').length);
+        this.q.push(this.now, { k: 10, node: n.id });
+        return true;
+      case 'collecting':
+        return true;
+      case 'asked':
+      case 'handoff':
+        return false;
+      case 'idle':
+        break;
+    }
+    if (!n.host) return true;
+    m.stats.gc_pending++;
+    m.stats.held_collections++;
+    n.blade = 'asked';
+    const pause_us = Math.max(1, Math.round(predictPause_ms(pending.predicted_pause_ms, m.rng) * 1000));
+    this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_pending', pause_us });
+    return false;
+  }
+
+  /** Exact mode: what a core step says about BLADE — a `collect` lets the held collection run
+   * at the runtime's next allocation; a `handoff` broadcast is one handoff. */
+  private bladeCoreOutputs(n: SimNode, out: NodeOutput[]): void {
+    for (const o of out) {
+      if (o.kind === 'collect' && n.blade === 'asked') n.blade = 'granted';
+    }
+    const firstPeer = n.id === 0 ? 1 : 0;
+    if (out.some((o) => o.kind === 'send' && o.type === 'handoff' && o.to === firstPeer)) this.mit!.stats.handoffs++;
   }
 
   private bladeHandoffArrives(from: number, to: number): void {
@@ -436,6 +485,13 @@ class Simulation {
   /** The node's collection is over (or the node died): the next waiting node may collect. */
   private bladeDone(n: SimNode): void {
     const m = this.mit!;
+    if (this.nodeSet) {
+      // exact mode: the core hears the end (a crashed node's core is gone)
+      const wasCollecting = n.blade === 'collecting';
+      n.blade = 'idle';
+      if (wasCollecting && n.host) this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_done' });
+      return;
+    }
     if (n.blade === 'collecting') m.lastCollected.push(n.id);
     n.blade = 'idle';
     const next = m.board.done(n.id);

@@ -105,10 +105,11 @@ export function runProbe(spec: SloSearchSpec, target: number, provide: EnginePro
     estimated = est.estimated_from;
     overShare = est.over_share;
   } else {
-    // A run the memory does not enter is made once for all memory sizes (probe-cache.ts).
-    const key = memoryFreeKey(probeSpec, inner.stop_when_p99_exceeds_us, slo * 1000);
+    // A run the memory does not enter is made once for all memory sizes (probe-cache.ts); a run
+    // started from carried G1 state is not memory-free.
+    const key = w?.g1_start ? null : memoryFreeKey(probeSpec, inner.stop_when_p99_exceeds_us, slo * 1000);
     const cached = key === null ? null : PROBES.get(key, probeSpec);
-    r = cached ?? simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000 });
+    r = cached ?? simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000, ...(w?.g1_start ? { g1_states: w.g1_start } : {}) });
     if (key !== null && !cached) PROBES.set(key, r);
     met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
     p99 = r.stopped_early ? slo : p99ms(r);
