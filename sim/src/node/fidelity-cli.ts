@@ -554,7 +554,9 @@ ${missText}
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-${candidate}## What the model does not contain
+${candidate}BLADE's Table 7 (GC mitigation) is compared with the simulator in [mitigation.md](mitigation.md#blade-gc-mitigation-table-7) (\`npm --workspace @replicant/sim run mitigation\`).
+
+## What the model does not contain
 
 - Virtualisation overhead (Table 1, m5.metal vs m5.2xlarge) and Nagle / TCP Quick ACK (Fig 5):
   not modelled, so not predicted.
