@@ -46,7 +46,7 @@ describe('TortureHost', () => {
     expect(t.verdict.verdict).toBe('violation');
     expect(t.verdict.suspect_operations.length).toBeGreaterThan(0);
     expect(t.problems[0]).toMatch(/not linearizable/);
-    expect(t.faults.some((f) => f.includes('amnesia'))).toBe(true);
+    expect(t.faults.some((f) => f.includes('restart as a fresh process'))).toBe(true); // the crash with amnesia
     expect(t.frame.step).toBe(t.total_steps);
 
     const mid = Math.floor(t.total_steps / 2);
