@@ -7,7 +7,7 @@
 // output, step by step, and the same final inspect views. A divergence reports the seed and
 // the first differing step so it can be replayed with --seed.
 import type { AsyncEngine } from '../../loader/engine.ts';
-import { Cluster, HarnessError, TimerName } from './cluster.ts';
+import { AsyncScriptedCluster as Cluster, HarnessError, type TimerName } from '../../scripted/index.ts';
 
 /** Mulberry32: a small, fast, well-mixed 32-bit PRNG for choosing actions. */
 export function mulberry32(seed: number): () => number {
@@ -78,19 +78,19 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
   // Knobs vary too, so that every engine's handling of them is compared.
   const knobs = {
     trace: rand() < 0.85,
-    maxPendingAccepts: rand() < 0.8 ? 4096 : 1 + Math.floor(rand() * 4),
-    acceptTimeoutTicks: rand() < 0.7 ? 3 : 1 + Math.floor(rand() * 3),
-    commitIntervalUs: rand() < 0.8 ? 150_000 : 1000 + Math.floor(rand() * 100_000),
-    checkQuorum: rand() < 0.5,
-    repairBatch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
-    electionBatch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 4),
+    max_pending_accepts: rand() < 0.8 ? 4096 : 1 + Math.floor(rand() * 4),
+    accept_timeout_ticks: rand() < 0.7 ? 3 : 1 + Math.floor(rand() * 3),
+    commit_interval_us: rand() < 0.8 ? 150_000 : 1000 + Math.floor(rand() * 100_000),
+    check_quorum: rand() < 0.5,
+    repair_batch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
+    election_batch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 4),
     durability: rand() < 0.5 ? ('none' as const) : ('log' as const),
-    manualPersist: rand() < 0.5,
+    manual_persist: rand() < 0.5,
     // GC mitigation: gc_pending and gc_done events below, in every mode (none answers collect)
     mitigation: pick(['none', 'blade', 'blade', 'mitmem', 'both'] as const),
-    mitmemDeadlineUs: rand() < 0.7 ? 20_000 : Math.floor(rand() * 100_000),
+    mitmem_deadline_us: rand() < 0.7 ? 20_000 : Math.floor(rand() * 100_000),
   };
-  const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, ...knobs });
+  const cluster = await Cluster.start(engine, { num_nodes: n, seed: opts.seed, ...knobs });
   const durable = knobs.durability === 'log';
   const steps: string[] = [`create n=${n} ${JSON.stringify(knobs)}\n${cluster.take().join('\n')}`];
   let clientSeq = 0;
