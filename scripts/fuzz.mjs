@@ -2,9 +2,11 @@
 // Runs each engine's fuzz.sh (its language's standard fuzzer on the client-line parser, the
 // peer-frame decoder and, where the server has one, the write-ahead log reader) and prints the
 // figures per target: inputs, seconds, exec/s, coverage where the fuzzer reports it, crashes.
-// --report writes them as JSON (data/reliability/fuzz-<engine>.json for the committed runs).
+// --report writes them as JSON (data/reliability/fuzz-<engine>.json for the committed runs); each
+// target carries the command, date, load and wall time of its own run, so a --target run updates
+// its target in an existing report and keeps the others (the long runs go target by target).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +19,8 @@ const USAGE = `usage: npm run fuzz -- --engine go|cpp|rust|java|all[,…] (--inp
   --inputs N    run each target for N inputs (libFuzzer -runs=N, go test -fuzztime=Nx)
   --seconds S   run each target for S seconds instead
   --target NAME one target only (as the engine's fuzz.sh names it)
-  --report FILE write the figures as JSON (one engine: that file; several: FILE gets -<engine> before .json)
+  --report FILE write the figures as JSON (one engine: that file; several: FILE gets -<engine> before .json);
+                an existing report keeps its other targets
   --read-logs DIR  run nothing: read the logs a run left in DIR (one engine; for a run that was stopped)
 Exit status: 0 no crash, 1 a target crashed or failed, 2 bad input.`;
 
@@ -64,16 +67,30 @@ for (const engine of engines) {
     console.log(`${engine} ${t.target}: ${t.inputs.toLocaleString('en')} inputs in ${t.seconds ?? '?'} s (${t.exec_per_s ?? '?'} exec/s)${cov}, corpus ${t.corpus ?? '?'}, ${t.crashes} crash(es)`);
     for (const l of t.crash_lines.slice(0, 5)) console.log(`  ${l}`);
   }
-  if (run.status !== 0 && targets.every((t) => t.crashes === 0)) console.log(`${engine}: fuzz.sh exited ${run.status ?? run.signal} (see above)`);
+  if (!readOnly && run.status !== 0 && targets.every((t) => t.crashes === 0)) console.log(`${engine}: fuzz.sh exited ${run.status ?? run.signal} (see above)`);
   if (opt.has('report')) {
     let file = fromStart(opt.get('report'));
     if (engines.length > 1) file = file.replace(/(\.json)?$/, `-${engine}.json`);
-    const report = {
-      command: `npm run fuzz -- --engine ${engine} --${unit} ${value}${opt.has('target') ? ` --target ${opt.get('target')}` : ''}`,
-      stopped_early: readOnly || undefined,
-      engine, fuzzer: FUZZERS[engine], date: new Date(t0).toISOString(), wall_s, load_average_at_start: load_before,
-      exit_status: run.status, targets: targets.map(({ crash_lines, ...t }) => ({ ...t, crash_lines: crash_lines.slice(0, 10) })),
-    };
+    const run_of = (t) => ({
+      command: `npm run fuzz -- --engine ${engine} --${unit} ${value}${opt.has('target') || readOnly ? ` --target ${t.target}` : ''}` +
+        (readOnly ? ' (figures read from the fuzzer\'s log with --read-logs)' : ''), date: readOnly ? null : new Date(t0).toISOString(), wall_s: readOnly ? null : wall_s, load_average_at_start: readOnly ? null : load_before,
+      ...(readOnly ? { log_written: statSync(join(logs, `${t.target}.log`)).mtime.toISOString() } : {}),
+      exit_status: run.status,
+      // a stopped run (read from its logs) that got short of an --inputs budget
+      stopped_early: unit === 'inputs' ? t.inputs < Number(value) : readOnly,
+    });
+    const fresh = targets.map(({ crash_lines, ...t }) => ({ ...t, crash_lines: crash_lines.slice(0, 10), ...run_of(t) }));
+    let kept = [];
+    if (existsSync(file)) {
+      const old = JSON.parse(readFileSync(file, 'utf8'));
+      // reports from before per-target runs carry their run's fields once, at the top
+      const top = { command: old.command, date: old.date, wall_s: old.wall_s, load_average_at_start: old.load_average_at_start, exit_status: old.exit_status };
+      const budget = Number(/--inputs (\d+)/.exec(old.command ?? '')?.[1] ?? NaN);
+      kept = (old.targets ?? []).filter((t) => !fresh.some((f) => f.target === t.target))
+        .map((t) => ('command' in t ? t : { ...t, ...top, stopped_early: old.stopped_early === true && !(t.inputs >= budget) }));
+    }
+    const all = [...kept, ...fresh].sort((a, b) => a.target.localeCompare(b.target));
+    const report = { engine, fuzzer: FUZZERS[engine], targets: all };
     writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
     process.stderr.write(`wrote ${file}\n`);
   }

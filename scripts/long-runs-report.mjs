@@ -15,19 +15,27 @@ for (const f of files) {
   const report = JSON.parse(readFileSync(join(dir, f), 'utf8'));
   if (f.startsWith('torture-')) {
     for (const r of report.results ?? []) {
-      const t = torture.get(r.engine) ?? { seeds: 0, ranges: [], failures: 0, safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0, failing_seeds: [], recovery_us_max: 0, wall_s: 0 };
+      // chunks run with real restarts (--durability) are summed apart from those whose crashes kept state
+      const name = r.durability === 'log' || r.durability === 'none' ? `${r.engine}, durability ${r.durability}` : r.engine;
+      const t = torture.get(name) ?? { seeds: 0, ranges: [], failures: 0, safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0, failing_seeds: [], recovery_us_max: 0, wall_s: 0 };
       t.seeds += r.seeds;
       t.ranges.push([r.from, r.from + r.seeds - 1]);
       for (const k of ['failures', 'safety_failures', 'liveness_failures', 'lost_writes', 'operations', 'unknown_outcomes', 'steps', 'wall_s']) t[k] += r[k] ?? 0;
       t.failing_seeds.push(...(r.failing_seeds ?? []));
       t.recovery_us_max = Math.max(t.recovery_us_max, r.recovery_us_max ?? 0);
-      torture.set(r.engine, t);
+      torture.set(name, t);
     }
   } else if (f.startsWith('nemesis-')) {
     for (const run of report.runs ?? []) {
       const name = run.engines.join('+');
-      const n = nemesis.get(name) ?? { runs: 0, failing: 0, linearizable: 0, violation: 0, undecided: 0, lost_writes: 0, acknowledged: 0, unknown: 0, problems: [], unclean_exits: 0 };
+      const n = nemesis.get(name) ?? { runs: 0, failing: 0, linearizable: 0, violation: 0, undecided: 0, lost_writes: 0, acknowledged: 0, unknown: 0, problems: [], unclean_exits: 0, leader_kills: 0, new_leader_within_1s: 0, rate_measured: 0, rate_back_80pct: 0 };
       n.runs++;
+      for (const k of run.leader_kills ?? []) {
+        n.leader_kills = (n.leader_kills ?? 0) + 1;
+        if (k.new_leader_ok) n.new_leader_within_1s = (n.new_leader_within_1s ?? 0) + 1;
+        if (k.rate_ok !== null) n.rate_measured = (n.rate_measured ?? 0) + 1;
+        if (k.rate_ok === true) n.rate_back_80pct = (n.rate_back_80pct ?? 0) + 1;
+      }
       const verdict = run.verdict?.verdict ?? 'undecided';
       if (verdict === 'linearizable') n.linearizable++;
       else if (verdict === 'violation' || verdict === 'illegal') n.violation++;
@@ -53,10 +61,10 @@ for (const [engine, t] of torture) {
   out.push(`| ${engine} | ${fmt(t.seeds)} | ${t.safety_failures} | ${t.liveness_failures} | ${t.lost_writes} | ${fmt(t.operations)} (${fmt(t.unknown_outcomes)}) | ${fmt(t.steps)} | ${(t.recovery_us_max / 1000).toFixed(1)} | ${t.failing_seeds.join(', ') || '–'} |`);
 }
 out.push('');
-out.push('| nemesis cluster | runs | Porcupine: linearizable / violation / undecided | lost acknowledged writes | acknowledged / unknown | runs with a problem | unclean exits |');
-out.push('|---|---|---|---|---|---|---|');
+out.push('| nemesis cluster | runs | Porcupine: linearizable / violation / undecided | lost acknowledged writes | acknowledged / unknown | runs with a problem | unclean exits | leader kills: new leader ≤ 1 s | rate ≥ 80 % at 3 s (of measurable) |');
+out.push('|---|---|---|---|---|---|---|---|---|');
 for (const [name, n] of nemesis) {
-  out.push(`| ${name} | ${n.runs} | ${n.linearizable} / ${n.violation} / ${n.undecided} | ${n.lost_writes} | ${fmt(n.acknowledged)} / ${fmt(n.unknown)} | ${n.failing} | ${n.unclean_exits} |`);
+  out.push(`| ${name} | ${n.runs} | ${n.linearizable} / ${n.violation} / ${n.undecided} | ${n.lost_writes} | ${fmt(n.acknowledged)} / ${fmt(n.unknown)} | ${n.failing} | ${n.unclean_exits} | ${n.leader_kills ? `${n.new_leader_within_1s} of ${n.leader_kills}` : '–'} | ${n.rate_measured ? `${n.rate_back_80pct} of ${n.rate_measured}` : '–'} |`);
 }
 console.log(out.join('\n'));
 for (const [name, n] of nemesis) for (const p of n.problems) console.log(`- nemesis ${name} ${p}`);

@@ -6,6 +6,9 @@
 # keeps every choice at about the same share of the time. Stops starting chunks after
 # REPLICANT_LONG_UNTIL (seconds since the epoch; default: never) or when every choice reached its
 # target (REPLICANT_TORTURE_SEEDS, default 10000; REPLICANT_NEMESIS_RUNS, default 100).
+# REPLICANT_TORTURE_DURABILITY=log|none makes crashes real restarts (npm run torture --durability);
+# its chunks are named torture-<durability>-<choice>-<first>. REPLICANT_TORTURE_CHOICES overrides
+# the engine choices (default: rust cpp go java all).
 # Sum the chunks up with: node scripts/long-runs-report.mjs
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -20,19 +23,21 @@ torture() {
   # chunk sizes follow each engine's speed (Go's and Java's wasm builds step 5-8x slower)
   declare -A chunk=([rust]=200 [cpp]=200 [go]=40 [java]=40 [all]=40)
   declare -A next=([rust]=1 [cpp]=1 [go]=1 [java]=1 [all]=1)
+  local durability=${REPLICANT_TORTURE_DURABILITY:-} prefix=torture flags=()
+  if [ -n "$durability" ]; then prefix=torture-$durability flags=(--durability "$durability"); fi
   local busy=1
   while [ $busy = 1 ] && time_left; do
     busy=0
-    for e in rust cpp go java all; do
+    for e in ${REPLICANT_TORTURE_CHOICES:-rust cpp go java all}; do
       local from=${next[$e]} n=${chunk[$e]}
       [ "$from" -le "$target" ] || continue
       time_left || break
       busy=1
       [ $((from + n - 1)) -le "$target" ] || n=$((target - from + 1))
-      local base="$out/torture-$e-$from"
+      local base="$out/$prefix-$e-$from"
       if [ ! -f "$base.json" ]; then
-        say "torture $e: seeds $from..$((from + n - 1))"
-        npm run --silent torture -- --engine "$e" --from "$from" --seeds "$n" --no-shrink --report "$base.json" \
+        say "torture $e${durability:+ (durability $durability)}: seeds $from..$((from + n - 1))"
+        npm run --silent torture -- --engine "$e" "${flags[@]}" --from "$from" --seeds "$n" --no-shrink --report "$base.json" \
           >"$base.txt" 2>&1 || true  # failures are the report's content
         tail -n 1 "$base.txt" >&2
       fi
@@ -42,7 +47,11 @@ torture() {
 }
 
 nemesis() {
-  local target=${REPLICANT_NEMESIS_RUNS:-100} per=5 seed=1
+  # REPLICANT_NEMESIS_FIRST_SEED starts a new series beside committed chunks (their files are
+  # named by first seed); REPLICANT_NEMESIS_FLAGS adds options (e.g. --faults kill,pause,restart
+  # --durability log)
+  local target=${REPLICANT_NEMESIS_RUNS:-100} per=5 seed=${REPLICANT_NEMESIS_FIRST_SEED:-1}
+  local extra=(${REPLICANT_NEMESIS_FLAGS:-})
   local choices=(go cpp rust java go+cpp+rust cpp+rust+java)
   local done_runs=0
   while [ $done_runs -lt "$target" ] && time_left; do
@@ -55,7 +64,7 @@ nemesis() {
       case $c in *java*) duration=${REPLICANT_NEMESIS_JAVA_DURATION_S:-12} ;; esac
       if [ ! -f "$base.json" ]; then
         say "nemesis $c: runs $seed..$((seed + per - 1))"
-        npm run --silent nemesis -- --engine "$c" --runs $per --seed "$seed" \
+        npm run --silent nemesis -- --engine "$c" --runs $per --seed "$seed" "${extra[@]}" \
           --duration-s "$duration" --tail-s "${REPLICANT_NEMESIS_TAIL_S:-1.5}" \
           --out "${REPLICANT_NEMESIS_OUT:-/tmp/replicant-nemesis-histories}" --report "$base.json" >"$base.txt" 2>&1 || true
         tail -n 1 "$base.txt" >&2

@@ -156,6 +156,8 @@ export class NativeCluster {
     }
     if (this.options.wrap) argv = this.options.wrap(id, argv);
     const log = (this.logs[id] ??= createWriteStream(this.logPath(id), { flags: 'a' }));
+    // a proxy that refused while the node was down accepts again (the others redial)
+    this.proxies[id]?.accept().catch((e: Error) => log.write(`launcher: node ${id}'s peer proxy cannot listen again: ${e.message}\n`));
     const child = spawn(argv[0]!, argv.slice(1), {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...(this.options.env?.(id) ?? {}) },
@@ -186,6 +188,7 @@ export class NativeCluster {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
+    await this.proxies[id]?.refuse(); // its port is closed now: so is its proxy's
   }
 
   /** Stops every node (SIGTERM, then SIGKILL after a grace period) and removes temp files. */

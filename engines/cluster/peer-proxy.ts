@@ -8,9 +8,11 @@ export class PeerProxy {
   private readonly server: Server;
   private readonly pairs = new Set<[Socket, Socket]>();
   private cutNow = false;
+  /** Where it listened before refuse(). */
+  private address: { address: string; port: number } | null = null;
 
   private constructor(readonly target: { host: string; port: number }) {
-    this.server = createServer((inbound) => this.accept(inbound));
+    this.server = createServer((inbound) => this.forward(inbound));
   }
 
   /** Listens on host:port and forwards every connection to target. */
@@ -44,14 +46,36 @@ export class PeerProxy {
     this.pairs.clear();
   }
 
+  /**
+   * While the node behind the proxy is down, refuses connections as its closed port would (an
+   * accepted connection that the proxy then drops makes a sender redial at once, hundreds of
+   * times a second, where a refused one backs off).
+   */
+  async refuse(): Promise<void> {
+    if (!this.server.listening) return;
+    this.address = this.server.address() as { address: string; port: number };
+    this.reset();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Accepts connections again after refuse(). */
+  async accept(): Promise<void> {
+    const a = this.address;
+    if (this.server.listening || !a) return;
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(a.port, a.address, () => (this.server.off('error', reject), resolve()));
+    });
+  }
+
   async close(): Promise<void> {
     this.heal();
     for (const [a, b] of this.pairs) (a.destroy(), b.destroy());
     this.pairs.clear();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.server.listening) await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private accept(inbound: Socket): void {
+  private forward(inbound: Socket): void {
     const outbound = new Socket();
     const pair: [Socket, Socket] = [inbound, outbound];
     this.pairs.add(pair);

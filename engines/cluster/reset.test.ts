@@ -8,25 +8,63 @@
 // 2. Resident memory stays flat over REPLICANT_RESET_S seconds of load with a reset every 5 s
 //    (default 10 s in `npm test`; `npm run cluster:resets` runs 60 s and prints the figures).
 //
+// Both record every client operation (writes to each worker's own keys, writes and reads of
+// shared keys) and check the history with Porcupine, as durable.test.ts does.
+//
 // Status lines come once a second, so the catch-up time printed is an upper bound with that
-// resolution. The bounds asserted are looser than the issue's 1 s targets because this machine
-// is shared and loaded; the measured figures are printed every run.
+// resolution, and the bound asserted on it is looser than the issue's 1 s. The failover is held
+// to the issue's 1 s: from the kill to the first acknowledged operation. A survivor starts its
+// election at its second election timer without a heartbeat (0.23-0.6 s after the kill with the
+// 150 ms commit interval), then come the election and the replay; crossing prepares used to add
+// whole rounds (docs/protocol.md, "Bounded elections"). Figures are printed every run.
 import { describe, expect, it } from 'vitest';
+import type { Verdict } from '@replicant/checker/lincheck';
+import { checkNative } from '@replicant/checker/node';
 import type { EngineName } from '../loader/engine.ts';
 import { killLeaderAndTimeService } from './failover.ts';
 import { NativeCluster } from './launcher.ts';
-import { ReplicantClient, sleep, waitUntil } from './client.ts';
-import { ClosedLoopLoad } from './load.ts';
+import { sleep, waitUntil } from './client.ts';
+import { HistoryLoad } from './history-client.ts';
 import { StatusReader, residentBytes, type NodeStatus } from './node-status.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 const runSeconds = Number(process.env.REPLICANT_RESET_S ?? 10);
 const RESET_EVERY_MS = 5000;
 const CATCH_UP_WITHIN_MS = 5000;
-const SERVE_WITHIN_MS = 5000;
+const SERVE_WITHIN_MS = 1000;
 const MiB = 1 << 20;
+/** Keys every worker reads and writes: what Porcupine has to order across clients. */
+const SHARED_KEYS = 8;
 /** The same bound the stall test holds a node to (docs/protocol.md, "Limits"). */
 const RSS_BOUND_BYTES = 64 * MiB;
+
+/**
+ * Reads back every acknowledged write to a worker's own key and every shared key (the reads go
+ * into the history), then checks the whole history with Porcupine (the native checker, as
+ * durable.test.ts). Returns the writes not read back and the verdict.
+ */
+async function readBackAndCheck(load: HistoryLoad, sharedKeys: number, ownKeys = true): Promise<{ lost: number; verdict: Verdict }> {
+  const probe = load.client(0);
+  let lost = 0;
+  try {
+    // A read that got no answer (a time-out on this loaded machine) is asked again, for up to
+    // 20 s; every attempt is in the history.
+    const read = async (key: string) => {
+      for (const deadline = Date.now() + 20_000; ; ) {
+        const op = await probe.run('get', key);
+        if (op.result !== 'unknown' || Date.now() > deadline) return op;
+      }
+    };
+    for (const a of ownKeys ? load.acks : []) {
+      const op = await read(a.key);
+      if (op.result !== 'ok' || op.value !== a.value) lost++;
+    }
+    for (let k = 0; k < sharedKeys; k++) await read(`s${k}`);
+  } finally {
+    probe.close();
+  }
+  return { lost, verdict: checkNative(load.history, 120) };
+}
 
 /** Every node's newest status line (null until it has logged one). */
 function latest(readers: StatusReader[]): (NodeStatus | null)[] {
@@ -56,51 +94,35 @@ for (const engines of mixes) {
     it('the follower catches up, trimming resumes, and a leader kill after it is an ordinary failover', async () => {
       const cluster = await NativeCluster.start({ engines, commitIntervalMs: 150, peerProxies: true, logDir: process.env.REPLICANT_CLUSTER_LOGS });
       const readers = engines.map((_, id) => new StatusReader(cluster.logPath(id)));
-      const acks: { key: string; value: string; at: number }[] = [];
-      const clients: ReplicantClient[] = [];
-      let stop = false;
-      let workers: Promise<void>[] = [];
+      let load: HistoryLoad | undefined;
       try {
         const leader = await settledLeader(readers);
         const follower = (leader + 1) % cluster.size;
-        workers = [0, 1, 2, 3].map(async (w) => {
-          const c = new ReplicantClient(cluster.config.clients, { timeoutMs: 300, retryDelayMs: 10 });
-          clients.push(c);
-          for (let i = 0; !stop; i++) {
-            try {
-              await c.request(`put w${w}k${i} v${i}`, 1000);
-              acks.push({ key: `w${w}k${i}`, value: `v${i}`, at: Date.now() });
-            } catch {
-              // unavailable for a moment: next key
-            }
-          }
-        });
-        expect(await waitUntil(() => acks.length >= 200, 20_000)).toBe(true);
+        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 4, startNode: leader, sharedKeys: SHARED_KEYS, requestTimeoutMs: 300 });
+        const l = load;
+        expect(await waitUntil(() => l.acks.length >= 200, 20_000)).toBe(true);
         readers[leader]!.mark();
         const atReset = await readers[leader]!.nextStatus();
         cluster.resetInbound(follower);
         const resetAt = Date.now();
         const caughtUpMs = await trimmedPast(readers[leader]!, atReset.last_executed, resetAt, 30_000);
-        const servedMs = await killLeaderAndTimeService(cluster, leader, acks);
-        stop = true;
-        await Promise.all(workers);
-        const probe = new ReplicantClient(cluster.config.clients, { timeoutMs: 1000 });
-        clients.push(probe);
-        let lost = 0;
-        for (const a of acks) if ((await probe.request(`get ${a.key}`, 20_000)) !== a.value) lost++;
+        const servedMs = await killLeaderAndTimeService(cluster, leader, l.acknowledged);
+        await l.stop();
+        const { lost, verdict } = await readBackAndCheck(l, SHARED_KEYS);
         console.log(
           `reset ${engines.join(',')}: reset n${follower}'s peer connections with the leader n${leader} at last_executed ${atReset.last_executed} ` +
-            `(gle ${atReset.global_last_executed}); trimming passed it ${caughtUpMs} ms later (status lines: 1 s resolution); leader killed, served again after ${servedMs} ms; ${acks.length} acknowledged writes, ${lost} not read back`,
+            `(gle ${atReset.global_last_executed}); trimming passed it ${caughtUpMs} ms later (status lines: 1 s resolution); leader killed, served again after ${servedMs} ms; ` +
+            `${l.acks.length} acknowledged writes, ${lost} not read back; history of ${l.history.length} operations: ${verdict.verdict}`,
         );
         expect(caughtUpMs, 'ms from the reset until the leader trimmed past its last_executed at the reset').not.toBeNull();
         expect(caughtUpMs!).toBeLessThan(CATCH_UP_WITHIN_MS);
         expect(servedMs, 'ms from the leader kill to the next acknowledged write').not.toBeNull();
         expect(servedMs!).toBeLessThan(SERVE_WITHIN_MS);
         expect(lost).toBe(0);
+        expect(verdict.verdict, `Porcupine on the history (${JSON.stringify(verdict)})`).toBe('linearizable');
       } finally {
-        stop = true;
-        await Promise.all(workers);
-        for (const c of clients) c.close();
+        await load?.stop();
+        load?.close();
         await cluster.stop();
       }
     }, 180_000);
@@ -108,11 +130,11 @@ for (const engines of mixes) {
     it(`keeps every node's memory flat through ${runSeconds} s of load with a reset every 5 s`, async () => {
       const cluster = await NativeCluster.start({ engines, commitIntervalMs: 150, peerProxies: true, logDir: process.env.REPLICANT_CLUSTER_LOGS });
       const readers = engines.map((_, id) => new StatusReader(cluster.logPath(id)));
-      let load: ClosedLoopLoad | undefined;
+      let load: HistoryLoad | undefined;
       const samplers: ReturnType<typeof setInterval>[] = [];
       try {
         const first = await settledLeader(readers);
-        load = new ClosedLoopLoad({ addresses: cluster.config.clients, startNode: first, workers: 8 });
+        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: SHARED_KEYS });
         await sleep(3000); // warm-up: buffers and heaps reach their working size
         let leader = await settledLeader(readers);
         const pids = cluster.processes.map((p) => p!.pid!);
@@ -132,24 +154,29 @@ for (const engines of mixes) {
           catchUps.push(await trimmedPast(readers[leader]!, at, Date.now(), RESET_EVERY_MS));
         }
         await sleep(Math.max(0, start + runSeconds * 1000 - Date.now()));
-        const tally = await load.stop();
-        load = undefined;
+        await load.stop();
+        // (the writes to the workers' own keys are not read back here: the first test does that)
+        const { verdict } = await readBackAndCheck(load, SHARED_KEYS, false);
+        const ops = load.history.length;
+        const ok = load.acknowledged.length;
         for (const t of samplers) clearInterval(t);
         const growth = peak.map((p, i) => p - before[i]!);
         console.log(
           `resets ${engines.join(',')}: ${catchUps.length} resets in ${runSeconds} s; trimming passed the reset point after ` +
             `${catchUps.map((ms) => (ms === null ? 'never' : `${ms} ms`)).join(', ')}; RSS before ` +
             `${before.map((b) => (b / MiB).toFixed(1)).join('/')} MiB, growth to peak ${growth.map((g) => (g / MiB).toFixed(1)).join('/')} MiB; ` +
-            `load ${JSON.stringify(tally)}`,
+            `${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`,
         );
-        expect(tally.ok).toBeGreaterThan(0);
+        expect(ok).toBeGreaterThan(0);
+        expect(verdict.verdict, `Porcupine on the history (${JSON.stringify(verdict)})`).toBe('linearizable');
         for (const ms of catchUps) expect(ms, 'every reset: trimming resumes before the next').not.toBeNull();
         for (const g of growth) expect(g, 'RSS growth (bytes)').toBeLessThanOrEqual(RSS_BOUND_BYTES);
       } finally {
         for (const t of samplers) clearInterval(t);
         await load?.stop();
+        load?.close();
         await cluster.stop();
       }
-    }, 60_000 + 3 * runSeconds * 1000);
+    }, 180_000 + 3 * runSeconds * 1000);
   });
 }

@@ -3,10 +3,11 @@
 # AddressSanitizer and UBSan):
 #   fuzz_client_line  the client text protocol's line parser, also through a node
 #   fuzz_peer_frame   the peer-frame decoder (one JSON line) and the event decoder behind step()
+#   fuzz_wal_records  the server's write-ahead log reader (server/wal.cc), the record decoder
+#                     and a restart from the records
 # Usage: bash engines/cpp-wasm/fuzz.sh [--inputs N | --seconds S] [--target NAME] [--logs DIR]
 #   (default --seconds 60; `npm run fuzz -- --engine cpp --inputs N` calls this and reads the
-#   logs, DIR/<target>.log, into figures). The WAL record decoder is not fuzzed here yet: the
-#   C++ server has no write-ahead log (the durability issue adds one).
+#   logs, DIR/<target>.log, into figures).
 # The growing corpus lives in build/fuzz-corpus/, crash inputs in build/fuzz-artifacts/.
 # A crash input becomes a regression test in src/*_test.cc. Leak checks are off per input (the
 # targets keep nodes alive across inputs on purpose); the ASan unit-test run checks for leaks.
@@ -22,7 +23,9 @@ if [ ! -f build/fuzz/build.ninja ]; then
     -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DREPLICANT_SANITIZE=ON -DREPLICANT_FUZZ=ON \
     -DREPLICANT_TESTS=OFF >build/fuzz.configure.log 2>&1 || { cat build/fuzz.configure.log >&2; exit 1; }
 fi
-ninja -C build/fuzz -j "${JOBS:-2}" --quiet fuzz_client_line fuzz_peer_frame
+targets=(fuzz_client_line fuzz_peer_frame fuzz_wal_records)
+[ -z "$only" ] || targets=("$only")
+ninja -C build/fuzz -j "${JOBS:-2}" --quiet "${targets[@]}"
 
 status=0
 mkdir -p "$logs"
@@ -44,4 +47,5 @@ run() {  # run TARGET MAX_LEN [extra libFuzzer flags]
 }
 run fuzz_client_line 4096
 run fuzz_peer_frame 8192 -dict=fuzz/peer_frame.dict
+run fuzz_wal_records 8192
 exit $status

@@ -7,12 +7,12 @@
 // log each server keeps a write-ahead log in its data dir and comes back from it; a scripted
 // schedule (`script`) kills the leader and followers in turn, restarts them from disk or
 // wiped, and waits on the cluster's state between steps.
-import { Socket } from 'node:net';
 import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
 import { lostAcknowledgedWrites } from '@replicant/checker/final-state';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from '../cluster/launcher.ts';
 import { StatusReader } from '../cluster/node-status.ts';
+import { HistoryClient } from '../cluster/history-client.ts';
 
 export type NemesisFault = 'kill' | 'pause' | 'restart';
 
@@ -105,66 +105,6 @@ class Dice {
   }
 }
 
-/** One TCP connection, one request in flight; any failure or timeout closes it for good. */
-/** An error for a request that never left this process: it cannot have taken effect. */
-function notSent(message: string): Error {
-  return Object.assign(new Error(message), { code: 'NOT_SENT' });
-}
-
-/** Whether the request surely never reached a server (refused connection, or never written). */
-function neverSent(e: Error): boolean {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'NOT_SENT' || code === 'ECONNREFUSED';
-}
-
-class Conn {
-  private socket = new Socket();
-  private buffer = '';
-  private waiter: ((line: string | Error) => void) | null = null;
-  dead = false;
-  constructor(address: string) {
-    const [host, port] = address.split(':');
-    this.socket.setNoDelay(true);
-    this.socket.setEncoding('utf8');
-    this.socket.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      const nl = this.buffer.indexOf('\n');
-      if (nl >= 0 && this.waiter) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        const w = this.waiter;
-        this.waiter = null;
-        w(line);
-      }
-    });
-    const fail = (e: Error) => {
-      this.dead = true;
-      const w = this.waiter;
-      this.waiter = null;
-      w?.(e);
-    };
-    this.socket.on('error', fail);
-    this.socket.on('close', () => fail(new Error('closed')));
-    this.socket.connect(Number(port), host!);
-  }
-  request(line: string, timeoutMs: number): Promise<string | Error> {
-    if (this.dead) return Promise.resolve(notSent('closed'));
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = null;
-        this.close();
-        resolve(new Error('timeout'));
-      }, timeoutMs);
-      this.waiter = (r) => (clearTimeout(timer), resolve(r));
-      this.socket.write(line + '\n');
-    });
-  }
-  close(): void {
-    this.dead = true;
-    this.socket.destroy();
-  }
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
@@ -189,17 +129,15 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
 
   // --- clients ---
   const runClient = async (c: number, probe: boolean) => {
-    let proc = c;
-    let target = c % n;
-    const conns = new Map<number, Conn>();
-    const conn = (id: number) => {
-      let k = conns.get(id);
-      if (!k || k.dead) {
-        k = new Conn(cluster.config.clients[id]!);
-        conns.set(id, k);
-      }
-      return k;
-    };
+    const client = new HistoryClient({
+      addresses: cluster.config.clients,
+      history,
+      nowUs,
+      client: c,
+      idStride: o.clients + 1,
+      target: c % n,
+      requestTimeoutMs: o.request_timeout_ms,
+    });
     let k = 0; // operations issued: makes every put value unique
     let p = 0; // probe: the key being read
     const probeDeadline = performance.now() + 10_000;
@@ -209,43 +147,14 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
       const key = probe ? o.keys[p]! : o.keys[dice.int(o.keys.length)]!;
       const value = kind === 'put' ? `c${c}.${k}` : undefined;
       k++;
-      const op: HistoryOp = { client: proc, op: kind, key, call_us: nowUs(), result: 'unknown' };
-      if (value !== undefined) op.value = value;
-      history.push(op);
-      const line = kind === 'put' ? `put ${key} ${value}` : `${kind} ${key}`;
-      // Whether some server may hold this write: from then on it is not sent again (a second
-      // copy could take effect later), and its outcome is unknown unless a reply says.
-      let mayHold = false;
-      for (let attempt = 0; ; attempt++) {
-        const reply = await conn(target).request(line, o.request_timeout_ms);
-        if (reply instanceof Error) {
-          target = (target + 1) % n;
-          if (neverSent(reply) && !mayHold && attempt < 50) continue; // a killed node refused it
-          break; // unknown
-        }
-        const redirect = /^leader is (\d+)$/.exec(reply);
-        if (redirect || reply === 'retry') {
-          if (redirect) target = Number(redirect[1]) % n;
-          else await sleep(10);
-          // `leader is` comes from a node that did not propose it; `retry` may come from a
-          // deposed leader that already holds it in its log
-          if (reply === 'retry') mayHold = true;
-          if ((kind !== 'get' && mayHold) || attempt > 50) break;
-          continue;
-        }
-        if (reply === 'bad command' || (kind === 'put' && reply !== '') || (kind === 'del' && reply !== '' && reply !== 'key not found'))
-          throw new Error(`unexpected reply ${JSON.stringify(reply)} to "${line}"`);
-        op.return_us = nowUs();
-        op.result = reply === 'key not found' ? 'not_found' : 'ok';
-        if (kind === 'get' && op.result === 'ok') op.value = reply;
-        leaderGuess = target;
-        acks.push(op.return_us);
-        break;
+      const op = await client.run(kind, key, value);
+      if (op.result !== 'unknown') {
+        leaderGuess = client.target;
+        acks.push(op.return_us!);
       }
-      if (op.result === 'unknown') proc += o.clients + 1;
-      else if (probe) p++;
+      if (op.result !== 'unknown' && probe) p++;
     }
-    for (const x of conns.values()) x.close();
+    client.close();
   };
 
   // --- faults ---

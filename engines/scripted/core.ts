@@ -52,6 +52,8 @@ export interface MessageFilter {
 /** What a host that keeps its own view (a clock, a trace) hears, in the order it happens. */
 export interface ClusterObserver {
   stepped?(node: number, event: string, effects: string): void;
+  /** A persist is on disk; the node is told so in the step that follows. */
+  persisting?(node: number, persist_id: number): void;
   sent?(m: PendingMessage): void;
   lostOnCut?(from: number, to: number, type: string): void;
   timerSet?(node: number, timer: TimerName, delay_us: number): void;
@@ -75,7 +77,7 @@ const SEND_PREFIX = '{"type":"send","msg":';
 const PERSIST_PREFIX = '{"type":"persist",';
 export const TIMER_NAMES = ['election', 'commit'] as const;
 export type TimerName = (typeof TIMER_NAMES)[number];
-const START_EVENT = '{"type":"start"}';
+export const START_EVENT = '{"type":"start"}';
 
 export class HarnessError extends Error {}
 
@@ -198,6 +200,7 @@ export class ClusterCore {
     if (!p) throw new HarnessError(`n${id} has no persist outstanding`);
     this.disks[id]!.push(...p.records);
     this.say(`n${id}: persisted ${p.id}`);
+    this.observer.persisting?.(id, p.id);
     yield* this.step(id, `{"type":"persisted","persist_id":${p.id}}`);
   }
 

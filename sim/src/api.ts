@@ -24,6 +24,14 @@ export interface ClusterSpec {
   commit_interval_us?: number; // default 150000 (the paper's 150 ms)
   /** Check-quorum (docs/protocol.md); default false, the paper's protocol. Step sessions only. */
   check_quorum?: boolean;
+  /** Durability (docs/protocol.md): 'none' (default, the paper's: a restart is empty) or 'log'
+   * (the cores emit persist effects; a step session writes them to the node's disk at once and
+   * restarts a crashed node from them). Step sessions only. */
+  durability?: 'none' | 'log';
+  /** Steady-state repair and state transfer (docs/protocol.md): entries re-sent to a follower
+   * per heartbeat; 0 (default) is the paper's protocol, the native servers use 256. Step
+   * sessions only. */
+  repair_batch?: number;
 }
 
 /** One AWS availability zone by default; the model card names the source of the figures. */
@@ -305,7 +313,14 @@ export interface StepSession {
   fire(timer_id: number): TraceEntry;
   client(node: number, line: string): number; // queues a client command; returns its pending id
   crash(node: number): void;
+  /** Brings a crashed node back: from its disk in durability log (its persisted records), empty
+   * in durability none. */
   restart(node: number): void;
+  /** Brings a crashed node back with its disk wiped (empty, as in durability none). */
+  restartWiped(node: number): void;
+  /** The records on a node's disk (durability log), each one canonical JSON, in the order
+   * written; [] in durability none. A crash keeps them; a wiped restart loses them. */
+  disk(node: number): string[];
   cut(from: number, to: number): void;
   heal(): void;
   run_until(t_us: number, max_steps?: number): TraceEntry[];
@@ -314,7 +329,7 @@ export interface StepSession {
   trace(): TraceEntry[];
   /** The choices made so far, enough to rebuild the session (URL state): "deliver 12",
    * "timer 3" (fired when due), "fire 3" (fired early), "drop 12", "dup 12", "client 0 put k v",
-   * "crash 1", "restart 1", "cut 0 1", "heal", "until 500000". */
+   * "crash 1", "restart 1", "wipe 1" (a wiped restart), "cut 0 1", "heal", "until 500000". */
   choices(): string[];
   /** Rebuilds the session from its seed and replays the recorded choices up to step N (the
    * boot steps, one per node, always run). */

@@ -1,6 +1,7 @@
 // libFuzzer target: the peer-frame decoder (one line of the native peer protocol) and the
 // event decoder behind step(). A frame that decodes must re-encode canonically and decode to
-// the same bytes again; any input stepped into a node must leave its invariants intact.
+// the same bytes again, or be one its receiver refuses (below); any input stepped into a node
+// must leave its invariants intact.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -31,6 +32,12 @@ replicant::Node& NodeOf(uint64_t id) {
   return *g_nodes[id];
 }
 
+uint64_t BadEvents(const replicant::Node& node) {
+  replicant::JsonValue v;
+  if (!replicant::ParseJson(node.Inspect(), &v)) Fail();
+  return v.Find("counters")->Find("bad_events")->n;
+}
+
 void CheckInspect(const replicant::Node& node) {
   replicant::JsonValue v;
   if (!replicant::ParseJson(node.Inspect(), &v)) Fail();
@@ -55,17 +62,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string once;
     replicant::AppendMessage(once, m);
     replicant::Message again;
-    if (!replicant::DecodeMessage(once, &again)) Fail();
-    std::string twice;
-    replicant::AppendMessage(twice, again);
-    if (once != twice) Fail();
-    // Deliver it to the node it names (if any), as the server would after its checks.
-    if (m.to < 3) {
-      replicant::Event ev;
-      ev.type = replicant::EventType::kMessage;
-      ev.message = m;
-      NodeOf(m.to).Step(ev);
-      CheckInspect(NodeOf(m.to));
+    if (!replicant::DecodeMessage(once, &again)) {
+      // The codec leaves content rules to the protocol: a snapshot key with a control character
+      // decodes, and the canonical writer (printable ASCII only) cannot say it. Such a message
+      // must be one its receiver refuses as a bad event (fuzz/corpus/peer_frame/
+      // snapshot_control_char_key, found by the Rust target; it failed this target before).
+      if (m.to < 3) {
+        replicant::Config c;
+        c.id = m.to;
+        c.num_peers = 3;
+        replicant::Node fresh(c);
+        const uint64_t before = BadEvents(fresh);
+        replicant::Event ev;
+        ev.type = replicant::EventType::kMessage;
+        ev.message = m;
+        fresh.Step(ev);
+        if (BadEvents(fresh) <= before) Fail();
+      }
+    } else {
+      std::string twice;
+      replicant::AppendMessage(twice, again);
+      if (once != twice) Fail();
+      // Deliver it to the node it names (if any), as the server would after its checks.
+      if (m.to < 3) {
+        replicant::Event ev;
+        ev.type = replicant::EventType::kMessage;
+        ev.message = m;
+        NodeOf(m.to).Step(ev);
+        CheckInspect(NodeOf(m.to));
+      }
     }
   }
   // The same bytes as a raw event: never a crash, at most one error effect for garbage.

@@ -135,7 +135,7 @@ void Node::OnPrepareRequest(const Message& m) {
   }
   Message r;
   r.type = MessageType::kPrepareResponse;
-  if (m.ballot > ballot_ && (!InLease() || HandoffPrepare(m))) {
+  if (m.ballot > ballot_ && !CampaignsAbove(m.ballot) && (!InLease() || HandoffPrepare(m))) {
     BecomeFollower(m.ballot);
     if (m.from_index > 0) {
       Respond(m, PromiseChunk(m.from_index));

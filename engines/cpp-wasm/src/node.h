@@ -114,6 +114,13 @@ class Node {
   bool ValidMessage(const Message& m) const;
   bool IsLeader() const { return LeaderOf(ballot_) == cfg_.id; }
   uint64_t Majority() const { return cfg_.num_peers / 2 + 1; }
+  // Whether this node's own open prepare phase has a ballot above b. With bounded elections
+  // such a candidate refuses b instead of abandoning its phase for it: when two candidates'
+  // prepares cross, the higher ballot wins that round, where both used to give up and try
+  // again (docs/protocol.md, "Bounded elections").
+  bool CampaignsAbove(uint64_t b) const {
+    return cfg_.election_batch > 0 && prepare_ && prepare_->ballot > b;
+  }
   // InLease: with check-quorum on, a node that leads or hears a live leader refuses
   // prepares, so a node that cannot hear the others cannot depose a leader a majority
   // still follows.

@@ -111,7 +111,7 @@ func (n *Node) onPrepareRequest(m *Message) {
 		n.respond(m, n.promiseChunk(m.FromIndex))
 		return
 	}
-	if m.Ballot > n.ballot && (!n.inLease() || n.handoffPrepare(m)) {
+	if m.Ballot > n.ballot && !n.campaignsAbove(m.Ballot) && (!n.inLease() || n.handoffPrepare(m)) {
 		n.becomeFollower(m.Ballot)
 		if m.FromIndex > 0 {
 			n.respond(m, n.promiseChunk(m.FromIndex))
@@ -121,6 +121,14 @@ func (n *Node) onPrepareRequest(m *Message) {
 		return
 	}
 	n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot, FromIndex: m.FromIndex})
+}
+
+// campaignsAbove says whether this node's own open prepare phase has a ballot above b. With
+// bounded elections such a candidate refuses b instead of abandoning its phase for it: when two
+// candidates' prepares cross, the higher ballot wins that round, where both used to give up
+// and try again (docs/protocol.md, "Bounded elections").
+func (n *Node) campaignsAbove(b uint64) bool {
+	return n.cfg.ElectionBatch > 0 && n.prepare != nil && n.prepare.ballot > b
 }
 
 // promiseChunk is one bounded part of a promise: the stored instances from index `from` on,

@@ -45,17 +45,30 @@ func FuzzWALRecords(f *testing.F) {
 			return
 		}
 		decoded := make([]core.Record, 0, len(records))
+		// The codec leaves content rules to the protocol: a snapshot key with a control character
+		// decodes, and the canonical writer (printable ASCII only) cannot say it. A restart with
+		// such a record must be refused (testdata/fuzz/FuzzWALRecords/snapshot_control_char_key;
+		// it failed this target before).
+		unsayable := false
 		for _, raw := range records {
 			r, err := core.DecodeRecord(raw)
 			if err != nil {
 				return // the server refuses to start, naming the record
 			}
-			if again, err := core.DecodeRecord(core.AppendRecord(nil, &r)); err != nil || string(core.AppendRecord(nil, &again)) != string(core.AppendRecord(nil, &r)) {
-				t.Fatalf("record %q does not re-encode to itself (%v)", raw, err)
+			if again, err := core.DecodeRecord(core.AppendRecord(nil, &r)); err != nil {
+				unsayable = true
+			} else if string(core.AppendRecord(nil, &again)) != string(core.AppendRecord(nil, &r)) {
+				t.Fatalf("record %q does not re-encode to itself", raw)
 			}
 			decoded = append(decoded, r)
 		}
 		n := core.NewNode(core.Config{ID: 0, NumPeers: 3, Seed: 1, CommitIntervalUs: 150000, AcceptTimeoutTicks: 3, MaxPendingAccepts: 8, Durability: core.DurabilityLog})
-		n.Step(&core.Event{Type: core.EventRestart, Records: decoded})
+		refused := false
+		for _, e := range n.Step(&core.Event{Type: core.EventRestart, Records: decoded}) {
+			refused = refused || e.Type == core.EffectError
+		}
+		if unsayable && !refused {
+			t.Fatalf("a restart with a record whose canonical form does not decode was accepted: %s", n.Inspect())
+		}
 	})
 }

@@ -16,8 +16,11 @@ const USAGE = `usage: npm run torture -- [options]
                       several: each runs its own seeds (default all)
   --seeds N           seeds per engine choice (default 100)
   --from S            first seed (default 1)
-  --amnesia           crashed nodes restart as empty cores (the engines have no durability yet:
-                      expected to lose acknowledged writes; off by default)
+  --durability D      crashes are real restarts of the process: none (an empty core: expected to
+                      lose acknowledged writes) or log (the cores persist, the run is their disk,
+                      a crashed node restarts from the batches written before the crash);
+                      without it a crashed node keeps its state (an idealised durable node)
+  --amnesia           the same as --durability none
   --check-quorum      the cores' check-quorum on (the native servers' default; off is the paper's protocol)
   --repair N          the cores' steady-state repair, N entries per heartbeat (native servers: 256;
                       default 0, the paper's protocol)
@@ -43,6 +46,7 @@ interface Args {
   seeds: number;
   from: number;
   amnesia: boolean;
+  durability: 'none' | 'log' | null;
   checkQuorum: boolean;
   repair: number;
   election: number;
@@ -63,7 +67,7 @@ function fromStart(path: string): string {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, checkQuorum: false, repair: 0, election: 0, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
+  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, durability: null, checkQuorum: false, repair: 0, election: 0, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs an integer in [${min}, ${max}]: ${v ?? '(missing)'}`);
@@ -85,6 +89,12 @@ function parseArgs(argv: string[]): Args {
       case '--seeds': a.seeds = int('seeds', argv[++i], 1, 10_000_000); break;
       case '--from': a.from = int('from', argv[++i], 0, 2 ** 40); break;
       case '--amnesia': a.amnesia = true; break;
+      case '--durability': {
+        const d = value('durability', argv[++i]);
+        if (d !== 'none' && d !== 'log') throw new UsageError(`--durability must be none or log, not "${d}"`);
+        a.durability = d;
+        break;
+      }
       case '--check-quorum': a.checkQuorum = true; break;
       case '--repair': a.repair = int('repair', argv[++i], 0, 1_000_000); break;
       case '--election': a.election = int('election', argv[++i], 0, 4096); break;
@@ -109,7 +119,20 @@ function parseArgs(argv: string[]): Args {
   if (a.replay === null && (a.keepFaults || a.ops || a.trace || a.history || a.html))
     throw new UsageError('--keep-faults, --ops, --trace, --history and --html go with --replay');
   if (a.replay !== null && a.engines.length !== 1) throw new UsageError('--replay needs one --engine choice');
+  if (a.amnesia && a.durability === 'log') throw new UsageError('--amnesia is --durability none: not with --durability log');
   return a;
+}
+
+function drawOptions(args: Args, engine: EngineName | 'all'): DrawOptions {
+  const o: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election };
+  if (args.durability) o.durability = args.durability;
+  return o;
+}
+
+/** ", amnesia, check-quorum, …": the options a run was drawn with, for its printed lines */
+function modeLabel(args: Args): string {
+  return (args.amnesia ? ', amnesia' : '') + (args.durability ? `, durability ${args.durability}` : '') + (args.checkQuorum ? ', check-quorum' : '') +
+    (args.repair ? `, repair ${args.repair}` : '') + (args.election ? `, election ${args.election}` : '');
 }
 
 function summary(s: Scenario): string {
@@ -121,6 +144,7 @@ function replayCommand(engine: string, seed: number, options: DrawOptions, keep?
   if (keep) cmd += ` --keep-faults ${keep.length ? keep.join(',') : '""'}`;
   if (ops !== undefined) cmd += ` --ops ${ops}`;
   if (options.amnesia) cmd += ' --amnesia';
+  if (options.durability) cmd += ` --durability ${options.durability}`;
   if (options.checkQuorum) cmd += ' --check-quorum';
   if (options.repairBatch) cmd += ` --repair ${options.repairBatch}`;
   if (options.electionBatch) cmd += ` --election ${options.electionBatch}`;
@@ -161,11 +185,11 @@ async function main(argv: string[]): Promise<number> {
 
   if (args.replay !== null) {
     const engine = args.engines[0]!;
-    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election };
+    const options = drawOptions(args, engine);
     let scenario = drawScenario(args.replay, options);
     if (args.keepFaults || args.ops) scenario = shrunk(scenario, args.keepFaults ?? scenario.faults.map((_, i) => i), args.ops ?? scenario.ops_per_client);
     const r = tortureScenario(scenario, provide, check, args.trace);
-    out(`seed ${scenario.seed} (--engine ${engine}${args.amnesia ? ', amnesia' : ''}${args.checkQuorum ? ', check-quorum' : ''}${args.repair ? `, repair ${args.repair}` : ''}${args.election ? `, election ${args.election}` : ''}): ${summary(scenario)}`);
+    out(`seed ${scenario.seed} (--engine ${engine}${modeLabel(args)}): ${summary(scenario)}`);
     for (const f of scenario.faults) out(`  fault ${describeFault(f)}`);
     out(`history (${r.run.history.length} operations):`);
     r.run.history.forEach((op, i) => out(`  #${i} ${describe(op)}`));
@@ -188,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
   let failed = false;
   const t0 = Date.now();
   for (const engine of args.engines) {
-    const options: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election };
+    const options = drawOptions(args, engine);
     const tally = {
       engine, seeds: 0, failures: 0, failing_seeds: [] as number[], known_stalls: [] as number[], safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0,
       faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<string, number>, cluster_sizes: { 3: 0, 5: 0 } as Record<number, number>,
@@ -208,7 +232,7 @@ async function main(argv: string[]): Promise<number> {
         tally.recovery_us_max = Math.max(tally.recovery_us_max, r.run.recovered_after_us);
         tally.recovery_us_sum += r.run.recovered_after_us;
       }
-      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '') + (args.checkQuorum ? '+check-quorum' : '') + (args.repair ? '+repair' : '') + (args.election ? '+election' : '')] ?? [];
+      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '') + (args.durability ? `+durability-${args.durability}` : '') + (args.checkQuorum ? '+check-quorum' : '') + (args.repair ? '+repair' : '') + (args.election ? '+election' : '')] ?? [];
       if (!r.judgement.ok && r.judgement.safe && knownHere.includes(seed)) {
         tally.known_stalls.push(seed);
         out(`KNOWN seed ${seed} (--engine ${engine}): ${r.judgement.problems.join('; ')} (listed in ${args.known})`);
@@ -236,11 +260,11 @@ async function main(argv: string[]): Promise<number> {
     }
     tally.wall_s = (Date.now() - te) / 1000;
     const meanRec = tally.seeds ? tally.recovery_us_sum / tally.seeds : 0;
-    out(`${engine}: ${tally.seeds} seeds (${args.from}..${args.from + args.seeds - 1}${args.amnesia ? ', amnesia' : ''}), ${tally.failures} failing (${tally.safety_failures} safety, ${tally.liveness_failures} liveness), ${tally.known_stalls.length} known stalls, ${tally.lost_writes} lost acknowledged writes; ` +
+    out(`${engine}: ${tally.seeds} seeds (${args.from}..${args.from + args.seeds - 1}${modeLabel(args)}), ${tally.failures} failing (${tally.safety_failures} safety, ${tally.liveness_failures} liveness), ${tally.known_stalls.length} known stalls, ${tally.lost_writes} lost acknowledged writes; ` +
       `${tally.operations} operations (${tally.unknown_outcomes} unknown outcomes), ${tally.steps} core steps; ` +
       `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s`);
     const { recovery_us_sum, ...rest } = tally;
-    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, from: args.from });
+    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, from: args.from });
   }
   if (args.report) writeFileSync(args.report, JSON.stringify({ command: `npm run torture -- ${argv.join(' ')}`, wall_s: (Date.now() - t0) / 1000, results: report }, null, 2) + '\n');
   return failed ? 1 : 0;

@@ -20,7 +20,14 @@
 //   Phase Generation Sizing");
 // - the GC thread counts follow the machine's cores (g1GcThreads): with half the vCPUs a pause
 //   has half the threads, so the same work stops the program twice as long — the reason G1
-//   needs idle cores (paper §5.2, Fig 7).
+//   needs idle cores (paper §5.2, Fig 7);
+// - survivors age (card 1.5.0 on): a value that survives a young pause stays in the survivor
+//   space and is copied again at each later pause until it reaches the tenuring threshold
+//   (MaxTenuringThreshold, 15) or the survivor space overflows its target (TargetSurvivorRatio,
+//   50 % of the survivor capacity, itself the young generation over SurvivorRatio, 8): G1 then
+//   lowers the threshold and promotes the oldest ages. So a young pause copies up to about a
+//   sixteenth of eden, not only what was written since the last one (HotSpot's age table and
+//   "Desired survivor size" in every young pause's log).
 import type { CpuPool } from './cpu.ts';
 import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
@@ -42,6 +49,36 @@ export interface G1Params {
   full_gc_ns_per_live_byte: number; // per GC thread
   /** MaxGCPauseMillis (200); Infinity sizes eden by the percentages alone (cards before 1.4.0). */
   pause_goal_ms: number;
+  /** MaxTenuringThreshold (15); 1 promotes every survivor at its first pause (cards before 1.5.0). */
+  max_tenuring_threshold: number;
+  /** The survivor space's target occupancy as a share of eden: TargetSurvivorRatio / SurvivorRatio (0.5 / 8). */
+  survivor_target_fraction: number;
+}
+
+/** Ages survivors by one young pause. `ages[i]` holds the bytes that have survived i + 1 pauses;
+ * `fresh` bytes survive their first. Returns the new age table and the bytes promoted to the old
+ * generation: those past the threshold, and the oldest ages beyond the survivor target. */
+export function ageSurvivors(ages: readonly number[], fresh: number, maxThreshold: number, target_bytes: number): { ages: number[]; promoted: number } {
+  const all = [fresh, ...ages];
+  let promoted = 0;
+  const kept: number[] = [];
+  let total = 0;
+  for (let i = 0; i < all.length; i++) {
+    const b = all[i]!;
+    // The threshold G1 computes: the first age at which the cumulative bytes pass the target.
+    if (i >= maxThreshold - 1 || total + b > target_bytes) {
+      const room = i >= maxThreshold - 1 ? 0 : Math.max(0, target_bytes - total);
+      kept.push(room);
+      total += room;
+      promoted += b - room;
+      for (let j = i + 1; j < all.length; j++) promoted += all[j]!;
+      break;
+    }
+    kept.push(b);
+    total += b;
+  }
+  while (kept.length > 0 && kept[kept.length - 1] === 0) kept.pop();
+  return { ages: kept, promoted };
 }
 
 /** HotSpot's GC thread ergonomics for n vCPUs: ParallelGCThreads is n up to 8 and 8 + 5/8 of the
@@ -90,6 +127,8 @@ export interface G1State {
   reclaimablePerMixed: number;
   /** Thread-ns of young-pause work per eden byte at the last young pause (null: none yet). */
   youngNsPerEdenByte?: number | null;
+  /** Survivor bytes by age (card 1.5.0 on). */
+  survivorAges?: number[];
 }
 
 export class G1Runtime implements RuntimeModel {
@@ -104,6 +143,7 @@ export class G1Runtime implements RuntimeModel {
   private mixedLeft = 0;
   private reclaimablePerMixed = 0;
   private youngNsPerEdenByte: number | null = null;
+  private survivorAges: number[] = [];
   private gate: CollectionGate | null = null;
   private off = false;
   private pauseEndUs = 0;
@@ -173,8 +213,14 @@ export class G1Runtime implements RuntimeModel {
   }
 
   /** The next pause as collect() would take it now (young, mixed or full). */
+  private survivorBytes(): number {
+    let b = 0;
+    for (const a of this.survivorAges) b += a;
+    return b;
+  }
+
   pending(_t_us: number): GcPending {
-    const copied = this.log_live_bytes + this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    const copied = this.log_live_bytes + this.survivorBytes() + this.updatesSinceYoung * this.survivorBytesPerUpdate;
     let ms = youngPauseMs(copied, this.updatesSinceYoung, this.p.parallel_gc_threads, this.p);
     let kind = this.mixedLeft > 0 ? 'g1_mixed' : 'g1_young';
     if (this.mixedLeft > 0) {
@@ -193,12 +239,21 @@ export class G1Runtime implements RuntimeModel {
     return this.pauseEndUs;
   }
 
+  stoppedUntil_us(): number {
+    return this.pauseEndUs;
+  }
+
   private collect(t: number): void {
-    const copied = this.log_live_bytes + this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    const aged = this.survivorBytes();
+    const copied = this.log_live_bytes + aged + this.updatesSinceYoung * this.survivorBytesPerUpdate;
     if (this.edenUsed > 0) {
-      // What this eden's own survivors and dirty cards cost, per byte: the next eden's size.
-      const ns = this.updatesSinceYoung * (this.survivorBytesPerUpdate * this.p.copy_ns_per_byte + this.p.card_scan_ns_per_update);
+      // What this eden's survivors (new and aged) and dirty cards cost, per byte: the next eden's size.
+      const ns = (aged + this.updatesSinceYoung * this.survivorBytesPerUpdate) * this.p.copy_ns_per_byte + this.updatesSinceYoung * this.p.card_scan_ns_per_update;
       this.youngNsPerEdenByte = ns / this.edenUsed;
+    }
+    if (this.p.max_tenuring_threshold > 1) {
+      const target = this.p.survivor_target_fraction * this.eden();
+      this.survivorAges = ageSurvivors(this.survivorAges, this.updatesSinceYoung * this.survivorBytesPerUpdate, this.p.max_tenuring_threshold, target).ages;
     }
     // Promoted values replace older ones: the replaced values are now old garbage.
     this.oldGarbage += this.updatesSinceYoung * this.survivorBytesPerUpdate;
@@ -217,6 +272,7 @@ export class G1Runtime implements RuntimeModel {
       // No room for even the minimum eden: a full, compacting collection.
       ms = fullPauseMs(this.live_bytes + this.log_live_bytes, this.p.parallel_gc_threads, this.p.full_gc_ns_per_live_byte);
       this.oldGarbage = 0;
+      this.survivorAges = [];
       this.marking = false;
       this.mixedLeft = 0;
       kind = 'g1_full';
@@ -247,7 +303,7 @@ export class G1Runtime implements RuntimeModel {
   }
 
   state(): G1State {
-    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte };
+    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges] };
   }
 
   /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.
@@ -262,5 +318,6 @@ export class G1Runtime implements RuntimeModel {
     this.mixedLeft = s.mixedLeft;
     this.reclaimablePerMixed = s.reclaimablePerMixed;
     this.youngNsPerEdenByte = s.youngNsPerEdenByte ?? null;
+    this.survivorAges = [...(s.survivorAges ?? [])];
   }
 }

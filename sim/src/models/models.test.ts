@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from './cpu.ts';
 import { assistWorkPerByte_us, GoRuntime, heapGoal, markWork_us, triggerPoint } from './go-gc.ts';
-import { edenSize, fullPauseMs, G1Runtime, g1GcThreads, goalEdenBytes, youngPauseMs } from './g1.ts';
+import { ageSurvivors, edenSize, fullPauseMs, G1Runtime, g1GcThreads, goalEdenBytes, youngPauseMs } from './g1.ts';
 import { ManualMemory } from './runtime.ts';
 
 const GiB = 1024 ** 3;
@@ -100,8 +100,44 @@ describe('G1', () => {
     heap_bytes: 5 * GiB, parallel_gc_threads: 8, conc_gc_threads: 2, new_size_min_fraction: 0.05, new_size_max_fraction: 0.6,
     reserve_fraction: 0.1, ihop_fraction: 0.45, young_pause_fixed_ms: 3, copy_ns_per_byte: 1.5, card_scan_ns_per_update: 150,
     mark_ns_per_live_byte: 1, remark_pause_ms: 15, mixed_reclaimable_fraction: 0.3, mixed_count: 8, full_gc_ns_per_live_byte: 3,
-    pause_goal_ms: Infinity,
+    pause_goal_ms: Infinity, max_tenuring_threshold: 1, survivor_target_fraction: 0,
   };
+
+  it('survivors age one pause at a time and are promoted at the threshold or past the survivor target', () => {
+    // Below the target: every age is kept, the fresh bytes become age 1.
+    expect(ageSurvivors([10, 20], 5, 15, 1000)).toEqual({ ages: [5, 10, 20], promoted: 0 });
+    // The threshold: what would reach age 3 with a threshold of 3 is promoted.
+    expect(ageSurvivors([10, 20], 5, 3, 1000)).toEqual({ ages: [5, 10], promoted: 20 });
+    // The target: the youngest ages fill it; the part of the age that crosses it and every older age go.
+    expect(ageSurvivors([10, 20], 5, 15, 25)).toEqual({ ages: [5, 10, 10], promoted: 10 });
+    expect(ageSurvivors([10, 20], 30, 15, 25)).toEqual({ ages: [25], promoted: 35 });
+    // A threshold of 1 promotes everything at its first pause (cards before 1.5.0).
+    expect(ageSurvivors([], 7, 1, 1000)).toEqual({ ages: [], promoted: 7 });
+  });
+
+  it('with ageing, a young pause copies the survivors of earlier pauses too, up to the survivor target', () => {
+    const run = (max_tenuring_threshold: number) => {
+      const rt = new G1Runtime({ ...g1, heap_bytes: 32 * GiB, max_tenuring_threshold, survivor_target_fraction: 0.0625 }, 4.4 * GiB, 0, 544, new CpuPool(8, 1_000_000));
+      // 10 Kops/s for 1000 s, half of them updates, 20 kB allocated per operation: a young pause
+      // about every 103 s (eden 60 % of 32 GiB), 0.28 GB of fresh survivors each; the survivor
+      // target is 1/16 of that eden, 1.29 GB, full from the sixth pause on.
+      for (let i = 0; i < 10_000_000; i++) {
+        if (i % 2 === 0) rt.onUpdate();
+        rt.charge(i * 100, 20_000, 10);
+      }
+      return rt.events.filter((e) => e.kind === 'g1_young').map((e) => e.pause_ms);
+    };
+    const once = run(1);
+    const aged = run(15);
+    expect(aged.length).toBe(once.length);
+    expect(aged[0]).toBeCloseTo(once[0]!); // nothing has aged at the first pause
+    // The third copies the first two pauses' survivors again; from the sixth on, a full survivor
+    // space: 1.29 GB × 1.5 ns / 8 threads more than promoting at once.
+    const fresh = (aged[1]! - once[1]!) / 1; // the first pause's survivors, copied a second time
+    expect(fresh).toBeGreaterThan(0);
+    expect(aged[2]! - once[2]!).toBeCloseTo(2 * fresh, 0);
+    expect(aged[7]! - once[7]!).toBeCloseTo((0.0625 * 0.6 * 32 * GiB * 1.5) / 8 / 1e6, 0);
+  });
 
   it('GC threads follow the cores: ParallelGCThreads = n up to 8, then 8 + 5/8 of the rest; ConcGCThreads a quarter', () => {
     expect(g1GcThreads(2)).toEqual({ parallel: 2, concurrent: 1 });

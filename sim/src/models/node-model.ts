@@ -3,7 +3,7 @@
 import type { EngineName, ModelCard } from '../api.ts';
 import { langParam, param } from './card.ts';
 import type { CpuPool } from './cpu.ts';
-import { G1Runtime, g1GcThreads } from './g1.ts';
+import { G1Runtime, g1GcThreads, type G1State } from './g1.ts';
 import { GoRuntime } from './go-gc.ts';
 import { ManualMemory, type RuntimeModel } from './runtime.ts';
 
@@ -42,6 +42,8 @@ export interface NodeRuntimeSettings {
   vcpus: number;
   records: number;
   log_instances: number;
+  /** G1 only: start the collector in this phase (the steady-state shortcut) instead of fresh. */
+  g1_state?: G1State;
 }
 
 export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPool): RuntimeModel {
@@ -66,8 +68,8 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
         live.data + live.log,
         pool,
       );
-    case 'java':
-      return new G1Runtime(
+    case 'java': {
+      const g1 = new G1Runtime(
         {
           heap_bytes: s.memory_bytes,
           parallel_gc_threads: g1GcThreads(s.vcpus).parallel,
@@ -86,12 +88,18 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           full_gc_ns_per_live_byte: param(card, 'g1.full_gc_ns_per_live_byte'),
           // A card before 1.4.0 sizes eden by the percentages alone.
           pause_goal_ms: card.parameters['g1.pause_goal_ms']?.value ?? Infinity,
+          // A card before 1.5.0 promotes every survivor at its first pause.
+          max_tenuring_threshold: card.parameters['g1.max_tenuring_threshold']?.value ?? 1,
+          survivor_target_fraction: card.parameters['g1.survivor_target_fraction']?.value ?? 0,
         },
         live.data,
         live.log,
         langParam(card, 'memory', 'java', 'bytes_per_value'),
         pool,
       );
+      if (s.g1_state) g1.setState(s.g1_state);
+      return g1;
+    }
     case 'cpp':
     case 'rust':
       return new ManualMemory(

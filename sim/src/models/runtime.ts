@@ -32,6 +32,9 @@ export interface RuntimeModel {
   /** An event on this node allocates `alloc_bytes` with `allocs` allocations; returns the extra
    * CPU time (µs) the event itself must spend (assists, allocator). */
   charge(t_us: number, alloc_bytes: number, allocs: number): number;
+  /** An update replaced a value in the map (its old value becomes garbage, the new one survives
+   * the next young collection): only a generational collector (G1) keeps count. */
+  onUpdate?(): void;
   /** Modelled heap (or resident) bytes now. */
   heapBytes(): number;
   readonly events: GcEvent[];
@@ -45,6 +48,9 @@ export interface RuntimeModel {
   setGate?(gate: CollectionGate | null): void;
   /** Until when the current collection stops or slows the node (µs); ≤ now when none runs. */
   collectingUntil_us?(): number;
+  /** Until when a stop-the-world pause stops the node (µs), for a runtime whose pauses hold
+   * requests (G1's); a runtime that only slows the node (Go's concurrent cycles) has none. */
+  stoppedUntil_us?(): number;
 }
 
 /** C++ and Rust: no collector. Each allocation costs allocator time; the resident set is the

@@ -238,9 +238,9 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
   const snapshots: { t_s: number; state: G1State }[] = [];
   for (let t = 0; t < horizon_us; t += DRY_STEP_US) {
     if (g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
-    if (g1.onUpdate) {
+    if (rt.onUpdate) {
       updatesDue += updatesPerStep;
-      for (; updatesDue >= 1; updatesDue--) g1.onUpdate.call(rt);
+      for (; updatesDue >= 1; updatesDue--) rt.onUpdate();
     }
     rt.charge(t, bytesPerOp * opsPerStep, 0);
     if (rt.oom_at_us !== null) break;

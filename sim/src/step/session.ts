@@ -5,7 +5,7 @@
 // when the cores asked. Every state change is a recorded choice, so a session is rebuilt exactly
 // from (spec, choices) — that is what rewind does.
 import type { SyncEngine } from '@replicant/engines/loader/engine';
-import { HarnessError, ScriptedCluster, type ClusterObserver, type PendingMessage, type TimerName } from '@replicant/engines/scripted';
+import { HarnessError, ScriptedCluster, START_EVENT, type ClusterObserver, type PendingMessage, type TimerName } from '@replicant/engines/scripted';
 import type { EngineProvider, NetworkSpec, PendingItem, StepSession, StepSessionSpec, TraceEntry } from '../api.ts';
 import { Prng } from '../core/prng.ts';
 import { Network, type NetworkParams } from '../net/network.ts';
@@ -42,9 +42,9 @@ class Session implements StepSession {
   private recorded: string[] = [];
   private now = 0;
   private steps = 0;
-  /** Notes for the next step the cluster takes, and the entry it made. */
+  /** Notes for the next step the cluster takes, and the first entry the running command made. */
   private notes: string[] = [];
-  private lastEntry: TraceEntry | null = null;
+  private firstEntry: TraceEntry | null = null;
   private engines: SyncEngine[];
 
   constructor(
@@ -57,6 +57,10 @@ class Session implements StepSession {
     this.engines = names.map((n) => provide(n));
     this.netParams = networkParams(spec.network);
     this.reset();
+  }
+
+  private get durable(): boolean {
+    return this.spec.cluster.durability === 'log';
   }
 
   get time_us(): number {
@@ -78,12 +82,17 @@ class Session implements StepSession {
     timerCancelled: (node, timer) => {
       this.timers = this.timers.filter((t) => !(t.node === node && t.timer === timer));
     },
+    // The step session's disk is instant: a persist is written right after the step that asked
+    // for it, and the core hears so in the next step (which releases whatever it held behind it).
+    persisting: (node, persist_id) => {
+      this.notes = [`n${node}'s disk wrote persist ${persist_id}`];
+    },
     stepped: (node, event, effects) => {
       this.steps++;
       const entry: TraceEntry = { step: this.steps, t_us: this.now, node, event, effects, notes: this.notes };
       this.notes = [];
       this.log.push(entry);
-      this.lastEntry = entry;
+      this.firstEntry ??= entry;
     },
   };
 
@@ -98,6 +107,8 @@ class Session implements StepSession {
           seed: this.spec.cluster.seed,
           commit_interval_us: this.spec.cluster.commit_interval_us,
           ...(this.spec.cluster.check_quorum !== undefined && { check_quorum: this.spec.cluster.check_quorum }),
+          ...(this.durable && { durability: 'log' as const }),
+          ...(this.spec.cluster.repair_batch && { repair_batch: this.spec.cluster.repair_batch }),
           trace: true,
           log: false,
           next_id: () => this.nextId++,
@@ -155,7 +166,7 @@ class Session implements StepSession {
       this.noteOnly(m.to, `m${m.id} ${m.from}->${m.to} ${m.type} lost (${lost})`);
       return null;
     }
-    return this.lastEntry;
+    return this.firstEntry;
   }
 
   drop(message_id: number): void {
@@ -191,7 +202,7 @@ class Session implements StepSession {
 
   private fireNow(t: PendingTimer): TraceEntry {
     this.stepWith([`timer ${t.timer} of n${t.node} fired`], () => this.cluster.fire(t.node, t.timer));
-    return this.lastEntry!;
+    return this.firstEntry!;
   }
 
   client(node: number, line: string): number {
@@ -212,7 +223,7 @@ class Session implements StepSession {
       return null;
     }
     this.stepWith([`client command "${c.line}" arrived`], () => this.cluster.client(c.node, STEP_CLIENT_ID, c.request_id, c.line));
-    return this.lastEntry;
+    return this.firstEntry;
   }
 
   crash(node: number): void {
@@ -228,7 +239,25 @@ class Session implements StepSession {
     this.checkNode(node);
     if (this.cluster.isUp(node)) throw new StepError(`n${node} is up`);
     this.recorded.push(`restart ${node}`);
-    this.stepWith([`n${node} restarted`], () => this.cluster.restart(node));
+    if (!this.durable) {
+      this.stepWith([`n${node} restarted (empty: durability none keeps nothing on disk)`], () => this.cluster.restart(node));
+      return;
+    }
+    const records = this.cluster.disks[node]!.length;
+    this.stepWith([`n${node} restarted from its disk (${records} record${records === 1 ? '' : 's'})`], () => this.cluster.restart(node));
+  }
+
+  restartWiped(node: number): void {
+    this.checkNode(node);
+    if (this.cluster.isUp(node)) throw new StepError(`n${node} is up`);
+    this.recorded.push(`wipe ${node}`);
+    // a wiped node starts as a new one: `start`, not a `restart` with no records
+    this.stepWith([`n${node} restarted with its disk wiped (empty)`], () => this.cluster.restart(node, true, START_EVENT));
+  }
+
+  disk(node: number): string[] {
+    this.checkNode(node);
+    return this.cluster.disks[node]!.slice();
   }
 
   cut(from: number, to: number): void {
@@ -324,6 +353,7 @@ class Session implements StepSession {
       }
       case 'crash': return this.crash(num(a));
       case 'restart': return this.restart(num(a));
+      case 'wipe': return this.restartWiped(num(a));
       case 'cut': return this.cut(num(a), num(b));
       case 'heal': return this.heal();
       case 'until': {
@@ -342,7 +372,7 @@ class Session implements StepSession {
   /** Runs a cluster command whose first step carries these notes. */
   private stepWith<T>(notes: string[], command: () => T): T {
     this.notes = notes;
-    this.lastEntry = null;
+    this.firstEntry = null;
     try {
       return command();
     } finally {

@@ -10,7 +10,7 @@ import { Prng } from '../core/prng.ts';
 import { clientEvent, messageEvent, parseEffect, splitLines, START_EVENT, timerEvent, type TimerName } from '../core/effects.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { defaultNetwork } from '../models/card.ts';
-import { STREAM_CLIENT_OPS, STREAM_FAULT_DICE, STREAM_TORTURE_NETWORK, type Fault, type Scenario } from './scenario.ts';
+import { STREAM_CLIENT_OPS, STREAM_DISK, STREAM_FAULT_DICE, STREAM_TORTURE_NETWORK, type Fault, type Scenario } from './scenario.ts';
 
 export interface NodeFinal {
   node: number;
@@ -49,6 +49,9 @@ type Ev =
   | { kind: 'reply'; request: number; result: string; value?: string; leader?: number; on_arrival: boolean }
   | { kind: 'attempt_timeout'; request: number }
   | { kind: 'client_next'; client: number }
+  /** a persist batch is on the node's disk (written: the records were appended; the core is told
+   * when it can take events) */
+  | { kind: 'persisted'; node: number; persist_id: number; records: string; epoch: number; written: boolean }
   | { kind: 'fault_start'; fault: number }
   | { kind: 'fault_end'; fault: number };
 
@@ -76,11 +79,29 @@ interface Client {
 }
 
 const MAX_STEPS = 3_000_000;
+const PERSIST_PREFIX = '{"type":"persist","persist_id":';
+const RECORDS_FIELD = ',"records":[';
+/** a flush takes 100–999 µs of virtual time, one at a time per node (an SSD's fsync, roughly) */
+const FLUSH_MIN_US = 100;
+const FLUSH_SPREAD_US = 900;
+
+/** The records of a canonical persist effect, as the text between the array's brackets. */
+export function persistRecords(line: string): string {
+  const at = line.indexOf(RECORDS_FIELD, PERSIST_PREFIX.length);
+  if (at < 0 || !line.endsWith(']}')) throw new Error(`persist effect without records: ${line}`);
+  return line.slice(at + RECORDS_FIELD.length, -2);
+}
+
+/** The restart event for a node whose disk holds these batches (each persistRecords' text). */
+export function restartEvent(batches: readonly string[]): string {
+  return `{"type":"restart","records":[${batches.filter((b) => b !== '').join(',')}]}`;
+}
 
 export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngine, options: { trace?: boolean } = {}): TortureRun {
   const n = s.engines.length;
   const ci = s.commit_interval_us;
-  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, trace: true });
+  const durable = s.durability === 'log';
+  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, ...(durable ? { durability: 'log' as const } : {}), trace: true });
   const net = new Network(defaultNetwork(), new Prng(s.seed, STREAM_TORTURE_NETWORK));
   const dice = new Prng(s.seed, STREAM_FAULT_DICE);
   const q = new EventQueue<Ev>();
@@ -97,6 +118,10 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
   const downUntil = new Array<number>(n).fill(0);
   const epoch = new Array<number>(n).fill(0);
   const lastDue = new Map<number, number>();
+  // durability log: each node's disk (the batches written, in order) and its one flush at a time
+  const disk: string[][] = Array.from({ length: n }, () => []);
+  const diskFreeAt = new Array<number>(n).fill(0);
+  const diskDice = new Prng(s.seed, STREAM_DISK);
 
   const history: HistoryOp[] = [];
   const probeOps: number[] = [];
@@ -235,6 +260,11 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
         const gen = ++timerGen[node]![e.timer];
         q.push(now + e.delay_us, { kind: 'timer', node, timer: e.timer, gen });
       } else if (e.kind === 'cancel_timer') timerGen[node]![e.timer]++;
+      else if (e.kind === 'persist') {
+        const done = Math.max(now, diskFreeAt[node]!) + FLUSH_MIN_US + diskDice.nextInt(FLUSH_SPREAD_US);
+        diskFreeAt[node] = done;
+        q.push(done, { kind: 'persisted', node, persist_id: e.persist_id, records: persistRecords(line), epoch: epoch[node]!, written: false });
+      }
       else if (e.kind === 'reply') {
         const req = requests.get(e.request_id);
         if (!req || req.node !== node || req.epoch !== epoch[node]) continue; // connection gone
@@ -246,9 +276,11 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
     }
   };
 
+  /** A first boot starts empty; a restart in durability log reads the node's disk. */
   const boot = (node: number) => {
+    const restart = nodes.incarnations[node]! >= 0;
     nodes.boot(node);
-    step(node, START_EVENT);
+    step(node, durable && restart ? restartEvent(disk[node]!) : START_EVENT);
   };
 
   /** true when the node cannot take the event now; a paused node gets it when the pause ends */
@@ -333,6 +365,17 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
           c.target = (c.target + 1) % n;
           finish(c, 'unknown');
         }
+        break;
+      }
+      case 'persisted': {
+        // a crash before the flush ended loses the batch (nothing that depended on it was sent)
+        if (ev.epoch !== epoch[ev.node]) break;
+        if (!ev.written) {
+          disk[ev.node]!.push(ev.records);
+          ev.written = true;
+        }
+        if (deferred(ev.node, ev)) break; // on disk; a paused process hears of it later
+        step(ev.node, `{"type":"persisted","persist_id":${ev.persist_id}}`);
         break;
       }
       case 'client_next': {

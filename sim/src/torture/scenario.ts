@@ -24,8 +24,9 @@ export type Fault =
   /** a GC-like stop-the-world: `node` handles nothing until the pause ends, then all it queued */
   | { kind: 'pause'; at_us: number; duration_us: number; node: number }
   /** the process is gone for duration_us: messages to it and its clients' connections are lost.
-   * Without amnesia the node comes back with its state (as a durable node would); with
-   * amnesia it comes back as a fresh core with an empty log (our engines today: no durability). */
+   * Without amnesia the node comes back with its state (an idealised durable node); with
+   * amnesia the process really restarts: a fresh core, empty in durability none, rebuilt from
+   * the records its disk holds in durability log (Scenario.durability). */
   | { kind: 'crash'; at_us: number; duration_us: number; node: number; amnesia: boolean }
   /** a TCP reset of the link from → to (issue 20): every message in flight on it at at_us is
    * lost, and so is every message sent while it redials (duration_us, at most half a commit
@@ -47,6 +48,9 @@ export interface Scenario {
   repair_batch: number;
   /** the cores' bounded elections (0 or absent = off, the paper's protocol; native servers use 256) */
   election_batch?: number;
+  /** 'log': the cores persist (docs/protocol.md, Durability), the run is their disk, and a
+   * crashed node restarts from the batches written before the crash; absent: durability none */
+  durability?: 'log';
   clients: number;
   keys: string[];
   /** operations each client issues (a prefix of its drawn sequence when shrunk) */
@@ -64,8 +68,11 @@ export interface Scenario {
 export interface DrawOptions {
   /** one engine for every node, or 'all' for a drawn mix */
   engine: EngineName | 'all';
-  /** crashes restart with an empty core (amnesia); off by default until engines are durable */
+  /** crashes restart with an empty core (amnesia); off by default */
   amnesia?: boolean;
+  /** crashes are real restarts of the process (a fresh core): 'none' restarts it empty (the
+   * same as amnesia), 'log' from its write-ahead records; absent: crashes keep the state */
+  durability?: 'none' | 'log';
   /** run the cores with check-quorum on (drawing is unchanged: the same seed, the same schedule) */
   checkQuorum?: boolean;
   /** the cores' repair batch (0 or absent: off) */
@@ -83,6 +90,7 @@ export const STREAM_CLIENT_OPS = 12;
 export const STREAM_FAULT_DICE = 13;
 export const STREAM_TORTURE_NETWORK = 14;
 export const STREAM_RESETS = 15;
+export const STREAM_DISK = 16;
 
 export const COMMIT_INTERVAL_US = 10_000;
 
@@ -130,7 +138,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
         faults.push({ kind, at_us, duration_us, node });
         break;
       case 'crash':
-        faults.push({ kind, at_us, duration_us, node, amnesia: options.amnesia === true });
+        faults.push({ kind, at_us, duration_us, node, amnesia: options.amnesia === true || options.durability !== undefined });
         break;
     }
   }
@@ -153,6 +161,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     check_quorum: options.checkQuorum === true,
     repair_batch: options.repairBatch ?? 0,
     ...(options.electionBatch ? { election_batch: options.electionBatch } : {}),
+    ...(options.durability === 'log' ? { durability: 'log' as const } : {}),
     clients,
     keys,
     ops_per_client,
@@ -195,7 +204,7 @@ export function describeFault(f: Fault): string {
     case 'reorder': return `${when}: reorder (extra delay up to ${f.max_extra_us} µs)`;
     case 'delay': return `${when}: delay spike +${f.extra_us / 1000} ms on n${f.node}'s links`;
     case 'pause': return `${when}: GC-like pause of n${f.node}`;
-    case 'crash': return `${when}: crash of n${f.node}, restart ${f.amnesia ? 'with amnesia (empty core)' : 'with its state'}`;
+    case 'crash': return `${when}: crash of n${f.node}, restart ${f.amnesia ? 'as a fresh process (empty in durability none, from its records in log)' : 'with its state'}`;
     case 'reset': return `${when}: TCP reset of n${f.from} -> n${f.to} (in-flight messages lost, redial)`;
   }
 }

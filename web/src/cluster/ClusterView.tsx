@@ -9,30 +9,20 @@ import { Knob } from '../app/Knob.tsx';
 import { TOP_FIELDS } from '../state/app-state.ts';
 import { CLUSTER_FIELDS } from './cluster-fields.ts';
 import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
-import type { SyncEngine } from '@replicant/engines/loader/engine';
-import { BROWSER_ENGINES, loadBrowserEngine } from '../engines.ts';
-import { loadSim } from '../simulation/sim-module.ts';
-import { ClusterController, type Action, type Snapshot } from './controller.ts';
-import { explainEntry, type Explained } from './explain.ts';
+import { BROWSER_ENGINES } from '../engines.ts';
+import type { Action } from './controller.ts';
+import type { Explained } from './explain.ts';
 import { NodeCard } from './NodeCard.tsx';
 import { Topology, messagePositions, nodePosition, type Flight } from './Topology.tsx';
 import { ClientCommandForm, LinkControls, PendingList } from './Controls.tsx';
 import { messageLabel } from './explain.ts';
 import { useReady } from '../app/ready.ts';
 import { LinearizabilityPanel } from './LinearizabilityPanel.tsx';
+import { EngineClient, EngineRequestError, type EngineRequestBody } from '../worker/engine-client.ts';
+import type { ClusterLive, ClusterSnapshot } from './cluster-protocol.ts';
+import type { SessionHistory } from './history.ts';
 
 const STEP_INTERVAL_MS = 650;
-
-// Trace entries are the session's own objects and never change: explain each once.
-const explainedCache = new WeakMap<object, Explained>();
-function explainCached(e: Parameters<typeof explainEntry>[0]): Explained {
-  let x = explainedCache.get(e);
-  if (!x) {
-    x = explainEntry(e);
-    explainedCache.set(e, x);
-  }
-  return x;
-}
 
 const EventItem = memo(function EventItem({ e }: { e: Explained }) {
   return (
@@ -49,7 +39,6 @@ const EventItem = memo(function EventItem({ e }: { e: Explained }) {
     </li>
   );
 });
-const LOG_LIMIT = 300;
 
 type Loaded = { state: 'loading'; what: string } | { state: 'failed'; message: string } | { state: 'ready' };
 
@@ -58,130 +47,136 @@ function enginesFor(choice: string): EngineName[] {
 }
 
 export default function ClusterView({ state, update }: ViewProps) {
-  const { engine, nodes: nodesText, choices: urlChoices, step: urlStep, speed } = state.cluster;
+  const { engine, nodes: nodesText, choices: urlChoices, step: urlStep, speed, durability } = state.cluster;
   const nodes = Number(nodesText);
   const seed = state.seed;
   const engines = useMemo(() => enginesFor(engine), [engine]);
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading', what: 'the simulator' });
-  const [snap, setSnap] = useState<Snapshot | null>(null);
+  const [snap, setSnap] = useState<ClusterSnapshot | null>(null);
+  const [timeline, setTimeline] = useState<ClusterLive['timeline']>({ choices: [], steps: 0 });
   const [actionError, setActionError] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
   const [flights, setFlights] = useState<Flight[]>([]);
-  const controller = useRef<ClusterController | null>(null);
-  const full = useRef<{ choices: string[]; steps: number }>({ choices: [], steps: 0 });
+  // The engines and their step sessions live in the engine worker; the page draws its answers.
+  const client = useRef<EngineClient | null>(null);
+  // Answers to requests made for an earlier cluster (engine, size, seed) are not drawn.
+  const generation = useRef(0);
+  const inFlight = useRef(0);
   const flightKey = useRef(0);
   // The URL's step list is read when a cluster is built; later edits come from this view.
   const initialUrl = useRef({ choices: urlChoices, step: urlStep });
 
-  // Build the sessions whenever the engine, the cluster size or the seed changes.
+  useEffect(
+    () => () => {
+      client.current?.close();
+      client.current = null;
+    },
+    [],
+  );
+
+  const show = useCallback((s: ClusterLive) => {
+    setSnap(s.snapshot);
+    setTimeline(s.timeline);
+  }, []);
+
+  /** Sends a request for the current cluster; its answer is drawn unless a newer cluster was built. */
+  const ask = useCallback(
+    async (body: EngineRequestBody): Promise<boolean> => {
+      const c = client.current;
+      if (!c) return false;
+      const gen = generation.current;
+      inFlight.current++;
+      try {
+        const r = await c.request(body);
+        if (gen !== generation.current) return false;
+        if (r.type === 'cluster-state') show(r.state);
+        return true;
+      } catch (e) {
+        if (gen !== generation.current) return false;
+        if (e instanceof EngineRequestError && e.response?.cluster) show(e.response.cluster);
+        setActionError(e instanceof Error ? e.message : String(e));
+        return false;
+      } finally {
+        inFlight.current--;
+      }
+    },
+    [show],
+  );
+
+  // Build the sessions whenever the engine, the cluster size, the durability or the seed changes.
   useEffect(() => {
-    let cancelled = false;
+    const gen = ++generation.current;
     setPlaying(false);
     setSnap(null);
     setActionError(null);
-    controller.current = null;
-    (async () => {
-      const unavailable = engine !== 'all' && !BROWSER_ENGINES.includes(engine as EngineName);
-      if (unavailable) throw new Error(`the ${languageOf(engine as EngineName)} engine is not part of this build (available: ${BROWSER_ENGINES.map((e) => languageOf(e)).join(', ')})`);
-      setLoaded({ state: 'loading', what: 'the simulator' });
-      const sim = await loadSim();
-      const loadedEngines = new Map<EngineName, SyncEngine>();
-      for (const e of engines) {
-        setLoaded({ state: 'loading', what: `the ${languageOf(e)} engine (WebAssembly)` });
-        loadedEngines.set(e, await loadBrowserEngine(e));
-      }
-      if (cancelled) return;
-      const c = new ClusterController(
-        engines.map((e) => ({
-          engine: e,
-          session: sim.createStepSession({ cluster: { engines: Array<EngineName>(nodes).fill(e), seed } }, (name) => loadedEngines.get(name)!),
-        })),
-        nodes,
-      );
-      const { choices, step } = initialUrl.current;
-      let total = 0;
-      try {
-        // Step 0 in the URL means "the last recorded step" (booting alone takes a step per node).
-        total = choices.length ? c.load(choices, step === 0 ? Number.MAX_SAFE_INTEGER : step) : 0;
-      } catch (e) {
-        setActionError(`The recorded steps in this address could not be replayed (${e instanceof Error ? e.message : String(e)}); starting from the beginning.`);
-        c.load([], 0);
-      }
-      initialUrl.current = { choices: [], step: 0 };
-      controller.current = c;
-      const s = c.snapshot();
-      full.current = { choices: total > s.step ? choices : s.choices, steps: Math.max(total, s.step) };
-      setSnap(s);
-      setLoaded({ state: 'ready' });
-    })().catch((e: unknown) => !cancelled && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
-    return () => {
-      cancelled = true;
-    };
-  }, [engine, engines, nodes, seed]);
+    const unavailable = engine !== 'all' && !BROWSER_ENGINES.includes(engine as EngineName);
+    if (unavailable) {
+      setLoaded({ state: 'failed', message: `the ${languageOf(engine as EngineName)} engine is not part of this build (available: ${BROWSER_ENGINES.map((e) => languageOf(e)).join(', ')})` });
+      return;
+    }
+    setLoaded({ state: 'loading', what: 'the simulator' });
+    client.current ??= new EngineClient();
+    const { choices, step } = initialUrl.current;
+    initialUrl.current = { choices: [], step: 0 };
+    client.current
+      .request({ type: 'cluster-open', engines, nodes, seed, durability, choices, step }, (what) => gen === generation.current && setLoaded({ state: 'loading', what }))
+      .then((r) => {
+        if (gen !== generation.current || r.type !== 'cluster-state') return;
+        if (r.state.replay_error) setActionError(`The recorded steps in this address could not be replayed (${r.state.replay_error}); starting from the beginning.`);
+        show(r.state);
+        setLoaded({ state: 'ready' });
+      })
+      .catch((e: unknown) => gen === generation.current && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
+  }, [engine, engines, nodes, seed, durability, show]);
 
   // Write the recorded steps into the URL (debounced: a playing cluster steps several times a second).
   useEffect(() => {
     if (!snap) return;
     const t = setTimeout(() => {
-      update((s) => ({ ...s, cluster: { ...s.cluster, choices: full.current.choices, step: snap.step === full.current.steps ? 0 : snap.step } }));
+      update((s) => ({ ...s, cluster: { ...s.cluster, choices: timeline.choices, step: snap.step === timeline.steps ? 0 : snap.step } }));
     }, 400);
     return () => clearTimeout(t);
-  }, [snap, update]);
+  }, [snap, timeline, update]);
 
   const act = useCallback(
     (a: Action) => {
-      const c = controller.current;
-      if (!c || !snap) return;
+      if (!snap) return;
       setActionError(null);
       // A delivered message flies from its place on the link to its receiver.
       const target = a.kind === 'deliver' ? snap.pending.find((p) => p.id === a.id) : a.kind === 'next' ? snap.pending[0] : undefined;
-      try {
-        c.apply(a);
-      } catch (e) {
-        setActionError(e instanceof Error ? e.message : String(e));
-        return;
-      }
-      if (target?.kind === 'message') {
+      void ask({ type: 'cluster-act', action: a }).then((ok) => {
+        if (!ok || target?.kind !== 'message') return;
         const from = messagePositions(snap.pending, nodes).get(target.id)!;
         const label = messageLabel(JSON.parse(target.json));
         const key = ++flightKey.current;
         setFlights((f) => [...f.slice(-8), { key, label: label.text, kind: label.kind, from, to: nodePosition(target.to, nodes), duration_ms: 420 / Number(speed) }]);
-      }
-      const s = c.snapshot();
-      full.current = { choices: s.choices, steps: s.step };
-      setSnap(s);
+      });
     },
-    [snap, nodes, speed],
+    [snap, nodes, speed, ask],
   );
 
-  const goTo = useCallback(
-    (step: number) => {
-      const c = controller.current;
-      if (!c) return;
-      setActionError(null);
-      try {
-        c.load(full.current.choices, Math.max(0, Math.min(step, full.current.steps)));
-      } catch (e) {
-        setActionError(e instanceof Error ? e.message : String(e));
-      }
-      setSnap(c.snapshot());
-    },
-    [],
-  );
+  const goTo = useCallback((step: number) => void ask({ type: 'cluster-goto', step }), [ask]);
+  // Relative to the worker's own step: key presses can come faster than React draws.
+  const goBy = useCallback((delta: number) => void ask({ type: 'cluster-goto-by', delta }), [ask]);
 
   // Stable callbacks for memoised children: they call whatever act is current.
   const actRef = useRef(act);
   actRef.current = act;
 
-  // Relative to the sessions' own step: key presses can come faster than React draws.
-  const goBy = useCallback((delta: number) => controller.current && goTo(controller.current.step + delta), [goTo]);
-
-  // Play: one event per tick, at the chosen speed.
+  // Play: one event per tick, at the chosen speed (a tick is skipped while the worker is busy).
   useEffect(() => {
     if (!playing) return;
-    const t = setInterval(() => act({ kind: 'next' }), STEP_INTERVAL_MS / Number(speed));
+    const t = setInterval(() => inFlight.current === 0 && actRef.current({ kind: 'next' }), STEP_INTERVAL_MS / Number(speed));
     return () => clearInterval(t);
-  }, [playing, act, speed]);
+  }, [playing, speed]);
+
+  const history = useCallback(async (): Promise<{ history: SessionHistory; step: number }> => {
+    const c = client.current;
+    if (!c) throw new Error('the cluster is not running');
+    const r = await c.request({ type: 'cluster-history' });
+    if (r.type !== 'cluster-history') throw new Error(`unexpected answer ${r.type}`);
+    return { history: r.history, step: r.step };
+  }, []);
 
   const onFlightDone = useCallback((key: number) => setFlights((f) => f.filter((x) => x.key !== key)), []);
 
@@ -198,11 +193,11 @@ export default function ClusterView({ state, update }: ViewProps) {
   useViewShortcuts(shortcuts);
 
   const setCluster = <K extends keyof typeof CLUSTER_FIELDS>(k: K, v: (typeof state.cluster)[K]) =>
-    update((s) => ({ ...s, cluster: { ...s.cluster, [k]: v, ...(k === 'engine' || k === 'nodes' ? { choices: [], step: 0 } : {}) } }));
+    update((s) => ({ ...s, cluster: { ...s.cluster, [k]: v, ...(k === 'engine' || k === 'nodes' || k === 'durability' ? { choices: [], step: 0 } : {}) } }));
 
   useReady('cluster', snap !== null);
-  const explained = useMemo(() => (snap ? snap.trace.slice(-LOG_LIMIT).map(explainCached).reverse() : []), [snap]);
-  const rewound = snap !== null && snap.step < full.current.steps;
+  const explained = useMemo(() => (snap ? snap.explained.slice().reverse() : []), [snap]);
+  const rewound = snap !== null && snap.step < timeline.steps;
 
   return (
     <div className="cluster-view">
@@ -210,6 +205,11 @@ export default function ClusterView({ state, update }: ViewProps) {
       <p className="lede">
         Real engines compiled to WebAssembly, on a simulated network. Nothing happens until you choose: the next event, or click any
         message to deliver it, any timer to fire it.
+      </p>
+      <p className="note" data-testid="durability-sentence">
+        {durability === 'none'
+          ? 'Durability none (the paper’s design): nodes keep everything in memory, so a crashed node restarts empty, having forgotten what it promised and accepted — with restarts, two values can be chosen at one index.'
+          : 'Durability log: a node writes its promise and accepted entries to disk before any message that reveals them leaves, so a restart from disk keeps them; a wiped node rejoins by state transfer (the leader sends it a snapshot).'}
       </p>
       <details className="legend" data-testid="cluster-legend">
         <summary>How to read it: phases, ballots 1.0 and 0.-, ≤3, +2, #4</summary>
@@ -244,6 +244,7 @@ export default function ClusterView({ state, update }: ViewProps) {
         </label>
         <Knob name="c.nodes" field={CLUSTER_FIELDS.nodes} value={state.cluster.nodes} onChange={(v) => setCluster('nodes', v)} />
         <Knob compact name="seed" field={TOP_FIELDS.seed} value={seed} onChange={(v) => update((s) => ({ ...s, seed: v, cluster: { ...s.cluster, choices: [], step: 0 } }))} />
+        <Knob name="c.durability" field={CLUSTER_FIELDS.durability} value={durability} onChange={(v) => setCluster('durability', v)} />
         <Knob name="c.speed" field={CLUSTER_FIELDS.speed} value={speed} onChange={(v) => setCluster('speed', v)} />
         <button type="button" className="primary" disabled={!snap} onClick={() => act({ kind: 'next' })} data-testid="next-step" title="key n">
           Next event
@@ -293,7 +294,7 @@ export default function ClusterView({ state, update }: ViewProps) {
             <input
               type="range"
               min={0}
-              max={full.current.steps}
+              max={timeline.steps}
               value={snap.step}
               onChange={(e) => goTo(Number(e.target.value))}
               aria-label="timeline: step"
@@ -302,11 +303,11 @@ export default function ClusterView({ state, update }: ViewProps) {
             <button type="button" onClick={() => goBy(1)} disabled={!rewound} aria-label="forward one step">
               ▶
             </button>
-            <span className="mono" data-testid="step-counter" data-recorded={full.current.choices.length}>
-              step {snap.step}/{full.current.steps} · t = {(snap.time_us / 1000).toFixed(1)} ms
+            <span className="mono" data-testid="step-counter" data-recorded={timeline.choices.length}>
+              step {snap.step}/{timeline.steps} · t = {(snap.time_us / 1000).toFixed(1)} ms
             </span>
           </div>
-          {rewound && <p className="note">Rewound: a new action here discards the {full.current.steps - snap.step} later steps.</p>}
+          {rewound && <p className="note">Rewound: a new action here discards the {timeline.steps - snap.step} later steps.</p>}
           <div className="cluster-layout">
             <div>
               <Topology
@@ -321,7 +322,15 @@ export default function ClusterView({ state, update }: ViewProps) {
               />
               <div className="nodes">
                 {snap.views.map((v, id) => (
-                  <NodeCard key={id} id={id} raw={snap.inspect[id]!} view={v} onCrash={() => actRef.current({ kind: 'crash', node: id })} onRestart={() => actRef.current({ kind: 'restart', node: id })} />
+                  <NodeCard
+                    key={id}
+                    id={id}
+                    raw={snap.inspect[id]!}
+                    view={v}
+                    {...(durability === 'log' ? { disk: snap.disks[id]!, onRestartWiped: () => actRef.current({ kind: 'restart-wiped', node: id }) } : {})}
+                    onCrash={() => actRef.current({ kind: 'crash', node: id })}
+                    onRestart={() => actRef.current({ kind: 'restart', node: id })}
+                  />
                 ))}
               </div>
             </div>
@@ -332,11 +341,11 @@ export default function ClusterView({ state, update }: ViewProps) {
               <PendingList snap={snap} act={act} />
               <h2>Links</h2>
               <LinkControls nodes={nodes} cuts={snap.cuts} act={act} />
-              <LinearizabilityPanel trace={snap.trace} step={snap.step} />
+              <LinearizabilityPanel history={history} />
               <h2>What happened</h2>
               <ol className="event-log" data-testid="event-log" reversed>
                 {explained.map((e, i) => (
-                  <EventItem key={snap.trace.length - i} e={e} />
+                  <EventItem key={snap.trace_length - i} e={e} />
                 ))}
               </ol>
             </div>

@@ -2,9 +2,8 @@
 // checker's wasm build, in its own worker). The operations Porcupine could not place are
 // highlighted; its own visualisation opens in a new tab.
 import { useEffect, useRef, useState } from 'react';
-import type { TraceEntry } from '@replicant/sim/api';
 import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
-import { historyFromTrace, type SessionHistory } from './history.ts';
+import type { SessionHistory } from './history.ts';
 
 type Outcome =
   | { state: 'idle' }
@@ -18,7 +17,8 @@ function describe(op: HistoryOp): string {
   return `${call} → ${res}`;
 }
 
-export function LinearizabilityPanel({ trace, step }: { trace: readonly TraceEntry[]; step: number }) {
+/** `history`: the run's client history as it is now (read in the engine worker, where the trace is). */
+export function LinearizabilityPanel({ history: readHistory }: { history: () => Promise<{ history: SessionHistory; step: number }> }) {
   const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
   const worker = useRef<Worker | null>(null);
   const nextId = useRef(0);
@@ -32,11 +32,19 @@ export function LinearizabilityPanel({ trace, step }: { trace: readonly TraceEnt
     [],
   );
 
-  const check = () => {
-    const history = historyFromTrace(trace);
+  const check = async () => {
     const id = ++nextId.current;
-    worker.current ??= new Worker(new URL('./check-worker.ts', import.meta.url), { type: 'module' });
     setOutcome({ state: 'checking' });
+    let history: SessionHistory;
+    let step: number;
+    try {
+      ({ history, step } = await readHistory());
+    } catch (e) {
+      setOutcome({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    if (id !== nextId.current) return;
+    worker.current ??= new Worker(new URL('./check-worker.ts', import.meta.url), { type: 'module' });
     worker.current.onmessage = (e: MessageEvent<{ id: number; verdict?: Verdict; html?: string; error?: string }>) => {
       if (e.data.id !== id) return;
       if (e.data.error !== undefined || !e.data.verdict) setOutcome({ state: 'failed', message: e.data.error ?? 'no verdict' });
@@ -62,7 +70,7 @@ export function LinearizabilityPanel({ trace, step }: { trace: readonly TraceEnt
         Every client command so far is an operation from the moment it reached its node to the reply. Porcupine (compiled to WebAssembly)
         looks for one order of them that a single copy of the store could have produced.
       </p>
-      <button type="button" onClick={check} disabled={outcome.state === 'checking'} data-testid="check-linearizability">
+      <button type="button" onClick={() => void check()} disabled={outcome.state === 'checking'} data-testid="check-linearizability">
         Check linearizability
       </button>
       {outcome.state === 'checking' && <p role="status">Checking…</p>}

@@ -3,25 +3,93 @@
 import { memo } from 'react';
 import { formatBallot } from '@replicant/engines/loader/ballot';
 import { INSTANCE_STATE_COLOUR } from '../theme/palette.ts';
-import { ballotHint, logRows, trimmedText, workingBallot, type InspectView } from './inspect.ts';
+import { ballotHint, logRows, readDisk, trimmedText, workingBallot, type InspectView } from './inspect.ts';
+import { commandText } from './explain.ts';
 
 const STATE_LABEL = { in_progress: 'in progress', committed: 'committed', executed: 'executed' } as const;
 
-/** Redrawn only when the node's inspect view changes (raw is its exact text). */
-export const NodeCard = memo(NodeCardView, (a, b) => a.raw === b.raw && a.id === b.id);
+interface NodeCardProps {
+  id: number;
+  raw: string;
+  view: InspectView | null;
+  /** durability log: the node's disk records (kept across a crash); undefined in durability none */
+  disk?: readonly string[];
+  onCrash: () => void;
+  onRestart: () => void;
+  /** durability log: restart with the disk wiped */
+  onRestartWiped?: () => void;
+}
 
-function NodeCardView({ id, view, onCrash, onRestart }: { id: number; raw: string; view: InspectView | null; onCrash: () => void; onRestart: () => void }) {
+/** Redrawn only when the node's inspect view or its disk changes (raw is the view's exact text). */
+export const NodeCard = memo(NodeCardView, (a, b) => a.raw === b.raw && a.id === b.id && a.disk?.length === b.disk?.length && a.disk?.[a.disk.length - 1] === b.disk?.[b.disk.length - 1]);
+
+/** Per node: what a crash keeps (its disk) and what it loses (everything in memory). */
+function Durability({ id, disk, up }: { id: number; disk: readonly string[] | undefined; up: boolean }) {
+  if (disk === undefined) {
+    return (
+      <p className="note durability-none" data-testid={`volatile-${id}`}>
+        Durability none (the paper’s): nothing is on disk, all of this is volatile — a crash forgets its promises and accepted values.
+      </p>
+    );
+  }
+  const d = readDisk(disk);
+  return (
+    <div className="durability" data-testid={`disk-${id}`} data-records={d.records}>
+      <p className="note">
+        <strong>On disk</strong> ({d.records} record{d.records === 1 ? '' : 's'}, kept by a crash):{' '}
+        <span data-testid={`disk-promise-${id}`}>{d.promise === null ? 'no promise yet' : `promised ballot ${formatBallot(d.promise)}`}</span>
+        {d.snapshot && <>; a snapshot executed up to index {d.snapshot.last_executed} ({d.snapshot.keys} keys)</>}
+        {d.entries.length > 0 ? '; log entries:' : '; no log entry.'}
+      </p>
+      {d.entries.length > 0 && (
+        <ul className="disk-entries mono" data-testid={`disk-entries-${id}`}>
+          {d.entries.map((e) => (
+            <li key={e.index} data-index={e.index}>
+              #{e.index} {formatBallot(e.ballot)} {commandText(e.command)} ({e.state === 'in_progress' ? 'accepted' : 'committed'})
+            </li>
+          ))}
+        </ul>
+      )}
+      {up && (
+        <p className="note">
+          <strong>Volatile</strong> (lost by a crash, rebuilt from the disk on restart): role, leader, the executed marks, the key-value store, timers
+          and the votes being counted.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped }: NodeCardProps) {
   if (view === null) {
     return (
       <section className="node-card down" data-testid={`node-${id}`} data-role="down" aria-label={`n${id}, down`}>
         <header>
           <h3>n{id}</h3>
           <span className="role-badge">down</span>
-          <button type="button" onClick={onRestart}>
-            Restart
-          </button>
+          {disk === undefined ? (
+            <button type="button" onClick={onRestart}>
+              Restart
+            </button>
+          ) : (
+            <>
+              <button type="button" onClick={onRestart} data-testid={`restart-disk-${id}`}>
+                Restart from disk
+              </button>
+              <button type="button" onClick={onRestartWiped} data-testid={`restart-wiped-${id}`}>
+                Restart wiped
+              </button>
+            </>
+          )}
         </header>
-        <p className="note">Crashed: its state is gone. A restart boots an empty node (Replicant keeps nothing on disk).</p>
+        {disk === undefined ? (
+          <p className="note">Crashed: its state is gone. A restart boots an empty node (durability none keeps nothing on disk).</p>
+        ) : (
+          <>
+            <p className="note">Crashed: its memory is gone, its disk is not. From disk it comes back with its promise and accepted entries; wiped, it comes back empty and catches up by state transfer.</p>
+            <Durability id={id} disk={disk} up={false} />
+          </>
+        )}
       </section>
     );
   }
@@ -99,6 +167,7 @@ function NodeCardView({ id, view, onCrash, onRestart }: { id: number; raw: strin
           )}
         </tbody>
       </table>
+      <Durability id={id} disk={disk} up />
       <details className="kv" open={view.kv.size > 0 && view.kv.size <= 6}>
         <summary>
           key-value store: {view.kv.size} key{view.kv.size === 1 ? '' : 's'} <span className="mono note">digest {view.kv.digest}</span>

@@ -7,6 +7,12 @@ export const CLUSTER_FIELDS = {
     { value: '3', label: '3 nodes' },
     { value: '5', label: '5 nodes' },
   ] as const),
+  /** none: the paper's design, a restarted node is empty; log: promises and accepted entries
+   * are written to disk before anything that reveals them leaves (docs/protocol.md, Durability). */
+  durability: choiceField('Durability', 'none', [
+    { value: 'none', label: 'none (the paper’s)' },
+    { value: 'log', label: 'log (durable)' },
+  ] as const),
   /** The step shown; 0 means the last recorded one (booting alone takes a step per node). */
   step: integerField('Step', 0, { min: 0, max: 100_000 }),
   choices: stringListField('Recorded steps', { maxItems: 5_000, maxLength: 300 }),

@@ -15,6 +15,7 @@ export type Action =
   | { kind: 'client'; node: number; line: string }
   | { kind: 'crash'; node: number }
   | { kind: 'restart'; node: number }
+  | { kind: 'restart-wiped'; node: number }
   | { kind: 'cut'; from: number; to: number }
   | { kind: 'heal' };
 
@@ -31,6 +32,8 @@ export interface Snapshot {
   pending: PendingItem[];
   inspect: string[];
   views: (InspectView | null)[];
+  /** each node's disk (durability log): its persisted records, canonical JSON; [] otherwise */
+  disks: string[][];
   trace: TraceEntry[];
   choices: string[];
   cuts: [number, number][];
@@ -83,6 +86,9 @@ export function applyAction(s: StepSession, a: Action): void {
       return;
     case 'restart':
       s.restart(a.node);
+      return;
+    case 'restart-wiped':
+      s.restartWiped(a.node);
       return;
     case 'cut':
       s.cut(a.from, a.to);
@@ -169,6 +175,7 @@ export class ClusterController {
       pending: s.pending(),
       inspect,
       views: inspect.map(readInspect),
+      disks: inspect.map((_, id) => s.disk(id)),
       trace: s.trace(),
       choices,
       cuts: cutsFromChoices(choices),

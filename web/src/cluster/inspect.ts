@@ -76,3 +76,27 @@ export function ballotHint(formatted: string): string {
     ? `ballot ${formatted}: round ${formatted.split('.')[0]}, no leader yet (the ballot every node starts with)`
     : `ballot ${formatted}: round ${formatted.split('.')[0]}, led by n${formatted.split('.')[1]} (written round.leader)`;
 }
+
+/** What a node's disk holds (durability log), read from its records in the order written. */
+export interface DiskView {
+  records: number;
+  /** the last promise record's ballot, or null if none was written */
+  promise: number | null;
+  /** each index's latest instance record, ascending (in_progress or committed: executed is not recorded) */
+  entries: Pick<InspectInstance, 'index' | 'ballot' | 'state' | 'command'>[];
+  /** the last snapshot record: executed up to here, and its keys */
+  snapshot: { last_executed: number; keys: number } | null;
+}
+
+export function readDisk(records: readonly string[]): DiskView {
+  let promise: number | null = null;
+  let snapshot: DiskView['snapshot'] = null;
+  const entries = new Map<number, DiskView['entries'][number]>();
+  for (const line of records) {
+    const r = JSON.parse(line) as { kind: string; ballot?: number; instance?: InspectInstance; last_executed?: number; kv?: unknown[] };
+    if (r.kind === 'promise' && typeof r.ballot === 'number') promise = r.ballot;
+    else if (r.kind === 'instance' && r.instance) entries.set(r.instance.index, { index: r.instance.index, ballot: r.instance.ballot, state: r.instance.state, command: r.instance.command });
+    else if (r.kind === 'snapshot' && typeof r.last_executed === 'number') snapshot = { last_executed: r.last_executed, keys: Array.isArray(r.kv) ? r.kv.length : 0 };
+  }
+  return { records: records.length, promise, entries: [...entries.values()].sort((a, b) => a.index - b.index), snapshot };
+}

@@ -1,7 +1,7 @@
 // The Learn view: a lesson's text beside the live panel it drives. For the protocol lessons the
 // panel is the Cluster view's own parts (topology, node cards, pending list, links) on real
 // engines; for the GC and cost lessons it is the Lab, Cost or Paper view itself, set up by the
-// step. The engines, their sessions and the lesson's run live in a worker (lesson-worker.ts),
+// step. The engines, their sessions and the lesson's run live in the engine worker (web/src/worker/engine-worker.ts),
 // so the page answers the student while they load and step; checkpoints are evaluated there on
 // the live state after every change and the page draws what it reports. The URL holds lesson,
 // step and engine; progress is kept in this browser.

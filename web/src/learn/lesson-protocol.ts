@@ -1,5 +1,5 @@
 // The messages between the Learn view and the lesson worker, which owns the wasm engines, their
-// step sessions and the lesson's run (web/src/learn/lesson-worker.ts). The page only draws what
+// step sessions and the lesson's run (web/src/worker/engine-worker.ts, shared with the Cluster view). The page only draws what
 // the worker reports, so loading and stepping the engines never holds the page's main thread.
 // Every request gets exactly one answer with its id: the live state after it, or an error (with
 // the live state as it is after the failed request).

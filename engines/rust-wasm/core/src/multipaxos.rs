@@ -133,7 +133,7 @@ impl Node {
             self.respond(m.from, m.channel_id, response);
             return;
         }
-        if m.ballot > self.ballot && (!self.in_lease() || self.handoff_prepare(m)) {
+        if m.ballot > self.ballot && !self.campaigns_above(m.ballot) && (!self.in_lease() || self.handoff_prepare(m)) {
             self.become_follower(m.ballot);
             let response = if m.from_index > 0 {
                 self.promise_chunk(m.from_index)
@@ -152,6 +152,14 @@ impl Node {
             ..Message::default()
         };
         self.respond(m.from, m.channel_id, response);
+    }
+
+    /// Whether this node's own open prepare phase has a ballot above `b`. With bounded
+    /// elections such a candidate refuses `b` instead of abandoning its phase for it: when two
+    /// candidates' prepares cross, the higher ballot wins that round, where both used to give
+    /// up and try again (docs/protocol.md, "Bounded elections").
+    fn campaigns_above(&self, b: u64) -> bool {
+        self.cfg.election_batch > 0 && self.prepare.as_ref().is_some_and(|p| p.ballot > b)
     }
 
     /// One bounded part of a promise: the stored instances from index `from` on, at most

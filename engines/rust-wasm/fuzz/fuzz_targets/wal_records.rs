@@ -33,17 +33,28 @@ fn wal_file(input: &[u8]) -> Vec<u8> {
 fuzz_target!(|input: &[u8]| {
     let Ok((raw, _, _)) = wal::read_frames("wal.log", &wal_file(input)) else { return };
     let mut records = Vec::with_capacity(raw.len());
+    // The codec leaves content rules to the protocol: a snapshot key with a control character
+    // decodes, and the canonical writer (printable ASCII only) cannot say it. A restart with
+    // such a record must be refused (fuzz/corpus/wal_records/snapshot_control_char_key; it
+    // failed this target before).
+    let mut unsayable = false;
     for r in &raw {
         let Ok(record) = decode_record_json(r) else { return };
         let mut once = Vec::new();
         append_record(&mut once, &record);
-        let again = decode_record_json(&once).expect("a record's canonical form must decode");
-        let mut twice = Vec::new();
-        append_record(&mut twice, &again);
-        assert_eq!(once, twice, "a record does not re-encode to itself");
+        match decode_record_json(&once) {
+            Err(_) => unsayable = true,
+            Ok(again) => {
+                let mut twice = Vec::new();
+                append_record(&mut twice, &again);
+                assert_eq!(once, twice, "a record does not re-encode to itself");
+            }
+        }
         records.push(record);
     }
     let mut node = Node::new(Config { id: 0, durability: Durability::Log, ..Config::default() });
+    let before = node.counters().bad_events;
     node.step(Event::Restart(records));
+    assert!(!unsayable || node.counters().bad_events > before, "a restart with a record whose canonical form does not decode was accepted");
     node.inspect();
 });

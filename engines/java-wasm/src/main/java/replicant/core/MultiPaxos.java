@@ -150,7 +150,7 @@ final class MultiPaxos {
             return;
         }
         Message r = new Message(MessageType.PREPARE_RESPONSE);
-        if (m.ballot > n.ballot && (!n.inLease() || Mitigation.handoffPrepare(n, m))) {
+        if (m.ballot > n.ballot && !campaignsAbove(n, m.ballot) && (!n.inLease() || Mitigation.handoffPrepare(n, m))) {
             becomeFollower(n, m.ballot);
             if (m.fromIndex > 0) {
                 n.respond(m, promiseChunk(n, m.fromIndex));
@@ -166,6 +166,16 @@ final class MultiPaxos {
         r.ballot = n.ballot;
         r.fromIndex = m.fromIndex;
         n.respond(m, r);
+    }
+
+    /**
+     * Whether this node's own open prepare phase has a ballot above b. With bounded elections
+     * such a candidate refuses b instead of abandoning its phase for it: when two candidates'
+     * prepares cross, the higher ballot wins that round, where both used to give up and try
+     * again (docs/protocol.md, "Bounded elections").
+     */
+    static boolean campaignsAbove(Node n, long b) {
+        return n.cfg.electionBatch > 0 && n.prepare != null && n.prepare.ballot > b;
     }
 
     /**

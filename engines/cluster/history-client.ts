@@ -1,0 +1,234 @@
+// A client that records a linearizability history (the Porcupine checker's format) while it
+// runs operations against a native cluster: one request in flight, `leader is N` followed, and
+// a write that some server may hold never sent again (a second copy could take effect after a
+// later write), so its outcome stays unknown. Used by the nemesis and the cluster tests.
+import { Socket } from 'node:net';
+import type { HistoryOp } from '@replicant/checker/lincheck';
+
+/** An error for a request that never left this process: it cannot have taken effect. */
+function notSent(message: string): Error {
+  return Object.assign(new Error(message), { code: 'NOT_SENT' });
+}
+
+/** Whether the request surely never reached a server (refused connection, or never written). */
+function neverSent(e: Error): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'NOT_SENT' || code === 'ECONNREFUSED';
+}
+
+/** One TCP connection, one request in flight; any failure or timeout closes it for good. */
+class Conn {
+  private socket = new Socket();
+  private buffer = '';
+  private waiter: ((line: string | Error) => void) | null = null;
+  dead = false;
+  constructor(address: string) {
+    const [host, port] = address.split(':');
+    this.socket.setNoDelay(true);
+    this.socket.setEncoding('utf8');
+    this.socket.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      const nl = this.buffer.indexOf('\n');
+      if (nl >= 0 && this.waiter) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        const w = this.waiter;
+        this.waiter = null;
+        w(line);
+      }
+    });
+    const fail = (e: Error) => {
+      this.dead = true;
+      const w = this.waiter;
+      this.waiter = null;
+      w?.(e);
+    };
+    this.socket.on('error', fail);
+    this.socket.on('close', () => fail(new Error('closed')));
+    this.socket.connect(Number(port), host!);
+  }
+  request(line: string, timeoutMs: number): Promise<string | Error> {
+    if (this.dead) return Promise.resolve(notSent('closed'));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        this.close();
+        resolve(new Error('timeout'));
+      }, timeoutMs);
+      this.waiter = (r) => (clearTimeout(timer), resolve(r));
+      this.socket.write(line + '\n');
+    });
+  }
+  close(): void {
+    this.dead = true;
+    this.socket.destroy();
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface HistoryClientOptions {
+  /** Client addresses of the nodes, by id. */
+  addresses: readonly string[];
+  /** Every operation is pushed here when it is called, and completed in place. */
+  history: HistoryOp[];
+  /** The history's clock (µs). */
+  nowUs: () => number;
+  /** This client's first id in the history. */
+  client: number;
+  /** After an operation of unknown outcome the client continues under id + idStride (Porcupine
+   * needs one operation at a time per client, and an unknown one never ends). */
+  idStride: number;
+  /** The node asked first. */
+  target: number;
+  requestTimeoutMs: number;
+}
+
+export class HistoryClient {
+  private readonly conns = new Map<number, Conn>();
+  /** The node this client asks next (the last one that answered, or the one it was sent to). */
+  target: number;
+  /** The client id the next operation is recorded under. */
+  proc: number;
+
+  constructor(private readonly o: HistoryClientOptions) {
+    this.target = o.target;
+    this.proc = o.client;
+  }
+
+  private conn(id: number): Conn {
+    let k = this.conns.get(id);
+    if (!k || k.dead) {
+      k = new Conn(this.o.addresses[id]!);
+      this.conns.set(id, k);
+    }
+    return k;
+  }
+
+  /** Runs one operation and records it; the operation, with result `unknown` if no reply said. */
+  async run(kind: HistoryOp['op'], key: string, value?: string): Promise<HistoryOp> {
+    const n = this.o.addresses.length;
+    const op: HistoryOp = { client: this.proc, op: kind, key, call_us: this.o.nowUs(), result: 'unknown' };
+    if (value !== undefined) op.value = value;
+    this.o.history.push(op);
+    const line = kind === 'put' ? `put ${key} ${value}` : `${kind} ${key}`;
+    // Whether some server may hold this write: from then on it is not sent again (a second
+    // copy could take effect later), and its outcome is unknown unless a reply says.
+    let mayHold = false;
+    for (let attempt = 0; ; attempt++) {
+      const reply = await this.conn(this.target).request(line, this.o.requestTimeoutMs);
+      if (reply instanceof Error) {
+        this.target = (this.target + 1) % n;
+        if (neverSent(reply) && !mayHold && attempt < 50) continue; // a killed node refused it
+        break; // unknown
+      }
+      const redirect = /^leader is (\d+)$/.exec(reply);
+      if (redirect || reply === 'retry') {
+        if (redirect) this.target = Number(redirect[1]) % n;
+        else await sleep(10);
+        // `leader is` comes from a node that did not propose it; `retry` may come from a
+        // deposed leader that already holds it in its log
+        if (reply === 'retry') mayHold = true;
+        if ((kind !== 'get' && mayHold) || attempt > 50) break;
+        continue;
+      }
+      if (reply === 'bad command' || (kind === 'put' && reply !== '') || (kind === 'del' && reply !== '' && reply !== 'key not found'))
+        throw new Error(`unexpected reply ${JSON.stringify(reply)} to "${line}"`);
+      op.return_us = this.o.nowUs();
+      op.result = reply === 'key not found' ? 'not_found' : 'ok';
+      if (kind === 'get' && op.result === 'ok') op.value = reply;
+      break;
+    }
+    if (op.result === 'unknown') this.proc += this.o.idStride;
+    return op;
+  }
+
+  close(): void {
+    for (const c of this.conns.values()) c.close();
+    this.conns.clear();
+  }
+}
+
+/** History client ids: worker w records as w, w + stride, … (a new id after each unknown
+ * outcome), probe slot s as workers + s, …; distinct while workers + slots < stride. */
+const ID_STRIDE = 1 << 10;
+
+export interface HistoryLoadOptions {
+  addresses: readonly string[];
+  workers: number;
+  /** The node every worker asks first. */
+  startNode: number;
+  /** Keys the workers share (gets and puts on them are what the checker has to order). */
+  sharedKeys: number;
+  requestTimeoutMs?: number;
+}
+
+/**
+ * Closed-loop load that records its history: each worker cycles through a put on a key of its
+ * own (a write to read back at the end), a put on a shared key and a get of a shared key, one
+ * request at a time. `acks` lists the acknowledged writes to the workers' own keys.
+ */
+export class HistoryLoad {
+  readonly history: HistoryOp[] = [];
+  readonly acks: { key: string; value: string; at: number }[] = [];
+  /** Every acknowledged operation (any kind), with when its reply came (wall clock, ms). */
+  readonly acknowledged: { at: number }[] = [];
+  private running = true;
+  private readonly clients: HistoryClient[] = [];
+  private readonly done: Promise<void>;
+  private readonly t0 = performance.now();
+  readonly nowUs = () => Math.round((performance.now() - this.t0) * 1000);
+
+  constructor(private readonly o: HistoryLoadOptions) {
+    this.done = Promise.all(Array.from({ length: o.workers }, (_, w) => this.work(w))).then(() => {});
+  }
+
+  /** A client recording into this load's history under ids no worker uses. */
+  client(slot: number, target = this.o.startNode): HistoryClient {
+    const c = new HistoryClient({
+      addresses: this.o.addresses,
+      history: this.history,
+      nowUs: this.nowUs,
+      client: this.o.workers + slot,
+      idStride: ID_STRIDE,
+      target,
+      requestTimeoutMs: this.o.requestTimeoutMs ?? 1000,
+    });
+    this.clients.push(c);
+    return c;
+  }
+
+  private async work(w: number): Promise<void> {
+    const c = new HistoryClient({
+      addresses: this.o.addresses,
+      history: this.history,
+      nowUs: this.nowUs,
+      client: w,
+      idStride: ID_STRIDE,
+      target: this.o.startNode,
+      requestTimeoutMs: this.o.requestTimeoutMs ?? 1000,
+    });
+    this.clients.push(c);
+    for (let i = 0; this.running; i++) {
+      const shared = `s${(i + w) % this.o.sharedKeys}`;
+      const op =
+        i % 3 === 0 ? await c.run('put', `w${w}k${i}`, `v${i}`) : i % 3 === 1 ? await c.run('put', shared, `w${w}.${i}`) : await c.run('get', shared);
+      if (op.result === 'unknown') {
+        await sleep(10); // unavailable for a moment (a kill, an election): next operation
+        continue;
+      }
+      const at = Date.now();
+      this.acknowledged.push({ at });
+      if (i % 3 === 0) this.acks.push({ key: op.key, value: op.value!, at });
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.done;
+  }
+
+  close(): void {
+    for (const c of this.clients) c.close();
+  }
+}

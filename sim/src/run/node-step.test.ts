@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { CpuPool } from '../models/cpu.ts';
+import { ManualMemory, type RuntimeModel } from '../models/runtime.ts';
+import { FastHost, type NodeEvent } from './hosts.ts';
+import { isUpdate, opEntering, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { wireSizes } from './sizes.ts';
+
+const sizes = wireSizes(23, 500);
+const cpu = { in_us: 10, timer_us: 2, step_us: 5, out_us: 3, per_kib_us: 0 };
+const alloc = { leader_bytes_per_read_op: 100, leader_bytes_per_update_op: 700, follower_bytes_per_read_op: 50, follower_bytes_per_update_op: 600, allocs_per_event: 0 };
+
+function node(id: number, runtime: RuntimeModel = new ManualMemory(1, 2, 0)): SimNode {
+  const pool = new CpuPool(2, 1e6);
+  return { id, engine: 'cpp', host: new FastHost(id, 3, 1000, sizes), inc: 1, pool, runtime, cpu, alloc, opsEntered: 0, allocatedBytes: 0, timerGen: { election: 0, commit: 0 }, crashed_at_us: null, heapSamples: [], blade: 'idle', blade_drain_until_us: 0, disk: null };
+}
+const put: NodeEvent = { kind: 'client', client_id: 1000, request_id: 1, op: 'update', line: '', bytes: 600 };
+
+describe('stepNode', () => {
+  it("a leader's client command: accept requests leave after the work and the serialized step", () => {
+    const n = node(0);
+    const tm: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    const out = stepNode(n, put, 100, false, null, 1e6, tm)!;
+    expect(out.filter((o) => o.kind === 'send' && o.type === 'accept_request')).toHaveLength(2);
+    // in 10, then the step 5 under the mutex, then two sends of 3 each
+    expect(tm).toEqual({ ser_start_us: 110, ser_end_us: 115, send_at_us: 121 });
+    expect(n.opsEntered).toBe(1);
+    expect(n.allocatedBytes).toBe(700);
+  });
+
+  it('the load phase allocates nothing (the memory model holds the records already)', () => {
+    const n = node(0);
+    stepNode(n, put, 0, true, null, 1e6, { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 });
+    expect(n.opsEntered).toBe(0);
+    expect(n.allocatedBytes).toBe(0);
+  });
+
+  it('a process over its memory limit takes no step: the caller crashes it', () => {
+    const n = node(0, new ManualMemory(3, 2, 0));
+    expect(stepNode(n, put, 0, false, null, 1e6, { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 })).toBeNull();
+  });
+
+  it("updates reach a runtime that counts them (G1's hook), reads do not", () => {
+    let updates = 0;
+    const counting: RuntimeModel = Object.assign(new ManualMemory(1, 2, 0), { onUpdate: () => void updates++ });
+    const n = node(0, counting);
+    const tm = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    stepNode(n, put, 0, false, null, 1e6, tm);
+    stepNode(n, { ...put, request_id: 2, op: 'read' }, 0, false, null, 1e6, tm);
+    expect(updates).toBe(1);
+  });
+});
+
+describe('opEntering', () => {
+  it('a command the leader proposes, and a follower accept, enter the log; a redirect does not', () => {
+    expect(opEntering(put, [{ kind: 'send', to: 1, type: 'accept_request', payload: { index: 1, op: 'update' }, bytes: 1, update: true }])).toEqual({ role: 'leader', op: 'update' });
+    expect(opEntering(put, [{ kind: 'reply', client_id: 1000, request_id: 1, result: 'leader_is', leader: 0, bytes: 12 }])).toBeNull();
+    const accept: NodeEvent = { kind: 'message', from: 0, type: 'accept_request', payload: { index: 1, op: 'read' }, bytes: 40, update: false };
+    expect(opEntering(accept, [])).toEqual({ role: 'follower', op: 'read' });
+    expect(isUpdate(put)).toBe(true);
+    expect(isUpdate(accept)).toBe(false);
+  });
+});

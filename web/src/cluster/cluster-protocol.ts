@@ -1,0 +1,52 @@
+// The messages between the Cluster view and the engine worker (web/src/worker/engine-worker.ts),
+// which owns the wasm engines and their step sessions (cluster-host.ts does the work). The page
+// only draws what comes back, so loading and stepping the engines never holds its main thread.
+// Every request gets exactly one answer with its id (the shared envelope: engine-protocol.ts).
+import type { EngineName } from '@replicant/engines/loader/catalogue';
+import type { Explained } from './explain.ts';
+import type { Action, Snapshot } from './controller.ts';
+import type { SessionHistory } from './history.ts';
+
+export type Durability = 'none' | 'log';
+
+export interface ClusterSetup {
+  engines: EngineName[];
+  nodes: number;
+  seed: number;
+  durability: Durability;
+  /** recorded choices to replay (from the URL) and the step to show; 0: the last one */
+  choices: string[];
+  step: number;
+}
+
+export type ClusterRequest =
+  /** Builds one step session per engine (loading them as needed) and replays the choices. */
+  | ({ id: number; type: 'cluster-open' } & ClusterSetup)
+  | { id: number; type: 'cluster-act'; action: Action }
+  /** Rewinds or redoes along the recorded timeline: to a step, or by a number of steps. */
+  | { id: number; type: 'cluster-goto'; step: number }
+  | { id: number; type: 'cluster-goto-by'; delta: number }
+  /** The client history of the run so far, for the linearizability check. */
+  | { id: number; type: 'cluster-history' };
+
+/** The trace entries the page shows, explained (the newest; the whole trace stays in the worker). */
+export const TRACE_TAIL = 300;
+
+export type ClusterSnapshot = Omit<Snapshot, 'trace'> & {
+  /** the last TRACE_TAIL trace entries in words, oldest first */
+  explained: Explained[];
+  /** the trace's length (explained[i] is entry trace_length - explained.length + i) */
+  trace_length: number;
+};
+
+export interface ClusterLive {
+  snapshot: ClusterSnapshot;
+  /** every recorded choice and the step they reach (beyond `snapshot.step` when rewound) */
+  timeline: { choices: string[]; steps: number };
+  /** the URL's choices could not be replayed: why (the cluster then starts from the beginning) */
+  replay_error?: string;
+}
+
+export type ClusterResponse =
+  | { id: number; type: 'cluster-state'; state: ClusterLive }
+  | { id: number; type: 'cluster-history'; history: SessionHistory; step: number };
