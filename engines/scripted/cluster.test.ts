@@ -50,7 +50,7 @@ describe('scripted cluster', () => {
     expect(a).toContain('n0: fire election');
     expect(a.some((l) => l.includes('lost (link 0->2 is cut)'))).toBe(true);
     expect(sync.inspect(2)).toBe(await async.inspect(2));
-    expect(sync.incarnations).toEqual([0, 1, 0]);
+    expect(sync.core.incarnations).toEqual([0, 1, 0]);
     sync.close();
     await async.close();
   });
@@ -71,7 +71,7 @@ describe('scripted cluster', () => {
     expect(c.take()).toEqual([]); // log off
     expect(seen.slice(0, 3)).toEqual(['timer n0 election', 'step n0', 'timer n1 election']);
     expect(seen).toContain('sent m100 0->1');
-    expect(c.pending.map((m) => m.id)).toEqual([100, 101]);
+    expect(c.core.pending.map((m) => m.id)).toEqual([100, 101]);
     c.close();
   });
 

@@ -11,7 +11,8 @@ function engineOf<E>(engines: Engines<E>, id: number): E {
   return Array.isArray(engines) ? (engines as readonly E[])[id]! : (engines as E);
 }
 
-/** Fields and commands that need no host: the same on both drivers. */
+/** Commands that need no host: the same on both drivers. The state (pending messages, armed
+ * timers, disks, unfinished persists, incarnations) is read off `core`. */
 abstract class Driver<N> {
   readonly core: ClusterCore;
   protected readonly handles: (N | null)[];
@@ -23,24 +24,6 @@ abstract class Driver<N> {
 
   get size(): number {
     return this.core.size;
-  }
-  get pending() {
-    return this.core.pending;
-  }
-  get timers() {
-    return this.core.timers;
-  }
-  get disks() {
-    return this.core.disks;
-  }
-  get unpersisted() {
-    return this.core.unpersisted;
-  }
-  get collecting() {
-    return this.core.collecting;
-  }
-  get incarnations() {
-    return this.core.incarnations;
   }
   take(): string[] {
     return this.core.take();

@@ -99,10 +99,10 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
       const r = rand();
       let action: string;
       const up = [...Array(n).keys()].filter((id) => cluster.isUp(id));
-      const armed = up.flatMap((id) => [...cluster.timers[id]!.keys()].map((t) => [id, t] as [number, TimerName]));
-      const persisting = up.filter((id) => cluster.unpersisted[id]!.length > 0);
+      const armed = up.flatMap((id) => [...cluster.core.timers[id]!.keys()].map((t) => [id, t] as [number, TimerName]));
+      const persisting = up.filter((id) => cluster.core.unpersisted[id]!.length > 0);
       try {
-        const collecting = up.filter((id) => cluster.collecting.has(id));
+        const collecting = up.filter((id) => cluster.core.collecting.has(id));
         if (collecting.length > 0 && rand() < 0.06) {
           const id = pick(collecting);
           action = `gc-done n${id}`;
@@ -117,9 +117,9 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
           const id = pick(persisting);
           action = `persist n${id}`;
           await cluster.completePersist(id);
-        } else if (r < 0.45 && cluster.pending.length > 0) {
+        } else if (r < 0.45 && cluster.core.pending.length > 0) {
           // Mostly the oldest message, sometimes any (reordering), rarely damaged on the way.
-          const m = rand() < 0.6 ? cluster.pending[0]! : pick(cluster.pending);
+          const m = rand() < 0.6 ? cluster.core.pending[0]! : pick(cluster.core.pending);
           if (rand() < 0.03 && cluster.isUp(m.to)) {
             action = `corrupt m${m.id}`;
             cluster.drop({ id: m.id });
@@ -128,12 +128,12 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
             action = `deliver m${m.id}`;
             await cluster.deliver({ id: m.id });
           }
-        } else if (r < 0.5 && cluster.pending.length > 0) {
-          const m = pick(cluster.pending);
+        } else if (r < 0.5 && cluster.core.pending.length > 0) {
+          const m = pick(cluster.core.pending);
           action = `drop m${m.id}`;
           cluster.drop({ id: m.id });
-        } else if (r < 0.53 && cluster.pending.length > 0) {
-          const m = pick(cluster.pending);
+        } else if (r < 0.53 && cluster.core.pending.length > 0) {
+          const m = pick(cluster.core.pending);
           action = `dup m${m.id}`;
           cluster.duplicate({ id: m.id });
         } else if (r < 0.7 && armed.length > 0) {

@@ -289,12 +289,12 @@ export class TranscriptRunner {
         return this.c.take();
       case 'persist': {
         const id = intArg(args, 'node');
-        if (flags.has('all')) while (this.c.unpersisted[id]?.length) await this.c.completePersist(id);
+        if (flags.has('all')) while (this.c.core.unpersisted[id]?.length) await this.c.completePersist(id);
         else for (let k = intArg(args, 'count', 1); k > 0; k--) await this.c.completePersist(id);
         return this.c.take();
       }
       case 'disk':
-        return this.c.disks[intArg(args, 'node')]?.map((r, i) => `n${intArg(args, 'node')} disk ${i}: ${r}`) ?? [];
+        return this.c.core.disks[intArg(args, 'node')]?.map((r, i) => `n${intArg(args, 'node')} disk ${i}: ${r}`) ?? [];
       case 'pending':
         return this.c.describePending();
       case 'dump':

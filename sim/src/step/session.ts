@@ -134,7 +134,7 @@ class Session implements StepSession {
 
   pending(): PendingItem[] {
     const items: PendingItem[] = [
-      ...this.cluster.pending.map((m) => ({ kind: 'message' as const, id: m.id, from: m.from, to: m.to, type: m.type, due_us: this.due.get(m.id)!, json: m.json })),
+      ...this.cluster.core.pending.map((m) => ({ kind: 'message' as const, id: m.id, from: m.from, to: m.to, type: m.type, due_us: this.due.get(m.id)!, json: m.json })),
       ...this.timers.map((t) => ({ kind: 'timer' as const, id: t.id, node: t.node, timer: t.timer, due_us: t.due_us })),
       ...this.clients.map((c) => ({ kind: 'client' as const, id: c.id, node: c.node, line: c.line, due_us: c.due_us })),
     ];
@@ -243,7 +243,7 @@ class Session implements StepSession {
       this.stepWith([`n${node} restarted (empty: durability none keeps nothing on disk)`], () => this.cluster.restart(node));
       return;
     }
-    const records = this.cluster.disks[node]!.length;
+    const records = this.cluster.core.disks[node]!.length;
     this.stepWith([`n${node} restarted from its disk (${records} record${records === 1 ? '' : 's'})`], () => this.cluster.restart(node));
   }
 
@@ -257,7 +257,7 @@ class Session implements StepSession {
 
   disk(node: number): string[] {
     this.checkNode(node);
-    return this.cluster.disks[node]!.slice();
+    return this.cluster.core.disks[node]!.slice();
   }
 
   cut(from: number, to: number): void {
@@ -393,7 +393,7 @@ class Session implements StepSession {
   }
 
   private message(id: number): PendingMessage {
-    const m = this.cluster.pending.find((x) => x.id === id);
+    const m = this.cluster.core.pending.find((x) => x.id === id);
     if (!m) throw new StepError(`no pending message with id ${id}`);
     return m;
   }
