@@ -41,6 +41,7 @@ export function nodeConfig(id: number, numNodes: number, clusterSeed: number, in
   if (knobs.repair_batch) cfg.repair_batch = knobs.repair_batch;
   if (knobs.election_batch) cfg.election_batch = knobs.election_batch;
   if (knobs.durability === 'log') cfg.durability = 'log';
+  if (knobs.snapshot_every) cfg.snapshot_every = knobs.snapshot_every;
   if (knobs.mitigation !== undefined && knobs.mitigation !== 'none') cfg.mitigation = knobs.mitigation;
   if (knobs.mitmem_deadline_us !== undefined) cfg.mitmem_deadline_us = knobs.mitmem_deadline_us;
   return cfg;

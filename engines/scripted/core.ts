@@ -75,6 +75,7 @@ interface PendingPersist {
 
 const SEND_PREFIX = '{"type":"send","msg":';
 const PERSIST_PREFIX = '{"type":"persist",';
+const CHECKPOINT_PREFIX = '{"kind":"checkpoint",';
 export const TIMER_NAMES = ['election', 'commit'] as const;
 export type TimerName = (typeof TIMER_NAMES)[number];
 export const START_EVENT = '{"type":"start"}';
@@ -198,6 +199,9 @@ export class ClusterCore {
     this.checkUp(id);
     const p = this.unpersisted[id]!.shift();
     if (!p) throw new HarnessError(`n${id} has no persist outstanding`);
+    // A batch that starts with a checkpoint supersedes everything written before it: the disk
+    // is compacted to it, as the native servers do (docs/protocol.md, "Compaction").
+    if (p.records[0]?.startsWith(CHECKPOINT_PREFIX)) this.disks[id] = [];
     this.disks[id]!.push(...p.records);
     this.say(`n${id}: persisted ${p.id}`);
     this.observer.persisting?.(id, p.id);

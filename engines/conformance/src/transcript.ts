@@ -219,6 +219,7 @@ export class TranscriptRunner {
           ...(args.has('election') && { election_batch: intArg(args, 'election') }),
           ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
           ...(args.get('persist') === 'manual' && { manual_persist: true }),
+          ...(args.has('snapshot') && { snapshot_every: intArg(args, 'snapshot') }),
           ...(args.has('mitigation') && { mitigation: mitigationArg(args.get('mitigation')!) }),
           ...(args.has('deadline') && { mitmem_deadline_us: intArg(args, 'deadline') }),
         };

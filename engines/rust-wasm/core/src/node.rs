@@ -96,6 +96,8 @@ pub(crate) struct DurableState {
     pub done_id: u64,
     /// The ballot of the last promise record.
     pub recorded_ballot: u64,
+    /// last_executed at the last checkpoint (or at the restart).
+    pub checkpointed_at: u64,
     /// This step's records, emitted as one persist effect.
     pub records: Vec<Record>,
     /// Sends and replies waiting for a persist: (persist id, effect).

@@ -32,6 +32,9 @@ pub enum Record {
     Instance(Instance),
     /// An installed snapshot: the KV store at last_executed.
     Snapshot { last_executed: u64, kv: Vec<(String, String)> },
+    /// The node's own snapshot, first in a batch that also holds every slot after
+    /// last_executed: with its ballot, the batch supersedes every record written before it.
+    Checkpoint { ballot: u64, last_executed: u64, kv: Vec<(String, String)> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -116,6 +119,10 @@ pub(crate) struct GcState {
     /// The last handoff heard: its successor's prepare passes the lease.
     pub(crate) handoff_ballot: u64,
     pub(crate) handoff_target: u64,
+    /// The grants the last handoff passed on (a bit per peer) and the most heartbeats any of
+    /// them may still be held; the target keeps them as its own when it wins.
+    pub(crate) inherited_collecting: u64,
+    pub(crate) inherited_ticks: u64,
     // leader state
     pub(crate) grants: Vec<GcGrant>,
     pub(crate) queue: Vec<GcAsk>,
