@@ -4,7 +4,7 @@
 // exactly as the CLI runs it (same digest), Porcupine rejects it and names the operations, and
 // any step of it can be shown.
 import { describe, expect, it } from 'vitest';
-import { loadEngine, provider } from '@replicant/sim/node/engines';
+import { loadEngine, provider } from '@replicant/sim/cli/engines';
 import { loadChecker } from '@replicant/checker/node';
 import { tortureScenario } from '@replicant/sim/torture/torture';
 import { parseReplaySpec, replayScenario } from '@replicant/sim/torture/replay-spec';

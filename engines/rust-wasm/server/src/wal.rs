@@ -290,7 +290,7 @@ mod tests {
     }
 
     use replicant_core::codec::decode_record_json;
-    use replicant_core::durability::Durability;
+    use replicant_core::Durability;
     use replicant_core::messages::{Effect, Event, TimerName};
     use replicant_core::node::Node;
     use replicant_core::Config;
