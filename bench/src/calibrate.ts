@@ -9,7 +9,7 @@
 // machine, date and commit in its note) to data/models/measured/<version>.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { Cluster } from '@replicant/engines/conformance/cluster';
+import { AsyncScriptedCluster } from '@replicant/engines/scripted';
 import { nativeEngine } from '@replicant/engines/loader/node-loaders';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { AsyncEngine, EngineName } from '@replicant/engines/loader/engine';
@@ -71,7 +71,7 @@ function perNodeEngine(name: EngineName): AsyncEngine {
 /** Core allocation per replicated command, leader (node 0) and followers, through the hosts. */
 export async function coreAllocation(name: EngineName, commands: string[], warmup: number): Promise<AllocPerOp> {
   const engine = perNodeEngine(name);
-  const cluster = await Cluster.create(engine, { numNodes: 3, seed: 7 });
+  const cluster = await AsyncScriptedCluster.start(engine, { num_nodes: 3, seed: 7 });
   try {
     await cluster.fire(0, 'election');
     await cluster.deliverAll();
@@ -87,9 +87,9 @@ export async function coreAllocation(name: EngineName, commands: string[], warmu
       }
     };
     await run(commands.slice(0, warmup), 0);
-    const before = await Promise.all([0, 1, 2].map(async (id) => allocTotal(await cluster.nodes[id]!.stats())));
+    const before = await Promise.all([0, 1, 2].map(async (id) => allocTotal(await cluster.node(id).stats())));
     await run(commands.slice(warmup), warmup);
-    const after = await Promise.all([0, 1, 2].map(async (id) => allocTotal(await cluster.nodes[id]!.stats())));
+    const after = await Promise.all([0, 1, 2].map(async (id) => allocTotal(await cluster.node(id).stats())));
     const n = commands.length - warmup;
     const per = (id: number) => (before[id] !== null && after[id] !== null ? (after[id]! - before[id]!) / n : null);
     const followers = [per(1), per(2)].filter((v): v is number => v !== null);

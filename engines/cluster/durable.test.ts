@@ -147,7 +147,7 @@ describe.each(mixes)('durable cluster %s,%s,%s', (...engines) => {
 describe.each(mixes)('durable cluster %s,%s,%s: compaction', (...engines) => {
   it('every write-ahead log stays bounded under a long load, and a restart from snapshot + log reads back every write', async () => {
     const SNAPSHOT_EVERY = 32;
-    const PUTS = 1000;
+    const PUTS = 2000;
     const cluster = await NativeCluster.start({ engines, commitIntervalMs: 50, durability: 'log', fsync: 'never', snapshotEvery: SNAPSHOT_EVERY });
     const client = new ReplicantClient(cluster.config.clients);
     try {
@@ -163,13 +163,19 @@ describe.each(mixes)('durable cluster %s,%s,%s: compaction', (...engines) => {
       // every node must have executed every put (a JVM may still be starting, or catching up)
       const readers = engines.map((_, id) => new StatusReader(cluster.logPath(id)));
       const caughtUp = await waitUntil(() => readers.every((r) => (r.latest()?.last_executed ?? 0) >= PUTS), 120_000);
-      walBytes().forEach((b, id) => (maxWal[id] = Math.max(maxWal[id]!, b)));
       expect(caughtUp, `last_executed per node: ${readers.map((r) => r.latest()?.last_executed).join(', ')}`).toBe(true);
       // A put is written at least twice (accepted, committed) in 150 bytes or more: without
       // compaction every log would end above PUTS x 300 bytes. With it a log holds the slots
-      // since its last checkpoint, snapshot_every plus those in flight.
-      const bound = SNAPSHOT_EVERY * 8 * 250;
-      expect(maxWal.every((b) => b <= bound), `largest write-ahead log per node ${maxWal.join(', ')} bytes; bound ${bound}`).toBe(true);
+      // since its last checkpoint: once a node has executed everything, about snapshot_every;
+      // during the load also what it has accepted and not yet executed (a follower that lags
+      // on this shared machine holds more), so that bound is looser.
+      const caughtUpBound = SNAPSHOT_EVERY * 8 * 250;
+      const duringBound = (PUTS * 300) / 2;
+      const atEnd = walBytes();
+      expect(
+        atEnd.every((b) => b <= caughtUpBound) && maxWal.every((b) => b <= duringBound),
+        `write-ahead log per node once caught up ${atEnd.join(', ')} bytes (bound ${caughtUpBound}); largest during the load ${maxWal.join(', ')} (bound ${duringBound})`,
+      ).toBe(true);
       for (let id = 0; id < engines.length; id++) {
         expect(statSync(join(cluster.dataDirPath(id)!, 'snapshot')).size, `n${id} snapshot`).toBeGreaterThan(0);
       }

@@ -3,7 +3,7 @@
 // every exercise must be reached by its "show me" route and not before it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineName } from '@replicant/engines/loader/engine';
-import { availableEngines, provider } from '@replicant/sim/node/engines';
+import { availableEngines, provider } from '@replicant/sim/cli/engines';
 import { createStepSession } from '@replicant/sim/step/session';
 import type { EngineProvider } from '@replicant/sim/api';
 import { loadLessons } from './validate.ts';

@@ -23,7 +23,7 @@ import type { EngineName, EngineProvider, RunResult, RunSpec, SloSearchResult, S
 import { simulate } from '../src/run/simulate.ts';
 import { searchSlo, sweepPointSearchSpec } from '../src/search/slo.ts';
 import { measurementSweepSpec, type MeasurementKnobs } from '../src/run/measurement.ts';
-import { availableEngines, provider } from '../src/node/engines.ts';
+import { availableEngines, provider } from '../src/cli/engines.ts';
 import { ChromiumSim } from './chromium.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -5,7 +5,7 @@ import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, RunSpec, StorageSpec } from '../src/api.ts';
 import { createStepSession } from '../src/step/session.ts';
 import { simulate } from '../src/run/simulate.ts';
-import { availableEngines, provider } from '../src/node/engines.ts';
+import { availableEngines, provider } from '../src/cli/engines.ts';
 import { ChromiumSim } from './chromium.ts';
 
 function runSpec(engine: EngineName, fidelity: 'exact' | 'fast', storage?: StorageSpec): RunSpec {

@@ -3,7 +3,7 @@
 // replayed in Node by the simulator's step session on the engine's Node build.
 import { test, expect, type Page } from '@playwright/test';
 import { createStepSession } from '@replicant/sim';
-import { provider } from '@replicant/sim/node/engines';
+import { provider } from '@replicant/sim/cli/engines';
 import { formatBallot } from '@replicant/engines/loader/ballot';
 import type { EngineName } from '@replicant/engines/loader/catalogue';
 import { openView, screenshot } from './helpers.ts';

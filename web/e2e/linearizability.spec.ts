@@ -4,7 +4,7 @@
 // operations it cannot place are highlighted.
 import { test, expect } from '@playwright/test';
 import { createStepSession, type StepSession } from '@replicant/sim';
-import { provider } from '@replicant/sim/node/engines';
+import { provider } from '@replicant/sim/cli/engines';
 import { openView } from './helpers.ts';
 
 function leaderOf(s: StepSession): number {

@@ -3,7 +3,7 @@
 // same engine), Porcupine (wasm, in the worker) rejects it and the operations it cannot place
 // are highlighted, and the student moves along the run step by step.
 import { test, expect } from '@playwright/test';
-import { provider } from '@replicant/sim/node/engines';
+import { provider } from '@replicant/sim/cli/engines';
 import { loadChecker } from '@replicant/checker/node';
 import { tortureScenario } from '@replicant/sim/torture/torture';
 import { labReplayUrl, parseReplaySpec, replayScenario } from '@replicant/sim/torture/replay-spec';

@@ -7,7 +7,7 @@
 // output, step by step, and the same final inspect views. A divergence reports the seed and
 // the first differing step so it can be replayed with --seed.
 import type { AsyncEngine } from '../../loader/engine.ts';
-import { Cluster, HarnessError, TimerName } from './cluster.ts';
+import { AsyncScriptedCluster as Cluster, HarnessError, type TimerName } from '../../scripted/index.ts';
 
 /** Mulberry32: a small, fast, well-mixed 32-bit PRNG for choosing actions. */
 export function mulberry32(seed: number): () => number {
@@ -78,21 +78,21 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
   // Knobs vary too, so that every engine's handling of them is compared.
   const knobs = {
     trace: rand() < 0.85,
-    maxPendingAccepts: rand() < 0.8 ? 4096 : 1 + Math.floor(rand() * 4),
-    acceptTimeoutTicks: rand() < 0.7 ? 3 : 1 + Math.floor(rand() * 3),
-    commitIntervalUs: rand() < 0.8 ? 150_000 : 1000 + Math.floor(rand() * 100_000),
-    checkQuorum: rand() < 0.5,
-    repairBatch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
-    electionBatch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 4),
+    max_pending_accepts: rand() < 0.8 ? 4096 : 1 + Math.floor(rand() * 4),
+    accept_timeout_ticks: rand() < 0.7 ? 3 : 1 + Math.floor(rand() * 3),
+    commit_interval_us: rand() < 0.8 ? 150_000 : 1000 + Math.floor(rand() * 100_000),
+    check_quorum: rand() < 0.5,
+    repair_batch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
+    election_batch: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 4),
     durability: rand() < 0.5 ? ('none' as const) : ('log' as const),
-    manualPersist: rand() < 0.5,
+    manual_persist: rand() < 0.5,
     // GC mitigation: gc_pending and gc_done events below, in every mode (none answers collect)
     mitigation: pick(['none', 'blade', 'blade', 'mitmem', 'both'] as const),
-    mitmemDeadlineUs: rand() < 0.7 ? 20_000 : Math.floor(rand() * 100_000),
+    mitmem_deadline_us: rand() < 0.7 ? 20_000 : Math.floor(rand() * 100_000),
     // durability log: checkpoints, and a disk the harness compacts at each (restarts read it)
-    snapshotEvery: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
+    snapshot_every: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
   };
-  const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, ...knobs });
+  const cluster = await Cluster.start(engine, { num_nodes: n, seed: opts.seed, ...knobs });
   const durable = knobs.durability === 'log';
   const steps: string[] = [`create n=${n} ${JSON.stringify(knobs)}\n${cluster.take().join('\n')}`];
   let clientSeq = 0;
@@ -101,10 +101,10 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
       const r = rand();
       let action: string;
       const up = [...Array(n).keys()].filter((id) => cluster.isUp(id));
-      const armed = up.flatMap((id) => [...cluster.timers[id]!.keys()].map((t) => [id, t] as [number, TimerName]));
-      const persisting = up.filter((id) => cluster.unpersisted[id]!.length > 0);
+      const armed = up.flatMap((id) => [...cluster.core.timers[id]!.keys()].map((t) => [id, t] as [number, TimerName]));
+      const persisting = up.filter((id) => cluster.core.unpersisted[id]!.length > 0);
       try {
-        const collecting = up.filter((id) => cluster.collecting.has(id));
+        const collecting = up.filter((id) => cluster.core.collecting.has(id));
         if (collecting.length > 0 && rand() < 0.06) {
           const id = pick(collecting);
           action = `gc-done n${id}`;
@@ -119,9 +119,9 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
           const id = pick(persisting);
           action = `persist n${id}`;
           await cluster.completePersist(id);
-        } else if (r < 0.45 && cluster.pending.length > 0) {
+        } else if (r < 0.45 && cluster.core.pending.length > 0) {
           // Mostly the oldest message, sometimes any (reordering), rarely damaged on the way.
-          const m = rand() < 0.6 ? cluster.pending[0]! : pick(cluster.pending);
+          const m = rand() < 0.6 ? cluster.core.pending[0]! : pick(cluster.core.pending);
           if (rand() < 0.03 && cluster.isUp(m.to)) {
             action = `corrupt m${m.id}`;
             cluster.drop({ id: m.id });
@@ -130,12 +130,12 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
             action = `deliver m${m.id}`;
             await cluster.deliver({ id: m.id });
           }
-        } else if (r < 0.5 && cluster.pending.length > 0) {
-          const m = pick(cluster.pending);
+        } else if (r < 0.5 && cluster.core.pending.length > 0) {
+          const m = pick(cluster.core.pending);
           action = `drop m${m.id}`;
           cluster.drop({ id: m.id });
-        } else if (r < 0.53 && cluster.pending.length > 0) {
-          const m = pick(cluster.pending);
+        } else if (r < 0.53 && cluster.core.pending.length > 0) {
+          const m = pick(cluster.core.pending);
           action = `dup m${m.id}`;
           cluster.duplicate({ id: m.id });
         } else if (r < 0.7 && armed.length > 0) {

@@ -3,7 +3,7 @@
 // comments. Running a transcript replays its commands on a fresh Cluster and compares.
 import { createHash } from 'node:crypto';
 import type { AsyncEngine } from '../../loader/engine.ts';
-import { Cluster, HarnessError, MessageFilter, TimerName } from './cluster.ts';
+import { AsyncScriptedCluster as Cluster, HarnessError, type MessageFilter, type TimerName } from '../../scripted/index.ts';
 import { formatBallot } from '../../loader/ballot.ts';
 
 export type Item = { kind: 'comment'; text: string } | { kind: 'command'; line: string; expected: string[]; lineNo: number };
@@ -208,22 +208,22 @@ export class TranscriptRunner {
         await this.cluster?.close();
         this.cluster = null;
         const opts = {
-          numNodes: intArg(args, 'n', 3),
+          num_nodes: intArg(args, 'n', 3),
           seed: intArg(args, 'seed', 1),
-          ...(args.has('ci') && { commitIntervalUs: intArg(args, 'ci') }),
-          ...(args.has('timeout') && { acceptTimeoutTicks: intArg(args, 'timeout') }),
-          ...(args.has('max_pending') && { maxPendingAccepts: intArg(args, 'max_pending') }),
+          ...(args.has('ci') && { commit_interval_us: intArg(args, 'ci') }),
+          ...(args.has('timeout') && { accept_timeout_ticks: intArg(args, 'timeout') }),
+          ...(args.has('max_pending') && { max_pending_accepts: intArg(args, 'max_pending') }),
           ...(args.has('trace') && { trace: args.get('trace') !== 'false' }),
-          ...(args.has('check_quorum') && { checkQuorum: args.get('check_quorum') !== 'false' }),
-          ...(args.has('repair') && { repairBatch: intArg(args, 'repair') }),
-          ...(args.has('election') && { electionBatch: intArg(args, 'election') }),
+          ...(args.has('check_quorum') && { check_quorum: args.get('check_quorum') !== 'false' }),
+          ...(args.has('repair') && { repair_batch: intArg(args, 'repair') }),
+          ...(args.has('election') && { election_batch: intArg(args, 'election') }),
           ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
-          ...(args.get('persist') === 'manual' && { manualPersist: true }),
-          ...(args.has('snapshot') && { snapshotEvery: intArg(args, 'snapshot') }),
+          ...(args.get('persist') === 'manual' && { manual_persist: true }),
+          ...(args.has('snapshot') && { snapshot_every: intArg(args, 'snapshot') }),
           ...(args.has('mitigation') && { mitigation: mitigationArg(args.get('mitigation')!) }),
-          ...(args.has('deadline') && { mitmemDeadlineUs: intArg(args, 'deadline') }),
+          ...(args.has('deadline') && { mitmem_deadline_us: intArg(args, 'deadline') }),
         };
-        this.cluster = await Cluster.create(this.engine, opts);
+        this.cluster = await Cluster.start(this.engine, opts);
         return this.c.take();
       }
       case 'fire':
@@ -290,12 +290,12 @@ export class TranscriptRunner {
         return this.c.take();
       case 'persist': {
         const id = intArg(args, 'node');
-        if (flags.has('all')) while (this.c.unpersisted[id]?.length) await this.c.completePersist(id);
+        if (flags.has('all')) while (this.c.core.unpersisted[id]?.length) await this.c.completePersist(id);
         else for (let k = intArg(args, 'count', 1); k > 0; k--) await this.c.completePersist(id);
         return this.c.take();
       }
       case 'disk':
-        return this.c.disks[intArg(args, 'node')]?.map((r, i) => `n${intArg(args, 'node')} disk ${i}: ${r}`) ?? [];
+        return this.c.core.disks[intArg(args, 'node')]?.map((r, i) => `n${intArg(args, 'node')} disk ${i}: ${r}`) ?? [];
       case 'pending':
         return this.c.describePending();
       case 'dump':

@@ -124,7 +124,7 @@ export interface G1State {
   oldGarbage: number;
   updatesSinceYoung: number;
   marking: boolean;
-  markEndUs: number;
+  markEnd_us: number;
   mixedLeft: number;
   reclaimablePerMixed: number;
   /** Thread-ns of young-pause work per eden byte at the last young pause (null: none yet). */
@@ -142,7 +142,7 @@ export class G1Runtime implements RuntimeModel {
   private updatesSinceYoung = 0;
   private survivorBytesPerUpdate: number;
   private marking = false;
-  private markEndUs = 0;
+  private markEnd_us = 0;
   private mixedLeft = 0;
   private reclaimablePerMixed = 0;
   private youngNsPerEdenByte: number | null = null;
@@ -187,9 +187,9 @@ export class G1Runtime implements RuntimeModel {
 
   advance(t_us: number): void {
     if (this.oom_at_us === null && this.live_bytes + this.log_live_bytes > this.p.heap_bytes) this.oom_at_us = t_us;
-    if (this.marking && t_us >= this.markEndUs) {
+    if (this.marking && t_us >= this.markEnd_us) {
       this.marking = false;
-      this.pause(this.markEndUs, this.p.remark_pause_ms, 'g1_remark');
+      this.pause(this.markEnd_us, this.p.remark_pause_ms, 'g1_remark');
       this.mixedLeft = this.p.mixed_count;
       this.reclaimablePerMixed = (this.oldGarbage * this.p.mixed_reclaimable_fraction) / this.p.mixed_count;
     }
@@ -299,8 +299,8 @@ export class G1Runtime implements RuntimeModel {
       // Concurrent marking on ConcGCThreads after this pause.
       this.marking = true;
       const dur_us = (this.live_bytes * this.p.mark_ns_per_live_byte) / this.p.conc_gc_threads / 1000;
-      this.markEndUs = end + dur_us;
-      this.pool.occupy(this.p.conc_gc_threads, end, this.markEndUs);
+      this.markEnd_us = end + dur_us;
+      this.pool.occupy(this.p.conc_gc_threads, end, this.markEnd_us);
       this.events.push({ t_s: end / 1e6, kind: 'g1_concurrent_mark', pause_ms: 0, cpu_ms: (dur_us * this.p.conc_gc_threads) / 1000, duration_ms: dur_us / 1000 });
     }
   }
@@ -317,7 +317,7 @@ export class G1Runtime implements RuntimeModel {
   }
 
   state(): G1State {
-    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEndUs: this.markEndUs, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte };
+    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte };
   }
 
   /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.
@@ -328,7 +328,7 @@ export class G1Runtime implements RuntimeModel {
     this.oldGarbage = s.oldGarbage;
     this.updatesSinceYoung = s.updatesSinceYoung;
     this.marking = false;
-    this.markEndUs = 0;
+    this.markEnd_us = 0;
     this.mixedLeft = s.mixedLeft;
     this.reclaimablePerMixed = s.reclaimablePerMixed;
     this.youngNsPerEdenByte = s.youngNsPerEdenByte ?? null;

@@ -77,8 +77,8 @@ export class GoRuntime implements RuntimeModel {
   private goal: number;
   private trigger: number;
   private marking = false;
-  private markStart = 0;
-  private markEnd = 0; // when the dedicated workers alone would finish
+  private markStart_us = 0;
+  private markEnd_us = 0; // when the dedicated workers alone would finish
   private occupiedUntil = 0; // dedicated workers are placed on the cores slice by slice
   private workerCores: number[] = [];
   private workLeft = 0; // mark work not yet done by assists or accounted to workers
@@ -87,7 +87,7 @@ export class GoRuntime implements RuntimeModel {
   private idleCpu = 0; // mark work done by idle-time workers this cycle
   private allocDuringMark = 0;
   // Limiter: GC CPU and total CPU capacity in the current window.
-  private windowStart = 0;
+  private windowStart_us = 0;
   private windowGc = 0;
   private gate: CollectionGate | null = null;
   private off = false;
@@ -110,7 +110,7 @@ export class GoRuntime implements RuntimeModel {
 
   private startCycle(t: number): void {
     this.marking = true;
-    this.markStart = t;
+    this.markStart_us = t;
     this.workTotal = markWork_us(this.live_bytes, this.p.mark_ns_per_live_byte);
     this.workLeft = this.workTotal;
     this.assistCpu = 0;
@@ -118,7 +118,7 @@ export class GoRuntime implements RuntimeModel {
     this.allocDuringMark = 0;
     this.pool.pause(t, t + this.p.stw_us, this.p.gomaxprocs);
     const d = this.dedicated();
-    this.markEnd = t + this.p.stw_us + this.workTotal / Math.max(d, 1e-9);
+    this.markEnd_us = t + this.p.stw_us + this.workTotal / Math.max(d, 1e-9);
     this.occupiedUntil = t + this.p.stw_us;
     this.workerCores = this.pool.pickCores(d);
     this.placeWorkers(t);
@@ -128,13 +128,13 @@ export class GoRuntime implements RuntimeModel {
    * idle-time workers the time every other core has been idle since the cycle began, up to `t`
    * (never beyond: an idle worker yields to the next piece of work at once). */
   private placeWorkers(t: number): void {
-    const until = Math.min(this.markEnd, t + OCCUPY_SLICE_US);
+    const until = Math.min(this.markEnd_us, t + OCCUPY_SLICE_US);
     if (until > this.occupiedUntil) {
       this.pool.occupyCores(this.workerCores, this.occupiedUntil, until, this.dedicated());
       this.occupiedUntil = until;
     }
     if (!this.p.idle_workers) return;
-    const from = this.markStart + this.p.stw_us;
+    const from = this.markStart_us + this.p.stw_us;
     for (let i = 0; i < this.pool.cores; i++) {
       if (this.workerCores.includes(i)) continue;
       const idleSince = Math.max(this.pool.free_at[i]!, from);
@@ -146,19 +146,19 @@ export class GoRuntime implements RuntimeModel {
 
   /** Mark work done by the dedicated and idle-time workers by `t`. */
   private workerWork(t: number): number {
-    return Math.max(0, t - this.markStart - this.p.stw_us) * this.dedicated() + this.idleCpu;
+    return Math.max(0, t - this.markStart_us - this.p.stw_us) * this.dedicated() + this.idleCpu;
   }
 
   private endCycle(t: number): void {
     this.marking = false;
     this.pool.pause(t, t + this.p.stw_us, this.p.gomaxprocs);
-    const dedicatedCpu = (t - this.markStart) * this.dedicated();
+    const dedicatedCpu = (t - this.markStart_us) * this.dedicated();
     this.events.push({
-      t_s: this.markStart / 1e6,
+      t_s: this.markStart_us / 1e6,
       kind: 'go_cycle',
       pause_ms: (2 * this.p.stw_us) / 1000,
       cpu_ms: (dedicatedCpu + this.idleCpu + this.assistCpu + 2 * this.p.stw_us * this.p.gomaxprocs) / 1000,
-      duration_ms: (t + this.p.stw_us - this.markStart) / 1000,
+      duration_ms: (t + this.p.stw_us - this.markStart_us) / 1000,
     });
     // What was allocated during marking is black (kept) this cycle: it counts as marked.
     this.liveMarked = this.live_bytes + this.allocDuringMark;
@@ -171,7 +171,7 @@ export class GoRuntime implements RuntimeModel {
     if (this.marking) {
       // Dedicated and idle-time workers do work at their rate; assists shortened the remaining work.
       this.placeWorkers(t_us);
-      if (this.workerWork(t_us) >= this.workLeft || t_us >= this.markEnd) this.endCycle(Math.min(t_us, this.markEnd));
+      if (this.workerWork(t_us) >= this.workLeft || t_us >= this.markEnd_us) this.endCycle(Math.min(t_us, this.markEnd_us));
     }
     if (!this.marking && this.heap >= this.trigger && this.mayStart(t_us)) this.startCycle(t_us);
   }
@@ -203,7 +203,7 @@ export class GoRuntime implements RuntimeModel {
   }
 
   collectingUntil_us(): number {
-    return this.marking ? this.markEnd + this.p.stw_us : 0;
+    return this.marking ? this.markEnd_us + this.p.stw_us : 0;
   }
 
   /** Until when the goroutine of the last charged allocation is parked on the assist queue
@@ -222,8 +222,8 @@ export class GoRuntime implements RuntimeModel {
     }
     this.allocDuringMark += alloc_bytes;
     // The limiter: GC CPU over the current window must stay under the cap.
-    if (t_us - this.windowStart > this.p.cpu_limit_window_us) {
-      this.windowStart = t_us;
+    if (t_us - this.windowStart_us > this.p.cpu_limit_window_us) {
+      this.windowStart_us = t_us;
       this.windowGc = 0;
     }
     const capacity = this.p.cpu_limit_window_us * this.p.gomaxprocs;
@@ -247,7 +247,7 @@ export class GoRuntime implements RuntimeModel {
     this.assistCpu += assist;
     this.windowGc += assist;
     // Assisting brings the end of marking closer (the dedicated workers' pace alone bounds it).
-    this.markEnd = this.markStart + this.p.stw_us + (this.workLeft - this.idleCpu) / Math.max(this.dedicated(), 1e-9);
+    this.markEnd_us = this.markStart_us + this.p.stw_us + (this.workLeft - this.idleCpu) / Math.max(this.dedicated(), 1e-9);
     return assist;
   }
 

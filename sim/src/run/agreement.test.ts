@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableEngines, provider } from '../node/engines.ts';
+import { availableEngines, provider } from '../cli/engines.ts';
 import { checkAgreement, P99_TOLERANCE, THROUGHPUT_TOLERANCE } from './agreement.ts';
 
 describe('fast mode agrees with exact mode', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MitigationMode, RunSpec } from '../api.ts';
 import { simulate } from './simulate.ts';
-import { provider } from '../node/engines.ts';
+import { provider } from '../cli/engines.ts';
 
 const spec = (mode: MitigationMode, over: Partial<RunSpec> = {}): RunSpec => ({
   cluster: { engines: ['java', 'java', 'java'], seed: 1 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../api.ts';
-import { provider } from '../node/engines.ts';
+import { provider } from '../cli/engines.ts';
 import { DEFAULT_CARD, param } from '../models/card.ts';
 import { simulate } from './simulate.ts';
 import { SpecError } from './spec.ts';

@@ -2,7 +2,7 @@
 // by the storage model, and the fast model in both placements.
 import { describe, expect, it } from 'vitest';
 import type { RunResult, RunSpec, StorageSpec } from '../api.ts';
-import { provider } from '../node/engines.ts';
+import { provider } from '../cli/engines.ts';
 import { simulate } from './simulate.ts';
 import { SpecError } from './spec.ts';
 

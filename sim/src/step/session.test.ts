@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import type { EngineName } from '@replicant/engines/loader/engine';
-import { availableEngines, provider } from '../node/engines.ts';
+import { availableEngines, provider } from '../cli/engines.ts';
 import { createStepSession, type EngineProvider } from './session.ts';
 
 let engines: EngineName[] = [];

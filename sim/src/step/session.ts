@@ -1,12 +1,13 @@
 // Step mode: the real engines driven one event at a time by a student or a lesson. There is no
-// CPU or GC model here (pure protocol); the network model gives each message its due time,
-// timers are due when the cores asked. Every state change is a recorded choice, so a session is
-// rebuilt exactly from (spec, choices) — that is what rewind does.
+// CPU or GC model here (pure protocol): the scripted cluster (@replicant/engines/scripted) holds
+// the nodes, the messages in flight and the armed timers, as it does for the transcripts; this
+// session adds a clock on top. The network model gives each message its due time, timers are due
+// when the cores asked. Every state change is a recorded choice, so a session is rebuilt exactly
+// from (spec, choices) — that is what rewind does.
 import type { SyncEngine } from '@replicant/engines/loader/engine';
+import { HarnessError, ScriptedCluster, START_EVENT, type ClusterObserver, type PendingMessage, type TimerName } from '@replicant/engines/scripted';
 import type { EngineProvider, NetworkSpec, PendingItem, StepSession, StepSessionSpec, TraceEntry } from '../api.ts';
 import { Prng } from '../core/prng.ts';
-import { NodeSet } from '../core/nodes.ts';
-import { clientEvent, messageEvent, parseEffect, splitLines, START_EVENT, timerEvent, type TimerName } from '../core/effects.ts';
 import { Network, type NetworkParams } from '../net/network.ts';
 import { STREAM_NETWORK } from '../core/streams.ts';
 import { defaultNetwork } from '../models/card.ts';
@@ -17,7 +18,6 @@ export type { EngineProvider };
 export const STEP_CLIENT_ID = 1;
 const MAX_STEPS_PER_RUN = 100_000;
 
-interface PendingMessage { id: number; from: number; to: number; type: string; due_us: number; json: string }
 interface PendingTimer { id: number; node: number; timer: TimerName; due_us: number }
 interface PendingClient { id: number; node: number; line: string; due_us: number; request_id: number }
 
@@ -28,21 +28,24 @@ export function createStepSession(spec: StepSessionSpec, provide: EngineProvider
 }
 
 class Session implements StepSession {
-  private nodes!: NodeSet;
+  private cluster!: ScriptedCluster;
   private network!: Network;
   private netParams: NetworkParams;
-  private messages: PendingMessage[] = [];
+  /** When each message in the cluster's network arrives. */
+  private due = new Map<number, number>();
   private timers: PendingTimer[] = [];
   private clients: PendingClient[] = [];
+  /** One numbering for messages, timers and client commands (the cluster draws its message ids here). */
   private nextId = 1;
   private nextRequestId = 1;
   private log: TraceEntry[] = [];
   private recorded: string[] = [];
   private now = 0;
   private steps = 0;
+  /** Notes for the next step the cluster takes, and the first entry the running command made. */
+  private notes: string[] = [];
+  private firstEntry: TraceEntry | null = null;
   private engines: SyncEngine[];
-  /** durability log: each node's disk, the records its persists wrote (kept across a crash) */
-  private disks: string[][] = [];
 
   constructor(
     private readonly spec: StepSessionSpec,
@@ -68,35 +71,70 @@ class Session implements StepSession {
     return this.steps;
   }
 
+  /** What the session hears from the cluster while a command runs. */
+  private readonly observer: ClusterObserver = {
+    sent: (m) => this.due.set(m.id, this.network.arrival(m.from, m.to, m.json.length, this.now)),
+    lostOnCut: (from, to, type) => this.notes.push(`a ${type} to n${to} was lost (link ${from}->${to} is cut)`),
+    timerSet: (node, timer, delay_us) => {
+      this.timers = this.timers.filter((t) => !(t.node === node && t.timer === timer));
+      this.timers.push({ id: this.nextId++, node, timer, due_us: this.now + delay_us });
+    },
+    timerCancelled: (node, timer) => {
+      this.timers = this.timers.filter((t) => !(t.node === node && t.timer === timer));
+    },
+    // The step session's disk is instant: a persist is written right after the step that asked
+    // for it, and the core hears so in the next step (which releases whatever it held behind it).
+    persisting: (node, persist_id) => {
+      this.notes = [`n${node}'s disk wrote persist ${persist_id}`];
+    },
+    stepped: (node, event, effects) => {
+      this.steps++;
+      const entry: TraceEntry = { step: this.steps, t_us: this.now, node, event, effects, notes: this.notes };
+      this.notes = [];
+      this.log.push(entry);
+      this.firstEntry ??= entry;
+    },
+  };
+
   private reset(): void {
-    this.nodes?.close();
-    this.nodes = new NodeSet(this.engines, {
-      seed: this.spec.cluster.seed,
-      commit_interval_us: this.spec.cluster.commit_interval_us,
-      ...(this.spec.cluster.check_quorum !== undefined && { check_quorum: this.spec.cluster.check_quorum }),
-      ...(this.durable && { durability: 'log' as const }),
-      ...(this.spec.cluster.repair_batch && { repair_batch: this.spec.cluster.repair_batch }),
-      trace: true,
-    });
+    this.cluster?.close();
+    this.nextId = 1;
+    try {
+      this.cluster = new ScriptedCluster(
+        this.engines,
+        {
+          num_nodes: this.engines.length,
+          seed: this.spec.cluster.seed,
+          commit_interval_us: this.spec.cluster.commit_interval_us,
+          ...(this.spec.cluster.check_quorum !== undefined && { check_quorum: this.spec.cluster.check_quorum }),
+          ...(this.durable && { durability: 'log' as const }),
+          ...(this.spec.cluster.repair_batch && { repair_batch: this.spec.cluster.repair_batch }),
+          trace: true,
+          log: false,
+          next_id: () => this.nextId++,
+        },
+        this.observer,
+      );
+    } catch (err) {
+      throw err instanceof HarnessError ? new StepError(err.message) : err;
+    }
     this.network = new Network(this.netParams, new Prng(this.spec.cluster.seed, STREAM_NETWORK));
-    this.messages = [];
+    this.due = new Map();
     this.timers = [];
     this.clients = [];
-    this.nextId = 1;
     this.nextRequestId = 1;
     this.log = [];
     this.recorded = [];
     this.now = 0;
     this.steps = 0;
-    this.disks = this.engines.map(() => []);
-    for (let id = 0; id < this.nodes.size; id++) this.boot(id, `n${id} booted`);
+    for (let id = 0; id < this.cluster.size; id++) this.stepWith([`n${id} booted`], () => this.cluster.boot(id));
   }
 
   // --- what can happen next ---
 
   pending(): PendingItem[] {
     const items: PendingItem[] = [
-      ...this.messages.map((m) => ({ kind: 'message' as const, id: m.id, from: m.from, to: m.to, type: m.type, due_us: m.due_us, json: m.json })),
+      ...this.cluster.core.pending.map((m) => ({ kind: 'message' as const, id: m.id, from: m.from, to: m.to, type: m.type, due_us: this.due.get(m.id)!, json: m.json })),
       ...this.timers.map((t) => ({ kind: 'timer' as const, id: t.id, node: t.node, timer: t.timer, due_us: t.due_us })),
       ...this.clients.map((c) => ({ kind: 'client' as const, id: c.id, node: c.node, line: c.line, due_us: c.due_us })),
     ];
@@ -119,29 +157,31 @@ class Session implements StepSession {
   /** Delivers a pending message, or a pending client command (both are "deliver" in the UI). */
   deliver(message_id: number): TraceEntry | null {
     if (this.clients.some((c) => c.id === message_id)) return this.deliverClient(message_id);
-    const m = this.take(this.messages, message_id, 'message');
+    const m = this.message(message_id);
     this.recorded.push(`deliver ${message_id}`);
-    this.now = Math.max(this.now, m.due_us);
-    const why = !this.nodes.isUp(m.to) ? `n${m.to} is down` : this.network.isCut(m.from, m.to) ? `link ${m.from}->${m.to} is cut` : null;
-    if (why) {
-      this.noteOnly(m.to, `m${m.id} ${m.from}->${m.to} ${m.type} lost (${why})`);
+    this.now = Math.max(this.now, this.due.get(m.id)!);
+    this.due.delete(m.id);
+    const { lost } = this.stepWith([`m${m.id} ${m.from}->${m.to} ${m.type} delivered`], () => this.cluster.deliver({ id: m.id }));
+    if (lost !== null) {
+      this.noteOnly(m.to, `m${m.id} ${m.from}->${m.to} ${m.type} lost (${lost})`);
       return null;
     }
-    return this.step(m.to, messageEvent(m.json), [`m${m.id} ${m.from}->${m.to} ${m.type} delivered`]);
+    return this.firstEntry;
   }
 
   drop(message_id: number): void {
-    const m = this.take(this.messages, message_id, 'message');
+    const m = this.message(message_id);
     this.recorded.push(`drop ${message_id}`);
+    this.cluster.drop({ id: m.id });
+    this.due.delete(m.id);
     this.noteOnly(m.to, `m${m.id} ${m.from}->${m.to} ${m.type} dropped`);
   }
 
   duplicate(message_id: number): void {
-    const m = this.messages.find((x) => x.id === message_id);
-    if (!m) throw new StepError(`no pending message m${message_id}`);
+    const m = this.message(message_id);
     this.recorded.push(`dup ${message_id}`);
-    const copy = { ...m, id: this.nextId++ };
-    this.messages.push(copy);
+    const copy = this.cluster.duplicate({ id: m.id });
+    this.due.set(copy.id, this.due.get(m.id)!);
     this.noteOnly(m.to, `m${m.id} duplicated as m${copy.id}`);
   }
 
@@ -149,7 +189,7 @@ class Session implements StepSession {
   fire(timer_id: number): TraceEntry {
     const t = this.take(this.timers, timer_id, 'timer');
     this.recorded.push(`fire ${timer_id}`);
-    return this.step(t.node, timerEvent(t.timer), [`timer ${t.timer} of n${t.node} fired`])!;
+    return this.fireNow(t);
   }
 
   /** Fires a timer at its due time (what next() does): time advances to it. */
@@ -157,7 +197,12 @@ class Session implements StepSession {
     const t = this.take(this.timers, timer_id, 'timer');
     this.recorded.push(`timer ${timer_id}`);
     this.now = Math.max(this.now, t.due_us);
-    return this.step(t.node, timerEvent(t.timer), [`timer ${t.timer} of n${t.node} fired`])!;
+    return this.fireNow(t);
+  }
+
+  private fireNow(t: PendingTimer): TraceEntry {
+    this.stepWith([`timer ${t.timer} of n${t.node} fired`], () => this.cluster.fire(t.node, t.timer));
+    return this.firstEntry!;
   }
 
   client(node: number, line: string): number {
@@ -173,43 +218,46 @@ class Session implements StepSession {
     const c = this.take(this.clients, id, 'client command');
     this.recorded.push(`deliver ${id}`);
     this.now = Math.max(this.now, c.due_us);
-    if (!this.nodes.isUp(c.node)) {
+    if (!this.cluster.isUp(c.node)) {
       this.noteOnly(c.node, `client command to n${c.node} lost (n${c.node} is down)`);
       return null;
     }
-    return this.step(c.node, clientEvent(STEP_CLIENT_ID, c.request_id, c.line), [`client command "${c.line}" arrived`]);
+    this.stepWith([`client command "${c.line}" arrived`], () => this.cluster.client(c.node, STEP_CLIENT_ID, c.request_id, c.line));
+    return this.firstEntry;
   }
 
   crash(node: number): void {
     this.checkNode(node);
-    if (!this.nodes.isUp(node)) throw new StepError(`n${node} is already down`);
+    if (!this.cluster.isUp(node)) throw new StepError(`n${node} is already down`);
     this.recorded.push(`crash ${node}`);
-    this.nodes.crash(node);
+    this.cluster.crash(node);
     this.timers = this.timers.filter((t) => t.node !== node);
     this.noteOnly(node, `n${node} crashed`);
   }
 
   restart(node: number): void {
     this.checkNode(node);
-    if (this.nodes.isUp(node)) throw new StepError(`n${node} is up`);
+    if (this.cluster.isUp(node)) throw new StepError(`n${node} is up`);
     this.recorded.push(`restart ${node}`);
-    if (!this.durable) return this.boot(node, `n${node} restarted (empty: durability none keeps nothing on disk)`);
-    const records = this.disks[node]!;
-    this.nodes.boot(node);
-    this.step(node, `{"type":"restart","records":[${records.join(',')}]}`, [`n${node} restarted from its disk (${records.length} record${records.length === 1 ? '' : 's'})`]);
+    if (!this.durable) {
+      this.stepWith([`n${node} restarted (empty: durability none keeps nothing on disk)`], () => this.cluster.restart(node));
+      return;
+    }
+    const records = this.cluster.core.disks[node]!.length;
+    this.stepWith([`n${node} restarted from its disk (${records} record${records === 1 ? '' : 's'})`], () => this.cluster.restart(node));
   }
 
   restartWiped(node: number): void {
     this.checkNode(node);
-    if (this.nodes.isUp(node)) throw new StepError(`n${node} is up`);
+    if (this.cluster.isUp(node)) throw new StepError(`n${node} is up`);
     this.recorded.push(`wipe ${node}`);
-    this.disks[node] = [];
-    this.boot(node, `n${node} restarted with its disk wiped (empty)`);
+    // a wiped node starts as a new one: `start`, not a `restart` with no records
+    this.stepWith([`n${node} restarted with its disk wiped (empty)`], () => this.cluster.restart(node, true, START_EVENT));
   }
 
   disk(node: number): string[] {
     this.checkNode(node);
-    return this.disks[node]!.slice();
+    return this.cluster.core.disks[node]!.slice();
   }
 
   cut(from: number, to: number): void {
@@ -217,13 +265,13 @@ class Session implements StepSession {
     this.checkNode(to);
     if (from === to) throw new StepError('a link joins two different nodes');
     this.recorded.push(`cut ${from} ${to}`);
-    this.network.cutLink(from, to);
+    this.cluster.cut(from, to);
     this.noteOnly(from, `link ${from}->${to} cut`);
   }
 
   heal(): void {
     this.recorded.push('heal');
-    this.network.heal();
+    this.cluster.heal();
     this.noteOnly(0, 'all links healed');
   }
 
@@ -256,7 +304,7 @@ class Session implements StepSession {
 
   inspect(node: number): string {
     this.checkNode(node);
-    return this.nodes.isUp(node) ? this.nodes.get(node).inspect() : 'null';
+    return this.cluster.isUp(node) ? this.cluster.inspect(node) : 'null';
   }
 
   trace(): TraceEntry[] {
@@ -321,40 +369,15 @@ class Session implements StepSession {
 
   // --- feeding the cores ---
 
-  private boot(id: number, note: string): void {
-    this.nodes.boot(id);
-    this.step(id, START_EVENT, [note]);
-  }
-
-  private step(node: number, event: string, notes: string[]): TraceEntry {
-    const effects = this.nodes.get(node).step(event);
-    this.steps++;
-    let persisted: number | null = null;
-    for (const line of splitLines(effects)) {
-      const e = parseEffect(line);
-      if (e.kind === 'persist') {
-        // The step session's disk is instant: the batch is written now, and the core hears so in
-        // the next step (which releases whatever it held behind the batch).
-        this.disks[node]!.push(...persistRecords(line));
-        persisted = e.persist_id;
-      } else if (e.kind === 'send') {
-        if (this.network.isCut(node, e.to)) {
-          notes.push(`a ${e.type} to n${e.to} was lost (link ${node}->${e.to} is cut)`);
-          continue;
-        }
-        const due = this.network.arrival(node, e.to, e.json.length, this.now);
-        this.messages.push({ id: this.nextId++, from: node, to: e.to, type: e.type, due_us: due, json: e.json });
-      } else if (e.kind === 'set_timer') {
-        this.timers = this.timers.filter((t) => !(t.node === node && t.timer === e.timer));
-        this.timers.push({ id: this.nextId++, node, timer: e.timer, due_us: this.now + e.delay_us });
-      } else if (e.kind === 'cancel_timer') {
-        this.timers = this.timers.filter((t) => !(t.node === node && t.timer === e.timer));
-      }
+  /** Runs a cluster command whose first step carries these notes. */
+  private stepWith<T>(notes: string[], command: () => T): T {
+    this.notes = notes;
+    this.firstEntry = null;
+    try {
+      return command();
+    } finally {
+      this.notes = [];
     }
-    const entry: TraceEntry = { step: this.steps, t_us: this.now, node, event, effects, notes };
-    this.log.push(entry);
-    if (persisted !== null) this.step(node, `{"type":"persisted","persist_id":${persisted}}`, [`n${node}'s disk wrote persist ${persisted}`]);
-    return entry;
   }
 
   /** A simulator action that fed no event to a core (a drop, a cut, a crash…): an entry with an
@@ -369,15 +392,15 @@ class Session implements StepSession {
     return list.splice(i, 1)[0]!;
   }
 
-  private checkNode(node: number): void {
-    if (!Number.isInteger(node) || node < 0 || node >= this.nodes.size) throw new StepError(`no node n${node}`);
+  private message(id: number): PendingMessage {
+    const m = this.cluster.core.pending.find((x) => x.id === id);
+    if (!m) throw new StepError(`no pending message with id ${id}`);
+    return m;
   }
-}
 
-/** The records of a persist effect, each as canonical JSON (the core wrote them so). */
-function persistRecords(line: string): string[] {
-  const e = JSON.parse(line) as { records?: unknown[] };
-  return Array.isArray(e.records) ? e.records.map((r) => JSON.stringify(r)) : [];
+  private checkNode(node: number): void {
+    if (!Number.isInteger(node) || node < 0 || node >= this.cluster.size) throw new StepError(`no node n${node}`);
+  }
 }
 
 function networkParams(spec: NetworkSpec | undefined): NetworkParams {

@@ -6,7 +6,7 @@
 //   go:12                     seed 12, every node Go, the whole schedule
 //   all:7;keep=0,3;ops=4      a shrunk failure: faults #0 and #3 only, 4 operations per client
 //   rust:5;amnesia;check-quorum;repair=256;election=256
-//   cpp:9;durability=log      crashes restart the process from its write-ahead records
+//   cpp:9;durability=log
 import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
 import { drawScenario, shrunk, type DrawOptions, type Scenario } from './scenario.ts';
 
@@ -18,8 +18,9 @@ export interface ReplaySpec {
   /** operations per client at most; null: as drawn */
   ops: number | null;
   amnesia: boolean;
-  /** crashes are real restarts (npm run torture --durability); null: crashes keep the state */
-  durability?: 'none' | 'log' | null;
+  /** crashes restart the process: none (empty core) or log (from its persisted batches); null:
+   * a crashed node keeps its state */
+  durability: 'none' | 'log' | null;
   check_quorum: boolean;
   repair: number;
   election: number;
@@ -54,7 +55,7 @@ export function parseReplaySpec(text: string): ReplaySpec {
   if (!m) throw new ReplaySpecError(`a torture run starts with ENGINE:SEED (e.g. go:12): "${head}"`);
   const engine = m[1]!;
   if (engine !== 'all' && !isEngineName(engine)) throw new ReplaySpecError(`unknown engine "${engine}" (go, cpp, rust, java or all)`);
-  const r: ReplaySpec = { engine: engine as ReplaySpec['engine'], seed: int('the seed', m[2]!, MAX_SEED), keep_faults: null, ops: null, amnesia: false, check_quorum: false, repair: 0, election: 0 };
+  const r: ReplaySpec = { engine: engine as ReplaySpec['engine'], seed: int('the seed', m[2]!, MAX_SEED), keep_faults: null, ops: null, amnesia: false, durability: null, check_quorum: false, repair: 0, election: 0 };
   for (const part of rest) {
     const [key, value] = part.split('=', 2) as [string, string | undefined];
     const needs = (): string => {
@@ -71,7 +72,7 @@ export function parseReplaySpec(text: string): ReplaySpec {
       case 'amnesia': r.amnesia = true; break;
       case 'durability': {
         const v = needs();
-        if (v !== 'none' && v !== 'log') throw new ReplaySpecError(`durability must be none or log: "${v}"`);
+        if (v !== 'none' && v !== 'log') throw new ReplaySpecError(`durability is none or log: "${v}"`);
         r.durability = v;
         break;
       }
@@ -85,7 +86,9 @@ export function parseReplaySpec(text: string): ReplaySpec {
 }
 
 export function drawOptions(r: ReplaySpec): DrawOptions {
-  return { engine: r.engine, amnesia: r.amnesia, checkQuorum: r.check_quorum, repairBatch: r.repair, electionBatch: r.election, ...(r.durability ? { durability: r.durability } : {}) };
+  const o: DrawOptions = { engine: r.engine, amnesia: r.amnesia, checkQuorum: r.check_quorum, repairBatch: r.repair, electionBatch: r.election };
+  if (r.durability) o.durability = r.durability;
+  return o;
 }
 
 /** The scenario the line names, exactly as `npm run torture -- --replay` rebuilds it. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINE_NAMES } from '@replicant/engines/loader/engine';
 import { loadChecker } from '@replicant/checker/node';
-import { provider } from '../node/engines.ts';
+import { provider } from '../cli/engines.ts';
 import { drawScenario, FAULT_KINDS, shrunk, type Scenario } from './scenario.ts';
 import { shrink, tortureScenario, type CheckHistory } from './torture.ts';
 import { persistRecords, restartEvent, runScenario } from './run.ts';

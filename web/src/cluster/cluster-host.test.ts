@@ -4,7 +4,7 @@
 // byte-identical through it, the timeline rewinds and redoes, and durability log restarts a node
 // from its disk or wiped.
 import { describe, expect, it } from 'vitest';
-import { loadEngine } from '@replicant/sim/node/engines';
+import { loadEngine } from '@replicant/sim/cli/engines';
 import { ClusterHost } from './cluster-host.ts';
 import type { ClusterLive, ClusterRequest } from './cluster-protocol.ts';
 import type { EngineResponse } from '../worker/engine-protocol.ts';

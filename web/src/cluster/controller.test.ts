@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStepSession } from '@replicant/sim';
-import { provider } from '@replicant/sim/node/engines';
+import { provider } from '@replicant/sim/cli/engines';
 import { ClusterController, cutsFromChoices } from './controller.ts';
 
 describe('cutsFromChoices', () => {

@@ -135,6 +135,9 @@ describe('durability and state transfer in words', () => {
     expect(s).toBe('n1 asks its disk to write its promise and 2 log entries (write 3); until the disk confirms, n1 sends and answers nothing.');
   });
   it('a restart, a confirmed write and a snapshot read as sentences', () => {
+    expect(explainEffect(0, '{"type":"persist","persist_id":4,"records":[{"kind":"checkpoint","ballot":257,"last_executed":2,"kv":[]},{"kind":"instance","instance":{}}]}')).toContain(
+      'a checkpoint (its ballot and key-value store, after which the disk may drop every earlier record) and 1 log entry',
+    );
     expect(explainEvent(0, '{"type":"restart","records":[]}')).toBe('n0 restarts with an empty disk: it remembers no promise and no log.');
     expect(explainEvent(0, '{"type":"persisted","persist_id":2}')).toContain('confirms write 2');
     expect(explainEffect(1, '{"type":"send","msg":{"type":"snapshot","from":1,"to":0,"ballot":257,"last_executed":2,"kv":[["a","1"]]}}')).toContain('a snapshot of its key-value store (1 key, executed up to index 2)');

@@ -173,7 +173,13 @@ function plural(count: number, word: string, words = `${word}s`): string {
   return `${count} ${count === 1 ? word : words}`;
 }
 
-const RECORD_WORDS: Record<string, string> = { promise: 'its promise', instance: 'a log entry', snapshot: 'a snapshot' };
+const RECORD_WORDS: Record<string, string> = {
+  promise: 'its promise',
+  instance: 'a log entry',
+  snapshot: 'a snapshot',
+  // docs/protocol.md, "Compaction": the batch it starts replaces everything written before it
+  checkpoint: 'a checkpoint (its ballot and key-value store, after which the disk may drop every earlier record)',
+};
 
 /** "its promise and 2 log entries": what one persist batch writes. */
 function recordsText(records: { kind: string }[]): string {

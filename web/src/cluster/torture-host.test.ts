@@ -4,7 +4,7 @@
 // exactly as the CLI runs it (same digest), Porcupine rejects it and names the operations, and
 // any step of it can be shown.
 import { describe, expect, it } from 'vitest';
-import { loadEngine, provider } from '@replicant/sim/node/engines';
+import { loadEngine, provider } from '@replicant/sim/cli/engines';
 import { loadChecker } from '@replicant/checker/node';
 import { tortureScenario } from '@replicant/sim/torture/torture';
 import { parseReplaySpec, replayScenario } from '@replicant/sim/torture/replay-spec';
@@ -46,7 +46,7 @@ describe('TortureHost', () => {
     expect(t.verdict.verdict).toBe('violation');
     expect(t.verdict.suspect_operations.length).toBeGreaterThan(0);
     expect(t.problems[0]).toMatch(/not linearizable/);
-    expect(t.faults.some((f) => f.includes('amnesia'))).toBe(true);
+    expect(t.faults.some((f) => f.includes('restart as a fresh process'))).toBe(true); // the crash with amnesia
     expect(t.frame.step).toBe(t.total_steps);
 
     const mid = Math.floor(t.total_steps / 2);

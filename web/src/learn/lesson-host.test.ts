@@ -3,7 +3,7 @@
 // cross postMessage (structured clone), every request gets one answer, and an engine pair stays
 // byte-identical through the protocol.
 import { describe, expect, it } from 'vitest';
-import { loadEngine } from '@replicant/sim/node/engines';
+import { loadEngine } from '@replicant/sim/cli/engines';
 import { loadLessons } from '@replicant/lessons/src/validate';
 import { paper, readLessonFolders } from '@replicant/lessons/src/node/load-dir';
 import { readEstimate } from '@replicant/lessons/src/cost';

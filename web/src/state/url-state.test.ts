@@ -32,8 +32,9 @@ function randomValue(field: Field<unknown>, r: () => number): unknown {
     case 'flag':
       return r() < 0.5;
     case 'hidden':
-      // Three hidden kinds: recorded step lists, the Cost view's capacity sources and the
-      // settings they were priced at.
+      // Four hidden kinds: recorded step lists, the Cost view's capacity sources and the
+      // settings they were priced at, and the Cluster view's torture run.
+      if (field.label === 'Torture run') return pick(['', 'go:12', 'all:7;keep=0,2;ops=4;amnesia;check-quorum;repair=256;election=256', `rust:${Math.floor(r() * 1000)};keep=`]);
       if (field.label.startsWith('Setting')) return pick([null, { workload: 'A', ratio: '8', vcpus: '8' }, { workload: 'B', ratio: '1.25', vcpus: '2' }]);
       if (!Array.isArray(field.default)) return pick([null, { kind: 'simulated', model: '0.9.1' }, { kind: 'native', date: '2026-11-22', machine: `box ${Math.floor(r() * 1000)}: é,&=` }]);
       return Array.from({ length: Math.floor(r() * 5) }, (_, i) => `d${i}:${Math.floor(r() * 1000)} é,&=`);

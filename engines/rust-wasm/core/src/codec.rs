@@ -2,8 +2,7 @@
 
 use crate::command::{ascii_string, valid_key, valid_value, Command, CommandType, ResultType};
 use crate::config::Config;
-use crate::durability::{Durability, Record};
-use crate::mitigation::Mitigation;
+use crate::types::{Durability, Mitigation, Record};
 use crate::instance::{Instance, InstanceState};
 use crate::json::{
     append_bool_field, append_field, append_json_string, append_string_field, append_uint_field,
@@ -820,9 +819,9 @@ mod tests {
         .unwrap();
         assert_eq!((cfg.trace, cfg.commit_interval_us, cfg.accept_timeout_ticks, cfg.max_pending_accepts), (false, 1000, 1000, 1));
         let cfg = decode_config(br#"{"id":0,"num_peers":3,"seed":0,"mitigation":"both","mitmem_deadline_us":5000}"#).unwrap();
-        assert_eq!((cfg.mitigation, cfg.mitmem_deadline_us), (crate::mitigation::Mitigation::Both, 5000));
+        assert_eq!((cfg.mitigation, cfg.mitmem_deadline_us), (crate::types::Mitigation::Both, 5000));
         let cfg = decode_config(br#"{"id":0,"num_peers":3,"seed":0}"#).unwrap();
-        assert_eq!((cfg.mitigation, cfg.mitmem_deadline_us), (crate::mitigation::Mitigation::None, 20_000));
+        assert_eq!((cfg.mitigation, cfg.mitmem_deadline_us), (crate::types::Mitigation::None, 20_000));
         for (s, why) in [
             ("", "not valid JSON"),
             ("[]", "not a JSON object"),

@@ -1,9 +1,8 @@
 //! Everything a node is created with.
 
 use crate::ballot::MAX_NUM_PEERS;
-use crate::durability::Durability;
+use crate::types::{Durability, Mitigation};
 use crate::json::MAX_SAFE_INT;
-use crate::mitigation::Mitigation;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {

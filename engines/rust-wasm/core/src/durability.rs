@@ -7,57 +7,7 @@ use crate::ballot::{leader_of, NO_LEADER};
 use crate::instance::{Instance, InstanceState};
 use crate::messages::{Effect, TimerName, Trace, TraceKind};
 use crate::node::Node;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Durability {
-    /// The paper's design: nothing survives a restart.
-    #[default]
-    None,
-    /// Promises and accepted instances are persisted before anything reveals them.
-    Log,
-}
-
-impl Durability {
-    pub fn name(self) -> &'static str {
-        match self {
-            Durability::None => "none",
-            Durability::Log => "log",
-        }
-    }
-}
-
-/// One durable record: what a persist effect asks for and a restart hands back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Record {
-    /// The node's ballot: it accepts nothing below.
-    Promise(u64),
-    /// A log slot as stored (in progress or committed).
-    Instance(Instance),
-    /// An installed snapshot: the KV store at last_executed.
-    Snapshot { last_executed: u64, kv: Vec<(String, String)> },
-    /// The node's own snapshot, first in a batch that also holds every slot after
-    /// last_executed: with its ballot, the batch supersedes every record written before it.
-    Checkpoint { ballot: u64, last_executed: u64, kv: Vec<(String, String)> },
-}
-
-/// The node's bookkeeping for persist effects (all zero in `none` mode).
-#[derive(Default)]
-pub(crate) struct DurableState {
-    /// A start or restart event was seen; a later restart is bad.
-    pub started: bool,
-    /// The last persist id handed out.
-    pub issued_id: u64,
-    /// The driver reported every persist up to this one done.
-    pub done_id: u64,
-    /// The ballot of the last promise record.
-    pub recorded_ballot: u64,
-    /// last_executed at the last checkpoint (or at the restart).
-    pub checkpointed_at: u64,
-    /// This step's records, emitted as one persist effect.
-    pub records: Vec<Record>,
-    /// Sends and replies waiting for a persist: (persist id, effect).
-    pub held: Vec<(u64, Effect)>,
-}
+use crate::types::{Durability, Record};
 
 impl Node {
     pub(crate) fn durable(&self) -> bool {
@@ -154,9 +104,9 @@ impl Node {
             Record::Instance(inst) => {
                 inst.index >= 1 && leader_of(inst.ballot) < num && inst.state != InstanceState::Executed
             }
-            Record::Snapshot { kv, .. } => crate::snapshot::valid_kv_entries(kv),
+            Record::Snapshot { kv, .. } => crate::kvstore::valid_kv_entries(kv),
             Record::Checkpoint { ballot, kv, .. } => {
-                (leader_of(*ballot) < num || leader_of(*ballot) == NO_LEADER) && crate::snapshot::valid_kv_entries(kv)
+                (leader_of(*ballot) < num || leader_of(*ballot) == NO_LEADER) && crate::kvstore::valid_kv_entries(kv)
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The replicated state machine: a hash map with a running digest, so that two replicas can be
 //! compared in O(1).
 
-use crate::command::{Command, CommandType, Result, ResultType};
+use crate::command::{valid_key, valid_value, Command, CommandType, Result, ResultType};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -91,6 +91,16 @@ impl KVStore {
         out.sort_unstable_by(|a, b| a.0.cmp(b.0));
         out
     }
+}
+
+/// Every KV entry, ascending keys: a snapshot's payload.
+pub type KVEntries = Vec<(String, String)>;
+
+/// Keys and values valid, keys strictly ascending (one canonical form).
+pub fn valid_kv_entries(kv: &[(String, String)]) -> bool {
+    kv.iter().enumerate().all(|(i, (k, v))| {
+        valid_key(k.as_bytes()) && valid_value(v.as_bytes()) && (i == 0 || kv[i - 1].0.as_bytes() < k.as_bytes())
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Events go into `Node::step`; effects come out. Messages travel between nodes.
 
 use crate::command::{Result, ResultType};
-use crate::durability::Record;
+use crate::types::Record;
 use crate::instance::{Instance, InstanceState};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -8,118 +8,13 @@ use crate::ballot::{leader_of, NO_LEADER};
 use crate::command::{Result, ResultType};
 use crate::messages::{Effect, Message, MessageType, TimerName, Trace, TraceKind};
 use crate::node::{ClientRequest, Node};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Mitigation {
-    /// Collect at once, the paper's behaviour.
-    #[default]
-    None,
-    Blade,
-    Mitmem,
-    Both,
-}
-
-impl Mitigation {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mitigation::None => "none",
-            Mitigation::Blade => "blade",
-            Mitigation::Mitmem => "mitmem",
-            Mitigation::Both => "both",
-        }
-    }
-
-    pub fn parse(s: &[u8]) -> Option<Mitigation> {
-        match s {
-            b"none" => Some(Mitigation::None),
-            b"blade" => Some(Mitigation::Blade),
-            b"mitmem" => Some(Mitigation::Mitmem),
-            b"both" => Some(Mitigation::Both),
-            _ => None,
-        }
-    }
-
-    fn blade(self) -> bool {
-        matches!(self, Mitigation::Blade | Mitigation::Both)
-    }
-
-    fn mitmem(self) -> bool {
-        matches!(self, Mitigation::Mitmem | Mitigation::Both)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) enum GcPhase {
-    #[default]
-    Idle,
-    /// A follower that wants permission (asked, or waits for a leader).
-    Waiting,
-    /// A leader waiting for its successor's election.
-    HandingOff,
-    /// The driver was told to collect.
-    Collecting,
-}
+use crate::types::{GcAsk, GcGrant, GcPhase};
 
 /// Heartbeats a handing-off leader waits for its successor before it collects as leader.
 const HANDOFF_TIMEOUT_TICKS: u64 = 2;
 
 /// Heartbeats a grant may outlive its predicted pause before it expires.
 const GC_GRANT_SLACK_TICKS: u64 = 2;
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GcGrant {
-    peer: u64,
-    channel_id: u64,
-    ticks: u64,
-    allowed_ticks: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GcAsk {
-    peer: u64,
-    channel_id: u64,
-    pause_us: u64,
-}
-
-/// One node's part in the mitigation.
-#[derive(Debug, Default)]
-pub(crate) struct GcState {
-    pub phase: GcPhase,
-    pause_us: u64,
-    /// This node's ask; 0: not sent yet.
-    channel_id: u64,
-    /// The collection runs under a grant, to be released at gc_done.
-    granted: bool,
-    grant_leader: u64,
-    grant_ballot: u64,
-    grant_channel: u64,
-    handoff_ticks: u64,
-    /// The last handoff heard: its successor's prepare passes the lease.
-    handoff_ballot: u64,
-    handoff_target: u64,
-    /// The grants the last handoff passed on (a bit per peer) and the most heartbeats any of
-    /// them may still be held; the target keeps them as its own when it wins.
-    inherited_collecting: u64,
-    inherited_ticks: u64,
-    // leader state
-    grants: Vec<GcGrant>,
-    queue: Vec<GcAsk>,
-    /// Each peer's last_executed, from its latest commit_response.
-    pub peer_executed: Vec<u64>,
-    /// Grant order: higher collected more recently.
-    collected_seq: Vec<u64>,
-    next_collected: u64,
-}
-
-impl GcState {
-    pub(crate) fn new(num_peers: u64) -> GcState {
-        GcState {
-            peer_executed: vec![0; num_peers as usize],
-            collected_seq: vec![0; num_peers as usize],
-            ..GcState::default()
-        }
-    }
-}
 
 impl Node {
     /// f: with at most this many nodes collecting, a majority still answers.

@@ -369,7 +369,7 @@ impl Node {
             self.reply(c, Result::of(ResultType::BadCommand));
             return;
         };
-        if self.gc.phase != crate::mitigation::GcPhase::Idle && self.gc_client_reply(c) {
+        if self.gc.phase != crate::types::GcPhase::Idle && self.gc_client_reply(c) {
             return;
         }
         if self.is_leader() {

@@ -4,11 +4,10 @@ use crate::ballot::{leader_of, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADER};
 use crate::codec::{decode_event, encode_effects};
 use crate::command::Result;
 use crate::config::Config;
-use crate::durability::DurableState;
 use crate::instance::Instance;
 use crate::kvstore::KVStore;
 use crate::log::{Log, LogChange, LogChangeKind, Slots};
-use crate::mitigation::GcState;
+use crate::types::{GcState, Record};
 use crate::messages::{Effect, Event, Message, MessageType, TimerName, Trace, TraceKind};
 use crate::prng::SplitMix64;
 use std::collections::{BTreeMap, VecDeque};
@@ -84,6 +83,25 @@ pub struct Counters {
     pub stale_responses: u64,
     pub accept_timeouts: u64,
     pub violations: u64,
+}
+
+/// The node's bookkeeping for persist effects (all zero in `none` mode).
+#[derive(Default)]
+pub(crate) struct DurableState {
+    /// A start or restart event was seen; a later restart is bad.
+    pub started: bool,
+    /// The last persist id handed out.
+    pub issued_id: u64,
+    /// The driver reported every persist up to this one done.
+    pub done_id: u64,
+    /// The ballot of the last promise record.
+    pub recorded_ballot: u64,
+    /// last_executed at the last checkpoint (or at the restart).
+    pub checkpointed_at: u64,
+    /// This step's records, emitted as one persist effect.
+    pub records: Vec<Record>,
+    /// Sends and replies waiting for a persist: (persist id, effect).
+    pub held: Vec<(u64, Effect)>,
 }
 
 /// One Replicant peer.
@@ -241,7 +259,7 @@ impl Node {
         match m.typ {
             MessageType::PrepareRequest | MessageType::CommitRequest => return leader_of(m.ballot) == m.from,
             MessageType::Snapshot => {
-                return leader_of(m.ballot) == m.from && crate::snapshot::valid_kv_entries(&m.kv);
+                return leader_of(m.ballot) == m.from && crate::kvstore::valid_kv_entries(&m.kv);
             }
             MessageType::AcceptRequest => {
                 let inst = &m.instance;

@@ -4,21 +4,11 @@
 //! entries after it. Part of repair: only with repair_batch > 0. Mirrors
 //! engines/go-wasm/core/snapshot.go.
 
-use crate::command::{valid_key, valid_value, Command, CommandType, Result, ResultType};
-use crate::durability::Record;
-use crate::kvstore::KVStore;
+use crate::command::{Command, CommandType, Result, ResultType};
+use crate::kvstore::{KVEntries, KVStore};
+use crate::types::Record;
 use crate::messages::{Message, MessageType, Trace, TraceKind};
 use crate::node::Node;
-
-/// Every KV entry, ascending keys: a snapshot's payload.
-pub type KVEntries = Vec<(String, String)>;
-
-/// Keys and values valid, keys strictly ascending (one canonical form).
-pub fn valid_kv_entries(kv: &[(String, String)]) -> bool {
-    kv.iter().enumerate().all(|(i, (k, v))| {
-        valid_key(k.as_bytes()) && valid_value(v.as_bytes()) && (i == 0 || kv[i - 1].0.as_bytes() < k.as_bytes())
-    })
-}
 
 impl Node {
     /// Sends `peer` the leader's whole KV store, at the leader's last_executed.

@@ -1,35 +1,26 @@
-// Calibration: sets the CPU costs of each engine (and one memory parameter each for Go and
-// Java) from the calibration points the issue allows — workload A, 8 vCPUs, the 32 GiB and
-// 5 GiB endpoints of Fig 6(a) and Fig 9(a) and the leader utilisations stated for them — and
-// writes them into the model card with the arithmetic in each note. Every other paper value is
-// held out for `npm run fidelity`.
-//
-//   npm --workspace @replicant/sim run calibrate [-- --card data/models/1.2.0.json]
-//   npm --workspace @replicant/sim run calibrate -- --card data/models/1.0.0.json \
-//     --measured data/models/measured/0.1.0-measured.20261122.json --out data/models/1.1.0.json
-//
-// With --measured, allocation is taken from the native harness first (GC costs follow it), then
-// the steps below run on top.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
+// Calibration fitting: sets the CPU costs of each engine (and one memory parameter each for Go
+// and Java) from the calibration points the issue allows — workload A, 8 vCPUs, the 32 GiB and
+// 5 GiB endpoints of Fig 6(a) and Fig 9(a) and the leader utilisations stated for them — with the
+// arithmetic in each parameter's note. Each fit runs the simulator itself (fast model) and
+// changes the card in place; the command line (cli/calibrate-cli.ts) reads and writes the files.
 import type { EngineName, ModelCard, RunSpec } from '../api.ts';
-import { DEFAULT_CARD, validateCard } from '../models/card.ts';
-import { annotateMeasuredCpu, applyMeasuredAllocation, provenance } from '../models/measured-card.ts';
 import { searchSlo, leaderUtilization } from '../search/slo.ts';
 import { simulate } from '../run/simulate.ts';
 import { wireSizes } from '../run/sizes.ts';
 import { fidelityKnobs } from '../fidelity/specs.ts';
 import { measurementRunSpec } from '../run/measurement.ts';
 
-interface Point {
+/** Where a fit reports its iterations (the command line prints them; tests collect them). */
+export type FitLog = (line: string) => void;
+
+export interface Point {
   x32: number; // ops/s at 32 GiB (max at SLO)
   u32: number; // leader utilisation there
   ids: string[];
 }
 
-const POINTS: Record<EngineName, Point> = {
+/** The paper's calibration points: max throughput at p99 <= 20 ms and the leader's utilisation there (32 GiB, 8 vCPUs, workload A). */
+export const POINTS: Record<EngineName, Point> = {
   cpp: { x32: 28_700, u32: 0.75, ids: ['fig6a-cpp-a-32gib-8vcpu-max-throughput-slo', 'fig6b-cpp-a-32gib-8vcpu-vcpu-utilization-leader'] },
   java: { x32: 18_000, u32: 0.48, ids: ['fig6a-java-a-32gib-8vcpu-max-throughput-slo', 'fig6b-java-a-32gib-8vcpu-vcpu-utilization-leader'] },
   go: { x32: 49_800, u32: 0.71, ids: ['fig9a-go-a-32gib-8vcpu-max-throughput-slo', 'fig9b-go-a-32gib-8vcpu-vcpu-utilization-leader'] },
@@ -38,9 +29,9 @@ const POINTS: Record<EngineName, Point> = {
 
 /** Per KiB of message handled, as a share of the per-message cost (assumed). */
 export const PER_KIB_SHARE = 0.25;
-const VCPUS = 8;
+export const VCPUS = 8;
 
-function base(card: ModelCard, e: EngineName, memory_gib: number, target: number, duration_s: number): RunSpec {
+export function base(card: ModelCard, e: EngineName, memory_gib: number, target: number, duration_s: number): RunSpec {
   return {
     cluster: { engines: [e, e, e], seed: 1 },
     resources: { vcpus: VCPUS, memory_gib },
@@ -59,15 +50,21 @@ export function leaderBytesPerOp(): number {
   return avg(s.read.request_line, s.update.request_line) + 2 * avg(s.read.accept_request, s.update.accept_request) + 2 * s.read.accept_response + avg(s.read.reply_line, s.update.reply_line);
 }
 
+/**
+ * The leader's CPU per message (µs) that the paper's point leaves: its CPU per operation
+ * (cTotal, GC included) less the GC, the three core steps and the allocations, shared by the six
+ * messages an operation moves (3 in: request + 2 votes; 3 out: 2 accepts + reply) plus
+ * PER_KIB_SHARE of a message's cost per KiB over `bytes` per operation.
+ */
+export function messageUs(cTotal: number, gcPerOp: number, sigma: number, allocUs: number, bytes: number): number {
+  return (cTotal - gcPerOp - 3 * sigma - allocUs) / (6 + (PER_KIB_SHARE * bytes) / 1024);
+}
+
 function set(card: ModelCard, key: string, value: number, unit: string, source: 'derived' | 'assumed', note: string): void {
   card.parameters[key] = { value: Math.round(value * 1000) / 1000, unit, source, note };
 }
 
-function log(msg: string): void {
-  process.stderr.write(msg + '\n');
-}
-
-function calibrateCpu(card: ModelCard, e: EngineName): void {
+export function calibrateCpu(card: ModelCard, e: EngineName, log: FitLog = () => {}): void {
   const p = POINTS[e];
   const cTotal = (p.u32 * VCPUS * 1e6) / p.x32; // µs of leader CPU per op, GC included
   const bytes = leaderBytesPerOp();
@@ -77,9 +74,9 @@ function calibrateCpu(card: ModelCard, e: EngineName): void {
   let m = 0;
   let found = p.x32;
   for (let iter = 0; iter < 2; iter++) {
-    m = (cTotal - gcPerOp - 3 * sigma - allocUs) / (6 + (PER_KIB_SHARE * bytes) / 1024);
+    m = messageUs(cTotal, gcPerOp, sigma, allocUs, bytes);
     if (!(m > 0)) throw new Error(`${e}: the GC and serialized costs leave no CPU for message handling (m = ${m})`);
-    apply(card, e, m, sigma, cTotal, gcPerOp, bytes, p);
+    applyCpuSplit(card, e, m, sigma, cTotal, gcPerOp, bytes, p);
     const run = simulate(base(card, e, 32, p.x32, 10), null);
     const lead = run.leader_at_end ?? 0;
     const g = run.nodes[lead]!.mean_gc_cpu_share;
@@ -89,11 +86,11 @@ function calibrateCpu(card: ModelCard, e: EngineName): void {
     log(`${e} iteration ${iter + 1}: in/out ${m.toFixed(2)} µs, step ${sigma.toFixed(3)} µs, GC ${gcPerOp.toFixed(2)} µs/op → max ${Math.round(found)} ops/s at SLO (target ${p.x32}), leader CPU ${Math.round((leaderUtilization(s.best_run!) ?? 0) * 1000) / 10} %`);
     sigma = (sigma * found) / p.x32;
   }
-  m = (cTotal - gcPerOp - 3 * sigma - allocUs) / (6 + (PER_KIB_SHARE * bytes) / 1024);
-  apply(card, e, m, sigma, cTotal, gcPerOp, bytes, p);
+  m = messageUs(cTotal, gcPerOp, sigma, allocUs, bytes);
+  applyCpuSplit(card, e, m, sigma, cTotal, gcPerOp, bytes, p);
 }
 
-function apply(card: ModelCard, e: EngineName, m: number, sigma: number, cTotal: number, gcPerOp: number, bytes: number, p: Point): void {
+export function applyCpuSplit(card: ModelCard, e: EngineName, m: number, sigma: number, cTotal: number, gcPerOp: number, bytes: number, p: Point): void {
   const src = `calibrated on ${p.ids.join(' and ')}`;
   const leaderCpu = `leader CPU per op = ${p.u32} x ${VCPUS} vCPU / ${p.x32} ops/s = ${cTotal.toFixed(1)} us (GC included)`;
   set(card, `cpu.${e}.step_us`, sigma, 'us', 'derived', `${src}: the core step under the Log mutex, 3 per op on the leader (client command + two votes); set so that the simulated max throughput at p99 <= 20 ms (32 GiB, 8 vCPU, workload A) is ${p.x32} ops/s (secant iterations of the fast model).`);
@@ -112,7 +109,7 @@ function apply(card: ModelCard, e: EngineName, m: number, sigma: number, cTotal:
  * measurementRunSpec: its window holds a young pause) still meets p99 ≤ 20 ms at 18 Kops/s. */
 const JAVA_COPY_PRIOR_NS_PER_BYTE = 1.5;
 
-function calibrateJavaYoung(card: ModelCard): void {
+export function calibrateJavaYoung(card: ModelCard, log: FitLog = () => {}): void {
   const p = POINTS.java;
   const cTotal = (p.u32 * VCPUS * 1e6) / p.x32;
   const bytes = leaderBytesPerOp();
@@ -127,8 +124,8 @@ function calibrateJavaYoung(card: ModelCard): void {
   let lo = JAVA_COPY_PRIOR_NS_PER_BYTE;
   let hi = 12;
   for (let iter = 0; iter < 7; iter++) {
-    const m = (cTotal - gcPerOp - 3 * sigma - allocUs) / (6 + (PER_KIB_SHARE * bytes) / 1024);
-    apply(card, 'java', m, sigma, cTotal, gcPerOp, bytes, p);
+    const m = messageUs(cTotal, gcPerOp, sigma, allocUs, bytes);
+    applyCpuSplit(card, 'java', m, sigma, cTotal, gcPerOp, bytes, p);
     const copy = (lo + hi) / 2;
     const r = probe(copy);
     const lead = r.leader_at_end ?? 0;
@@ -140,8 +137,8 @@ function calibrateJavaYoung(card: ModelCard): void {
     else hi = copy;
   }
   card.parameters[copyKey]!.value = lo;
-  const m = (cTotal - gcPerOp - 3 * sigma - allocUs) / (6 + (PER_KIB_SHARE * bytes) / 1024);
-  apply(card, 'java', m, sigma, cTotal, gcPerOp, bytes, p);
+  const m = messageUs(cTotal, gcPerOp, sigma, allocUs, bytes);
+  applyCpuSplit(card, 'java', m, sigma, cTotal, gcPerOp, bytes, p);
   set(card, 'cpu.java.step_us', sigma, 'us', 'assumed', `The core step under the Log mutex, 3 per op on the leader: taken equal to C++'s calibrated step (the serialized section is the same code in every build, paper section 3), so Java's mutex alone would allow about ${Math.round(1e6 / (3 * sigma))} ops/s. Since card 1.4.0 the step is not what holds Java to 18 Kops/s at 32 GiB: G1's young pauses are (g1.copy_ns_per_byte).`);
   set(card, copyKey, lo, 'ns/B', 'derived', `Calibrated on fig6a-java-a-32gib-8vcpu-max-throughput-slo (18 Kops/s at 48 % of 8 vCPUs): bisected from the assumed prior ${JAVA_COPY_PRIOR_NS_PER_BYTE} ns/B to the largest cost at which the Lab's measurement at 18 Kops/s (32 GiB, 8 vCPUs, workload A, the model window) still meets p99 <= 20 ms. Evacuation cost per byte a young pause keeps, per GC thread; it stands for all the work of a young pause that grows with what survives (copying, reference processing, survivors the model does not list), and with the pause-time goal it sets how often G1 must stop the program: with fewer vCPUs, fewer GC threads, more frequent pauses (Fig 7).`);
 }
@@ -153,7 +150,7 @@ function calibrateJavaYoung(card: ModelCard): void {
  * above the layout estimate, then the mark cost per live byte. */
 const GO_MARK_PRIOR_NS_PER_BYTE = 0.3;
 
-function calibrateGo5(card: ModelCard): void {
+export function calibrateGo5(card: ModelCard, log: FitLog = () => {}): void {
   const recordKey = 'memory.go.bytes_per_record';
   const markKey = 'go.mark_ns_per_live_byte';
   const layout = 612;
@@ -182,7 +179,7 @@ function calibrateGo5(card: ModelCard): void {
 /** Java, Fig 6(a) at 5 GiB: 3 Kops/s. Mixed collections' reach (how much scattered old garbage
  * sits in regions cheap enough to collect) is the least known G1 parameter and matters only when
  * the heap is tight: bisected so the simulated max at 5 GiB is 3 Kops/s. */
-function calibrateJava5(card: ModelCard): void {
+export function calibrateJava5(card: ModelCard, log: FitLog = () => {}): void {
   const key = 'g1.mixed_reclaimable_fraction';
   let lo = 0;
   let hi = 1;
@@ -200,96 +197,10 @@ function calibrateJava5(card: ModelCard): void {
   set(card, key, best.f, 'fraction', 'derived', `Calibrated on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s): bisected so the simulated max throughput at 5 GiB is 3 Kops/s (got ${Math.round(best.x)} ops/s; probes of min(600 s, max(30 s, 10 M operations / target)), like the paper's 10-minute runs: a full collection every few minutes decides the p99 here). It decides how fast old garbage is reclaimed before a full collection; it has no effect while old-generation occupancy stays below IHOP (ample memory).`);
 }
 
-const USAGE = `usage: calibrate [--card IN] [--measured MEASURED] [--out OUT] [--engine cpp,rust,go,java] [--memory-only | --cpu-only]
-  --card IN          the card to start from (default data/models/${DEFAULT_CARD.version}.json)
-  --measured FILE    a measured card of the native harness (npm run bench -- calibrate): allocation
-                     becomes measured (bytes per read and per update op, leader and follower), the
-                     measured CPU goes into the CPU notes as a cross-check
-  --out OUT          where to write the card (default: over IN); a name like 1.2.0.json sets the version
-  --memory-only      only the 5 GiB steps (Go's live heap and mark cost, Java's mixed collections)
-  --cpu-only         only the 32 GiB steps (CPU costs; Java's young-pause cost from card 1.4.0 on)`;
-
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value\n${USAGE}`);
-  return v;
-}
-
-/** A path as the user typed it: npm runs a workspace script in the workspace's folder, so a
- * relative path is taken from where npm was started (INIT_CWD). */
-function userPath(p: string | undefined): string | undefined {
-  return p === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), p);
-}
-
-function readCard(path: string, what: string): ModelCard {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new Error(`cannot read the ${what} ${path}: ${(err as Error).message}`);
-  }
-  try {
-    return what === 'measured card' ? (JSON.parse(text) as ModelCard) : validateCard(JSON.parse(text));
-  } catch (err) {
-    throw new Error(`${what} ${path} is not a valid card: ${(err as Error).message}`);
-  }
-}
-
 /** The paper's leader CPU per operation (µs, GC included) at each engine's calibration point. */
-function paperLeaderUsPerOp(): Record<EngineName, number> {
+export function paperLeaderUsPerOp(): Record<EngineName, number> {
   const out = {} as Record<EngineName, number>;
   for (const e of Object.keys(POINTS) as EngineName[]) out[e] = (POINTS[e].u32 * VCPUS * 1e6) / POINTS[e].x32;
   return out;
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
-  if (args.includes('--help')) return void process.stdout.write(USAGE + '\n');
-  const known = new Set(['--card', '--measured', '--out', '--engine', '--memory-only', '--cpu-only']);
-  for (let i = 0; i < args.length; i++) {
-    if (!args[i]!.startsWith('--')) continue;
-    if (!known.has(args[i]!)) throw new Error(`unknown option ${args[i]}\n${USAGE}`);
-  }
-  const cardPath = userPath(option(args, '--card')) ?? fileURLToPath(import.meta.resolve(`@replicant/data/models/${DEFAULT_CARD.version}.json`));
-  const outPath = userPath(option(args, '--out')) ?? cardPath;
-  const measuredPath = userPath(option(args, '--measured'));
-  const engines = option(args, '--engine');
-  const only = engines ? (engines.split(',') as EngineName[]) : [...ENGINE_NAMES];
-  for (const e of only) if (!(e in POINTS)) throw new Error(`unknown engine "${e}" (cpp, rust, go, java)`);
-  const card = readCard(cardPath, 'model card');
-  const measured = measuredPath ? readCard(measuredPath, 'measured card') : null;
-  const version = /^(\d+\.\d+\.\d+)\.json$/.exec(basename(outPath))?.[1];
-  if (version) card.version = version;
-  if (measured) {
-    applyMeasuredAllocation(card, measured);
-    card.description = describeCard(card.version, provenance(measured));
-  }
-  for (const e of only) {
-    const memory = !args.includes('--cpu-only');
-    if (e === 'go' && memory) calibrateGo5(card);
-    // Card 1.4.0 (a pause-time goal without survivor ageing) puts Java's 32 GiB point on G1 and
-    // fits its copy cost there; from 1.5.0 the copy cost is sourced (a public G1 log) and the
-    // mutex step and message CPU are fitted as for every other engine.
-    if (!args.includes('--memory-only')) {
-      if (e === 'java' && card.parameters['g1.pause_goal_ms'] && !card.parameters['g1.max_tenuring_threshold']) calibrateJavaYoung(card);
-      else calibrateCpu(card, e);
-    }
-    if (e === 'java' && memory) calibrateJava5(card);
-    if (measured) annotateMeasuredCpu(card, measured, paperLeaderUsPerOp());
-    writeFileSync(outPath, JSON.stringify(card, null, 2) + '\n');
-    log(`${e}: written to ${outPath}`);
-  }
-}
-
-function describeCard(version: string, measuredFrom: string): string {
-  return `Replicant Lab simulator model card ${version}: every parameter of the network, CPU, memory, allocation and runtime (Go pacer, G1, allocator) models, with its source. Allocation is measured on the native engines (${measuredFrom}): bytes per read and per update operation on the leader and on a follower, solved from the harness's workloads A and B, so workload B allocates less than A. CPU costs stay calibrated on the paper's AWS points (workload A, 8 vCPUs, the 32 GiB endpoints of Fig 6(a) and Fig 9(a) and their stated leader utilisations), because the harness measured CPU on a shared 2-core machine, not the paper's hardware; each CPU note cites the measured value as a cross-check. Three memory-side parameters are calibrated on the 5 GiB endpoints, after the allocation (npm --workspace @replicant/sim run calibrate). Everything else is assumed or derived from documented layouts, and says so. Since 1.0.0: measured allocation per operation kind replaces the assumed bytes per event and per message byte; memory.dataset_bytes_per_payload_byte, added to the 1.0.0 file after it was published, is part of this version.`;
-}
-
-try {
-  main();
-} catch (err) {
-  process.stderr.write(`calibrate: ${(err as Error).message}\n`);
-  process.exit(1);
-}

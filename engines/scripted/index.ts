@@ -1,0 +1,3 @@
+export * from './config.ts';
+export * from './core.ts';
+export * from './drivers.ts';

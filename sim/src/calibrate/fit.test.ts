@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { simulate } from '../run/simulate.ts';
+import { applyCpuSplit, base, calibrateGo5, leaderBytesPerOp, messageUs, paperLeaderUsPerOp, PER_KIB_SHARE, POINTS, VCPUS } from './fit.ts';
+
+const GiB = 1024 ** 3;
+
+describe('calibration points', () => {
+  it('reads the leader CPU per operation off the paper: utilisation x vCPUs / throughput', () => {
+    const us = paperLeaderUsPerOp();
+    expect(us.cpp).toBeCloseTo((0.75 * 8e6) / 28_700, 9);
+    expect(us.rust).toBeCloseTo((0.58 * 8e6) / 69_500, 9);
+    for (const p of Object.values(POINTS)) expect(p.ids).toHaveLength(2);
+  });
+
+  it('counts a workload-A operation as request, two accepts, two votes and a reply on the leader', () => {
+    const bytes = leaderBytesPerOp();
+    // the 500-byte value goes into the request and both accepts (updates only: half the ops)
+    expect(bytes).toBeGreaterThan(3 * 250);
+    expect(bytes).toBeLessThan(3 * 600 + 4 * 200);
+  });
+});
+
+describe('the CPU split', () => {
+  it('spends exactly the leader CPU the paper states: GC, steps, allocations and messages add up', () => {
+    const card = structuredClone(DEFAULT_CARD);
+    const cTotal = paperLeaderUsPerOp().rust;
+    const bytes = leaderBytesPerOp();
+    const sigma = 4.5;
+    const gc = 1.25;
+    const alloc = 0.5;
+    const m = messageUs(cTotal, gc, sigma, alloc, bytes);
+    applyCpuSplit(card, 'rust', m, sigma, cTotal, gc, bytes, POINTS.rust);
+    const v = (k: string) => card.parameters[k]!.value;
+    const spent = gc + alloc + 3 * v('cpu.rust.step_us') + 3 * v('cpu.rust.in_us') + 3 * v('cpu.rust.out_us') + (v('cpu.rust.per_kib_us') * bytes) / 1024;
+    expect(spent).toBeCloseTo(cTotal, 2); // the card rounds to 0.001 µs
+    expect(v('cpu.rust.per_kib_us')).toBeCloseTo(PER_KIB_SHARE * m, 3);
+    expect(card.parameters['cpu.rust.step_us']!.note).toContain('fig9a-rust-a-32gib-8vcpu-max-throughput-slo');
+  });
+
+  it('refuses a point where GC and steps leave no CPU for messages', () => {
+    expect(messageUs(10, 8, 1, 0, 1000)).toBeLessThan(0);
+  });
+});
+
+describe('Go at 5 GiB (Fig 9(a): no rate meets the SLO)', () => {
+  it('fits the least record size that fills GOMEMLIMIT and the least mark cost that misses p99 <= 20 ms at 100 ops/s', () => {
+    const card = structuredClone(DEFAULT_CARD);
+    const lines: string[] = [];
+    calibrateGo5(card, (l) => lines.push(l));
+    const p = (k: string) => card.parameters[k]!;
+    const record = p('memory.go.bytes_per_record').value;
+    const logBytes = (100 * 2 * 0.15 + 64) * p('memory.go.bytes_per_log_instance').value;
+    const live = (r: number) => 7_500_000 * r + logBytes + p('memory.go.non_heap_bytes').value;
+    expect(live(record)).toBeGreaterThanOrEqual(5 * GiB);
+    expect(live(record - 8)).toBeLessThan(5 * GiB);
+    expect(p('memory.go.bytes_per_record').source).toBe('derived');
+    const mark = p('go.mark_ns_per_live_byte').value;
+    expect(mark).toBeGreaterThanOrEqual(0.3);
+    expect(lines.length).toBe(Math.round((mark - 0.3) / 0.05) + 1);
+    expect(simulate(base(card, 'go', 5, 100, 120), null).latency.all.p99_us).toBeGreaterThan(20_000);
+    if (mark > 0.3) {
+      card.parameters['go.mark_ns_per_live_byte']!.value = Math.round((mark - 0.05) * 100) / 100;
+      expect(simulate(base(card, 'go', 5, 100, 120), null).latency.all.p99_us).toBeLessThanOrEqual(20_000);
+    }
+    expect(VCPUS).toBe(8);
+  });
+});
