@@ -26,6 +26,6 @@ describe('the candidate card section of docs/fidelity.md', () => {
     const md = readFileSync(root('docs/fidelity.md'), 'utf8');
     expect(md).toContain(`with model card ${DEFAULT_CARD.version}, the Lab's default`);
     expect(md).toContain('## Candidate card 1.4.0 (not the Lab\'s default)');
-    expect(md).toContain('a hypothesis, not checked');
+    expect(md).toContain('## Candidate card 1.5.0 (not the Lab\'s default)');
   });
 });

@@ -17,7 +17,9 @@
 //   young pause G1 predicts, from the costs it just saw, the largest eden whose pause meets the
 //   goal, within the two percentages above; it starts at the lower one (Oracle, "HotSpot Virtual
 //   Machine Garbage Collection Tuning Guide", JDK 19, Garbage-First Garbage Collector, "Young-Only
-//   Phase Generation Sizing");
+//   Phase Generation Sizing"); with ageing, the prediction includes copying the survivor space
+//   again once it has settled (G1 predicts it from its survivor-rate history), so a steady load
+//   gets a steady eden;
 // - the GC thread counts follow the machine's cores (g1GcThreads): with half the vCPUs a pause
 //   has half the threads, so the same work stops the program twice as long — the reason G1
 //   needs idle cores (paper §5.2, Fig 7);
@@ -127,8 +129,9 @@ export interface G1State {
   reclaimablePerMixed: number;
   /** Thread-ns of young-pause work per eden byte at the last young pause (null: none yet). */
   youngNsPerEdenByte?: number | null;
-  /** Survivor bytes by age (card 1.5.0 on). */
+  /** Survivor bytes by age, and the bytes an eden byte leaves surviving (card 1.5.0 on). */
   survivorAges?: number[];
+  freshPerEdenByte?: number | null;
 }
 
 export class G1Runtime implements RuntimeModel {
@@ -144,6 +147,7 @@ export class G1Runtime implements RuntimeModel {
   private reclaimablePerMixed = 0;
   private youngNsPerEdenByte: number | null = null;
   private survivorAges: number[] = [];
+  private freshPerEdenByte: number | null = null;
   private gate: CollectionGate | null = null;
   private off = false;
   private pauseEndUs = 0;
@@ -158,6 +162,14 @@ export class G1Runtime implements RuntimeModel {
     this.survivorBytesPerUpdate = value_bytes;
   }
 
+  /** Thread-ns per eden byte of copying the survivor space again, once it has settled: what
+   * survives an eden, kept for up to the tenuring threshold's pauses, within the survivor target
+   * (both per eden byte). 0 while nothing is known or survivors do not age. */
+  private agedNsPerEdenByte(): number {
+    if (this.p.max_tenuring_threshold <= 1 || this.freshPerEdenByte === null) return 0;
+    return Math.min(this.p.survivor_target_fraction, (this.p.max_tenuring_threshold - 1) * this.freshPerEdenByte) * this.p.copy_ns_per_byte;
+  }
+
   private old(): number {
     return this.live_bytes + this.oldGarbage;
   }
@@ -169,7 +181,7 @@ export class G1Runtime implements RuntimeModel {
     const goal =
       this.youngNsPerEdenByte === null
         ? this.p.new_size_min_fraction * this.p.heap_bytes
-        : goalEdenBytes(this.p.pause_goal_ms, this.youngNsPerEdenByte, this.log_live_bytes * this.p.copy_ns_per_byte, this.p.parallel_gc_threads, this.p.young_pause_fixed_ms);
+        : goalEdenBytes(this.p.pause_goal_ms, this.youngNsPerEdenByte + this.agedNsPerEdenByte(), this.log_live_bytes * this.p.copy_ns_per_byte, this.p.parallel_gc_threads, this.p.young_pause_fixed_ms);
     return Math.max(this.p.new_size_min_fraction * this.p.heap_bytes, Math.min(byHeap, goal));
   }
 
@@ -247,9 +259,11 @@ export class G1Runtime implements RuntimeModel {
     const aged = this.survivorBytes();
     const copied = this.log_live_bytes + aged + this.updatesSinceYoung * this.survivorBytesPerUpdate;
     if (this.edenUsed > 0) {
-      // What this eden's survivors (new and aged) and dirty cards cost, per byte: the next eden's size.
-      const ns = (aged + this.updatesSinceYoung * this.survivorBytesPerUpdate) * this.p.copy_ns_per_byte + this.updatesSinceYoung * this.p.card_scan_ns_per_update;
+      // What this eden's own survivors and dirty cards cost, per byte: the next eden's size (the
+      // survivors already held are a fixed cost of the next pause, taken off the goal first).
+      const ns = this.updatesSinceYoung * (this.survivorBytesPerUpdate * this.p.copy_ns_per_byte + this.p.card_scan_ns_per_update);
       this.youngNsPerEdenByte = ns / this.edenUsed;
+      this.freshPerEdenByte = (this.updatesSinceYoung * this.survivorBytesPerUpdate) / this.edenUsed;
     }
     if (this.p.max_tenuring_threshold > 1) {
       const target = this.p.survivor_target_fraction * this.eden();
@@ -303,7 +317,7 @@ export class G1Runtime implements RuntimeModel {
   }
 
   state(): G1State {
-    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEndUs: this.markEndUs, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges] };
+    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEndUs: this.markEndUs, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte };
   }
 
   /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.
@@ -319,5 +333,6 @@ export class G1Runtime implements RuntimeModel {
     this.reclaimablePerMixed = s.reclaimablePerMixed;
     this.youngNsPerEdenByte = s.youngNsPerEdenByte ?? null;
     this.survivorAges = [...(s.survivorAges ?? [])];
+    this.freshPerEdenByte = s.freshPerEdenByte ?? null;
   }
 }

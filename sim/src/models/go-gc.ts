@@ -10,7 +10,13 @@
 // - mark work is proportional to the live heap;
 // - the GC CPU limiter caps GC at 50 % of the CPU (over a window): beyond it, assists stop and
 //   the heap may overshoot the goal;
-// - two short stop-the-world phases per cycle (sweep termination, mark termination).
+// - two short stop-the-world phases per cycle (sweep termination, mark termination);
+// - an assist that cannot pay its debt parks (card 1.5.0 on): a goroutine whose allocation owes
+//   more mark work than it can find waits on the runtime's assist queue until background credit
+//   or the end of the cycle wakes it (runtime/mgcmark.go: gcAssistAlloc, gcParkAssist,
+//   gcWakeAllAssists). With the heap at its goal there is no runway left, every allocation owes
+//   the rest of the cycle, and the request that allocated waits for the cycle to end: at
+//   GOMEMLIMIT, where cycles run back to back, nearly every request waits for one.
 import type { CpuPool } from './cpu.ts';
 import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
@@ -26,6 +32,13 @@ export interface GoGcParams {
   cpu_limit_fraction: number; // 0.5
   cpu_limit_window_us: number; // the limiter's averaging window
   idle_workers: boolean; // idle processors mark while a cycle runs
+  park_assists: boolean; // an allocation past the heap goal waits for the cycle's end
+}
+
+/** When a cycle with `remaining_work_us` of mark work left ends, if the dedicated workers and
+ * every core the program leaves idle mark from `t_us` on (the idle-time workers' pace). */
+export function projectedCycleEnd_us(t_us: number, remaining_work_us: number, dedicated: number, idle_cores: number): number {
+  return t_us + Math.max(0, remaining_work_us) / Math.max(dedicated + idle_cores, 1e-9);
 }
 
 /** The heap goal for a live heap, GOGC and memory limit (bytes). */
@@ -78,6 +91,7 @@ export class GoRuntime implements RuntimeModel {
   private windowGc = 0;
   private gate: CollectionGate | null = null;
   private off = false;
+  private parkedUntil = 0; // the last charged allocation's goroutine waits until then
 
   constructor(
     private readonly p: GoGcParams,
@@ -192,8 +206,15 @@ export class GoRuntime implements RuntimeModel {
     return this.marking ? this.markEnd + this.p.stw_us : 0;
   }
 
+  /** Until when the goroutine of the last charged allocation is parked on the assist queue
+   * (≤ the allocation's time when it is not). */
+  assistParkedUntil_us(): number {
+    return this.parkedUntil;
+  }
+
   charge(t_us: number, alloc_bytes: number, _allocs: number): number {
     this.advance(t_us);
+    this.parkedUntil = 0;
     this.heap += alloc_bytes;
     if (!this.marking) {
       if (this.heap >= this.trigger && this.mayStart(t_us)) this.startCycle(t_us);
@@ -212,6 +233,15 @@ export class GoRuntime implements RuntimeModel {
     const remaining = this.workLeft - this.workerWork(t_us);
     const perByte = assistWorkPerByte_us(remaining, this.heap, this.goal);
     const assist = Math.min(remaining, alloc_bytes * perByte);
+    if (this.p.park_assists && alloc_bytes > 0 && this.heap >= this.goal && remaining > 0) {
+      // No runway: the debt is the rest of the cycle, more than this goroutine can find to do;
+      // it marks its share, then waits on the assist queue until the cycle ends. Every
+      // processor marks meanwhile — dedicated workers, idle-time workers, the other assists —
+      // so the cycle's end is projected at all of GOMAXPROCS (without idle-time workers, at
+      // the dedicated ones).
+      const markers = this.p.idle_workers ? this.p.gomaxprocs - this.dedicated() : 0;
+      this.parkedUntil = projectedCycleEnd_us(t_us, remaining - Math.max(0, assist), this.dedicated(), markers);
+    }
     if (assist <= 0) return 0;
     this.workLeft -= assist;
     this.assistCpu += assist;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from './cpu.ts';
-import { assistWorkPerByte_us, GoRuntime, heapGoal, markWork_us, triggerPoint } from './go-gc.ts';
+import { assistWorkPerByte_us, GoRuntime, heapGoal, markWork_us, projectedCycleEnd_us, triggerPoint } from './go-gc.ts';
 import { ageSurvivors, edenSize, fullPauseMs, G1Runtime, g1GcThreads, goalEdenBytes, youngPauseMs } from './g1.ts';
 import { ManualMemory } from './runtime.ts';
 
@@ -31,7 +31,7 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
 
   const params = {
     gogc: 100, memory_limit_bytes: Infinity, non_heap_bytes: 0, gomaxprocs: 8, mark_ns_per_live_byte: 0.3,
-    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false,
+    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false, park_assists: false,
   };
 
   it('a cycle starts when allocation reaches the trigger and takes 25 % of the cores', () => {
@@ -70,6 +70,31 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
     expect(without.share).toBeLessThan(0.35);
     expect(withIdle.share).toBeGreaterThan(0.9);
     expect(withIdle.duration_ms).toBeLessThan(without.duration_ms / 2);
+  });
+
+  it('an allocation past the heap goal parks its goroutine until the cycle ends (card 1.5.0 on)', () => {
+    expect(projectedCycleEnd_us(1000, 8000, 2, 6)).toBe(2000);
+    expect(projectedCycleEnd_us(1000, -5, 2, 6)).toBe(1000);
+    // The live heap at the memory limit: cycles run back to back, and a light load allocates
+    // into a heap that has no runway left.
+    const waits = (park_assists: boolean) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, memory_limit_bytes: 1 * GiB, idle_workers: true, park_assists }, 1 * GiB, pool);
+      const out: number[] = [];
+      for (let t = 1; t <= 5_000_000; t += 10_000) {
+        go.charge(t, 20_000, 1);
+        out.push(Math.max(0, go.assistParkedUntil_us() - t));
+        pool.run(t, 50);
+      }
+      return { out, cycle_ms: go.events.length > 0 ? go.events[0]!.duration_ms! : 0 };
+    };
+    expect(waits(false).out.every((w) => w === 0)).toBe(true);
+    const parked = waits(true);
+    const waited = parked.out.filter((w) => w > 0);
+    // 1 GiB at 0.3 ns/B is 322 ms of mark work: about 40 ms on 8 nearly idle cores.
+    expect(waited.length).toBeGreaterThan(parked.out.length * 0.9);
+    expect(Math.max(...waited)).toBeGreaterThan(20_000);
+    expect(Math.max(...waited)).toBeLessThanOrEqual(parked.cycle_ms * 1000 * 1.5);
   });
 
   it('a memory limit below the live heap keeps the collector running', () => {

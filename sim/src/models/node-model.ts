@@ -64,6 +64,8 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           cpu_limit_window_us: param(card, 'go.cpu_limit_window_us'),
           // A card before 1.2.0 has no idle-time workers.
           idle_workers: (card.parameters['go.idle_workers']?.value ?? 0) > 0,
+          // A card before 1.5.0 charges assists as CPU only and never parks a request.
+          park_assists: (card.parameters['go.park_assists']?.value ?? 0) > 0,
         },
         live.data + live.log,
         pool,

@@ -269,9 +269,11 @@ function main(): void {
   for (const e of only) {
     const memory = !args.includes('--cpu-only');
     if (e === 'go' && memory) calibrateGo5(card);
-    // From card 1.4.0 (a pause-time goal in the card) Java's 32 GiB point is G1's, not the mutex's.
+    // Card 1.4.0 (a pause-time goal without survivor ageing) puts Java's 32 GiB point on G1 and
+    // fits its copy cost there; from 1.5.0 the copy cost is sourced (a public G1 log) and the
+    // mutex step and message CPU are fitted as for every other engine.
     if (!args.includes('--memory-only')) {
-      if (e === 'java' && card.parameters['g1.pause_goal_ms']) calibrateJavaYoung(card);
+      if (e === 'java' && card.parameters['g1.pause_goal_ms'] && !card.parameters['g1.max_tenuring_threshold']) calibrateJavaYoung(card);
       else calibrateCpu(card, e);
     }
     if (e === 'java' && memory) calibrateJava5(card);

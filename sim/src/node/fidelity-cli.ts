@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
 import { CANDIDATE_VERSION, candidateSection, changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
+import { CARD_150_SECTION } from '../fidelity/candidate-150-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
 import { dirname, join } from 'node:path';
@@ -394,7 +395,7 @@ function renderFromCsv(timing: string | null): void {
   const computedWith = [...new Set(data.map((d) => d.card))];
   const cardText = sameFigures.size
     ? `model card ${CARD.version}, the Lab's default. The rows were computed with card ${[...sameFigures].join(', ')}, whose parameters card ${CARD.version} keeps unchanged and adds only the storage model's (\`storage.*\`), which no run here reads (none has durability): the figures are the same as card ${CARD.version}'s (the generator compares the two cards' parameters each time it writes this file)`
-    : `model card ${computedWith.length === 1 && computedWith[0] === CARD.version ? CARD.version : `${CARD.version} (rows of other cards are marked)`}`;
+    : `model card ${computedWith.length === 1 && computedWith[0] === CARD.version ? CARD.version : `${CARD.version} (rows of other cards are marked)`}, the Lab's default`;
   const candidatePath = join(ROOT, `data/fidelity-candidate-${CANDIDATE_VERSION}.csv`);
   let candidate = '';
   if (existsSync(candidatePath)) {
@@ -402,7 +403,7 @@ function renderFromCsv(timing: string | null): void {
     const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
     candidate = candidateSection(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, summarise(data), summarise(cand));
   }
-  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
+  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate + CARD_150_SECTION));
 }
 
 function errorText(d: FidelityRow): string {
