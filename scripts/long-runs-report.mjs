@@ -26,8 +26,10 @@ for (const f of files) {
       torture.set(name, t);
     }
   } else if (f.startsWith('nemesis-')) {
+    // runs with restarts from a write-ahead log are summed apart from the kill/pause series
+    const series = / --durability log/.test(report.command ?? '') ? ', durability log, restarts' : '';
     for (const run of report.runs ?? []) {
-      const name = run.engines.join('+');
+      const name = run.engines.join('+') + series;
       const n = nemesis.get(name) ?? { runs: 0, failing: 0, linearizable: 0, violation: 0, undecided: 0, lost_writes: 0, acknowledged: 0, unknown: 0, problems: [], unclean_exits: 0, leader_kills: 0, new_leader_within_1s: 0, rate_measured: 0, rate_back_80pct: 0 };
       n.runs++;
       for (const k of run.leader_kills ?? []) {
@@ -44,9 +46,17 @@ for (const f of files) {
       n.acknowledged += run.acknowledged ?? 0;
       n.unknown += run.unknown ?? 0;
       n.unclean_exits += run.unclean_exits?.length ?? 0;
-      if ((run.problems ?? []).length) {
+      // recovery misses were problems in the first chunks of the durability-log series, then
+      // reported apart (recovery_misses): summed apart either way
+      const missed = [...(run.recovery_misses ?? []), ...(run.problems ?? []).filter((p) => p.startsWith('recovery:'))];
+      const problems = (run.problems ?? []).filter((p) => !p.startsWith('recovery:'));
+      if (missed.length) {
+        n.runs_missing_recovery = (n.runs_missing_recovery ?? 0) + 1;
+        n.recovery_misses = [...(n.recovery_misses ?? []), `seed ${run.seed}: ${missed.join('; ')}`];
+      }
+      if (problems.length) {
         n.failing++;
-        n.problems.push(`seed ${run.seed}: ${run.problems.join('; ')}`);
+        n.problems.push(`seed ${run.seed}: ${problems.join('; ')}`);
       }
       nemesis.set(name, n);
     }

@@ -105,6 +105,7 @@ for (const engines of clusters) {
       `leader kills (first ack ms, ops/s before → 3–4 s after): ${res.leader_kills.map((k) => `${k.first_ack_ms ?? 'never'}, ${k.pre_rate_per_s.toFixed(0)} → ${k.post_rate_per_s === null ? 'ended' : k.post_rate_per_s.toFixed(0)}${k.window_clean ? '' : ' (other fault)'}`).join('; ') || '–'}` + (res.unclean_exits.length ? `; SIGTERM: ${res.unclean_exits.join(', ')}` : '');
     process.stdout.write(line + '\n');
     for (const p of res.problems) process.stdout.write(`  ${p}\n`);
+    for (const p of res.recovery_misses) process.stdout.write(`  ${p}\n`);
     if (res.problems.length) failed++;
     if (outDir) {
       const base = join(outDir, `nemesis-${engines.join('-')}-${seed}`);

@@ -154,7 +154,7 @@ function replayCommand(engine: string, seed: number, options: DrawOptions, keep?
 
 /** The Cluster view's address that opens the same run (npm start serves the lab there). */
 function labUrl(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
-  return labReplayUrl({ engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0 });
+  return labReplayUrl({ engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, durability: options.durability ?? null, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0 });
 }
 
 function printFailure(out: (s: string) => void, engine: string, r: SeedResult) {

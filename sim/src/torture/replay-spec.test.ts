@@ -15,6 +15,12 @@ describe('replay spec (the lab address of a torture run)', () => {
     expect(s.faults).toEqual([full.faults[0], full.faults[2]]);
     expect(s.ops_per_client).toBe(Math.min(4, full.ops_per_client));
     expect(labReplayUrl(plain)).toBe('http://127.0.0.1:4173/?view=cluster&c.torture=go%3A12');
+    // crashes as real restarts from the write-ahead records (npm run torture --durability log)
+    const durable = parseReplaySpec('rust:173;durability=log');
+    expect(durable.durability).toBe('log');
+    expect(formatReplaySpec(durable)).toBe('rust:173;durability=log');
+    expect(replayScenario(durable)).toEqual(drawScenario(173, { engine: 'rust', durability: 'log' }));
+    expect(replayScenario(parseReplaySpec('rust:173;durability=none')).faults).toEqual(drawScenario(173, { engine: 'rust', durability: 'none' }).faults);
   });
 
   it('a bad line says what is wrong', () => {
@@ -26,6 +32,7 @@ describe('replay spec (the lab address of a torture run)', () => {
       ['go:1;ops', /"ops" needs a value/],
       ['go:1;fast', /unknown part "fast"/],
       ['go:1;keep=99', /no fault #99/],
+      ['go:1;durability=disk', /durability must be none or log/],
     ];
     for (const [text, why] of bad) {
       expect(() => replayScenario(parseReplaySpec(text)), text).toThrow(ReplaySpecError);

@@ -6,6 +6,7 @@
 //   go:12                     seed 12, every node Go, the whole schedule
 //   all:7;keep=0,3;ops=4      a shrunk failure: faults #0 and #3 only, 4 operations per client
 //   rust:5;amnesia;check-quorum;repair=256;election=256
+//   cpp:9;durability=log      crashes restart the process from its write-ahead records
 import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
 import { drawScenario, shrunk, type DrawOptions, type Scenario } from './scenario.ts';
 
@@ -17,6 +18,8 @@ export interface ReplaySpec {
   /** operations per client at most; null: as drawn */
   ops: number | null;
   amnesia: boolean;
+  /** crashes are real restarts (npm run torture --durability); null: crashes keep the state */
+  durability?: 'none' | 'log' | null;
   check_quorum: boolean;
   repair: number;
   election: number;
@@ -31,6 +34,7 @@ export function formatReplaySpec(r: ReplaySpec): string {
   if (r.keep_faults) parts.push(`keep=${r.keep_faults.join(',')}`);
   if (r.ops !== null) parts.push(`ops=${r.ops}`);
   if (r.amnesia) parts.push('amnesia');
+  if (r.durability) parts.push(`durability=${r.durability}`);
   if (r.check_quorum) parts.push('check-quorum');
   if (r.repair) parts.push(`repair=${r.repair}`);
   if (r.election) parts.push(`election=${r.election}`);
@@ -65,17 +69,23 @@ export function parseReplaySpec(text: string): ReplaySpec {
       }
       case 'ops': r.ops = Math.max(1, int('ops', needs(), 1_000_000)); break;
       case 'amnesia': r.amnesia = true; break;
+      case 'durability': {
+        const v = needs();
+        if (v !== 'none' && v !== 'log') throw new ReplaySpecError(`durability must be none or log: "${v}"`);
+        r.durability = v;
+        break;
+      }
       case 'check-quorum': r.check_quorum = true; break;
       case 'repair': r.repair = int('repair', needs(), 1_000_000); break;
       case 'election': r.election = int('election', needs(), 4096); break;
-      default: throw new ReplaySpecError(`unknown part "${part}" (keep=…, ops=…, amnesia, check-quorum, repair=…, election=…)`);
+      default: throw new ReplaySpecError(`unknown part "${part}" (keep=…, ops=…, amnesia, durability=…, check-quorum, repair=…, election=…)`);
     }
   }
   return r;
 }
 
 export function drawOptions(r: ReplaySpec): DrawOptions {
-  return { engine: r.engine, amnesia: r.amnesia, checkQuorum: r.check_quorum, repairBatch: r.repair, electionBatch: r.election };
+  return { engine: r.engine, amnesia: r.amnesia, checkQuorum: r.check_quorum, repairBatch: r.repair, electionBatch: r.election, ...(r.durability ? { durability: r.durability } : {}) };
 }
 
 /** The scenario the line names, exactly as `npm run torture -- --replay` rebuilds it. */
