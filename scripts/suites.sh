@@ -42,8 +42,5 @@ suite scripts node --test scripts/test/
 suite cost-model npm --workspace @replicant/cost-model test
 suite bench-unit npm --workspace @replicant/bench test
 suite bench-ycsb mvn -q -B -f bench/ycsb/pom.xml test
-# C++ is left out of bench-memory until its server fits ratio 1.25 (its store holds more than
-# 1.25 x the data beyond its footprint: OOM-killed at 50,000 records and at times at 5,000; see
-# docs/benchmarks.md). Run it with REPLICANT_BENCH_ENGINES=cpp npm --workspace @replicant/bench run test:memory.
-suite bench-memory env REPLICANT_BENCH_ENGINES=go,rust,java npm --workspace @replicant/bench run test:memory
+suite bench-memory env REPLICANT_BENCH_ENGINES=go,rust,java,cpp npm --workspace @replicant/bench run test:memory
 suite bench-hosts bash bench/hosts/test.sh

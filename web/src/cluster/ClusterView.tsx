@@ -11,7 +11,7 @@ import { CLUSTER_FIELDS } from './cluster-fields.ts';
 import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
 import { BROWSER_ENGINES } from '../engines.ts';
 import type { Action } from './controller.ts';
-import type { Explained } from './explain.ts';
+import { EventItem } from './EventItem.tsx';
 import { NodeCard } from './NodeCard.tsx';
 import { Topology, messagePositions, nodePosition, type Flight } from './Topology.tsx';
 import { ClientCommandForm, LinkControls, PendingList } from './Controls.tsx';
@@ -24,21 +24,6 @@ import type { SessionHistory } from './history.ts';
 
 const STEP_INTERVAL_MS = 650;
 
-const EventItem = memo(function EventItem({ e }: { e: Explained }) {
-  return (
-    <li className={e.details.some((d) => d.startsWith('SAFETY')) ? 'violation' : undefined}>
-      <span className="step-no">#{e.step}</span>
-      {e.headline === '' ? e.notes.join('; ') : e.headline}
-      {e.details.length > 0 && (
-        <ul>
-          {e.details.map((d, k) => (
-            <li key={k}>{d}</li>
-          ))}
-        </ul>
-      )}
-    </li>
-  );
-});
 
 type Loaded = { state: 'loading'; what: string } | { state: 'failed'; message: string } | { state: 'ready' };
 

@@ -12,6 +12,7 @@ import type { HistoryOp } from '@replicant/checker/lincheck';
 import { EngineClient } from '../worker/engine-client.ts';
 import type { TortureLive } from './cluster-protocol.ts';
 import { NodeCard } from './NodeCard.tsx';
+import { EventItem } from './EventItem.tsx';
 
 const noop = () => {};
 const PLAY_INTERVAL_MS = 300;
@@ -191,17 +192,7 @@ export default function TortureReplay({ state, update }: ViewProps) {
                   .slice()
                   .reverse()
                   .map((e, i) => (
-                    <li key={`${live.frame.step}-${i}`}>
-                      <span className="step-no">#{e.step}</span>
-                      {e.headline === '' ? e.notes.join('; ') : e.headline}
-                      {e.details.length > 0 && (
-                        <ul>
-                          {e.details.map((d, k) => (
-                            <li key={k}>{d}</li>
-                          ))}
-                        </ul>
-                      )}
-                    </li>
+                    <EventItem key={`${live.frame.step}-${i}`} e={e} />
                   ))}
               </ol>
             </div>
