@@ -134,6 +134,8 @@ test('faults: a crashed node, a cut link and a follower that redirects the clien
   const follower = (leaderId + 1) % 3;
   await page.getByTestId('client-node').selectOption(String(follower));
   await page.getByTestId('client-send').click();
+  // the pending list is the worker's answer, so it shows the command a moment after the click
+  await expect(page.getByTestId('pending-list').locator('li[data-kind="client"]')).not.toHaveCount(0);
   await stepUntilQuiet(page);
   await expect(page.getByTestId('event-log')).toContainText(`answers the client: ask n${leaderId}, the leader`);
   await page.getByTestId(`node-${follower}`).getByRole('button', { name: 'Crash' }).click();
