@@ -39,6 +39,9 @@ export interface LaunchOptions {
   durability?: 'none' | 'log';
   /** When the write-ahead log is synced (durability log; the servers' default: always). */
   fsync?: 'always' | 'never';
+  /** Durability log: a checkpoint (snapshot file, log truncated) every this many executed
+   * instances (the servers' default: 4096; docs/protocol.md, "Compaction"). */
+  snapshotEvery?: number;
   /** Where the data dirs go; the cluster's temporary folder by default (removed by stop). */
   dataDir?: string;
   /** Called when a node's process ends by itself or is killed (not by stop). */
@@ -153,6 +156,7 @@ export class NativeCluster {
       mkdirSync(dataDir, { recursive: true });
       argv.push('--data-dir', dataDir);
       if (this.options.fsync) argv.push('--fsync', this.options.fsync);
+      if (this.options.snapshotEvery !== undefined) argv.push('--snapshot-every', String(this.options.snapshotEvery));
     }
     if (this.options.wrap) argv = this.options.wrap(id, argv);
     const log = (this.logs[id] ??= createWriteStream(this.logPath(id), { flags: 'a' }));

@@ -69,6 +69,11 @@ export class StatusReader {
     return fresh[fresh.length - 1] ?? null;
   }
 
+  /** Every status line written after the last mark, oldest first (does not wait). */
+  sinceMark(): NodeStatus[] {
+    return parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));
+  }
+
   /** Waits (polling the file) for the first status line written after the last mark. */
   async nextStatus(timeoutMs = 15_000): Promise<NodeStatus> {
     const deadline = Date.now() + timeoutMs;

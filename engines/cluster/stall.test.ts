@@ -43,9 +43,11 @@ for (const engine of engines) {
       // The leader, as the nodes themselves report it (asked again after the warm-up: a JVM
       // compiling its hot paths on two loaded cores may change leader once early on).
       const settledLeader = async () => {
-        for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
           for (const r of readers) r.mark();
-          const s = await Promise.all(readers.map((r) => r.nextStatus()));
+          // a JVM starting on two loaded cores may take a while to log its first line (seen: over
+          // 15 s at load average 70)
+          const s = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
           if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
         }
         return -1;
@@ -111,6 +113,6 @@ for (const engine of engines) {
         for (const p of pipes) p.stop();
         await load.stop();
       }
-    });
+    }, 150_000 + 2 * stallSeconds * 1000);
   });
 }

@@ -15,11 +15,12 @@ const loadSeconds = Number(process.env.REPLICANT_STEADY_S ?? 5);
 const warmUpSeconds = 3;
 
 /** Waits until every node reports the same leader in a fresh status line. */
-async function settledLeader(readers: StatusReader[], timeoutMs = 20_000): Promise<{ leader: number; statuses: NodeStatus[] }> {
+async function settledLeader(readers: StatusReader[], timeoutMs = 60_000): Promise<{ leader: number; statuses: NodeStatus[] }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const r of readers) r.mark();
-    const statuses = await Promise.all(readers.map((r) => r.nextStatus()));
+    // a JVM starting on two loaded cores may take a while to log its first line
+    const statuses = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
     const leader = statuses[0]!.leader;
     if (leader !== null && statuses.every((s) => s.leader === leader) && statuses[leader]!.role === 'leader') {
       return { leader, statuses };
@@ -62,6 +63,6 @@ for (const engines of mixes) {
       expect(after.map((s) => s.leader)).toEqual(engines.map(() => before.leader));
       expect(after[before.leader]!.ballot, "the leader's ballot").toBe(before.statuses[before.leader]!.ballot);
       expect(after[before.leader]!.role).toBe('leader');
-    });
+    }, 150_000 + 2 * loadSeconds * 1000);
   });
 }

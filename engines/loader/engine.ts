@@ -26,6 +26,8 @@ export interface NodeConfig {
   election_batch?: number;
   /** `none` (default, the paper's) or `log`: persist effects gate replies (docs/protocol.md, Durability). */
   durability?: 'none' | 'log';
+  /** Durability log: a checkpoint persist every this many executed instances (0, the default: none). */
+  snapshot_every?: number;
   /** GC mitigation (docs/protocol.md): `none` (default) collects at once on `gc_pending`. */
   mitigation?: 'none' | 'blade' | 'mitmem' | 'both';
   /** MITMEM answers `busy` when the predicted pause is longer than this (default 20000). */

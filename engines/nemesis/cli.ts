@@ -98,10 +98,11 @@ for (const engines of clusters) {
     });
     const kills = res.faults.filter((f) => f.kind === 'kill');
     const leaderKills = kills.filter((f) => f.was_leader);
-    const line = `${engines.join(',')} seed ${seed}: ${res.problems.length ? 'FAIL' : 'ok'}; ${res.acknowledged} acknowledged, ${res.unknown} unknown; ` +
+    const line = `${engines.join(',')} seed ${seed}: ${res.problems.length ? 'FAIL' : 'ok'}; serving ${res.startup_ms} ms after the start; ${res.acknowledged} acknowledged, ${res.unknown} unknown; ` +
       `Porcupine ${res.verdict.verdict}; ${res.lost_writes.length} lost writes; faults ${res.faults.map((f) => f.kind + (f.was_leader ? '(leader)' : '')).join(' ') || 'none'}; ` +
       `served again after leader kills in ${leaderKills.map((f) => (f.served_again_ms === null ? 'never' : f.served_again_ms + ' ms')).join(', ') || '–'}; ` +
-      `after the last fault in ${res.served_after_faults_ms ?? 'never'} ms` + (res.unclean_exits.length ? `; SIGTERM: ${res.unclean_exits.join(', ')}` : '');
+      `after the last fault in ${res.served_after_faults_ms ?? 'never'} ms; ` +
+      `leader kills (first ack ms, ops/s before → 3–4 s after): ${res.leader_kills.map((k) => `${k.first_ack_ms ?? 'never'}, ${k.pre_rate_per_s.toFixed(0)} → ${k.post_rate_per_s === null ? 'ended' : k.post_rate_per_s.toFixed(0)}${k.window_clean ? '' : ' (other fault)'}`).join('; ') || '–'}` + (res.unclean_exits.length ? `; SIGTERM: ${res.unclean_exits.join(', ')}` : '');
     process.stdout.write(line + '\n');
     for (const p of res.problems) process.stdout.write(`  ${p}\n`);
     if (res.problems.length) failed++;

@@ -13,6 +13,7 @@ import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from '../cluster/launcher.ts';
 import { StatusReader } from '../cluster/node-status.ts';
 import { HistoryClient } from '../cluster/history-client.ts';
+import { leaderKillRecoveries, recoveryProblems, RATE_RECOVERY_MS, RATE_WINDOW_MS, type LeaderKillRecovery } from './recovery.ts';
 
 export type NemesisFault = 'kill' | 'pause' | 'restart';
 
@@ -52,6 +53,8 @@ export interface NemesisOptions {
   acks_between?: number;
   /** Scripted runs: how long to wait for a state (acks, a caught-up node) before failing. */
   wait_timeout_ms?: number;
+  /** how long the cluster may take to answer its first read before the run starts (default 120 s) */
+  startup_timeout_ms?: number;
 }
 
 export interface FaultRecord {
@@ -83,6 +86,10 @@ export interface NemesisResult {
   exits: string[];
   /** servers that did not exit with status 0 on SIGTERM (reported apart: not a safety or liveness matter) */
   unclean_exits: string[];
+  /** ms from spawning the servers until they answered a read (the run starts then) */
+  startup_ms: number;
+  /** the issue's recovery targets after each leader kill (engines/nemesis/recovery.ts) */
+  leader_kills: LeaderKillRecovery[];
   problems: string[];
 }
 
@@ -112,8 +119,28 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const dice = new Dice(o.seed);
   const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir });
   const n = cluster.size;
-  const t0 = performance.now();
+  let t0 = performance.now();
   const nowUs = () => Math.round((performance.now() - t0) * 1000);
+  // The run (its clock, its clients and its faults) starts once the cluster has answered a read:
+  // a JVM on a loaded machine can take longer to start than a whole run lasts, and faults that
+  // land before anything served test nothing. The warm-up read is left out of the history (a
+  // read changes nothing, so leaving it out cannot hide a violation).
+  const startupProblems: string[] = [];
+  const startupTimeoutMs = o.startup_timeout_ms ?? 120_000;
+  const warm = new HistoryClient({ addresses: cluster.config.clients, history: [], nowUs, client: 0, idStride: 1, target: 0, requestTimeoutMs: o.request_timeout_ms });
+  for (;;) {
+    const op = await warm.run('get', o.keys[0]!, undefined);
+    if (op.result !== 'unknown') break;
+    if (performance.now() - t0 > startupTimeoutMs) {
+      startupProblems.push(`liveness: the cluster answered no read within ${startupTimeoutMs} ms of starting`);
+      break;
+    }
+    await sleep(50);
+  }
+  warm.close();
+  const startup_ms = Math.round(performance.now() - t0);
+  log(`  cluster serving after ${startup_ms} ms`);
+  t0 = performance.now();
   const history: HistoryOp[] = [];
   const acks: number[] = []; // ack times (µs)
   const stopped = new Set<number>();
@@ -194,7 +221,10 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
         }
       }
       lastFaultEnd = performance.now() - t0;
-      await sleep(300 + dice.int(1200));
+      // after a leader kill nothing else happens until the recovery window has been seen, so
+      // the rate 3 s after it is about that kill alone (the random draw is kept either way)
+      const gap = 300 + dice.int(1200);
+      await sleep(kind === 'kill' && rec.was_leader ? Math.max(gap, rec.at_ms + RATE_RECOVERY_MS + RATE_WINDOW_MS - (performance.now() - t0)) : gap);
     }
   };
 
@@ -279,6 +309,7 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
     await sleep(waitTail);
   }
   clientsRunning = false;
+  const clientsStopped_ms = performance.now() - t0;
   await Promise.all(clientRuns);
   await runClient(o.clients, true); // final reads of every key
   process.removeListener('SIGINT', onInterrupt);
@@ -295,12 +326,14 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const probeOps = history.filter((op) => op.client % (o.clients + 1) === o.clients && op.result !== 'unknown');
   for (const op of probeOps) finalReads.set(op.key, op.result === 'ok' ? op.value : undefined);
   const lost = lostAcknowledgedWrites(history, finalReads).map((l) => l.reason);
-  const problems: string[] = [...problemsSeen];
+  const problems: string[] = [...startupProblems, ...problemsSeen];
   if (verdict.verdict === 'violation') problems.push(`Porcupine: not linearizable on keys ${verdict.violating_keys.join(', ')}`);
   else if (verdict.verdict !== 'linearizable') problems.push('Porcupine could not decide within its time limit');
   problems.push(...lost);
   if (finalReads.size < o.keys.length) problems.push(`liveness: the final reads got ${finalReads.size} of ${o.keys.length} keys`);
   if (afterFaults === undefined) problems.push('liveness: nothing was acknowledged after the last fault');
+  const leaderKills = leaderKillRecoveries(faults, acks, Math.round(clientsStopped_ms));
+  problems.push(...recoveryProblems(leaderKills));
   const unclean = [...exits.entries()].filter(([, e]) => e !== 'killed by the nemesis' && e !== 'exited with status 0').map(([i, e]) => `n${i} (${o.engines[i]}) ${e} on SIGTERM`);
   return {
     engines: o.engines,
@@ -314,6 +347,8 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
     unknown: history.filter((h) => h.result === 'unknown').length,
     exits,
     unclean_exits: unclean,
+    startup_ms,
+    leader_kills: leaderKills,
     problems,
   };
 }

@@ -85,8 +85,8 @@ export interface RunSpec {
   fidelity: Fidelity;
   /** A model card to use instead of the default (data/models/). */
   model_card?: ModelCard;
-  /** The GC-mitigation sandbox (models/mitigation.ts): off unless given. BLADE needs fidelity
-   * "fast" (the engines have no leadership-handoff event yet). */
+  /** The GC-mitigation sandbox (models/mitigation.ts): off unless given. In exact mode BLADE is
+   * the engines' own extension (gc_pending / collect / handoff; docs/mitigation.md). */
   mitigation?: MitigationSpec;
   /** Durability and its device (models/storage.ts): none unless given. "scattered" (FLEET's
    * placement) needs fidelity "fast": the engines release what a persist holds in persist order. */

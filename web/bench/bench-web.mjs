@@ -5,7 +5,10 @@
 //     (gzip) and the time to interactive: the later of "the view is ready" (html[data-ready])
 //     and the end of the last long task (> 50 ms) before a 1 s quiet window;
 //  3. frames per second while a 3-node cluster plays at 4× in the Cluster view.
-// Options: --views home,learn (a subset, in that order), --repeats N (each view N times, cold
+// Also the CPU time every browser process used for the load (to ready, and to 2.5 s after it).
+// Options: --ab OTHER_DIST (another build, e.g. main's, served beside this one: every cold load
+// of this build is followed by the same load of that one, so both see the same load),
+// --views home,learn (a subset, in that order), --repeats N (each view N times, cold
 // each time, interleaved: median and range are printed, with the load average before and after:
 // the machine is shared, so times move with it; bytes do not), --no-fps.
 // Targets (issue 5): TTI ≤ 2 s, 60 fps, initial JS ≤ 300 KB gzip; (issue 12) the home page and a
@@ -24,6 +27,8 @@ const DIST = join(WEB, 'dist');
 const ROOT = resolve(WEB, '..');
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const VIEWS = [
+  // an empty page: what a cold context and renderer cost before any of the lab's code
+  ['baseline', 'data:text/html,<html data-ready="baseline"><body></body></html>'],
   ['home', ''],
   // a lesson as the home page's first door opens it (its default engine), and on Go
   ['learn', '?view=learn&learn.lesson=1&learn.step=1'],
@@ -82,7 +87,23 @@ function printSizes() {
   console.log(`  all JS of the site (every view and engine, gzip): ${kb(js)} KB`);
 }
 
-async function measureView(browser, base, name, query) {
+/**
+ * CPU seconds every process of the browser has used so far, by process id (Chromium's own
+ * count, SystemInfo.getProcessInfo): a load's CPU time is the growth of these between two
+ * moments. CPU time moves far less than wall time on a shared machine (a page waiting for a
+ * core costs wall time, not CPU time).
+ */
+async function cpuByProcess(cdp) {
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  return new Map(processInfo.map((p) => [`${p.type}:${p.id}`, p.cpuTime]));
+}
+function cpuSince(before, after) {
+  let s = 0;
+  for (const [k, v] of after) s += v - (before.get(k) ?? 0);
+  return s * 1000;
+}
+
+async function measureView(browser, base, name, query, cdp, dist = DIST) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   await context.addInitScript(() => {
     window.__longTasks = [];
@@ -96,8 +117,9 @@ async function measureView(browser, base, name, query) {
     const url = new URL(r.url());
     if (url.pathname.endsWith('.js') || url.pathname.endsWith('.mjs')) scripts.push({ path: url.pathname, at: Date.now() });
   });
+  const cpu0 = await cpuByProcess(cdp);
   const t0 = Date.now();
-  await page.goto(`${base}/${query}`);
+  await page.goto(query.startsWith('data:') ? query : `${base}/${query}`);
   let readyMs;
   try {
     const h = await page.waitForFunction((v) => document.documentElement.dataset.ready === v && performance.now(), name.replace(/-.*/, ''), { timeout: 30_000, polling: 'raf' });
@@ -107,6 +129,7 @@ async function measureView(browser, base, name, query) {
     return { name, error: 'never became ready (30 s)' };
   }
   const readyWall = t0 + readyMs;
+  const cpuReadyMs = cpuSince(cpu0, await cpuByProcess(cdp));
   // A lesson's text is interactive first; its engines and checkpoints arrive after (data-live).
   let liveMs = null;
   if (name.startsWith('learn')) {
@@ -115,6 +138,7 @@ async function measureView(browser, base, name, query) {
   }
   // Long tasks are watched for a while after the last of those, so a 1 s quiet window can show.
   await page.waitForTimeout(2500);
+  const cpuAllMs = cpuSince(cpu0, await cpuByProcess(cdp));
   const longTasks = await page.evaluate(() => window.__longTasks);
   // TTI: from ready, the first 1 s window without a long task starts at the end of the last
   // long task before it.
@@ -126,7 +150,7 @@ async function measureView(browser, base, name, query) {
   }
   const initial = scripts
     .filter((s) => s.at <= readyWall + 50)
-    .map((s) => join(DIST, decodeURIComponent(s.path)))
+    .map((s) => join(dist, decodeURIComponent(s.path)))
     .filter((f) => {
       try {
         return statSync(f).isFile();
@@ -136,7 +160,7 @@ async function measureView(browser, base, name, query) {
     });
   const initialGz = [...new Set(initial)].reduce((n, f) => n + gzipSize(f), 0);
   await context.close();
-  return { name, readyMs, liveMs, tti, longTasks: longTasks.length, initialKb: initialGz / 1024, files: new Set(initial).size };
+  return { name, readyMs, liveMs, tti, cpuReadyMs, cpuAllMs, longTasks: longTasks.length, initialKb: initialGz / 1024, files: new Set(initial).size };
 }
 
 async function measureFps(browser, base) {
@@ -179,13 +203,14 @@ async function measureFps(browser, base) {
 }
 
 function options(argv) {
-  const o = { views: VIEWS.map(([n]) => n), repeats: 1, fps: true };
+  const o = { views: VIEWS.map(([n]) => n), repeats: 1, fps: true, ab: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--views') o.views = argv[++i].split(',');
     else if (a === '--repeats') o.repeats = Number(argv[++i]);
     else if (a === '--no-fps') o.fps = false;
-    else throw new Error(`unknown option ${a} (--views a,b --repeats N --no-fps)`);
+    else if (a === '--ab') o.ab = resolve(argv[++i]);
+    else throw new Error(`unknown option ${a} (--views a,b --repeats N --no-fps --ab OTHER_DIST)`);
   }
   const unknown = o.views.filter((v) => !VIEWS.some(([n]) => n === v));
   if (unknown.length > 0) throw new Error(`no view ${unknown.join(', ')} (one of ${VIEWS.map(([n]) => n).join(', ')})`);
@@ -202,31 +227,44 @@ const loadText = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 async function main() {
   const opts = options(process.argv.slice(2));
   printSizes();
-  const port = await freePort();
-  const server = spawn(process.execPath, [join(ROOT, 'scripts/serve.mjs'), DIST, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((res) => server.stdout.once('data', res));
-  const base = `http://127.0.0.1:${port}`;
+  const builds = [{ label: 'this', dist: DIST }, ...(opts.ab ? [{ label: 'other', dist: opts.ab }] : [])];
+  const servers = [];
+  for (const b of builds) {
+    const port = await freePort();
+    const server = spawn(process.execPath, [join(ROOT, 'scripts/serve.mjs'), b.dist, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    servers.push(server);
+    await new Promise((res) => server.stdout.once('data', res));
+    b.base = `http://127.0.0.1:${port}`;
+  }
+  const base = builds[0].base;
+  const server = { kill: () => servers.forEach((s) => s.kill()) };
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const cdp = await browser.newBrowserCDPSession();
   try {
     console.log(`\n== time to interactive, cold cache, headless Chromium ${browser.version()} at 1280×720 ==`);
-    console.log('  view       ready ms    TTI ms   long tasks   initial JS (gzip)');
+    if (opts.ab) console.log(`  A/B: "this" is ${DIST}, "other" is ${opts.ab}, each load of one followed by the same load of the other`);
+    console.log('  view       ready ms    TTI ms   long tasks   initial JS (gzip); CPU ms (every browser process) to ready / to ready + 2.5 s');
     console.log(`  load average (1, 5, 15 min) before: ${loadText()}; ${opts.repeats} cold load(s) per view, interleaved`);
-    const runs = new Map(opts.views.map((v) => [v, []]));
+    const key = (b, name) => (opts.ab ? `${name} ${b.label}` : name);
+    const runs = new Map(opts.views.flatMap((v) => builds.map((b) => [key(b, v), []])));
     for (let k = 0; k < opts.repeats; k++) {
       for (const name of opts.views) {
+        for (const b of k % 2 === 0 ? builds : [...builds].reverse()) {
         const query = VIEWS.find(([n]) => n === name)[1];
-        const r = await measureView(browser, base, name, query);
-        runs.get(name).push(r);
+        const r = await measureView(browser, b.base, name, query, cdp, b.dist);
+        const label = key(b, name);
+        runs.get(label).push(r);
         if (r.error) {
-          console.log(`  ${name.padEnd(9)}  ${r.error}`);
+          console.log(`  ${label.padEnd(9)}  ${r.error}`);
           continue;
         }
         const target = TARGETS[name] ?? { tti_ms: TARGET_TTI_MS, js_kb: TARGET_INITIAL_JS_KB };
         const flag = r.tti <= target.tti_ms ? `  (target ${target.tti_ms} ms: met)` : `  (over the ${target.tti_ms} ms target)`;
         const jsFlag = r.initialKb <= target.js_kb ? '' : `  (over the ${target.js_kb} KB target)`;
         console.log(
-          `  ${name.padEnd(9)} ${r.readyMs.toFixed(0).padStart(9)} ${r.tti.toFixed(0).padStart(9)} ${String(r.longTasks).padStart(12)}   ${r.initialKb.toFixed(1)} KB in ${r.files} files${flag}${jsFlag}${r.liveMs != null ? `; engines live at ${r.liveMs.toFixed(0)} ms` : ''}`,
+          `  ${label.padEnd(9)} ${r.readyMs.toFixed(0).padStart(9)} ${r.tti.toFixed(0).padStart(9)} ${String(r.longTasks).padStart(12)}   ${r.initialKb.toFixed(1)} KB in ${r.files} files${flag}${jsFlag}${r.liveMs != null ? `; engines live at ${r.liveMs.toFixed(0)} ms` : ''}; CPU ${r.cpuReadyMs.toFixed(0)} / ${r.cpuAllMs.toFixed(0)} ms`,
         );
+        }
       }
     }
     console.log(`  load average after: ${loadText()}`);
@@ -239,9 +277,11 @@ async function main() {
         const ready = ok.map((r) => r.readyMs);
         const js = ok.map((r) => r.initialKb);
         const live = ok.map((r) => r.liveMs).filter((x) => x != null);
-        const target = TARGETS[name] ?? { tti_ms: TARGET_TTI_MS };
+        const cpuReady = ok.map((r) => r.cpuReadyMs);
+        const cpuAll = ok.map((r) => r.cpuAllMs);
+        const target = TARGETS[name.split(' ')[0]] ?? { tti_ms: TARGET_TTI_MS };
         console.log(
-          `  ${name.padEnd(9)} TTI ${median(tti).toFixed(0)} ms [${Math.min(...tti).toFixed(0)} – ${Math.max(...tti).toFixed(0)}], ready ${median(ready).toFixed(0)} ms [${Math.min(...ready).toFixed(0)} – ${Math.max(...ready).toFixed(0)}], initial JS ${median(js).toFixed(1)} KB gzip [${Math.min(...js).toFixed(1)} – ${Math.max(...js).toFixed(1)}]; ${tti.filter((t) => t <= target.tti_ms).length}/${ok.length} runs within ${target.tti_ms} ms${live.length ? `; engines live ${median(live).toFixed(0)} ms [${Math.min(...live).toFixed(0)} – ${Math.max(...live).toFixed(0)}]` : ''}`,
+          `  ${name.padEnd(9)} TTI ${median(tti).toFixed(0)} ms [${Math.min(...tti).toFixed(0)} – ${Math.max(...tti).toFixed(0)}], ready ${median(ready).toFixed(0)} ms [${Math.min(...ready).toFixed(0)} – ${Math.max(...ready).toFixed(0)}], initial JS ${median(js).toFixed(1)} KB gzip [${Math.min(...js).toFixed(1)} – ${Math.max(...js).toFixed(1)}]; ${tti.filter((t) => t <= target.tti_ms).length}/${ok.length} runs within ${target.tti_ms} ms${live.length ? `; engines live ${median(live).toFixed(0)} ms [${Math.min(...live).toFixed(0)} – ${Math.max(...live).toFixed(0)}]` : ''}; CPU to ready ${median(cpuReady).toFixed(0)} ms [${Math.min(...cpuReady).toFixed(0)} – ${Math.max(...cpuReady).toFixed(0)}], to ready + 2.5 s ${median(cpuAll).toFixed(0)} ms [${Math.min(...cpuAll).toFixed(0)} – ${Math.max(...cpuAll).toFixed(0)}]`,
         );
       }
     }

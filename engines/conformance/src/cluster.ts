@@ -24,12 +24,16 @@ export interface ClusterOptions {
   repairBatch?: number;
   electionBatch?: number;
   durability?: 'none' | 'log';
+  /** Durability log: a checkpoint every this many executed instances (docs/protocol.md, "Compaction"). */
+  snapshotEvery?: number;
   /** Durability log: complete each persist as soon as it is asked for (default), or only on `persist`. */
   manualPersist?: boolean;
   /** GC mitigation (docs/protocol.md): `none` (default), `blade`, `mitmem` or `both`. */
   mitigation?: 'none' | 'blade' | 'mitmem' | 'both';
   mitmemDeadlineUs?: number;
 }
+
+const CHECKPOINT_PREFIX = '{"kind":"checkpoint",';
 
 /** A persist a node asked for that the harness's disk has not completed yet. */
 interface PendingPersist {
@@ -110,6 +114,7 @@ export class Cluster {
     if (o.repairBatch !== undefined) cfg.repair_batch = o.repairBatch;
     if (o.electionBatch !== undefined) cfg.election_batch = o.electionBatch;
     if (o.durability !== undefined) cfg.durability = o.durability;
+    if (o.snapshotEvery !== undefined) cfg.snapshot_every = o.snapshotEvery;
     if (o.mitigation !== undefined) cfg.mitigation = o.mitigation;
     if (o.mitmemDeadlineUs !== undefined) cfg.mitmem_deadline_us = o.mitmemDeadlineUs;
     return cfg;
@@ -167,6 +172,9 @@ export class Cluster {
     this.node(id);
     const p = this.unpersisted[id]!.shift();
     if (!p) throw new HarnessError(`n${id} has no persist outstanding`);
+    // A batch that starts with a checkpoint supersedes everything written before it: the disk
+    // is compacted to it, as the native servers do (docs/protocol.md, "Compaction").
+    if (p.records[0]?.startsWith(CHECKPOINT_PREFIX)) this.disks[id] = [];
     this.disks[id]!.push(...p.records);
     this.out.push(`n${id}: persisted ${p.id}`);
     await this.step(id, `{"type":"persisted","persist_id":${p.id}}`);

@@ -89,6 +89,8 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
     // GC mitigation: gc_pending and gc_done events below, in every mode (none answers collect)
     mitigation: pick(['none', 'blade', 'blade', 'mitmem', 'both'] as const),
     mitmemDeadlineUs: rand() < 0.7 ? 20_000 : Math.floor(rand() * 100_000),
+    // durability log: checkpoints, and a disk the harness compacts at each (restarts read it)
+    snapshotEvery: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
   };
   const cluster = await Cluster.create(engine, { numNodes: n, seed: opts.seed, ...knobs });
   const durable = knobs.durability === 'log';

@@ -219,6 +219,7 @@ export class TranscriptRunner {
           ...(args.has('election') && { electionBatch: intArg(args, 'election') }),
           ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
           ...(args.get('persist') === 'manual' && { manualPersist: true }),
+          ...(args.has('snapshot') && { snapshotEvery: intArg(args, 'snapshot') }),
           ...(args.has('mitigation') && { mitigation: mitigationArg(args.get('mitigation')!) }),
           ...(args.has('deadline') && { mitmemDeadlineUs: intArg(args, 'deadline') }),
         };

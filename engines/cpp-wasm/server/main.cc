@@ -1,6 +1,7 @@
 // replicant-server: the C++ engine's native TCP server.
 //   replicant-server --config CONFIG.json --id N [--trace] [--seed S]
-//                    [--data-dir DIR [--durability log|none] [--fsync always|interval|never]]
+//                    [--data-dir DIR [--durability log|none] [--fsync always|interval|never]
+//                     [--snapshot-every N]]
 // (the configuration may also be given as the first plain argument). With --data-dir the node
 // runs durability log: its write-ahead log is DIR/wal.log (docs/protocol.md, "Write-ahead
 // log"); without it the node keeps nothing (durability none, the paper's design).
@@ -21,7 +22,8 @@ namespace {
   std::fprintf(stderr,
                "replicant-server: %s\n"
                "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n"
-               "       [--data-dir DIR [--durability log|none] [--fsync always|interval|never]]\n",
+               "       [--data-dir DIR [--durability log|none] [--fsync always|interval|never]\n"
+               "        [--snapshot-every N]]\n",
                why.c_str());
   std::exit(2);
 }
@@ -58,6 +60,12 @@ int main(int argc, char** argv) {
       durability = value("--durability");
     } else if (arg == "--fsync" || arg.rfind("--fsync=", 0) == 0) {
       fsync = value("--fsync");
+    } else if (arg == "--snapshot-every" || arg.rfind("--snapshot-every=", 0) == 0) {
+      const std::string s = value("--snapshot-every");
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(s.c_str(), &end, 10);
+      if (s.empty() || *end != '\0' || n > 1000000) Usage("--snapshot-every must be between 0 and 1000000");
+      opts.snapshot_every = n;
     } else if (arg == "--trace") {
       opts.trace = true;
     } else if (!arg.empty() && arg[0] != '-' && config_path.empty()) {

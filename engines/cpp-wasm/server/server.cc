@@ -176,6 +176,9 @@ std::string Server::OpenLog() {
   }
   Config c = node_->config();
   c.durability = Durability::kLog;
+  c.snapshot_every = opts_.snapshot_every;
+  const std::string invalid = Validate(c);
+  if (!invalid.empty()) return invalid;
   node_ = std::make_unique<Node>(c);
   return "";
 }

@@ -40,6 +40,9 @@ struct Options {
   // durability log: the write-ahead log's directory (empty: durability none, the paper's)
   std::string data_dir;
   FsyncPolicy fsync = FsyncPolicy::kAlways;
+  // durability log: a checkpoint (snapshot file, log truncated) every this many executed
+  // instances; 0 never (docs/protocol.md, "Compaction")
+  uint64_t snapshot_every = kServerSnapshotEvery;
 };
 
 // BlockStopSignals blocks SIGINT and SIGTERM in the calling thread and every thread it

@@ -27,6 +27,34 @@ void AppendLe32(std::string* out, uint32_t v) {
 
 std::string Errno() { return std::strerror(errno); }
 
+constexpr std::string_view kCheckpointPrefix = "{\"kind\":\"checkpoint\",";
+
+bool IsCheckpoint(const std::string& record) { return record.compare(0, kCheckpointPrefix.size(), kCheckpointPrefix) == 0; }
+
+// ReadAll reads the whole of fd into *data. Returns "" or the error.
+std::string ReadAll(int fd, const std::string& path, std::string* data) {
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return path + ": " + Errno();
+    if (n == 0) return "";
+    data->append(chunk, static_cast<size_t>(n));
+  }
+}
+
+// WriteAll writes data to fd. Returns "" or the error.
+std::string WriteAll(int fd, const std::string& path, const std::string& data) {
+  size_t off = 0;
+  while (off < data.size()) {
+    const ssize_t n = write(fd, data.data() + off, data.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return path + ": " + Errno();
+    off += static_cast<size_t>(n);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string ParseFsyncPolicy(std::string_view text, FsyncPolicy* out) {
@@ -102,28 +130,54 @@ std::string ReadFrames(const std::string& path, std::string_view data, WalReadRe
   return "";
 }
 
+std::string ReadSnapshot(const std::string& path, std::string_view data, std::vector<std::string>* out) {
+  WalReadResult r;
+  std::string err = ReadFrames(path, data, &r);
+  if (!err.empty()) return "corrupt snapshot: " + err;
+  if (!r.warning.empty()) {
+    return "corrupt snapshot: " + path + ": a frame cut short or failing its checksum at offset " +
+           std::to_string(r.end) + "; refusing to start";
+  }
+  if (r.records.empty() || !IsCheckpoint(r.records[0])) {
+    return "corrupt snapshot: " + path + ": does not start with a checkpoint record; refusing to start";
+  }
+  *out = std::move(r.records);
+  return "";
+}
+
+void FromLastCheckpoint(std::vector<std::string>* records) {
+  for (size_t i = records->size(); i-- > 0;) {
+    if (IsCheckpoint((*records)[i])) {
+      records->erase(records->begin(), records->begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+  }
+}
+
 std::string Wal::Open(const std::string& dir, FsyncPolicy policy, std::unique_ptr<Wal>* out,
                       WalReadResult* held) {
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0) return "data dir " + dir + ": " + Errno();
   if (!S_ISDIR(st.st_mode)) return "data dir " + dir + " is not a directory";
-  const std::string path = dir + "/wal.log";
+  // The snapshot first: a temp file is a compaction a crash interrupted before its rename.
+  const std::string snapshot_path = dir + "/" + kWalSnapshotFile;
+  unlink((snapshot_path + ".tmp").c_str());
+  std::vector<std::string> snapshot;
+  const int sfd = open(snapshot_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (sfd < 0 && errno != ENOENT) return snapshot_path + ": " + Errno();
+  if (sfd >= 0) {
+    std::string data;
+    std::string err = ReadAll(sfd, snapshot_path, &data);
+    close(sfd);
+    if (err.empty()) err = ReadSnapshot(snapshot_path, data, &snapshot);
+    if (!err.empty()) return err;
+  }
+  const std::string path = dir + "/" + kWalFile;
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return "data dir " + dir + ": cannot open the write-ahead log: " + Errno();
   std::string data;
-  char chunk[1 << 16];
-  for (;;) {
-    const ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string err = path + ": " + Errno();
-      close(fd);
-      return err;
-    }
-    if (n == 0) break;
-    data.append(chunk, static_cast<size_t>(n));
-  }
-  std::string err = ReadFrames(path, data, held);
+  std::string err = ReadAll(fd, path, &data);
+  if (err.empty()) err = ReadFrames(path, data, held);
   if (!err.empty()) {
     close(fd);
     return err;
@@ -145,12 +199,15 @@ std::string Wal::Open(const std::string& dir, FsyncPolicy policy, std::unique_pt
     close(fd);
     return err;
   }
-  out->reset(new Wal(path, fd, policy));
+  held->records.insert(held->records.begin(), std::make_move_iterator(snapshot.begin()),
+                       std::make_move_iterator(snapshot.end()));
+  FromLastCheckpoint(&held->records);
+  out->reset(new Wal(dir, path, fd, policy));
   return "";
 }
 
-Wal::Wal(std::string path, int fd, FsyncPolicy policy)
-    : path_(std::move(path)), fd_(fd), policy_(policy) {
+Wal::Wal(std::string dir, std::string path, int fd, FsyncPolicy policy)
+    : dir_(std::move(dir)), path_(std::move(path)), fd_(fd), policy_(policy) {
   if (policy_ == FsyncPolicy::kInterval) flusher_ = std::thread(&Wal::FlushLoop, this);
 }
 
@@ -176,13 +233,42 @@ std::string Wal::Append(const std::vector<Record>& records) {
     AppendRecord(payload, r);
     AppendFrame(&buf_, payload);
   }
-  size_t off = 0;
-  while (off < buf_.size()) {
-    const ssize_t n = write(fd_, buf_.data() + off, buf_.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return path_ + ": " + Errno();
-    off += static_cast<size_t>(n);
-  }
+  std::string err = Write(buf_);
+  if (err.empty() && !records.empty() && records[0].kind == RecordKind::kCheckpoint) err = Compact(buf_);
+  return err;
+}
+
+uint64_t Wal::Size() const {
+  const off_t off = lseek(fd_, 0, SEEK_CUR);
+  return off < 0 ? 0 : static_cast<uint64_t>(off);
+}
+
+// Compact writes a checkpoint batch (already in the log) as the snapshot file, atomically, then
+// empties the log: every record in it is superseded.
+std::string Wal::Compact(const std::string& frames) {
+  const std::string path = dir_ + "/" + kWalSnapshotFile;
+  const std::string tmp = path + ".tmp";
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return tmp + ": " + Errno();
+  std::string err = WriteAll(fd, tmp, frames);
+  if (err.empty() && fsync(fd) != 0) err = tmp + ": fsync: " + Errno();
+  close(fd);
+  if (!err.empty()) return err;
+  if (rename(tmp.c_str(), path.c_str()) != 0) return path + ": " + Errno();
+  const int dfd = open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) return "data dir " + dir_ + ": " + Errno();
+  const bool synced = fsync(dfd) == 0;
+  close(dfd);
+  if (!synced) return "data dir " + dir_ + ": fsync: " + Errno();
+  if (ftruncate(fd_, 0) != 0) return path_ + ": truncate after a snapshot: " + Errno();
+  if (lseek(fd_, 0, SEEK_SET) < 0) return path_ + ": " + Errno();
+  if (policy_ != FsyncPolicy::kNever && fdatasync(fd_) != 0) return path_ + ": fsync: " + Errno();
+  return "";
+}
+
+std::string Wal::Write(const std::string& frames) {
+  std::string err = WriteAll(fd_, path_, frames);
+  if (!err.empty()) return err;
   if (policy_ == FsyncPolicy::kAlways) {
     if (fdatasync(fd_) != 0) return path_ + ": fsync: " + Errno();
   } else if (policy_ == FsyncPolicy::kInterval) {

@@ -2,6 +2,11 @@
 // for frame the Go server's (engines/go-wasm/server/wal.go), so a data dir written by one
 // server reads in every other: each record of a persist effect is a frame of its length (4
 // bytes, little endian), its CRC-32C (4 bytes, little endian) and its canonical JSON.
+//
+// Compaction (docs/protocol.md, "Compaction"), as the Go server: a persist whose first record is
+// a checkpoint is appended, then written as DIR/snapshot (temp file, fsync, rename, fsync of
+// the directory) and the log truncated; a restart reads the snapshot, then the log, from the
+// last checkpoint in the two, so a crash between any two steps loses nothing.
 #pragma once
 
 #include <atomic>
@@ -51,12 +56,23 @@ struct WalReadResult {
 // Returns "" or the error. Pure: the WAL fuzz target and the tests call it directly.
 std::string ReadFrames(const std::string& path, std::string_view data, WalReadResult* out);
 
+// ReadSnapshot parses a snapshot file's bytes (path only names it in messages). It was renamed
+// into place whole, so any damage (a frame cut short or failing its checksum, a first record
+// that is not a checkpoint) is an error naming the file: "corrupt snapshot: …". Pure.
+std::string ReadSnapshot(const std::string& path, std::string_view data, std::vector<std::string>* out);
+
+// FromLastCheckpoint drops every record before the last checkpoint: it supersedes them.
+void FromLastCheckpoint(std::vector<std::string>* records);
+
+constexpr const char* kWalFile = "wal.log";
+constexpr const char* kWalSnapshotFile = "snapshot";
+
 // Wal is one node's log file, DIR/wal.log, open for appending.
 class Wal {
  public:
-  // Open opens (creating it if need be) DIR/wal.log and reads what it holds, truncating a torn
-  // tail. A missing or unusable directory, or a corrupt frame in the middle, is an error.
-  // Returns "" or the error.
+  // Open opens (creating it if need be) DIR/wal.log and reads what it and DIR/snapshot hold
+  // (from the last checkpoint), truncating a torn tail. A missing or unusable directory, a
+  // corrupt frame in the middle or a corrupt snapshot is an error. Returns "" or the error.
   static std::string Open(const std::string& dir, FsyncPolicy policy, std::unique_ptr<Wal>* out,
                           WalReadResult* held);
   ~Wal();
@@ -65,13 +81,19 @@ class Wal {
 
   // Append writes one persist effect's records as frames, in one write, synced if the policy
   // says so. Returns "" or the error.
+  // A batch that starts with a checkpoint then compacts the log.
   std::string Append(const std::vector<Record>& records);
   const std::string& path() const { return path_; }
+  // Size is the log file's length in bytes (the snapshot not counted).
+  uint64_t Size() const;
 
  private:
-  Wal(std::string path, int fd, FsyncPolicy policy);
+  Wal(std::string dir, std::string path, int fd, FsyncPolicy policy);
   void FlushLoop();
+  std::string Write(const std::string& frames);
+  std::string Compact(const std::string& frames);
 
+  const std::string dir_;
   const std::string path_;
   const int fd_;
   const FsyncPolicy policy_;

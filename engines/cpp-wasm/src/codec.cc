@@ -227,11 +227,12 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
            AsUint(f[4], &m->ballot);
   }
   if (t == "handoff") {
-    const JsonValue* f[6];
+    const JsonValue* f[8];
     m->type = MessageType::kHandoff;
-    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "target"}, f) &&
+    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks"}, f) &&
            AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
-           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->target);
+           AsUint(f[4], &m->ballot) && AsUint(f[5], &m->target) && AsUint(f[6], &m->collecting) &&
+           AsUint(f[7], &m->collecting_ticks);
   }
   return false;
 }
@@ -333,6 +334,7 @@ void AppendRecordTo(std::string& b, const Record& r) {
     AppendField(b, "instance", false);
     AppendInstance(b, r.instance);
   } else {
+    if (r.kind == RecordKind::kCheckpoint) AppendUintField(b, "ballot", r.ballot, false);
     AppendUintField(b, "last_executed", r.last_executed, false);
     AppendField(b, "kv", false);
     AppendKVEntries(b, r.kv);
@@ -359,6 +361,12 @@ bool DecodeRecord(const JsonValue& v, Record* out) {
     out->kind = RecordKind::kSnapshot;
     return ObjectFields(v, {"kind", "last_executed", "kv"}, g) && AsUint(g[1], &out->last_executed) &&
            DecodeKVEntries(*g[2], &out->kv);
+  }
+  if (kind->s == "checkpoint") {
+    const JsonValue* g[4];
+    out->kind = RecordKind::kCheckpoint;
+    return ObjectFields(v, {"kind", "ballot", "last_executed", "kv"}, g) && AsUint(g[1], &out->ballot) &&
+           AsUint(g[2], &out->last_executed) && DecodeKVEntries(*g[3], &out->kv);
   }
   return false;
 }
@@ -531,6 +539,8 @@ void AppendMessage(std::string& b, const Message& m) {
     case MessageType::kHandoff:
       AppendUintField(b, "ballot", m.ballot, false);
       AppendUintField(b, "target", m.target, false);
+      AppendUintField(b, "collecting", m.collecting, false);
+      AppendUintField(b, "collecting_ticks", m.collecting_ticks, false);
       break;
   }
   b.push_back('}');
@@ -680,6 +690,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.election_batch = n;
     } else if (f.name == "mitmem_deadline_us") {
       cfg.mitmem_deadline_us = n;
+    } else if (f.name == "snapshot_every") {
+      cfg.snapshot_every = n;
     } else {
       return "config: unknown field " + Quote(f.name);
     }

@@ -33,6 +33,10 @@ struct Config {
   uint64_t election_batch = 0;
   // durability: none (the paper's, the lab's preset) or log (persist before revealing).
   Durability durability = Durability::kNone;
+  // snapshot_every: in durability log, a checkpoint persist (the KV store, the ballot and the
+  // slots after it) every this many executed instances, so a driver can compact its records
+  // (docs/protocol.md, "Compaction"). 0, the default, takes none.
+  uint64_t snapshot_every = 0;
   // mitigation: what a node does when its runtime announces a collection (mitigation.cc);
   // none collects at once, the paper's behaviour.
   Mitigation mitigation = Mitigation::kNone;
@@ -45,6 +49,9 @@ constexpr uint64_t kServerRepairBatch = 256;
 // kServerElectionBatch is the election batch the native servers use (docs/protocol.md,
 // "Bounded elections").
 constexpr uint64_t kServerElectionBatch = 256;
+// kServerSnapshotEvery is the checkpoint interval the native servers use (docs/protocol.md,
+// "Compaction").
+constexpr uint64_t kServerSnapshotEvery = 4096;
 
 // kQuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
 // longest election timeout.

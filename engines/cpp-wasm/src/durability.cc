@@ -20,6 +20,8 @@ const char* ToString(RecordKind k) {
       return "instance";
     case RecordKind::kSnapshot:
       return "snapshot";
+    case RecordKind::kCheckpoint:
+      return "checkpoint";
   }
   return "";
 }
@@ -43,7 +45,9 @@ void Node::RecordInstance(const Instance& inst) {
 // (first in the batch), the records become one persist effect, and while any persist is
 // outstanding every send and reply of the step waits for the newest one.
 void Node::FinishDurableStep() {
-  if (ballot_ != dur_.recorded_ballot) {
+  if (CheckpointDue()) {
+    TakeCheckpoint();
+  } else if (ballot_ != dur_.recorded_ballot) {
     Record r;
     r.kind = RecordKind::kPromise;
     r.ballot = ballot_;
@@ -72,6 +76,35 @@ void Node::FinishDurableStep() {
   }
 }
 
+// CheckpointDue: snapshot_every instances were executed since the last checkpoint.
+bool Node::CheckpointDue() const {
+  const uint64_t every = cfg_.snapshot_every;
+  return every > 0 && log_.LastExecuted() >= dur_.checkpointed_at + every;
+}
+
+// TakeCheckpoint replaces this step's records by a checkpoint: the ballot and the KV store at
+// last_executed, then every slot after it as stored. Everything the step recorded is in it, and
+// so is everything recorded before, so a driver may drop every earlier record once it is written.
+void Node::TakeCheckpoint() {
+  const uint64_t le = log_.LastExecuted();
+  dur_.records.clear();
+  Record c;
+  c.kind = RecordKind::kCheckpoint;
+  c.ballot = ballot_;
+  c.last_executed = le;
+  c.kv = kv_.FirstEntries(kv_.Size());
+  dur_.records.push_back(std::move(c));
+  for (const Instance& inst : log_.Instances()) {
+    if (inst.index <= le) continue;
+    Record r;
+    r.kind = RecordKind::kInstance;
+    r.instance = inst;
+    dur_.records.push_back(std::move(r));
+  }
+  dur_.recorded_ballot = ballot_;
+  dur_.checkpointed_at = le;
+}
+
 // OnPersisted releases, in their original order, the effects that waited for persists up to
 // id. Persists complete in the order they were issued, so one id covers all before it.
 void Node::OnPersisted(uint64_t id) {
@@ -94,6 +127,9 @@ bool Node::ValidRecord(const Record& r) const {
   const uint64_t num = cfg_.num_peers;
   if (r.kind == RecordKind::kPromise) return LeaderOf(r.ballot) < num || LeaderOf(r.ballot) == kNoLeader;
   if (r.kind == RecordKind::kSnapshot) return ValidKVEntries(r.kv);
+  if (r.kind == RecordKind::kCheckpoint) {
+    return (LeaderOf(r.ballot) < num || LeaderOf(r.ballot) == kNoLeader) && ValidKVEntries(r.kv);
+  }
   const Instance& inst = r.instance;
   return inst.index >= 1 && LeaderOf(inst.ballot) < num && inst.state != InstanceState::kExecuted;
 }
@@ -115,8 +151,9 @@ void Node::OnRestart(const std::vector<Record>& records) {
     } else if (r.kind == RecordKind::kInstance) {
       if (r.instance.index > log_.GlobalLastExecuted()) log_.Restore(r.instance);  // not inside a snapshot
       ballot = std::max(ballot, r.instance.ballot);
-    } else if (r.last_executed > log_.LastExecuted()) {
-      InstallSnapshot(r.last_executed, r.kv);
+    } else {
+      if (r.last_executed > log_.LastExecuted()) InstallSnapshot(r.last_executed, r.kv);
+      if (r.kind == RecordKind::kCheckpoint) ballot = std::max(ballot, r.ballot);
     }
   }
   if (LeaderOf(ballot) == cfg_.id) ballot = (ballot & ~uint64_t{0xff}) | kNoLeader;  // above the recorded one
@@ -129,6 +166,7 @@ void Node::OnRestart(const std::vector<Record>& records) {
   t.count = records.size();
   EmitTrace(t);
   Execute();
+  dur_.checkpointed_at = log_.LastExecuted();
   SetTimer(TimerName::kElection, ElectionDelayUs());
 }
 

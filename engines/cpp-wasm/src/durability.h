@@ -30,6 +30,9 @@ enum class RecordKind : uint8_t {
   kPromise,   // the node's ballot: it accepts nothing below
   kInstance,  // a log slot as stored (in progress or committed)
   kSnapshot,  // an installed snapshot: the KV store at last_executed
+  // kCheckpoint: the node's own snapshot, first in a batch that also holds its ballot and every
+  // slot after last_executed, so the batch supersedes every record written before it.
+  kCheckpoint,
 };
 
 const char* ToString(RecordKind k);
@@ -37,10 +40,10 @@ const char* ToString(RecordKind k);
 // Record is one durable record: what a persist effect asks for and a restart hands back.
 struct Record {
   RecordKind kind = RecordKind::kPromise;
-  uint64_t ballot = 0;  // promise
+  uint64_t ballot = 0;  // promise, checkpoint
   Instance instance;    // instance
-  uint64_t last_executed = 0;  // snapshot
-  KVEntries kv;                // snapshot
+  uint64_t last_executed = 0;  // snapshot, checkpoint
+  KVEntries kv;                // snapshot, checkpoint
 };
 
 }  // namespace replicant

@@ -46,6 +46,8 @@ struct Message {
   KVEntries kv;                     // snapshot: every entry, ascending keys
   uint64_t pause_us = 0;            // gc_request: the predicted pause
   uint64_t target = 0;              // handoff: the peer asked to take over
+  uint64_t collecting = 0;          // handoff: the peers holding grants, a bit per peer
+  uint64_t collecting_ticks = 0;    // handoff: the most heartbeats any of those grants may still be held
 };
 
 enum class TimerName : uint8_t { kElection, kCommit };

@@ -103,11 +103,18 @@ void Node::HandOff() {
   gc_.handoff_ticks = 0;
   gc_.handoff_ballot = ballot_;
   gc_.handoff_target = target;
+  uint64_t collecting = 0, collecting_ticks = 0;
+  for (const GcGrantEntry& g : gc_.grants) {
+    collecting |= uint64_t{1} << g.peer;
+    collecting_ticks = std::max(collecting_ticks, g.allowed_ticks - g.ticks);
+  }
   EmitTrace(PeerTrace(TraceKind::kHandoff, target));
   Message m;
   m.type = MessageType::kHandoff;
   m.ballot = ballot_;
   m.target = target;
+  m.collecting = collecting;
+  m.collecting_ticks = collecting_ticks;
   Broadcast(m);
 }
 
@@ -118,6 +125,8 @@ void Node::OnHandoff(const Message& m) {
   }
   gc_.handoff_ballot = m.ballot;
   gc_.handoff_target = m.target;
+  gc_.inherited_collecting = m.collecting;
+  gc_.inherited_ticks = m.collecting_ticks;
   if (m.target == cfg_.id) StartElection();
 }
 
@@ -138,11 +147,27 @@ void Node::GcLeaveLeadership() {
   }
 }
 
+// GcBecomeLeader starts the leader state afresh, except that a handoff's target keeps the
+// grants its predecessor passed on (their holders may still be collecting: granting others at
+// once would let more than f collect together right after the handoff).
 void Node::GcBecomeLeader() {
   std::fill(gc_.peer_executed.begin(), gc_.peer_executed.end(), 0);
   std::fill(gc_.collected_seq.begin(), gc_.collected_seq.end(), 0);
   gc_.grants.clear();
   gc_.queue.clear();
+  if (gc_.handoff_ballot != 0 && gc_.handoff_target == cfg_.id && ballot_ > gc_.handoff_ballot) {
+    for (uint64_t p = 0; p < cfg_.num_peers; p++) {
+      if ((gc_.inherited_collecting & (uint64_t{1} << p)) != 0 && p != cfg_.id &&
+          gc_.grants.size() < MaxCollecting()) {
+        GcGrantEntry g;
+        g.peer = p;
+        g.allowed_ticks = gc_.inherited_ticks;
+        gc_.grants.push_back(g);
+      }
+    }
+  }
+  gc_.inherited_collecting = 0;
+  gc_.inherited_ticks = 0;
 }
 
 // GcAfterCommitRequest: a waiting node that had no leader to ask asks the one it now hears.
@@ -298,6 +323,13 @@ void Node::OnGcDone() {
     m.to = gc_.grant_leader;
     m.channel_id = gc_.grant_channel;
     m.ballot = gc_.grant_ballot;
+    // after a leadership change the grant lives on at the new leader (a handoff passes it
+    // on): release it there, or it would hold a slot until it expires
+    const uint64_t leader = LeaderOf(ballot_);
+    if (ballot_ != gc_.grant_ballot && leader != kNoLeader && leader != cfg_.id) {
+      m.to = leader;
+      m.ballot = ballot_;
+    }
     Send(m);
   }
 }

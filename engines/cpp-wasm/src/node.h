@@ -173,6 +173,8 @@ class Node {
   bool Durable() const { return cfg_.durability == Durability::kLog; }
   void RecordInstance(const Instance& inst);
   void FinishDurableStep();
+  bool CheckpointDue() const;
+  void TakeCheckpoint();
   void OnPersisted(uint64_t id);
   bool ValidRecord(const Record& r) const;
   void OnRestart(const std::vector<Record>& records);
@@ -201,6 +203,9 @@ class Node {
     uint64_t handoff_ticks = 0;
     // the last handoff heard: its successor's prepare passes the lease
     uint64_t handoff_ballot = 0, handoff_target = 0;
+    // the grants the last handoff passed on (a bit per peer) and the most heartbeats any of
+    // them may still be held; the target keeps them as its own when it wins
+    uint64_t inherited_collecting = 0, inherited_ticks = 0;
     // leader state
     std::vector<GcGrantEntry> grants;
     std::vector<GcAskEntry> queue;
@@ -270,6 +275,7 @@ class Node {
     uint64_t issued_id = 0;       // the last persist id handed out
     uint64_t done_id = 0;         // the driver reported every persist up to this one done
     uint64_t recorded_ballot = kInitialBallot;  // the ballot of the last promise record
+    uint64_t checkpointed_at = 0;  // last_executed at the last checkpoint (or at the restart)
     std::vector<Record> records;  // this step's records, emitted as one persist effect
     std::vector<std::pair<uint64_t, Effect>> held;  // sends and replies waiting: (persist id, effect)
   };

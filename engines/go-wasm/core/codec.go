@@ -284,7 +284,7 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 			m.Type = GcRelease
 		}
 	case "handoff":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "target")
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks")
 		if !ok {
 			return m, false
 		}
@@ -292,7 +292,7 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 		if !ok {
 			return m, false
 		}
-		m = Message{Type: Handoff, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], Target: n[4]}
+		m = Message{Type: Handoff, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], Target: n[4], Collecting: n[5], CollectingTicks: n[6]}
 	default:
 		return m, false
 	}
@@ -467,6 +467,15 @@ func decodeRecord(v *jsonValue) (Record, bool) {
 				return Record{Kind: RecordSnapshot, LastExecuted: le, KV: kv}, true
 			}
 		}
+	case "checkpoint":
+		if f, ok := objectFields(v, "kind", "ballot", "last_executed", "kv"); ok {
+			b, ok1 := asUint(f[1])
+			le, ok2 := asUint(f[2])
+			kv, ok3 := decodeKVEntries(f[3])
+			if ok1 && ok2 && ok3 {
+				return Record{Kind: RecordCheckpoint, Ballot: b, LastExecuted: le, KV: kv}, true
+			}
+		}
 	}
 	return Record{}, false
 }
@@ -481,6 +490,11 @@ func appendRecord(b []byte, r *Record) []byte {
 		b = appendField(b, "instance", false)
 		b = appendInstance(b, r.Instance)
 	case RecordSnapshot:
+		b = appendUintField(b, "last_executed", r.LastExecuted, false)
+		b = appendField(b, "kv", false)
+		b = appendKVEntries(b, r.KV)
+	case RecordCheckpoint:
+		b = appendUintField(b, "ballot", r.Ballot, false)
 		b = appendUintField(b, "last_executed", r.LastExecuted, false)
 		b = appendField(b, "kv", false)
 		b = appendKVEntries(b, r.KV)
@@ -571,6 +585,8 @@ func AppendMessage(b []byte, m *Message) []byte {
 	case Handoff:
 		b = appendUintField(b, "ballot", m.Ballot, false)
 		b = appendUintField(b, "target", m.Target, false)
+		b = appendUintField(b, "collecting", m.Collecting, false)
+		b = appendUintField(b, "collecting_ticks", m.CollectingTicks, false)
 	}
 	return append(b, '}')
 }
@@ -768,6 +784,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.ElectionBatch = n
 		case "mitmem_deadline_us":
 			cfg.MitmemDeadlineUs = n
+		case "snapshot_every":
+			cfg.SnapshotEvery = n
 		default:
 			return Config{}, errors.New("config: unknown field " + strconv.Quote(f.name))
 		}

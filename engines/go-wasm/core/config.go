@@ -26,6 +26,10 @@ type Config struct {
 	ElectionBatch uint64
 	// Durability: none (the paper's, the lab's preset) or log (persist before revealing).
 	Durability Durability
+	// SnapshotEvery: in durability log, a checkpoint persist (the KV store, the ballot and the
+	// slots after it) every this many executed instances, so a driver can compact its records
+	// (docs/protocol.md, "Compaction"). 0, the default, takes none.
+	SnapshotEvery uint64
 	// Mitigation: what a node does when its runtime announces a collection (mitigation.go);
 	// none collects at once, the paper's behaviour.
 	Mitigation Mitigation
@@ -39,6 +43,10 @@ const ServerRepairBatch = 256
 // ServerElectionBatch is the election batch the native servers use (docs/protocol.md,
 // "Bounded elections").
 const ServerElectionBatch = 256
+
+// ServerSnapshotEvery is the checkpoint interval the native servers use (docs/protocol.md,
+// "Compaction").
+const ServerSnapshotEvery = 4096
 
 // QuorumWindowTicks is the check-quorum window in heartbeats: 2 commit intervals, the
 // longest election timeout.
@@ -73,6 +81,8 @@ func (c Config) Validate() error {
 		return errors.New("config: repair_batch must be between 0 and 4096")
 	case c.ElectionBatch > 4096:
 		return errors.New("config: election_batch must be between 0 and 4096")
+	case c.SnapshotEvery > 1_000_000:
+		return errors.New("config: snapshot_every must be between 0 and 1000000")
 	case c.MitmemDeadlineUs > 60_000_000:
 		return errors.New("config: mitmem_deadline_us must be between 0 and 60000000")
 	}

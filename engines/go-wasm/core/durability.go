@@ -22,18 +22,21 @@ const (
 	RecordPromise  RecordKind = iota // the node's ballot: it accepts nothing below
 	RecordInstance                   // a log slot as stored (in progress or committed)
 	RecordSnapshot                   // an installed snapshot: the KV store at last_executed
+	// RecordCheckpoint: the node's own snapshot, first in a batch that also holds its ballot and
+	// every slot after last_executed, so the batch supersedes every record written before it.
+	RecordCheckpoint
 )
 
-var recordKindNames = [...]string{"promise", "instance", "snapshot"}
+var recordKindNames = [...]string{"promise", "instance", "snapshot", "checkpoint"}
 
 func (k RecordKind) String() string { return recordKindNames[k] }
 
 // Record is one durable record: what a persist effect asks for and a restart hands back.
 type Record struct {
 	Kind     RecordKind
-	Ballot   uint64   // promise
+	Ballot   uint64   // promise, checkpoint
 	Instance Instance // instance
-	// snapshot
+	// snapshot, checkpoint
 	LastExecuted uint64
 	KV           [][2]string
 }
@@ -50,6 +53,7 @@ type durableState struct {
 	issuedID       uint64   // the last persist id handed out
 	doneID         uint64   // the driver reported every persist up to this one done
 	recordedBallot uint64   // the ballot of the last promise record
+	checkpointedAt uint64   // last_executed at the last checkpoint (or at the restart)
 	records        []Record // this step's records, emitted as one persist effect
 	held           []heldEffect
 }
@@ -78,7 +82,9 @@ func (n *Node) recordInstance(inst Instance) {
 // leader's own accept_request waits too, so no vote counts before the leader's own is on disk.
 func (n *Node) finishDurableStep() {
 	d := &n.dur
-	if n.ballot != d.recordedBallot {
+	if n.checkpointDue() {
+		n.takeCheckpoint()
+	} else if n.ballot != d.recordedBallot {
 		d.records = append([]Record{{Kind: RecordPromise, Ballot: n.ballot}}, d.records...)
 		d.recordedBallot = n.ballot
 	}
@@ -101,6 +107,29 @@ func (n *Node) finishDurableStep() {
 			Records: append([]Record(nil), d.records...)})
 		d.records = d.records[:0]
 	}
+}
+
+// checkpointDue: snapshot_every instances were executed since the last checkpoint.
+func (n *Node) checkpointDue() bool {
+	every := n.cfg.SnapshotEvery
+	return every > 0 && n.log.LastExecuted() >= n.dur.checkpointedAt+every
+}
+
+// takeCheckpoint replaces this step's records by a checkpoint: the ballot and the KV store at
+// last_executed, then every slot after it as stored. Everything the step recorded is in it, and
+// so is everything recorded before, so a driver may drop every earlier record once it is written.
+func (n *Node) takeCheckpoint() {
+	d := &n.dur
+	le := n.log.LastExecuted()
+	d.records = append(d.records[:0], Record{Kind: RecordCheckpoint, Ballot: n.ballot, LastExecuted: le,
+		KV: n.kv.FirstEntries(n.kv.Size())})
+	for _, inst := range n.log.Instances() {
+		if inst.Index > le {
+			d.records = append(d.records, Record{Kind: RecordInstance, Instance: inst})
+		}
+	}
+	d.recordedBallot = n.ballot
+	d.checkpointedAt = le
 }
 
 // onPersisted releases, in their original order, the effects that waited for persists up to
@@ -137,6 +166,8 @@ func (n *Node) validRecord(r *Record) bool {
 		return inst.Index >= 1 && LeaderOf(inst.Ballot) < num && inst.State != Executed
 	case RecordSnapshot:
 		return validKVEntries(r.KV)
+	case RecordCheckpoint:
+		return (LeaderOf(r.Ballot) < num || LeaderOf(r.Ballot) == NoLeader) && validKVEntries(r.KV)
 	}
 	return false
 }
@@ -167,9 +198,12 @@ func (n *Node) onRestart(records []Record) {
 				n.log.Restore(r.Instance)
 			}
 			ballot = max(ballot, r.Instance.Ballot)
-		case RecordSnapshot:
+		case RecordSnapshot, RecordCheckpoint:
 			if r.LastExecuted > n.log.LastExecuted() {
 				n.installSnapshot(r.LastExecuted, r.KV)
+			}
+			if r.Kind == RecordCheckpoint {
+				ballot = max(ballot, r.Ballot)
 			}
 		}
 	}
@@ -180,6 +214,7 @@ func (n *Node) onRestart(records []Record) {
 	n.dur.recordedBallot = ballot
 	n.trace(Trace{Kind: TraceRecovered, Ballot: n.ballot, LastIndex: n.log.LastIndex(), Count: uint64(len(records))})
 	n.execute()
+	n.dur.checkpointedAt = n.log.LastExecuted()
 	n.setTimer(TimerElection, n.electionDelayUs())
 }
 

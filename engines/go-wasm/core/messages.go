@@ -44,6 +44,8 @@ type Message struct {
 	KV                 [][2]string // snapshot: every entry, ascending keys
 	PauseUs            uint64      // gc_request: the predicted pause
 	Target             uint64      // handoff: the peer asked to take over
+	Collecting         uint64      // handoff: the peers holding grants, a bit per peer
+	CollectingTicks    uint64      // handoff: the most heartbeats any of those grants may still be held
 }
 
 type TimerName uint8

@@ -75,6 +75,10 @@ type gcState struct {
 	// the last handoff heard: its successor's prepare passes the lease
 	handoffBallot uint64
 	handoffTarget uint64
+	// the grants the last handoff passed on (a bit per peer) and the most heartbeats any of
+	// them may still be held; the target keeps them as its own when it wins
+	inheritedCollecting uint64
+	inheritedTicks      uint64
 	// leader state
 	grants        []gcGrant
 	queue         []gcAsk
@@ -144,8 +148,13 @@ func (n *Node) handOff() {
 	}
 	g.phase, g.handoffTicks = gcHandingOff, 0
 	g.handoffBallot, g.handoffTarget = n.ballot, target
+	collecting, ticks := uint64(0), uint64(0)
+	for _, gr := range g.grants {
+		collecting |= 1 << gr.peer
+		ticks = max(ticks, gr.allowedTicks-gr.ticks)
+	}
 	n.trace(Trace{Kind: TraceHandoff, Leader: target})
-	n.broadcast(Message{Type: Handoff, Ballot: n.ballot, Target: target})
+	n.broadcast(Message{Type: Handoff, Ballot: n.ballot, Target: target, Collecting: collecting, CollectingTicks: ticks})
 }
 
 func (n *Node) onHandoff(m *Message) {
@@ -154,6 +163,7 @@ func (n *Node) onHandoff(m *Message) {
 		return
 	}
 	n.gc.handoffBallot, n.gc.handoffTarget = m.Ballot, m.Target
+	n.gc.inheritedCollecting, n.gc.inheritedTicks = m.Collecting, m.CollectingTicks
 	if m.Target == n.cfg.ID {
 		n.startElection()
 	}
@@ -175,11 +185,22 @@ func (n *Node) gcLeaveLeadership() {
 	}
 }
 
+// gcBecomeLeader starts the leader state afresh, except that a handoff's target keeps the
+// grants its predecessor passed on (their holders may still be collecting: granting others
+// at once would let more than f collect together right after the handoff).
 func (n *Node) gcBecomeLeader() {
 	g := &n.gc
 	clear(g.peerExecuted)
 	clear(g.collectedSeq)
 	g.grants, g.queue = g.grants[:0], g.queue[:0]
+	if g.handoffBallot != 0 && g.handoffTarget == n.cfg.ID && n.ballot > g.handoffBallot {
+		for p := uint64(0); p < n.cfg.NumPeers; p++ {
+			if g.inheritedCollecting&(1<<p) != 0 && p != n.cfg.ID && uint64(len(g.grants)) < n.maxCollecting() {
+				g.grants = append(g.grants, gcGrant{peer: p, allowedTicks: g.inheritedTicks})
+			}
+		}
+	}
+	g.inheritedCollecting, g.inheritedTicks = 0, 0
 }
 
 // gcAfterCommitRequest: a waiting node that had no leader to ask asks the one it now hears.
@@ -333,7 +354,13 @@ func (n *Node) onGcDone() {
 	n.trace(Trace{Kind: TraceGcDone})
 	if g.granted {
 		g.granted = false
-		n.send(Message{Type: GcRelease, From: n.cfg.ID, To: g.grantLeader, ChannelID: g.grantChannel, Ballot: g.grantBallot})
+		// after a leadership change the grant lives on at the new leader (a handoff passes it
+		// on): release it there, or it would hold a slot until it expires
+		to, ballot := g.grantLeader, g.grantBallot
+		if l := LeaderOf(n.ballot); n.ballot != g.grantBallot && l != NoLeader && l != n.cfg.ID {
+			to, ballot = l, n.ballot
+		}
+		n.send(Message{Type: GcRelease, From: n.cfg.ID, To: to, ChannelID: g.grantChannel, Ballot: ballot})
 	}
 }
 

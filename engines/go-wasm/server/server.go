@@ -68,12 +68,17 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 	return s, nil
 }
 
-// EnableDurability switches the node to durability log on w, with the records w held; call
-// it before Start. A record that does not decode is an error: the node must not start on
-// records it cannot read.
-func (s *Server) EnableDurability(w *WAL, held WALReadResult) error {
+// EnableDurability switches the node to durability log on w, with the records w held, taking
+// a checkpoint every snapshotEvery executed instances (0: never; the log then grows); call it
+// before Start. A record that does not decode is an error: the node must not start on records
+// it cannot read.
+func (s *Server) EnableDurability(w *WAL, held WALReadResult, snapshotEvery uint64) error {
 	cfg := s.node.Config()
 	cfg.Durability = core.DurabilityLog
+	cfg.SnapshotEvery = snapshotEvery
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
 	records := make([]core.Record, 0, len(held.Records))
 	for i, raw := range held.Records {
 		r, err := core.DecodeRecord(raw)

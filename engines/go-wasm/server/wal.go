@@ -5,6 +5,14 @@ package server
 // DIR/wal.log. A frame is the record's length (4 bytes, little endian), the CRC-32C of the
 // record (4 bytes, little endian) and the record (its canonical JSON). On start the frames are
 // read back and handed to the core in a restart event.
+//
+// Compaction (docs/protocol.md, "Compaction"): a persist whose first record is a checkpoint
+// supersedes every record before it. It is appended like any other, then written as
+// DIR/snapshot (same frames; a temp file, fsync, rename, fsync of the directory) and the log is
+// truncated. A restart reads the snapshot and then the log, and starts from the last
+// checkpoint in the two, so a crash between any two of those steps loses nothing: the
+// checkpoint is in the log before the snapshot replaces the old one, and in the snapshot
+// before the log is emptied.
 
 import (
 	"encoding/binary"
@@ -13,6 +21,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,8 +61,18 @@ const walMaxRecord = 1 << 30
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// walCheckpointPrefix starts every checkpoint record (canonical JSON: "kind" comes first).
+const walCheckpointPrefix = `{"kind":"checkpoint",`
+
+// WALSnapshotFile and WALFile are the names of a node's files in its data dir.
+const (
+	WALFile         = "wal.log"
+	WALSnapshotFile = "snapshot"
+)
+
 // WAL is one node's log file, open for appending.
 type WAL struct {
+	dir    string
 	path   string
 	file   *os.File
 	policy FsyncPolicy
@@ -83,7 +102,11 @@ func OpenWAL(dir string, policy FsyncPolicy) (*WAL, WALReadResult, error) {
 	if !info.IsDir() {
 		return nil, res, fmt.Errorf("data dir %s is not a directory", dir)
 	}
-	path := filepath.Join(dir, "wal.log")
+	snapshot, err := readSnapshot(dir)
+	if err != nil {
+		return nil, res, err
+	}
+	path := filepath.Join(dir, WALFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, res, fmt.Errorf("data dir %s: cannot open the write-ahead log: %v", dir, err)
@@ -112,8 +135,8 @@ func OpenWAL(dir string, policy FsyncPolicy) (*WAL, WALReadResult, error) {
 		f.Close()
 		return nil, res, fmt.Errorf("%s: %v", path, err)
 	}
-	res.Records, res.Warning = records, warning
-	w := &WAL{path: path, file: f, policy: policy}
+	res.Records, res.Warning = fromLastCheckpoint(append(snapshot, records...)), warning
+	w := &WAL{dir: dir, path: path, file: f, policy: policy}
 	if policy == FsyncInterval {
 		w.stop, w.done = make(chan struct{}), make(chan struct{})
 		go w.flushLoop()
@@ -155,10 +178,45 @@ func readFrames(path string, data []byte) ([][]byte, int64, string, error) {
 	return records, off, "", nil
 }
 
-// Append writes one persist effect's records as frames, in one write, and syncs them if the
-// policy says so.
-func (w *WAL) Append(records []core.Record) error {
-	var buf []byte
+// readSnapshot reads DIR/snapshot, if there is one. It was renamed into place whole, so any
+// damage (a short frame, a failed checksum, a first record that is not a checkpoint) is
+// corruption: an error naming the file and offset, never a silent fallback to the log alone.
+// A temp file left by a crash before its rename is removed.
+func readSnapshot(dir string) ([][]byte, error) {
+	path := filepath.Join(dir, WALSnapshotFile)
+	os.Remove(path + ".tmp")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	records, end, warning, err := readFrames(path, data)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("corrupt snapshot: %v", err)
+	case warning != "":
+		return nil, fmt.Errorf("corrupt snapshot: %s: a frame cut short or failing its checksum at offset %d; refusing to start", path, end)
+	case len(records) == 0 || !isCheckpoint(records[0]):
+		return nil, fmt.Errorf("corrupt snapshot: %s: does not start with a checkpoint record; refusing to start", path)
+	}
+	return records, nil
+}
+
+func isCheckpoint(record []byte) bool { return strings.HasPrefix(string(record), walCheckpointPrefix) }
+
+// fromLastCheckpoint drops every record before the last checkpoint: it supersedes them.
+func fromLastCheckpoint(records [][]byte) [][]byte {
+	for i := len(records) - 1; i >= 0; i-- {
+		if isCheckpoint(records[i]) {
+			return records[i:]
+		}
+	}
+	return records
+}
+
+func appendFrames(buf []byte, records []core.Record) []byte {
 	for i := range records {
 		payload := core.AppendRecord(nil, &records[i])
 		var hdr [walFrameHeader]byte
@@ -166,6 +224,90 @@ func (w *WAL) Append(records []core.Record) error {
 		binary.LittleEndian.PutUint32(hdr[4:], crc32.Checksum(payload, castagnoli))
 		buf = append(append(buf, hdr[:]...), payload...)
 	}
+	return buf
+}
+
+// Append writes one persist effect's records as frames, in one write, and syncs them if the
+// policy says so. A batch that starts with a checkpoint then compacts the log.
+func (w *WAL) Append(records []core.Record) error {
+	buf := appendFrames(nil, records)
+	if err := w.write(buf); err != nil {
+		return err
+	}
+	if len(records) > 0 && records[0].Kind == core.RecordCheckpoint {
+		return w.compact(buf)
+	}
+	return nil
+}
+
+// compact writes a checkpoint batch (already in the log) as the snapshot file, atomically,
+// then empties the log: every record in it is superseded.
+func (w *WAL) compact(frames []byte) error {
+	path := filepath.Join(w.dir, WALSnapshotFile)
+	if err := writeFileSynced(path+".tmp", frames); err != nil {
+		return err
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	if err := syncDir(w.dir); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.file.Truncate(0); err != nil {
+		return fmt.Errorf("%s: truncate after a snapshot: %v", w.path, err)
+	}
+	if _, err := w.file.Seek(0, 0); err != nil {
+		return fmt.Errorf("%s: %v", w.path, err)
+	}
+	if w.policy != FsyncNever {
+		if err := w.file.Sync(); err != nil {
+			return fmt.Errorf("%s: fsync: %v", w.path, err)
+		}
+	}
+	return nil
+}
+
+func writeFileSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err = errors.Join(err, f.Close()); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("data dir %s: %v", dir, err)
+	}
+	err = errors.Join(d.Sync(), d.Close())
+	if err != nil {
+		return fmt.Errorf("data dir %s: fsync: %v", dir, err)
+	}
+	return nil
+}
+
+// Size is the log file's length in bytes (the snapshot not counted).
+func (w *WAL) Size() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	off, err := w.file.Seek(0, 1)
+	if err != nil {
+		return -1
+	}
+	return off
+}
+
+func (w *WAL) write(buf []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if _, err := w.file.Write(buf); err != nil {

@@ -103,7 +103,7 @@ func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.EnableDurability(w, held); err != nil {
+			if err := s.EnableDurability(w, held, core.ServerSnapshotEvery); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.Start(); err != nil {

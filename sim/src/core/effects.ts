@@ -9,6 +9,8 @@ export type Effect =
   | { kind: 'set_timer'; timer: TimerName; delay_us: number }
   | { kind: 'cancel_timer'; timer: TimerName }
   | { kind: 'persist'; persist_id: number; bytes: number }
+  /** GC mitigation: the driver may run the collection it announced (docs/protocol.md) */
+  | { kind: 'collect'; pause_us: number }
   | { kind: 'trace'; line: string }
   | { kind: 'error'; line: string };
 
@@ -54,6 +56,8 @@ export function parseEffect(line: string): Effect {
       return { kind: 'set_timer', timer: o.timer as TimerName, delay_us: o.delay_us as number };
     case 'cancel_timer':
       return { kind: 'cancel_timer', timer: o.timer as TimerName };
+    case 'collect':
+      return { kind: 'collect', pause_us: o.pause_us as number };
     default:
       return { kind: 'error', line };
   }

@@ -20,6 +20,8 @@ export interface NodeSetOptions {
   election_batch?: number;
   /** durability log: the cores emit persist effects and hold what depends on them */
   durability?: 'none' | 'log';
+  /** GC mitigation in the cores (docs/protocol.md): exact mode's BLADE */
+  mitigation?: 'none' | 'blade' | 'mitmem' | 'both';
   trace: boolean;
 }
 
@@ -55,6 +57,7 @@ export class NodeSet {
     if (this.options.repair_batch) cfg.repair_batch = this.options.repair_batch;
     if (this.options.election_batch) cfg.election_batch = this.options.election_batch;
     if (this.options.durability === 'log') cfg.durability = 'log';
+    if (this.options.mitigation && this.options.mitigation !== 'none') cfg.mitigation = this.options.mitigation;
     return cfg;
   }
 

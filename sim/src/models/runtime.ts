@@ -54,6 +54,9 @@ export interface RuntimeModel {
   /** Until when a stop-the-world pause stops the node (µs), for a runtime whose pauses hold
    * requests (G1's); a runtime that only slows the node (Go's concurrent cycles) has none. */
   stoppedUntil_us?(): number;
+  /** True when the memory limit changes nothing this model does: no collector, and a resident
+   * set that fits (no OOM kill). Two runs that differ only in such a limit are the same run. */
+  limitChangesNothing?(): boolean;
 }
 
 /** C++ and Rust: no collector. Each allocation costs allocator time; the resident set is the
@@ -78,6 +81,10 @@ export class ManualMemory implements RuntimeModel {
 
   heapBytes(): number {
     return this.resident_bytes;
+  }
+
+  limitChangesNothing(): boolean {
+    return this.resident_bytes <= this.limit_bytes;
   }
 }
 

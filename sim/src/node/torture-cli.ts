@@ -10,6 +10,7 @@ import { provider } from './engines.ts';
 import { describeFault, drawScenario, FAULT_KINDS, shrunk, type DrawOptions, type Scenario } from '../torture/scenario.ts';
 import { shrink, tortureScenario, type CheckHistory, type SeedResult } from '../torture/torture.ts';
 import { describe, fmtMs } from '../torture/judge.ts';
+import { labReplayUrl } from '../torture/replay-spec.ts';
 
 const USAGE = `usage: npm run torture -- [options]
   --engine E[,E…]     go | cpp | rust | java (every node that engine) | all (each node's engine drawn);
@@ -151,6 +152,11 @@ function replayCommand(engine: string, seed: number, options: DrawOptions, keep?
   return cmd;
 }
 
+/** The Cluster view's address that opens the same run (npm start serves the lab there). */
+function labUrl(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
+  return labReplayUrl({ engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0 });
+}
+
 function printFailure(out: (s: string) => void, engine: string, r: SeedResult) {
   out(`FAIL seed ${r.scenario.seed} (--engine ${engine}): ${summary(r.scenario)}`);
   for (const p of r.judgement.problems) out(`  ${p}`);
@@ -200,6 +206,7 @@ async function main(argv: string[]): Promise<number> {
     out(`porcupine: ${JSON.stringify(r.verdict)}`);
     if (args.trace) for (const line of r.run.trace ?? []) out(`  | ${line.replace(/\n/g, '\n  | ')}`);
     out(`digest ${r.run.digest}`);
+    out(`in the lab (npm start): ${labUrl(engine, scenario.seed, options, args.keepFaults ?? undefined, args.ops ?? undefined)}`);
     if (args.history) writeFileSync(args.history, formatHistory(r.run.history));
     if (args.html) writeFileSync(args.html, checker.check(r.run.history, { html: true }).html ?? '');
     if (r.judgement.ok) out('PASS');
@@ -254,7 +261,11 @@ async function main(argv: string[]): Promise<number> {
           for (const i of s.keep_faults) out(`    fault #${i} ${describeFault(full.faults[i]!)}`);
           for (const p of s.result.judgement.problems) out(`    ${p}`);
           out(`  replay: ${replayCommand(engine, seed, options, s.keep_faults, s.ops_per_client)}`);
-        } else out(`  replay: ${replayCommand(engine, seed, options)}`);
+          out(`  in the lab (npm start): ${labUrl(engine, seed, options, s.keep_faults, s.ops_per_client)}`);
+        } else {
+          out(`  replay: ${replayCommand(engine, seed, options)}`);
+          out(`  in the lab (npm start): ${labUrl(engine, seed, options)}`);
+        }
       }
       if ((seed - args.from + 1) % 50 === 0) process.stderr.write(`  ${engine}: ${seed - args.from + 1}/${args.seeds} seeds, ${tally.failures} failing\n`);
     }

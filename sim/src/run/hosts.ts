@@ -14,7 +14,10 @@ export type NodeEvent =
   | { kind: 'client'; client_id: number; request_id: number; op: OpKind; line: string; bytes: number }
   | { kind: 'message'; from: number; type: string; payload: string | FastMsg; bytes: number; update: boolean }
   /** durability: the device has made these persists durable (ids in the order issued) */
-  | { kind: 'persisted'; ids: number[] };
+  | { kind: 'persisted'; ids: number[] }
+  /** GC mitigation (exact mode): the runtime announces a collection / the collection ended */
+  | { kind: 'gc_pending'; pause_us: number }
+  | { kind: 'gc_done' };
 
 export type NodeOutput =
   | { kind: 'send'; to: number; type: string; payload: string | FastMsg; bytes: number; update: boolean }
@@ -22,7 +25,9 @@ export type NodeOutput =
   | { kind: 'set_timer'; timer: TimerName; delay_us: number }
   | { kind: 'cancel_timer'; timer: TimerName }
   /** durability: write this persist (`bytes` of records) and report it with a `persisted` event */
-  | { kind: 'persist'; persist_id: number; bytes: number };
+  | { kind: 'persist'; persist_id: number; bytes: number }
+  /** GC mitigation (exact mode): the core lets the runtime collect now */
+  | { kind: 'collect' };
 
 export interface Host {
   step(ev: NodeEvent): NodeOutput[];
@@ -43,6 +48,8 @@ export class EngineHost implements Host {
       case 'message': json = messageEvent(ev.payload as string); break;
       // batches are written in order, so the newest id reports every one before it
       case 'persisted': json = `{"type":"persisted","persist_id":${Math.max(...ev.ids)}}`; break;
+      case 'gc_pending': json = `{"type":"gc_pending","pause_us":${ev.pause_us}}`; break;
+      case 'gc_done': json = '{"type":"gc_done"}'; break;
     }
     const out: NodeOutput[] = [];
     for (const line of splitLines(this.node.step(json))) {
@@ -60,6 +67,7 @@ export class EngineHost implements Host {
         case 'set_timer': out.push({ kind: 'set_timer', timer: e.timer, delay_us: e.delay_us }); break;
         case 'cancel_timer': out.push({ kind: 'cancel_timer', timer: e.timer }); break;
         case 'persist': out.push({ kind: 'persist', persist_id: e.persist_id, bytes: e.bytes }); break;
+        case 'collect': out.push({ kind: 'collect' }); break;
         case 'error': throw new Error(`engine refused an event the simulator built: ${e.line}`);
         case 'trace': break;
       }
@@ -205,6 +213,8 @@ export class FastHost implements Host {
         }
       }
       case 'persisted': // the durable wrapper's (run/durable-host.ts); this model persists nothing
+      case 'gc_pending': // the fast mode's BLADE lives in the run loop (run/simulate.ts)
+      case 'gc_done':
         return out;
     }
   }

@@ -3,10 +3,11 @@
 // on the node's cores and Log mutex. What the effects do next (messages, replies, timers,
 // persists) is the run's business (simulate.ts): a step only says when they leave.
 import type { EngineName } from '../api.ts';
+import type { ResolvedSpec } from './spec.ts';
 import type { TimerName } from '../core/effects.ts';
 import { opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
 import type { CpuPool } from '../models/cpu.ts';
-import type { CpuCosts } from '../models/node-model.ts';
+import type { CpuCosts, NodeRuntimeSettings } from '../models/node-model.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
 import { writeCpu_us, type DiskQueue, type StorageCosts } from '../models/storage.ts';
 import type { Host, NodeEvent, NodeOutput, OpKind } from './hosts.ts';
@@ -34,6 +35,13 @@ export interface SimNode {
   blade_drain_until_us: number;
   /** durability: the node's device (null: durability none) */
   disk: DiskQueue | null;
+}
+
+/** A node's runtime model settings in a run (one definition: the run and the probe cache). The
+ * log holds about two commit intervals of instances at the offered rate. */
+export function runtimeSettings(spec: ResolvedSpec, engine: EngineName): NodeRuntimeSettings {
+  const log_instances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
+  return { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances };
 }
 
 /** Where a step's effects go out: the serialized section (the core step under the Log mutex)

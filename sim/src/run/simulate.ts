@@ -21,7 +21,7 @@ import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Ev } from './events.ts';
-import { stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { runtimeSettings, stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 import { nodeTimelines, round3, round4, round6, type RunWindow } from '../results/timelines.ts';
 
@@ -93,10 +93,14 @@ class Simulation {
     this.bucket_us = spec.timeline_bucket_us;
     const exact = spec.fidelity === 'exact';
     const durable = spec.storage.durability !== 'none';
-    this.nodeSet = exact ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}) }) : null;
+    // Exact mode's BLADE is the cores' own (docs/protocol.md, "GC mitigation"); MITMEM's busy
+    // rule stays the run loop's (mitmemBusy), in both modes.
+    const coreBlade = exact && bladeOn(spec.mitigation.mode);
+    this.nodeSet = exact
+      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const } : {}) })
+      : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
-    const logInstances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
     // The steady-state shortcut (fast mode): node 0 leads, the others start in the follower's phase.
     const phases = spec.fidelity === 'fast' ? hooks.g1_states : undefined;
     spec.engines.forEach((engine, id) => {
@@ -107,7 +111,7 @@ class Simulation {
         host: null,
         inc: 0,
         pool,
-        runtime: makeRuntime(card, { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances: logInstances, ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
+        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,
@@ -229,22 +233,23 @@ class Simulation {
       this.crash(n);
       return;
     }
+    if (this.nodeSet && this.mit?.blade) this.bladeCoreOutputs(n, out);
     const tm = this.timing;
     for (const o of out) this.emit(n, o, tm.ser_start_us, tm.ser_end_us, tm.send_at_us);
   }
 
-  private emit(n: SimNode, o: NodeOutput, serStart: number, serEnd: number, sendAt: number): void {
+  private emit(n: SimNode, o: NodeOutput, ser_start_us: number, ser_end_us: number, send_at_us: number): void {
     switch (o.kind) {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
-        const at = this.net.arrival(n.id, o.to, o.bytes, sendAt);
+        const at = this.net.arrival(n.id, o.to, o.bytes, send_at_us);
         this.q.push(at, { k: EV.arrival, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
         return;
       }
       case 'reply': {
         const thread = threadOfClient(o.client_id, this.clients.threads.length);
         if (thread === null) return;
-        const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, sendAt);
+        const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, o.bytes, send_at_us);
         const t = this.clients.threads[thread]!;
         if (o.result !== 'leader_is' && o.result !== 'retry' && t.busy && o.request_id === t.request_id) {
           if (t.busy_from !== null && this.mit) {
@@ -261,19 +266,21 @@ class Simulation {
       }
       case 'set_timer': {
         const gen = ++n.timerGen[o.timer];
-        this.q.push(serEnd + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
+        this.q.push(ser_end_us + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
         // Only a leader arms the commit timer: that is how the simulator sees who leads.
-        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, serStart);
+        if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, ser_start_us);
         return;
       }
       case 'cancel_timer':
         n.timerGen[o.timer]++;
         if (o.timer === 'commit' && this.leader === n.id) this.leader = null;
         return;
+      case 'collect': // handled where the step ran (bladeCoreOutputs)
+        return;
       case 'persist':
         // An ordered log's records leave the serialized section for the disk; a scattered
         // entry leaves when the step's work is done.
-        for (const f of n.disk!.submit(this.store!.ordered ? serEnd : sendAt, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
+        for (const f of n.disk!.submit(this.store!.ordered ? ser_end_us : send_at_us, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
         return;
     }
   }
@@ -295,9 +302,9 @@ class Simulation {
     };
   }
 
-  private setLeader(id: number, t: number): void {
+  private setLeader(id: number, t_us: number): void {
     this.leader = id;
-    this.leaderChanges.push({ t_s: round6(t / 1e6), leader: id });
+    this.leaderChanges.push({ t_s: round6(t_us / 1e6), leader: id });
   }
 
   private handle(e: Ev): void {
@@ -354,8 +361,9 @@ class Simulation {
 
   /** BLADE's upcall: the runtime is about to collect. A leader hands off first; a follower
    * asks the leader for permission; the collection waits until it is granted. */
-  private bladeGate(n: SimNode, _t: number, _pending: GcPending): boolean {
+  private bladeGate(n: SimNode, _t: number, pending: GcPending): boolean {
     const m = this.mit!;
+    if (this.nodeSet) return this.bladeCoreGate(n, pending);
     switch (n.blade) {
       case 'granted':
         n.blade = 'collecting';
@@ -391,6 +399,46 @@ class Simulation {
     const leader = this.fastCluster.leader;
     this.q.push(this.net.arrival(n.id, leader, 64, this.now), { k: EV.blade_request, node: n.id });
     return false;
+  }
+
+  /** Exact mode: the engine decides. The runtime's announcement becomes a `gc_pending` event
+   * to the node's core (queued, so it is stepped like any event); the collection waits for the
+   * core's `collect` (at once, after its leader's grant, or after its handoff); `gc_done`
+   * follows when the collection ends. */
+  private bladeCoreGate(n: SimNode, pending: GcPending): boolean {
+    const m = this.mit!;
+    switch (n.blade) {
+      case 'granted':
+        n.blade = 'collecting';
+        m.granted++;
+        m.stats.max_collecting_at_once = Math.max(m.stats.max_collecting_at_once, this.nodes.filter((x) => x.blade === 'collecting').length);
+        this.q.push(this.now, { k: 10, node: n.id });
+        return true;
+      case 'collecting':
+        return true;
+      case 'asked':
+      case 'handoff':
+        return false;
+      case 'idle':
+        break;
+    }
+    if (!n.host) return true;
+    m.stats.gc_pending++;
+    m.stats.held_collections++;
+    n.blade = 'asked';
+    const pause_us = Math.max(1, Math.round(predictPause_ms(pending.predicted_pause_ms, m.rng) * 1000));
+    this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_pending', pause_us });
+    return false;
+  }
+
+  /** Exact mode: what a core step says about BLADE — a `collect` lets the held collection run
+   * at the runtime's next allocation; a `handoff` broadcast is one handoff. */
+  private bladeCoreOutputs(n: SimNode, out: NodeOutput[]): void {
+    for (const o of out) {
+      if (o.kind === 'collect' && n.blade === 'asked') n.blade = 'granted';
+    }
+    const firstPeer = n.id === 0 ? 1 : 0;
+    if (out.some((o) => o.kind === 'send' && o.type === 'handoff' && o.to === firstPeer)) this.mit!.stats.handoffs++;
   }
 
   private bladeHandoffArrives(from: number, to: number): void {
@@ -437,6 +485,13 @@ class Simulation {
   /** The node's collection is over (or the node died): the next waiting node may collect. */
   private bladeDone(n: SimNode): void {
     const m = this.mit!;
+    if (this.nodeSet) {
+      // exact mode: the core hears the end (a crashed node's core is gone)
+      const wasCollecting = n.blade === 'collecting';
+      n.blade = 'idle';
+      if (wasCollecting && n.host) this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_done' });
+      return;
+    }
     if (n.blade === 'collecting') m.lastCollected.push(n.id);
     n.blade = 'idle';
     const next = m.board.done(n.id);

@@ -5,7 +5,7 @@ import type { EngineName, Fidelity, ModelCard, RunSpec } from '../api.ts';
 import { validateClusterSeed } from '../core/nodes.ts';
 import { defaultNetwork, param } from '../models/card.ts';
 import { GIB } from '../models/node-model.ts';
-import { bladeOn, resolveMitigation, type MitigationSpec } from '../models/mitigation.ts';
+import { resolveMitigation, type MitigationSpec } from '../models/mitigation.ts';
 import { resolveStorage, type ResolvedStorage } from '../models/storage.ts';
 import type { NetworkParams } from '../net/network.ts';
 import { validateNetwork } from '../net/network.ts';
@@ -110,9 +110,6 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
     mitigation = resolveMitigation(spec.mitigation);
   } catch (e) {
     throw new SpecError((e as Error).message);
-  }
-  if (bladeOn(mitigation.mode) && fidelity === 'exact') {
-    throw new SpecError(`mitigation "${mitigation.mode}" needs fidelity "fast": BLADE's leadership handoff is not an event of the engines yet, so only the fast protocol model can hand off`);
   }
   let storage: ResolvedStorage;
   try {

@@ -7,8 +7,11 @@ import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts
 import { SpecError, resolveSpec } from '../run/spec.ts';
 import { GIB } from '../models/node-model.ts';
 import { modelWindow, type ModelWindow } from '../run/measurement.ts';
+import { memoryFreeKey, ProbeCache } from './probe-cache.ts';
 
 const MAX_PROBES = 40;
+/** The runs a memory size does not change, shared by every search of this process or worker. */
+const PROBES = new ProbeCache();
 /** The first guess after an overloaded probe: this share of the rate it served. */
 const SERVED_GUESS_SHARE = 0.95;
 
@@ -102,7 +105,12 @@ export function runProbe(spec: SloSearchSpec, target: number, provide: EnginePro
     estimated = est.estimated_from;
     overShare = est.over_share;
   } else {
-    r = simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000, ...(w?.g1_start ? { g1_states: w.g1_start } : {}) });
+    // A run the memory does not enter is made once for all memory sizes (probe-cache.ts); a run
+    // started from carried G1 state is not memory-free.
+    const key = w?.g1_start ? null : memoryFreeKey(probeSpec, inner.stop_when_p99_exceeds_us, slo * 1000);
+    const cached = key === null ? null : PROBES.get(key, probeSpec);
+    r = cached ?? simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000, ...(w?.g1_start ? { g1_states: w.g1_start } : {}) });
+    if (key !== null && !cached) PROBES.set(key, r);
     met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
     p99 = r.stopped_early ? slo : p99ms(r);
     if (r.ops_over && r.latency.all.count > 0 && !r.stopped_early) overShare = r.ops_over.count / r.latency.all.count;

@@ -148,6 +148,14 @@ describe('durability log: crashes restart the process from its disk', () => {
     }
   });
 
+  it('a drawn restart violation in durability none (seed 173, rust: a node restarted empty) is gone in log', () => {
+    const none = tortureScenario(drawScenario(173, { engine: 'rust', durability: 'none' }), provide, check);
+    expect(none.judgement.safe).toBe(false);
+    expect(none.judgement.problems.join('; ')).toMatch(/safety violation/);
+    const log = tortureScenario(drawScenario(173, { engine: 'rust', durability: 'log' }), provide, check);
+    expect(log.judgement.problems).toEqual([]);
+  });
+
   it('draws real restarts: none restarts empty (as --amnesia), log from the records, and the same faults either way', () => {
     const keep = drawScenario(17, { engine: 'go' });
     const none = drawScenario(17, { engine: 'go', durability: 'none' });

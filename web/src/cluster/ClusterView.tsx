@@ -2,7 +2,7 @@
 // a time by the simulator's step session. Every message, timer, crash and partition is the
 // student's choice; every choice is recorded, so the URL reproduces the screen and the
 // timeline rewinds by re-running from the seed.
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { Knob } from '../app/Knob.tsx';
@@ -46,7 +46,21 @@ function enginesFor(choice: string): EngineName[] {
   return choice === 'all' ? BROWSER_ENGINES : [choice as EngineName];
 }
 
-export default function ClusterView({ state, update }: ViewProps) {
+const TortureReplay = lazy(() => import('./TortureReplay.tsx'));
+
+/** A torture run's address (c.torture) opens its replay; otherwise the step-by-step cluster. */
+export default function ClusterView(props: ViewProps) {
+  if (props.state.cluster.torture !== '') {
+    return (
+      <Suspense fallback={<p role="status">Loading the replay…</p>}>
+        <TortureReplay {...props} />
+      </Suspense>
+    );
+  }
+  return <StepCluster {...props} />;
+}
+
+function StepCluster({ state, update }: ViewProps) {
   const { engine, nodes: nodesText, choices: urlChoices, step: urlStep, speed, durability } = state.cluster;
   const nodes = Number(nodesText);
   const seed = state.seed;

@@ -18,6 +18,8 @@ interface NodeCardProps {
   onRestart: () => void;
   /** durability log: restart with the disk wiped */
   onRestartWiped?: () => void;
+  /** a replay to watch, not a cluster to act on: no crash or restart buttons */
+  readOnly?: boolean;
 }
 
 /** Redrawn only when the node's inspect view or its disk changes (raw is the view's exact text). */
@@ -60,14 +62,14 @@ function Durability({ id, disk, up }: { id: number; disk: readonly string[] | un
   );
 }
 
-function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped }: NodeCardProps) {
+function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped, readOnly }: NodeCardProps) {
   if (view === null) {
     return (
       <section className="node-card down" data-testid={`node-${id}`} data-role="down" aria-label={`n${id}, down`}>
         <header>
           <h3>n{id}</h3>
           <span className="role-badge">down</span>
-          {disk === undefined ? (
+          {readOnly ? null : disk === undefined ? (
             <button type="button" onClick={onRestart}>
               Restart
             </button>
@@ -103,9 +105,11 @@ function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped }: No
         <span className="mono" data-testid={`ballot-${id}`} title={`${ballotHint(formatBallot(workingBallot(view)))}${view.role === 'candidate' ? '; it stands for election with this ballot' : ''}`}>
           ballot {formatBallot(workingBallot(view))}
         </span>
-        <button type="button" onClick={onCrash}>
-          Crash
-        </button>
+        {!readOnly && (
+          <button type="button" onClick={onCrash}>
+            Crash
+          </button>
+        )}
       </header>
       <dl className="node-facts">
         <div>

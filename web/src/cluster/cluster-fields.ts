@@ -1,5 +1,25 @@
 // The Cluster view's settings as the URL carries them (prefix `c.`).
-import { ENGINE_OPTIONS, choiceField, integerField, stringListField, type FieldValues } from '../state/fields.ts';
+import { ENGINE_OPTIONS, FieldError, choiceField, integerField, stringListField, type Field, type FieldValues } from '../state/fields.ts';
+import { formatReplaySpec, parseReplaySpec, ReplaySpecError } from '@replicant/sim/torture/replay-spec';
+
+/** A torture run to replay, as `npm run torture` prints it in its lab address; '' for none. */
+function tortureField(): Field<string> {
+  return {
+    label: 'Torture run',
+    default: '',
+    control: { kind: 'hidden' },
+    parse: (raw) => {
+      if (raw === '') return '';
+      try {
+        return formatReplaySpec(parseReplaySpec(raw));
+      } catch (e) {
+        if (e instanceof ReplaySpecError) throw new FieldError(e.message);
+        throw e;
+      }
+    },
+    format: (v) => v,
+  };
+}
 
 export const CLUSTER_FIELDS = {
   engine: choiceField('Engine', 'go', [...ENGINE_OPTIONS, { value: 'all', label: 'all four' }] as const),
@@ -16,6 +36,7 @@ export const CLUSTER_FIELDS = {
   /** The step shown; 0 means the last recorded one (booting alone takes a step per node). */
   step: integerField('Step', 0, { min: 0, max: 100_000 }),
   choices: stringListField('Recorded steps', { maxItems: 5_000, maxLength: 300 }),
+  torture: tortureField(),
   speed: choiceField('Speed', '1', [
     { value: '0.5', label: '½×' },
     { value: '1', label: '1×' },

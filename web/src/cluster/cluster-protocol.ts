@@ -6,6 +6,8 @@ import type { EngineName } from '@replicant/engines/loader/catalogue';
 import type { Explained } from './explain.ts';
 import type { Action, Snapshot } from './controller.ts';
 import type { SessionHistory } from './history.ts';
+import type { InspectView } from './inspect.ts';
+import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
 
 export type Durability = 'none' | 'log';
 
@@ -50,3 +52,40 @@ export interface ClusterLive {
 export type ClusterResponse =
   | { id: number; type: 'cluster-state'; state: ClusterLive }
   | { id: number; type: 'cluster-history'; history: SessionHistory; step: number };
+
+/** A torture run the CLI printed (its lab address), replayed in the worker and played step by step. */
+export type TortureRequest =
+  /** `spec`: the run as sim/src/torture/replay-spec.ts writes it ("go:12;keep=0,3;ops=4") */
+  | { id: number; type: 'cluster-torture'; spec: string }
+  /** the nodes at core step `step` (1 … total_steps) */
+  | { id: number; type: 'cluster-torture-goto'; step: number };
+
+export interface TortureFrame {
+  step: number;
+  time_us: number;
+  inspect: string[];
+  views: (InspectView | null)[];
+  /** the run's log up to this step, in words, oldest first (fault starts and ends as notes) */
+  explained: Explained[];
+  /** the faults in force at this moment, in words */
+  active_faults: string[];
+}
+
+export interface TortureLive {
+  spec: string;
+  seed: number;
+  engines: EngineName[];
+  summary: string;
+  faults: string[];
+  history: HistoryOp[];
+  /** Porcupine's verdict on the history (suspect_operations index into it) */
+  verdict: Verdict;
+  /** the CLI's judgement: linearizable, no lost acknowledged write, no divergence, served again */
+  ok: boolean;
+  problems: string[];
+  total_steps: number;
+  digest: string;
+  frame: TortureFrame;
+}
+
+export type TortureResponse = { id: number; type: 'torture-state'; torture: TortureLive };

@@ -3,12 +3,13 @@
 // in one envelope. Every request carries an id and gets its loading notes, then exactly one
 // answer or one error with that id.
 import type { LessonRequest, LessonResponse, LiveState } from '../learn/lesson-protocol.ts';
-import type { ClusterRequest, ClusterResponse, ClusterLive } from '../cluster/cluster-protocol.ts';
+import type { ClusterRequest, ClusterResponse, ClusterLive, TortureLive, TortureRequest, TortureResponse } from '../cluster/cluster-protocol.ts';
 
-export type EngineRequest = LessonRequest | ClusterRequest;
+export type EngineRequest = LessonRequest | ClusterRequest | TortureRequest;
 
 export type EngineResponse =
   | Exclude<LessonResponse, { type: 'error' }>
   | ClusterResponse
-  /** `live` (a lesson) or `cluster` (the Cluster view): the state as it is after the failed request */
-  | { id: number; type: 'error'; message: string; live: LiveState | null; cluster?: ClusterLive | null };
+  | TortureResponse
+  /** `live` (a lesson), `cluster` or `torture` (the Cluster view): the state as it is after the failed request */
+  | { id: number; type: 'error'; message: string; live: LiveState | null; cluster?: ClusterLive | null; torture?: TortureLive | null };

@@ -28,6 +28,7 @@ func main() {
 	dataDir := flag.String("data-dir", "", "directory of the write-ahead log (durability log)")
 	durability := flag.String("durability", "", "log (the default with --data-dir) or none")
 	fsync := flag.String("fsync", "always", "when the write-ahead log is synced: always, interval or never")
+	snapshotEvery := flag.Uint64("snapshot-every", core.ServerSnapshotEvery, "durability log: a checkpoint (snapshot file, log truncated) every this many executed instances; 0 never")
 	mitigation := flag.String("mitigation", "none", "GC mitigation: none, blade, mitmem or both (GOGC off under a watcher; docs/mitigation.md)")
 	flag.Parse()
 	fail := func(err error) {
@@ -65,7 +66,7 @@ func main() {
 		if held.Warning != "" {
 			logger.Printf("warning: %s", held.Warning)
 		}
-		if err := s.EnableDurability(w, held); err != nil {
+		if err := s.EnableDurability(w, held, *snapshotEvery); err != nil {
 			fail(err)
 		}
 	case *durability == "" || *durability == "none":

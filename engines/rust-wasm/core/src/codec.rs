@@ -236,9 +236,11 @@ fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
             Message { typ, from, to, channel_id, ballot, ..Message::default() }
         }
         b"handoff" => {
-            let [_, from, to, ch, ballot, target] = object_fields(v, ["type", "from", "to", "channel_id", "ballot", "target"])?;
-            let [from, to, channel_id, ballot, target] = uints([from, to, ch, ballot, target])?;
-            Message { typ: MessageType::Handoff, from, to, channel_id, ballot, target, ..Message::default() }
+            let [_, from, to, ch, ballot, target, collecting, collecting_ticks] =
+                object_fields(v, ["type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks"])?;
+            let [from, to, channel_id, ballot, target, collecting, collecting_ticks] =
+                uints([from, to, ch, ballot, target, collecting, collecting_ticks])?;
+            Message { typ: MessageType::Handoff, from, to, channel_id, ballot, target, collecting, collecting_ticks, ..Message::default() }
         }
         _ => return None,
     };
@@ -349,6 +351,10 @@ fn decode_record(v: &JsonValue<'_>) -> Option<Record> {
             let [_, le, kv] = object_fields(v, ["kind", "last_executed", "kv"])?;
             Some(Record::Snapshot { last_executed: as_uint(le)?, kv: decode_kv_entries(kv)? })
         }
+        b"checkpoint" => {
+            let [_, ballot, le, kv] = object_fields(v, ["kind", "ballot", "last_executed", "kv"])?;
+            Some(Record::Checkpoint { ballot: as_uint(ballot)?, last_executed: as_uint(le)?, kv: decode_kv_entries(kv)? })
+        }
         _ => None,
     }
 }
@@ -368,6 +374,13 @@ pub fn append_record(b: &mut Vec<u8>, r: &Record) {
         }
         Record::Snapshot { last_executed, kv } => {
             append_string_field(b, "kind", "snapshot", true);
+            append_uint_field(b, "last_executed", *last_executed, false);
+            append_field(b, "kv", false);
+            append_kv_entries(b, kv);
+        }
+        Record::Checkpoint { ballot, last_executed, kv } => {
+            append_string_field(b, "kind", "checkpoint", true);
+            append_uint_field(b, "ballot", *ballot, false);
             append_uint_field(b, "last_executed", *last_executed, false);
             append_field(b, "kv", false);
             append_kv_entries(b, kv);
@@ -471,6 +484,8 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
         MessageType::Handoff => {
             append_uint_field(b, "ballot", m.ballot, false);
             append_uint_field(b, "target", m.target, false);
+            append_uint_field(b, "collecting", m.collecting, false);
+            append_uint_field(b, "collecting_ticks", m.collecting_ticks, false);
         }
     }
     b.push(b'}');
@@ -655,6 +670,7 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             b"repair_batch" => cfg.repair_batch = n,
             b"election_batch" => cfg.election_batch = n,
             b"mitmem_deadline_us" => cfg.mitmem_deadline_us = n,
+            b"snapshot_every" => cfg.snapshot_every = n,
             _ => {
                 let mut quoted = Vec::new();
                 append_json_string(&mut quoted, &shown);

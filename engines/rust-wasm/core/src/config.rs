@@ -33,6 +33,10 @@ pub struct Config {
     pub election_batch: u64,
     /// `none` (the paper's, the lab's preset) or `log` (persist before revealing).
     pub durability: Durability,
+    /// In durability log, a checkpoint persist (the KV store, the ballot and the slots after
+    /// it) every this many executed instances, so a driver can compact its records
+    /// (docs/protocol.md, "Compaction"). 0, the default, takes none.
+    pub snapshot_every: u64,
     /// What a node does when its runtime announces a collection (mitigation.rs); none
     /// collects at once, the paper's behaviour.
     pub mitigation: Mitigation,
@@ -45,6 +49,9 @@ pub const SERVER_REPAIR_BATCH: u64 = 256;
 
 /// The election batch the native servers use (docs/protocol.md, "Bounded elections").
 pub const SERVER_ELECTION_BATCH: u64 = 256;
+
+/// The checkpoint interval the native servers use (docs/protocol.md, "Compaction").
+pub const SERVER_SNAPSHOT_EVERY: u64 = 4096;
 
 /// The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout.
 pub const QUORUM_WINDOW_TICKS: u64 = 2;
@@ -63,6 +70,7 @@ impl Default for Config {
             repair_batch: 0,
             election_batch: 0,
             durability: Durability::None,
+            snapshot_every: 0,
             mitigation: Mitigation::None,
             mitmem_deadline_us: 20_000, // the MITMEM paper's 20 ms SLO
         }
@@ -95,6 +103,9 @@ impl Config {
         }
         if self.election_batch > 4096 {
             return err("election_batch must be between 0 and 4096");
+        }
+        if self.snapshot_every > 1_000_000 {
+            return err("snapshot_every must be between 0 and 1000000");
         }
         if self.mitmem_deadline_us > 60_000_000 {
             return err("mitmem_deadline_us must be between 0 and 60000000");

@@ -35,6 +35,9 @@ pub enum Record {
     Instance(Instance),
     /// An installed snapshot: the KV store at last_executed.
     Snapshot { last_executed: u64, kv: Vec<(String, String)> },
+    /// The node's own snapshot, first in a batch that also holds every slot after
+    /// last_executed: with its ballot, the batch supersedes every record written before it.
+    Checkpoint { ballot: u64, last_executed: u64, kv: Vec<(String, String)> },
 }
 
 /// The node's bookkeeping for persist effects (all zero in `none` mode).
@@ -48,6 +51,8 @@ pub(crate) struct DurableState {
     pub done_id: u64,
     /// The ballot of the last promise record.
     pub recorded_ballot: u64,
+    /// last_executed at the last checkpoint (or at the restart).
+    pub checkpointed_at: u64,
     /// This step's records, emitted as one persist effect.
     pub records: Vec<Record>,
     /// Sends and replies waiting for a persist: (persist id, effect).
@@ -78,7 +83,9 @@ impl Node {
     /// batch), the records become one persist effect, and while any persist is outstanding
     /// every send and reply of the step waits for the newest one.
     pub(crate) fn finish_durable_step(&mut self) {
-        if self.ballot != self.dur.recorded_ballot {
+        if self.checkpoint_due() {
+            self.take_checkpoint();
+        } else if self.ballot != self.dur.recorded_ballot {
             self.dur.records.insert(0, Record::Promise(self.ballot));
             self.dur.recorded_ballot = self.ballot;
         }
@@ -100,6 +107,26 @@ impl Node {
             let records = std::mem::take(&mut self.dur.records);
             self.effects.push(Effect::Persist { persist_id: self.dur.issued_id, records });
         }
+    }
+
+    /// snapshot_every instances were executed since the last checkpoint.
+    fn checkpoint_due(&self) -> bool {
+        let every = self.cfg.snapshot_every;
+        every > 0 && self.log.last_executed() >= self.dur.checkpointed_at + every
+    }
+
+    /// Replaces this step's records by a checkpoint: the ballot and the KV store at
+    /// last_executed, then every slot after it as stored. Everything the step recorded is in
+    /// it, and so is everything recorded before, so a driver may drop every earlier record
+    /// once it is written.
+    fn take_checkpoint(&mut self) {
+        let le = self.log.last_executed();
+        let kv = self.kv.first_entries(self.kv.size()).into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut records = vec![Record::Checkpoint { ballot: self.ballot, last_executed: le, kv }];
+        records.extend(self.log.instances().filter(|i| i.index > le).map(|i| Record::Instance(i.clone())));
+        self.dur.records = records;
+        self.dur.recorded_ballot = self.ballot;
+        self.dur.checkpointed_at = le;
     }
 
     /// Releases, in their original order, the effects that waited for persists up to `id`.
@@ -128,6 +155,9 @@ impl Node {
                 inst.index >= 1 && leader_of(inst.ballot) < num && inst.state != InstanceState::Executed
             }
             Record::Snapshot { kv, .. } => crate::snapshot::valid_kv_entries(kv),
+            Record::Checkpoint { ballot, kv, .. } => {
+                (leader_of(*ballot) < num || leader_of(*ballot) == NO_LEADER) && crate::snapshot::valid_kv_entries(kv)
+            }
         }
     }
 
@@ -157,6 +187,12 @@ impl Node {
                         self.install_snapshot(last_executed, &kv);
                     }
                 }
+                Record::Checkpoint { ballot: b, last_executed, kv } => {
+                    if last_executed > self.log.last_executed() {
+                        self.install_snapshot(last_executed, &kv);
+                    }
+                    ballot = ballot.max(b);
+                }
             }
         }
         if leader_of(ballot) == self.cfg.id {
@@ -167,6 +203,7 @@ impl Node {
         let last_index = self.log.last_index();
         self.trace(Trace { kind: TraceKind::Recovered, ballot, last_index, count, ..Trace::default() });
         self.execute();
+        self.dur.checkpointed_at = self.log.last_executed();
         let delay = self.election_delay_us();
         self.set_timer(TimerName::Election, delay);
     }

@@ -68,6 +68,10 @@ pub struct Message {
     pub pause_us: u64,
     /// handoff: the peer asked to take over.
     pub target: u64,
+    /// handoff: the peers holding grants, a bit per peer.
+    pub collecting: u64,
+    /// handoff: the most heartbeats any of those grants may still be held.
+    pub collecting_ticks: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -97,6 +97,10 @@ pub(crate) struct GcState {
     /// The last handoff heard: its successor's prepare passes the lease.
     handoff_ballot: u64,
     handoff_target: u64,
+    /// The grants the last handoff passed on (a bit per peer) and the most heartbeats any of
+    /// them may still be held; the target keeps them as its own when it wins.
+    inherited_collecting: u64,
+    inherited_ticks: u64,
     // leader state
     grants: Vec<GcGrant>,
     queue: Vec<GcAsk>,
@@ -196,8 +200,13 @@ impl Node {
         self.gc.handoff_ticks = 0;
         self.gc.handoff_ballot = self.ballot;
         self.gc.handoff_target = target;
+        let (mut collecting, mut collecting_ticks) = (0u64, 0u64);
+        for gr in &self.gc.grants {
+            collecting |= 1 << gr.peer;
+            collecting_ticks = collecting_ticks.max(gr.allowed_ticks - gr.ticks);
+        }
         self.trace(Trace { kind: TraceKind::Handoff, leader: target, ..Trace::default() });
-        self.broadcast(Message { typ: MessageType::Handoff, ballot: self.ballot, target, ..Message::default() });
+        self.broadcast(Message { typ: MessageType::Handoff, ballot: self.ballot, target, collecting, collecting_ticks, ..Message::default() });
     }
 
     pub(crate) fn on_handoff(&mut self, m: &Message) {
@@ -207,6 +216,8 @@ impl Node {
         }
         self.gc.handoff_ballot = m.ballot;
         self.gc.handoff_target = m.target;
+        self.gc.inherited_collecting = m.collecting;
+        self.gc.inherited_ticks = m.collecting_ticks;
         if m.target == self.cfg.id {
             self.start_election();
         }
@@ -229,11 +240,25 @@ impl Node {
         }
     }
 
+    /// Starts the leader state afresh, except that a handoff's target keeps the grants its
+    /// predecessor passed on (their holders may still be collecting: granting others at once
+    /// would let more than f collect together right after the handoff).
     pub(crate) fn gc_become_leader(&mut self) {
         self.gc.peer_executed.fill(0);
         self.gc.collected_seq.fill(0);
         self.gc.grants.clear();
         self.gc.queue.clear();
+        let inherit = self.gc.handoff_ballot != 0 && self.gc.handoff_target == self.cfg.id && self.ballot > self.gc.handoff_ballot;
+        if inherit {
+            for p in 0..self.cfg.num_peers {
+                if self.gc.inherited_collecting & (1 << p) != 0 && p != self.cfg.id && (self.gc.grants.len() as u64) < self.max_collecting() {
+                    let allowed_ticks = self.gc.inherited_ticks;
+                    self.gc.grants.push(GcGrant { peer: p, channel_id: 0, ticks: 0, allowed_ticks });
+                }
+            }
+        }
+        self.gc.inherited_collecting = 0;
+        self.gc.inherited_ticks = 0;
     }
 
     /// A waiting node that had no leader to ask asks the one it now hears.
@@ -389,12 +414,19 @@ impl Node {
         self.trace(Trace { kind: TraceKind::GcDone, ..Trace::default() });
         if self.gc.granted {
             self.gc.granted = false;
+            // after a leadership change the grant lives on at the new leader (a handoff passes
+            // it on): release it there, or it would hold a slot until it expires
+            let (mut to, mut ballot) = (self.gc.grant_leader, self.gc.grant_ballot);
+            let l = leader_of(self.ballot);
+            if self.ballot != self.gc.grant_ballot && l != NO_LEADER && l != self.cfg.id {
+                (to, ballot) = (l, self.ballot);
+            }
             let m = Message {
                 typ: MessageType::GcRelease,
                 from: self.cfg.id,
-                to: self.gc.grant_leader,
+                to,
                 channel_id: self.gc.grant_channel,
-                ballot: self.gc.grant_ballot,
+                ballot,
                 ..Message::default()
             };
             self.send(m);

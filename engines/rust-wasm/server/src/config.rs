@@ -15,10 +15,13 @@ pub struct Args {
     pub data_dir: Option<String>,
     /// always (default) or never.
     pub fsync: String,
+    /// Durability log: a checkpoint (snapshot file, log truncated) every this many executed
+    /// instances; 0 never (docs/protocol.md, "Compaction").
+    pub snapshot_every: u64,
 }
 
 pub const USAGE: &str =
-    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|never]]";
+    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|never] [--snapshot-every N]]";
 
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut config_path = None;
@@ -29,6 +32,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     let mut seed = None;
     let mut data_dir = None;
     let mut fsync = "always".to_string();
+    let mut snapshot_every = replicant_core::config::SERVER_SNAPSHOT_EVERY;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -56,6 +60,14 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
             }
             "--data-dir" => data_dir = Some(value("--data-dir")?),
             "--fsync" => fsync = value("--fsync")?,
+            "--snapshot-every" => {
+                let v = value("--snapshot-every")?;
+                snapshot_every = v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n <= 1_000_000)
+                    .ok_or_else(|| format!("bad --snapshot-every {v:?}: between 0 and 1000000"))?;
+            }
             "--verbose" | "-v" => verbose = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
             s if s.starts_with("--id=") => {
@@ -68,7 +80,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     }
     let config_path = config_path.ok_or_else(|| format!("no configuration file given\n{USAGE}"))?;
     let id = id.ok_or_else(|| format!("no --id given\n{USAGE}"))?;
-    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync })
+    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every })
 }
 
 /// The cluster configuration file.

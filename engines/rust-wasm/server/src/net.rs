@@ -509,6 +509,7 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
             restart.push(r);
         }
         node_cfg.durability = Durability::Log;
+        node_cfg.snapshot_every = args.snapshot_every;
         wal = Some(w);
     }
     let peer_listener = bind(cfg.peers[id as usize], "peers").await;

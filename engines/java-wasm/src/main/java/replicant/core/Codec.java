@@ -230,12 +230,14 @@ public final class Codec {
                 return m;
             }
             case "handoff": {
-                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "target");
-                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5]);
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks");
+                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
                 if (n == null) return null;
                 m = header(MessageType.HANDOFF, n);
                 m.ballot = n[3];
                 m.target = n[4];
+                m.collecting = n[5];
+                m.collectingTicks = n[6];
                 return m;
             }
             default:
@@ -351,6 +353,12 @@ public final class Codec {
             List<String[]> kv = f == null ? null : decodeKvEntries(f[2]);
             return n == null || kv == null ? null : Durability.Record.snapshot(n[0], kv);
         }
+        if ("checkpoint".equals(k)) {
+            Value[] f = objectFields(v, "kind", "ballot", "last_executed", "kv");
+            long[] n = f == null ? null : uints(f[1], f[2]);
+            List<String[]> kv = f == null ? null : decodeKvEntries(f[3]);
+            return n == null || kv == null ? null : Durability.Record.checkpoint(n[0], n[1], kv);
+        }
         return null;
     }
 
@@ -391,6 +399,7 @@ public final class Codec {
             Json.appendField(b, "instance", false);
             appendInstance(b, r.instance);
         } else {
+            if (r.kind == Durability.RecordKind.CHECKPOINT) Json.appendUintField(b, "ballot", r.ballot, false);
             Json.appendUintField(b, "last_executed", r.lastExecuted, false);
             Json.appendField(b, "kv", false);
             appendKvEntries(b, r.kv);
@@ -482,6 +491,8 @@ public final class Codec {
             case HANDOFF:
                 Json.appendUintField(b, "ballot", m.ballot, false);
                 Json.appendUintField(b, "target", m.target, false);
+                Json.appendUintField(b, "collecting", m.collecting, false);
+                Json.appendUintField(b, "collecting_ticks", m.collectingTicks, false);
                 break;
         }
         return b.append('}');
@@ -723,6 +734,9 @@ public final class Codec {
                     break;
                 case "mitmem_deadline_us":
                     cfg.mitmemDeadlineUs = n;
+                    break;
+                case "snapshot_every":
+                    cfg.snapshotEvery = n;
                     break;
                 default:
                     throw new Config.ConfigException("config: unknown field " + quote(f.name));

@@ -35,6 +35,12 @@ public final class Config {
     /** none (the paper's, the lab's preset) or log (persist before revealing). */
     public Durability.Mode durability = Durability.Mode.NONE;
     /**
+     * In durability log, a checkpoint persist (the KV store, the ballot and the slots after it)
+     * every this many executed instances, so a driver can compact its records (docs/protocol.md,
+     * "Compaction"). 0, the default, takes none.
+     */
+    public long snapshotEvery = 0;
+    /**
      * What a node does when its runtime announces a collection ({@link Mitigation}); none
      * collects at once, the paper's behaviour.
      */
@@ -47,6 +53,9 @@ public final class Config {
 
     /** The election batch the native servers use (docs/protocol.md, "Bounded elections"). */
     public static final long SERVER_ELECTION_BATCH = 256;
+
+    /** The checkpoint interval the native servers use (docs/protocol.md, "Compaction"). */
+    public static final long SERVER_SNAPSHOT_EVERY = 4096;
 
     /** The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout. */
     public static final long QUORUM_WINDOW_TICKS = 2;
@@ -75,6 +84,7 @@ public final class Config {
         c.repairBatch = repairBatch;
         c.electionBatch = electionBatch;
         c.durability = durability;
+        c.snapshotEvery = snapshotEvery;
         c.mitigation = mitigation;
         c.mitmemDeadlineUs = mitmemDeadlineUs;
         return c;
@@ -98,6 +108,8 @@ public final class Config {
             throw new ConfigException("config: repair_batch must be between 0 and 4096");
         } else if (electionBatch < 0 || electionBatch > 4096) {
             throw new ConfigException("config: election_batch must be between 0 and 4096");
+        } else if (snapshotEvery < 0 || snapshotEvery > 1_000_000) {
+            throw new ConfigException("config: snapshot_every must be between 0 and 1000000");
         } else if (mitmemDeadlineUs < 0 || mitmemDeadlineUs > 60_000_000) {
             throw new ConfigException("config: mitmem_deadline_us must be between 0 and 60000000");
         }

@@ -37,7 +37,12 @@ public final class Durability {
         /** A log slot as stored (in progress or committed). */
         INSTANCE("instance"),
         /** An installed snapshot: the KV store at last_executed. */
-        SNAPSHOT("snapshot");
+        SNAPSHOT("snapshot"),
+        /**
+         * The node's own snapshot, first in a batch that also holds every slot after last_executed:
+         * with its ballot, the batch supersedes every record written before it.
+         */
+        CHECKPOINT("checkpoint");
 
         public final String wire;
 
@@ -49,11 +54,11 @@ public final class Durability {
     /** One durable record: what a persist effect asks for and a restart hands back. */
     public static final class Record {
         public final RecordKind kind;
-        /** promise. */
+        /** promise, checkpoint. */
         public final long ballot;
         /** instance. */
         public final Instance instance;
-        /** snapshot. */
+        /** snapshot, checkpoint. */
         public final long lastExecuted;
         public final List<String[]> kv;
 
@@ -75,6 +80,10 @@ public final class Durability {
 
         public static Record snapshot(long lastExecuted, List<String[]> kv) {
             return new Record(RecordKind.SNAPSHOT, 0, null, lastExecuted, kv);
+        }
+
+        public static Record checkpoint(long ballot, long lastExecuted, List<String[]> kv) {
+            return new Record(RecordKind.CHECKPOINT, ballot, null, lastExecuted, kv);
         }
     }
 
@@ -99,6 +108,8 @@ public final class Durability {
         long doneId;
         /** The ballot of the last promise record. */
         long recordedBallot = Ballot.INITIAL_BALLOT;
+        /** last_executed at the last checkpoint (or at the restart). */
+        long checkpointedAt;
         /** This step's records, emitted as one persist effect. */
         ArrayList<Record> records = new ArrayList<>();
         final ArrayList<Held> held = new ArrayList<>();
@@ -130,7 +141,9 @@ public final class Durability {
      */
     static void finishStep(Node n) {
         State d = n.dur;
-        if (n.ballot != d.recordedBallot) {
+        if (checkpointDue(n)) {
+            takeCheckpoint(n);
+        } else if (n.ballot != d.recordedBallot) {
             d.records.add(0, Record.promise(n.ballot));
             d.recordedBallot = n.ballot;
         }
@@ -151,6 +164,29 @@ public final class Durability {
             d.records = new ArrayList<>();
             n.effects.add(e);
         }
+    }
+
+    /** snapshot_every instances were executed since the last checkpoint. */
+    static boolean checkpointDue(Node n) {
+        long every = n.cfg.snapshotEvery;
+        return every > 0 && n.log.lastExecuted() >= n.dur.checkpointedAt + every;
+    }
+
+    /**
+     * Replaces this step's records by a checkpoint: the ballot and the KV store at last_executed,
+     * then every slot after it as stored. Everything the step recorded is in it, and so is
+     * everything recorded before, so a driver may drop every earlier record once it is written.
+     */
+    static void takeCheckpoint(Node n) {
+        State d = n.dur;
+        long le = n.log.lastExecuted();
+        d.records.clear();
+        d.records.add(Record.checkpoint(n.ballot, le, n.kv.firstEntries(n.kv.size())));
+        for (Instance inst : n.log.instances()) {
+            if (inst.index > le) d.records.add(Record.instance(inst));
+        }
+        d.recordedBallot = n.ballot;
+        d.checkpointedAt = le;
     }
 
     /**
@@ -180,6 +216,10 @@ public final class Durability {
             return Ballot.leaderOf(r.ballot) < num || Ballot.leaderOf(r.ballot) == Ballot.NO_LEADER;
         }
         if (r.kind == RecordKind.SNAPSHOT) return Snapshot.validKvEntries(r.kv);
+        if (r.kind == RecordKind.CHECKPOINT) {
+            return (Ballot.leaderOf(r.ballot) < num || Ballot.leaderOf(r.ballot) == Ballot.NO_LEADER)
+                    && Snapshot.validKvEntries(r.kv);
+        }
         Instance inst = r.instance;
         return inst.index >= 1 && Ballot.leaderOf(inst.ballot) < num && inst.state != Instance.State.EXECUTED;
     }
@@ -209,8 +249,9 @@ public final class Durability {
             } else if (r.kind == RecordKind.INSTANCE) {
                 if (r.instance.index > n.log.globalLastExecuted()) n.log.restore(r.instance); // not inside a snapshot
                 ballot = Math.max(ballot, r.instance.ballot);
-            } else if (r.lastExecuted > n.log.lastExecuted()) {
-                Snapshot.install(n, r.lastExecuted, r.kv);
+            } else {
+                if (r.lastExecuted > n.log.lastExecuted()) Snapshot.install(n, r.lastExecuted, r.kv);
+                if (r.kind == RecordKind.CHECKPOINT) ballot = Math.max(ballot, r.ballot);
             }
         }
         if (Ballot.leaderOf(ballot) == n.cfg.id) ballot = (ballot & ~0xffL) | Ballot.NO_LEADER; // above the recorded one
@@ -222,6 +263,7 @@ public final class Durability {
         t.count = records.size();
         n.trace(t);
         MultiPaxos.execute(n);
+        n.dur.checkpointedAt = n.log.lastExecuted();
         n.setTimer(TimerName.ELECTION, n.electionDelayUs());
     }
 

@@ -56,6 +56,10 @@ public final class Messages {
         public long pauseUs;
         /** handoff: the peer asked to take over. */
         public long target;
+        /** handoff: the peers holding grants, a bit per peer. */
+        public long collecting;
+        /** handoff: the most heartbeats any of those grants may still be held. */
+        public long collectingTicks;
 
         public Message(MessageType type) {
             this.type = type;
@@ -77,6 +81,8 @@ public final class Messages {
             m.kv = kv;
             m.pauseUs = pauseUs;
             m.target = target;
+            m.collecting = collecting;
+            m.collectingTicks = collectingTicks;
             return m;
         }
     }

@@ -89,6 +89,9 @@ public final class Mitigation {
         long handoffTicks;
         /** The last handoff heard: its successor's prepare passes the lease. */
         long handoffBallot, handoffTarget;
+        // the grants the last handoff passed on (a bit per peer) and the most heartbeats any of
+        // them may still be held; the target keeps them as its own when it wins
+        long inheritedCollecting, inheritedTicks;
         // leader state
         final ArrayList<Grant> grants = new ArrayList<>();
         final ArrayList<Ask> queue = new ArrayList<>();
@@ -180,10 +183,17 @@ public final class Mitigation {
         g.handoffTicks = 0;
         g.handoffBallot = n.ballot;
         g.handoffTarget = target;
+        long collecting = 0, collectingTicks = 0;
+        for (Grant gr : g.grants) {
+            collecting |= 1L << gr.peer;
+            collectingTicks = Math.max(collectingTicks, gr.allowedTicks - gr.ticks);
+        }
         tracePeer(n, TraceKind.HANDOFF, target);
         Message m = new Message(MessageType.HANDOFF);
         m.ballot = n.ballot;
         m.target = target;
+        m.collecting = collecting;
+        m.collectingTicks = collectingTicks;
         n.broadcast(m);
     }
 
@@ -194,6 +204,8 @@ public final class Mitigation {
         }
         n.gc.handoffBallot = m.ballot;
         n.gc.handoffTarget = m.target;
+        n.gc.inheritedCollecting = m.collecting;
+        n.gc.inheritedTicks = m.collectingTicks;
         if (m.target == n.cfg.id) MultiPaxos.startElection(n);
     }
 
@@ -220,12 +232,29 @@ public final class Mitigation {
         }
     }
 
+    /**
+     * Starts the leader state afresh, except that a handoff's target keeps the grants its
+     * predecessor passed on (their holders may still be collecting: granting others at once
+     * would let more than f collect together right after the handoff).
+     */
     static void becomeLeader(Node n) {
         State g = n.gc;
         Arrays.fill(g.peerExecuted, 0);
         Arrays.fill(g.collectedSeq, 0);
         g.grants.clear();
         g.queue.clear();
+        if (g.handoffBallot != 0 && g.handoffTarget == n.cfg.id && n.ballot > g.handoffBallot) {
+            for (long p = 0; p < n.cfg.numPeers; p++) {
+                if ((g.inheritedCollecting & (1L << p)) != 0 && p != n.cfg.id && g.grants.size() < maxCollecting(n)) {
+                    Grant gr = new Grant();
+                    gr.peer = p;
+                    gr.allowedTicks = g.inheritedTicks;
+                    g.grants.add(gr);
+                }
+            }
+        }
+        g.inheritedCollecting = 0;
+        g.inheritedTicks = 0;
     }
 
     /** A waiting node that had no leader to ask asks the one it now hears. */
@@ -394,6 +423,13 @@ public final class Mitigation {
             m.to = g.grantLeader;
             m.channelId = g.grantChannel;
             m.ballot = g.grantBallot;
+            // after a leadership change the grant lives on at the new leader (a handoff passes
+            // it on): release it there, or it would hold a slot until it expires
+            long leader = Ballot.leaderOf(n.ballot);
+            if (n.ballot != g.grantBallot && leader != Ballot.NO_LEADER && leader != n.cfg.id) {
+                m.to = leader;
+                m.ballot = n.ballot;
+            }
             n.send(m);
         }
     }

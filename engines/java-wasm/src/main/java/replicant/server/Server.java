@@ -77,7 +77,10 @@ final class Server {
         c.electionBatch = Config.SERVER_ELECTION_BATCH;
         c.trace = args.trace;
         c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
-        if (args.dataDir != null) c.durability = Durability.Mode.LOG;
+        if (args.dataDir != null) {
+            c.durability = Durability.Mode.LOG;
+            c.snapshotEvery = args.snapshotEvery;
+        }
         c.mitigation = args.mitigation;
         c.validate();
         core = new CoreDriver(new Node(c), System::nanoTime, counters);

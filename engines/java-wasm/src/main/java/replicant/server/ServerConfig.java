@@ -16,7 +16,7 @@ import replicant.core.Json;
 final class ServerConfig {
     static final String USAGE =
             "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]"
-                    + " [--mitigation none|blade|mitmem|both]";
+                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|never] [--snapshot-every N]]";
 
     /** A problem with the command line or the configuration; the server exits with status 2. */
     static final class BadConfig extends Exception {
@@ -36,6 +36,8 @@ final class ServerConfig {
         /** Durability log with its write-ahead log in this directory (none without it). */
         String dataDir;
         String fsync = "always";
+        /** Durability log: a checkpoint every this many executed instances; 0 never ("Compaction"). */
+        long snapshotEvery = replicant.core.Config.SERVER_SNAPSHOT_EVERY;
         /** GC mitigation: none, blade, mitmem or both (docs/mitigation.md). */
         replicant.core.Mitigation.Mode mitigation = replicant.core.Mitigation.Mode.NONE;
     }
@@ -68,6 +70,11 @@ final class ServerConfig {
                     break;
                 case "--fsync":
                     a.fsync = value != null ? value : next(argv, ++i, "--fsync");
+                    break;
+                case "--snapshot-every":
+                    a.snapshotEvery = nonNegative("--snapshot-every",
+                            value != null ? value : next(argv, ++i, "--snapshot-every"));
+                    if (a.snapshotEvery > 1_000_000) throw new BadConfig("--snapshot-every must be between 0 and 1000000");
                     break;
                 case "--mitigation": {
                     String m = value != null ? value : next(argv, ++i, "--mitigation");

@@ -19,6 +19,11 @@ import replicant.core.Json;
  * The write-ahead log of a node in durability log (docs/protocol.md, "Write-ahead log"), frame for
  * frame the Go server's (engines/go-wasm/server/wal.go): each record of a persist effect is its
  * length (4 bytes, little endian), its CRC-32C (4 bytes, little endian) and its canonical JSON.
+ *
+ * <p>Compaction (docs/protocol.md, "Compaction"), as the Go server: a persist whose first record is
+ * a checkpoint is appended, then written as DIR/snapshot (temp file, fsync, rename, fsync of the
+ * directory) and the log truncated; a restart reads the snapshot, then the log, from the last
+ * checkpoint in the two, so a crash between any two steps loses nothing.
  */
 final class Wal {
     private static final int FRAME_HEADER = 8;
@@ -33,11 +38,18 @@ final class Wal {
         long end;
     }
 
+    static final String WAL_FILE = "wal.log";
+    static final String SNAPSHOT_FILE = "snapshot";
+    private static final byte[] CHECKPOINT_PREFIX =
+            "{\"kind\":\"checkpoint\",".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final Path dir;
     private final Path path;
     private final FileChannel file;
     private final boolean fsyncAlways;
 
-    private Wal(Path path, FileChannel file, boolean fsyncAlways) {
+    private Wal(Path dir, Path path, FileChannel file, boolean fsyncAlways) {
+        this.dir = dir;
         this.path = path;
         this.file = file;
         this.fsyncAlways = fsyncAlways;
@@ -60,7 +72,8 @@ final class Wal {
      */
     static Wal open(Path dir, boolean fsyncAlways, Read out) throws ServerConfig.BadConfig {
         if (!Files.isDirectory(dir)) throw new ServerConfig.BadConfig("data dir " + dir + " is not a directory (or is missing)");
-        Path path = dir.resolve("wal.log");
+        Path path = dir.resolve(WAL_FILE);
+        List<byte[]> snapshot = readSnapshotFile(dir);
         try {
             FileChannel f = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             byte[] data = Files.readAllBytes(path);
@@ -70,10 +83,67 @@ final class Wal {
                 f.force(true);
             }
             f.position(out.end);
-            return new Wal(path, f, fsyncAlways);
+            out.records.addAll(0, snapshot);
+            fromLastCheckpoint(out.records);
+            return new Wal(dir, path, f, fsyncAlways);
         } catch (IOException e) {
             throw new ServerConfig.BadConfig("data dir " + dir + ": cannot use the write-ahead log: " + e.getMessage());
         }
+    }
+
+    /**
+     * Reads DIR/snapshot, if there is one (a temp file, a compaction a crash interrupted before its
+     * rename, is removed). It was renamed into place whole, so any damage (a frame cut short or
+     * failing its checksum, a first record that is not a checkpoint) is an error naming the file.
+     */
+    private static List<byte[]> readSnapshotFile(Path dir) throws ServerConfig.BadConfig {
+        Path path = dir.resolve(SNAPSHOT_FILE);
+        byte[] data;
+        try {
+            Files.deleteIfExists(dir.resolve(SNAPSHOT_FILE + ".tmp"));
+            if (!Files.exists(path)) return new ArrayList<>();
+            data = Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new ServerConfig.BadConfig(path + ": " + e.getMessage());
+        }
+        return readSnapshot(path.toString(), data);
+    }
+
+    static List<byte[]> readSnapshot(String path, byte[] data) throws ServerConfig.BadConfig {
+        Read r = new Read();
+        try {
+            readFrames(path, data, r);
+        } catch (ServerConfig.BadConfig e) {
+            throw new ServerConfig.BadConfig("corrupt snapshot: " + e.getMessage());
+        }
+        if (r.warning != null) {
+            throw new ServerConfig.BadConfig("corrupt snapshot: " + path + ": a frame cut short or failing its checksum at offset "
+                    + r.end + "; refusing to start");
+        }
+        if (r.records.isEmpty() || !isCheckpoint(r.records.get(0))) {
+            throw new ServerConfig.BadConfig("corrupt snapshot: " + path + ": does not start with a checkpoint record; refusing to start");
+        }
+        return r.records;
+    }
+
+    static boolean isCheckpoint(byte[] record) {
+        if (record.length < CHECKPOINT_PREFIX.length) return false;
+        return java.util.Arrays.equals(record, 0, CHECKPOINT_PREFIX.length, CHECKPOINT_PREFIX, 0, CHECKPOINT_PREFIX.length);
+    }
+
+    /** Drops every record before the last checkpoint: it supersedes them. */
+    static void fromLastCheckpoint(List<byte[]> records) {
+        for (int i = records.size() - 1; i >= 0; i--) {
+            if (isCheckpoint(records.get(i))) {
+                records.subList(0, i).clear();
+                return;
+            }
+        }
+    }
+
+    /** The log file's length in bytes (the snapshot not counted). */
+    long size() throws IOException {
+        return file.position();
     }
 
     static long crc32c(byte[] b, int off, int len) {
@@ -121,7 +191,10 @@ final class Wal {
         out.end = off;
     }
 
-    /** Writes one persist effect's records as frames, in one write, synced if the policy says so. */
+    /**
+     * Writes one persist effect's records as frames, in one write, synced if the policy says so. A
+     * batch that starts with a checkpoint then compacts the log.
+     */
     void append(List<Durability.Record> records) throws IOException {
         List<byte[]> payloads = new ArrayList<>(records.size());
         int total = 0;
@@ -138,6 +211,32 @@ final class Wal {
         }
         buf.flip();
         while (buf.hasRemaining()) file.write(buf);
+        if (fsyncAlways) file.force(false);
+        if (!records.isEmpty() && records.get(0).kind == Durability.RecordKind.CHECKPOINT) {
+            buf.rewind();
+            compact(buf);
+        }
+    }
+
+    /**
+     * Writes a checkpoint batch (already in the log) as the snapshot file, atomically, then empties
+     * the log: every record in it is superseded.
+     */
+    private void compact(ByteBuffer frames) throws IOException {
+        Path snapshot = dir.resolve(SNAPSHOT_FILE);
+        Path tmp = dir.resolve(SNAPSHOT_FILE + ".tmp");
+        try (FileChannel t = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (frames.hasRemaining()) t.write(frames);
+            t.force(true);
+        }
+        Files.move(tmp, snapshot, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        }
+        file.truncate(0);
+        file.position(0);
         if (fsyncAlways) file.force(false);
     }
 

@@ -50,12 +50,19 @@ public final class WalFuzzer {
             return; // the server refuses to start, naming the offset
         }
         List<Durability.Record> records = new ArrayList<>();
+        // The codec leaves content rules to the protocol: a snapshot key with a control character
+        // decodes, and the canonical writer (printable ASCII only) cannot say it. A restart with
+        // such a record must be refused (fuzz/corpus/wal-records/snapshot_control_char_key; it
+        // failed this target before).
+        boolean unsayable = false;
         for (byte[] raw : read.records) {
             Durability.Record r = Codec.decodeRecordJson(raw);
             if (r == null) return; // the server refuses to start, naming the record
             String once = Codec.appendRecord(new StringBuilder(), r).toString();
             Durability.Record again = Codec.decodeRecordJson(Json.toBytes(once));
-            if (again == null || !once.equals(Codec.appendRecord(new StringBuilder(), again).toString())) {
+            if (again == null) {
+                unsayable = true;
+            } else if (!once.equals(Codec.appendRecord(new StringBuilder(), again).toString())) {
                 throw new IllegalStateException("a record does not re-encode to itself: " + once);
             }
             records.add(r);
@@ -67,7 +74,14 @@ public final class WalFuzzer {
         Node n = new Node(c);
         Event restart = new Event(Messages.EventType.RESTART);
         restart.records = records;
+        long before = badEvents(n);
         n.step(restart);
-        n.inspect();
+        if (unsayable && badEvents(n) <= before) {
+            throw new IllegalStateException("a restart with a record whose canonical form does not decode was accepted");
+        }
+    }
+
+    private static long badEvents(Node n) {
+        return Json.parse(Json.toBytes(n.inspect())).field("counters").field("bad_events").number;
     }
 }

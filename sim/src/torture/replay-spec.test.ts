@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { drawScenario } from './scenario.ts';
+import { formatReplaySpec, labReplayUrl, parseReplaySpec, replayScenario, ReplaySpecError } from './replay-spec.ts';
+
+describe('replay spec (the lab address of a torture run)', () => {
+  it('round-trips every part and rebuilds the scenario --replay rebuilds', () => {
+    const text = 'all:7;keep=0,2;ops=4;amnesia;check-quorum;repair=256;election=256';
+    const r = parseReplaySpec(text);
+    expect(r).toEqual({ engine: 'all', seed: 7, keep_faults: [0, 2], ops: 4, amnesia: true, check_quorum: true, repair: 256, election: 256 });
+    expect(formatReplaySpec(r)).toBe(text);
+    const plain = parseReplaySpec('go:12');
+    expect(replayScenario(plain)).toEqual(drawScenario(12, { engine: 'go', amnesia: false, checkQuorum: false, repairBatch: 0, electionBatch: 0 }));
+    const full = drawScenario(7, { engine: 'all', amnesia: true, checkQuorum: true, repairBatch: 256, electionBatch: 256 });
+    const s = replayScenario(r);
+    expect(s.faults).toEqual([full.faults[0], full.faults[2]]);
+    expect(s.ops_per_client).toBe(Math.min(4, full.ops_per_client));
+    expect(labReplayUrl(plain)).toBe('http://127.0.0.1:4173/?view=cluster&c.torture=go%3A12');
+  });
+
+  it('a bad line says what is wrong', () => {
+    const bad: [string, RegExp][] = [
+      ['', /starts with ENGINE:SEED/],
+      ['cobol:1', /unknown engine "cobol"/],
+      ['go:x', /starts with ENGINE:SEED/],
+      ['go:1;keep=a', /a kept fault must be an integer/],
+      ['go:1;ops', /"ops" needs a value/],
+      ['go:1;fast', /unknown part "fast"/],
+      ['go:1;keep=99', /no fault #99/],
+    ];
+    for (const [text, why] of bad) {
+      expect(() => replayScenario(parseReplaySpec(text)), text).toThrow(ReplaySpecError);
+      expect(() => replayScenario(parseReplaySpec(text)), text).toThrow(why);
+    }
+  });
+});

@@ -1,0 +1,96 @@
+// A torture run as one line of text, for the lab's address: the Cluster view opens the run a
+// failure printed (`npm run torture` prints the address beside its replay command) and plays it.
+// The line names everything `--replay` needs: the engine choice, the seed, the kept faults and
+// the operation limit of a shrunk failure, and the cores' options. Pure: no I/O.
+//
+//   go:12                     seed 12, every node Go, the whole schedule
+//   all:7;keep=0,3;ops=4      a shrunk failure: faults #0 and #3 only, 4 operations per client
+//   rust:5;amnesia;check-quorum;repair=256;election=256
+import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
+import { drawScenario, shrunk, type DrawOptions, type Scenario } from './scenario.ts';
+
+export interface ReplaySpec {
+  engine: EngineName | 'all';
+  seed: number;
+  /** the seed's faults kept (a shrunk failure); null: all of them */
+  keep_faults: number[] | null;
+  /** operations per client at most; null: as drawn */
+  ops: number | null;
+  amnesia: boolean;
+  check_quorum: boolean;
+  repair: number;
+  election: number;
+}
+
+export class ReplaySpecError extends Error {}
+
+const MAX_SEED = 2 ** 40;
+
+export function formatReplaySpec(r: ReplaySpec): string {
+  const parts = [`${r.engine}:${r.seed}`];
+  if (r.keep_faults) parts.push(`keep=${r.keep_faults.join(',')}`);
+  if (r.ops !== null) parts.push(`ops=${r.ops}`);
+  if (r.amnesia) parts.push('amnesia');
+  if (r.check_quorum) parts.push('check-quorum');
+  if (r.repair) parts.push(`repair=${r.repair}`);
+  if (r.election) parts.push(`election=${r.election}`);
+  return parts.join(';');
+}
+
+function int(what: string, text: string, max: number): number {
+  if (!/^\d{1,15}$/.test(text) || Number(text) > max) throw new ReplaySpecError(`${what} must be an integer in [0, ${max}]: "${text}"`);
+  return Number(text);
+}
+
+/** Reads the line; a bad one is a ReplaySpecError saying what is wrong. */
+export function parseReplaySpec(text: string): ReplaySpec {
+  if (typeof text !== 'string' || text.length > 2000) throw new ReplaySpecError('a torture run is a line of at most 2000 characters');
+  const [head = '', ...rest] = text.split(';');
+  const m = /^([a-z]+):(\d+)$/.exec(head);
+  if (!m) throw new ReplaySpecError(`a torture run starts with ENGINE:SEED (e.g. go:12): "${head}"`);
+  const engine = m[1]!;
+  if (engine !== 'all' && !isEngineName(engine)) throw new ReplaySpecError(`unknown engine "${engine}" (go, cpp, rust, java or all)`);
+  const r: ReplaySpec = { engine: engine as ReplaySpec['engine'], seed: int('the seed', m[2]!, MAX_SEED), keep_faults: null, ops: null, amnesia: false, check_quorum: false, repair: 0, election: 0 };
+  for (const part of rest) {
+    const [key, value] = part.split('=', 2) as [string, string | undefined];
+    const needs = (): string => {
+      if (value === undefined) throw new ReplaySpecError(`"${key}" needs a value (${key}=…)`);
+      return value;
+    };
+    switch (key) {
+      case 'keep': {
+        const v = needs();
+        r.keep_faults = v === '' ? [] : v.split(',').map((x) => int('a kept fault', x, 1000));
+        break;
+      }
+      case 'ops': r.ops = Math.max(1, int('ops', needs(), 1_000_000)); break;
+      case 'amnesia': r.amnesia = true; break;
+      case 'check-quorum': r.check_quorum = true; break;
+      case 'repair': r.repair = int('repair', needs(), 1_000_000); break;
+      case 'election': r.election = int('election', needs(), 4096); break;
+      default: throw new ReplaySpecError(`unknown part "${part}" (keep=…, ops=…, amnesia, check-quorum, repair=…, election=…)`);
+    }
+  }
+  return r;
+}
+
+export function drawOptions(r: ReplaySpec): DrawOptions {
+  return { engine: r.engine, amnesia: r.amnesia, checkQuorum: r.check_quorum, repairBatch: r.repair, electionBatch: r.election };
+}
+
+/** The scenario the line names, exactly as `npm run torture -- --replay` rebuilds it. */
+export function replayScenario(r: ReplaySpec): Scenario {
+  const s = drawScenario(r.seed, drawOptions(r));
+  if (r.keep_faults === null && r.ops === null) return s;
+  try {
+    return shrunk(s, r.keep_faults ?? s.faults.map((_, i) => i), r.ops ?? s.ops_per_client);
+  } catch (e) {
+    throw new ReplaySpecError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Where `npm start` serves the lab, and the Cluster view's address for a run. */
+export const LAB_ORIGIN = 'http://127.0.0.1:4173';
+export function labReplayUrl(r: ReplaySpec, origin = LAB_ORIGIN): string {
+  return `${origin}/?view=cluster&c.torture=${encodeURIComponent(formatReplaySpec(r))}`;
+}
