@@ -186,7 +186,9 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
   // Room for the event's own pause and the backlog after it.
   const need = best.period_s * 1.1 + best.pause_ms / 1000 + 1;
   const out: ModelWindow = { window_s: round3(Math.min(Math.max(min_s, need), Math.max(max_s, min_s))), event: best };
-  if (best.kind !== 'g1_full' && best.kind.startsWith('g1_') && Number.isFinite(card.parameters['g1.pause_goal_ms']?.value ?? Infinity)) {
+  // (Card 1.4.0's table was computed from the fresh start; cards with ageing survivors, 1.5.0 on,
+  // start settled.)
+  if (best.kind !== 'g1_full' && best.kind.startsWith('g1_') && Number.isFinite(card.parameters['g1.pause_goal_ms']?.value ?? Infinity) && (card.parameters['g1.max_tenuring_threshold']?.value ?? 1) > 1) {
     // With a pause-time goal G1 starts at its minimum young size and takes several pauses to
     // settle on the eden its goal allows (and its survivor space to fill); a fresh run's window
     // would hold that transient, not the pauses that recur. The paper measured after loading
