@@ -9,7 +9,7 @@ import { searchMaxRate, type ProbeOutcome } from './bisect.ts';
 import { parseGoGctrace, parseJvmGcLog, summarizeGc, type GcEvent, type GcSummary } from './gclog.ts';
 import { latencyStats, longestIntervalSeconds, mergeWindow, readLogs, windowSeconds, type LatencyStats } from './hdr.ts';
 import { cpuCount, judgeByWait, type BenchOptions, type Setting } from './plan.ts';
-import { classify, describeInterference, interferenceBetween, takeSnapshot, type Interference, type Snapshot } from './interference.ts';
+import { classify, describeInterference, interferenceBetween, readThreadSchedstats, takeSnapshot, type Interference, type SchedStat, type Snapshot } from './interference.ts';
 import { Sampler, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
 import { memoryPlan, readGcLog, startSystem, type RunningSystem } from './systems.ts';
 import { BENCH_DIR, failedOperations, parseBindingCounters, runYcsb, ycsbArgv, type YcsbRun } from './ycsb.ts';
@@ -219,6 +219,18 @@ async function loadRecords(bed: Testbed, progress: Progress): Promise<SettingRes
   return { seconds, ops_per_s: last!.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0, ok: last!.code === 0 && inserted === s.records };
 }
 
+function ourPids(bed: Testbed): number[] {
+  const pids: number[] = [];
+  for (const g of bed.groups.concat(bed.loadgen)) {
+    try {
+      pids.push(...g.pids());
+    } catch {
+      // a group being removed
+    }
+  }
+  return pids;
+}
+
 /** Our cgroups' CPU and processes, for telling the benchmark apart from other tenants. */
 function ourSnapshot(bed: Testbed): Snapshot {
   const groups = bed.groups.concat(bed.loadgen);
@@ -291,8 +303,16 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   // Interference over the measured window: a snapshot when the warm-up ends, one at the end.
   let windowStart: Snapshot | null = null;
   const first = ourSnapshot(bed);
+  // The load generator's threads are gone when YCSB exits, taking their schedstat with them:
+  // keep the last reading of every thread, taken each second while the window runs.
+  const lastThreads = new Map<number, SchedStat>();
+  const keepThreads = () => {
+    for (const [tid, st] of readThreadSchedstats(ourPids(bed))) lastThreads.set(tid, st);
+  };
+  let threadTimer: NodeJS.Timeout | null = null;
   const warmupTimer = setTimeout(() => {
     windowStart = ourSnapshot(bed);
+    threadTimer = setInterval(keepThreads, 1000);
   }, o.warmup_s * 1000);
   sampler.start();
   let run: YcsbRun;
@@ -301,10 +321,14 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   } finally {
     sampler.stop();
     clearTimeout(warmupTimer);
+    if (threadTimer) clearInterval(threadTimer);
   }
   let interference: Interference | null = null;
   try {
-    interference = interferenceBetween(windowStart ?? first, ourSnapshot(bed));
+    const end = ourSnapshot(bed);
+    for (const [tid, st] of end.our_threads ?? []) lastThreads.set(tid, st);
+    end.our_threads = lastThreads;
+    interference = interferenceBetween(windowStart ?? first, end);
   } catch {
     interference = null;
   }
