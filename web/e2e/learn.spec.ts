@@ -208,6 +208,16 @@ async function playLesson(page: Page, s: Scenario, engine: string): Promise<void
     await expect(page.getByTestId('step-heading')).toHaveText(step.section);
     await allChecksHold(page);
     if (s.view === 'cluster' && engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+    if (step.actions?.length) {
+      // The step's own actions through the player: "Replay this step" goes back to the step's
+      // start and plays them one by one; its checkpoints hold again at the end. (The click's
+      // state is drawn before click() returns: the button is disabled until the replay ends.)
+      const replay = page.getByTestId('lesson-replay');
+      await replay.click();
+      await expect(replay).toBeEnabled({ timeout: 120_000 });
+      await allChecksHold(page);
+      if (engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+    }
     if (step.exercise) {
       const ex = page.getByTestId('exercise');
       await expect(ex).toHaveAttribute('data-done', 'false');
