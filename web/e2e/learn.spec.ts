@@ -313,6 +313,28 @@ test('the engines load and step in a worker: the lesson answers the student whil
   expect(await page.evaluate(() => ({ go: typeof (globalThis as { Go?: unknown }).Go, teavm: typeof (globalThis as { TeaVM?: unknown }).TeaVM }))).toEqual({ go: 'undefined', teavm: 'undefined' });
 });
 
+test('opening a lesson asks the engine worker for its step once; the next step is one goto', async ({ page }) => {
+  // Every request the page posts to a worker, by type.
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    const seen: string[] = ((window as unknown as { __posted: string[] }).__posted = []);
+    Worker.prototype.postMessage = function (this: Worker, m: unknown, ...rest: unknown[]) {
+      seen.push(String((m as { type?: unknown })?.type));
+      return (post as (...a: unknown[]) => void).call(this, m, ...rest);
+    } as typeof Worker.prototype.postMessage;
+  });
+  const posted = (type: string) => page.evaluate((t) => (window as unknown as { __posted: string[] }).__posted.filter((x) => x === t).length, type);
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=2&learn.engine=cpp', 'learn', 60_000);
+  await liveStep(page);
+  await page.locator('#lesson-title').click();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '3');
+  await liveStep(page);
+  // The open request already set step 2's checkpoint: only step 3 needed a goto.
+  expect(await posted('open')).toBe(1);
+  expect(await posted('goto')).toBe(1);
+});
+
 /** Moves the focus with Tab (and nothing else) until `target` has it. */
 async function tabTo(page: Page, target: ReturnType<Page['locator']>): Promise<void> {
   await expect(target).toBeVisible();

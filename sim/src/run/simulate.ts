@@ -6,7 +6,7 @@ import type { EngineProvider, ModelCard, RunResult, RunSpec } from '../api.ts';
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
-import { STREAM_MITIGATION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { STREAM_MITIGATION, STREAM_RUNTIME, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { DEFAULT_CARD, param, validateCard } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
@@ -103,6 +103,9 @@ class Simulation {
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
     // The steady-state shortcut (fast mode): node 0 leads, the others start in the follower's phase.
     const phases = spec.fidelity === 'fast' ? hooks.g1_states : undefined;
+    // Each process's collector at its own point of its cycle sequence (card 1.6.0 on): the
+    // paper's processes were started and loaded separately, so their cycles are not in step.
+    const runtimeRng = (card.parameters['go.independent_phases']?.value ?? 0) > 0 ? new Prng(seed, STREAM_RUNTIME) : null;
     spec.engines.forEach((engine, id) => {
       const pool = new CpuPool(spec.vcpus, this.bucket_us);
       this.nodes.push({
@@ -111,7 +114,7 @@ class Simulation {
         host: null,
         inc: 0,
         pool,
-        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
+        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}), ...(runtimeRng ? { go_start_phase: runtimeRng.nextDouble() } : {}) }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,
