@@ -266,6 +266,7 @@ export class TranscriptRunner {
           ...(args.has('check_quorum') && { check_quorum: args.get('check_quorum') !== 'false' }),
           ...(args.has('repair') && { repair_batch: intArg(args, 'repair') }),
           ...(args.has('election') && { election_batch: intArg(args, 'election') }),
+          ...(args.has('bound') && { log_bound: intArg(args, 'bound') }),
           ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
           ...(args.get('persist') === 'manual' && { manual_persist: true }),
           ...(args.has('snapshot') && { snapshot_every: intArg(args, 'snapshot') }),
