@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Cgroup, controllerMounts, liveGroups, ownGroups, parentDirs, removeAll, sweepStale } from './cgroup.ts';
+import { Cgroup, checkCpuShares, controllerMounts, CPU_SHARES_KERNEL_DEFAULT, CPU_SHARES_MAX, liveGroups, ownGroups, parentDirs, removeAll, sweepStale } from './cgroup.ts';
 
 const MOUNTS = [
   'cgroup /sys/fs/cgroup/memory cgroup rw,nosuid,nodev,noexec,relatime,memory 0 0',
@@ -41,6 +41,16 @@ describe('Cgroup on this machine', () => {
     expect(readFileSync(join(g.dirs.cpu, 'cpu.cfs_period_us'), 'utf8').trim()).toBe('10000');
     expect(readFileSync(join(g.dirs.cpu, 'cpu.cfs_quota_us'), 'utf8').trim()).toBe('5000');
     expect(readFileSync(join(g.dirs.cpuset, 'cpuset.cpus'), 'utf8').trim()).toBe('0');
+  });
+
+  it('gives the group the cpu.shares asked for, and refuses what the kernel would clamp', () => {
+    const g = Cgroup.create('test-shares', { cpu_shares: CPU_SHARES_MAX });
+    expect(readFileSync(join(g.dirs.cpu, 'cpu.shares'), 'utf8').trim()).toBe('262144');
+    expect(g.cpuShares()).toBe(262_144);
+    expect(Cgroup.create('test-shares-default', {}).cpuShares()).toBe(CPU_SHARES_KERNEL_DEFAULT);
+    for (const bad of [1, 262_145, 1.5, Number.NaN]) expect(() => checkCpuShares(bad)).toThrow(/cpu.shares must be an integer from 2 to 262144/);
+    expect(() => Cgroup.create('test-shares-bad', { cpu_shares: 300_000 })).toThrow(/cpu.shares/);
+    expect(liveGroups()).toHaveLength(2); // the refused group left nothing behind
   });
 
   it('runs a wrapped process inside the group (same pid), accounts its CPU, and removes it', async () => {

@@ -16,8 +16,23 @@ export type Controller = (typeof CONTROLLERS)[number];
 export const GROUP_PREFIX = 'replicant-bench-';
 const HOST_TOKEN = hostname().toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12) || 'host';
 
+/** The kernel's range for cgroup v1 cpu.shares (it clamps anything outside) and its default. */
+export const CPU_SHARES_MIN = 2;
+export const CPU_SHARES_MAX = 262_144;
+export const CPU_SHARES_KERNEL_DEFAULT = 1024;
+
+/** A cpu.shares value the kernel keeps as written, or a clear error (it would clamp silently). */
+export function checkCpuShares(shares: number): number {
+  if (!Number.isInteger(shares) || shares < CPU_SHARES_MIN || shares > CPU_SHARES_MAX) {
+    throw new Error(`cpu.shares must be an integer from ${CPU_SHARES_MIN} to ${CPU_SHARES_MAX} (the kernel clamps anything else), got ${shares}`);
+  }
+  return shares;
+}
+
 export interface CgroupLimits {
   memory_bytes?: number;
+  /** CFS weight against the group's siblings (1024: a plain process at nice 0); none: the kernel's 1024. */
+  cpu_shares?: number;
   /** CPU bandwidth in cores (e.g. 0.5); none: unlimited. */
   cpu_quota_cores?: number;
   /** CFS period; short periods keep throttling stalls short (default 10 ms). */
@@ -89,6 +104,9 @@ export class Cgroup {
       if (limits.memory_bytes !== undefined) {
         writeFileSync(join(g.dirs.memory, 'memory.limit_in_bytes'), String(Math.floor(limits.memory_bytes)));
       }
+      if (limits.cpu_shares !== undefined) {
+        writeFileSync(join(g.dirs.cpu, 'cpu.shares'), String(checkCpuShares(limits.cpu_shares)));
+      }
       if (limits.cpu_quota_cores !== undefined) {
         const period = limits.cpu_period_us ?? 10_000;
         writeFileSync(join(g.dirs.cpu, 'cpu.cfs_period_us'), String(period));
@@ -106,6 +124,11 @@ export class Cgroup {
     const procs = CONTROLLERS.map((c) => join(this.dirs[c], 'cgroup.procs'));
     const script = procs.map((p) => `echo $$ > ${p}`).join(' && ') + ' && exec "$@"';
     return ['/bin/sh', '-c', script, 'cgroup-enter', ...argv];
+  }
+
+  /** The group's CFS weight as the kernel holds it. */
+  cpuShares(): number {
+    return Number(readFileSync(join(this.dirs.cpu, 'cpu.shares'), 'utf8'));
   }
 
   /** CPU time used by every task ever in the group, ns. */

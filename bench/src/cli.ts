@@ -41,6 +41,8 @@ const FLAGS = {
   'disturbed-cores': { type: 'string' },
   'disturbed-steal': { type: 'string' },
   'disturbed-retries': { type: 'string' },
+  'cpu-shares': { type: 'string' },
+  'disturbed-wait-us': { type: 'string' },
   'memory-baseline': { type: 'string' },
   threads: { type: 'string' },
   'duration-s': { type: 'string' },
@@ -70,6 +72,8 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--node-cpus LIST] [--loadgen-cpus LIST] [--cores-per-vcpu F] [--nodes N]
          [--quiet-cores F] [--quiet-wait-s S] [--memory-baseline auto|none] [--workload-file F]
          [--disturbed-cores F] [--disturbed-steal F] [--disturbed-retries N]
+         [--cpu-shares N]   (the groups' CFS weight, default 262144; 1024 = compete as an equal)
+         [--disturbed-wait-us US]   (with cpu.shares > 1024: the run-queue wait that makes a probe disturbed)
          [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
          [--keep-scratch] [--durability none|log[,…]] [--fsync always|never[,…]]
          [--mitigation none|blade|mitmem|both]   (Go and Java servers only)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, DEFAULT_THRESHOLDS, describeInterference, interferenceBetween, parseCpuTicks, parseLoadAverage, parsePidStat, type Interference, type Snapshot } from './interference.ts';
+import { classify, DEFAULT_THRESHOLDS, describeInterference, interferenceBetween, parseCpuTicks, parseLoadAverage, parsePidStat, parseSchedstat, readThreadSchedstats, runQueueWaitBetween, type Interference, type Snapshot } from './interference.ts';
 
 describe('parseCpuTicks', () => {
   it('separates work, idle (with iowait) and steal', () => {
@@ -113,6 +113,70 @@ describe('classify', () => {
   it('describes the evidence in one line', () => {
     expect(describeInterference({ ...quiet, top_others: [{ comm: 'cc1plus', processes: 1, cores: 0.05 }] })).toBe(
       'other processes 0.05 cores (cc1plus 0.05), steal 0.0 %, load average 1.20 over 10 s',
+    );
+  });
+});
+
+describe('parseSchedstat', () => {
+  it('reads run time, run-queue wait and slices of one thread', () => {
+    expect(parseSchedstat('123456789 4567 89\n')).toEqual({ run_ns: 123456789, wait_ns: 4567, slices: 89 });
+  });
+  it('returns null for anything else', () => {
+    for (const bad of ['', '1 2', '1 2 3 4', '1 x 3', '-1 2 3']) expect(parseSchedstat(bad), bad).toBeNull();
+  });
+  it('reads this process\'s own threads from /proc', () => {
+    const st = readThreadSchedstats([process.pid]);
+    expect(st.get(process.pid)?.slices).toBeGreaterThan(0);
+    expect(readThreadSchedstats([2 ** 22 + 17]).size).toBe(0); // no such process: nothing, no throw
+  });
+});
+
+describe('runQueueWaitBetween', () => {
+  const before = new Map([[1, { run_ns: 1e9, wait_ns: 1e8, slices: 1000 }], [2, { run_ns: 5e8, wait_ns: 0, slices: 10 }], [3, { run_ns: 1, wait_ns: 1, slices: 1 }]]);
+  // over 2 s: thread 1 ran 0.5 s and waited 0.1 s in 500 slices; thread 2 idle; thread 3 ended;
+  // thread 4 was born and ran 0.1 s, waited 0.1 s in 500 slices
+  const after = new Map([[1, { run_ns: 1.5e9, wait_ns: 2e8, slices: 1500 }], [2, { run_ns: 5e8, wait_ns: 0, slices: 10 }], [4, { run_ns: 1e8, wait_ns: 1e8, slices: 500 }]]);
+  it('adds up the threads that ran, a newborn from zero, idle and ended ones left out', () => {
+    expect(runQueueWaitBetween(before, after, 2)).toEqual({ threads: 2, run_cores: 0.3, wait_cores: 0.1, wait_share: 0.25, wait_per_slice_us: 200 });
+  });
+  it('counts a reused thread id (counters went backwards) from zero', () => {
+    const reused = new Map([[1, { run_ns: 2e8, wait_ns: 2e8, slices: 100 }]]);
+    expect(runQueueWaitBetween(before, reused, 1)).toMatchObject({ threads: 1, wait_per_slice_us: 2000, wait_share: 0.5 });
+  });
+  it('is zero, not NaN, when nothing ran', () => {
+    expect(runQueueWaitBetween(before, before, 1)).toEqual({ threads: 0, run_cores: 0, wait_cores: 0, wait_share: 0, wait_per_slice_us: 0 });
+  });
+  it('is carried by interferenceBetween when both snapshots read the threads', () => {
+    const a2 = { ...snapshot(100, 0, 0, 0, 0, []), our_threads: before };
+    const b2 = { ...snapshot(102, 0, 0, 400, 0, []), our_threads: after };
+    expect(interferenceBetween(a2, b2).bench_wait?.wait_per_slice_us).toBe(200);
+    expect(interferenceBetween(snapshot(100, 0, 0, 0, 0, []), b2).bench_wait).toBeNull();
+  });
+});
+
+describe('classify under cpu.shares (judged by the benchmark\'s run-queue wait)', () => {
+  const byWait = { ...DEFAULT_THRESHOLDS, judge_by: 'wait' as const };
+  const wait = (us: number) => ({ threads: 70, run_cores: 0.8, wait_cores: 0.05, wait_share: 0.06, wait_per_slice_us: us });
+  const busyOthers: Interference = { window_s: 10, other_cores: 1.7, steal_share: 0, load_1m: 40, runnable: 30, top_others: [{ comm: 'cc1plus', processes: 3, cores: 1.2 }] };
+
+  it('calls a probe clean while others use idle cycles, if the benchmark did not wait for a CPU', () => {
+    expect(classify({ ...busyOthers, bench_wait: wait(120) }, byWait)).toEqual({ disturbed: false, reasons: [] });
+    expect(classify({ ...busyOthers, bench_wait: wait(120) }, DEFAULT_THRESHOLDS).disturbed).toBe(true); // the old rule
+  });
+  it('calls it disturbed when the benchmark\'s threads waited beyond the threshold, with the evidence', () => {
+    const v = classify({ ...busyOthers, bench_wait: wait(2400) }, byWait);
+    expect(v.disturbed).toBe(true);
+    expect(v.reasons[0]).toMatch(/waited 2400 µs for a CPU per slice \(threshold 500 µs; .*\) while other processes used 1.70 cores/);
+  });
+  it('never calls a probe clean that it could not judge', () => {
+    expect(classify(busyOthers, byWait).disturbed).toBe(true);
+  });
+  it('still counts steal', () => {
+    expect(classify({ ...busyOthers, steal_share: 0.2, bench_wait: wait(10) }, byWait).reasons).toEqual(['hypervisor steal 20.0 % (threshold 5.0 %)']);
+  });
+  it('puts the wait into the one-line evidence', () => {
+    expect(describeInterference({ ...busyOthers, top_others: [], bench_wait: wait(120) })).toBe(
+      'other processes 1.70 cores, steal 0.0 %, benchmark run-queue wait 120 µs per slice, 6.0 % of runnable time, 70 threads, load average 40.00 over 10 s',
     );
   });
 });

@@ -53,6 +53,61 @@ export function parsePidStat(text: string): { pid: number; comm: string; ticks: 
   return { pid, comm: text.slice(open + 1, close), ticks: utime + stime };
 }
 
+/** One thread's scheduler counters from /proc/<pid>/task/<tid>/schedstat: time on a CPU, time
+ * runnable but waiting in a run queue, and how many times it was given a CPU. */
+export interface SchedStat {
+  run_ns: number;
+  wait_ns: number;
+  slices: number;
+}
+
+export function parseSchedstat(text: string): SchedStat | null {
+  const v = text.trim().split(/\s+/).map(Number);
+  if (v.length !== 3 || v.some((x) => !Number.isFinite(x) || x < 0)) return null;
+  return { run_ns: v[0]!, wait_ns: v[1]!, slices: v[2]! };
+}
+
+/**
+ * How long the benchmark's own threads waited for a CPU while runnable, between two readings of
+ * their schedstat (keyed by thread id). A thread born in the window counts from zero; one that
+ * ended in it is lost (its counters went with it), so the figures are a lower bound.
+ */
+export interface RunQueueWait {
+  threads: number;
+  /** Cores of CPU time the threads got, and the mean number of them waiting at any moment. */
+  run_cores: number;
+  wait_cores: number;
+  /** wait / (run + wait): the share of their runnable time spent waiting. */
+  wait_share: number;
+  /** Mean wait each time a thread was put on a CPU (the scheduling delay a request pays per hop). */
+  wait_per_slice_us: number;
+}
+
+export function runQueueWaitBetween(a: Map<number, SchedStat>, b: Map<number, SchedStat>, window_s: number): RunQueueWait {
+  let run = 0;
+  let wait = 0;
+  let slices = 0;
+  let threads = 0;
+  for (const [tid, after] of b) {
+    const before = a.get(tid) ?? { run_ns: 0, wait_ns: 0, slices: 0 };
+    // A counter that went backwards is a reused thread id: count it from zero.
+    const fresh = after.run_ns < before.run_ns || after.wait_ns < before.wait_ns || after.slices < before.slices;
+    const base = fresh ? { run_ns: 0, wait_ns: 0, slices: 0 } : before;
+    if (after.slices === base.slices) continue;
+    threads++;
+    run += after.run_ns - base.run_ns;
+    wait += after.wait_ns - base.wait_ns;
+    slices += after.slices - base.slices;
+  }
+  return {
+    threads,
+    run_cores: window_s > 0 ? round(run / 1e9 / window_s) : 0,
+    wait_cores: window_s > 0 ? round(wait / 1e9 / window_s) : 0,
+    wait_share: run + wait > 0 ? round(wait / (run + wait)) : 0,
+    wait_per_slice_us: slices > 0 ? round(wait / slices / 1000, 1) : 0,
+  };
+}
+
 export interface Snapshot {
   t_s: number;
   cpu: CpuTicks;
@@ -65,6 +120,8 @@ export interface Snapshot {
   our_pids: Set<number>;
   /** The harness's own process: outside the cgroups it measures, but not another tenant. */
   harness_pid: number;
+  /** schedstat of every thread of the benchmark's processes (absent where not read). */
+  our_threads?: Map<number, SchedStat>;
 }
 
 /** Processes outside the benchmark, grouped by program name. */
@@ -87,6 +144,8 @@ export interface Interference {
   runnable: number;
   /** The busiest programs outside the benchmark, busiest first (at most five). */
   top_others: OtherProcess[];
+  /** Run-queue wait of the benchmark's own threads (nodes and load generator); null: not read. */
+  bench_wait?: RunQueueWait | null;
 }
 
 export function interferenceBetween(a: Snapshot, b: Snapshot, ticksPerSecond = 100): Interference {
@@ -118,17 +177,27 @@ export function interferenceBetween(a: Snapshot, b: Snapshot, ticksPerSecond = 1
     load_1m: b.load.one,
     runnable: b.load.runnable,
     top_others: others.slice(0, 5),
+    bench_wait: a.our_threads && b.our_threads ? runQueueWaitBetween(a.our_threads, b.our_threads, window_s) : null,
   };
 }
 
 export interface Thresholds {
-  /** A probe is disturbed when other processes used more than this many cores on average. */
+  /** A probe is disturbed when other processes used more than this many cores on average … */
   other_cores: number;
-  /** … or when more than this share of the CPU time was stolen by the hypervisor. */
+  /** … or when more than this share of the CPU time was stolen by the hypervisor … */
   steal_share: number;
+  /** … or when the benchmark's threads waited longer than this for a CPU per time they got one. */
+  wait_per_slice_us: number;
+  /**
+   * 'others': judge by other processes' cores (groups at the kernel's default weight compete
+   * with every other process as equals). 'wait': the benchmark's groups carry a large
+   * cpu.shares, so others run mostly on cycles the benchmark leaves idle and their CPU time no
+   * longer says they delayed it; only its own run-queue wait (and steal) does.
+   */
+  judge_by: 'others' | 'wait';
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { other_cores: 0.25, steal_share: 0.05 };
+export const DEFAULT_THRESHOLDS: Thresholds = { other_cores: 0.25, steal_share: 0.05, wait_per_slice_us: 500, judge_by: 'others' };
 
 export interface Verdict {
   disturbed: boolean;
@@ -139,7 +208,12 @@ export interface Verdict {
 /** Clean or disturbed, judged on what happened during the probe's measured window. */
 export function classify(during: Interference, t: Thresholds): Verdict {
   const reasons: string[] = [];
-  if (during.other_cores > t.other_cores) {
+  if (t.judge_by === 'wait') {
+    if (!during.bench_wait) reasons.push('the benchmark\'s run-queue wait could not be read (no schedstat), so the probe cannot be judged clean');
+    else if (during.bench_wait.wait_per_slice_us > t.wait_per_slice_us) {
+      reasons.push(`the benchmark's threads waited ${during.bench_wait.wait_per_slice_us.toFixed(0)} µs for a CPU per slice (threshold ${t.wait_per_slice_us} µs; ${describeWait(during.bench_wait)}) while other processes used ${during.other_cores.toFixed(2)} cores`);
+    }
+  } else if (during.other_cores > t.other_cores) {
     const who = during.top_others.slice(0, 3).map(describeOther).join(', ');
     reasons.push(`other processes used ${during.other_cores.toFixed(2)} cores (threshold ${t.other_cores})${who ? `: ${who}` : ''}`);
   }
@@ -150,7 +224,12 @@ export function classify(during: Interference, t: Thresholds): Verdict {
 /** One line of evidence for a results row: what the machine did during a probe. */
 export function describeInterference(i: Interference): string {
   const who = i.top_others.slice(0, 3).map(describeOther).join(', ');
-  return `other processes ${i.other_cores.toFixed(2)} cores${who ? ` (${who})` : ''}, steal ${(i.steal_share * 100).toFixed(1)} %, load average ${i.load_1m.toFixed(2)} over ${i.window_s.toFixed(0)} s`;
+  const wait = i.bench_wait ? `, benchmark run-queue wait ${describeWait(i.bench_wait)}` : '';
+  return `other processes ${i.other_cores.toFixed(2)} cores${who ? ` (${who})` : ''}, steal ${(i.steal_share * 100).toFixed(1)} %${wait}, load average ${i.load_1m.toFixed(2)} over ${i.window_s.toFixed(0)} s`;
+}
+
+function describeWait(w: RunQueueWait): string {
+  return `${w.wait_per_slice_us.toFixed(0)} µs per slice, ${(w.wait_share * 100).toFixed(1)} % of runnable time, ${w.threads} threads`;
 }
 
 function describeOther(p: OtherProcess): string {
@@ -177,14 +256,38 @@ function readProcesses(): Map<number, [string, number]> {
   return out;
 }
 
+/** schedstat of every thread of the given processes (processes that ended meanwhile are skipped). */
+export function readThreadSchedstats(pids: Iterable<number>): Map<number, SchedStat> {
+  const out = new Map<number, SchedStat>();
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const st = parseSchedstat(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8'));
+        if (st) out.set(Number(tid), st);
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
+  return out;
+}
+
 export function takeSnapshot(ours_ns: number, our_pids: Iterable<number>): Snapshot {
+  const pids = new Set(our_pids);
   return {
     t_s: Date.now() / 1000,
     cpu: parseCpuTicks(readFileSync('/proc/stat', 'utf8')),
     load: parseLoadAverage(readFileSync('/proc/loadavg', 'utf8')),
     processes: readProcesses(),
     ours_ns,
-    our_pids: new Set(our_pids),
+    our_pids: pids,
     harness_pid: process.pid,
+    our_threads: readThreadSchedstats(pids),
   };
 }

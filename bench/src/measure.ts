@@ -8,8 +8,8 @@ import { Cgroup } from './cgroup.ts';
 import { searchMaxRate, type ProbeOutcome } from './bisect.ts';
 import { parseGoGctrace, parseJvmGcLog, summarizeGc, type GcEvent, type GcSummary } from './gclog.ts';
 import { latencyStats, longestIntervalSeconds, mergeWindow, readLogs, windowSeconds, type LatencyStats } from './hdr.ts';
-import { cpuCount, type BenchOptions, type Setting } from './plan.ts';
-import { classify, describeInterference, interferenceBetween, takeSnapshot, type Interference, type Snapshot } from './interference.ts';
+import { cpuCount, judgeByWait, type BenchOptions, type Setting } from './plan.ts';
+import { classify, describeInterference, interferenceBetween, readThreadSchedstats, takeSnapshot, type Interference, type SchedStat, type Snapshot } from './interference.ts';
 import { Sampler, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
 import { memoryPlan, readGcLog, startSystem, type RunningSystem } from './systems.ts';
 import { BENCH_DIR, failedOperations, parseBindingCounters, runYcsb, ycsbArgv, type YcsbRun } from './ycsb.ts';
@@ -108,7 +108,7 @@ class Testbed {
   memoryHow = '';
 
   constructor(readonly setting: Setting, readonly o: BenchOptions, readonly dir: string) {
-    this.loadgen = Cgroup.create(`loadgen-${setting.repetition}`, { cpus: o.loadgen_cpus });
+    this.loadgen = Cgroup.create(`loadgen-${setting.repetition}`, { cpus: o.loadgen_cpus, cpu_shares: o.cpu_shares });
   }
 
   async start(): Promise<void> {
@@ -121,6 +121,7 @@ class Testbed {
     this.groups = plans.map((p, id) =>
       Cgroup.create(`node${id}-${this.restarts}`, {
         cpus: this.o.node_cpus,
+        cpu_shares: this.o.cpu_shares,
         ...(p.cgroup_limit_bytes !== undefined ? { memory_bytes: p.cgroup_limit_bytes } : {}),
         ...(s.cpu_quota_cores !== null ? { cpu_quota_cores: s.cpu_quota_cores } : {}),
       }),
@@ -218,6 +219,18 @@ async function loadRecords(bed: Testbed, progress: Progress): Promise<SettingRes
   return { seconds, ops_per_s: last!.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0, ok: last!.code === 0 && inserted === s.records };
 }
 
+function ourPids(bed: Testbed): number[] {
+  const pids: number[] = [];
+  for (const g of bed.groups.concat(bed.loadgen)) {
+    try {
+      pids.push(...g.pids());
+    } catch {
+      // a group being removed
+    }
+  }
+  return pids;
+}
+
 /** Our cgroups' CPU and processes, for telling the benchmark apart from other tenants. */
 function ourSnapshot(bed: Testbed): Snapshot {
   const groups = bed.groups.concat(bed.loadgen);
@@ -245,6 +258,8 @@ async function measureInterference(bed: Testbed, window_ms: number): Promise<Int
 async function waitForQuiet(bed: Testbed): Promise<{ background_cores: number; waited_s: number; before: Interference }> {
   const t0 = Date.now();
   let before = await measureInterference(bed, 1000);
+  // Under large cpu.shares others' CPU is no reason to wait: they yield to the benchmark.
+  if (judgeByWait(bed.o)) return { background_cores: Number(before.other_cores.toFixed(2)), waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), before };
   while (before.other_cores > bed.o.quiet_cores && Date.now() - t0 < bed.o.quiet_wait_s * 1000) before = await measureInterference(bed, 2000);
   return { background_cores: Number(before.other_cores.toFixed(2)), waited_s: Number(((Date.now() - t0) / 1000).toFixed(1)), before };
 }
@@ -288,8 +303,16 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   // Interference over the measured window: a snapshot when the warm-up ends, one at the end.
   let windowStart: Snapshot | null = null;
   const first = ourSnapshot(bed);
+  // The load generator's threads are gone when YCSB exits, taking their schedstat with them:
+  // keep the last reading of every thread, taken each second while the window runs.
+  const lastThreads = new Map<number, SchedStat>();
+  const keepThreads = () => {
+    for (const [tid, st] of readThreadSchedstats(ourPids(bed))) lastThreads.set(tid, st);
+  };
+  let threadTimer: NodeJS.Timeout | null = null;
   const warmupTimer = setTimeout(() => {
     windowStart = ourSnapshot(bed);
+    threadTimer = setInterval(keepThreads, 1000);
   }, o.warmup_s * 1000);
   sampler.start();
   let run: YcsbRun;
@@ -298,10 +321,14 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   } finally {
     sampler.stop();
     clearTimeout(warmupTimer);
+    if (threadTimer) clearInterval(threadTimer);
   }
   let interference: Interference | null = null;
   try {
-    interference = interferenceBetween(windowStart ?? first, ourSnapshot(bed));
+    const end = ourSnapshot(bed);
+    for (const [tid, st] of end.our_threads ?? []) lastThreads.set(tid, st);
+    end.our_threads = lastThreads;
+    interference = interferenceBetween(windowStart ?? first, end);
   } catch {
     interference = null;
   }
@@ -333,7 +360,7 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
   const p99_ms = Number.isFinite(intended.p99_us) ? intended.p99_us / 1000 : null;
   const crashed = !bed.healthy();
   // A node that died (an OOM kill) failed on its own, whatever else ran meanwhile.
-  const verdict = interference && !crashed ? classify(interference, { other_cores: o.disturbed_cores, steal_share: o.disturbed_steal }) : { disturbed: false, reasons: [] };
+  const verdict = interference && !crashed ? classify(interference, { other_cores: o.disturbed_cores, steal_share: o.disturbed_steal, wait_per_slice_us: o.disturbed_wait_us, judge_by: judgeByWait(o) ? 'wait' : 'others' }) : { disturbed: false, reasons: [] };
   // Operations completed but none falls in the window: the load generator's interval writer
   // was starved of CPU (one interval over the whole run). Not the system's failure.
   const completed = ops.reduce((n, op) => n + (run.summary[op]?.['Return=OK'] ?? 0), 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan, cpuCount, describePlan, PAPER_RATIOS, RECORD_BYTES, resolveOptions, UsageError } from './plan.ts';
+import { buildPlan, cpuCount, describePlan, judgeByWait, PAPER_RATIOS, RECORD_BYTES, resolveOptions, UsageError } from './plan.ts';
 
 describe('resolveOptions', () => {
   it('takes the preset, then the flags over it', () => {
@@ -93,6 +93,16 @@ describe('buildPlan', () => {
     expect([o.disturbed_cores, o.disturbed_steal, o.disturbed_retries]).toEqual([0.5, 0.1, 0]);
     expect(() => resolveOptions({ engine: 'go', 'disturbed-steal': '5' })).toThrow(/share below 1/);
     expect(() => resolveOptions({ engine: 'go', 'disturbed-retries': '-1' })).toThrow(/disturbed-retries/);
+  });
+
+  it('gives the benchmark\'s groups cpu.shares 262144 by default and then judges probes by its run-queue wait', () => {
+    const o = resolveOptions({ engine: 'go' });
+    expect([o.cpu_shares, o.disturbed_wait_us, judgeByWait(o)]).toEqual([262_144, 500, true]);
+    expect(describePlan(o, buildPlan(o))).toMatch(/cpu.shares 262144 .* waits? > 500 µs for a CPU per slice/s);
+    const equal = resolveOptions({ engine: 'go', 'cpu-shares': '1024', 'disturbed-wait-us': '800' });
+    expect([equal.cpu_shares, equal.disturbed_wait_us, judgeByWait(equal)]).toEqual([1024, 800, false]);
+    expect(describePlan(equal, buildPlan(equal))).toMatch(/other processes use > 0.25 cores/);
+    for (const bad of ['1', '262145', '2.5', 'lots']) expect(() => resolveOptions({ engine: 'go', 'cpu-shares': bad }), bad).toThrow(/cpu-shares/);
   });
 
   it('takes a GC mitigation for Go and Java, names it in settings and the plan, refuses it elsewhere', () => {

@@ -24,7 +24,10 @@ function settingNote(r: SettingResult, o: BenchOptions): string {
     return `hosts run (Ansible inventory ${o.hosts}): 3 server hosts, YCSB on the client host; ${dur}; ${ratio}; ${mem}; ${s.vcpus} vCPUs = ${quota}; other tenants on the hosts not measured; SLO intended p99 <= ${r.slo_ms} ms${gcHosts}`;
   }
   const gc = o.mitigation === 'none' ? '' : `; GC mitigation ${o.mitigation} (server --mitigation ${o.mitigation})`;
-  return `scaled run: ${dur}; ${ratio}; ${mem}; ${s.vcpus} paper vCPUs = ${cpu}; YCSB on cpuset ${o.loadgen_cpus}; SLO intended p99 <= ${r.slo_ms} ms${gc}`;
+  const shares = o.cpu_shares > 1024
+    ? `cpu.shares ${o.cpu_shares} on the benchmark's groups (others 1024 each), disturbance judged by its run-queue wait > ${o.disturbed_wait_us} µs per slice`
+    : `cpu.shares ${o.cpu_shares} (competing as an equal), disturbance judged by others' cores > ${o.disturbed_cores}`;
+  return `scaled run: ${dur}; ${ratio}; ${mem}; ${s.vcpus} paper vCPUs = ${cpu}; YCSB on cpuset ${o.loadgen_cpus}; ${shares}; SLO intended p99 <= ${r.slo_ms} ms${gc}`;
 }
 
 /**

@@ -208,6 +208,16 @@ async function playLesson(page: Page, s: Scenario, engine: string): Promise<void
     await expect(page.getByTestId('step-heading')).toHaveText(step.section);
     await allChecksHold(page);
     if (s.view === 'cluster' && engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+    if (step.actions?.length) {
+      // The step's own actions through the player: "Replay this step" goes back to the step's
+      // start and plays them one by one; its checkpoints hold again at the end. (The click's
+      // state is drawn before click() returns: the button is disabled until the replay ends.)
+      const replay = page.getByTestId('lesson-replay');
+      await replay.click();
+      await expect(replay).toBeEnabled({ timeout: 120_000 });
+      await allChecksHold(page);
+      if (engine === 'all') await expect(page.getByTestId('comparison')).toHaveAttribute('data-identical', 'true');
+    }
     if (step.exercise) {
       const ex = page.getByTestId('exercise');
       await expect(ex).toHaveAttribute('data-done', 'false');
@@ -311,6 +321,28 @@ test('the engines load and step in a worker: the lesson answers the student whil
   // None of the engines' runtimes was started on the page itself (Go's and TeaVM's glue
   // install globals where they run).
   expect(await page.evaluate(() => ({ go: typeof (globalThis as { Go?: unknown }).Go, teavm: typeof (globalThis as { TeaVM?: unknown }).TeaVM }))).toEqual({ go: 'undefined', teavm: 'undefined' });
+});
+
+test('opening a lesson asks the engine worker for its step once; the next step is one goto', async ({ page }) => {
+  // Every request the page posts to a worker, by type.
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    const seen: string[] = ((window as unknown as { __posted: string[] }).__posted = []);
+    Worker.prototype.postMessage = function (this: Worker, m: unknown, ...rest: unknown[]) {
+      seen.push(String((m as { type?: unknown })?.type));
+      return (post as (...a: unknown[]) => void).call(this, m, ...rest);
+    } as typeof Worker.prototype.postMessage;
+  });
+  const posted = (type: string) => page.evaluate((t) => (window as unknown as { __posted: string[] }).__posted.filter((x) => x === t).length, type);
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=2&learn.engine=cpp', 'learn', 60_000);
+  await liveStep(page);
+  await page.locator('#lesson-title').click();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('lesson-step-counter')).toHaveAttribute('data-step', '3');
+  await liveStep(page);
+  // The open request already set step 2's checkpoint: only step 3 needed a goto.
+  expect(await posted('open')).toBe(1);
+  expect(await posted('goto')).toBe(1);
 });
 
 /** Moves the focus with Tab (and nothing else) until `target` has it. */

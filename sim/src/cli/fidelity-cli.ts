@@ -8,10 +8,10 @@ import { CANDIDATE_VERSION, candidateSection, changedRows, differingNonStoragePa
 import { CARD_150_SECTION } from '../fidelity/candidate-150-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineName, RunResult, RunSpec, SloSearchResult } from '../api.ts';
-import { DEFAULT_CARD } from '../models/card.ts';
+import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { sweep } from '../search/slo.ts';
 import { simulate } from '../run/simulate.ts';
 import { PAPER_DATASET_GIB, fidelityKnobs, fidelityRunSpec } from '../fidelity/specs.ts';
@@ -20,7 +20,6 @@ import { csvRows as parseCsv } from '@replicant/data/csv';
 
 const ENGINE_LIST: EngineName[] = ['cpp', 'java', 'go', 'rust'];
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const CARD = DEFAULT_CARD;
 
 interface PaperRow {
   id: string;
@@ -80,6 +79,14 @@ function optionValue(name: string): string | null {
   if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
   return v;
 }
+// --card FILE: the table for another model card (a candidate), passed as every spec's model_card
+// as the Lab would pass it; written to data/fidelity-candidate-<version>.csv, leaving the default's
+// table and docs/fidelity.md as they are.
+const CARD_FILE = optionValue('--card');
+const CARD = CARD_FILE ? validateCard(JSON.parse(readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), CARD_FILE), 'utf8'))) : DEFAULT_CARD;
+const CANDIDATE_RUN = CARD.version !== DEFAULT_CARD.version;
+const withCard = <T extends object>(x: T): T => (CANDIDATE_RUN ? { ...x, model_card: CARD } : x);
+const TABLE_FILE = CANDIDATE_RUN ? `data/fidelity-candidate-${CARD.version}.csv` : 'data/fidelity.csv';
 // --cached-only (with --cache): the table is written from what the cache holds; a point whose
 // searches or runs are not there keeps its row from the previous data/fidelity.csv, with that
 // row's own model card version, and the report lists it as not recomputed.
@@ -127,7 +134,7 @@ function runPlanned(p: PlannedSweep, only: EngineName | null = null, need: Engin
   const t0 = performance.now();
   const c0 = cpuSeconds();
   const axis = p.vcpus.length > 1 ? { vcpus: p.vcpus } : { memory: p.memory_gib.map((g) => ({ ratio: g / PAPER_DATASET_GIB })) };
-  const spec = measurementSweepSpec(fidelityKnobs(p.workload, p.memory_gib[0]!, p.vcpus[0]!), p.engines, axis);
+  const spec = measurementSweepSpec(withCard(fidelityKnobs(p.workload, p.memory_gib[0]!, p.vcpus[0]!)), p.engines, axis);
   // A point already searched (the vCPU sweep's 8 vCPUs is the memory sweep's 32 GiB) is the
   // first point's warm start.
   spec.hints = {};
@@ -173,7 +180,7 @@ function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: 
   if (!r && cached && existsSync(cached)) r = JSON.parse(readFileSync(cached, 'utf8')) as RunResult;
   if (!r && CACHED_ONLY) throw new NotCached(`run ${key} is not in the cache`);
   if (!r) {
-    const s = fidelityRunSpec(e, w, mem, vcpus, target, records);
+    const s = withCard(fidelityRunSpec(e, w, mem, vcpus, target, records));
     r = simulate({ ...s, load: { ...s.load, duration_s: Math.max(s.load.duration_s, duration_s) } }, null);
     process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms\n`);
     if (cached) writeFileSync(cached, JSON.stringify(r));
@@ -311,7 +318,7 @@ function main(): void {
   const lines = [CSV_HEADER.join(',')];
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const previous = new Map(parseCsv(readFileSync(join(ROOT, 'data/fidelity.csv'), 'utf8')).slice(1).map((r) => [r[0]!, r]));
+  const previous = new Map(parseCsv(readFileSync(join(ROOT, existsSync(join(ROOT, TABLE_FILE)) ? TABLE_FILE : 'data/fidelity.csv'), 'utf8')).slice(1).map((r) => [r[0]!, r]));
   for (const c of CASES) {
     const p = paper.get(c.id);
     if (!p) throw new Error(`no row ${c.id} in paper-values.csv`);
@@ -344,10 +351,14 @@ function main(): void {
     const cells = [c.id, [p.figure_or_table, p.panel].filter(Boolean).join(' '), p.language, p.workload, p.memory_gib, p.vcpus, p.metric, unit, String(paperValue), qualifier, String(r3(sim)), error === null ? '' : String(Math.round(error * 10) / 10), error === null ? '' : pp ? 'percentage points' : '%', within, c.calibration ? 'yes' : 'no', CARD.version, c.note];
     lines.push(cells.map(csvCell).join(','));
   }
-  writeFileSync(join(ROOT, 'data/fidelity.csv'), lines.join('\n') + '\n');
+  writeFileSync(join(ROOT, TABLE_FILE), lines.join('\n') + '\n');
   const cpu = process.cpuUsage(c0);
   const here = `${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU (load average ${loadavg()[0]!.toFixed(0)} on ${cpus().length} cores)`;
   const timing = CACHE ? `${here} for the run that wrote the table, its searches and runs read from a cache that separate --shard processes filled (their time is not in this figure)` : here;
+  if (CANDIDATE_RUN) {
+    process.stderr.write(`fidelity: ${CASES.length} points with card ${CARD.version} in ${timing}; wrote ${TABLE_FILE}\n${summarise(readRows(TABLE_FILE))}\n`);
+    return;
+  }
   renderFromCsv(timing);
   process.stderr.write(`fidelity: ${CASES.length} points in ${timing}; wrote data/fidelity.csv and docs/fidelity.md\n`);
 }

@@ -33,6 +33,16 @@ export interface GoGcParams {
   cpu_limit_window_us: number; // the limiter's averaging window
   idle_workers: boolean; // idle processors mark while a cycle runs
   park_assists: boolean; // an allocation past the heap goal waits for the cycle's end
+  /** Where in its cycle sequence the process is at t = 0, in [0, 1): 0 is a fresh heap at the
+   * live set (every node of a run then collects in step); otherwise the heap is that far into
+   * the runway to the trigger or, with no runway, the first cycle has that share of its mark
+   * work done. Separately started processes are not in step. */
+  start_phase: number;
+  /** Back-to-back cycles follow each other when one ends, whether or not an event arrives then
+   * (card 1.6.0 on). Off (cards before 1.6.0), a cycle that finished between two events ends at
+   * the next event's time and the next one starts only then, so a node that receives nothing
+   * for a while starts a fresh cycle just as the next request arrives. */
+  chain_cycles: boolean;
 }
 
 /** When a cycle with `remaining_work_us` of mark work left ends, if the dedicated workers and
@@ -92,6 +102,8 @@ export class GoRuntime implements RuntimeModel {
   private gate: CollectionGate | null = null;
   private off = false;
   private parkedUntil = 0; // the last charged allocation's goroutine waits until then
+  private firstCycleDone: number; // share of the first cycle's mark work done before t = 0
+  private placedTo_us = 0; // the idle-time workers' work is accounted up to here
 
   constructor(
     private readonly p: GoGcParams,
@@ -102,6 +114,9 @@ export class GoRuntime implements RuntimeModel {
     this.liveMarked = live_bytes;
     this.goal = heapGoal(live_bytes, p.gogc, p.memory_limit_bytes, p.non_heap_bytes);
     this.trigger = triggerPoint(live_bytes, this.goal, p.trigger_runway_fraction);
+    const phase = Math.min(Math.max(p.start_phase, 0), 0.999);
+    this.firstCycleDone = this.trigger > live_bytes ? 0 : phase;
+    if (this.trigger > live_bytes) this.heap = live_bytes + phase * (this.trigger - live_bytes);
   }
 
   private dedicated(): number {
@@ -111,14 +126,16 @@ export class GoRuntime implements RuntimeModel {
   private startCycle(t: number): void {
     this.marking = true;
     this.markStart_us = t;
+    this.placedTo_us = t;
     this.workTotal = markWork_us(this.live_bytes, this.p.mark_ns_per_live_byte);
-    this.workLeft = this.workTotal;
+    this.workLeft = this.workTotal * (1 - this.firstCycleDone);
+    this.firstCycleDone = 0;
     this.assistCpu = 0;
     this.idleCpu = 0;
     this.allocDuringMark = 0;
     this.pool.pause(t, t + this.p.stw_us, this.p.gomaxprocs);
     const d = this.dedicated();
-    this.markEnd_us = t + this.p.stw_us + this.workTotal / Math.max(d, 1e-9);
+    this.markEnd_us = t + this.p.stw_us + this.workLeft / Math.max(d, 1e-9);
     this.occupiedUntil = t + this.p.stw_us;
     this.workerCores = this.pool.pickCores(d);
     this.placeWorkers(t);
@@ -135,6 +152,7 @@ export class GoRuntime implements RuntimeModel {
     }
     if (!this.p.idle_workers) return;
     const from = this.markStart_us + this.p.stw_us;
+    this.placedTo_us = Math.max(this.placedTo_us, t);
     for (let i = 0; i < this.pool.cores; i++) {
       if (this.workerCores.includes(i)) continue;
       const idleSince = Math.max(this.pool.free_at[i]!, from);
@@ -167,7 +185,47 @@ export class GoRuntime implements RuntimeModel {
     this.trigger = triggerPoint(this.live_bytes, this.goal, this.p.trigger_runway_fraction);
   }
 
+  /** When the workers would have finished this cycle's mark work, if that is by `t_us`: the
+   * dedicated workers at their pace and every other core from when it went idle (its work since
+   * the last accounting); null if the work is not done by then. */
+  private cycleEnd_us(t_us: number): number | null {
+    const from = this.markStart_us + this.p.stw_us;
+    const idleSince: number[] = [];
+    if (this.p.idle_workers) for (let i = 0; i < this.pool.cores; i++) if (!this.workerCores.includes(i)) idleSince.push(Math.max(this.pool.free_at[i]!, from));
+    const workBy = (tau: number) => {
+      let w = Math.max(0, tau - from) * this.dedicated() + this.idleCpu;
+      for (const s of idleSince) w += Math.max(0, tau - s);
+      return w;
+    };
+    if (workBy(t_us) < this.workLeft && t_us < this.markEnd_us) return null;
+    let lo = Math.max(from, this.placedTo_us);
+    let hi = Math.min(t_us, this.markEnd_us);
+    if (lo >= hi) return hi;
+    for (let k = 0; k < 40 && hi - lo > 1; k++) {
+      const mid = (lo + hi) / 2;
+      if (workBy(mid) >= this.workLeft) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
   advance(t_us: number): void {
+    if (this.p.chain_cycles) {
+      // Each cycle that finished by t_us ends when it finished; with the heap still past the
+      // trigger the next starts right then (back to back), not at the next event.
+      for (let n = 0; this.marking && n < 1_000_000; n++) {
+        const end = this.cycleEnd_us(t_us);
+        if (end === null) {
+          this.placeWorkers(t_us);
+          break;
+        }
+        this.placeWorkers(end);
+        this.endCycle(end);
+        if (this.heap >= this.trigger && this.mayStart(end)) this.startCycle(end);
+      }
+      if (!this.marking && this.heap >= this.trigger && this.mayStart(t_us)) this.startCycle(t_us);
+      return;
+    }
     if (this.marking) {
       // Dedicated and idle-time workers do work at their rate; assists shortened the remaining work.
       this.placeWorkers(t_us);

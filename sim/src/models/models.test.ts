@@ -31,7 +31,7 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
 
   const params = {
     gogc: 100, memory_limit_bytes: Infinity, non_heap_bytes: 0, gomaxprocs: 8, mark_ns_per_live_byte: 0.3,
-    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false, park_assists: false,
+    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false, park_assists: false, start_phase: 0, chain_cycles: false,
   };
 
   it('a cycle starts when allocation reaches the trigger and takes 25 % of the cores', () => {
@@ -95,6 +95,39 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
     expect(waited.length).toBeGreaterThan(parked.out.length * 0.9);
     expect(Math.max(...waited)).toBeGreaterThan(20_000);
     expect(Math.max(...waited)).toBeLessThanOrEqual(parked.cycle_ms * 1000 * 1.5);
+  });
+
+  it('back to back at the memory limit, the next cycle starts when the last one ends, not at the next event (card 1.6.0 on)', () => {
+    // A node that hears nothing for 300 ms (its requests parked on the leader) while its cycle
+    // (1 GiB at 0.3 ns/B on 8 idle cores: about 40 ms of marking) runs: with chain_cycles the
+    // cycles that fit in the gap run one after the other; without, the first ends at the next
+    // event and the next one starts only then, so that event's request waits a whole new cycle.
+    const run = (chain_cycles: boolean) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, memory_limit_bytes: 1 * GiB, idle_workers: true, park_assists: true, chain_cycles }, 1 * GiB, pool);
+      go.charge(1, 20_000, 1);
+      go.charge(300_000, 20_000, 1);
+      return { starts_ms: go.events.map((e) => e.t_s * 1000), wait_us: go.assistParkedUntil_us() - 300_000 };
+    };
+    const chained = run(true);
+    expect(chained.starts_ms.length).toBeGreaterThanOrEqual(6);
+    for (let i = 1; i < chained.starts_ms.length; i++) expect(chained.starts_ms[i]! - chained.starts_ms[i - 1]!).toBeLessThan(50);
+    // The request at 300 ms finds a cycle already under way: it waits for the rest of it only.
+    expect(chained.wait_us).toBeLessThan(45_000);
+    const lazy = run(false);
+    expect(lazy.starts_ms.length).toBe(1);
+    expect(lazy.wait_us).toBeGreaterThan(35_000);
+  });
+
+  it('a seeded start phase puts a node part way into its cycles (card 1.6.0: nodes are not in step)', () => {
+    const firstEnd = (start_phase: number) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, memory_limit_bytes: 1 * GiB, idle_workers: true, chain_cycles: true, start_phase }, 1 * GiB, pool);
+      for (let t = 1; go.events.length === 0 && t < 1e6; t += 1000) go.charge(t, 1000, 1);
+      return go.events[0]!.duration_ms!;
+    };
+    expect(firstEnd(0.5)).toBeLessThan(firstEnd(0) * 0.6);
+    expect(firstEnd(0.5)).toBeGreaterThan(firstEnd(0) * 0.4);
   });
 
   it('a memory limit below the live heap keeps the collector running', () => {

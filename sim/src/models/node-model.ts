@@ -44,6 +44,8 @@ export interface NodeRuntimeSettings {
   log_instances: number;
   /** G1 only: start the collector in this phase (the steady-state shortcut) instead of fresh. */
   g1_state?: G1State;
+  /** Go only: where in its cycle sequence the process is at t = 0, in [0, 1) (GoGcParams.start_phase). */
+  go_start_phase?: number;
 }
 
 export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPool): RuntimeModel {
@@ -66,6 +68,9 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           idle_workers: (card.parameters['go.idle_workers']?.value ?? 0) > 0,
           // A card before 1.5.0 charges assists as CPU only and never parks a request.
           park_assists: (card.parameters['go.park_assists']?.value ?? 0) > 0,
+          start_phase: s.go_start_phase ?? 0,
+          // A card before 1.6.0 starts a back-to-back cycle only when the next event arrives.
+          chain_cycles: (card.parameters['go.chain_cycles']?.value ?? 0) > 0,
         },
         live.data + live.log,
         pool,

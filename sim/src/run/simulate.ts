@@ -6,16 +6,16 @@ import type { EngineProvider, ModelCard, RunResult, RunSpec } from '../api.ts';
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
-import { STREAM_MITIGATION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { STREAM_MITIGATION, STREAM_RUNTIME, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { DEFAULT_CARD, param, validateCard } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
 import { allocCosts } from '../models/alloc.ts';
 import { cpuCosts, GIB, makeRuntime } from '../models/node-model.ts';
 import type { G1State } from '../models/g1.ts';
-import { EngineHost, FastHost, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
+import { EngineHost, FastHost, newFastCluster, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
 import type { GcPending } from '../models/runtime.ts';
-import { bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
+import { BLADE_ELECTION_BATCH, bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { DurableHost } from './durable-host.ts';
@@ -76,7 +76,7 @@ class Simulation {
   private readonly timing: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: { stats: MitigationStats; blade: boolean; mitmem: boolean; deadline_us: number; rng: Prng; board: PermissionBoard; lastCollected: number[]; granted: number } | null;
-  private readonly fastCluster: FastCluster = { leader: 0, nextIndex: 1 };
+  private readonly fastCluster: FastCluster = newFastCluster();
   // Durability (models/storage.ts): null when the spec asks for none (nothing below runs then).
   private readonly store: { ordered: boolean; dev: DeviceModel; costs: StorageCosts } | null;
 
@@ -97,12 +97,15 @@ class Simulation {
     // rule stays the run loop's (mitmemBusy), in both modes.
     const coreBlade = exact && bladeOn(spec.mitigation.mode);
     this.nodeSet = exact
-      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const } : {}) })
+      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const, election_batch: BLADE_ELECTION_BATCH } : {}) })
       : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
     // The steady-state shortcut (fast mode): node 0 leads, the others start in the follower's phase.
     const phases = spec.fidelity === 'fast' ? hooks.g1_states : undefined;
+    // Each process's collector at its own point of its cycle sequence (card 1.6.0 on): the
+    // paper's processes were started and loaded separately, so their cycles are not in step.
+    const runtimeRng = (card.parameters['go.independent_phases']?.value ?? 0) > 0 ? new Prng(seed, STREAM_RUNTIME) : null;
     spec.engines.forEach((engine, id) => {
       const pool = new CpuPool(spec.vcpus, this.bucket_us);
       this.nodes.push({
@@ -111,7 +114,7 @@ class Simulation {
         host: null,
         inc: 0,
         pool,
-        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}) }, pool),
+        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}), ...(runtimeRng ? { go_start_phase: runtimeRng.nextDouble() } : {}) }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,
@@ -446,7 +449,7 @@ class Simulation {
     const next = this.nodes[to]!;
     if (old.blade === 'handoff') old.blade = 'idle';
     if (!next.host || !(next.host instanceof FastHost)) return;
-    next.host.takeOver();
+    next.host.takeOver(BLADE_ELECTION_BATCH);
     this.mit!.stats.handoffs++;
     this.q.push(this.now, { k: EV.arrival, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
     // The old leader tells its clients (a small, known set here) who leads now, and waits a round

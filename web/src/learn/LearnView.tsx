@@ -40,6 +40,19 @@ const noShortcuts = () => {};
 type Loaded = { state: 'loading'; what: string } | { state: 'failed'; message: string } | { state: 'ready' };
 type Route = 'student' | 'show-me' | null;
 
+/**
+ * Runs `run` when the page is next idle (after the current frame is painted), within a second
+ * at the latest; returns the cancel function an effect's clean-up calls.
+ */
+export function whenIdle(run: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(run, { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(run, 0);
+  return () => clearTimeout(id);
+}
+
 function enginesFor(choice: string): EngineName[] {
   return choice === 'all' ? BROWSER_ENGINES : [choice as EngineName];
 }
@@ -106,6 +119,8 @@ export default function LearnView({ state, update }: ViewProps) {
   const replayToken = useRef(0);
   const stepRef = useRef(stepIdx);
   stepRef.current = stepIdx;
+  // The step whose checkpoint the worker's state was last set to (by open or goto); null before.
+  const workerStep = useRef<number | null>(null);
 
   useEffect(
     () => () => {
@@ -133,7 +148,9 @@ export default function LearnView({ state, update }: ViewProps) {
     }
   }, []);
 
-  // Open the lesson in the worker: the engines' sessions (or a run without a cluster).
+  // Open the lesson in the worker: the engines' sessions (or a run without a cluster). The
+  // worker starts once the page is idle after the lesson's text is on screen, so its script and
+  // the engines' wasm do not compete with the text for the machine's cores.
   useEffect(() => {
     if (!lesson) return;
     const gen = ++generation.current;
@@ -145,18 +162,24 @@ export default function LearnView({ state, update }: ViewProps) {
       setLoaded({ state: 'failed', message: `the ${unavailable.map((e) => languageOf(e)).join(', ') || 'chosen'} engine is not part of this build` });
       return;
     }
-    client.current ??= new LessonClient();
-    if (c) void loadClusterPanel();
-    client.current
-      .request({ type: 'open', lesson, paper: PAPER, engines: c ? engines : [], step: stepRef.current }, (what) => gen === generation.current && setLoaded({ state: 'loading', what }))
-      .then(({ live: l }) => {
-        if (gen !== generation.current) return;
-        startTransition(() => {
-          setLive(l);
-          setLoaded({ state: 'ready' });
-        });
-      })
-      .catch((e: unknown) => gen === generation.current && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
+    return whenIdle(() => {
+      if (gen !== generation.current) return;
+      client.current ??= new LessonClient();
+      if (c) void loadClusterPanel();
+      const step = stepRef.current;
+      client.current
+        .request({ type: 'open', lesson, paper: PAPER, engines: c ? engines : [], step }, (what) => gen === generation.current && setLoaded({ state: 'loading', what }))
+        .then(({ live: l }) => {
+          if (gen !== generation.current) return;
+          // The worker's state is this step's checkpoint: entering it needs no second request.
+          workerStep.current = step;
+          startTransition(() => {
+            setLive(l);
+            setLoaded({ state: 'ready' });
+          });
+        })
+        .catch((e: unknown) => gen === generation.current && setLoaded({ state: 'failed', message: e instanceof Error ? e.message : String(e) }));
+    });
   }, [lesson, engines]);
 
   // Entering a step: its canonical state, fresh hints and answers; remember where we are.
@@ -168,7 +191,10 @@ export default function LearnView({ state, update }: ViewProps) {
     replayToken.current++;
     simRunner.current?.cancel();
     setSimState({ state: 'idle' });
-    if (loaded.state === 'ready') void send({ type: 'goto', step: stepIdx });
+    if (loaded.state === 'ready' && workerStep.current !== stepIdx) {
+      workerStep.current = stepIdx;
+      void send({ type: 'goto', step: stepIdx });
+    }
     if (lesson) {
       setProgress((p) => {
         const next = { ...p, last: { lesson: lesson.scenario.number, step: stepIdx + 1, title: lesson.title, steps } };
@@ -214,11 +240,14 @@ export default function LearnView({ state, update }: ViewProps) {
       if (!e) return;
       simRunner.current ??= new SimRunner();
       try {
-        const { experimentSpec } = await import('@replicant/lessons/src/experiment-spec');
+        const { experimentSpecs } = await import('@replicant/lessons/src/experiment-spec');
         for (const settings of runs) {
           setSimState({ state: 'running', settings });
-          const { result } = await simRunner.current.run(experimentSpec(e, settings), () => {});
-          await send({ type: 'record-sim', reading: readRun(settings, result) });
+          const specs = experimentSpecs(e, settings);
+          const { result } = await simRunner.current.run(specs.run, () => {});
+          // A mitigated run's GC-off pair, which its reading compares with.
+          const gcOff = specs.gc_off ? (await simRunner.current.run(specs.gc_off, () => {})).result : null;
+          await send({ type: 'record-sim', reading: readRun(settings, result, gcOff) });
           setSimState({ state: 'done', settings });
         }
       } catch (e) {
