@@ -44,3 +44,29 @@ test('MITMEM alone says honestly that one leader limits it; BLADE with exact fid
   await expect(page.getByTestId('chart-lab-mitigation-chart').locator('.chart-sentence')).toBeVisible({ timeout: 240_000 });
   await expect(page.getByTestId('lab-error')).toHaveCount(0);
 });
+
+test('a sweep with BLADE runs Go and Java again and says how far it moves the memory cliff; Rust is swept once', async ({ page }) => {
+  test.setTimeout(900_000);
+  await openView(page, `?view=lab&${SMALL}&lab.ratios=8,2.2&lab.mit=blade`, 'lab');
+  await page.getByTestId('run-sweep').click();
+  await expect(page.getByTestId('lab-progress')).toBeVisible();
+  await expect(page.getByTestId('lab-progress')).toHaveCount(0, { timeout: 880_000 });
+  await expect(page.getByTestId('lab-error')).toHaveCount(0);
+  const chart = page.getByTestId('chart-lab-sweep');
+  // Java and Rust without, Java with BLADE: three series of two points.
+  await expect(chart.locator('g.point[aria-label*="simulated"]')).toHaveCount(6);
+  await expect(chart.locator('g.point[aria-label^="Java + BLADE"]')).toHaveCount(2);
+  const sentence = page.getByTestId('lab-sweep-mitigation');
+  await expect(sentence).toContainText(/Simulated: Java at 2\.\d+ GiB: .* without, .* with BLADE; the SLO is met at \d of 2 points without and \d with/);
+  await expect(sentence).toContainText('C++ and Rust have no collector');
+  await expect(sentence).toContainText(/Mitigation model \d+\.\d+\.\d+, model card \d+\.\d+\.\d+/);
+});
+
+test('an invalid mitigation in the URL is named and falls back to the default, never to an old value', async ({ page }) => {
+  await openView(page, `?view=lab&${SMALL}&lab.mit=blade`, 'lab');
+  await expect(page.locator('[data-knob="lab.mit"] select')).toHaveValue('blade');
+  await openView(page, `?view=lab&${SMALL}&lab.mit=sometimes`, 'lab');
+  const alert = page.getByRole('alert').filter({ hasText: 'could not be used' });
+  await expect(alert).toContainText('“lab.mit=sometimes” was ignored: GC mitigation must be one of none, blade, mitmem, both');
+  await expect(page.locator('[data-knob="lab.mit"] select')).toHaveValue('none');
+});
