@@ -20,7 +20,7 @@ import { formatValue } from '../paper/panel-model.ts';
 import { CancelledError, SimRunner, type Progress } from '../simulation/runner.ts';
 import { mitigatedSweepSpec, runSpec, sweepSpec } from './lab-spec.ts';
 import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepFidelity, sweepSeries, type PointFidelity } from './lab-results.ts';
-import { TOLERANCE_PERCENT } from '@replicant/sim/fidelity/misses';
+import { TOLERANCE_PERCENT, UTILIZATION_TOLERANCE_PP } from '@replicant/sim/fidelity/misses';
 import { labSweepPoint, priceThis, priceTightVsAmple, singleRunWords } from '../cost/price-this.ts';
 import { NOTHING_TO_MITIGATE, asMitigatedSeries, cliffShift, cliffSentence, hasCollector, mitigationRunSpecs, mitigationSeries, mitigationTable, modeSentence, modeWords, type MitigationRow } from './mitigation-results.ts';
 import { BLADE_VALUES } from '../paper/mitigations.ts';
@@ -540,8 +540,8 @@ function FidelityTable({ rows, unit, model }: { rows: PointFidelity[]; unit: str
   return (
     <table className="fidelity-table" data-testid="lab-fidelity">
       <caption>
-        Simulated (model card {model}) beside the paper’s value for the same point; points further than ±{TOLERANCE_PERCENT} % are marked with
-        the reason (docs/fidelity.md).
+        Simulated (model card {model}) beside the paper’s value for the same point; throughputs further than ±{TOLERANCE_PERCENT} % and leader
+        utilisations further than ±{UTILIZATION_TOLERANCE_PP} pp are marked with the reason (docs/fidelity.md).
       </caption>
       <thead>
         <tr>
@@ -550,26 +550,41 @@ function FidelityTable({ rows, unit, model }: { rows: PointFidelity[]; unit: str
           <th scope="col">Simulated (Kops/s)</th>
           <th scope="col">Paper (Kops/s)</th>
           <th scope="col">Error</th>
+          <th scope="col">Leader CPU: simulated, paper, error</th>
           <th scope="col">Why it misses</th>
         </tr>
       </thead>
       <tbody>
-        {rows.map((f) => (
-          <tr key={`${f.engine}-${f.x}`} data-testid={`fidelity-${f.engine}-${f.x}`} data-outside={f.outside ? 'yes' : 'no'}>
-            <td>{lang(f.engine)}</td>
-            <td>{f.x}</td>
-            <td>{f.simulated_kops === null ? `< ${k(f.min_kops)}` : k(f.simulated_kops)} (simulated)</td>
-            <td>
-              {f.paper.qualifier === 'upper_bound' ? '< ' : f.paper.qualifier === 'approx' ? '≈ ' : ''}
-              {f.paper.value} ({f.paper.source})
-            </td>
-            <td className={f.outside ? 'bad' : 'ok'}>
-              {f.error_pct === null ? (f.within_bound ? 'within the bound' : 'outside the bound') : `${f.error_pct >= 0 ? '+' : '−'}${k(Math.abs(f.error_pct))} %`}
-              {f.outside ? ` ✗ outside ±${TOLERANCE_PERCENT} %` : ''}
-            </td>
-            <td>{f.reason ?? ''}</td>
-          </tr>
-        ))}
+        {rows.map((f) => {
+          const u = f.utilization;
+          return (
+            <tr key={`${f.engine}-${f.x}`} data-testid={`fidelity-${f.engine}-${f.x}`} data-outside={f.outside ? 'yes' : 'no'} data-utilization-outside={u ? (u.outside ? 'yes' : 'no') : 'none'}>
+              <td>{lang(f.engine)}</td>
+              <td>{f.x}</td>
+              <td>{f.simulated_kops === null ? `< ${k(f.min_kops)}` : k(f.simulated_kops)} (simulated)</td>
+              <td>
+                {f.paper ? (
+                  <>
+                    {f.paper.qualifier === 'upper_bound' ? '< ' : f.paper.qualifier === 'approx' ? '≈ ' : ''}
+                    {f.paper.value} ({f.paper.source})
+                  </>
+                ) : (
+                  'not stated'
+                )}
+              </td>
+              <td className={f.outside ? 'bad' : 'ok'}>
+                {!f.paper ? '—' : f.error_pct === null ? (f.within_bound ? 'within the bound' : 'outside the bound') : `${f.error_pct >= 0 ? '+' : '−'}${k(Math.abs(f.error_pct))} %`}
+                {f.outside ? ` ✗ outside ±${TOLERANCE_PERCENT} %` : ''}
+              </td>
+              <td className={u ? (u.outside ? 'bad' : 'ok') : ''} data-testid={`fidelity-util-${f.engine}-${f.x}`}>
+                {u
+                  ? `${u.simulated_pct === null ? '—' : `${k(u.simulated_pct)} %`} (simulated), ${u.paper.value} % (${u.paper.source}), ${u.error_pp === null ? 'no rate met the SLO' : `${u.error_pp >= 0 ? '+' : '−'}${k(Math.abs(u.error_pp))} pp`}${u.outside ? ` ✗ outside ±${UTILIZATION_TOLERANCE_PP} pp` : ''}`
+                  : '—'}
+              </td>
+              <td>{[...new Set([f.reason, u?.reason].filter((r): r is string => !!r))].join(' ')}</td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

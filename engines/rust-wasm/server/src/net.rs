@@ -487,6 +487,7 @@ pub async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<ti
         check_quorum: cfg.check_quorum,
         repair_batch: replicant_core::config::SERVER_REPAIR_BATCH,
         election_batch: replicant_core::config::SERVER_ELECTION_BATCH,
+        log_bound: args.log_bound,
         trace: args.verbose,
         max_pending_accepts: MAX_PENDING_ACCEPTS,
         ..Config::default()
