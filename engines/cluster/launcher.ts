@@ -42,6 +42,8 @@ export interface LaunchOptions {
   /** Durability log: a checkpoint (snapshot file, log truncated) every this many executed
    * instances (the servers' default: 4096; docs/protocol.md, "Compaction"). */
   snapshotEvery?: number;
+  /** The servers' --log-bound (docs/protocol.md, "Log bound"); unset: their default, 16,384. */
+  logBound?: number;
   /** Where the data dirs go; the cluster's temporary folder by default (removed by stop). */
   dataDir?: string;
   /** Called when a node's process ends by itself or is killed (not by stop). */
@@ -158,6 +160,7 @@ export class NativeCluster {
       if (this.options.fsync) argv.push('--fsync', this.options.fsync);
       if (this.options.snapshotEvery !== undefined) argv.push('--snapshot-every', String(this.options.snapshotEvery));
     }
+    if (this.options.logBound !== undefined) argv.push('--log-bound', String(this.options.logBound));
     if (this.options.wrap) argv = this.options.wrap(id, argv);
     const log = (this.logs[id] ??= createWriteStream(this.logPath(id), { flags: 'a' }));
     // a proxy that refused while the node was down accepts again (the others redial)

@@ -24,6 +24,8 @@ export interface NodeConfig {
   repair_batch?: number;
   /** Bounded elections (docs/protocol.md): 0 (default) is the paper's behaviour. */
   election_batch?: number;
+  /** Log bound (docs/protocol.md, "Log bound"): 0 (default) keeps the paper's unbounded log; needs repair_batch and election_batch. */
+  log_bound?: number;
   /** `none` (default, the paper's) or `log`: persist effects gate replies (docs/protocol.md, Durability). */
   durability?: 'none' | 'log';
   /** Durability log: a checkpoint persist every this many executed instances (0, the default: none). */

@@ -32,9 +32,10 @@ seed() { # seed TARGET: reads inputs, one per line, from stdin (once: the corpus
     printf '%s' "$line" > "$dir/seed-$n"
   done
 }
-TESTDATA=../conformance/testdata
-grep -ho '{"type":"send","msg":.*}' "$TESTDATA"/*.txt | sed -e 's/^{"type":"send","msg"://' -e 's/}$//' | sort -u | seed peer_frame
-grep -ho 'line=.*$' "$TESTDATA"/*.txt | sed 's/^line=//' | sort -u | seed client_line
+# The transcripts' expected lines in canonical form (the cores' exact bytes; the files show them readable).
+canonical=$(cd .. && npm run --silent conformance -- --canonical)
+grep -ho '{"type":"send","msg":.*}' <<<"$canonical" | sed -e 's/^{"type":"send","msg"://' -e 's/}$//' | sort -u | seed peer_frame
+grep -ho 'line=.*$' ../conformance/testdata/*.txt | sed 's/^line=//' | sort -u | seed client_line
 mkdir -p fuzz/target/corpus/wal_records
 
 # What `cargo fuzz build` passes, less the nightly-only sanitizer flag.

@@ -40,6 +40,7 @@ export function nodeConfig(id: number, numNodes: number, clusterSeed: number, in
   if (knobs.check_quorum) cfg.check_quorum = true;
   if (knobs.repair_batch) cfg.repair_batch = knobs.repair_batch;
   if (knobs.election_batch) cfg.election_batch = knobs.election_batch;
+  if (knobs.log_bound) cfg.log_bound = knobs.log_bound;
   if (knobs.durability === 'log') cfg.durability = 'log';
   if (knobs.snapshot_every) cfg.snapshot_every = knobs.snapshot_every;
   if (knobs.mitigation !== undefined && knobs.mitigation !== 'none') cfg.mitigation = knobs.mitigation;

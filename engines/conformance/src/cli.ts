@@ -1,23 +1,20 @@
 // npm run conformance -- --engine go|cpp|rust|java|all --target native|wasm-node|wasm-browser
 //                        [--rewrite] [--run REGEX] [--twice]
+// npm run conformance -- --canonical [--run REGEX]
 // Runs every transcript of engines/conformance/testdata on each engine and prints, per
 // engine, a final line `N passed, M failed`. --rewrite writes the actual output back into the
-// files (review the diff!); --twice runs each transcript twice and demands identical bytes.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+// files in the readable form (review the diff!); --twice runs each transcript twice and
+// demands identical bytes; --canonical prints the expected lines as the cores' exact bytes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, EngineName, TARGETS, Target, AsyncEngine } from '../../loader/engine.ts';
-import { formatTranscript, parseTranscript, TranscriptRunner } from './transcript.ts';
+import { blockMismatch, type Block, canonicalLines, formatTranscript, type Item, parseTranscript, renderItems, TranscriptRunner } from './transcript.ts';
 import { openEngine } from './targets.ts';
+import { TESTDATA, transcriptFiles } from './testdata.ts';
 
-export const TESTDATA = join(dirname(fileURLToPath(import.meta.url)), '../testdata');
-
-export function transcriptFiles(filter?: RegExp): string[] {
-  return readdirSync(TESTDATA)
-    .filter((f) => f.endsWith('.txt') && (!filter || filter.test(f)))
-    .sort();
-}
+export { TESTDATA, transcriptFiles };
 
 /** First differing line of two outputs, for the failure report. */
 export function firstDifference(expected: string, actual: string): string {
@@ -29,6 +26,10 @@ export function firstDifference(expected: string, actual: string): string {
   return 'identical';
 }
 
+function blocks(items: Item[]): Block[] {
+  return items.filter((i): i is Block => i.kind === 'command');
+}
+
 async function runEngine(engine: AsyncEngine, files: string[], opts: { rewrite: boolean; twice: boolean }) {
   let passed = 0;
   let failed = 0;
@@ -36,30 +37,44 @@ async function runEngine(engine: AsyncEngine, files: string[], opts: { rewrite: 
     const path = join(TESTDATA, file);
     const text = readFileSync(path, 'utf8');
     const items = parseTranscript(text, file);
-    let actual: string;
+    let actual: Item[];
     try {
-      actual = formatTranscript(await new TranscriptRunner(engine).run(items));
+      actual = await new TranscriptRunner(engine).run(items);
       if (opts.twice) {
+        const once = formatTranscript(actual);
         const again = formatTranscript(await new TranscriptRunner(engine).run(items));
-        if (again !== actual) throw new Error(`not deterministic: ${firstDifference(actual, again)}`);
+        if (again !== once) throw new Error(`not deterministic: ${firstDifference(once, again)}`);
       }
     } catch (err) {
       failed++;
       console.log(`FAIL ${engine.name}/${engine.target} ${file}: ${(err as Error).message}`);
       continue;
     }
-    if (actual === text) {
+    const want = blocks(items);
+    const got = blocks(actual);
+    const mismatch = want.map((b, i) => blockMismatch(b, got[i]!.expected)).find((m) => m !== null) ?? null;
+    if (mismatch === null) {
       passed++;
+      const readable = formatTranscript(renderItems(actual));
+      if (opts.rewrite && readable !== text) {
+        writeFileSync(path, readable);
+        console.log(`rewrote ${file} (same bytes, readable form)`);
+      }
     } else if (opts.rewrite) {
-      writeFileSync(path, actual);
+      writeFileSync(path, formatTranscript(renderItems(actual)));
       passed++;
       console.log(`rewrote ${file}`);
     } else {
       failed++;
-      console.log(`FAIL ${engine.name}/${engine.target} ${file} at ${firstDifference(text, actual)}`);
+      console.log(`FAIL ${engine.name}/${engine.target} ${file} at ${mismatch}`);
     }
   }
   return { passed, failed };
+}
+
+/** `--canonical`: prints every expected output line of the transcripts in canonical form (fuzz seeds). */
+function printCanonical(files: string[]): void {
+  for (const file of files) for (const line of canonicalLines(readFileSync(join(TESTDATA, file), 'utf8'), file)) console.log(line);
 }
 
 async function main() {
@@ -70,8 +85,10 @@ async function main() {
       rewrite: { type: 'boolean', default: false },
       twice: { type: 'boolean', default: false },
       run: { type: 'string' },
+      canonical: { type: 'boolean', default: false },
     },
   });
+  if (values.canonical) return printCanonical(transcriptFiles(values.run ? new RegExp(values.run) : undefined));
   const engines = (values.engine === 'all' ? [...ENGINE_NAMES] : values.engine!.split(',')) as EngineName[];
   for (const e of engines) if (!ENGINE_NAMES.includes(e)) throw new Error(`unknown engine ${e}`);
   const target = values.target as Target;

@@ -1,10 +1,13 @@
 // Datadriven transcripts in the style of etcd-io/raft's testdata: a command, a `----` line,
-// the exact expected output, a blank line. Lines starting with `#` between blocks are
-// comments. Running a transcript replays its commands on a fresh Cluster and compares.
+// the expected output, a blank line. Lines starting with `#` between blocks are comments.
+// Running a transcript replays its commands on a fresh Cluster and compares the exact bytes:
+// expected lines may be written in the readable form (readable.ts), which stands for exactly
+// one canonical line, or in the canonical form itself.
 import { createHash } from 'node:crypto';
 import type { AsyncEngine } from '../../loader/engine.ts';
 import { AsyncScriptedCluster as Cluster, HarnessError, type MessageFilter, type TimerName } from '../../scripted/index.ts';
 import { formatBallot } from '../../loader/ballot.ts';
+import { parseLine, renderLine } from './readable.ts';
 
 export type Item = { kind: 'comment'; text: string } | { kind: 'command'; line: string; expected: string[]; lineNo: number };
 
@@ -47,6 +50,52 @@ export function formatTranscript(items: Item[]): string {
     previous = item.kind;
   }
   return parts.join('\n') + '\n';
+}
+
+/** The same transcript with every output line in its readable form. */
+export function renderItems(items: Item[]): Item[] {
+  return items.map((item) => (item.kind === 'command' ? { ...item, expected: item.expected.map(renderLine) } : item));
+}
+
+/** The canonical bytes a block's expected lines stand for. */
+export function canonicalExpected(item: Item & { kind: 'command' }): string[] {
+  return item.expected.map(parseLine);
+}
+
+/** Every expected output line of a transcript, canonical: the cores' exact effect bytes. */
+export function canonicalLines(text: string, file?: string): string[] {
+  return parseTranscript(text, file).flatMap((item) => (item.kind === 'command' ? canonicalExpected(item) : []));
+}
+
+/** How many differing lines a failure report shows of each side. */
+const DIFF_LINES_MAX = 6;
+
+export type Block = Item & { kind: 'command' };
+
+/**
+ * Why a block's output differs from what its transcript expects, or null when the bytes are
+ * equal: a readable diff around the first differing line, then that line in canonical form.
+ */
+export function blockMismatch(expected: Block, actualCanonical: string[]): string | null {
+  const want = canonicalExpected(expected);
+  let k = 0;
+  while (k < want.length && k < actualCanonical.length && want[k] === actualCanonical[k]) k++;
+  if (k === want.length && k === actualCanonical.length) return null;
+  // The differing stretch: from the first differing line to the last, counted from the end.
+  let tail = 0;
+  while (tail < want.length - k && tail < actualCanonical.length - k && want[want.length - 1 - tail] === actualCanonical[actualCanonical.length - 1 - tail]) tail++;
+  const shown = (lines: string[], sign: string) => {
+    const stretch = lines.slice(k, lines.length - tail);
+    const rows = stretch.slice(0, DIFF_LINES_MAX).map((l) => `    ${sign} ${renderLine(l)}`);
+    if (stretch.length > DIFF_LINES_MAX) rows.push(`    ${sign} … ${stretch.length - DIFF_LINES_MAX} more`);
+    return rows;
+  };
+  const out = [`block \`${expected.line}\` (line ${expected.lineNo}), output line ${k + 1}:`];
+  for (let i = Math.max(0, k - 2); i < k; i++) out.push(`      ${renderLine(want[i]!)}`);
+  out.push(...shown(want, '-'), ...shown(actualCanonical, '+'));
+  if (tail > 0) out.push(`      ${renderLine(want[want.length - tail]!)}`);
+  out.push(`  first differing canonical line:`, `    expected: ${want[k] ?? '(end)'}`, `    actual:   ${actualCanonical[k] ?? '(end)'}`);
+  return out.join('\n');
 }
 
 /** Splits `cmd a=1 b=2 flag line=rest of line` into a command and its arguments. */
@@ -217,6 +266,7 @@ export class TranscriptRunner {
           ...(args.has('check_quorum') && { check_quorum: args.get('check_quorum') !== 'false' }),
           ...(args.has('repair') && { repair_batch: intArg(args, 'repair') }),
           ...(args.has('election') && { election_batch: intArg(args, 'election') }),
+          ...(args.has('bound') && { log_bound: intArg(args, 'bound') }),
           ...(args.has('durability') && { durability: durabilityArg(args.get('durability')!) }),
           ...(args.get('persist') === 'manual' && { manual_persist: true }),
           ...(args.has('snapshot') && { snapshot_every: intArg(args, 'snapshot') }),

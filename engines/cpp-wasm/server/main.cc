@@ -1,7 +1,7 @@
 // replicant-server: the C++ engine's native TCP server.
 //   replicant-server --config CONFIG.json --id N [--trace] [--seed S]
 //                    [--data-dir DIR [--durability log|none] [--fsync always|interval|never]
-//                     [--snapshot-every N]]
+//                     [--snapshot-every N]] [--log-bound N]
 // (the configuration may also be given as the first plain argument). With --data-dir the node
 // runs durability log: its write-ahead log is DIR/wal.log (docs/protocol.md, "Write-ahead
 // log"); without it the node keeps nothing (durability none, the paper's design).
@@ -23,7 +23,7 @@ namespace {
                "replicant-server: %s\n"
                "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n"
                "       [--data-dir DIR [--durability log|none] [--fsync always|interval|never]\n"
-               "        [--snapshot-every N]]\n",
+               "        [--snapshot-every N]] [--log-bound N]\n",
                why.c_str());
   std::exit(2);
 }
@@ -66,6 +66,12 @@ int main(int argc, char** argv) {
       const unsigned long long n = std::strtoull(s.c_str(), &end, 10);
       if (s.empty() || *end != '\0' || n > 1000000) Usage("--snapshot-every must be between 0 and 1000000");
       opts.snapshot_every = n;
+    } else if (arg == "--log-bound" || arg.rfind("--log-bound=", 0) == 0) {
+      const std::string s = value("--log-bound");
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(s.c_str(), &end, 10);
+      if (s.empty() || *end != '\0' || n > 1000000) Usage("--log-bound must be between 0 and 1000000");
+      opts.log_bound = n;
     } else if (arg == "--trace") {
       opts.trace = true;
     } else if (!arg.empty() && arg[0] != '-' && config_path.empty()) {

@@ -143,6 +143,7 @@ Server::Server(ServerConfig cfg, uint64_t id, Options opts)
   c.check_quorum = cfg_.check_quorum;
   c.repair_batch = kServerRepairBatch;
   c.election_batch = kServerElectionBatch;
+  c.log_bound = opts_.log_bound;
   c.trace = opts_.trace;
   c.max_pending_accepts = kMaxPendingAccepts;
   node_ = std::make_unique<Node>(c);

@@ -43,6 +43,8 @@ struct Options {
   // durability log: a checkpoint (snapshot file, log truncated) every this many executed
   // instances; 0 never (docs/protocol.md, "Compaction")
   uint64_t snapshot_every = kServerSnapshotEvery;
+  // the core's log_bound (docs/protocol.md, "Log bound"); 0 lets the log grow while a peer is silent
+  uint64_t log_bound = kServerLogBound;
 };
 
 // BlockStopSignals blocks SIGINT and SIGTERM in the calling thread and every thread it

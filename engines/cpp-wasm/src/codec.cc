@@ -688,6 +688,8 @@ std::string DecodeConfig(std::string_view in, Config* out) {
       cfg.repair_batch = n;
     } else if (f.name == "election_batch") {
       cfg.election_batch = n;
+    } else if (f.name == "log_bound") {
+      cfg.log_bound = n;
     } else if (f.name == "mitmem_deadline_us") {
       cfg.mitmem_deadline_us = n;
     } else if (f.name == "snapshot_every") {

@@ -22,6 +22,10 @@ std::string Validate(const Config& c) {
   }
   if (c.repair_batch > 4096) return "config: repair_batch must be between 0 and 4096";
   if (c.election_batch > 4096) return "config: election_batch must be between 0 and 4096";
+  if (c.log_bound > 1000000) return "config: log_bound must be between 0 and 1000000";
+  if (c.log_bound > 0 && (c.repair_batch == 0 || c.election_batch == 0)) {
+    return "config: log_bound needs repair_batch and election_batch";
+  }
   if (c.snapshot_every > 1000000) return "config: snapshot_every must be between 0 and 1000000";
   if (c.mitmem_deadline_us > 60000000) {
     return "config: mitmem_deadline_us must be between 0 and 60000000";

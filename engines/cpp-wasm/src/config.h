@@ -31,6 +31,12 @@ struct Config {
   // instances, a prepare phase that hears answers is not abandoned, and a new leader replays
   // this many instances at once. 0 turns it off, the paper's behaviour.
   uint64_t election_batch = 0;
+  // log_bound: the most executed entries a leader keeps between trims (docs/protocol.md, "Log
+  // bound"). The leader raises gle to at least last_executed − log_bound without waiting for
+  // every peer, so one node down does not stop trimming; a node behind that point is sent a
+  // snapshot and cannot win an election. 0 turns it off, the paper's behaviour; it needs
+  // repair_batch and election_batch (the snapshot and the prepare's from_index).
+  uint64_t log_bound = 0;
   // durability: none (the paper's, the lab's preset) or log (persist before revealing).
   Durability durability = Durability::kNone;
   // snapshot_every: in durability log, a checkpoint persist (the KV store, the ballot and the
@@ -49,6 +55,10 @@ constexpr uint64_t kServerRepairBatch = 256;
 // kServerElectionBatch is the election batch the native servers use (docs/protocol.md,
 // "Bounded elections").
 constexpr uint64_t kServerElectionBatch = 256;
+// kServerLogBound is the log bound the native servers use (docs/protocol.md, "Log bound"):
+// far above what a live follower lags (repair_batch 256, 256 accepts in flight), small enough
+// that a leader's log stays a few megabytes while a follower is down.
+constexpr uint64_t kServerLogBound = 16384;
 // kServerSnapshotEvery is the checkpoint interval the native servers use (docs/protocol.md,
 // "Compaction").
 constexpr uint64_t kServerSnapshotEvery = 4096;

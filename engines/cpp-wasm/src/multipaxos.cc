@@ -128,6 +128,23 @@ void Node::StartElection() {
 }
 
 void Node::OnPrepareRequest(const Message& m) {
+  if (m.from_index > 0 && m.from_index <= log_.GlobalLastExecuted()) {
+    // The candidate has not executed everything this node trimmed: a promise from here could
+    // not carry those chosen entries, and the candidate would fill them with no-ops
+    // (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays as it is; a
+    // leader also sends the candidate a snapshot, as it would to a follower that far behind.
+    Message r;
+    r.type = MessageType::kPrepareResponse;
+    r.ok = false;
+    r.ballot = ballot_;
+    r.from_index = m.from_index;
+    Respond(m, std::move(r));
+    if (IsLeader() && cfg_.repair_batch > 0) {
+      repairs_[m.from] = RepairStream{};
+      SendSnapshot(m.from);
+    }
+    return;
+  }
   if (m.from_index > 0 && m.ballot == ballot_ && LeaderOf(m.ballot) == m.from) {
     // the candidate this node promised asks for the next chunk of that promise
     Respond(m, PromiseChunk(m.from_index));
@@ -471,6 +488,8 @@ void Node::OnCommitTimer() {
 }
 
 void Node::TrimAndOpenCommitRound() {
+  const uint64_t floor = BoundFloor(log_.LastExecuted());
+  if (floor > commit_gle_) LearnGle(floor);  // a peer that has not answered holds trimming back no further
   TrimUntil(commit_gle_);
   const uint64_t last_executed = log_.LastExecuted();
   if (cfg_.num_peers == 1) {
@@ -496,6 +515,13 @@ void Node::TrimUntil(uint64_t g) {
     t.value = log_.GlobalLastExecuted();
     EmitTrace(t);
   }
+}
+
+// BoundFloor is the gle a leader keeps at least with a log bound: last_executed − log_bound
+// (0 without a bound or below it).
+uint64_t Node::BoundFloor(uint64_t last_executed) const {
+  if (cfg_.log_bound == 0 || last_executed <= cfg_.log_bound) return 0;
+  return last_executed - cfg_.log_bound;
 }
 
 void Node::LearnGle(uint64_t g) {
@@ -554,7 +580,7 @@ void Node::OnCommitResponse(const Message& m) {
     }
   }
   if (r->answered_count == cfg_.num_peers - 1) {
-    const uint64_t learned = r->min_last_executed;
+    const uint64_t learned = std::max(r->min_last_executed, BoundFloor(r->last_executed));
     commit_round_.reset();
     LearnGle(learned);
   }

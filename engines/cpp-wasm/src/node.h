@@ -160,6 +160,7 @@ class Node {
   void TrimAndOpenCommitRound();
   void TrimUntil(uint64_t g);
   void LearnGle(uint64_t g);
+  uint64_t BoundFloor(uint64_t last_executed) const;
   void OnCommitRequest(const Message& m);
   void OnCommitResponse(const Message& m);
   void Repair(uint64_t peer, uint64_t from, uint64_t up_to);

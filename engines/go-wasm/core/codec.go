@@ -782,6 +782,8 @@ func DecodeConfig(in []byte) (Config, error) {
 			cfg.RepairBatch = n
 		case "election_batch":
 			cfg.ElectionBatch = n
+		case "log_bound":
+			cfg.LogBound = n
 		case "mitmem_deadline_us":
 			cfg.MitmemDeadlineUs = n
 		case "snapshot_every":

@@ -24,6 +24,12 @@ type Config struct {
 	// instances, a prepare phase that hears answers is not abandoned, and a new leader replays
 	// this many instances at once. 0 turns it off, the paper's behaviour.
 	ElectionBatch uint64
+	// LogBound: the most executed entries a leader keeps between trims (docs/protocol.md, "Log
+	// bound"). The leader raises gle to at least last_executed − LogBound without waiting for
+	// every peer, so one node down does not stop trimming; a node behind that point is sent a
+	// snapshot and cannot win an election. 0 turns it off, the paper's behaviour; it needs
+	// RepairBatch and ElectionBatch (the snapshot and the prepare's from_index).
+	LogBound uint64
 	// Durability: none (the paper's, the lab's preset) or log (persist before revealing).
 	Durability Durability
 	// SnapshotEvery: in durability log, a checkpoint persist (the KV store, the ballot and the
@@ -43,6 +49,11 @@ const ServerRepairBatch = 256
 // ServerElectionBatch is the election batch the native servers use (docs/protocol.md,
 // "Bounded elections").
 const ServerElectionBatch = 256
+
+// ServerLogBound is the log bound the native servers use (docs/protocol.md, "Log bound"):
+// far above what a live follower lags (repair_batch 256, 256 accepts in flight), small enough
+// that a leader's log stays a few megabytes while a follower is down.
+const ServerLogBound = 16384
 
 // ServerSnapshotEvery is the checkpoint interval the native servers use (docs/protocol.md,
 // "Compaction").
@@ -81,6 +92,10 @@ func (c Config) Validate() error {
 		return errors.New("config: repair_batch must be between 0 and 4096")
 	case c.ElectionBatch > 4096:
 		return errors.New("config: election_batch must be between 0 and 4096")
+	case c.LogBound > 1_000_000:
+		return errors.New("config: log_bound must be between 0 and 1000000")
+	case c.LogBound > 0 && (c.RepairBatch == 0 || c.ElectionBatch == 0):
+		return errors.New("config: log_bound needs repair_batch and election_batch")
 	case c.SnapshotEvery > 1_000_000:
 		return errors.New("config: snapshot_every must be between 0 and 1000000")
 	case c.MitmemDeadlineUs > 60_000_000:

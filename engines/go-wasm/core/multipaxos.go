@@ -106,6 +106,18 @@ func (n *Node) startElection() {
 }
 
 func (n *Node) onPrepareRequest(m *Message) {
+	if m.FromIndex > 0 && m.FromIndex <= n.log.GlobalLastExecuted() {
+		// The candidate has not executed everything this node trimmed: a promise from here
+		// could not carry those chosen entries, and the candidate would fill them with no-ops
+		// (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays as it is; a
+		// leader also sends the candidate a snapshot, as it would to a follower that far behind.
+		n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot, FromIndex: m.FromIndex})
+		if n.isLeader() && n.cfg.RepairBatch > 0 {
+			n.repairs[m.From] = repairStream{}
+			n.sendSnapshot(m.From)
+		}
+		return
+	}
 	if m.FromIndex > 0 && m.Ballot == n.ballot && LeaderOf(m.Ballot) == m.From {
 		// the candidate this node promised asks for the next chunk of that promise
 		n.respond(m, n.promiseChunk(m.FromIndex))
@@ -403,6 +415,9 @@ func (n *Node) onCommitTimer() {
 }
 
 func (n *Node) trimAndOpenCommitRound() {
+	if floor := n.boundFloor(n.log.LastExecuted()); floor > n.commitGle {
+		n.learnGle(floor) // a peer that has not answered holds trimming back no further
+	}
 	n.trimUntil(n.commitGle)
 	lastExecuted := n.log.LastExecuted()
 	if n.cfg.NumPeers == 1 {
@@ -418,6 +433,15 @@ func (n *Node) trimUntil(g uint64) {
 	if n.log.TrimUntil(g) {
 		n.trace(Trace{Kind: TraceTrim, Value: n.log.GlobalLastExecuted()})
 	}
+}
+
+// boundFloor is the gle a leader keeps at least with a log bound: last_executed − log_bound
+// (0 without a bound or below it).
+func (n *Node) boundFloor(lastExecuted uint64) uint64 {
+	if n.cfg.LogBound == 0 || lastExecuted <= n.cfg.LogBound {
+		return 0
+	}
+	return lastExecuted - n.cfg.LogBound
 }
 
 func (n *Node) learnGle(g uint64) {
@@ -469,7 +493,7 @@ func (n *Node) onCommitResponse(m *Message) {
 	}
 	if r.answeredCount == n.cfg.NumPeers-1 {
 		n.commitRound = nil
-		n.learnGle(r.minLastExecuted)
+		n.learnGle(max(r.minLastExecuted, n.boundFloor(r.lastExecuted)))
 	}
 }
 

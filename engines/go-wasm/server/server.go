@@ -52,6 +52,7 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 	ncfg.CheckQuorum = cfg.CheckQuorum
 	ncfg.RepairBatch = core.ServerRepairBatch
 	ncfg.ElectionBatch = core.ServerElectionBatch
+	ncfg.LogBound = core.ServerLogBound
 	ncfg.Trace = false // traces are for people; the server only needs the protocol
 	ncfg.MaxPendingAccepts = maxPendingAccepts
 	if err := ncfg.Validate(); err != nil {
@@ -66,6 +67,18 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 		}
 	}
 	return s, nil
+}
+
+// SetLogBound sets the core's log bound (docs/protocol.md, "Log bound"; 0: the log grows while
+// a peer is silent); call it before EnableDurability and Start.
+func (s *Server) SetLogBound(n uint64) error {
+	cfg := s.node.Config()
+	cfg.LogBound = n
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	s.node = core.NewNode(cfg)
+	return nil
 }
 
 // EnableDurability switches the node to durability log on w, with the records w held, taking

@@ -11,6 +11,9 @@ export interface ModelLimit {
 
 /** A simulated point further than this from the paper's value is marked in the Lab. */
 export const TOLERANCE_PERCENT = 15;
+/** A simulated leader utilisation further than this (percentage points) from the paper's is
+ * marked in the Lab (the issue's criterion: held-out utilisations within 7 pp at the median). */
+export const UTILIZATION_TOLERANCE_PP = 7;
 
 export const MODEL_LIMITS: ModelLimit[] = [
   {

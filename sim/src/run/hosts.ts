@@ -104,6 +104,15 @@ export interface FastMsg {
 export interface FastCluster {
   leader: number;
   nextIndex: number;
+  /** The global last executed the leader's last heartbeat carried (the executed index at the
+   * heartbeat before it), and the executed index at its last heartbeat: a successor replays
+   * every instance above the former, as the cores' election does. */
+  gle: number;
+  executedAtHeartbeat: number;
+}
+
+export function newFastCluster(): FastCluster {
+  return { leader: 0, nextIndex: 1, gle: 0, executedAtHeartbeat: 0 };
 }
 
 /** Node 0 leads from the start; followers accept; the leader commits on a majority and replies
@@ -124,13 +133,17 @@ export class FastHost implements Host {
   private opOf = new Uint8Array(256);
   private out: NodeOutput[] = [];
   private readonly majority: number;
+  /** A successor's replay (takeOver): the next index to send and the end of the range. */
+  private replaySent = 0;
+  private replayEnd = 0;
+  private replayBatch = 1;
 
   constructor(
     private readonly id: number,
     private readonly n: number,
     private readonly commit_interval_us: number,
     private readonly sizes: WireSizes,
-    private readonly cluster: FastCluster = { leader: 0, nextIndex: 1 },
+    private readonly cluster: FastCluster = newFastCluster(),
   ) {
     this.majority = Math.floor(n / 2) + 1;
   }
@@ -141,11 +154,27 @@ export class FastHost implements Host {
 
   /** This node becomes the leader (BLADE's handoff). The instances before the cluster's next
    * index are the old leader's, which it finishes itself (it answers its own clients); this
-   * node's own range starts there. */
-  takeOver(): void {
+   * node's own range starts there. Like the cores' successor it first replays every instance
+   * above the global last executed its last heartbeat carried, `batch` in flight at once
+   * (bounded elections): they take the next indexes, so its own clients' commands execute
+   * after them. The replay starts at the node's `start` step. */
+  takeOver(batch: number): void {
+    const replay = Math.max(0, this.cluster.nextIndex - 1 - this.cluster.gle);
     this.cluster.leader = this.id;
     this.executed = this.cluster.nextIndex - 1;
     this.nextIndex = this.cluster.nextIndex;
+    while (replay >= this.mask) this.grow();
+    for (let i = 0; i < replay; i++) {
+      const slot = (this.nextIndex + i) & this.mask;
+      this.votes[slot] = 1;
+      this.opOf[slot] = 0;
+    }
+    this.replaySent = this.nextIndex;
+    this.replayEnd = this.nextIndex + replay;
+    this.replayBatch = Math.max(1, batch);
+    this.nextIndex += replay;
+    this.cluster.nextIndex = this.nextIndex;
+    this.cluster.gle = this.cluster.executedAtHeartbeat = this.executed;
   }
 
   /** Instances this node proposed and has not executed yet. */
@@ -160,9 +189,12 @@ export class FastHost implements Host {
     switch (ev.kind) {
       case 'start':
         if (this.leader) out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
+        for (let k = 0; k < this.replayBatch && this.replaySent < this.replayEnd; k++) this.sendReplay();
         return out;
       case 'timer': {
         if (!this.leader || ev.timer !== 'commit') return out;
+        this.cluster.gle = this.cluster.executedAtHeartbeat;
+        this.cluster.executedAtHeartbeat = this.executed;
         for (let p = 0; p < this.n; p++) if (p !== this.id) out.push({ kind: 'send', to: p, type: 'commit_request', payload: { index: this.executed, op: 'read' }, bytes: s.commit_request, update: false });
         out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
         return out;
@@ -219,9 +251,16 @@ export class FastHost implements Host {
     }
   }
 
+  /** Re-proposes the next replay entry (sized as an update: the replayed command is not known here). */
+  private sendReplay(): void {
+    const payload: FastMsg = { index: this.replaySent++, op: 'update' };
+    for (let p = 0; p < this.n; p++) if (p !== this.id) this.out.push({ kind: 'send', to: p, type: 'accept_request', payload, bytes: this.sizes.update.accept_request, update: true });
+  }
+
   /** Marks the instance committed and replies, in log order, for every instance now executable. */
   private commit(index: number): void {
     this.votes[index & this.mask] = 0;
+    if (index < this.replayEnd && this.replaySent < this.replayEnd) this.sendReplay();
     for (;;) {
       const next = this.executed + 1;
       if (next >= this.nextIndex) break;

@@ -1,6 +1,6 @@
 // The mitigation sandbox end to end in the fast model: a Java cluster whose heap is close to its
 // live set (young pauses stall a node for longer than a client thread's tick), with each mode.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MitigationMode, RunSpec } from '../api.ts';
 import { simulate } from './simulate.ts';
 import { provider } from '../cli/engines.ts';
@@ -22,14 +22,19 @@ const both = simulate(spec('both', { mitigation: { mode: 'both', deadline_ms: 1 
 const off = simulate(spec('none', { mitigation: { mode: 'none', collector: 'off' } }), null);
 
 describe('BLADE in the simulator', () => {
-  it('the leader hands off before it collects, so the tail comes down to near the GC-off run', () => {
+  it('the leader hands off before it collects; with pauses this short the handoff costs more than it saves', () => {
     expect(none.mitigation).toBeUndefined();
     expect(none.leader_changes.length).toBe(1);
     expect(blade.mitigation!.handoffs).toBeGreaterThan(0);
     expect(blade.leader_changes.length).toBe(1 + blade.mitigation!.handoffs);
-    expect(blade.latency.all.p999_us).toBeLessThan(none.latency.all.p999_us / 2);
-    expect(blade.latency.all.p999_us).toBeLessThan(3 * off.latency.all.p999_us);
     expect(blade.achieved_ops_per_s).toBeGreaterThan(0.95 * none.achieved_ops_per_s);
+    // Pauses of 4.5–15 ms here; a successor first replays the instances above the gle its
+    // last heartbeat carried (~2 heartbeats of load), so its clients wait out the replay: the
+    // tail rises above the unmitigated run's, and stays well under one heartbeat.
+    const longestPause_ms = Math.max(...none.nodes.flatMap((n) => n.gc_events.map((g) => g.pause_ms)));
+    expect(longestPause_ms).toBeLessThan(20);
+    expect(blade.latency.all.p999_us).toBeGreaterThan(none.latency.all.p999_us);
+    expect(blade.latency.all.p999_us).toBeLessThan(150_000 / 2);
   });
 
   it('at most f = 1 of 3 nodes collects at once, and every collection was announced (gc_pending) and permitted', () => {
@@ -37,7 +42,7 @@ describe('BLADE in the simulator', () => {
     expect(m.max_collecting_at_once).toBe(1);
     expect(m.gc_pending).toBeGreaterThan(0);
     expect(m.forced_collections).toBe(0);
-    expect(m.model_version).toBe('1.0.0');
+    expect(m.model_version).toBe('1.1.0');
   });
 
   it('GC off: the collector never runs', () => {
@@ -75,15 +80,34 @@ describe('determinism and bad input', () => {
 describe("BLADE in exact mode: the engines' own extension", () => {
   // The real Java core (wasm) gets gc_pending from the G1 model, asks / hands off over the
   // modelled network, and its collect effect lets the held collection run; gc_done follows.
-  it('drives the cores: handoffs and grants happen, never more than f = 1 collecting, none forced', async () => {
+  let exact: ReturnType<typeof simulate>;
+  beforeAll(async () => {
     const engines = await provider(['java']);
-    const r = simulate(spec('blade', { fidelity: 'exact' }), engines);
-    const m = r.mitigation!;
+    exact = simulate(spec('blade', { fidelity: 'exact' }), engines);
+  }, 600_000);
+
+  it('drives the cores: handoffs and grants happen, never more than f = 1 collecting, none forced', () => {
+    const m = exact.mitigation!;
     expect(m.gc_pending).toBeGreaterThan(0);
     expect(m.handoffs).toBeGreaterThan(0);
-    expect(r.leader_changes.length).toBeGreaterThan(1);
+    expect(exact.leader_changes.length).toBeGreaterThan(1);
     expect(m.max_collecting_at_once).toBe(1);
     expect(m.forced_collections).toBe(0);
-    expect(r.achieved_ops_per_s).toBeGreaterThan(0.95 * blade.achieved_ops_per_s);
-  }, 600_000);
+    expect(exact.achieved_ops_per_s).toBeGreaterThan(0.95 * blade.achieved_ops_per_s);
+  });
+
+  it('a successor serves again well within a heartbeat of the handoff (bounded elections; the paper\'s replay kept it silent ~290 ms)', () => {
+    // Before BLADE_ELECTION_BATCH the successor replayed every instance above the global last
+    // executed one per round trip: p99.9 295 ms on this spec. Half a commit interval bounds it now.
+    expect(exact.latency.all.p999_us).toBeLessThan(150_000 / 2);
+  });
+
+  it('fast and exact mode agree: BLADE p99.9 within 35 %, p99 within 20 %', () => {
+    // The fast model's successor replays the same range (instances above the gle its last
+    // heartbeat carried, B at a time); what it leaves out is the prepare round trip and the
+    // promises' CPU (exact: 38.0 ms, fast: 30.4 ms on this spec).
+    const rel = (a: number, b: number) => Math.abs(a - b) / b;
+    expect(rel(blade.latency.all.p999_us, exact.latency.all.p999_us)).toBeLessThan(0.35);
+    expect(rel(blade.latency.all.p99_us, exact.latency.all.p99_us)).toBeLessThan(0.2);
+  });
 });

@@ -13,9 +13,9 @@ import { CpuPool } from '../models/cpu.ts';
 import { allocCosts } from '../models/alloc.ts';
 import { cpuCosts, GIB, makeRuntime } from '../models/node-model.ts';
 import type { G1State } from '../models/g1.ts';
-import { EngineHost, FastHost, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
+import { EngineHost, FastHost, newFastCluster, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
 import type { GcPending } from '../models/runtime.ts';
-import { bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
+import { BLADE_ELECTION_BATCH, bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { DurableHost } from './durable-host.ts';
@@ -81,7 +81,7 @@ class Simulation {
   private readonly ahead: { on: boolean; busy: boolean; timing: StepTiming; ev: NodeEvent & { kind: 'message' } };
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: { stats: MitigationStats; blade: boolean; mitmem: boolean; deadline_us: number; rng: Prng; board: PermissionBoard; lastCollected: number[]; granted: number } | null;
-  private readonly fastCluster: FastCluster = { leader: 0, nextIndex: 1 };
+  private readonly fastCluster: FastCluster = newFastCluster();
   // Durability (models/storage.ts): null when the spec asks for none (nothing below runs then).
   private readonly store: { ordered: boolean; dev: DeviceModel; costs: StorageCosts } | null;
 
@@ -102,7 +102,7 @@ class Simulation {
     // rule stays the run loop's (mitmemBusy), in both modes.
     const coreBlade = exact && bladeOn(spec.mitigation.mode);
     this.nodeSet = exact
-      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const } : {}) })
+      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const, election_batch: BLADE_ELECTION_BATCH } : {}) })
       : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
@@ -538,7 +538,7 @@ class Simulation {
     const next = this.nodes[to]!;
     if (old.blade === 'handoff') old.blade = 'idle';
     if (!next.host || !(next.host instanceof FastHost)) return;
-    next.host.takeOver();
+    next.host.takeOver(BLADE_ELECTION_BATCH);
     this.mit!.stats.handoffs++;
     this.push(this.now, { k: EV.arrival, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
     // The old leader tells its clients (a small, known set here) who leads now, and waits a round

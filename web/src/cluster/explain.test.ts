@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { TESTDATA } from '@replicant/engines/conformance/testdata';
+import { canonicalLines } from '@replicant/engines/conformance/transcript';
 import { dueText, explainEffect, explainEntry, explainEvent, humanNote, messageLabel, timerName } from './explain.ts';
 
 const I = '{"ballot":257,"index":3,"client_id":7,"request_id":1,"state":"in_progress","command":{"type":"put","key":"k","value":"v w"}}';
@@ -114,10 +116,10 @@ describe('explainEvent and explainEntry', () => {
 });
 
 describe('every effect the engines emit in the shared transcripts', () => {
-  const dir = resolve(__dirname, '../../../engines/conformance/testdata');
-  const lines = readdirSync(dir)
+  // The files show effects in their readable form; canonicalLines gives back the exact bytes.
+  const lines = readdirSync(TESTDATA)
     .filter((f) => f.endsWith('.txt'))
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
+    .flatMap((f) => canonicalLines(readFileSync(join(TESTDATA, f), 'utf8'), f))
     .map((l) => /^n(\d+): (\{"type":.*\})( m\d+| lost.*)?$/.exec(l))
     .filter((m): m is RegExpExecArray => m !== null);
   it('reads as a sentence with no gaps', () => {

@@ -6,7 +6,7 @@ import type { ChartPoint, ChartSeries } from '../charts/types.ts';
 import { formatValue, rowDetail } from '../paper/panel-model.ts';
 import type { ResultRow } from '../paper/results.ts';
 import type { LabState } from './lab-fields.ts';
-import { TOLERANCE_PERCENT, limitFor } from '@replicant/sim/fidelity/misses';
+import { TOLERANCE_PERCENT, UTILIZATION_TOLERANCE_PP, limitFor } from '@replicant/sim/fidelity/misses';
 import { memoryAxisGib } from './lab-spec.ts';
 
 export const lang = languageOf;
@@ -46,7 +46,7 @@ export function sweepSeries(sweep: SweepResult, s: LabState, seed: number, rows:
             lines: [
               simulatedLine(sweep.model_card_version, seed),
               `${p.result.probes.length} probe runs; p99 at the best rate ${p.result.p99_ms_at_max ?? '—'} ms; leader CPU ${p.result.leader_cpu_utilization_at_max === null ? '—' : `${Math.round(p.result.leader_cpu_utilization_at_max * 100)} %`}.`,
-              ...fid.filter((f) => f.engine === engine && f.x === x).flatMap((f) => [fidelityLine(f), ...(f.reason ? [f.reason] : [])]),
+              ...fid.filter((f) => f.engine === engine && f.x === x).flatMap((f) => [fidelityLine(f), ...new Set([f.reason, f.utilization?.reason].filter((r): r is string => !!r))]),
             ],
           },
         };
@@ -56,15 +56,16 @@ export function sweepSeries(sweep: SweepResult, s: LabState, seed: number, rows:
     .filter((x) => x.points.length > 0);
 }
 
-/** The paper's stated max throughput at the SLO for an engine at one point of the sweep's axis. */
-export function paperRowAt(rows: ResultRow[], engine: EngineName, s: LabState, x: number): ResultRow | null {
+/** The paper's stated max throughput at the SLO (or another metric, such as the leader's vCPU
+ * utilisation) for an engine at one point of the sweep's axis. */
+export function paperRowAt(rows: ResultRow[], engine: EngineName, s: LabState, x: number, metric = 'max_throughput_slo'): ResultRow | null {
   if (s.wl === 'custom') return null;
   const memory = s.sweep === 'vcpus' ? (s.memunit === 'gib' ? s.gib : s.ratio * 4) : x;
   const vcpus = s.sweep === 'vcpus' ? x : s.vcpus;
   return (
     rows.find(
       (r) =>
-        r.metric === 'max_throughput_slo' &&
+        r.metric === metric &&
         r.language === lang(engine) &&
         r.workload === s.wl &&
         r.memory_gib === memory &&
@@ -111,7 +112,8 @@ export interface PointFidelity {
   /** Kops/s; null: not even the lowest rate tried meets the SLO. */
   simulated_kops: number | null;
   min_kops: number;
-  paper: { id: string; value: number; qualifier: string; source: string };
+  /** The paper's max throughput here; null when it states only the utilisation. */
+  paper: { id: string; value: number; qualifier: string; source: string } | null;
   /** Simulated minus paper, % of the paper's value; null for a bound (see within_bound). */
   error_pct: number | null;
   within_bound: boolean | null;
@@ -119,6 +121,40 @@ export interface PointFidelity {
   outside: boolean;
   /** The known limit of the model that explains it (docs/fidelity.md), if one does. */
   reason: string | null;
+  /** The leader's vCPU utilisation at the max beside the paper's, where the paper states it. */
+  utilization: UtilizationFidelity | null;
+}
+
+export interface UtilizationFidelity {
+  paper: { id: string; value: number; qualifier: string; source: string };
+  /** %; null: no rate met the SLO, so there is no utilisation at the max. */
+  simulated_pct: number | null;
+  /** Simulated minus paper, percentage points. */
+  error_pp: number | null;
+  /** Further than ±UTILIZATION_TOLERANCE_PP from the paper's value. */
+  outside: boolean;
+  reason: string | null;
+}
+
+function reasonFor(id: string): string {
+  const limit = limitFor(id);
+  return limit ? `${limit.title}: ${limit.text}` : 'no known limit of the model explains it (see docs/fidelity.md)';
+}
+
+function utilizationAt(rows: ResultRow[], engine: EngineName, s: LabState, x: number, leader_cpu: number | null): UtilizationFidelity | null {
+  const row = paperRowAt(rows, engine, s, x, 'vcpu_utilization_leader');
+  if (!row) return null;
+  const value = row.value as number;
+  const simulated_pct = leader_cpu === null ? null : leader_cpu * 100;
+  const error_pp = simulated_pct === null ? null : simulated_pct - value;
+  const outside = error_pp === null || Math.abs(error_pp) > UTILIZATION_TOLERANCE_PP;
+  return {
+    paper: { id: row.id, value, qualifier: row.qualifier, source: `${row.figure_or_table ?? row.section ?? ''}${row.panel ?? ''}` },
+    simulated_pct,
+    error_pp,
+    outside,
+    reason: outside ? reasonFor(row.id) : null,
+  };
 }
 
 /** Every simulated point of a sweep for which the paper states a value, with the error. */
@@ -132,17 +168,21 @@ export function sweepFidelity(sweep: SweepResult, s: LabState, rows: ResultRow[]
       .forEach((p, i) => {
         const x = axis[i]!;
         const row = paperRowAt(rows, engine, s, x);
-        if (!row) return;
-        const value = row.value as number;
+        const utilization = utilizationAt(rows, engine, s, x, p.result.leader_cpu_utilization_at_max);
+        if (!row && !utilization) return;
         const max = p.result.max_ops_per_s_at_slo;
         const sim = max === null ? null : max / 1000;
         const min_kops = (p.result.probes[0]?.target_ops_per_s ?? 100) / 1000;
+        if (!row) {
+          out.push({ engine, x, simulated_kops: sim, min_kops, paper: null, error_pct: null, within_bound: null, outside: false, reason: null, utilization });
+          return;
+        }
+        const value = row.value as number;
         const bound = row.qualifier === 'upper_bound' || row.qualifier === 'lower_bound';
         const simOrZero = sim ?? 0;
         const within_bound = !bound ? null : row.qualifier === 'upper_bound' ? (sim === null ? true : sim <= value) : simOrZero >= value;
         const error_pct = bound ? null : ((simOrZero - value) / value) * 100;
         const outside = bound ? !within_bound : Math.abs(error_pct!) > TOLERANCE_PERCENT;
-        const limit = outside ? limitFor(row.id) : null;
         out.push({
           engine,
           x,
@@ -152,7 +192,8 @@ export function sweepFidelity(sweep: SweepResult, s: LabState, rows: ResultRow[]
           error_pct,
           within_bound,
           outside,
-          reason: outside ? (limit ? `${limit.title}: ${limit.text}` : 'no known limit of the model explains it (see docs/fidelity.md)') : null,
+          reason: outside ? reasonFor(row.id) : null,
+          utilization,
         });
       });
   }
@@ -161,6 +202,15 @@ export function sweepFidelity(sweep: SweepResult, s: LabState, rows: ResultRow[]
 
 /** "paper 3 Kops/s (Fig 6(a)): simulated −13.5 %" or "… outside ±15 %". */
 export function fidelityLine(f: PointFidelity): string {
+  const u = f.utilization;
+  const util = u
+    ? `; leader CPU ${u.simulated_pct === null ? '—' : `${formatValue(u.simulated_pct)} %`} (simulated), paper ${u.paper.value} % (${u.paper.source})${u.error_pp === null ? '' : `: ${u.error_pp >= 0 ? '+' : '−'}${formatValue(Math.abs(u.error_pp))} pp`}${u.outside ? ` — outside ±${UTILIZATION_TOLERANCE_PP} pp` : ''}`
+    : '';
+  return throughputLine(f) + util;
+}
+
+function throughputLine(f: PointFidelity): string {
+  if (!f.paper) return 'the paper states no throughput here';
   const sym = f.paper.qualifier === 'upper_bound' ? '< ' : f.paper.qualifier === 'lower_bound' ? '> ' : f.paper.qualifier === 'approx' ? '≈ ' : '';
   const paper = `paper ${sym}${f.paper.value} Kops/s (${f.paper.source})`;
   if (f.error_pct === null) return `${paper}: ${f.within_bound ? 'simulated value within the bound' : 'simulated value outside the bound'}`;

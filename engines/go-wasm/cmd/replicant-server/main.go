@@ -29,6 +29,7 @@ func main() {
 	durability := flag.String("durability", "", "log (the default with --data-dir) or none")
 	fsync := flag.String("fsync", "always", "when the write-ahead log is synced: always, interval or never")
 	snapshotEvery := flag.Uint64("snapshot-every", core.ServerSnapshotEvery, "durability log: a checkpoint (snapshot file, log truncated) every this many executed instances; 0 never")
+	logBound := flag.Uint64("log-bound", core.ServerLogBound, "the most executed entries the leader keeps while a peer is silent (docs/protocol.md, \"Log bound\"); 0 unbounded")
 	mitigation := flag.String("mitigation", "none", "GC mitigation: none, blade, mitmem or both (GOGC off under a watcher; docs/mitigation.md)")
 	flag.Parse()
 	fail := func(err error) {
@@ -48,6 +49,9 @@ func main() {
 	logger := log.New(os.Stderr, fmt.Sprintf("[go n%d] ", *id), log.LstdFlags|log.Lmicroseconds)
 	s, err := server.New(cfg, *id, *seed, logger)
 	if err != nil {
+		fail(err)
+	}
+	if err := s.SetLogBound(*logBound); err != nil {
 		fail(err)
 	}
 	switch {

@@ -668,6 +668,7 @@ pub fn decode_config(input: &[u8]) -> Result<Config, String> {
             b"max_pending_accepts" => cfg.max_pending_accepts = n,
             b"repair_batch" => cfg.repair_batch = n,
             b"election_batch" => cfg.election_batch = n,
+            b"log_bound" => cfg.log_bound = n,
             b"mitmem_deadline_us" => cfg.mitmem_deadline_us = n,
             b"snapshot_every" => cfg.snapshot_every = n,
             _ => {

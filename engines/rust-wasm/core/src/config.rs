@@ -30,6 +30,12 @@ pub struct Config {
     /// prepare phase that hears answers is not abandoned, and a new leader replays this many
     /// instances at once. 0 turns it off, the paper's behaviour.
     pub election_batch: u64,
+    /// The most executed entries a leader keeps between trims (docs/protocol.md, "Log bound").
+    /// The leader raises gle to at least last_executed − log_bound without waiting for every
+    /// peer, so one node down does not stop trimming; a node behind that point is sent a
+    /// snapshot and cannot win an election. 0 turns it off, the paper's behaviour; it needs
+    /// repair_batch and election_batch (the snapshot and the prepare's from_index).
+    pub log_bound: u64,
     /// `none` (the paper's, the lab's preset) or `log` (persist before revealing).
     pub durability: Durability,
     /// In durability log, a checkpoint persist (the KV store, the ballot and the slots after
@@ -48,6 +54,11 @@ pub const SERVER_REPAIR_BATCH: u64 = 256;
 
 /// The election batch the native servers use (docs/protocol.md, "Bounded elections").
 pub const SERVER_ELECTION_BATCH: u64 = 256;
+
+/// The log bound the native servers use (docs/protocol.md, "Log bound"): far above what a
+/// live follower lags (repair_batch 256, 256 accepts in flight), small enough that a leader's
+/// log stays a few megabytes while a follower is down.
+pub const SERVER_LOG_BOUND: u64 = 16384;
 
 /// The checkpoint interval the native servers use (docs/protocol.md, "Compaction").
 pub const SERVER_SNAPSHOT_EVERY: u64 = 4096;
@@ -68,6 +79,7 @@ impl Default for Config {
             check_quorum: false,
             repair_batch: 0,
             election_batch: 0,
+            log_bound: 0,
             durability: Durability::None,
             snapshot_every: 0,
             mitigation: Mitigation::None,
@@ -102,6 +114,12 @@ impl Config {
         }
         if self.election_batch > 4096 {
             return err("election_batch must be between 0 and 4096");
+        }
+        if self.log_bound > 1_000_000 {
+            return err("log_bound must be between 0 and 1000000");
+        }
+        if self.log_bound > 0 && (self.repair_batch == 0 || self.election_batch == 0) {
+            return err("log_bound needs repair_batch and election_batch");
         }
         if self.snapshot_every > 1_000_000 {
             return err("snapshot_every must be between 0 and 1000000");

@@ -127,6 +127,26 @@ impl Node {
     }
 
     fn on_prepare_request(&mut self, m: &Message) {
+        if m.from_index > 0 && m.from_index <= self.log.global_last_executed() {
+            // The candidate has not executed everything this node trimmed: a promise from here
+            // could not carry those chosen entries, and the candidate would fill them with
+            // no-ops (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays
+            // as it is; a leader also sends the candidate a snapshot, as it would to a follower
+            // that far behind.
+            let response = Message {
+                typ: MessageType::PrepareResponse,
+                ok: false,
+                ballot: self.ballot,
+                from_index: m.from_index,
+                ..Message::default()
+            };
+            self.respond(m.from, m.channel_id, response);
+            if self.is_leader() && self.cfg.repair_batch > 0 {
+                self.repairs[m.from as usize] = RepairStream::default();
+                self.send_snapshot(m.from);
+            }
+            return;
+        }
         if m.from_index > 0 && m.ballot == self.ballot && leader_of(m.ballot) == m.from {
             // the candidate this node promised asks for the next chunk of that promise
             let response = self.promise_chunk(m.from_index);
@@ -479,6 +499,10 @@ impl Node {
     }
 
     fn trim_and_open_commit_round(&mut self) {
+        let floor = self.bound_floor(self.log.last_executed());
+        if floor > self.commit_gle {
+            self.learn_gle(floor); // a peer that has not answered holds trimming back no further
+        }
         self.trim_until(self.commit_gle);
         let last_executed = self.log.last_executed();
         if self.cfg.num_peers == 1 {
@@ -501,6 +525,15 @@ impl Node {
             let value = self.log.global_last_executed();
             self.trace(Trace { kind: TraceKind::Trim, value, ..Trace::default() });
         }
+    }
+
+    /// The gle a leader keeps at least with a log bound: last_executed − log_bound (0 without
+    /// a bound or below it).
+    fn bound_floor(&self, last_executed: u64) -> u64 {
+        if self.cfg.log_bound == 0 || last_executed <= self.cfg.log_bound {
+            return 0;
+        }
+        last_executed - self.cfg.log_bound
     }
 
     fn learn_gle(&mut self, g: u64) {
@@ -562,7 +595,7 @@ impl Node {
         }
         if done {
             self.commit_round = None;
-            self.learn_gle(g);
+            self.learn_gle(g.max(self.bound_floor(asked)));
         }
     }
 

@@ -18,10 +18,13 @@ pub struct Args {
     /// Durability log: a checkpoint (snapshot file, log truncated) every this many executed
     /// instances; 0 never (docs/protocol.md, "Compaction").
     pub snapshot_every: u64,
+    /// The core's log bound (docs/protocol.md, "Log bound"); 0 lets the log grow while a peer
+    /// is silent.
+    pub log_bound: u64,
 }
 
 pub const USAGE: &str =
-    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|never] [--snapshot-every N]]";
+    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|never] [--snapshot-every N]] [--log-bound N]";
 
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut config_path = None;
@@ -33,6 +36,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     let mut data_dir = None;
     let mut fsync = "always".to_string();
     let mut snapshot_every = replicant_core::config::SERVER_SNAPSHOT_EVERY;
+    let mut log_bound = replicant_core::config::SERVER_LOG_BOUND;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -60,6 +64,14 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
             }
             "--data-dir" => data_dir = Some(value("--data-dir")?),
             "--fsync" => fsync = value("--fsync")?,
+            "--log-bound" => {
+                let v = value("--log-bound")?;
+                log_bound = v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n <= 1_000_000)
+                    .ok_or_else(|| format!("bad --log-bound {v:?}: between 0 and 1000000"))?;
+            }
             "--snapshot-every" => {
                 let v = value("--snapshot-every")?;
                 snapshot_every = v
@@ -80,7 +92,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     }
     let config_path = config_path.ok_or_else(|| format!("no configuration file given\n{USAGE}"))?;
     let id = id.ok_or_else(|| format!("no --id given\n{USAGE}"))?;
-    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every })
+    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every, log_bound })
 }
 
 /// The cluster configuration file.

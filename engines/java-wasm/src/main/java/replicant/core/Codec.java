@@ -732,6 +732,9 @@ public final class Codec {
                 case "election_batch":
                     cfg.electionBatch = n;
                     break;
+                case "log_bound":
+                    cfg.logBound = n;
+                    break;
                 case "mitmem_deadline_us":
                     cfg.mitmemDeadlineUs = n;
                     break;

@@ -32,6 +32,14 @@ public final class Config {
      * instances at once. 0 turns it off, the paper's behaviour.
      */
     public long electionBatch = 0;
+    /**
+     * The most executed entries a leader keeps between trims (docs/protocol.md, "Log bound"). The
+     * leader raises gle to at least last_executed − log_bound without waiting for every peer, so
+     * one node down does not stop trimming; a node behind that point is sent a snapshot and
+     * cannot win an election. 0 turns it off, the paper's behaviour; it needs repair_batch and
+     * election_batch (the snapshot and the prepare's from_index).
+     */
+    public long logBound = 0;
     /** none (the paper's, the lab's preset) or log (persist before revealing). */
     public Durability.Mode durability = Durability.Mode.NONE;
     /**
@@ -53,6 +61,13 @@ public final class Config {
 
     /** The election batch the native servers use (docs/protocol.md, "Bounded elections"). */
     public static final long SERVER_ELECTION_BATCH = 256;
+
+    /**
+     * The log bound the native servers use (docs/protocol.md, "Log bound"): far above what a live
+     * follower lags (repair_batch 256, 256 accepts in flight), small enough that a leader's log
+     * stays a few megabytes while a follower is down.
+     */
+    public static final long SERVER_LOG_BOUND = 16384;
 
     /** The checkpoint interval the native servers use (docs/protocol.md, "Compaction"). */
     public static final long SERVER_SNAPSHOT_EVERY = 4096;
@@ -83,6 +98,7 @@ public final class Config {
         c.checkQuorum = checkQuorum;
         c.repairBatch = repairBatch;
         c.electionBatch = electionBatch;
+        c.logBound = logBound;
         c.durability = durability;
         c.snapshotEvery = snapshotEvery;
         c.mitigation = mitigation;
@@ -108,6 +124,10 @@ public final class Config {
             throw new ConfigException("config: repair_batch must be between 0 and 4096");
         } else if (electionBatch < 0 || electionBatch > 4096) {
             throw new ConfigException("config: election_batch must be between 0 and 4096");
+        } else if (logBound < 0 || logBound > 1_000_000) {
+            throw new ConfigException("config: log_bound must be between 0 and 1000000");
+        } else if (logBound > 0 && (repairBatch == 0 || electionBatch == 0)) {
+            throw new ConfigException("config: log_bound needs repair_batch and election_batch");
         } else if (snapshotEvery < 0 || snapshotEvery > 1_000_000) {
             throw new ConfigException("config: snapshot_every must be between 0 and 1000000");
         } else if (mitmemDeadlineUs < 0 || mitmemDeadlineUs > 60_000_000) {

@@ -144,6 +144,22 @@ final class MultiPaxos {
     }
 
     static void onPrepareRequest(Node n, Message m) {
+        if (m.fromIndex > 0 && m.fromIndex <= n.log.globalLastExecuted()) {
+            // The candidate has not executed everything this node trimmed: a promise from here
+            // could not carry those chosen entries, and the candidate would fill them with no-ops
+            // (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays as it is;
+            // a leader also sends the candidate a snapshot, as it would to a follower that far behind.
+            Message refusal = new Message(MessageType.PREPARE_RESPONSE);
+            refusal.ok = false;
+            refusal.ballot = n.ballot;
+            refusal.fromIndex = m.fromIndex;
+            n.respond(m, refusal);
+            if (n.isLeader() && n.cfg.repairBatch > 0) {
+                clearStream(n.repairs[(int) m.from]);
+                Snapshot.send(n, m.from);
+            }
+            return;
+        }
         if (m.fromIndex > 0 && m.ballot == n.ballot && Ballot.leaderOf(m.ballot) == m.from) {
             // the candidate this node promised asks for the next chunk of that promise
             n.respond(m, promiseChunk(n, m.fromIndex));
@@ -517,6 +533,8 @@ final class MultiPaxos {
     }
 
     static void trimAndOpenCommitRound(Node n) {
+        long floor = boundFloor(n, n.log.lastExecuted());
+        if (floor > n.commitGle) learnGle(n, floor); // a peer that has not answered holds trimming back no further
         trimUntil(n, n.commitGle);
         long lastExecuted = n.log.lastExecuted();
         if (n.cfg.numPeers == 1) {
@@ -536,6 +554,15 @@ final class MultiPaxos {
 
     static void trimUntil(Node n, long g) {
         if (n.log.trimUntil(g)) traceValue(n, TraceKind.TRIM, n.log.globalLastExecuted());
+    }
+
+    /**
+     * The gle a leader keeps at least with a log bound: last_executed − log_bound (0 without a
+     * bound or below it).
+     */
+    static long boundFloor(Node n, long lastExecuted) {
+        if (n.cfg.logBound == 0 || lastExecuted <= n.cfg.logBound) return 0;
+        return lastExecuted - n.cfg.logBound;
     }
 
     static void learnGle(Node n, long g) {
@@ -591,7 +618,7 @@ final class MultiPaxos {
         }
         if (r.answeredCount == n.cfg.numPeers - 1) {
             n.commitRound = null;
-            learnGle(n, r.minLastExecuted);
+            learnGle(n, Math.max(r.minLastExecuted, boundFloor(n, r.lastExecuted)));
         }
     }
 

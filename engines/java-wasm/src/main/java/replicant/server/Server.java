@@ -75,6 +75,7 @@ final class Server {
         c.checkQuorum = cfg.checkQuorum;
         c.repairBatch = Config.SERVER_REPAIR_BATCH;
         c.electionBatch = Config.SERVER_ELECTION_BATCH;
+        c.logBound = args.logBound;
         c.trace = args.trace;
         c.maxPendingAccepts = Limits.MAX_PENDING_ACCEPTS;
         if (args.dataDir != null) {

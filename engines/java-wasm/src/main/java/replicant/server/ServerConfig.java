@@ -16,7 +16,7 @@ import replicant.core.Json;
 final class ServerConfig {
     static final String USAGE =
             "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]"
-                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|never] [--snapshot-every N]]";
+                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|never] [--snapshot-every N]] [--log-bound N]";
 
     /** A problem with the command line or the configuration; the server exits with status 2. */
     static final class BadConfig extends Exception {
@@ -38,6 +38,8 @@ final class ServerConfig {
         String fsync = "always";
         /** Durability log: a checkpoint every this many executed instances; 0 never ("Compaction"). */
         long snapshotEvery = replicant.core.Config.SERVER_SNAPSHOT_EVERY;
+        /** The core's log bound (docs/protocol.md, "Log bound"); 0 lets the log grow while a peer is silent. */
+        long logBound = replicant.core.Config.SERVER_LOG_BOUND;
         /** GC mitigation: none, blade, mitmem or both (docs/mitigation.md). */
         replicant.core.Mitigation.Mode mitigation = replicant.core.Mitigation.Mode.NONE;
     }
@@ -70,6 +72,10 @@ final class ServerConfig {
                     break;
                 case "--fsync":
                     a.fsync = value != null ? value : next(argv, ++i, "--fsync");
+                    break;
+                case "--log-bound":
+                    a.logBound = nonNegative("--log-bound", value != null ? value : next(argv, ++i, "--log-bound"));
+                    if (a.logBound > 1_000_000) throw new BadConfig("--log-bound must be between 0 and 1000000");
                     break;
                 case "--snapshot-every":
                     a.snapshotEvery = nonNegative("--snapshot-every",

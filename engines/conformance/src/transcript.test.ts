@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { blockMismatch, formatTranscript, parseTranscript, renderItems, type Block } from './transcript.ts';
+
+const SEND = (ok: boolean) => `n2: {"type":"send","msg":{"type":"prepare_response","from":2,"to":1,"channel_id":1,"ok":${ok},"ballot":257,"instances":[]}} m4`;
+
+function block(text: string): Block {
+  return parseTranscript(text)[0] as Block;
+}
+
+describe('transcript blocks', () => {
+  const canonical = ['m2: 1->2 prepare_request', SEND(true), 'm3: 0->1 prepare_response', 'n1: {"type":"trace","kind":"leader","ballot":257,"last_index":0}'];
+  it('accept the expected output in either form, byte for byte', () => {
+    const old = block(`deliver all\n----\n${canonical.join('\n')}\n`);
+    const readable = renderItems([old])[0] as Block;
+    expect(readable.expected).toEqual(['m2: 1->2 prepare_request', 'm4 n2->n1 prepare_response ch=1 ok b=1.1 instances=[]', 'm3: 0->1 prepare_response', 'n1 trace leader b=1.1 last_index=0']);
+    expect(blockMismatch(old, canonical)).toBeNull();
+    expect(blockMismatch(readable, canonical)).toBeNull();
+    expect(parseTranscript(formatTranscript([readable]))).toEqual([{ ...readable, lineNo: 1 }]);
+  });
+  it('report a difference as a readable diff and the first differing canonical line', () => {
+    const readable = renderItems([block(`deliver all\n----\n${canonical.join('\n')}\n`)])[0] as Block;
+    const actual = [...canonical];
+    actual[1] = SEND(false);
+    expect(blockMismatch(readable, actual)).toBe(
+      [
+        'block `deliver all` (line 1), output line 2:',
+        '      m2: 1->2 prepare_request',
+        '    - m4 n2->n1 prepare_response ch=1 ok b=1.1 instances=[]',
+        '    + m4 n2->n1 prepare_response ch=1 !ok b=1.1 instances=[]',
+        '      m3: 0->1 prepare_response',
+        '  first differing canonical line:',
+        `    expected: ${SEND(true)}`,
+        `    actual:   ${SEND(false)}`,
+      ].join('\n'),
+    );
+    expect(blockMismatch(readable, canonical.slice(0, 3))).toContain('    - n1 trace leader b=1.1 last_index=0');
+  });
+});
