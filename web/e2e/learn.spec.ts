@@ -22,6 +22,7 @@ interface Action {
   ratio?: number;
   vcpus?: number;
   target_ops_per_s?: number;
+  mitigation?: string;
   settings?: Record<string, string>;
 }
 interface Scenario {
@@ -145,13 +146,19 @@ async function perform(page: Page, a: Action): Promise<void> {
     case 'simulate': {
       // The experiment's knobs, then its button; the run is done when its status names these settings.
       const box = page.getByTestId('experiment');
-      for (const knob of ['engine', 'ratio', 'vcpus', 'target_ops_per_s'] as const) {
+      for (const knob of ['engine', 'ratio', 'vcpus', 'target_ops_per_s', 'mitigation'] as const) {
         if (a[knob] !== undefined) await box.getByTestId(`experiment-${knob}`).selectOption(String(a[knob]));
       }
       await box.getByTestId('experiment-run').click();
       const status = box.getByTestId('experiment-status');
       const label: Record<string, string> = { cpp: 'C\\+\\+', rust: 'Rust', go: 'Go', java: 'Java' };
-      const wanted = [a.engine !== undefined ? `^${label[a.engine]},` : '', a.ratio !== undefined ? `memory:data ${String(a.ratio).replace('.', '\\.')},` : '', a.vcpus !== undefined ? ` ${a.vcpus} vCPUs` : ''];
+      const mitigation: Record<string, string> = { none: 'offered$', blade: ', BLADE$', mitmem: ', MITMEM$', both: ', BLADE and MITMEM$' };
+      const wanted = [
+        a.engine !== undefined ? `^${label[a.engine]},` : '',
+        a.ratio !== undefined ? `memory:data ${String(a.ratio).replace('.', '\\.')},` : '',
+        a.vcpus !== undefined ? ` ${a.vcpus} vCPUs` : '',
+        a.mitigation !== undefined ? mitigation[a.mitigation]! : '',
+      ];
       // This run's settings first (a previous run's "done" must not count), then its end.
       for (const v of wanted) if (v) await expect(status).toHaveAttribute('data-settings', new RegExp(v));
       await expect(status).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
