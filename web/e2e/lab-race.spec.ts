@@ -45,6 +45,10 @@ test('the Lab marks a simulated point outside ±15 % of the paper and says why (
   await expect(four).toContainText('outside ±15 %');
   await expect(four).toContainText('idle cores');
   await expect(page.getByTestId('fidelity-java-8')).toHaveAttribute('data-outside', 'no');
+  // The leader's utilisation beside the paper's (Fig 7(b): 48 % at 8 vCPUs, 38 % at 4), in pp.
+  await expect(page.getByTestId('fidelity-util-java-8')).toContainText(/48 % \(Fig [67]\(b\)\)/);
+  await expect(page.getByTestId('fidelity-util-java-4')).toContainText('38 % (Fig 7(b))');
+  await expect(page.getByTestId('fidelity-util-java-4')).toContainText(/[+−]\d+(\.\d+)? pp/);
 });
 
 test('the Race squeezes memory with one key; each lane’s number is the highest rate meeting the SLO, and Go collapses at 5 GiB', async ({ page }, testInfo) => {
