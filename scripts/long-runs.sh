@@ -8,7 +8,8 @@
 # target (REPLICANT_TORTURE_SEEDS, default 10000; REPLICANT_NEMESIS_RUNS, default 100).
 # REPLICANT_TORTURE_DURABILITY=log|none makes crashes real restarts (npm run torture --durability);
 # its chunks are named torture-<durability>-<choice>-<first>. REPLICANT_TORTURE_CHOICES overrides
-# the engine choices (default: rust cpp go java all).
+# the engine choices (default: rust cpp go java all); REPLICANT_NEMESIS_CHOICES the nemesis's
+# clusters (default: go cpp rust java go+cpp+rust cpp+rust+java).
 # Sum the chunks up with: node scripts/long-runs-report.mjs
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -52,7 +53,7 @@ nemesis() {
   # --durability log)
   local target=${REPLICANT_NEMESIS_RUNS:-100} per=5 seed=${REPLICANT_NEMESIS_FIRST_SEED:-1}
   local extra=(${REPLICANT_NEMESIS_FLAGS:-})
-  local choices=(go cpp rust java go+cpp+rust cpp+rust+java)
+  local choices=(${REPLICANT_NEMESIS_CHOICES:-go cpp rust java go+cpp+rust cpp+rust+java})
   local done_runs=0
   while [ $done_runs -lt "$target" ] && time_left; do
     for c in "${choices[@]}"; do

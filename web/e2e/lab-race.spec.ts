@@ -160,3 +160,17 @@ test('the Race keeps its layout still while the next step simulates, and never b
   expect(blank).toBe(0);
   expect(layouts).toHaveLength(1);
 });
+
+test('a Race lane takes a GC mitigation from the URL; C++ and Rust say there is nothing to mitigate; a bad value is named', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openView(page, '?view=race&race.javamit=blade&race.gomit=mitmem', 'race', 120_000);
+  await expect(page.getByTestId('lane-title-java')).toHaveText('Java + BLADE');
+  await expect(page.getByTestId('lane-title-go')).toHaveText('Go + MITMEM');
+  await expect(page.getByTestId('lane-title-cpp')).toHaveText('C++');
+  await expect(page.getByTestId('race-mitigation-note')).toContainText('C++ and Rust have no collector: there is nothing to mitigate');
+  await expect(page.locator('[data-knob="race.javamit"] select')).toHaveValue('blade');
+  await openView(page, '?view=race&race.javamit=often', 'race', 120_000);
+  const alert = page.getByRole('alert').filter({ hasText: 'could not be used' });
+  await expect(alert).toContainText('“race.javamit=often” was ignored: Java lane: GC mitigation must be one of none, blade, mitmem, both');
+  await expect(page.getByTestId('lane-title-java')).toHaveText('Java');
+});
