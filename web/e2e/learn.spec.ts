@@ -352,14 +352,14 @@ test('opening a lesson asks the engine worker for its step once; the next step i
   expect(await posted('goto')).toBe(1);
 });
 
-/** Moves the focus with Tab (and nothing else) until `target` has it. */
-async function tabTo(page: Page, target: ReturnType<Page['locator']>): Promise<void> {
+/** Moves the focus with Tab (or Shift+Tab, backwards) and nothing else until `target` has it. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
   await expect(target).toBeVisible();
   for (let k = 0; k < 400; k++) {
     if (await target.evaluate((e) => e === document.activeElement)) return;
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
   }
-  throw new Error(`Tab never reached ${String(target)}`);
+  throw new Error(`${key} never reached ${String(target)}`);
 }
 
 test('keyboard alone: a lesson exercise by the student’s route and by "show me", and its question', async ({ page }) => {
@@ -414,7 +414,8 @@ test('keyboard alone: a lesson exercise by the student’s route and by "show me
   await tabTo(page, options.nth(1));
   await page.keyboard.press('Enter');
   await expect(explanation).toHaveAttribute('data-correct', 'false');
-  await tabTo(page, options.nth(0));
+  // The right answer is just before: back one (forward, Tab would go round the whole page).
+  await tabTo(page, options.nth(0), 'Shift+Tab');
   await page.keyboard.press('Enter');
   await expect(explanation).toHaveAttribute('data-correct', 'true');
 });

@@ -47,6 +47,8 @@ describe('the memory sweep with a mitigation', () => {
     const plain = sweep([point('java', 20_000), point('java', null), point('cpp', 30_000), point('cpp', 30_000)]);
     const mit = sweep([point('java', 19_000), point('java', 2_000)]);
     const rows = cliffShift(plain, mit, [32, 5]);
+    // the tightest point is the least memory, whatever the order swept
+    expect(cliffSentence([...rows].reverse(), 'blade', 'GiB', () => 'Java', false)).toMatch(/^Simulated: Java at 5 GiB/);
     expect(rows).toEqual([
       { engine: 'java', x: 32, without: 20_000, with: 19_000 },
       { engine: 'java', x: 5, without: null, with: 2_000 },

@@ -132,7 +132,7 @@ export function cliffSentence(rows: CliffShift[], mode: MitigationMode, unit: st
   const engines = [...new Set(rows.map((r) => r.engine))];
   const parts = engines.map((e) => {
     const own = rows.filter((r) => r.engine === e);
-    const tight = own[own.length - 1]!;
+    const tight = own.reduce((a, r) => (r.x < a.x ? r : a)); // the least memory (or vCPUs) swept
     const metWithout = own.filter((r) => r.without !== null).length;
     const metWith = own.filter((r) => r.with !== null).length;
     return `${engineLabel(e)} at ${tight.x} ${unit}: ${kops(tight.without)} without, ${kops(tight.with)} with ${modeWords(mode)}; the SLO is met at ${metWithout} of ${own.length} points without and ${metWith} with`;
