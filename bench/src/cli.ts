@@ -132,6 +132,31 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   const rows: ResultRow[] = [];
   const results: SettingResult[] = [];
   const footprints = new Map<string, Footprint | null>();
+  const writeResults = (finished: number) => {
+    const machine = machineInfo();
+    const file = resultsFile(
+      {
+        source_kind: 'native',
+        title: `Replicant native benchmark${hosts ? ' on separate hosts' : ''}, preset ${o.preset} (${o.systems.join(', ')})`,
+        description:
+          'Max throughput at intended p99 <= SLO found by bisecting YCSB -target (the paper\'s §5.1 method) ' +
+          (hosts
+            ? `on separate hosts through Ansible: servers ${hosts.servers.map((h) => `${h.name} ${h.address}`).join(', ')}, YCSB on ${hosts.client.name} ${hosts.client.address}; the controller's machine is described below.`
+            : `on a scaled set-up: 3 nodes and YCSB on one ${machine.vcpus}-core machine shared with other developers, so absolute figures are far below the paper's AWS ones; compare systems within one file.`) +
+          (dirty ? ' The working tree had uncommitted changes when this ran.' : '') +
+          // A long plan stopped early (Ctrl-C, a deadline) still leaves what it measured.
+          (finished < settings.length ? ` Partial: ${finished} of ${settings.length} planned settings had finished when this file was written; the run was stopped or is still going.` : ''),
+        machine,
+        date: new Date().toISOString().slice(0, 10),
+        git_commit: commit,
+        engines: toolVersions(ETCD_BINARY),
+        command: commandLine(argv),
+      },
+      combineRepetitions(rows),
+    );
+    writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
+    return file;
+  };
   for (const [i, s] of settings.entries()) {
     progress.setting(i, s.id);
     if (s.ratio !== null && o.memory_baseline === 'auto') {
@@ -165,27 +190,9 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
         `; saturation ${r.saturation_ops_per_s} ops/s; leader CPU ${((r.nodes.find((n) => n.role === 'leader')?.cpu_utilization ?? 0) * 100).toFixed(0)} %` +
         (r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''),
     );
+    if (i + 1 < settings.length) writeResults(results.length);
   }
-  const machine = machineInfo();
-  const file = resultsFile(
-    {
-      source_kind: 'native',
-      title: `Replicant native benchmark${hosts ? ' on separate hosts' : ''}, preset ${o.preset} (${o.systems.join(', ')})`,
-      description:
-        'Max throughput at intended p99 <= SLO found by bisecting YCSB -target (the paper\'s §5.1 method) ' +
-        (hosts
-          ? `on separate hosts through Ansible: servers ${hosts.servers.map((h) => `${h.name} ${h.address}`).join(', ')}, YCSB on ${hosts.client.name} ${hosts.client.address}; the controller's machine is described below.`
-          : `on a scaled set-up: 3 nodes and YCSB on one ${machine.vcpus}-core machine shared with other developers, so absolute figures are far below the paper's AWS ones; compare systems within one file.`) +
-        (dirty ? ' The working tree had uncommitted changes when this ran.' : ''),
-      machine,
-      date: new Date().toISOString().slice(0, 10),
-      git_commit: commit,
-      engines: toolVersions(ETCD_BINARY),
-      command: commandLine(argv),
-    },
-    combineRepetitions(rows),
-  );
-  writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
+  const file = writeResults(results.length);
   const problems = validateResults(file);
   // Scratch (cluster logs, every probe's histograms) stays when asked for or when a setting failed.
   const failed = results.filter((r) => r.errors.length);

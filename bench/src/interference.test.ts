@@ -166,7 +166,10 @@ describe('classify under cpu.shares (judged by the benchmark\'s run-queue wait)'
   it('calls it disturbed when the benchmark\'s threads waited beyond the threshold, with the evidence', () => {
     const v = classify({ ...busyOthers, bench_wait: wait(2400) }, byWait);
     expect(v.disturbed).toBe(true);
-    expect(v.reasons[0]).toMatch(/waited 2400 µs for a CPU per slice \(threshold 500 µs; .*\) while other processes used 1.70 cores/);
+    expect(v.reasons[0]).toMatch(/waited 2400 µs for a CPU per slice \(threshold 500 µs; .*\) while other processes used 1.70 cores \(threshold 0.25\)/);
+  });
+  it('calls a long wait with nobody else on the CPUs the benchmark\'s own (clean): it queued behind its own threads', () => {
+    expect(classify({ ...busyOthers, other_cores: 0.18, top_others: [], bench_wait: wait(1275) }, byWait)).toEqual({ disturbed: false, reasons: [] });
   });
   it('never calls a probe clean that it could not judge', () => {
     expect(classify(busyOthers, byWait).disturbed).toBe(true);

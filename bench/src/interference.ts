@@ -191,8 +191,9 @@ export interface Thresholds {
   /**
    * 'others': judge by other processes' cores (groups at the kernel's default weight compete
    * with every other process as equals). 'wait': the benchmark's groups carry a large
-   * cpu.shares, so others run mostly on cycles the benchmark leaves idle and their CPU time no
-   * longer says they delayed it; only its own run-queue wait (and steal) does.
+   * cpu.shares, so others run mostly on cycles the benchmark leaves idle and their CPU time
+   * alone no longer says they delayed it: disturbed when the benchmark's own run-queue wait
+   * crossed its threshold while others used more than other_cores (or on steal).
    */
   judge_by: 'others' | 'wait';
 }
@@ -210,8 +211,10 @@ export function classify(during: Interference, t: Thresholds): Verdict {
   const reasons: string[] = [];
   if (t.judge_by === 'wait') {
     if (!during.bench_wait) reasons.push('the benchmark\'s run-queue wait could not be read (no schedstat), so the probe cannot be judged clean');
-    else if (during.bench_wait.wait_per_slice_us > t.wait_per_slice_us) {
-      reasons.push(`the benchmark's threads waited ${during.bench_wait.wait_per_slice_us.toFixed(0)} µs for a CPU per slice (threshold ${t.wait_per_slice_us} µs; ${describeWait(during.bench_wait)}) while other processes used ${during.other_cores.toFixed(2)} cores`);
+    // A wait with nobody else on the CPUs is the benchmark queueing behind its own threads
+    // (three nodes on one core at saturation, a leader duel): the system's own result.
+    else if (during.bench_wait.wait_per_slice_us > t.wait_per_slice_us && during.other_cores > t.other_cores) {
+      reasons.push(`the benchmark's threads waited ${during.bench_wait.wait_per_slice_us.toFixed(0)} µs for a CPU per slice (threshold ${t.wait_per_slice_us} µs; ${describeWait(during.bench_wait)}) while other processes used ${during.other_cores.toFixed(2)} cores (threshold ${t.other_cores})`);
     }
   } else if (during.other_cores > t.other_cores) {
     const who = during.top_others.slice(0, 3).map(describeOther).join(', ');

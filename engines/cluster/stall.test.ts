@@ -5,6 +5,11 @@
 // after SIGCONT. REPLICANT_CLUSTER_ENGINES picks the engines (each one present runs alone in a
 // 3-node cluster; default Go); REPLICANT_STALL_S the stall (default 3 s; `npm run
 // cluster:soak` runs 20 s and prints the figures).
+// The second test stops ONE follower: the two others still commit, and the leader's log must stay
+// bounded (docs/protocol.md, "Log bound"): its gle passes what the stopped follower had executed,
+// its memory stays flat, and the follower, resumed, catches up by snapshot. REPLICANT_LOG_BOUND
+// sets the servers' --log-bound (default here 1024, so the bound fires soon even on a loaded machine; the
+// servers' own default is 16,384; 0 turns it off, for an A/B of the memory figure).
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
@@ -15,6 +20,7 @@ import { StatusReader, residentBytes } from './node-status.ts';
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 const engines = [...new Set(mixes.flat())];
 const stallSeconds = Number(process.env.REPLICANT_STALL_S ?? 3);
+const logBound = Number(process.env.REPLICANT_LOG_BOUND ?? 1024);
 const MiB = 1 << 20;
 /** The documented bound on growth while the cluster cannot commit. */
 const RSS_BOUND_BYTES = 64 * MiB;
@@ -114,5 +120,87 @@ for (const engine of engines) {
         await load.stop();
       }
     }, 150_000 + 2 * stallSeconds * 1000);
+  });
+
+  describe(`one stopped follower ${engine}`, () => {
+    let cluster: NativeCluster | undefined;
+    let stoppedId = -1;
+    afterAll(async () => {
+      if (stoppedId >= 0) cluster?.processes[stoppedId]?.kill('SIGCONT');
+      await cluster?.stop();
+    });
+
+    it(`keeps trimming and the leader's memory flat through a ${stallSeconds} s stop of one follower (log bound ${logBound})`, async () => {
+      const c = (cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 150, logBound, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
+      const readers = [0, 1, 2].map((id) => new StatusReader(c.logPath(id)));
+      const settledLeader = async () => {
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+          for (const r of readers) r.mark();
+          const s = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
+          if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
+        }
+        return -1;
+      };
+      const firstLeader = await settledLeader();
+      expect(firstLeader).toBeGreaterThanOrEqual(0);
+      const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: firstLeader, workers: 8 });
+      try {
+        await sleep(3000); // warm-up: buffers and heaps reach their working size
+        const leader = await settledLeader();
+        expect(leader).toBeGreaterThanOrEqual(0);
+        const pid = c.processes[leader]!.pid!;
+        const follower = (leader + 1) % 3;
+        const before = residentBytes(pid)!;
+        c.processes[follower]!.kill('SIGSTOP');
+        stoppedId = follower;
+        // A follower never executes past what the leader had executed, so the leader's
+        // last_executed on its first status line after the stop is at or above anything the
+        // stopped follower executed: a gle above it trims entries that follower never executed.
+        readers[leader]!.mark();
+        const atStop = await readers[leader]!.nextStatus();
+        const frozen = atStop.last_executed;
+        const sampler = rssSampler(pid);
+        await sleep(stallSeconds * 1000);
+        // with a bound, the leader trims past the stopped follower without its answers: wait for
+        // it (on the leader's own status line), however slowly the loaded machine commits
+        let during = await readers[leader]!.nextStatus();
+        if (logBound > 0) {
+          for (const deadline = Date.now() + 120_000; during.global_last_executed <= frozen && Date.now() < deadline; ) {
+            during = await readers[leader]!.nextStatus();
+          }
+        }
+        const peak = sampler.stop();
+        const tally = { ...load.tally };
+        c.processes[follower]!.kill('SIGCONT');
+        stoppedId = -1;
+        // the resumed follower catches up (by snapshot when it is behind the trim point)
+        const target = (await readers[leader]!.nextStatus()).last_executed;
+        let caughtUpMs = -1;
+        const resumedAt = Date.now();
+        for (const deadline = resumedAt + 60_000; Date.now() < deadline; ) {
+          readers[follower]!.mark();
+          const s = await readers[follower]!.nextStatus(30_000);
+          if (s.last_executed >= target) {
+            caughtUpMs = Date.now() - resumedAt;
+            break;
+          }
+        }
+        console.log(
+          `one stopped follower ${engine} (log bound ${logBound}): leader n${leader} RSS ${(before / MiB).toFixed(1)} MiB before, peak ` +
+            `${(peak / MiB).toFixed(1)} MiB while n${follower} was stopped (+${((peak - before) / MiB).toFixed(1)}); leader last_executed ` +
+            `${atStop.last_executed} -> ${during.last_executed}, gle ${atStop.global_last_executed} -> ${during.global_last_executed} ` +
+            `(stopped follower at most at ${frozen}); log held ${during.last_index - during.global_last_executed} entries; ` +
+            `closed-loop totals ${JSON.stringify(tally)}; follower caught up ${caughtUpMs} ms after SIGCONT`,
+        );
+        if (logBound > 0) {
+          expect(during.global_last_executed, "the leader's gle passed the stopped follower's last_executed").toBeGreaterThan(frozen);
+          expect(during.last_index - during.global_last_executed, 'entries the leader holds').toBeLessThanOrEqual(logBound + 4096);
+          expect(peak - before, 'RSS growth while one follower was stopped (bytes)').toBeLessThanOrEqual(RSS_BOUND_BYTES);
+          expect(caughtUpMs, 'ms from SIGCONT until the follower executed what the leader had').toBeGreaterThanOrEqual(0);
+        }
+      } finally {
+        await load.stop();
+      }
+    }, 240_000 + 2 * stallSeconds * 1000);
   });
 }

@@ -11,14 +11,15 @@ import { paper, readLessonFolders } from './node/load-dir.ts';
 import { LessonRun } from './runner.ts';
 import type { Lesson } from './format.ts';
 import { simulate } from '@replicant/sim/run/simulate';
-import { experimentSpec } from './experiment-spec.ts';
+import { experimentSpecs } from './experiment-spec.ts';
 import { readRun, type Experiment, type ExperimentSettings } from './experiment.ts';
 import { startCostModel } from './node/cost-model.ts';
 import type { CostReading } from './cost.ts';
 
 /** An experiment run as the Learn view's worker does it (fast fidelity needs no engine). */
 function simulateExperiment(e: Experiment, s: ExperimentSettings) {
-  return readRun(s, simulate(experimentSpec(e, s), null));
+  const specs = experimentSpecs(e, s);
+  return readRun(s, simulate(specs.run, null), specs.gc_off ? simulate(specs.gc_off, null) : null);
 }
 
 let engines: EngineName[] = [];

@@ -9,7 +9,7 @@ import { JsonSyntaxError, lineOf, parseJsonWithLines } from './json-lines.ts';
 import { parseLessonMarkdown } from './markdown.ts';
 import { checkExpression, expressions } from './template.ts';
 import { isModelMetric } from './model.ts';
-import { EXPERIMENT_KNOBS, chooseSettings, isSimMetric, type Experiment } from './experiment.ts';
+import { EXPERIMENT_KNOBS, chooseSettings, experimentDefaults, isSimMetric, type Experiment } from './experiment.ts';
 import { isCostMetric, parseCostExpression } from './cost.ts';
 import type { PaperIndex } from './paper.ts';
 
@@ -157,9 +157,10 @@ export function validateLesson(files: LessonFiles, paper: PaperIndex): { lesson:
     if (!doc.sections.has(step.section)) errors.push({ file: sc, line: at(`${p}/section`), message: `no section "## ${step.section}" in lesson.md` });
     const exp = step.experiment;
     if (exp) {
+      const own = experimentDefaults(exp);
       for (const k of EXPERIMENT_KNOBS) {
         const offered = exp.vary[k] as readonly unknown[] | undefined;
-        if (offered && !offered.includes(exp[k])) errors.push({ file: sc, line: at(`${p}/experiment/vary/${k}`), message: `the values offered for ${k} must include the experiment's own (${String(exp[k])})` });
+        if (offered && !offered.includes(own[k])) errors.push({ file: sc, line: at(`${p}/experiment/vary/${k}`), message: `the values offered for ${k} must include the experiment's own (${String(own[k])})` });
       }
       if (Object.keys(exp.vary).length === 0) errors.push({ file: sc, line: at(`${p}/experiment/vary`), message: 'an experiment offers at least one knob to turn' });
     }

@@ -33,7 +33,8 @@ const load = (path: string) => import(pathToFileURL(join(src, path)).href);
 const { simulate } = await load('run/simulate.ts');
 const { sweep } = await load('search/slo.ts');
 const { baseRunSpec, measurementSweepSpec, modelWindow } = await load('run/measurement.ts');
-const { availableEngines, provider } = await load('node/engines.ts');
+// the engines' loading moved from src/node/ to src/cli/; an older --ref has it at the old place
+const { availableEngines, provider } = await load(existsSync(join(src, 'cli', 'engines.ts')) ? 'cli/engines.ts' : 'node/engines.ts');
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 

@@ -45,6 +45,10 @@ test('the Lab marks a simulated point outside ±15 % of the paper and says why (
   await expect(four).toContainText('outside ±15 %');
   await expect(four).toContainText('idle cores');
   await expect(page.getByTestId('fidelity-java-8')).toHaveAttribute('data-outside', 'no');
+  // The leader's utilisation beside the paper's (Fig 7(b): 48 % at 8 vCPUs, 38 % at 4), in pp.
+  await expect(page.getByTestId('fidelity-util-java-8')).toContainText(/48 % \(Fig [67]\(b\)\)/);
+  await expect(page.getByTestId('fidelity-util-java-4')).toContainText('38 % (Fig 7(b))');
+  await expect(page.getByTestId('fidelity-util-java-4')).toContainText(/[+−]\d+(\.\d+)? pp/);
 });
 
 test('the Race squeezes memory with one key; each lane’s number is the highest rate meeting the SLO, and Go collapses at 5 GiB', async ({ page }, testInfo) => {
@@ -155,4 +159,18 @@ test('the Race keeps its layout still while the next step simulates, and never b
   });
   expect(blank).toBe(0);
   expect(layouts).toHaveLength(1);
+});
+
+test('a Race lane takes a GC mitigation from the URL; C++ and Rust say there is nothing to mitigate; a bad value is named', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openView(page, '?view=race&race.javamit=blade&race.gomit=mitmem', 'race', 120_000);
+  await expect(page.getByTestId('lane-title-java')).toHaveText('Java + BLADE');
+  await expect(page.getByTestId('lane-title-go')).toHaveText('Go + MITMEM');
+  await expect(page.getByTestId('lane-title-cpp')).toHaveText('C++');
+  await expect(page.getByTestId('race-mitigation-note')).toContainText('C++ and Rust have no collector: there is nothing to mitigate');
+  await expect(page.locator('[data-knob="race.javamit"] select')).toHaveValue('blade');
+  await openView(page, '?view=race&race.javamit=often', 'race', 120_000);
+  const alert = page.getByRole('alert').filter({ hasText: 'could not be used' });
+  await expect(alert).toContainText('“race.javamit=often” was ignored: Java lane: GC mitigation must be one of none, blade, mitmem, both');
+  await expect(page.getByTestId('lane-title-java')).toHaveText('Java');
 });

@@ -22,6 +22,7 @@ interface Action {
   ratio?: number;
   vcpus?: number;
   target_ops_per_s?: number;
+  mitigation?: string;
   settings?: Record<string, string>;
 }
 interface Scenario {
@@ -145,13 +146,19 @@ async function perform(page: Page, a: Action): Promise<void> {
     case 'simulate': {
       // The experiment's knobs, then its button; the run is done when its status names these settings.
       const box = page.getByTestId('experiment');
-      for (const knob of ['engine', 'ratio', 'vcpus', 'target_ops_per_s'] as const) {
+      for (const knob of ['engine', 'ratio', 'vcpus', 'target_ops_per_s', 'mitigation'] as const) {
         if (a[knob] !== undefined) await box.getByTestId(`experiment-${knob}`).selectOption(String(a[knob]));
       }
       await box.getByTestId('experiment-run').click();
       const status = box.getByTestId('experiment-status');
       const label: Record<string, string> = { cpp: 'C\\+\\+', rust: 'Rust', go: 'Go', java: 'Java' };
-      const wanted = [a.engine !== undefined ? `^${label[a.engine]},` : '', a.ratio !== undefined ? `memory:data ${String(a.ratio).replace('.', '\\.')},` : '', a.vcpus !== undefined ? ` ${a.vcpus} vCPUs` : ''];
+      const mitigation: Record<string, string> = { none: 'offered$', blade: ', BLADE$', mitmem: ', MITMEM$', both: ', BLADE and MITMEM$' };
+      const wanted = [
+        a.engine !== undefined ? `^${label[a.engine]},` : '',
+        a.ratio !== undefined ? `memory:data ${String(a.ratio).replace('.', '\\.')},` : '',
+        a.vcpus !== undefined ? ` ${a.vcpus} vCPUs` : '',
+        a.mitigation !== undefined ? mitigation[a.mitigation]! : '',
+      ];
       // This run's settings first (a previous run's "done" must not count), then its end.
       for (const v of wanted) if (v) await expect(status).toHaveAttribute('data-settings', new RegExp(v));
       await expect(status).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
@@ -345,14 +352,14 @@ test('opening a lesson asks the engine worker for its step once; the next step i
   expect(await posted('goto')).toBe(1);
 });
 
-/** Moves the focus with Tab (and nothing else) until `target` has it. */
-async function tabTo(page: Page, target: ReturnType<Page['locator']>): Promise<void> {
+/** Moves the focus with Tab (or Shift+Tab, backwards) and nothing else until `target` has it. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
   await expect(target).toBeVisible();
   for (let k = 0; k < 400; k++) {
     if (await target.evaluate((e) => e === document.activeElement)) return;
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
   }
-  throw new Error(`Tab never reached ${String(target)}`);
+  throw new Error(`${key} never reached ${String(target)}`);
 }
 
 test('keyboard alone: a lesson exercise by the student’s route and by "show me", and its question', async ({ page }) => {
@@ -407,7 +414,8 @@ test('keyboard alone: a lesson exercise by the student’s route and by "show me
   await tabTo(page, options.nth(1));
   await page.keyboard.press('Enter');
   await expect(explanation).toHaveAttribute('data-correct', 'false');
-  await tabTo(page, options.nth(0));
+  // The right answer is just before: back one (forward, Tab would go round the whole page).
+  await tabTo(page, options.nth(0), 'Shift+Tab');
   await page.keyboard.press('Enter');
   await expect(explanation).toHaveAttribute('data-correct', 'true');
 });

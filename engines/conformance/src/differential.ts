@@ -91,7 +91,10 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
     mitmem_deadline_us: rand() < 0.7 ? 20_000 : Math.floor(rand() * 100_000),
     // durability log: checkpoints, and a disk the harness compacts at each (restarts read it)
     snapshot_every: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
+    log_bound: 0,
   };
+  // the log bound needs repair and bounded elections (docs/protocol.md, "Log bound")
+  if (knobs.repair_batch > 0 && knobs.election_batch > 0 && rand() < 0.5) knobs.log_bound = 1 + Math.floor(rand() * 8);
   const cluster = await Cluster.start(engine, { num_nodes: n, seed: opts.seed, ...knobs });
   const durable = knobs.durability === 'log';
   const steps: string[] = [`create n=${n} ${JSON.stringify(knobs)}\n${cluster.take().join('\n')}`];

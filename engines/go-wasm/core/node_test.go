@@ -112,3 +112,21 @@ func TestMitigationConfig(t *testing.T) {
 		t.Fatal("deadline above 60 s accepted")
 	}
 }
+
+// The log bound needs the snapshot (repair) and the prepare's from_index (bounded elections):
+// without from_index a responder could not tell a candidate behind its trim point
+// (docs/protocol.md, "Log bound").
+func TestLogBoundConfig(t *testing.T) {
+	cfg, err := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1,"repair_batch":4,"election_batch":4,"log_bound":3}`))
+	if err != nil || cfg.LogBound != 3 {
+		t.Fatalf("got %+v, %v", cfg, err)
+	}
+	for _, bad := range []string{
+		`"log_bound":3`, `"repair_batch":4,"log_bound":3`, `"election_batch":4,"log_bound":3`,
+		`"repair_batch":4,"election_batch":4,"log_bound":1000001`,
+	} {
+		if _, err := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1,` + bad + `}`)); err == nil {
+			t.Fatalf("%s accepted", bad)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARD } from '../models/card.ts';
 import { simulate } from '../run/simulate.ts';
-import { applyCpuSplit, base, calibrateGo5, leaderBytesPerOp, messageUs, paperLeaderUsPerOp, PER_KIB_SHARE, POINTS, VCPUS } from './fit.ts';
+import { applyCpuSplit, base, calibrateCpu, calibrateGo5, calibrateJava5, leaderBytesPerOp, messageUs, paperLeaderUsPerOp, PER_KIB_SHARE, POINTS, VCPUS } from './fit.ts';
 
 const GiB = 1024 ** 3;
 
@@ -64,5 +64,56 @@ describe('Go at 5 GiB (Fig 9(a): no rate meets the SLO)', () => {
       expect(simulate(base(card, 'go', 5, 100, 120), null).latency.all.p99_us).toBeLessThanOrEqual(20_000);
     }
     expect(VCPUS).toBe(8);
+  });
+});
+
+describe('the CPU fit, end to end on a small synthetic point', () => {
+  // A low rate keeps the runs short; the fit is the same arithmetic and the same simulator.
+  const point = { x32: 400, u32: 0.5, ids: ['synthetic-max-throughput', 'synthetic-utilization'] };
+  it('sets step, message and per-KiB costs so the simulated max at the SLO lands on the point', () => {
+    const card = structuredClone(DEFAULT_CARD);
+    const lines: string[] = [];
+    calibrateCpu(card, 'rust', (l) => lines.push(l), { point, duration_s: 2, warmup_s: 1, window: 'fixed' });
+    expect(lines).toHaveLength(2);
+    const found = lines.map((l) => Number(/max (\d+) ops\/s at SLO/.exec(l)![1]));
+    // The secant step brings the second iteration closer to the target than the first.
+    expect(Math.abs(found[1]! - point.x32)).toBeLessThanOrEqual(Math.abs(found[0]! - point.x32));
+    expect(Math.abs(found[1]! - point.x32) / point.x32).toBeLessThan(0.05);
+    const v = (k: string) => card.parameters[k]!;
+    for (const k of ['step_us', 'in_us', 'out_us']) {
+      expect(v(`cpu.rust.${k}`).source).toBe('derived');
+      expect(v(`cpu.rust.${k}`).note).toContain('synthetic-max-throughput and synthetic-utilization');
+    }
+    // Rust has no GC: allocations, three steps and the messages spend all of the point's leader CPU.
+    const cTotal = (point.u32 * VCPUS * 1e6) / point.x32;
+    const allocUs = (3 * v('alloc.rust.allocs_per_event').value * (v('alloc.rust.ns_per_allocation')?.value ?? 0)) / 1000;
+    const bytes = leaderBytesPerOp();
+    const spent = allocUs + 3 * v('cpu.rust.step_us').value + 3 * v('cpu.rust.in_us').value + 3 * v('cpu.rust.out_us').value + (v('cpu.rust.per_kib_us').value * bytes) / 1024;
+    expect(spent).toBeCloseTo(cTotal, 1);
+  });
+});
+
+describe('the Java 5 GiB fit, end to end on a small synthetic target', () => {
+  it('bisects the mixed collections\' reach toward the target and keeps the closest probe', () => {
+    const card = structuredClone(DEFAULT_CARD);
+    const lines: string[] = [];
+    const target = 1000;
+    calibrateJava5(card, (l) => lines.push(l), { target_ops_per_s: target, duration_s: 2, warmup_s: 1, probe_operations: 2000, max_duration_s: 3, iterations: 3 });
+    const probes = lines.map((l) => {
+      const m = /mixed reclaimable ([\d.]+) → max (\d+) ops\/s \(target 1000\)/.exec(l)!;
+      return { f: Number(m[1]), x: Number(m[2]) };
+    });
+    expect(probes).toHaveLength(3);
+    expect(probes[0]!.f).toBe(0.5);
+    // Too fast means the reach is too large: the next probe halves toward 0, else toward 1.
+    for (let i = 1; i < probes.length; i++) {
+      const step = 0.5 ** (i + 1);
+      expect(probes[i]!.f).toBeCloseTo(probes[i - 1]!.f + (probes[i - 1]!.x > target ? -step : step), 9);
+    }
+    const best = probes.reduce((b, p) => (Math.abs(p.x - target) < Math.abs(b.x - target) ? p : b));
+    const fitted = card.parameters['g1.mixed_reclaimable_fraction']!;
+    expect(fitted.value).toBe(best.f);
+    expect(fitted.source).toBe('derived');
+    expect(fitted.note).toContain(`at 5 GiB is ${target} ops/s (got ${best.x} ops/s`);
   });
 });

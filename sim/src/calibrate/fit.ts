@@ -31,12 +31,12 @@ export const POINTS: Record<EngineName, Point> = {
 export const PER_KIB_SHARE = 0.25;
 export const VCPUS = 8;
 
-export function base(card: ModelCard, e: EngineName, memory_gib: number, target: number, duration_s: number): RunSpec {
+export function base(card: ModelCard, e: EngineName, memory_gib: number, target: number, duration_s: number, warmup_s = 5): RunSpec {
   return {
     cluster: { engines: [e, e, e], seed: 1 },
     resources: { vcpus: VCPUS, memory_gib },
     workload: { name: 'A', read_proportion: 0.5, record_count: 7_500_000 },
-    load: { mode: 'open', target_ops_per_s: target, duration_s, warmup_s: 5 },
+    load: { mode: 'open', target_ops_per_s: target, duration_s, warmup_s },
     fidelity: 'fast',
     model_card: card,
   };
@@ -64,8 +64,21 @@ function set(card: ModelCard, key: string, value: number, unit: string, source: 
   card.parameters[key] = { value: Math.round(value * 1000) / 1000, unit, source, note };
 }
 
-export function calibrateCpu(card: ModelCard, e: EngineName, log: FitLog = () => {}): void {
-  const p = POINTS[e];
+/**
+ * How big the fit's runs are. The defaults are the calibration's; a test passes a small
+ * synthetic point (a low rate, so the runs are short) to check the fit end to end.
+ */
+export interface CpuFitScale {
+  point?: Point;
+  duration_s?: number;
+  warmup_s?: number;
+  /** The search's probe window: the model's (default: long enough to hold a GC event) or the run's. */
+  window?: 'model' | 'fixed';
+}
+
+export function calibrateCpu(card: ModelCard, e: EngineName, log: FitLog = () => {}, scale: CpuFitScale = {}): void {
+  const p = scale.point ?? POINTS[e];
+  const run = (target: number) => base(card, e, 32, target, scale.duration_s ?? 10, scale.warmup_s ?? 5);
   const cTotal = (p.u32 * VCPUS * 1e6) / p.x32; // µs of leader CPU per op, GC included
   const bytes = leaderBytesPerOp();
   const allocUs = (3 * card.parameters[`alloc.${e}.allocs_per_event`]!.value * (card.parameters[`alloc.${e}.ns_per_allocation`]?.value ?? 0)) / 1000;
@@ -77,11 +90,11 @@ export function calibrateCpu(card: ModelCard, e: EngineName, log: FitLog = () =>
     m = messageUs(cTotal, gcPerOp, sigma, allocUs, bytes);
     if (!(m > 0)) throw new Error(`${e}: the GC and serialized costs leave no CPU for message handling (m = ${m})`);
     applyCpuSplit(card, e, m, sigma, cTotal, gcPerOp, bytes, p);
-    const run = simulate(base(card, e, 32, p.x32, 10), null);
-    const lead = run.leader_at_end ?? 0;
-    const g = run.nodes[lead]!.mean_gc_cpu_share;
+    const r = simulate(run(p.x32), null);
+    const lead = r.leader_at_end ?? 0;
+    const g = r.nodes[lead]!.mean_gc_cpu_share;
     gcPerOp = (g * VCPUS * 1e6) / p.x32;
-    const s = searchSlo({ base: base(card, e, 32, p.x32, 10), slo_p99_ms: 20, min_ops_per_s: p.x32 * 0.5, max_ops_per_s: p.x32 * 1.6, tolerance: 0.015 }, null);
+    const s = searchSlo({ base: run(p.x32), slo_p99_ms: 20, min_ops_per_s: p.x32 * 0.5, max_ops_per_s: p.x32 * 1.6, tolerance: 0.015, ...(scale.window && { window: scale.window }) }, null);
     found = s.max_ops_per_s_at_slo ?? p.x32 * 0.5;
     log(`${e} iteration ${iter + 1}: in/out ${m.toFixed(2)} µs, step ${sigma.toFixed(3)} µs, GC ${gcPerOp.toFixed(2)} µs/op → max ${Math.round(found)} ops/s at SLO (target ${p.x32}), leader CPU ${Math.round((leaderUtilization(s.best_run!) ?? 0) * 1000) / 10} %`);
     sigma = (sigma * found) / p.x32;
@@ -179,22 +192,46 @@ export function calibrateGo5(card: ModelCard, log: FitLog = () => {}): void {
 /** Java, Fig 6(a) at 5 GiB: 3 Kops/s. Mixed collections' reach (how much scattered old garbage
  * sits in regions cheap enough to collect) is the least known G1 parameter and matters only when
  * the heap is tight: bisected so the simulated max at 5 GiB is 3 Kops/s. */
-export function calibrateJava5(card: ModelCard, log: FitLog = () => {}): void {
+export interface Java5FitScale {
+  /** The max throughput at SLO to fit (Fig 6(a): 3000 ops/s). */
+  target_ops_per_s?: number;
+  memory_gib?: number;
+  duration_s?: number;
+  warmup_s?: number;
+  probe_operations?: number;
+  max_duration_s?: number;
+  iterations?: number;
+}
+
+export function calibrateJava5(card: ModelCard, log: FitLog = () => {}, scale: Java5FitScale = {}): void {
   const key = 'g1.mixed_reclaimable_fraction';
+  const target = scale.target_ops_per_s ?? 3000;
+  const memory_gib = scale.memory_gib ?? 5;
   let lo = 0;
   let hi = 1;
   let best = { f: 0.5, x: 0 };
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < (scale.iterations ?? 5); i++) {
     const f = (lo + hi) / 2;
     card.parameters[key]!.value = f;
-    const s = searchSlo({ base: base(card, 'java', 5, 3000, 30), slo_p99_ms: 20, min_ops_per_s: 300, max_ops_per_s: 12_000, tolerance: 0.05, probe_operations: 10_000_000, max_duration_s: 600 }, null);
+    const s = searchSlo(
+      {
+        base: base(card, 'java', memory_gib, target, scale.duration_s ?? 30, scale.warmup_s ?? 5),
+        slo_p99_ms: 20,
+        min_ops_per_s: target / 10,
+        max_ops_per_s: target * 4,
+        tolerance: 0.05,
+        probe_operations: scale.probe_operations ?? 10_000_000,
+        max_duration_s: scale.max_duration_s ?? 600,
+      },
+      null,
+    );
     const x = s.max_ops_per_s_at_slo ?? 0;
-    log(`java 5 GiB: mixed reclaimable ${f.toFixed(4)} → max ${Math.round(x)} ops/s (target 3000)`);
-    best = Math.abs(x - 3000) < Math.abs(best.x - 3000) || best.x === 0 ? { f, x } : best;
-    if (x > 3000) hi = f;
+    log(`java ${memory_gib} GiB: mixed reclaimable ${f.toFixed(4)} → max ${Math.round(x)} ops/s (target ${target})`);
+    best = Math.abs(x - target) < Math.abs(best.x - target) || best.x === 0 ? { f, x } : best;
+    if (x > target) hi = f;
     else lo = f;
   }
-  set(card, key, best.f, 'fraction', 'derived', `Calibrated on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s): bisected so the simulated max throughput at 5 GiB is 3 Kops/s (got ${Math.round(best.x)} ops/s; probes of min(600 s, max(30 s, 10 M operations / target)), like the paper's 10-minute runs: a full collection every few minutes decides the p99 here). It decides how fast old garbage is reclaimed before a full collection; it has no effect while old-generation occupancy stays below IHOP (ample memory).`);
+  set(card, key, best.f, 'fraction', 'derived', `Calibrated on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s): bisected so the simulated max throughput at ${memory_gib} GiB is ${target} ops/s (got ${Math.round(best.x)} ops/s; probes of min(600 s, max(30 s, 10 M operations / target)), like the paper's 10-minute runs: a full collection every few minutes decides the p99 here). It decides how fast old garbage is reclaimed before a full collection; it has no effect while old-generation occupancy stays below IHOP (ample memory).`);
 }
 
 /** The paper's leader CPU per operation (µs, GC included) at each engine's calibration point. */

@@ -4,8 +4,8 @@
 // anything.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
-import { CANDIDATE_VERSION, candidateSection, changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
-import { CARD_150_SECTION } from '../fidelity/candidate-150-section.ts';
+import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
+import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -407,14 +407,14 @@ function renderFromCsv(timing: string | null): void {
   const cardText = sameFigures.size
     ? `model card ${CARD.version}, the Lab's default. The rows were computed with card ${[...sameFigures].join(', ')}, whose parameters card ${CARD.version} keeps unchanged and adds only the storage model's (\`storage.*\`), which no run here reads (none has durability): the figures are the same as card ${CARD.version}'s (the generator compares the two cards' parameters each time it writes this file)`
     : `model card ${computedWith.length === 1 && computedWith[0] === CARD.version ? CARD.version : `${CARD.version} (rows of other cards are marked)`}, the Lab's default`;
-  const candidatePath = join(ROOT, `data/fidelity-candidate-${CANDIDATE_VERSION}.csv`);
+  const previousPath = `data/fidelity-card-${PREVIOUS_DEFAULT_VERSION}.csv`;
   let candidate = '';
-  if (existsSync(candidatePath)) {
-    const cand = readRows(`data/fidelity-candidate-${CANDIDATE_VERSION}.csv`);
+  if (existsSync(join(ROOT, previousPath)) && CARD.version !== PREVIOUS_DEFAULT_VERSION) {
+    const prev = readRows(previousPath);
     const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
-    candidate = candidateSection(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, summarise(data), summarise(cand));
+    candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
   }
-  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate + CARD_150_SECTION));
+  writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
 }
 
 function errorText(d: FidelityRow): string {

@@ -27,6 +27,9 @@ const USAGE = `usage: npm run torture -- [options]
                       default 0, the paper's protocol)
   --election N        the cores' bounded elections: promises in chunks of N, N replayed at once
                       (native servers: 256; default 0, the paper's protocol)
+  --log-bound N       the cores' log bound: the leader trims to last_executed − N without every
+                      peer's answer (needs --repair and --election; native servers: 16384;
+                      default 0, the paper's protocol)
   --no-shrink         print failures without shrinking them
   --replay SEED       run one seed and print everything (scenario, faults, history, digest)
   --keep-faults I,J   with --replay: only these of the seed's faults (as a shrunk failure prints)
@@ -51,6 +54,7 @@ interface Args {
   checkQuorum: boolean;
   repair: number;
   election: number;
+  logBound: number;
   shrink: boolean;
   replay: number | null;
   keepFaults: number[] | null;
@@ -68,7 +72,7 @@ function fromStart(path: string): string {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, durability: null, checkQuorum: false, repair: 0, election: 0, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
+  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, durability: null, checkQuorum: false, repair: 0, election: 0, logBound: 0, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs an integer in [${min}, ${max}]: ${v ?? '(missing)'}`);
@@ -99,6 +103,7 @@ function parseArgs(argv: string[]): Args {
       case '--check-quorum': a.checkQuorum = true; break;
       case '--repair': a.repair = int('repair', argv[++i], 0, 1_000_000); break;
       case '--election': a.election = int('election', argv[++i], 0, 4096); break;
+      case '--log-bound': a.logBound = int('log-bound', argv[++i], 0, 1_000_000); break;
       case '--no-shrink': a.shrink = false; break;
       case '--replay': a.replay = int('replay', argv[++i], 0, 2 ** 40); break;
       case '--keep-faults': {
@@ -120,12 +125,13 @@ function parseArgs(argv: string[]): Args {
   if (a.replay === null && (a.keepFaults || a.ops || a.trace || a.history || a.html))
     throw new UsageError('--keep-faults, --ops, --trace, --history and --html go with --replay');
   if (a.replay !== null && a.engines.length !== 1) throw new UsageError('--replay needs one --engine choice');
+  if (a.logBound && (!a.repair || !a.election)) throw new UsageError('--log-bound needs --repair and --election');
   if (a.amnesia && a.durability === 'log') throw new UsageError('--amnesia is --durability none: not with --durability log');
   return a;
 }
 
 function drawOptions(args: Args, engine: EngineName | 'all'): DrawOptions {
-  const o: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election };
+  const o: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election, logBound: args.logBound };
   if (args.durability) o.durability = args.durability;
   return o;
 }
@@ -133,7 +139,7 @@ function drawOptions(args: Args, engine: EngineName | 'all'): DrawOptions {
 /** ", amnesia, check-quorum, …": the options a run was drawn with, for its printed lines */
 function modeLabel(args: Args): string {
   return (args.amnesia ? ', amnesia' : '') + (args.durability ? `, durability ${args.durability}` : '') + (args.checkQuorum ? ', check-quorum' : '') +
-    (args.repair ? `, repair ${args.repair}` : '') + (args.election ? `, election ${args.election}` : '');
+    (args.repair ? `, repair ${args.repair}` : '') + (args.election ? `, election ${args.election}` : '') + (args.logBound ? `, log bound ${args.logBound}` : '');
 }
 
 function summary(s: Scenario): string {
@@ -149,6 +155,7 @@ function replayCommand(engine: string, seed: number, options: DrawOptions, keep?
   if (options.checkQuorum) cmd += ' --check-quorum';
   if (options.repairBatch) cmd += ` --repair ${options.repairBatch}`;
   if (options.electionBatch) cmd += ` --election ${options.electionBatch}`;
+  if (options.logBound) cmd += ` --log-bound ${options.logBound}`;
   return cmd;
 }
 
@@ -239,7 +246,7 @@ async function main(argv: string[]): Promise<number> {
         tally.recovery_us_max = Math.max(tally.recovery_us_max, r.run.recovered_after_us);
         tally.recovery_us_sum += r.run.recovered_after_us;
       }
-      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '') + (args.durability ? `+durability-${args.durability}` : '') + (args.checkQuorum ? '+check-quorum' : '') + (args.repair ? '+repair' : '') + (args.election ? '+election' : '')] ?? [];
+      const knownHere = known[engine + (args.amnesia ? '+amnesia' : '') + (args.durability ? `+durability-${args.durability}` : '') + (args.checkQuorum ? '+check-quorum' : '') + (args.repair ? '+repair' : '') + (args.election ? '+election' : '') + (args.logBound ? '+log-bound' : '')] ?? [];
       if (!r.judgement.ok && r.judgement.safe && knownHere.includes(seed)) {
         tally.known_stalls.push(seed);
         out(`KNOWN seed ${seed} (--engine ${engine}): ${r.judgement.problems.join('; ')} (listed in ${args.known})`);
@@ -275,7 +282,7 @@ async function main(argv: string[]): Promise<number> {
       `${tally.operations} operations (${tally.unknown_outcomes} unknown outcomes), ${tally.steps} core steps; ` +
       `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s`);
     const { recovery_us_sum, ...rest } = tally;
-    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, from: args.from });
+    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, from: args.from });
   }
   if (args.report) writeFileSync(args.report, JSON.stringify({ command: `npm run torture -- ${argv.join(' ')}`, wall_s: (Date.now() - t0) / 1000, results: report }, null, 2) + '\n');
   return failed ? 1 : 0;

@@ -17,15 +17,14 @@ describe('the candidate card section of docs/fidelity.md', () => {
     const row = (id: string) => ({ id, paper: '1 x', sim: 1, error: '', card: '1.4.0' });
     expect(() => changedRows([row('a'), row('b')], [row('a')])).toThrow(/no row b/);
   });
-  it('card 1.3.0 (the default) has 1.2.0 figures: they differ only in storage.*, and 1.4.0 does differ', () => {
-    expect(DEFAULT_CARD.version).toBe('1.3.0');
+  it('card 1.6.0 (the default) differs from 1.5.0 only in Go, so the other engines\' searches are 1.5.0\'s', () => {
+    expect(DEFAULT_CARD.version).toBe('1.6.0');
     expect(differingNonStorageParameters(params('1.2.0'), params('1.3.0'))).toEqual([]);
-    expect(differingNonStorageParameters(params('1.3.0'), params('1.4.0'))).toContain('g1.pause_goal_ms');
+    expect(differingNonStorageParameters(params('1.5.0'), params('1.6.0'))).toEqual(['go.chain_cycles', 'go.independent_phases']);
   });
-  it('docs/fidelity.md names the default card and carries the candidate section', () => {
+  it('docs/fidelity.md names the default card and compares it with the previous default', () => {
     const md = readFileSync(root('docs/fidelity.md'), 'utf8');
     expect(md).toContain(`with model card ${DEFAULT_CARD.version}, the Lab's default`);
-    expect(md).toContain('## Candidate card 1.4.0 (not the Lab\'s default)');
-    expect(md).toContain('## Candidate card 1.5.0 (not the Lab\'s default)');
+    expect(md).toContain(`## Card ${DEFAULT_CARD.version} against the previous default 1.3.0`);
   });
 });

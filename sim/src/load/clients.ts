@@ -79,6 +79,9 @@ export interface ClientSettings {
   drain_s: number;
   retry_backoff_us: number;
   request_timeout_us: number;
+  /** Open loop, fast mode, no mitigation: a thread's next operation is issued when the last one
+   * is answered, dated at its start (startOp), instead of through an op_start event. */
+  issue_ahead?: boolean;
 }
 
 export class Clients {
@@ -104,6 +107,8 @@ export class Clients {
   outstandingMeasured = 0;
   /** Window operations whose start is scheduled (a thread behind its schedule starts them late). */
   scheduledMeasured = 0;
+  /** How many threads send to each node now (the run steps a node ahead only while none do). */
+  private readonly targeting: Int32Array;
 
   constructor(
     private readonly s: ClientSettings,
@@ -122,7 +127,23 @@ export class Clients {
     this.tick_us = s.mode === 'open' ? throttleTickUs(s.target_ops_per_s, s.threads) : 0;
     this.chooser = s.exact ? keyChooser(s.distribution, s.record_count) : null;
     if (s.exact) for (let i = 0; i < s.engine_records; i++) this.engineKeys.push(engineKey(ycsbKey(i), s.key_bytes));
-    for (let i = 0; i < s.threads; i++) this.threads.push(newClientThread(i, i % rt.node_count));
+    this.targeting = new Int32Array(rt.node_count);
+    for (let i = 0; i < s.threads; i++) {
+      this.threads.push(newClientThread(i, i % rt.node_count));
+      this.targeting[i % rt.node_count]!++;
+    }
+  }
+
+  /** Thread t sends to `node` from now on. */
+  retarget(t: ClientThread, node: number): void {
+    this.targeting[t.target]!--;
+    this.targeting[node]!++;
+    t.target = node;
+  }
+
+  /** The number of threads whose requests go to `node`. */
+  targetingNode(node: number): number {
+    return this.targeting[node] ?? 0;
   }
 
   /** The load phase first (exact mode: the engines' scaled-down records), then the workload
@@ -155,9 +176,8 @@ export class Clients {
     }
   }
 
-  startOp(t: ClientThread): void {
+  startOp(t: ClientThread, now: number = this.rt.now()): void {
     if (t.busy) return;
-    const now = this.rt.now();
     const loading = t.load_keys.length > 0;
     if (loading) {
       const k = t.load_keys.shift()!;
@@ -178,12 +198,11 @@ export class Clients {
     }
     t.busy = true;
     t.start_us = now;
-    this.send(t);
+    this.send(t, now);
   }
 
-  send(t: ClientThread): void {
+  send(t: ClientThread, now: number = this.rt.now()): void {
     t.request_id++;
-    const now = this.rt.now();
     // The command line is the engines' input: fast mode has no engine and only its size.
     const exact = this.s.exact;
     const line = !exact ? '' : t.op === 'read' ? `get ${t.key}` : `put ${t.key} ${this.value}`;
@@ -197,13 +216,13 @@ export class Clients {
     if (!t.busy || request_id !== t.request_id) return; // a late answer to an abandoned attempt
     if (result === 'busy') {
       // MITMEM: retry at once at another replica.
-      t.target = (t.target + 1) % this.rt.node_count;
+      this.retarget(t, (t.target + 1) % this.rt.node_count);
       this.send(t);
       return;
     }
     if (result === 'leader_is' && leader !== undefined) {
       if (this.mitStats && t.busy_from !== null && leader === t.busy_from) this.mitStats.busy_retries_redirected_back++;
-      t.target = leader;
+      this.retarget(t, leader);
       this.send(t);
       return;
     }
@@ -227,7 +246,7 @@ export class Clients {
     const now = this.rt.now();
     for (const t of this.threads) {
       if (t.busy && now - t.sent_us >= this.s.request_timeout_us) {
-        t.target = (t.target + 1) % this.rt.node_count;
+        this.retarget(t, (t.target + 1) % this.rt.node_count);
         this.send(t);
       }
     }
@@ -250,7 +269,13 @@ export class Clients {
     this.servedOps++;
     // The next operation is issued however late it starts, if it was meant for the window.
     const intended = this.s.mode === 'open' ? t.schedule_start_us + t.ops_done * this.tick_us : at;
-    if (intended < this.measureTo_us) this.scheduleOp(t, intended, Math.max(at, intended));
+    if (intended >= this.measureTo_us) return;
+    if (this.s.issue_ahead) {
+      // The thread's request goes out on its own link (no other sender on it), so it can be
+      // issued now, dated at its start: one queue event fewer per operation.
+      if (intended >= this.measureFrom_us) this.scheduledMeasured++;
+      this.startOp(t, Math.max(at, intended));
+    } else this.scheduleOp(t, intended, Math.max(at, intended));
   }
 
   private scheduleOp(t: ClientThread, intended: number, start: number): void {
@@ -288,7 +313,12 @@ export class Clients {
    * intended start). */
   censorUnfinished(stop: number): void {
     for (const t of this.threads) {
-      if (t.busy && t.measured) this.record(t, Math.max(stop, t.intended_us), true);
+      // An operation issued ahead (issue_ahead) whose start is after the stop was never started.
+      const started = t.busy && t.start_us <= stop;
+      if (t.busy && t.measured) {
+        if (started) this.record(t, Math.max(stop, t.intended_us), true);
+        else this.recordUnstarted(t, stop);
+      }
       if (this.s.mode !== 'open' || !Number.isFinite(this.measureTo_us)) continue;
       for (let k = t.busy ? t.ops_done + 1 : t.ops_done; ; k++) {
         const intended = t.schedule_start_us + k * this.tick_us;
@@ -300,6 +330,16 @@ export class Clients {
         if (this.countOver_us !== undefined && lat > this.countOver_us) this.overCount++;
       }
     }
+  }
+
+  /** A window operation issued ahead but not started by the stop: as one the thread never got
+   * to (censorUnfinished's loop), with the operation kind it already drew. */
+  private recordUnstarted(t: ClientThread, stop: number): void {
+    const lat = Math.max(stop, t.intended_us) - t.intended_us;
+    (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
+    if (this.countOver_us !== undefined && lat > this.countOver_us) this.overCount++;
+    this.outstandingMeasured--;
+    t.measured = false;
   }
 
   /** Open loop: the window's operations not finished yet whose intended start is more than

@@ -32,7 +32,7 @@ export const EV = {
 } as const;
 
 /** An event on its way to a node: the event itself, addressed (one object per arrival). */
-export type Arrival = NodeEvent & { k: typeof EV.arrival; node: number; inc: number };
+export type Arrival = NodeEvent & { k: typeof EV.arrival; node: number; inc: number; /** stepped ahead of the queue already */ taken?: true };
 
 export type Ev =
   | Arrival

@@ -11,7 +11,7 @@ const alloc = { leader_bytes_per_read_op: 100, leader_bytes_per_update_op: 700, 
 
 function node(id: number, runtime: RuntimeModel = new ManualMemory(1, 2, 0)): SimNode {
   const pool = new CpuPool(2, 1e6);
-  return { id, engine: 'cpp', host: new FastHost(id, 3, 1000, sizes), inc: 1, pool, runtime, cpu, alloc, opsEntered: 0, allocatedBytes: 0, timerGen: { election: 0, commit: 0 }, crashed_at_us: null, heapSamples: [], blade: 'idle', blade_drain_until_us: 0, disk: null };
+  return { id, engine: 'cpp', host: new FastHost(id, 3, 1000, sizes), inc: 1, pool, runtime, cpu, alloc, opsEntered: 0, steppedTo_us: 0, ahead: false, queued: [], allocatedBytes: 0, timerGen: { election: 0, commit: 0 }, crashed_at_us: null, heapSamples: [], blade: 'idle', blade_drain_until_us: 0, disk: null };
 }
 const put: NodeEvent = { kind: 'client', client_id: 1000, request_id: 1, op: 'update', line: '', bytes: 600 };
 

@@ -23,6 +23,12 @@ export interface SimNode {
   cpu: CpuCosts;
   alloc: AllocCosts;
   opsEntered: number;
+  /** Fast mode: the time of the last step taken ahead of the queue (simulate.ts, stepAhead). */
+  steppedTo_us: number;
+  /** Fast mode: this node is stepped ahead of the queue (simulate.ts, stepAhead). */
+  ahead: boolean;
+  /** Fast mode, while not stepped ahead: its arrivals waiting in the run's queue, [time, event] pairs. */
+  queued: unknown[];
   allocatedBytes: number;
   timerGen: Record<TimerName, number>;
   crashed_at_us: number | null;

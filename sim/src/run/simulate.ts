@@ -13,14 +13,14 @@ import { CpuPool } from '../models/cpu.ts';
 import { allocCosts } from '../models/alloc.ts';
 import { cpuCosts, GIB, makeRuntime } from '../models/node-model.ts';
 import type { G1State } from '../models/g1.ts';
-import { EngineHost, FastHost, newFastCluster, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
+import { EngineHost, FastHost, newFastCluster, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
 import type { GcPending } from '../models/runtime.ts';
 import { BLADE_ELECTION_BATCH, bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
-import { EV, type Ev } from './events.ts';
+import { EV, type Arrival, type Ev } from './events.ts';
 import { runtimeSettings, stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec, type ResolvedSpec } from './spec.ts';
 import { nodeTimelines, round3, round4, round6, type RunWindow } from '../results/timelines.ts';
@@ -40,6 +40,9 @@ export interface RunHooks {
   /** Fast mode, the steady-state shortcut: G1 collectors start in these phases, [leader,
    * follower] (node 0 leads in fast mode; the other nodes take the follower's). */
   g1_states?: G1State[];
+  /** Fast mode: false takes every follower step from the queue (the plain run that stepping
+   * ahead is checked against); default true. */
+  step_ahead?: boolean;
 }
 
 export class CancelledError extends Error {
@@ -74,6 +77,8 @@ class Simulation {
   private readonly clients: Clients;
   private readonly bucket_us: number;
   private readonly timing: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+  /** Fast mode, a follower's steps taken when the leader sends (stepAhead): on, and in one now. */
+  private readonly ahead: { on: boolean; busy: boolean; timing: StepTiming; ev: NodeEvent & { kind: 'message' } };
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: { stats: MitigationStats; blade: boolean; mitmem: boolean; deadline_us: number; rng: Prng; board: PermissionBoard; lastCollected: number[]; granted: number } | null;
   private readonly fastCluster: FastCluster = newFastCluster();
@@ -118,6 +123,9 @@ class Simulation {
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,
+        steppedTo_us: 0,
+        ahead: false,
+        queued: [],
         allocatedBytes: 0,
         timerGen: { election: 0, commit: 0 },
         crashed_at_us: null,
@@ -141,6 +149,15 @@ class Simulation {
             lastCollected: [],
             granted: 0,
           };
+    // Without the mitigation sandbox (BLADE moves the leader, MITMEM answers from a paused node)
+    // and durability (a node's flushes are events of its own), a fast-mode follower hears only
+    // its leader, over one FIFO link, once no client sends to it.
+    this.ahead = {
+      on: !exact && !durable && this.mit === null && hooks.step_ahead !== false,
+      busy: false,
+      timing: { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 },
+      ev: { kind: 'message', from: 0, type: '', payload: '', bytes: 0, update: false },
+    };
     this.clients = new Clients(
       {
         exact,
@@ -158,9 +175,10 @@ class Simulation {
         drain_s: spec.drain_s,
         retry_backoff_us: param(card, 'clients.retry_backoff_us'),
         request_timeout_us: this.request_timeout_us,
+        issue_ahead: this.ahead.on && spec.mode === 'open',
       },
       this.sizes,
-      { now: () => this.now, push: (t, ev) => this.q.push(t, ev), arrival: (from, to, bytes, at) => this.net.arrival(from, to, bytes, at), incarnation: (node) => this.nodes[node]!.inc, node_count: this.nodes.length },
+      { now: () => this.now, push: (t, ev) => this.push(t, ev), arrival: (from, to, bytes, at) => this.net.arrival(from, to, bytes, at), incarnation: (node) => this.nodes[node]!.inc, node_count: this.nodes.length },
       new Prng(seed, STREAM_WORKLOAD),
       new Prng(seed, STREAM_THROTTLE),
       hooks.stop_when_p99_exceeds_us,
@@ -171,12 +189,21 @@ class Simulation {
     if (m.collector === 'off') for (const n of this.nodes) n.runtime.disableCollector?.();
   }
 
+  /** Every event goes into the queue here: it counts the arrivals waiting for each node. */
+  private push(t_us: number, ev: Ev): void {
+    if (ev.k === EV.arrival && this.ahead.on) {
+      const n = this.nodes[ev.node]!;
+      if (!n.ahead && n.id !== this.fastCluster.leader) n.queued.push(t_us, ev);
+    }
+    this.q.push(t_us, ev);
+  }
+
   run(): RunResult {
     const s = this.spec;
     for (const n of this.nodes) this.boot(n);
     if (s.fidelity === 'fast') this.setLeader(0, 0);
     this.clients.begin();
-    this.q.push(this.request_timeout_us / 4, { k: EV.timeout_sweep });
+    this.push(this.request_timeout_us / 4, { k: EV.timeout_sweep });
 
     const c = this.clients;
     let events = 0;
@@ -188,7 +215,8 @@ class Simulation {
       this.now = time_us;
       this.handle(item);
       if (++events >= nextCheck) {
-        nextCheck = events + 20_000;
+        // about every 3,300 operations either way (stepping ahead halves the events per operation)
+        nextCheck = events + (this.ahead.on ? 10_000 : 20_000);
         if (events > MAX_EVENTS) throw new Error('run exceeded its event budget');
         if (this.hooks.cancelled?.()) throw new CancelledError();
         if (this.hooks.progress && Number.isFinite(c.measureTo_us)) this.hooks.progress(Math.min(1, this.now / c.measureTo_us));
@@ -212,7 +240,7 @@ class Simulation {
       n.host = this.store ? new DurableHost(host, this.store.ordered ? 'ordered' : 'scattered', this.recordBytes()) : host;
     }
     n.inc++;
-    this.q.push(this.now, { k: EV.arrival, node: n.id, inc: n.inc, kind: 'start' });
+    this.push(this.now, { k: EV.arrival, node: n.id, inc: n.inc, kind: 'start' });
   }
 
   /** The node is gone (an OOM kill): its instance is destroyed, its timers die with it. */
@@ -231,14 +259,64 @@ class Simulation {
   /** An event reaches a node at time t: its parallel work is placed on a core, its core step
    * on the Log mutex; the step itself runs when the serialized section starts. */
   private onArrive(n: SimNode, ev: NodeEvent): void {
-    const out = stepNode(n, ev, this.now, this.clients.loading, this.store, this.bucket_us, this.timing);
+    // A node stepped ahead has taken its steps up to steppedTo_us: an event that reaches it
+    // through the queue after all (a client that timed out over to it) is taken after them.
+    const t_us = Math.max(this.now, n.steppedTo_us);
+    this.stepAt(n, ev, t_us, this.timing);
+  }
+
+  private stepAt(n: SimNode, ev: NodeEvent, t_us: number, tm: StepTiming): void {
+    const out = stepNode(n, ev, t_us, this.clients.loading, this.store, this.bucket_us, tm);
     if (out === null) {
       this.crash(n);
       return;
     }
     if (this.nodeSet && this.mit?.blade) this.bladeCoreOutputs(n, out);
-    const tm = this.timing;
     for (const o of out) this.emit(n, o, tm.ser_start_us, tm.ser_end_us, tm.send_at_us);
+  }
+
+  /**
+   * Fast mode: the leader's message to a follower no client sends to is stepped at once, at its
+   * arrival time, instead of waiting in the queue for it (two queue events fewer per operation).
+   * Such a follower's events all come from the leader over one FIFO link, so it takes them in
+   * the order they arrive either way, and nothing else reads its state in between; its answer
+   * goes back through the queue. What moves: the network's jitter stream is drawn in another
+   * order, and a follower may have stepped up to one network delay past the run's last event.
+   */
+  /** The follower starts being stepped ahead: what waits for it in the queue (sent by the
+   * leader, in order, over their one link) is stepped now and skipped when it comes out.
+   * Refused while anything else waits for it (a request from a client that timed out over to it). */
+  private takeAhead(to: SimNode, leader: number): boolean {
+    const q = to.queued;
+    for (let i = 1; i < q.length; i += 2) {
+      const e = q[i] as Ev;
+      if (e.k !== EV.arrival || e.kind !== 'message' || e.from !== leader) return false;
+    }
+    to.ahead = true;
+    to.queued = [];
+    for (let i = 0; i < q.length; i += 2) {
+      const e = q[i + 1] as Arrival & { kind: 'message' };
+      e.taken = true;
+      if (to.host && to.inc === e.inc) this.stepAhead(to, e.from, e, q[i] as number);
+    }
+    return true;
+  }
+
+  private stepAhead(to: SimNode, from: number, o: { type: string; payload: string | FastMsg; bytes: number; update: boolean }, at_us: number): void {
+    const a = this.ahead;
+    const ev = a.ev;
+    ev.from = from;
+    ev.type = o.type;
+    ev.payload = o.payload;
+    ev.bytes = o.bytes;
+    ev.update = o.update;
+    const now = this.now;
+    a.busy = true;
+    this.now = at_us; // a crash (an OOM kill) is dated by it
+    to.steppedTo_us = at_us;
+    this.stepAt(to, ev, at_us, a.timing);
+    this.now = now;
+    a.busy = false;
   }
 
   private emit(n: SimNode, o: NodeOutput, ser_start_us: number, ser_end_us: number, send_at_us: number): void {
@@ -246,7 +324,16 @@ class Simulation {
       case 'send': {
         if (this.net.isCut(n.id, o.to)) return;
         const at = this.net.arrival(n.id, o.to, o.bytes, send_at_us);
-        this.q.push(at, { k: EV.arrival, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
+        const a = this.ahead;
+        if (a.on && !a.busy && o.to !== this.fastCluster.leader && at <= this.clients.hardStop_us ) {
+          const to = this.nodes[o.to]!;
+          if (this.clients.targetingNode(to.id) !== 0) to.ahead = false;
+          else if (to.ahead || this.takeAhead(to, n.id)) {
+            if (to.host) this.stepAhead(to, n.id, o, at);
+            return;
+          }
+        }
+        this.push(at, { k: EV.arrival, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
         return;
       }
       case 'reply': {
@@ -264,12 +351,12 @@ class Simulation {
           this.clients.finish(t, at);
           return;
         }
-        this.q.push(at, { k: EV.reply, thread, request_id: o.request_id, result: o.result, leader: o.leader });
+        this.push(at, { k: EV.reply, thread, request_id: o.request_id, result: o.result, leader: o.leader });
         return;
       }
       case 'set_timer': {
         const gen = ++n.timerGen[o.timer];
-        this.q.push(ser_end_us + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
+        this.push(ser_end_us + o.delay_us, { k: EV.timer, node: n.id, gen, timer: o.timer });
         // Only a leader arms the commit timer: that is how the simulator sees who leads.
         if (o.timer === 'commit' && this.leader !== n.id) this.setLeader(n.id, ser_start_us);
         return;
@@ -283,7 +370,7 @@ class Simulation {
       case 'persist':
         // An ordered log's records leave the serialized section for the disk; a scattered
         // entry leaves when the step's work is done.
-        for (const f of n.disk!.submit(this.store!.ordered ? ser_end_us : send_at_us, o.persist_id, o.bytes)) this.q.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
+        for (const f of n.disk!.submit(this.store!.ordered ? ser_end_us : send_at_us, o.persist_id, o.bytes)) this.push(f.done_us, { k: EV.flush_done, node: n.id, inc: n.inc, flush: f });
         return;
     }
   }
@@ -291,7 +378,7 @@ class Simulation {
   /** A flush is done: the device starts what waited, and the node hears which persists are durable. */
   private flushDone(n: SimNode, inc: number, f: Flush): void {
     if (!n.host || n.inc !== inc) return; // the node died: what it had not written is lost
-    for (const next of n.disk!.complete(this.now, f)) this.q.push(next.done_us, { k: EV.flush_done, node: n.id, inc, flush: next });
+    for (const next of n.disk!.complete(this.now, f)) this.push(next.done_us, { k: EV.flush_done, node: n.id, inc, flush: next });
     this.onArrive(n, { kind: 'persisted', ids: f.ids });
   }
 
@@ -314,6 +401,8 @@ class Simulation {
     switch (e.k) {
       case EV.arrival: {
         const n = this.nodes[e.node]!;
+        if (e.taken) return; // stepped ahead already (takeAhead)
+        if (this.ahead.on && !n.ahead && n.id !== this.fastCluster.leader) dropQueued(n.queued, e);
         if (!n.host || n.inc !== e.inc) return; // lost: the node is down or restarted
         if (this.mit?.mitmem && e.kind === 'client' && this.mitmemBusy(n, e.client_id, e.request_id)) return;
         this.onArrive(n, e);
@@ -331,7 +420,7 @@ class Simulation {
         return this.clients.onReply(this.clients.threads[e.thread]!, e.request_id, e.result, e.leader);
       case EV.timeout_sweep: {
         this.clients.timeoutSweep();
-        if (this.q.size > 0) this.q.push(this.now + this.request_timeout_us / 4, { k: EV.timeout_sweep });
+        if (this.q.size > 0) this.push(this.now + this.request_timeout_us / 4, { k: EV.timeout_sweep });
         return;
       }
       case EV.resend: {
@@ -352,7 +441,7 @@ class Simulation {
       case EV.blade_new_leader: {
         // Later requests go to the new leader; one already sent is answered by the old one.
         const t = this.clients.threads[e.thread]!;
-        if (t.target === e.from) t.target = e.to;
+        if (t.target === e.from) this.clients.retarget(t, e.to);
         return;
       }
       case EV.flush_done:
@@ -371,7 +460,7 @@ class Simulation {
       case 'granted':
         n.blade = 'collecting';
         m.granted++;
-        this.q.push(this.now, { k: EV.blade_check_done, node: n.id });
+        this.push(this.now, { k: EV.blade_check_done, node: n.id });
         return true;
       case 'collecting':
         return true;
@@ -388,7 +477,7 @@ class Simulation {
       const to = handoffTarget(n.id, this.nodes.length, m.lastCollected, (id) => !!this.nodes[id]!.host && this.nodes[id]!.blade === 'idle');
       if (to === null) return true; // no peer can lead: collect as without BLADE
       n.blade = 'handoff';
-      this.q.push(this.net.arrival(n.id, to, 64, this.now), { k: EV.blade_handoff, from: n.id, to });
+      this.push(this.net.arrival(n.id, to, 64, this.now), { k: EV.blade_handoff, from: n.id, to });
       return false;
     }
     // The old leader first finishes what it proposed (it answers its own clients) and lets the
@@ -400,7 +489,7 @@ class Simulation {
     }
     n.blade = 'asked';
     const leader = this.fastCluster.leader;
-    this.q.push(this.net.arrival(n.id, leader, 64, this.now), { k: EV.blade_request, node: n.id });
+    this.push(this.net.arrival(n.id, leader, 64, this.now), { k: EV.blade_request, node: n.id });
     return false;
   }
 
@@ -415,7 +504,7 @@ class Simulation {
         n.blade = 'collecting';
         m.granted++;
         m.stats.max_collecting_at_once = Math.max(m.stats.max_collecting_at_once, this.nodes.filter((x) => x.blade === 'collecting').length);
-        this.q.push(this.now, { k: 10, node: n.id });
+        this.push(this.now, { k: 10, node: n.id });
         return true;
       case 'collecting':
         return true;
@@ -430,7 +519,7 @@ class Simulation {
     m.stats.held_collections++;
     n.blade = 'asked';
     const pause_us = Math.max(1, Math.round(predictPause_ms(pending.predicted_pause_ms, m.rng) * 1000));
-    this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_pending', pause_us });
+    this.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_pending', pause_us });
     return false;
   }
 
@@ -451,7 +540,7 @@ class Simulation {
     if (!next.host || !(next.host instanceof FastHost)) return;
     next.host.takeOver(BLADE_ELECTION_BATCH);
     this.mit!.stats.handoffs++;
-    this.q.push(this.now, { k: EV.arrival, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
+    this.push(this.now, { k: EV.arrival, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
     // The old leader tells its clients (a small, known set here) who leads now, and waits a round
     // trip for the requests already on their way before it collects.
     let last = this.now;
@@ -459,7 +548,7 @@ class Simulation {
       if (t.target !== from) continue;
       const at = this.net.arrival(from, CLIENT_ENDPOINT_BASE + t.id, 12, this.now);
       last = Math.max(last, at);
-      this.q.push(at, { k: EV.blade_new_leader, thread: t.id, from, to });
+      this.push(at, { k: EV.blade_new_leader, thread: t.id, from, to });
     }
     old.blade_drain_until_us = last + 2 * this.spec.network.one_way_latency_us;
   }
@@ -472,14 +561,14 @@ class Simulation {
   private bladeGrant(node: number): void {
     const m = this.mit!;
     m.stats.max_collecting_at_once = Math.max(m.stats.max_collecting_at_once, m.board.count);
-    this.q.push(this.net.arrival(this.fastCluster.leader, node, 64, this.now), { k: EV.blade_permission, node });
+    this.push(this.net.arrival(this.fastCluster.leader, node, 64, this.now), { k: EV.blade_permission, node });
   }
 
   private bladeCheckDone(n: SimNode): void {
     if (n.blade !== 'collecting') return;
     const until = n.runtime.collectingUntil_us?.() ?? 0;
     if (until > this.now) {
-      this.q.push(until, { k: EV.blade_check_done, node: n.id });
+      this.push(until, { k: EV.blade_check_done, node: n.id });
       return;
     }
     this.bladeDone(n);
@@ -492,7 +581,7 @@ class Simulation {
       // exact mode: the core hears the end (a crashed node's core is gone)
       const wasCollecting = n.blade === 'collecting';
       n.blade = 'idle';
-      if (wasCollecting && n.host) this.q.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_done' });
+      if (wasCollecting && n.host) this.push(this.now, { k: 0, node: n.id, inc: n.inc, kind: 'gc_done' });
       return;
     }
     if (n.blade === 'collecting') m.lastCollected.push(n.id);
@@ -520,7 +609,7 @@ class Simulation {
     m.stats.busy_replies++;
     t.busy_from = n.id;
     const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, 12, this.now);
-    this.q.push(at, { k: EV.reply, thread, request_id, result: 'busy', leader: undefined });
+    this.push(at, { k: EV.reply, thread, request_id, result: 'busy', leader: undefined });
     return true;
   }
 
@@ -589,5 +678,15 @@ class Simulation {
       ...(this.store ? { storage: this.storageStats(Number.isFinite(from) ? c.completedInWindow / s.duration_s : 0) } : {}),
       ...(this.hooks.count_over_us !== undefined ? { ops_over: { threshold_us: this.hooks.count_over_us, count: c.overCount } } : {}),
     };
+  }
+}
+
+/** Takes an arrival off a node's list of queued ones ([time, event] pairs, in push order). */
+function dropQueued(q: unknown[], e: Ev): void {
+  for (let i = 1; i < q.length; i += 2) {
+    if (q[i] === e) {
+      q.splice(i - 1, 2);
+      return;
+    }
   }
 }

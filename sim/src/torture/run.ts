@@ -101,7 +101,7 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
   const n = s.engines.length;
   const ci = s.commit_interval_us;
   const durable = s.durability === 'log';
-  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, ...(durable ? { durability: 'log' as const } : {}), trace: true });
+  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, log_bound: s.log_bound ?? 0, ...(durable ? { durability: 'log' as const } : {}), trace: true });
   const net = new Network(defaultNetwork(), new Prng(s.seed, STREAM_TORTURE_NETWORK));
   const dice = new Prng(s.seed, STREAM_FAULT_DICE);
   const q = new EventQueue<Ev>();

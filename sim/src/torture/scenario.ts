@@ -48,6 +48,8 @@ export interface Scenario {
   repair_batch: number;
   /** the cores' bounded elections (0 or absent = off, the paper's protocol; native servers use 256) */
   election_batch?: number;
+  /** the cores' log bound (0 or absent = off; native servers use 16,384; docs/protocol.md, "Log bound") */
+  log_bound?: number;
   /** 'log': the cores persist (docs/protocol.md, Durability), the run is their disk, and a
    * crashed node restarts from the batches written before the crash; absent: durability none */
   durability?: 'log';
@@ -79,6 +81,8 @@ export interface DrawOptions {
   repairBatch?: number;
   /** the cores' election batch (0 or absent: off) */
   electionBatch?: number;
+  /** the cores' log bound (0 or absent: off; needs repairBatch and electionBatch) */
+  logBound?: number;
   /** draw TCP resets after the other faults (default true; false gives a seed's schedule as it
    * was before resets existed) */
   resets?: boolean;
@@ -161,6 +165,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     check_quorum: options.checkQuorum === true,
     repair_batch: options.repairBatch ?? 0,
     ...(options.electionBatch ? { election_batch: options.electionBatch } : {}),
+    ...(options.logBound ? { log_bound: options.logBound } : {}),
     ...(options.durability === 'log' ? { durability: 'log' as const } : {}),
     clients,
     keys,

@@ -18,17 +18,19 @@ import type { ChartSeries } from '../charts/types.ts';
 import { PAPER } from '../paper/results.ts';
 import { formatValue } from '../paper/panel-model.ts';
 import { CancelledError, SimRunner, type Progress } from '../simulation/runner.ts';
-import { runSpec, sweepSpec } from './lab-spec.ts';
+import { mitigatedSweepSpec, runSpec, sweepSpec } from './lab-spec.ts';
 import { NINES_TICKS, lang, ninesLabel, nodeTimelineSeries, probeSeries, publishedSeries, spectrumSeries, sweepAxis, sweepFidelity, sweepSeries, type PointFidelity } from './lab-results.ts';
 import { TOLERANCE_PERCENT, UTILIZATION_TOLERANCE_PP } from '@replicant/sim/fidelity/misses';
 import { labSweepPoint, priceThis, priceTightVsAmple, singleRunWords } from '../cost/price-this.ts';
-import { NOTHING_TO_MITIGATE, hasCollector, mitigationRunSpecs, mitigationSeries, mitigationTable, modeSentence, modeWords, type MitigationRow } from './mitigation-results.ts';
+import { NOTHING_TO_MITIGATE, asMitigatedSeries, cliffShift, cliffSentence, hasCollector, mitigationRunSpecs, mitigationSeries, mitigationTable, modeSentence, modeWords, type MitigationRow } from './mitigation-results.ts';
 import { BLADE_VALUES } from '../paper/mitigations.ts';
 import { bladeTable7 } from '@replicant/data/mitigations';
+import { MITIGATION_MODEL_VERSION } from '@replicant/sim/models/mitigation';
 import { StoragePanel, type StorageRuns } from './StoragePanel.tsx';
 import { volatileSpec } from './storage-results.ts';
 
-type SweepKept = { result: SweepResult; lab: LabState; seed: number; wall_ms: number; key: string };
+// mitigated: the same sweep with the Lab's GC mitigation (Go and Java only), null without one
+type SweepKept = { result: SweepResult; mitigated: SweepResult | null; lab: LabState; seed: number; wall_ms: number; key: string };
 type MitigationRuns = { engine: EngineName; mitigated: RunResult; gcOn: RunResult; gcOff: RunResult };
 type RunsKept = { results: { engine: EngineName; result: RunResult }[]; mitigation: MitigationRuns[]; storage: StorageRuns[]; lab: LabState; wall_ms: number; key: string };
 
@@ -38,7 +40,7 @@ const kept: { sweep: SweepKept | null; runs: RunsKept | null } = { sweep: null, 
 
 /** What a result depends on: the simulator's whole specification. Results belong to one key. */
 function sweepKey(s: LabState, seed: number): string {
-  return JSON.stringify(sweepSpec(s, seed));
+  return JSON.stringify([sweepSpec(s, seed), mitigatedSweepSpec(s, seed)]);
 }
 function runsKey(s: LabState, seed: number): string {
   return JSON.stringify(s.engines.map((e) => mitigationRunSpecs(runSpec(s, seed, e), s.mit, e).map((r) => r.spec)));
@@ -100,12 +102,22 @@ export default function LabView({ state, update }: ViewProps) {
   const startSweep = async () => {
     if (blocked) return;
     const spec = sweepSpec(s, seed);
+    const mspec = mitigatedSweepSpec(s, seed);
     const key = sweepKey(s, seed);
     const snapshot = structuredClone(s);
-    setJob({ state: 'running', what: 'sweep', progress: { fraction: 0, label: 'starting' }, started: performance.now() });
+    const started = performance.now();
+    setJob({ state: 'running', what: mspec ? 'sweep without a mitigation' : 'sweep', progress: { fraction: 0, label: 'starting' }, started });
     try {
       const { result, wall_ms } = await runner.current!.sweep(spec, (progress) => setJob((j) => (j.state === 'running' ? { ...j, progress } : j)));
-      setSweep({ result, lab: snapshot, seed, wall_ms, key });
+      let mitigated: SweepResult | null = null;
+      let wall = wall_ms;
+      if (mspec) {
+        setJob({ state: 'running', what: `sweep with ${modeWords(s.mit)} (Go and Java)`, progress: { fraction: 0, label: 'starting' }, started });
+        const m = await runner.current!.sweep(mspec, (progress) => setJob((j) => (j.state === 'running' ? { ...j, progress } : j)));
+        mitigated = m.result;
+        wall += m.wall_ms;
+      }
+      setSweep({ result, mitigated, lab: snapshot, seed, wall_ms: wall, key });
       setProbeAt(0);
       setJob({ state: 'idle' });
     } catch (e) {
@@ -173,7 +185,18 @@ export default function LabView({ state, update }: ViewProps) {
   // current settings' and the results wait behind a notice (never old points on new axes).
   const shownSweep = sweepFresh ? sweep : null;
   const shownRuns = runsFresh ? runs : null;
-  const simulated = useMemo(() => (shownSweep ? sweepSeries(shownSweep.result, shownSweep.lab, shownSweep.seed, PAPER.rows) : []), [shownSweep]);
+  const simulated = useMemo(() => {
+    if (!shownSweep) return [];
+    const plain = sweepSeries(shownSweep.result, shownSweep.lab, shownSweep.seed, PAPER.rows);
+    if (!shownSweep.mitigated) return plain;
+    const gcLab = { ...shownSweep.lab, engines: shownSweep.lab.engines.filter(hasCollector) };
+    return [...plain, ...asMitigatedSeries(sweepSeries(shownSweep.mitigated, gcLab, shownSweep.seed), shownSweep.lab.mit)];
+  }, [shownSweep]);
+  const cliff = useMemo(() => {
+    if (!shownSweep?.mitigated) return null;
+    const l = shownSweep.lab;
+    return cliffSentence(cliffShift(shownSweep.result, shownSweep.mitigated, sweepAxis(l)), l.mit, l.sweep === 'vcpus' ? 'vCPUs' : 'GiB', lang, l.engines.some((e) => !hasCollector(e)));
+  }, [shownSweep]);
   const fidelity = useMemo(() => (shownSweep ? sweepFidelity(shownSweep.result, shownSweep.lab, PAPER.rows) : []), [shownSweep]);
   const sweepLab = s;
   const axis = useMemo(() => sweepAxis(sweepLab), [sweepLab]);
@@ -277,6 +300,11 @@ export default function LabView({ state, update }: ViewProps) {
       >
         {(ref) => <XYChart svgRef={ref} title="Max throughput at the SLO" series={sweepChart} x={xBand} y={yKops} />}
       </ChartFrame>
+      {cliff && (
+        <p className="chart-sentence" data-testid="lab-sweep-mitigation">
+          {cliff} Mitigation model {MITIGATION_MODEL_VERSION}, model card {shownSweep!.result.model_card_version}.
+        </p>
+      )}
       {shownSweep && <FidelityTable rows={fidelity} unit={shownSweep.lab.sweep === 'vcpus' ? 'vCPUs' : 'GiB'} model={shownSweep.result.model_card_version} />}
       {shownSweep && (
         <div className="toolbar price-this" role="group" aria-label="Price a sweep point in the Cost view" data-testid="lab-price-this">

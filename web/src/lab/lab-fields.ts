@@ -11,6 +11,14 @@ import {
   type FieldValues,
 } from '../state/fields.ts';
 
+/** The GC mitigations (docs/mitigation.md), for the Lab's knob and the Race's lanes. */
+export const MITIGATION_OPTIONS = [
+  { value: 'none', label: 'none' },
+  { value: 'blade', label: 'BLADE (handoff + permission)' },
+  { value: 'mitmem', label: 'MITMEM (busy + retry)' },
+  { value: 'both', label: 'both' },
+] as const;
+
 export const LAB_FIELDS = {
   engines: multiField('Engines', ENGINE_NAMES, ENGINE_OPTIONS),
   memunit: choiceField('Memory as', 'ratio', [
@@ -49,12 +57,7 @@ export const LAB_FIELDS = {
   duration: integerField('Shortest measured window', 10, { min: 1, max: 600, unit: 's', help: 'the model lengthens it to hold the rarest GC event that can decide the p99 (up to the paper’s 600 s)' }),
   slo: numberField('SLO: p99 at most', 20, { min: 0.1, max: 10_000, step: 0.1, unit: 'ms' }),
   lat: optionalNumberField('Network one-way latency', { min: 0, max: 1_000_000, unit: 'µs', placeholder: 'model card' }),
-  mit: choiceField('GC mitigation (single runs)', 'none', [
-    { value: 'none', label: 'none' },
-    { value: 'blade', label: 'BLADE (handoff + permission)' },
-    { value: 'mitmem', label: 'MITMEM (busy + retry)' },
-    { value: 'both', label: 'both' },
-  ] as const),
+  mit: choiceField('GC mitigation', 'none', MITIGATION_OPTIONS, 'a sweep runs Go and Java again with it (how far it moves the memory cliff); a single run adds GC on and GC off (Table 7)'),
   dur: choiceField('Durability', 'none', [
     { value: 'none', label: 'none (the paper’s design)' },
     { value: 'ordered', label: 'ordered log (Raft, etcd, these engines)' },

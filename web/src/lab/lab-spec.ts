@@ -50,3 +50,12 @@ export function sweepSpec(s: LabState, seed: number): SweepSpec {
   const axis = s.sweep === 'vcpus' ? { vcpus: s.vcpulist } : s.memunit === 'gib' ? { memory: s.gibs.map((gib) => ({ gib })) } : { memory: s.ratios.map((ratio) => ({ ratio })) };
   return measurementSweepSpec(knobsOf(s, seed), s.engines, axis);
 }
+
+/** The same sweep with the Lab's GC mitigation, for the engines that have a collector (C++ and
+ * Rust have nothing to mitigate); null without a mitigation or without such an engine. */
+export function mitigatedSweepSpec(s: LabState, seed: number): SweepSpec | null {
+  const engines = s.engines.filter((e) => e === 'go' || e === 'java');
+  if (s.mit === 'none' || engines.length === 0) return null;
+  const plain = sweepSpec(s, seed);
+  return { ...plain, engines, base: { ...plain.base, mitigation: { mode: s.mit } } };
+}

@@ -2,7 +2,7 @@
 // run with the collector on and off), their p99 / p99.9 / p99.99 in BLADE's Table 7 layout, and
 // the sentence that explains the mode. Pure; LabView draws it.
 import type { EngineName } from '@replicant/engines/loader/catalogue';
-import type { LatencySummary, MitigationMode, MitigationStats, RunResult, RunSpec } from '@replicant/sim/api';
+import type { LatencySummary, MitigationMode, MitigationStats, RunResult, RunSpec, SweepResult } from '@replicant/sim/api';
 import type { ChartSeries } from '../charts/types.ts';
 import { formatValue } from '../paper/panel-model.ts';
 
@@ -96,3 +96,47 @@ export function modeSentence(mode: MitigationMode, stats: MitigationStats | unde
 }
 
 export const NOTHING_TO_MITIGATE = 'C++ and Rust have no collector: there is nothing to mitigate, so they run once, as without a mitigation.';
+
+/** A sweep's series drawn as the mitigated sweep's: the mode in the name, the mode's style. */
+export function asMitigatedSeries(series: ChartSeries[], mode: MitigationMode): ChartSeries[] {
+  const style = mode === 'both' ? 'mitigation:both' : mode === 'blade' ? 'mitigation:BLADE' : 'mitigation:MITMEM';
+  return series.map((x) => ({ ...x, name: x.name.replace(' · simulated', ` + ${modeWords(mode)} · simulated`), styleKey: style }));
+}
+
+export interface CliffShift {
+  engine: EngineName;
+  x: number;
+  /** max ops/s at the SLO without and with the mitigation; null: not met even at the lowest rate */
+  without: number | null;
+  with: number | null;
+}
+
+/** How far the mitigation moves the memory cliff: per GC engine and axis point, the highest rate
+ * meeting the SLO without and with it (the two sweeps' points, in axis order). */
+export function cliffShift(plain: SweepResult, mitigated: SweepResult, axis: number[]): CliffShift[] {
+  const out: CliffShift[] = [];
+  for (const engine of [...new Set(mitigated.points.map((p) => p.engine))]) {
+    const a = plain.points.filter((p) => p.engine === engine);
+    const b = mitigated.points.filter((p) => p.engine === engine);
+    axis.forEach((x, i) => {
+      if (a[i] && b[i]) out.push({ engine, x, without: a[i]!.result.max_ops_per_s_at_slo, with: b[i]!.result.max_ops_per_s_at_slo });
+    });
+  }
+  return out;
+}
+
+const kops = (v: number | null) => (v === null ? 'none' : `${formatValue(v / 1000)} Kops/s`);
+
+/** The cliff's move in words: per engine, the tightest point, and where the SLO is met at all. */
+export function cliffSentence(rows: CliffShift[], mode: MitigationMode, unit: string, engineLabel: (e: EngineName) => string, withoutCollector: boolean): string {
+  const engines = [...new Set(rows.map((r) => r.engine))];
+  const parts = engines.map((e) => {
+    const own = rows.filter((r) => r.engine === e);
+    const tight = own.reduce((a, r) => (r.x < a.x ? r : a)); // the least memory (or vCPUs) swept
+    const metWithout = own.filter((r) => r.without !== null).length;
+    const metWith = own.filter((r) => r.with !== null).length;
+    return `${engineLabel(e)} at ${tight.x} ${unit}: ${kops(tight.without)} without, ${kops(tight.with)} with ${modeWords(mode)}; the SLO is met at ${metWithout} of ${own.length} points without and ${metWith} with`;
+  });
+  const single = mode === 'mitmem' ? ' With one leader MITMEM alone gains nothing where the leader pauses: the followers send the client back.' : '';
+  return `Simulated: ${parts.join('; ')}.${single}${withoutCollector ? ' C++ and Rust have no collector: nothing to mitigate, so they are swept once.' : ''}`;
+}

@@ -240,11 +240,14 @@ export default function LearnView({ state, update }: ViewProps) {
       if (!e) return;
       simRunner.current ??= new SimRunner();
       try {
-        const { experimentSpec } = await import('@replicant/lessons/src/experiment-spec');
+        const { experimentSpecs } = await import('@replicant/lessons/src/experiment-spec');
         for (const settings of runs) {
           setSimState({ state: 'running', settings });
-          const { result } = await simRunner.current.run(experimentSpec(e, settings), () => {});
-          await send({ type: 'record-sim', reading: readRun(settings, result) });
+          const specs = experimentSpecs(e, settings);
+          const { result } = await simRunner.current.run(specs.run, () => {});
+          // A mitigated run's GC-off pair, which its reading compares with.
+          const gcOff = specs.gc_off ? (await simRunner.current.run(specs.gc_off, () => {})).result : null;
+          await send({ type: 'record-sim', reading: readRun(settings, result, gcOff) });
           setSimState({ state: 'done', settings });
         }
       } catch (e) {

@@ -17,7 +17,8 @@ import { CancelledError, SimRunner } from '../simulation/runner.ts';
 import { knobsOf } from '../lab/lab-spec.ts';
 import { PAPER_METHOD, baseRunSpec, measurementSearchSpec, modelWindow } from '@replicant/sim/run/measurement';
 import { seriesStyle } from '../theme/palette.ts';
-import { SQUEEZE, formatKops, laneOfSearch, laneReason, publishedAt, raceSentence, type Lane } from './race-model.ts';
+import { SQUEEZE, formatKops, laneMitigation, laneOfSearch, laneReason, publishedAt, raceSentence, withLaneMitigation, type Lane } from './race-model.ts';
+import { modeWords } from '../lab/mitigation-results.ts';
 import { useTween } from '../app/useTween.ts';
 import { priceThis, racePoint } from '../cost/price-this.ts';
 
@@ -28,7 +29,7 @@ type LastDone = { lane: Lane; model: string; gib: number };
 type LaneState = { state: 'waiting' } | { state: 'running'; fraction: number } | { state: 'done'; lane: Lane; model: string } | { state: 'failed'; message: string };
 
 export default function RaceView({ state, update }: ViewProps) {
-  const { step, wl } = state.race;
+  const { step, wl, gomit, javamit } = state.race;
   const seed = state.seed;
   const squeeze = SQUEEZE[Math.min(step, SQUEEZE.length - 1)]!;
   const [lanes, setLanes] = useState<Record<string, LaneState>>({});
@@ -53,7 +54,7 @@ export default function RaceView({ state, update }: ViewProps) {
     let cancelled = false;
     setPriceProblem(null);
     const lab = { ...defaultState().lab, wl, memunit: 'ratio' as const, ratio: squeeze.ratio };
-    const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}`;
+    const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}|${laneMitigation({ gomit, javamit }, e)}`;
     setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e, squeeze.ratio)) ? { state: 'done', ...cache.current.get(keyOf(e, squeeze.ratio))! } : { state: 'waiting' }])));
     setLastDone((d) => {
       const next = { ...d };
@@ -69,7 +70,7 @@ export default function RaceView({ state, update }: ViewProps) {
         if (cancelled || cache.current.has(keyOf(e, squeeze.ratio))) continue;
         setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: 0 } }));
         try {
-          const spec = measurementSearchSpec(knobsOf(lab, seed), e);
+          const spec = withLaneMitigation(measurementSearchSpec(knobsOf(lab, seed), e), laneMitigation({ gomit, javamit }, e));
           const near = SQUEEZE.map((q) => cache.current.get(keyOf(e, q.ratio))?.lane).filter((l): l is Lane => !!l && l.max_kops !== null);
           const prev = near.sort((a, b) => a.max_kops! - b.max_kops!)[0];
           if (prev) spec.hint = { met_ops_per_s: prev.max_kops! * 1000 };
@@ -89,7 +90,7 @@ export default function RaceView({ state, update }: ViewProps) {
       runner.current?.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [squeeze.ratio, wl, seed]);
+  }, [squeeze.ratio, wl, seed, gomit, javamit]);
 
   const go = (delta: number) => update((s) => ({ ...s, race: { ...s.race, step: Math.max(0, Math.min(SQUEEZE.length - 1, s.race.step + delta)) } }));
   const shortcuts = useMemo<Shortcut[]>(
@@ -134,7 +135,10 @@ export default function RaceView({ state, update }: ViewProps) {
           const available = engines.includes(e);
           return (
             <section key={e} className="lane" style={{ borderTopColor: colour }} data-testid={`lane-${e}`} aria-label={languageOf(e)}>
-              <h2 style={{ color: colour }}>{languageOf(e)}</h2>
+              <h2 style={{ color: colour }} data-testid={`lane-title-${e}`}>
+                {languageOf(e)}
+                {laneMitigation({ gomit, javamit }, e) !== 'none' ? ` + ${modeWords(laneMitigation({ gomit, javamit }, e))}` : ''}
+              </h2>
               {available && <LaneFigures engine={e} colour={colour} scale={scale} state={l} last={lastDone[e]} />}
               {!available && <p className="mid note">not in this build</p>}
               {available && (
@@ -190,7 +194,13 @@ export default function RaceView({ state, update }: ViewProps) {
         <summary>Race settings</summary>
         <div className="knobs">
           <Knob name="race.wl" field={RACE_FIELDS.wl} value={wl} onChange={(v) => update((s) => ({ ...s, race: { ...s.race, wl: v } }))} />
+          <Knob name="race.gomit" field={RACE_FIELDS.gomit} value={gomit} onChange={(v) => update((s) => ({ ...s, race: { ...s.race, gomit: v } }))} />
+          <Knob name="race.javamit" field={RACE_FIELDS.javamit} value={javamit} onChange={(v) => update((s) => ({ ...s, race: { ...s.race, javamit: v } }))} />
         </div>
+        <p className="note" data-testid="race-mitigation-note">
+          C++ and Rust have no collector: there is nothing to mitigate. With one leader MITMEM alone gains nothing when the leader pauses
+          (the followers send the client back to it); BLADE moves the leadership first (docs/mitigation.md).
+        </p>
       </details>
     </div>
   );

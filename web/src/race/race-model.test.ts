@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAPER } from '../paper/results.ts';
-import type { SloSearchResult } from '@replicant/sim/api';
-import { SQUEEZE, eventWords, laneOfSearch, laneReason, publishedAt, raceSentence, type Lane } from './race-model.ts';
+import type { SloSearchResult, SloSearchSpec } from '@replicant/sim/api';
+import { SQUEEZE, eventWords, laneMitigation, laneOfSearch, laneReason, publishedAt, raceSentence, withLaneMitigation, type Lane } from './race-model.ts';
 
 describe('race model', () => {
   it('squeezes memory the way the paper does', () => {
@@ -59,5 +59,21 @@ describe('race model', () => {
     const none = laneOfSearch('go', { ...r, max_ops_per_s_at_slo: null, p99_ms_at_max: null, probes: [{ target_ops_per_s: 100, p99_ms: 20, achieved_ops_per_s: 90, met: false, stopped_early: true, window_s: 10 }], deciding_event: { kind: 'go_cycle', period_s: 0.6, pause_ms: 0.2 } });
     expect(none.max_kops).toBeNull();
     expect(laneReason(none, 20)).toBe('Misses the 20 ms SLO even at 0.100 Kops/s: Go GC cycles every 0.6 s; p99 over 20.0 ms at 0.100 Kops/s.');
+  });
+});
+
+describe('a lane’s GC mitigation', () => {
+  it('Go and Java lanes take the Race’s choice; C++ and Rust have nothing to mitigate', () => {
+    const race = { gomit: 'blade', javamit: 'mitmem' } as const;
+    expect(laneMitigation(race, 'go')).toBe('blade');
+    expect(laneMitigation(race, 'java')).toBe('mitmem');
+    expect(laneMitigation(race, 'cpp')).toBe('none');
+    expect(laneMitigation(race, 'rust')).toBe('none');
+  });
+  it('the lane’s search carries the mode in its base run, and is unchanged without one', () => {
+    const spec = { base: { fidelity: 'fast' }, slo_p99_ms: 20 } as unknown as SloSearchSpec;
+    expect(withLaneMitigation(spec, 'none')).toBe(spec);
+    expect(withLaneMitigation(spec, 'blade').base.mitigation).toEqual({ mode: 'blade' });
+    expect(spec.base.mitigation).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@
 // and 9 (32 → 8 → 6 → 5 GiB of a 4 GiB dataset). Each lane's number is the paper's metric —
 // the highest rate whose p99 meets the SLO at that memory — never an offered load. Pure.
 import { languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
-import type { SloSearchResult } from '@replicant/sim/api';
+import type { MitigationMode, SloSearchResult, SloSearchSpec } from '@replicant/sim/api';
+import type { RaceState } from './race-fields.ts';
 import type { ResultRow } from '../paper/results.ts';
 import { paperGibOfRatio } from '@replicant/data/memory-ratio';
 
@@ -110,4 +111,14 @@ export function raceSentence(lanes: Lane[], gib: number, slo_ms: number): string
   const crashed = lanes.filter((l) => l.crashed.length > 0).map((l) => languageOf(l.engine));
   const lost = crashed.length ? ` ${and(crashed)} lost ${crashed.length === 1 && lanes.find((l) => l.crashed.length)!.crashed.length === 1 ? 'a node' : 'nodes'} (out of memory).` : '';
   return `${head}${fail} (simulated).${lost}`;
+}
+
+/** A lane's GC mitigation: the Race's choice for Go and Java; C++ and Rust have no collector. */
+export function laneMitigation(race: Pick<RaceState, 'gomit' | 'javamit'>, engine: EngineName): MitigationMode {
+  return engine === 'go' ? race.gomit : engine === 'java' ? race.javamit : 'none';
+}
+
+/** The lane's search with its mitigation (unchanged without one). */
+export function withLaneMitigation(spec: SloSearchSpec, mode: MitigationMode): SloSearchSpec {
+  return mode === 'none' ? spec : { ...spec, base: { ...spec.base, mitigation: { mode } } };
 }

@@ -9,11 +9,14 @@
 //! - TCP_NODELAY on every socket; jemalloc as the global allocator, counted by
 //!   [`CountingAlloc`].
 
+mod client;
 mod config;
 mod limits;
-mod net;
-mod wal;
+mod line_reader;
+mod peer;
+mod server;
 mod status;
+mod wal;
 
 use config::{parse_args, parse_config, Args, ServerConfig};
 use replicant_runtimestats::CountingAlloc;
@@ -51,5 +54,5 @@ fn main() {
         rt.worker_threads(t);
     }
     let rt = rt.build().unwrap_or_else(|e| die(&format!("cannot start the runtime: {e}")));
-    rt.block_on(net::run(args, cfg, &ALLOC));
+    rt.block_on(server::run(args, cfg, &ALLOC));
 }

@@ -2,20 +2,27 @@ package replicant.wasm;
 
 import java.util.HashMap;
 
+import org.teavm.classlib.PlatformDetector;
+import org.teavm.jso.JSExport;
+
 import replicant.core.Codec;
 import replicant.core.Config;
 import replicant.core.Json;
 import replicant.core.Node;
 
 /**
- * The five functions of docs/protocol.md "WebAssembly exports", shared by the two TeaVM entry
- * classes ({@link WasmGcExports}, {@link JsExports}). An instance of the compiled module holds
- * nodes by handle; the loader creates one instance per node, so in practice each holds one.
+ * The entry class of both TeaVM builds, JAVASCRIPT (what runs in Node: the core as JavaScript)
+ * and WEBASSEMBLY_GC (what runs in browsers): the five functions of docs/protocol.md
+ * "WebAssembly exports". create returns 0 for a bad configuration; lastError then names the
+ * problem. The others return null for an unknown handle. An instance of the compiled module
+ * holds nodes by handle; the loader creates one instance per node, so in practice each holds one.
  *
  * <p>Strings cross the boundary as JavaScript strings. Events are re-encoded to UTF-8 bytes
- * here, exactly as the native host receives them, so both read the same bytes.
+ * here, exactly as the native host receives them, so both read the same bytes. The one thing
+ * that differs between the builds, the runtime's name in stats, TeaVM decides at compile time
+ * ({@link PlatformDetector} is replaced by a constant for each target).
  */
-final class Exports {
+public final class Exports {
     private static final HashMap<Integer, Node> nodes = new HashMap<>();
     private static int nextHandle = 1;
     private static String lastError = "";
@@ -23,7 +30,8 @@ final class Exports {
     private Exports() {}
 
     /** A new node's handle (≥ 1), or 0 with {@link #lastError} set. */
-    static int create(String configJson) {
+    @JSExport
+    public static int create(String configJson) {
         try {
             Config cfg = Codec.decodeConfig(Utf8.encode(configJson));
             int handle = nextHandle++;
@@ -35,23 +43,28 @@ final class Exports {
         }
     }
 
-    static String lastError() {
+    @JSExport
+    public static String lastError() {
         return lastError;
     }
 
     /** The effects as JSON Lines, or null for an unknown handle. */
-    static String step(int handle, String eventJson) {
+    @JSExport
+    public static String step(int handle, String eventJson) {
         Node n = nodes.get(handle);
         return n == null ? null : n.stepJson(Utf8.encode(eventJson));
     }
 
-    static String inspect(int handle) {
+    @JSExport
+    public static String inspect(int handle) {
         Node n = nodes.get(handle);
         return n == null ? null : n.inspect();
     }
 
-    static String stats(int handle, String runtime) {
+    @JSExport
+    public static String stats(int handle) {
         if (!nodes.containsKey(handle)) return null;
+        String runtime = PlatformDetector.isWebAssemblyGC() ? "java-teavm-wasmgc" : "java-teavm-js";
         StringBuilder b = new StringBuilder(256).append('{');
         Json.appendStringField(b, "runtime", runtime, true);
         Json.appendField(b, "alloc_bytes_total", false).append("null");
@@ -63,7 +76,8 @@ final class Exports {
         return b.append('}').toString();
     }
 
-    static void destroy(int handle) {
+    @JSExport
+    public static void destroy(int handle) {
         nodes.remove(handle);
     }
 }

@@ -23,7 +23,8 @@ import site.ycsb.Status;
  *
  * <p>YCSB creates one instance per client thread, so each thread has its own connections
  * (one per node it has talked to) and one request in flight. Commands go to the node believed
- * to be the leader; a {@code leader is N} reply moves the thread to node N, {@code retry}
+ * to be the leader; a {@code leader is N} reply moves the thread to node N (backing off when the nodes name
+ * each other), {@code retry}
  * waits a little and asks again, {@code busy P} (GC mitigation, MITMEM) moves on to the next
  * node at once, a broken or silent connection moves on to the next node. A
  * request that has not succeeded within {@code replicant.deadline_ms} is an error.
@@ -44,10 +45,21 @@ public class ReplicantClient extends DB {
   private static final AtomicLong RETRIES = new AtomicLong();
   private static final AtomicLong BUSY = new AtomicLong();
   private static final AtomicLong RECONNECTS = new AtomicLong();
+  /** Time spent backing off between redirects that contradict each other, over every thread. */
+  private static final AtomicLong REDIRECT_BACKOFF_MS = new AtomicLong();
   private static final AtomicInteger LIVE_THREADS = new AtomicInteger();
 
   static long redirects() {
     return REDIRECTS.get();
+  }
+
+  static long redirectBackoffMs() {
+    return REDIRECT_BACKOFF_MS.get();
+  }
+
+  /** The pause before following the n-th redirect of one operation: none for the first. */
+  static long redirectPauseMs(int n, long retryDelayMs) {
+    return n <= 1 ? 0 : Math.min(32L, 1L << Math.min(n - 2, 5)) * retryDelayMs;
   }
 
   private List<String[]> hosts;
@@ -124,6 +136,7 @@ public class ReplicantClient extends DB {
   /** Outcome of one command: the reply line, or null when the deadline passed. */
   String execute(String line) {
     long deadline = System.nanoTime() + deadlineMs * 1_000_000L;
+    int bounces = 0;
     while (System.nanoTime() < deadline) {
       String reply;
       try {
@@ -147,6 +160,13 @@ public class ReplicantClient extends DB {
           if (leader != node) dropConnection(node);
           node = leader;
           LEADER_HINT.set(leader);
+          // The first redirect is followed at once. A second within one operation means the
+          // nodes disagree (a handoff or an election under way): back off, doubling up to 32
+          // retry delays, or every thread bounces between them as fast as loopback allows and
+          // the reconnects keep the nodes too busy to settle it.
+          long backoff = redirectPauseMs(++bounces, retryDelayMs);
+          REDIRECT_BACKOFF_MS.addAndGet(backoff);
+          pause(backoff);
           continue;
         }
       }
@@ -193,9 +213,13 @@ public class ReplicantClient extends DB {
   }
 
   private void pause() {
-    if (retryDelayMs == 0) return;
+    pause(retryDelayMs);
+  }
+
+  private void pause(long ms) {
+    if (ms == 0) return;
     try {
-      Thread.sleep(retryDelayMs);
+      Thread.sleep(ms);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -1,0 +1,154 @@
+//! Peer links: the bounded queue and writer task for each outgoing link, and the reader of each
+//! connection another node opened to us.
+
+use crate::limits::*;
+use crate::line_reader::{read_line_limited, shown, LineRead};
+use crate::server::Shared;
+use crate::status::DriverCounters;
+use replicant_core::{decode_message, Event};
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::Notify;
+
+/// Messages waiting for one peer's writer task; bounded in bytes, oldest dropped first.
+pub(crate) struct PeerQueue {
+    pub(crate) queue: VecDeque<Vec<u8>>,
+    pub(crate) bytes: usize,
+    /// connected: messages are queued only while true
+    pub(crate) up: bool,
+}
+
+pub(crate) struct PeerLink {
+    pub(crate) state: Mutex<PeerQueue>,
+    pub(crate) wake: Notify,
+}
+
+impl PeerLink {
+    pub(crate) fn enqueue(&self, line: Vec<u8>, c: &DriverCounters) {
+        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if !q.up {
+            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        while !q.queue.is_empty() && q.bytes + line.len() > MAX_PEER_QUEUE_BYTES {
+            let old = q.queue.pop_front().map_or(0, |m| m.len());
+            q.bytes -= old;
+            c.peer_queue_bytes.fetch_sub(old as i64, Ordering::Relaxed);
+            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
+        }
+        q.bytes += line.len();
+        c.peer_queue_bytes.fetch_add(line.len() as i64, Ordering::Relaxed);
+        q.queue.push_back(line);
+        drop(q);
+        self.wake.notify_one();
+    }
+
+    /// Marks the link connected or not; going down drops what is queued.
+    pub(crate) fn set_up(&self, up: bool, c: &DriverCounters) {
+        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        q.up = up;
+        if !up {
+            c.dropped_sends.fetch_add(q.queue.len() as u64, Ordering::Relaxed);
+            c.peer_queue_bytes.fetch_sub(q.bytes as i64, Ordering::Relaxed);
+            q.queue.clear();
+            q.bytes = 0;
+        }
+    }
+
+    /// Takes up to about 1 MiB of queued messages as one batch.
+    pub(crate) fn take_batch(&self, c: &DriverCounters) -> Vec<u8> {
+        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut batch = Vec::new();
+        while batch.len() < (1 << 20) {
+            let Some(m) = q.queue.pop_front() else { break };
+            q.bytes -= m.len();
+            c.peer_queue_bytes.fetch_sub(m.len() as i64, Ordering::Relaxed);
+            batch.extend_from_slice(&m);
+        }
+        batch
+    }
+}
+
+/// One connection another node opened to us: its messages, one per line.
+pub(crate) async fn serve_peer(shared: Arc<Shared>, stream: TcpStream, addr: SocketAddr) {
+    let _ = stream.set_nodelay(true);
+    let mut reader = BufReader::with_capacity(1 << 16, stream);
+    let mut line = Vec::new();
+    loop {
+        match read_line_limited(&mut reader, &mut line, MAX_PEER_LINE).await {
+            Ok(LineRead::Complete) => match decode_message(&line) {
+                Err(e) => {
+                    shared.counters.garbage_frames.fetch_add(1, Ordering::Relaxed);
+                    shared.log(&format!("dropped a peer frame from {addr} ({e}): {}", shown(&line)));
+                }
+                Ok(m) if m.to != shared.id || m.from >= shared.num_peers || m.from == shared.id => {
+                    shared.counters.garbage_frames.fetch_add(1, Ordering::Relaxed);
+                    shared.log(&format!("dropped a message from {addr} with from={} to={}", m.from, m.to));
+                }
+                Ok(m) => shared.step(Event::Message(m)),
+            },
+            Ok(LineRead::TooLong) => {
+                shared.log(&format!("peer {addr} sent a line longer than {MAX_PEER_LINE} bytes; closing"));
+                return;
+            }
+            Ok(LineRead::Eof) => return,
+            Err(e) => {
+                if shared.verbose {
+                    shared.log(&format!("peer {addr}: {e}"));
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
+/// the link is down its messages are dropped (the protocol retries on its own).
+pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) {
+    let Some(Some(link)) = shared.peers.get(to as usize) else { return };
+    // The redial interval stays under the election timeout (at least 1.5 commit intervals): a
+    // restarted peer must hear our heartbeat before its first election timer fires, or it starts
+    // an election, wins it with an empty log, and cannot execute what the others have already
+    // trimmed (docs/protocol.md, "Native servers").
+    let max_backoff = Duration::from_millis(shared.commit_interval_ms / 2).max(Duration::from_millis(1));
+    let min_backoff = Duration::from_millis(25).min(max_backoff);
+    let mut backoff = min_backoff;
+    let mut was_connected = false;
+    loop {
+        match TcpStream::connect(addr).await {
+            Ok(mut stream) => {
+                let _ = stream.set_nodelay(true);
+                backoff = min_backoff;
+                if shared.verbose || was_connected {
+                    shared.log(&format!("connected to peer {to} at {addr}"));
+                }
+                was_connected = true;
+                link.set_up(true, &shared.counters);
+                loop {
+                    let batch = link.take_batch(&shared.counters);
+                    if batch.is_empty() {
+                        link.wake.notified().await;
+                        continue;
+                    }
+                    if let Err(e) = stream.write_all(&batch).await {
+                        shared.log(&format!("link to peer {to} at {addr} broke: {e}; reconnecting"));
+                        break;
+                    }
+                }
+                link.set_up(false, &shared.counters);
+            }
+            Err(e) => {
+                if shared.verbose {
+                    shared.log(&format!("cannot reach peer {to} at {addr}: {e}"));
+                }
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(max_backoff);
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! The serialized core: one node behind a mutex, its timers, its effects dispatched in order,
+//! the listeners, status lines and a clean stop on a signal.
+
+use crate::client::{serve_client, ClientOut};
+use crate::config::{Args, ServerConfig};
+use crate::die;
+use crate::limits::*;
+use crate::peer::{peer_writer, serve_peer, PeerLink, PeerQueue};
+use crate::status::{read_core_view, status_line, DriverCounters};
+use crate::wal::{parse_fsync_policy, Wal};
+use replicant_core::codec::decode_record_json;
+use replicant_core::{append_effect, append_message, reply_line, Config, Durability, Effect, Event, Node, TimerName};
+use replicant_runtimestats::{stats_json, CountingAlloc};
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpListener;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::Notify;
+
+/// The node and what its effects are routed to; always behind `Shared::core`.
+pub(crate) struct Core {
+    pub(crate) node: Node,
+    /// Per timer: bumped by every set and cancel, so a sleeping timer task knows it is stale.
+    pub(crate) timer_generation: [u64; 2],
+    pub(crate) timer_deadline: [Instant; 2],
+    pub(crate) clients: HashMap<u64, ClientOut>,
+    /// client requests in the core, over all connections
+    pub(crate) in_flight: u64,
+    /// durability log: the write-ahead log every persist effect goes to first
+    pub(crate) wal: Option<Wal>,
+}
+
+pub(crate) struct Shared {
+    pub(crate) id: u64,
+    pub(crate) num_peers: u64,
+    pub(crate) core: Mutex<Core>,
+    pub(crate) peers: Vec<Option<PeerLink>>,
+    pub(crate) verbose: bool,
+    pub(crate) commit_interval_ms: u64,
+    pub(crate) counters: DriverCounters,
+}
+
+pub(crate) fn timer_slot(t: TimerName) -> usize {
+    match t {
+        TimerName::Election => 0,
+        TimerName::Commit => 1,
+    }
+}
+
+impl Shared {
+    pub(crate) fn log(&self, msg: &str) {
+        eprintln!("replicant-server[{}]: {msg}", self.id);
+    }
+
+    /// Steps the core with one event and dispatches its effects, all under the lock.
+    pub(crate) fn step(self: &Arc<Self>, ev: Event) {
+        let mut core = self.core.lock().unwrap_or_else(|p| p.into_inner());
+        self.step_locked(&mut core, ev);
+    }
+
+    pub(crate) fn step_locked(self: &Arc<Self>, core: &mut Core, ev: Event) {
+        let Core { node, timer_generation, timer_deadline, clients, in_flight, wal } = core;
+        let mut persisted = 0;
+        for e in node.step(ev) {
+            match e {
+                Effect::Persist { persist_id, records } => {
+                    // On disk (and synced, by policy) before the core hears it is done, so
+                    // nothing that reveals these records leaves first.
+                    if let Some(w) = wal.as_mut() {
+                        if let Err(err) = w.append(records) {
+                            self.log(&format!("write-ahead log: {err}; stopping: a node that cannot persist must not answer"));
+                            std::process::exit(1);
+                        }
+                    }
+                    persisted = *persist_id;
+                }
+                Effect::Send(m) => {
+                    let Some(Some(link)) = self.peers.get(m.to as usize) else { continue };
+                    let mut line = Vec::with_capacity(128);
+                    append_message(&mut line, m);
+                    line.push(b'\n');
+                    link.enqueue(line, &self.counters);
+                }
+                Effect::Reply { client_id, result, .. } => {
+                    // A client that has gone took its requests off the count.
+                    if let Some(c) = clients.get_mut(client_id) {
+                        if c.in_flight > 0 {
+                            c.in_flight -= 1;
+                            *in_flight -= 1;
+                            self.counters.in_flight.store(*in_flight, Ordering::Relaxed);
+                        }
+                        let mut line = reply_line(result).into_bytes();
+                        line.push(b'\n');
+                        c.backlog.fetch_add(line.len(), Ordering::Relaxed);
+                        let _ = c.tx.send(line);
+                    }
+                }
+                // Rust has no collector to announce: the server never sends gc_pending, so
+                // the core never asks it to collect.
+                Effect::Collect { .. } => {}
+                Effect::SetTimer { timer, delay_us } => {
+                    let slot = timer_slot(*timer);
+                    timer_generation[slot] += 1;
+                    let generation = timer_generation[slot];
+                    let (me, timer, delay) = (Arc::clone(self), *timer, Duration::from_micros(*delay_us));
+                    timer_deadline[slot] = Instant::now() + delay;
+                    tokio::spawn(async move {
+                        tokio::time::sleep(delay).await;
+                        me.fire(timer, generation);
+                    });
+                }
+                Effect::CancelTimer(timer) => timer_generation[timer_slot(*timer)] += 1,
+                Effect::Trace(_) | Effect::Error => {
+                    if self.verbose || matches!(e, Effect::Error) {
+                        let mut line = Vec::new();
+                        append_effect(&mut line, e);
+                        self.log(&String::from_utf8_lossy(&line));
+                    }
+                }
+            }
+        }
+        if persisted != 0 {
+            self.step_locked(core, Event::Persisted(persisted));
+        }
+    }
+
+    /// A timer's sleep ended: feed the core a timer event unless it was re-armed or cancelled.
+    pub(crate) fn fire(self: &Arc<Self>, timer: TimerName, generation: u64) {
+        let mut core = self.core.lock().unwrap_or_else(|p| p.into_inner());
+        let slot = timer_slot(timer);
+        if core.timer_generation[slot] != generation {
+            return;
+        }
+        core.timer_generation[slot] += 1; // one timer per name: this one is used up
+        self.counters.note_timer_lateness(core.timer_deadline[slot]);
+        self.step_locked(&mut core, Event::Timer(timer));
+    }
+
+    pub(crate) fn stats(&self, alloc: &CountingAlloc<tikv_jemallocator::Jemalloc>) -> String {
+        let c = self.core.lock().unwrap_or_else(|p| p.into_inner()).node.counters().clone();
+        stats_json(
+            "jemalloc",
+            alloc.snapshot(),
+            &[
+                ("events", c.events),
+                ("messages_in", c.messages_in),
+                ("messages_out", c.messages_out),
+                ("executed", c.executed),
+                ("dropped_sends", self.counters.dropped_sends.load(Ordering::Relaxed)),
+                ("garbage_frames", self.counters.garbage_frames.load(Ordering::Relaxed)),
+            ],
+        )
+    }
+
+    /// Logs the status line every STATUS_INTERVAL, and says when a limit turned work away in
+    /// the last interval.
+    pub(crate) async fn run_status(self: Arc<Self>) {
+        let c = &self.counters;
+        let (mut shed, mut dropped, mut refused) = (0, 0, 0);
+        loop {
+            tokio::time::sleep(STATUS_INTERVAL).await;
+            let view = read_core_view(&self.core.lock().unwrap_or_else(|p| p.into_inner()).node.inspect());
+            let n = c.shed_retries.load(Ordering::Relaxed);
+            if n > shed {
+                self.log(&format!(
+                    "limit: answered {} client requests retry (in flight: {} of {MAX_IN_FLIGHT_TOTAL} per node, {MAX_IN_FLIGHT_PER_CLIENT} per connection)",
+                    n - shed,
+                    c.in_flight.load(Ordering::Relaxed)
+                ));
+                shed = n;
+            }
+            let n = c.dropped_sends.load(Ordering::Relaxed);
+            if n > dropped {
+                self.log(&format!("limit: dropped {} peer messages (link down or over {} MiB queued)", n - dropped, MAX_PEER_QUEUE_BYTES >> 20));
+                dropped = n;
+            }
+            let n = c.clients_refused.load(Ordering::Relaxed);
+            if n > refused {
+                self.log(&format!("limit: refused {} client connections ({MAX_CLIENTS} open)", n - refused));
+                refused = n;
+            }
+            self.log(&status_line(&view, c));
+            c.timer_late_max_us.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+pub(crate) async fn bind(addr: SocketAddr, what: &str) -> TcpListener {
+    TcpListener::bind(addr).await.unwrap_or_else(|e| die(&format!("cannot listen for {what} on {addr}: {e}")))
+}
+
+pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingAlloc<tikv_jemallocator::Jemalloc>) {
+    let id = args.id;
+    let num_peers = cfg.peers.len() as u64;
+    let mut node_cfg = Config {
+        id,
+        num_peers,
+        seed: args.seed.unwrap_or(id + 1),
+        commit_interval_us: cfg.commit_interval_ms * 1000,
+        check_quorum: cfg.check_quorum,
+        repair_batch: replicant_core::config::SERVER_REPAIR_BATCH,
+        election_batch: replicant_core::config::SERVER_ELECTION_BATCH,
+        log_bound: args.log_bound,
+        trace: args.verbose,
+        max_pending_accepts: MAX_PENDING_ACCEPTS,
+        ..Config::default()
+    };
+    if let Err(e) = node_cfg.validate() {
+        die(&e);
+    }
+    // --data-dir: durability log, its write-ahead log read back before anything else happens
+    let mut wal = None;
+    let mut restart = Vec::new();
+    if let Some(dir) = &args.data_dir {
+        let policy = parse_fsync_policy(&args.fsync).unwrap_or_else(|e| die(&e));
+        let (w, read) = Wal::open(std::path::Path::new(dir), policy).unwrap_or_else(|e| die(&e));
+        if let Some(warning) = &read.warning {
+            eprintln!("replicant-server[{id}]: warning: {warning}");
+        }
+        for (i, raw) in read.records.iter().enumerate() {
+            let r = decode_record_json(raw)
+                .unwrap_or_else(|_| die(&format!("{}: record {i} (a good checksum) is not a record", w.path().display())));
+            restart.push(r);
+        }
+        node_cfg.durability = Durability::Log;
+        node_cfg.snapshot_every = args.snapshot_every;
+        wal = Some(w);
+    }
+    let peer_listener = bind(cfg.peers[id as usize], "peers").await;
+    let client_listener = bind(cfg.clients[id as usize], "clients").await;
+
+    let peers = (0..num_peers)
+        .map(|p| {
+            (p != id).then(|| PeerLink { state: Mutex::new(PeerQueue { queue: VecDeque::new(), bytes: 0, up: false }), wake: Notify::new() })
+        })
+        .collect();
+    let shared = Arc::new(Shared {
+        id,
+        num_peers,
+        core: Mutex::new(Core {
+            node: Node::new(node_cfg),
+            timer_generation: [0; 2],
+            timer_deadline: [Instant::now(); 2],
+            clients: HashMap::new(),
+            in_flight: 0,
+            wal,
+        }),
+        peers,
+        verbose: args.verbose,
+        commit_interval_ms: cfg.commit_interval_ms,
+        counters: DriverCounters::default(),
+    });
+    for p in (0..num_peers).filter(|&p| p != id) {
+        tokio::spawn(peer_writer(Arc::clone(&shared), p, cfg.peers[p as usize]));
+    }
+    tokio::spawn(Arc::clone(&shared).run_status());
+    {
+        let shared = Arc::clone(&shared);
+        tokio::spawn(async move {
+            loop {
+                match peer_listener.accept().await {
+                    Ok((stream, addr)) => {
+                        tokio::spawn(serve_peer(Arc::clone(&shared), stream, addr));
+                    }
+                    Err(e) => {
+                        shared.log(&format!("accepting a peer: {e}"));
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                }
+            }
+        });
+    }
+    if let Some(every) = args.stats_every_s {
+        let shared = Arc::clone(&shared);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(every)).await;
+                shared.log(&format!("stats {}", shared.stats(alloc)));
+            }
+        });
+    }
+    shared.log(&format!(
+        "node {id} of {num_peers}: peers on {}, clients on {}, commit interval {} ms",
+        cfg.peers[id as usize], cfg.clients[id as usize], cfg.commit_interval_ms
+    ));
+    if args.data_dir.is_some() {
+        let count = restart.len();
+        let mut core = shared.core.lock().unwrap_or_else(|p| p.into_inner());
+        let bad_before = core.node.counters().bad_events;
+        shared.step_locked(&mut core, Event::Restart(restart));
+        if core.node.counters().bad_events != bad_before {
+            die("the core refused the write-ahead log's records (a record no node could have written)");
+        }
+        drop(core);
+        shared.log(&format!("restarted from {}: {count} records", args.data_dir.as_deref().unwrap_or("")));
+    } else {
+        shared.step(Event::Start);
+    }
+    tokio::spawn(stop_on_signal(Arc::clone(&shared), alloc, SignalKind::terminate(), "SIGTERM"));
+    tokio::spawn(stop_on_signal(Arc::clone(&shared), alloc, SignalKind::interrupt(), "SIGINT"));
+    // client ids id + n·k with k = 1, 2, … (as the Go server numbers them)
+    let mut k = 1u64;
+    loop {
+        match client_listener.accept().await {
+            Ok((mut stream, _)) => {
+                if shared.counters.clients.load(Ordering::Relaxed) >= MAX_CLIENTS {
+                    shared.counters.clients_refused.fetch_add(1, Ordering::Relaxed);
+                    tokio::spawn(async move {
+                        let _ = stream.write_all(b"retry\n").await;
+                    });
+                    continue;
+                }
+                shared.counters.clients.fetch_add(1, Ordering::Relaxed);
+                let client_id = id + num_peers * k;
+                k += 1;
+                tokio::spawn(serve_client(Arc::clone(&shared), stream, client_id));
+            }
+            Err(e) => {
+                shared.log(&format!("accepting a client: {e}"));
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
+
+/// SIGTERM or SIGINT ends the node cleanly, status 0, as the Go and C++ servers do: what it has
+/// acknowledged is already on the peers (and, with --data-dir, on disk before it was answered).
+pub(crate) async fn stop_on_signal(shared: Arc<Shared>, alloc: &'static CountingAlloc<tikv_jemallocator::Jemalloc>, kind: SignalKind, name: &'static str) {
+    let Ok(mut sig) = signal(kind) else {
+        shared.log(&format!("cannot watch {name}: the node will end by its default action"));
+        return;
+    };
+    sig.recv().await;
+    shared.log(&format!("stopping on {name}; stats {}", shared.stats(alloc)));
+    std::process::exit(0);
+}
