@@ -139,6 +139,9 @@ void Node::OnPrepareRequest(const Message& m) {
     r.ballot = ballot_;
     r.from_index = m.from_index;
     Respond(m, std::move(r));
+    // this node's own next election goes above the refused one: an up-to-date node must be
+    // able to outbid a behind candidate whose crossing prepares it keeps refusing
+    last_prepare_ballot_ = std::max(last_prepare_ballot_, m.ballot);
     if (IsLeader() && cfg_.repair_batch > 0) {
       repairs_[m.from] = RepairStream{};
       SendSnapshot(m.from);

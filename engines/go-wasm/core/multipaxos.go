@@ -112,6 +112,9 @@ func (n *Node) onPrepareRequest(m *Message) {
 		// (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays as it is; a
 		// leader also sends the candidate a snapshot, as it would to a follower that far behind.
 		n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot, FromIndex: m.FromIndex})
+		// this node's own next election goes above the refused one: an up-to-date node must be
+		// able to outbid a behind candidate whose crossing prepares it keeps refusing
+		n.lastPrepareBallot = max(n.lastPrepareBallot, m.Ballot)
 		if n.isLeader() && n.cfg.RepairBatch > 0 {
 			n.repairs[m.From] = repairStream{}
 			n.sendSnapshot(m.From)

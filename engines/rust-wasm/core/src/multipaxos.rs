@@ -141,6 +141,9 @@ impl Node {
                 ..Message::default()
             };
             self.respond(m.from, m.channel_id, response);
+            // this node's own next election goes above the refused one: an up-to-date node
+            // must be able to outbid a behind candidate whose crossing prepares it keeps refusing
+            self.last_prepare_ballot = self.last_prepare_ballot.max(m.ballot);
             if self.is_leader() && self.cfg.repair_batch > 0 {
                 self.repairs[m.from as usize] = RepairStream::default();
                 self.send_snapshot(m.from);

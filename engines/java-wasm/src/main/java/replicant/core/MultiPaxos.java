@@ -154,6 +154,9 @@ final class MultiPaxos {
             refusal.ballot = n.ballot;
             refusal.fromIndex = m.fromIndex;
             n.respond(m, refusal);
+            // this node's own next election goes above the refused one: an up-to-date node must
+            // be able to outbid a behind candidate whose crossing prepares it keeps refusing
+            n.lastPrepareBallot = Math.max(n.lastPrepareBallot, m.ballot);
             if (n.isLeader() && n.cfg.repairBatch > 0) {
                 clearStream(n.repairs[(int) m.from]);
                 Snapshot.send(n, m.from);
