@@ -36,6 +36,18 @@ function rssSampler(pid: number) {
   return { stop: () => (clearInterval(timer), peak) };
 }
 
+/** The leader, as the nodes themselves report it: every node's next status line names the same
+ * one (-1 if they never agree within a minute). A JVM starting on two loaded cores may take a while
+ * to log its first line (seen: over 15 s at load average 70) and may change leader once early on. */
+async function settledLeader(readers: StatusReader[]): Promise<number> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const r of readers) r.mark();
+    const s = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
+    if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
+  }
+  return -1;
+}
+
 for (const engine of engines) {
   describe(`stalled cluster ${engine}`, () => {
     let cluster: NativeCluster | undefined;
@@ -48,25 +60,14 @@ for (const engine of engines) {
     it(`keeps the leader's memory within 64 MiB through a ${stallSeconds} s stall and recovers`, async () => {
       const c = (cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 150, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
       const readers = [0, 1, 2].map((id) => new StatusReader(c.logPath(id)));
-      // The leader, as the nodes themselves report it (asked again after the warm-up: a JVM
-      // compiling its hot paths on two loaded cores may change leader once early on).
-      const settledLeader = async () => {
-        for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-          for (const r of readers) r.mark();
-          // a JVM starting on two loaded cores may take a while to log its first line (seen: over
-          // 15 s at load average 70)
-          const s = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
-          if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
-        }
-        return -1;
-      };
-      const firstLeader = await settledLeader();
+      // asked again after the warm-up (see settledLeader)
+      const firstLeader = await settledLeader(readers);
       expect(firstLeader).toBeGreaterThanOrEqual(0);
       const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: firstLeader, workers: 8 });
       const pipes: Pipeliner[] = [];
       try {
         await sleep(3000); // warm-up: buffers and heaps reach their working size
-        const leader = await settledLeader();
+        const leader = await settledLeader(readers);
         expect(leader).toBeGreaterThanOrEqual(0);
         const pid = c.processes[leader]!.pid!;
         // Two clients that pipeline 100 requests at a time, one of them never reading. Values stay
@@ -139,20 +140,12 @@ for (const engine of engines) {
     it(`keeps trimming and the leader's memory flat through a ${stallSeconds} s stop of one follower (log bound ${logBound})`, async () => {
       const c = (cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 150, logBound, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
       const readers = [0, 1, 2].map((id) => new StatusReader(c.logPath(id)));
-      const settledLeader = async () => {
-        for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-          for (const r of readers) r.mark();
-          const s = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
-          if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
-        }
-        return -1;
-      };
-      const firstLeader = await settledLeader();
+      const firstLeader = await settledLeader(readers);
       expect(firstLeader).toBeGreaterThanOrEqual(0);
       const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: firstLeader, workers: 8 });
       try {
         await sleep(3000); // warm-up: buffers and heaps reach their working size
-        const leader = await settledLeader();
+        const leader = await settledLeader(readers);
         expect(leader).toBeGreaterThanOrEqual(0);
         const pid = c.processes[leader]!.pid!;
         const follower = (leader + 1) % 3;
