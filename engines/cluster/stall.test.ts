@@ -127,8 +127,9 @@ for (const engine of engines) {
 
   // Opt-in (REPLICANT_STALL_ONE=1; `npm run cluster:soak` sets it): on Go, on this loaded
   // two-core machine, the two live nodes committed only ~10 entries a second once
-  // the third was stopped in 2 of 6 runs (not diagnosed; Rust ran 8,000 a second), which fails
-  // the test's wait.
+  // the third was stopped in 2 of 6 runs (Rust ran 8,000 a second), which fails the test's wait.
+  // Not reproduced as such; under CPU starvation a livelock of the election rules after SIGCONT
+  // gives the same ~10 a second (docs/protocol.md, "Log bound", known problem).
   describe.skipIf(!process.env.REPLICANT_STALL_ONE)(`one stopped follower ${engine}`, () => {
     let cluster: NativeCluster | undefined;
     let stoppedId = -1;
