@@ -11,8 +11,10 @@
 
 mod client;
 mod config;
+mod core_driver;
 mod limits;
 mod line_reader;
+mod outbound;
 mod peer;
 mod server;
 mod status;
