@@ -2,9 +2,8 @@
 //! peer links, logs status lines and stops cleanly on a signal.
 
 use crate::client::serve_client;
-use crate::config::{Args, ServerConfig};
+use crate::config::{die, Args, ServerConfig};
 use crate::core_driver::{Core, Shared};
-use crate::die;
 use crate::limits::*;
 use crate::outbound::PeerLink;
 use crate::peer::{peer_writer, serve_peer};
