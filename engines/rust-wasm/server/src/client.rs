@@ -2,7 +2,8 @@
 
 use crate::limits::*;
 use crate::line_reader::{read_line_limited, LineRead};
-use crate::server::Shared;
+use crate::core_driver::Shared;
+use crate::outbound::ClientOut;
 use replicant_core::Event;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -13,15 +14,6 @@ use tokio::sync::{mpsc, Notify};
 
 /// How long a client that closed its sending side may wait for replies still in flight.
 pub(crate) const CLIENT_DRAIN: Duration = Duration::from_secs(5);
-
-/// One client's reply path: lines go to its writer task; `backlog` counts the bytes not yet
-/// written, and the writer notifies `drained` after each write.
-pub(crate) struct ClientOut {
-    pub(crate) tx: mpsc::UnboundedSender<Vec<u8>>,
-    pub(crate) backlog: Arc<AtomicUsize>,
-    /// requests in the core, not yet answered
-    pub(crate) in_flight: u64,
-}
 
 impl Shared {
     /// Hands one client request to the core, or answers `retry` itself when the connection or

@@ -2,6 +2,14 @@
 
 use replicant_core::json::{parse_json, JsonValue};
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::process::exit;
+
+/// Ends the process on a bad start (a flag, the configuration file, an address that cannot be
+/// bound, the data directory): a message naming the problem, status 2.
+pub fn die(msg: &str) -> ! {
+    eprintln!("replicant-server: {msg}");
+    exit(2);
+}
 
 pub struct Args {
     pub config_path: String,

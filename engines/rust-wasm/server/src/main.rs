@@ -11,16 +11,17 @@
 
 mod client;
 mod config;
+mod core_driver;
 mod limits;
 mod line_reader;
+mod outbound;
 mod peer;
 mod server;
 mod status;
 mod wal;
 
-use config::{parse_args, parse_config, Args, ServerConfig};
+use config::{die, parse_args, parse_config, Args, ServerConfig};
 use replicant_runtimestats::CountingAlloc;
-use std::process::exit;
 
 #[global_allocator]
 static ALLOC: CountingAlloc<tikv_jemallocator::Jemalloc> = CountingAlloc::new(tikv_jemallocator::Jemalloc);
@@ -33,11 +34,6 @@ static ALLOC: CountingAlloc<tikv_jemallocator::Jemalloc> = CountingAlloc::new(ti
 #[allow(non_upper_case_globals)]
 #[export_name = "_rjem_malloc_conf"]
 pub static malloc_conf: &[u8] = b"background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0\0";
-
-fn die(msg: &str) -> ! {
-    eprintln!("replicant-server: {msg}");
-    exit(2);
-}
 
 fn main() {
     let args: Args = parse_args(std::env::args().skip(1)).unwrap_or_else(|e| die(&e));

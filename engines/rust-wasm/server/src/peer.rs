@@ -1,78 +1,16 @@
-//! Peer links: the bounded queue and writer task for each outgoing link, and the reader of each
-//! connection another node opened to us.
+//! Peer links: the writer task for each outgoing link (its bounded queue is in outbound.rs),
+//! and the reader of each connection another node opened to us.
 
+use crate::core_driver::Shared;
 use crate::limits::*;
 use crate::line_reader::{read_line_limited, shown, LineRead};
-use crate::server::Shared;
-use crate::status::DriverCounters;
 use replicant_core::{decode_message, Event};
-use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::sync::Notify;
-
-/// Messages waiting for one peer's writer task; bounded in bytes, oldest dropped first.
-pub(crate) struct PeerQueue {
-    pub(crate) queue: VecDeque<Vec<u8>>,
-    pub(crate) bytes: usize,
-    /// connected: messages are queued only while true
-    pub(crate) up: bool,
-}
-
-pub(crate) struct PeerLink {
-    pub(crate) state: Mutex<PeerQueue>,
-    pub(crate) wake: Notify,
-}
-
-impl PeerLink {
-    pub(crate) fn enqueue(&self, line: Vec<u8>, c: &DriverCounters) {
-        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if !q.up {
-            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
-            return;
-        }
-        while !q.queue.is_empty() && q.bytes + line.len() > MAX_PEER_QUEUE_BYTES {
-            let old = q.queue.pop_front().map_or(0, |m| m.len());
-            q.bytes -= old;
-            c.peer_queue_bytes.fetch_sub(old as i64, Ordering::Relaxed);
-            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
-        }
-        q.bytes += line.len();
-        c.peer_queue_bytes.fetch_add(line.len() as i64, Ordering::Relaxed);
-        q.queue.push_back(line);
-        drop(q);
-        self.wake.notify_one();
-    }
-
-    /// Marks the link connected or not; going down drops what is queued.
-    pub(crate) fn set_up(&self, up: bool, c: &DriverCounters) {
-        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        q.up = up;
-        if !up {
-            c.dropped_sends.fetch_add(q.queue.len() as u64, Ordering::Relaxed);
-            c.peer_queue_bytes.fetch_sub(q.bytes as i64, Ordering::Relaxed);
-            q.queue.clear();
-            q.bytes = 0;
-        }
-    }
-
-    /// Takes up to about 1 MiB of queued messages as one batch.
-    pub(crate) fn take_batch(&self, c: &DriverCounters) -> Vec<u8> {
-        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let mut batch = Vec::new();
-        while batch.len() < (1 << 20) {
-            let Some(m) = q.queue.pop_front() else { break };
-            q.bytes -= m.len();
-            c.peer_queue_bytes.fetch_sub(m.len() as i64, Ordering::Relaxed);
-            batch.extend_from_slice(&m);
-        }
-        batch
-    }
-}
 
 /// One connection another node opened to us: its messages, one per line.
 pub(crate) async fn serve_peer(shared: Arc<Shared>, stream: TcpStream, addr: SocketAddr) {
