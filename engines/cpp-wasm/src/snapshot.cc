@@ -42,7 +42,10 @@ void Node::SendSnapshot(uint64_t peer) {
 // replaced, every slot up to its last_executed dropped, and last_executed and gle set to it.
 // A request that waited for a dropped slot is told to retry: its slot's command may differ.
 void Node::OnSnapshot(const Message& m) {
-  if (m.ballot < ballot_ || m.last_executed <= log_.LastExecuted()) {
+  // The snapshot's ballot does not matter to a node that does not lead: it is chosen state,
+  // and a node that followed a higher ballot than its sender's would otherwise stay behind
+  // the trim point for good (issue 20; docs/protocol.md, "State transfer").
+  if (m.last_executed <= log_.LastExecuted() || (m.ballot < ballot_ && IsLeader())) {
     counters_.stale_responses++;
     return;
   }

@@ -18,8 +18,11 @@ func (n *Node) sendSnapshot(peer uint64) {
 // onSnapshot installs a leader's snapshot that is ahead of this node: the KV store is
 // replaced, every slot up to its last_executed dropped, and last_executed and gle set to it.
 // A request that waited for a dropped slot is told to retry: its slot's command may differ.
+// The snapshot's ballot does not matter to a node that does not lead: it is chosen state, and
+// a node that followed a higher ballot than its sender's would otherwise stay behind the trim
+// point for good (issue 20; docs/protocol.md, "State transfer"). It keeps its own ballot.
 func (n *Node) onSnapshot(m *Message) {
-	if m.Ballot < n.ballot || m.LastExecuted <= n.log.LastExecuted() {
+	if m.LastExecuted <= n.log.LastExecuted() || (m.Ballot < n.ballot && n.isLeader()) {
 		n.counters.StaleResponses++
 		return
 	}

@@ -35,7 +35,10 @@ impl Node {
     /// every slot up to its last_executed dropped, and last_executed and gle set to it. A
     /// request that waited for a dropped slot is told to retry: its slot's command may differ.
     pub(crate) fn on_snapshot(&mut self, m: Message) {
-        if m.ballot < self.ballot || m.last_executed <= self.log.last_executed() {
+        // The snapshot's ballot does not matter to a node that does not lead: it is chosen
+        // state, and a node that followed a higher ballot than its sender's would otherwise
+        // stay behind the trim point for good (issue 20; docs/protocol.md, "State transfer").
+        if m.last_executed <= self.log.last_executed() || (m.ballot < self.ballot && self.is_leader()) {
             self.counters.stale_responses += 1;
             return;
         }

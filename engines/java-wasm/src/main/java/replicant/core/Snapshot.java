@@ -51,7 +51,10 @@ final class Snapshot {
      * for a dropped slot is told to retry: its slot's command may differ.
      */
     static void onSnapshot(Node n, Message m) {
-        if (m.ballot < n.ballot || m.lastExecuted <= n.log.lastExecuted()) {
+        // The snapshot's ballot does not matter to a node that does not lead: it is chosen
+        // state, and a node that followed a higher ballot than its sender's would otherwise
+        // stay behind the trim point for good (issue 20; docs/protocol.md, "State transfer").
+        if (m.lastExecuted <= n.log.lastExecuted() || (m.ballot < n.ballot && n.isLeader())) {
             n.counters.staleResponses++;
             return;
         }
