@@ -129,7 +129,9 @@ for (const engine of engines) {
   // two-core machine, the two live nodes committed only ~10 entries a second once
   // the third was stopped in 2 of 6 runs (Rust ran 8,000 a second), which fails the test's wait.
   // Not reproduced as such; under CPU starvation a livelock of the election rules after SIGCONT
-  // gives the same ~10 a second (docs/protocol.md, "Log bound", known problem).
+  // gave the same ~10 a second (fixed: a follower installs a snapshot whatever its ballot), and
+  // a slow phase while the resumed node catches up remains (docs/protocol.md, "Log bound",
+  // issue 20).
   describe.skipIf(!process.env.REPLICANT_STALL_ONE)(`one stopped follower ${engine}`, () => {
     let cluster: NativeCluster | undefined;
     let stoppedId = -1;
@@ -203,7 +205,7 @@ for (const engine of engines) {
         );
         // What tells a leader change or a duel of elections (role, ballot, elections) from lost
         // messages (dropped_sends, retry replies) or a starved process (timer lateness), should the
-        // cluster slow down again (docs/protocol.md, "Log bound", known problem).
+        // cluster slow down again (docs/protocol.md, "Log bound", issue 20).
         const brief = (s: typeof during) =>
           `${s.role} ballot ${s.ballot} elections ${s.elections} last_executed ${s.last_executed} dropped_sends ${s.dropped_sends} timer_late_max_ms ${s.timer_late_max_ms}`;
         console.log(
