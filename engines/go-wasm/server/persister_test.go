@@ -59,6 +59,19 @@ func (g *syncGate) count() int {
 	return len(g.groups)
 }
 
+// hasLeader: some node's core is the leader.
+func hasLeader(servers []*Server) bool {
+	for _, s := range servers {
+		s.mu.Lock()
+		role := readCoreView(s.node.Inspect()).role
+		s.mu.Unlock()
+		if role == "leader" {
+			return true
+		}
+	}
+	return false
+}
+
 // waitFor polls a condition on state (not a fixed delay) until it holds or 10 s pass.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -113,6 +126,14 @@ func TestPersisterGroupsBatchesAndNothingLeavesBeforeItsSync(t *testing.T) {
 			s.Stop()
 		}
 	})
+	// elections take seconds at this commit interval: wait for one (leaderClient gives up at 5 s)
+	deadline := time.Now().Add(30 * time.Second)
+	for !hasLeader(servers) {
+		if time.Now().After(deadline) {
+			t.Fatal("no leader elected in 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	c := leaderClient(t, cfg)
 	leader := -1
 	for id, addr := range cfg.Clients {
