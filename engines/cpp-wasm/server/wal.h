@@ -24,7 +24,7 @@ namespace server {
 
 // FsyncPolicy says when appended frames are forced to the device.
 enum class FsyncPolicy : uint8_t {
-  kAlways,    // before the core hears the persist is done: one fsync per batch
+  kAlways,    // before the core hears the persist is done: one fsync per group of batches (persister.h)
   kInterval,  // by a background flush every kWalSyncIntervalMs; a machine crash can lose it
   kNever,     // left to the kernel
 };

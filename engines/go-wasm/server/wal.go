@@ -32,7 +32,7 @@ import (
 type FsyncPolicy uint8
 
 const (
-	FsyncAlways   FsyncPolicy = iota // before the core hears the persist is done: one fsync per batch
+	FsyncAlways   FsyncPolicy = iota // before the core hears the persist is done: one fsync per group of batches (persister.go)
 	FsyncInterval                    // by a background flush every WALSyncInterval; a crash of the machine (not the process) can lose the last interval
 	FsyncNever                       // left to the kernel
 )
