@@ -1,5 +1,5 @@
 // npm run cluster -- --engines go,go,go [--commit-interval-ms 150] [--durability log|none]
-//                    [--data-dir DIR] [--fsync always|never]
+//                    [--data-dir DIR] [--fsync always|interval|never]
 // Starts a native cluster on 127.0.0.1, prints the client addresses, log files and data dirs,
 // restarts a node that dies (kill -9 PID) from its data dir, and stops every node cleanly on
 // Ctrl-C or SIGTERM. The data dirs are kept, so a later run with the same --data-dir comes back
@@ -27,7 +27,7 @@ try {
     },
   }));
 } catch (e) {
-  fail(`${(e as Error).message}\nusage: npm run cluster -- [--engines a,b,c] [--commit-interval-ms N] [--durability log|none] [--data-dir DIR] [--fsync always|never]`);
+  fail(`${(e as Error).message}\nusage: npm run cluster -- [--engines a,b,c] [--commit-interval-ms N] [--durability log|none] [--data-dir DIR] [--fsync always|interval|never]`);
 }
 const engines = values!.engines!.split(',') as EngineName[];
 for (const e of engines) {
@@ -36,7 +36,7 @@ for (const e of engines) {
 const durability = values!.durability!;
 if (durability !== 'log' && durability !== 'none') fail(`--durability must be log or none, not ${JSON.stringify(durability)}`);
 const fsync = values!.fsync!;
-if (fsync !== 'always' && fsync !== 'never') fail(`--fsync must be always or never, not ${JSON.stringify(fsync)}`);
+if (fsync !== 'always' && fsync !== 'interval' && fsync !== 'never') fail(`--fsync must be always, interval or never, not ${JSON.stringify(fsync)}`);
 if (durability === 'none' && values!['data-dir'] !== undefined) fail('--durability none keeps no data: drop --data-dir');
 const commitIntervalMs = Number(values!['commit-interval-ms']);
 if (!Number.isInteger(commitIntervalMs) || commitIntervalMs < 1 || commitIntervalMs > 60000)
@@ -52,7 +52,7 @@ const cluster: NativeCluster = await NativeCluster.start({
   engines,
   commitIntervalMs,
   durability: durability as 'log' | 'none',
-  fsync: fsync as 'always' | 'never',
+  fsync: fsync as 'always' | 'interval' | 'never',
   dataDir,
   onExit: (id, how) => {
     if (stopping) return;

@@ -38,7 +38,7 @@ export interface LaunchOptions {
    * paper's design), a restarted node starts empty. */
   durability?: 'none' | 'log';
   /** When the write-ahead log is synced (durability log; the servers' default: always). */
-  fsync?: 'always' | 'never';
+  fsync?: 'always' | 'interval' | 'never';
   /** Durability log: a checkpoint (snapshot file, log truncated) every this many executed
    * instances (the servers' default: 4096; docs/protocol.md, "Compaction"). */
   snapshotEvery?: number;

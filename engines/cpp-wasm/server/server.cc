@@ -246,6 +246,7 @@ void Server::RunSignals() {
   // With a write-ahead log every record the core was told is persisted has been written
   // already (and synced, by policy); without one nothing is durable, as in Replicant.
   if (wal_ != nullptr && opts_.fsync != FsyncPolicy::kAlways) {
+    persister_->Stop();  // lets a write in progress end: wal_ is not in use after this
     std::lock_guard<std::mutex> lk(mu_);
     wal_.reset();  // syncs what the kernel holds
   }
@@ -253,6 +254,16 @@ void Server::RunSignals() {
 }
 
 void Server::Run() {
+  if (wal_ != nullptr) {
+    persister_ = std::make_unique<Persister>(
+        [this](const std::string& frames, const std::string* checkpoint) { return wal_->AppendGroup(frames, checkpoint); },
+        [this](uint64_t id) { OnPersisted(id); },
+        [this](const std::string& err) {
+          Log("write-ahead log: " + err + "; stopping: a node that cannot persist must not answer");
+          std::fflush(stderr);
+          _exit(1);
+        });
+  }
   std::thread(&Server::RunSignals, this).detach();
   for (auto& link : links_) {
     if (link) std::thread(&Server::RunPeerLink, this, link.get()).detach();
@@ -345,18 +356,24 @@ void Server::StepLocked(const Event& ev, Clock::time_point received) {
   DeliverDueTimersLocked(Clock::now());
 }
 
-// StepCoreLocked steps the core and carries out its effects. A persist effect is written (and
-// synced, by policy) by Dispatch before the core hears it is done, so nothing that reveals its
-// records leaves first: one write and one fsync per step's batch.
+// StepCoreLocked steps the core and carries out its effects. A persist effect only goes to the
+// persister's queue; the core hears it is done (OnPersisted) once it is written (and synced, by
+// policy), so nothing that reveals its records leaves first.
 void Server::StepCoreLocked(const Event& ev) {
-  persisted_ = 0;
   for (const Effect& e : node_->Step(ev)) Dispatch(e);
-  if (persisted_ != 0) {
-    Event done;
-    done.type = EventType::kPersisted;
-    done.persist_id = persisted_;
-    StepCoreLocked(done);
+}
+
+void Server::OnPersisted(uint64_t persist_id) {
+  Event done;
+  done.type = EventType::kPersisted;
+  done.persist_id = persist_id;
+  std::vector<std::shared_ptr<ClientConn>> replied;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    StepLocked(done, Clock::now());
+    replied.swap(replied_);
   }
+  SendReplies(&replied);
 }
 
 // SendReplies writes the replies the last steps queued, with the core lock released; what a
@@ -468,16 +485,14 @@ void Server::Dispatch(const Effect& e) {
       core_refused_ = true;
       Log("the core rejected an event as bad_event");
       return;
-    case EffectType::kPersist: {
-      const std::string err = wal_ != nullptr ? wal_->Append(e.records) : "no write-ahead log";
-      if (!err.empty()) {
-        Log("write-ahead log: " + err + "; stopping: a node that cannot persist must not answer");
+    case EffectType::kPersist:
+      if (persister_ == nullptr) {
+        Log("write-ahead log: a persist effect without a log; stopping: a node that cannot persist must not answer");
         std::fflush(stderr);
         _exit(1);
       }
-      persisted_ = e.persist_id;
+      persister_->Queue(e.persist_id, e.records);
       return;
-    }
     case EffectType::kCollect:  // C++ has no collector: the server never sends gc_pending
       return;
   }

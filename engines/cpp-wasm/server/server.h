@@ -27,6 +27,7 @@
 
 #include "limits.h"
 #include "node.h"
+#include "persister.h"
 #include "server_config.h"
 #include "status.h"
 #include "wal.h"
@@ -78,7 +79,8 @@ class Server {
   // mu_ held. Timers due by `received` (when the event was read off its socket) go first, the
   // event, then timers that came due while it waited for the lock (see StepLocked).
   void StepLocked(const Event& ev, Clock::time_point received);
-  void StepCoreLocked(const Event& ev);  // mu_ held; one step, then its persists reported
+  void StepCoreLocked(const Event& ev);  // mu_ held
+  void OnPersisted(uint64_t persist_id);  // the persister's thread: a group is written
   void DeliverDueTimersLocked(Clock::time_point up_to);  // mu_ held
   void Dispatch(const Effect& e);    // mu_ held
   void NoteTimerLateness(Clock::time_point deadline);
@@ -115,11 +117,11 @@ class Server {
   // Everything below is guarded by mu_ (the core lock) unless said otherwise.
   std::mutex mu_;
   std::unique_ptr<Node> node_;
-  // durability log (OpenLog): the write-ahead log, the records it held at start, and the
-  // newest persist id the current step wrote
+  // durability log (OpenLog): the write-ahead log and the records it held at start; the
+  // persister (created by Run) writes to wal_ without mu_, so wal_ outlives it
   std::unique_ptr<Wal> wal_;
   std::vector<Record> restart_records_;
-  uint64_t persisted_ = 0;
+  std::unique_ptr<Persister> persister_;
   bool core_refused_ = false;  // the core answered an event bad_event
   std::map<uint64_t, std::shared_ptr<ClientConn>> clients_;
   uint64_t next_client_k_ = 0;

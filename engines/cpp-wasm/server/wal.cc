@@ -233,8 +233,13 @@ std::string Wal::Append(const std::vector<Record>& records) {
     AppendRecord(payload, r);
     AppendFrame(&buf_, payload);
   }
-  std::string err = Write(buf_);
-  if (err.empty() && !records.empty() && records[0].kind == RecordKind::kCheckpoint) err = Compact(buf_);
+  const bool checkpoint = !records.empty() && records[0].kind == RecordKind::kCheckpoint;
+  return AppendGroup(buf_, checkpoint ? &buf_ : nullptr);
+}
+
+std::string Wal::AppendGroup(const std::string& frames, const std::string* checkpoint) {
+  std::string err = Write(frames);
+  if (err.empty() && checkpoint != nullptr) err = Compact(*checkpoint);
   return err;
 }
 

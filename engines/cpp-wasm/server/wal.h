@@ -24,7 +24,7 @@ namespace server {
 
 // FsyncPolicy says when appended frames are forced to the device.
 enum class FsyncPolicy : uint8_t {
-  kAlways,    // before the core hears the persist is done: one fsync per batch
+  kAlways,    // before the core hears the persist is done: one fsync per group of batches (persister.h)
   kInterval,  // by a background flush every kWalSyncIntervalMs; a machine crash can lose it
   kNever,     // left to the kernel
 };
@@ -83,6 +83,10 @@ class Wal {
   // says so. Returns "" or the error.
   // A batch that starts with a checkpoint then compacts the log.
   std::string Append(const std::vector<Record>& records);
+  // AppendGroup writes frames (one or more persist effects' frames, in the order issued) in one
+  // write, synced once if the policy says so: a group commit (persister.h). checkpoint, when not
+  // null, is the frames of the group's last batch, a checkpoint: the log is then compacted to it.
+  std::string AppendGroup(const std::string& frames, const std::string* checkpoint);
   const std::string& path() const { return path_; }
   // Size is the log file's length in bytes (the snapshot not counted).
   uint64_t Size() const;

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"os"
 	"sync"
 	"time"
 
@@ -35,6 +34,11 @@ type Server struct {
 	// durability log (EnableDurability): the write-ahead log and the records it held at start
 	wal            *WAL
 	restartRecords []core.Record
+	persistQueue   []persistBatch // persist effects not yet taken by the persister (persister.go)
+	persistReady   *sync.Cond     // on mu: the queue grew, or the server closed
+	// beforePersist, when set (tests), runs on the persister before each group's write and
+	// sync, with the lock released, given the number of batches in the group.
+	beforePersist func(batches int)
 
 	gc *gcWatcher // GC mitigation (EnableGCMitigation); nil: the Go collector runs as usual
 
@@ -60,6 +64,7 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 	}
 	s := &Server{id: id, cfg: cfg, logger: logger, node: core.NewNode(ncfg), clients: map[uint64]*clientConn{},
 		accepted: map[net.Conn]struct{}{}, stopStatus: make(chan struct{})}
+	s.persistReady = sync.NewCond(&s.mu)
 	s.peers = make([]*peerLink, len(cfg.Peers))
 	for p := range cfg.Peers {
 		if p != id {
@@ -133,6 +138,8 @@ func (s *Server) Start() error {
 		}
 		s.logger.Printf("restarted from %s: %d records", s.wal.path, len(s.restartRecords))
 		s.restartRecords = nil
+		s.wg.Add(1)
+		go s.runPersister()
 	}
 	if s.gc != nil {
 		s.gc.start()
@@ -151,6 +158,7 @@ func (s *Server) Start() error {
 func (s *Server) Stop() {
 	s.mu.Lock()
 	s.closed = true
+	s.persistReady.Broadcast()
 	close(s.stopStatus)
 	for _, t := range s.timers {
 		if t != nil {
@@ -216,24 +224,18 @@ func (s *Server) step(ev *core.Event) {
 	s.stepLocked(ev)
 }
 
-// stepLocked is step with s.mu held. No effect blocks: messages and replies only go into
-// queues (the write-ahead log's append is the exception: it must finish first). It reports
-// whether the core refused the event.
+// stepLocked is step with s.mu held. No effect blocks: messages, replies and persists only go
+// into queues. It reports whether the core refused the event.
 func (s *Server) stepLocked(ev *core.Event) (refused bool) {
 	if s.closed {
 		return false
 	}
-	var persisted uint64
 	for _, e := range s.node.Step(ev) {
 		switch e.Type {
 		case core.EffectPersist:
-			// Written (and synced, by policy) before the core hears it is done, so nothing
-			// that reveals these records leaves first. One write and one fsync per batch.
-			if err := s.wal.Append(e.Records); err != nil {
-				s.logger.Printf("write-ahead log: %v; stopping: a node that cannot persist must not answer", err)
-				os.Exit(1)
-			}
-			persisted = e.PersistID
+			// The persister writes (and syncs, by policy) it before the core hears it is
+			// done, so nothing the core holds for it leaves first.
+			s.queuePersistLocked(e.PersistID, e.Records)
 		case core.EffectSend:
 			if p := s.peers[e.Message.To]; p != nil {
 				p.send(core.AppendMessage(nil, &e.Message))
@@ -264,9 +266,6 @@ func (s *Server) stepLocked(ev *core.Event) (refused bool) {
 			s.logger.Printf("dropped an event the core could not read")
 			refused = true
 		}
-	}
-	if persisted != 0 {
-		s.stepLocked(&core.Event{Type: core.EventPersisted, PersistID: persisted})
 	}
 	return refused
 }

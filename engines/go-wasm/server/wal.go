@@ -32,7 +32,7 @@ import (
 type FsyncPolicy uint8
 
 const (
-	FsyncAlways   FsyncPolicy = iota // before the core hears the persist is done: one fsync per batch
+	FsyncAlways   FsyncPolicy = iota // before the core hears the persist is done: one fsync per group of batches (persister.go)
 	FsyncInterval                    // by a background flush every WALSyncInterval; a crash of the machine (not the process) can lose the last interval
 	FsyncNever                       // left to the kernel
 )
@@ -231,11 +231,22 @@ func appendFrames(buf []byte, records []core.Record) []byte {
 // policy says so. A batch that starts with a checkpoint then compacts the log.
 func (w *WAL) Append(records []core.Record) error {
 	buf := appendFrames(nil, records)
-	if err := w.write(buf); err != nil {
+	var checkpoint []byte
+	if len(records) > 0 && records[0].Kind == core.RecordCheckpoint {
+		checkpoint = buf
+	}
+	return w.AppendGroup(buf, checkpoint)
+}
+
+// AppendGroup writes frames (the frames of one or more persist effects, in the order issued)
+// in one write and syncs them once if the policy says so: a group commit. checkpoint, when
+// set, is the frames of the group's last batch, a checkpoint; the log is then compacted to it.
+func (w *WAL) AppendGroup(frames, checkpoint []byte) error {
+	if err := w.write(frames); err != nil {
 		return err
 	}
-	if len(records) > 0 && records[0].Kind == core.RecordCheckpoint {
-		return w.compact(buf)
+	if checkpoint != nil {
+		return w.compact(checkpoint)
 	}
 	return nil
 }

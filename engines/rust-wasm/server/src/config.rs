@@ -32,7 +32,7 @@ pub struct Args {
 }
 
 pub const USAGE: &str =
-    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|never] [--snapshot-every N]] [--log-bound N]";
+    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N]";
 
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut config_path = None;

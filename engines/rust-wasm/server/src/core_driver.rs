@@ -1,9 +1,9 @@
 //! The core driver: the node behind one mutex, its two timers, and each step's effects
-//! dispatched in order under that lock (to the write-ahead log, the peer queues, the clients).
+//! dispatched in order under that lock (to the persister's queue, the peer queues, the clients).
 
 use crate::outbound::{ClientOut, PeerLink};
 use crate::status::DriverCounters;
-use crate::wal::Wal;
+use crate::persister::Persister;
 use replicant_core::{append_effect, append_message, reply_line, Effect, Event, Node, TimerName};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -19,8 +19,6 @@ pub(crate) struct Core {
     pub(crate) clients: HashMap<u64, ClientOut>,
     /// client requests in the core, over all connections
     pub(crate) in_flight: u64,
-    /// durability log: the write-ahead log every persist effect goes to first
-    pub(crate) wal: Option<Wal>,
 }
 
 pub(crate) struct Shared {
@@ -31,6 +29,8 @@ pub(crate) struct Shared {
     pub(crate) verbose: bool,
     pub(crate) commit_interval_ms: u64,
     pub(crate) counters: DriverCounters,
+    /// durability log: every persist effect goes to its queue first (persister.rs)
+    pub(crate) persister: Option<Persister>,
 }
 
 pub(crate) fn timer_slot(t: TimerName) -> usize {
@@ -52,20 +52,17 @@ impl Shared {
     }
 
     pub(crate) fn step_locked(self: &Arc<Self>, core: &mut Core, ev: Event) {
-        let Core { node, timer_generation, timer_deadline, clients, in_flight, wal } = core;
-        let mut persisted = 0;
+        let Core { node, timer_generation, timer_deadline, clients, in_flight } = core;
         for e in node.step(ev) {
             match e {
                 Effect::Persist { persist_id, records } => {
-                    // On disk (and synced, by policy) before the core hears it is done, so
-                    // nothing that reveals these records leaves first.
-                    if let Some(w) = wal.as_mut() {
-                        if let Err(err) = w.append(records) {
-                            self.log(&format!("write-ahead log: {err}; stopping: a node that cannot persist must not answer"));
-                            std::process::exit(1);
-                        }
-                    }
-                    persisted = *persist_id;
+                    // The persister writes (and syncs, by policy) it before the core hears it
+                    // is done, so nothing the core holds for it leaves first.
+                    let Some(p) = self.persister.as_ref() else {
+                        self.log("a persist effect without a write-ahead log; stopping: a node that cannot persist must not answer");
+                        std::process::exit(1);
+                    };
+                    p.queue(*persist_id, records);
                 }
                 Effect::Send(m) => {
                     let Some(Some(link)) = self.peers.get(m.to as usize) else { continue };
@@ -111,9 +108,6 @@ impl Shared {
                     }
                 }
             }
-        }
-        if persisted != 0 {
-            self.step_locked(core, Event::Persisted(persisted));
         }
     }
 

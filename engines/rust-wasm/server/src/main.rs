@@ -18,6 +18,7 @@ mod outbound;
 mod peer;
 mod server;
 mod status;
+mod persister;
 mod wal;
 
 use config::{die, parse_args, parse_config, Args, ServerConfig};

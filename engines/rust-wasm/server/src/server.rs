@@ -6,6 +6,7 @@ use crate::config::{die, Args, ServerConfig};
 use crate::core_driver::{Core, Shared};
 use crate::limits::*;
 use crate::outbound::PeerLink;
+use crate::persister::Persister;
 use crate::peer::{peer_writer, serve_peer};
 use crate::status::{read_core_view, status_line, DriverCounters};
 use crate::wal::{parse_fsync_policy, Wal};
@@ -125,13 +126,25 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
             timer_deadline: [Instant::now(); 2],
             clients: HashMap::new(),
             in_flight: 0,
-            wal,
         }),
         peers,
         verbose: args.verbose,
         commit_interval_ms: cfg.commit_interval_ms,
         counters: DriverCounters::default(),
+        persister: wal.is_some().then(Persister::default),
     });
+    if let Some(mut wal) = wal {
+        // the persister's thread: blocking writes and fsyncs, off the core lock and the runtime
+        let shared = Arc::clone(&shared);
+        std::thread::spawn(move || {
+            let p = shared.persister.as_ref().expect("a persister beside the log");
+            let ended = p.run(|frames, checkpoint| wal.append_group(frames, checkpoint), |id| shared.step(Event::Persisted(id)));
+            if let Err(err) = ended {
+                shared.log(&format!("write-ahead log: {err}; stopping: a node that cannot persist must not answer"));
+                std::process::exit(1);
+            }
+        });
+    }
     for p in (0..num_peers).filter(|&p| p != id) {
         tokio::spawn(peer_writer(Arc::clone(&shared), p, cfg.peers[p as usize]));
     }

@@ -13,12 +13,18 @@ use replicant_core::Record;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// When appended frames are forced to the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FsyncPolicy {
-    /// Before the core hears the persist is done: one fsync per batch.
+    /// Before the core hears the persist is done: one fsync per group of batches.
     Always,
+    /// By a background flush every SYNC_INTERVAL; a crash of the machine (not the process)
+    /// can lose the last interval.
+    Interval,
     /// Left to the kernel.
     Never,
 }
@@ -26,10 +32,14 @@ pub enum FsyncPolicy {
 pub fn parse_fsync_policy(s: &str) -> Result<FsyncPolicy, String> {
     match s {
         "always" => Ok(FsyncPolicy::Always),
+        "interval" => Ok(FsyncPolicy::Interval),
         "never" => Ok(FsyncPolicy::Never),
-        _ => Err(format!("--fsync must be always or never, not {s:?}")),
+        _ => Err(format!("--fsync must be always, interval or never, not {s:?}")),
     }
 }
+
+/// How often FsyncPolicy::Interval flushes.
+pub const SYNC_INTERVAL: Duration = Duration::from_millis(10);
 
 pub(crate) const FRAME_HEADER: usize = 8;
 /// Bounds one record (a snapshot of the whole store is the largest).
@@ -84,7 +94,7 @@ pub(crate) fn read_snapshot(path: &str, data: &[u8]) -> Result<Vec<Vec<u8>>, Str
     Ok(records)
 }
 
-fn frames(records: &[Record]) -> Vec<u8> {
+pub(crate) fn frames(records: &[Record]) -> Vec<u8> {
     let mut buf = Vec::new();
     for r in records {
         let mut payload = Vec::new();
@@ -102,6 +112,19 @@ pub struct Wal {
     path: PathBuf,
     file: File,
     policy: FsyncPolicy,
+    /// FsyncPolicy::Interval: frames written since the flusher's last sync
+    dirty: Arc<AtomicBool>,
+    /// FsyncPolicy::Interval: set on drop, ends the flusher
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Wal {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if self.policy != FsyncPolicy::Never {
+            let _ = self.file.sync_data();
+        }
+    }
 }
 
 /// What a log held when it was opened.
@@ -149,7 +172,20 @@ impl Wal {
         let mut all = snapshot;
         all.extend(records);
         let records = from_last_checkpoint(all);
-        Ok((Wal { dir: dir.to_path_buf(), path, file, policy }, WalRead { records, warning }))
+        let (dirty, stop) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+        if policy == FsyncPolicy::Interval {
+            let synced = file.try_clone().map_err(|e| format!("{shown}: {e}"))?;
+            let (dirty, stop) = (Arc::clone(&dirty), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(SYNC_INTERVAL);
+                    if dirty.swap(false, Ordering::Relaxed) {
+                        let _ = synced.sync_data();
+                    }
+                }
+            });
+        }
+        Ok((Wal { dir: dir.to_path_buf(), path, file, policy, dirty, stop }, WalRead { records, warning }))
     }
 
     /// The log file's length in bytes (the snapshot not counted); the tests bound it.
@@ -175,7 +211,7 @@ impl Wal {
         let shown = self.path.display();
         self.file.set_len(0).map_err(|e| format!("{shown}: truncate after a snapshot: {e}"))?;
         self.file.seek(SeekFrom::Start(0)).map_err(|e| format!("{shown}: {e}"))?;
-        if self.policy == FsyncPolicy::Always {
+        if self.policy != FsyncPolicy::Never {
             self.file.sync_data().map_err(|e| format!("{shown}: fsync: {e}"))?;
         }
         Ok(())
@@ -187,15 +223,26 @@ impl Wal {
 
     /// Writes one persist effect's records as frames, in one write, synced if the policy says
     /// so. A batch that starts with a checkpoint then compacts the log.
+    #[cfg(test)]
     pub fn append(&mut self, records: &[Record]) -> Result<(), String> {
         let buf = frames(records);
+        let checkpoint = matches!(records.first(), Some(Record::Checkpoint { .. }));
+        self.append_group(&buf, checkpoint.then_some(&buf[..]))
+    }
+
+    /// Writes frames (one or more persist effects' frames, in the order issued) in one write,
+    /// synced once if the policy says so: a group commit (persister.rs). `checkpoint`, when
+    /// set, is the frames of the group's last batch, a checkpoint: the log is then compacted to it.
+    pub fn append_group(&mut self, frames: &[u8], checkpoint: Option<&[u8]>) -> Result<(), String> {
         let shown = self.path.display();
-        self.file.write_all(&buf).map_err(|e| format!("{shown}: {e}"))?;
-        if self.policy == FsyncPolicy::Always {
-            self.file.sync_data().map_err(|e| format!("{shown}: fsync: {e}"))?;
+        self.file.write_all(frames).map_err(|e| format!("{shown}: {e}"))?;
+        match self.policy {
+            FsyncPolicy::Always => self.file.sync_data().map_err(|e| format!("{shown}: fsync: {e}"))?,
+            FsyncPolicy::Interval => self.dirty.store(true, Ordering::Relaxed),
+            FsyncPolicy::Never => {}
         }
-        if matches!(records.first(), Some(Record::Checkpoint { .. })) {
-            self.compact(&buf)?;
+        if let Some(checkpoint) = checkpoint {
+            self.compact(checkpoint)?;
         }
         Ok(())
     }

@@ -80,7 +80,7 @@ final class CoreDriver {
         deliverDueLocked(now());
     }
 
-    /** Steps an event the server makes itself (persisted, restart), with the lock held. */
+    /** Steps an event the server makes itself (restart), with the lock held. */
     void stepNowLocked(Event ev) {
         apply(node.step(ev));
     }

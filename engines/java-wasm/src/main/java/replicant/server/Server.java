@@ -50,6 +50,8 @@ final class Server {
     private final java.util.concurrent.locks.ReentrantLock lock;
     /** Durability log (--data-dir): the write-ahead log, and the restart event its records make. */
     private final Wal wal;
+    /** durability log: every persist effect goes to its queue first (Persister). */
+    private final Persister persister = new Persister();
     private final Event restart;
     /** Guarded by lock: client requests in the core, over all connections. */
     private long inFlight;
@@ -164,6 +166,7 @@ final class Server {
         if (wal == null) {
             core.step(Event.start(), core.now());
         } else {
+            start("persister", this::runPersister);
             lock.lock();
             try {
                 boolean[] refused = {false};
@@ -211,23 +214,34 @@ final class Server {
 
     // --- the core, under the lock ---
 
+    /** The persister's thread: writes groups off the lock, then steps the core with persisted. */
+    private void runPersister() {
+        try {
+            persister.run(wal::appendGroup, id -> {
+                Event done = new Event(Messages.EventType.PERSISTED);
+                done.persistId = id;
+                core.step(done, core.now());
+            });
+        } catch (IOException ex) {
+            log("write-ahead log: " + ex.getMessage() + "; stopping: a node that cannot persist must not answer");
+            System.exit(1);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
      * Acts on the core's effects, in order (CoreDriver has already armed and cancelled its
-     * timers). Called with the lock held; never blocks, but for the write-ahead log's append,
-     * which must finish before the core hears the persist is done.
+     * timers). Called with the lock held; never blocks: persists, messages and replies only go
+     * into queues.
      */
     private void dispatch(List<Effect> effects) {
-        long persisted = 0;
         for (Effect e : effects) {
             switch (e.type) {
                 case PERSIST:
-                    try {
-                        wal.append(e.records);
-                    } catch (IOException ex) {
-                        log("write-ahead log: " + ex.getMessage() + "; stopping: a node that cannot persist must not answer");
-                        System.exit(1);
-                    }
-                    persisted = e.persistId;
+                    // The persister writes (and syncs, by policy) it before the core hears it is
+                    // done, so nothing the core holds for it leaves first.
+                    persister.queue(e.persistId, e.records);
                     break;
                 case SEND: {
                     PeerLink link = links[(int) e.message.to];
@@ -259,11 +273,6 @@ final class Server {
                     if (gcWatch != null) gcWatch.onCollect();
                     break;
             }
-        }
-        if (persisted != 0) {
-            Event done = new Event(Messages.EventType.PERSISTED);
-            done.persistId = persisted;
-            core.stepNowLocked(done);
         }
     }
 

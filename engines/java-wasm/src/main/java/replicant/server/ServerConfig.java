@@ -16,7 +16,7 @@ import replicant.core.Json;
 final class ServerConfig {
     static final String USAGE =
             "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]"
-                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|never] [--snapshot-every N]] [--log-bound N]";
+                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N]";
 
     /** A problem with the command line or the configuration; the server exits with status 2. */
     static final class BadConfig extends Exception {

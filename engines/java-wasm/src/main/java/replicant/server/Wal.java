@@ -46,23 +46,61 @@ final class Wal {
     private final Path dir;
     private final Path path;
     private final FileChannel file;
-    private final boolean fsyncAlways;
+    private final Fsync policy;
+    /** Fsync.INTERVAL: frames written since the flusher's last sync. */
+    private final java.util.concurrent.atomic.AtomicBoolean dirty = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean closed;
 
-    private Wal(Path dir, Path path, FileChannel file, boolean fsyncAlways) {
+    /** When appended frames are forced to the device. */
+    enum Fsync {
+        /** Before the core hears the persist is done: one fsync per group of batches. */
+        ALWAYS,
+        /** By a background flush every SYNC_INTERVAL_MS; a machine crash (not a process crash) can lose the last interval. */
+        INTERVAL,
+        /** Left to the kernel. */
+        NEVER
+    }
+
+    static final long SYNC_INTERVAL_MS = 10;
+
+    private Wal(Path dir, Path path, FileChannel file, Fsync policy) {
         this.dir = dir;
         this.path = path;
         this.file = file;
-        this.fsyncAlways = fsyncAlways;
+        this.policy = policy;
+        if (policy == Fsync.INTERVAL) {
+            Thread t = new Thread(this::flushLoop, "wal-flusher");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    private void flushLoop() {
+        while (!closed) {
+            try {
+                Thread.sleep(SYNC_INTERVAL_MS);
+                if (dirty.getAndSet(false)) file.force(false);
+            } catch (InterruptedException | IOException e) {
+                return; // closed under it, or the thread stopped: nothing left to flush to
+            }
+        }
     }
 
     Path path() {
         return path;
     }
 
-    static boolean parseFsync(String s) throws ServerConfig.BadConfig {
-        if (s.equals("always")) return true;
-        if (s.equals("never")) return false;
-        throw new ServerConfig.BadConfig("--fsync must be always or never, not \"" + s + "\"");
+    static Fsync parseFsync(String s) throws ServerConfig.BadConfig {
+        switch (s) {
+            case "always":
+                return Fsync.ALWAYS;
+            case "interval":
+                return Fsync.INTERVAL;
+            case "never":
+                return Fsync.NEVER;
+            default:
+                throw new ServerConfig.BadConfig("--fsync must be always, interval or never, not \"" + s + "\"");
+        }
     }
 
     /**
@@ -70,7 +108,7 @@ final class Wal {
      * or unusable directory, or a corrupt frame with more frames after it, is an error naming the
      * file and the offset.
      */
-    static Wal open(Path dir, boolean fsyncAlways, Read out) throws ServerConfig.BadConfig {
+    static Wal open(Path dir, Fsync policy, Read out) throws ServerConfig.BadConfig {
         if (!Files.isDirectory(dir)) throw new ServerConfig.BadConfig("data dir " + dir + " is not a directory (or is missing)");
         Path path = dir.resolve(WAL_FILE);
         List<byte[]> snapshot = readSnapshotFile(dir);
@@ -85,7 +123,7 @@ final class Wal {
             f.position(out.end);
             out.records.addAll(0, snapshot);
             fromLastCheckpoint(out.records);
-            return new Wal(dir, path, f, fsyncAlways);
+            return new Wal(dir, path, f, policy);
         } catch (IOException e) {
             throw new ServerConfig.BadConfig("data dir " + dir + ": cannot use the write-ahead log: " + e.getMessage());
         }
@@ -196,6 +234,29 @@ final class Wal {
      * batch that starts with a checkpoint then compacts the log.
      */
     void append(List<Durability.Record> records) throws IOException {
+        byte[] buf = frames(records);
+        appendGroup(buf, startsWithCheckpoint(records) ? buf : null);
+    }
+
+    static boolean startsWithCheckpoint(List<Durability.Record> records) {
+        return !records.isEmpty() && records.get(0).kind == Durability.RecordKind.CHECKPOINT;
+    }
+
+    /**
+     * Writes frames (one or more persist effects' frames, in the order issued) in one write, synced
+     * once if the policy says so: a group commit (Persister). checkpoint, when not null, is the
+     * frames of the group's last batch, a checkpoint: the log is then compacted to it.
+     */
+    void appendGroup(byte[] frames, byte[] checkpoint) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(frames);
+        while (buf.hasRemaining()) file.write(buf);
+        if (policy == Fsync.ALWAYS) file.force(false);
+        else if (policy == Fsync.INTERVAL) dirty.set(true);
+        if (checkpoint != null) compact(ByteBuffer.wrap(checkpoint));
+    }
+
+    /** One persist effect's records as frames. */
+    static byte[] frames(List<Durability.Record> records) {
         List<byte[]> payloads = new ArrayList<>(records.size());
         int total = 0;
         for (Durability.Record r : records) {
@@ -209,13 +270,7 @@ final class Wal {
             buf.putInt((int) crc32c(p, 0, p.length));
             buf.put(p);
         }
-        buf.flip();
-        while (buf.hasRemaining()) file.write(buf);
-        if (fsyncAlways) file.force(false);
-        if (!records.isEmpty() && records.get(0).kind == Durability.RecordKind.CHECKPOINT) {
-            buf.rewind();
-            compact(buf);
-        }
+        return buf.array();
     }
 
     /**
@@ -237,10 +292,11 @@ final class Wal {
         }
         file.truncate(0);
         file.position(0);
-        if (fsyncAlways) file.force(false);
+        if (policy != Fsync.NEVER) file.force(false);
     }
 
     void close() throws IOException {
+        closed = true;
         file.force(true);
         file.close();
     }

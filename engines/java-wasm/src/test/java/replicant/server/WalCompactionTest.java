@@ -90,7 +90,7 @@ class WalCompactionTest {
      */
     @Test
     void theLogStaysBoundedAndARestartEqualsTheNodeBefore() throws Exception {
-        Wal w = Wal.open(dir, false, new Wal.Read());
+        Wal w = Wal.open(dir, Wal.Fsync.NEVER, new Wal.Read());
         Node n = durableNode(64);
         stepOnWal(n, w, new Event(EventType.START));
         Event elect = new Event(EventType.TIMER);
@@ -110,7 +110,7 @@ class WalCompactionTest {
         String before = n.inspect();
         w.close();
         Wal.Read read = new Wal.Read();
-        Wal.open(dir, false, read).close();
+        Wal.open(dir, Wal.Fsync.NEVER, read).close();
         assertTrue(read.records.size() < 70, "a restart replays " + read.records.size() + " records");
         Event restart = new Event(EventType.RESTART);
         restart.records = new ArrayList<>();
@@ -135,7 +135,7 @@ class WalCompactionTest {
             if (cases[i][1] != null) Files.write(d.resolve(Wal.SNAPSHOT_FILE + ".tmp"), cases[i][1]);
             Files.write(d.resolve(Wal.WAL_FILE), log);
             Wal.Read read = new Wal.Read();
-            Wal.open(d, false, read).close();
+            Wal.open(d, Wal.Fsync.NEVER, read).close();
             assertEquals(2, read.records.size());
             assertEquals(checkpoint(3), new String(read.records.get(0), StandardCharsets.US_ASCII));
             assertEquals(committedPut(4), new String(read.records.get(1), StandardCharsets.US_ASCII));
@@ -152,7 +152,7 @@ class WalCompactionTest {
         for (int i = 0; i < bad.length; i++) {
             Path d = Files.createDirectory(dir.resolve("corrupt" + i));
             Files.write(d.resolve(Wal.SNAPSHOT_FILE), bad[i]);
-            ServerConfig.BadConfig e = assertThrows(ServerConfig.BadConfig.class, () -> Wal.open(d, false, new Wal.Read()));
+            ServerConfig.BadConfig e = assertThrows(ServerConfig.BadConfig.class, () -> Wal.open(d, Wal.Fsync.NEVER, new Wal.Read()));
             assertTrue(e.getMessage().contains("corrupt snapshot") && e.getMessage().contains(d.resolve(Wal.SNAPSHOT_FILE).toString()),
                     e.getMessage());
         }

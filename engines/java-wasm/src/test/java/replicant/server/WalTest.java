@@ -26,7 +26,7 @@ class WalTest {
 
     @Test
     void readsBackTruncatesATornTailAndRefusesACorruptMiddle() throws Exception {
-        Wal w = Wal.open(dir, true, new Wal.Read());
+        Wal w = Wal.open(dir, Wal.Fsync.ALWAYS, new Wal.Read());
         w.append(List.of(Durability.Record.promise(257), Durability.Record.promise(513)));
         w.close();
         Path path = dir.resolve("wal.log");
@@ -34,15 +34,15 @@ class WalTest {
         byte[] torn = java.util.Arrays.copyOf(good, good.length + 3);
         Files.write(path, torn);
         Wal.Read read = new Wal.Read();
-        Wal.open(dir, true, read).close();
+        Wal.open(dir, Wal.Fsync.ALWAYS, read).close();
         assertEquals(2, read.records.size());
         assertTrue(read.warning.contains("torn tail at offset 78"), read.warning);
         assertEquals(good.length, Files.size(path));
         byte[] bad = good.clone();
         bad[20] ^= 1;
         Files.write(path, bad);
-        ServerConfig.BadConfig e = assertThrows(ServerConfig.BadConfig.class, () -> Wal.open(dir, true, new Wal.Read()));
+        ServerConfig.BadConfig e = assertThrows(ServerConfig.BadConfig.class, () -> Wal.open(dir, Wal.Fsync.ALWAYS, new Wal.Read()));
         assertTrue(e.getMessage().contains("corrupt record at offset 0") && e.getMessage().contains("wal.log"), e.getMessage());
-        assertThrows(ServerConfig.BadConfig.class, () -> Wal.open(dir.resolve("missing"), true, new Wal.Read()));
+        assertThrows(ServerConfig.BadConfig.class, () -> Wal.open(dir.resolve("missing"), Wal.Fsync.ALWAYS, new Wal.Read()));
     }
 }
