@@ -110,7 +110,7 @@ describe('LessonHost', () => {
     expect(shown.cost).toEqual({ 'cost.ratio': '1.25' });
   });
   it('starts fetching the engines while the simulator still loads, and reports a failed engine as the open’s error', async () => {
-    let simLoaded!: (m: Awaited<ReturnType<typeof import('@replicant/sim/step/session')>> | PromiseLike<never>) => void;
+    let simLoaded!: (m: typeof import('@replicant/sim/step/session')) => void;
     const started: string[] = [];
     const host = new LessonHost(
       (name) => {
