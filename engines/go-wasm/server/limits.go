@@ -27,7 +27,7 @@ const (
 	// The kernel's send buffer of a link and receive buffer of a peer connection: the bytes
 	// the kernel keeps for a stopped peer, where neither age nor size limits reach them
 	// (autotuned, loopback buffers held megabytes: seconds of stale traffic).
-	peerSocketBufferBytes = 64 << 10
+	peerSocketBufferBytes = 32 << 10
 	// How often a node logs its status line.
 	statusInterval = time.Second
 )

@@ -115,7 +115,8 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
         node_cfg.snapshot_every = args.snapshot_every;
         wal = Some(w);
     }
-    let peer_listener = bind(cfg.peers[id as usize], "peers").await;
+    let peer_addr = cfg.peers[id as usize];
+    let peer_listener = crate::peer::listen_for_peers(peer_addr).unwrap_or_else(|e| die(&format!("cannot listen for peers on {peer_addr}: {e}")));
     let client_listener = bind(cfg.clients[id as usize], "clients").await;
 
     let peers = (0..num_peers).map(|p| (p != id).then(PeerLink::new)).collect();
