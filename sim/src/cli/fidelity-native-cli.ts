@@ -33,6 +33,8 @@ interface Line {
   sim_sat_kops: number;
   sim_gc_pct: number | null;
   sim_sat_crashed: boolean;
+  /** Why the simulator gave no usable prediction (its run served nothing), or null. */
+  sim_invalid: string | null;
 }
 
 const fmt = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '–' : x.toFixed(d));
@@ -68,7 +70,16 @@ export async function runNativeFidelity(argv: string[]): Promise<void> {
     const search = searchSlo(nativeSearchSpec(s), null);
     const sat = simulate(nativeSaturationSpec(s), null);
     const simGc = search.best_run ? gcRunningSharePercent(search.best_run) : gcRunningSharePercent(sat);
+    const best = search.best_run;
+    // A run that served (almost) nothing is no prediction: at a scaled record count a
+    // ratio-derived limit can sit below the card's fixed footprint of a paper-size process.
+    const sim_invalid = !(sat.achieved_ops_per_s > 0)
+      ? `the simulated closed-loop run served nothing (memory ${sat.dataset.memory_gib.toFixed(3)} GiB per node for ${sat.dataset.raw_data_gib.toFixed(3)} GiB of data)`
+      : best && best.achieved_ops_per_s < 0.5 * best.spec.load.target_ops_per_s
+        ? `the simulated run at the SLO answer served ${best.achieved_ops_per_s.toFixed(0)} of ${best.spec.load.target_ops_per_s} ops/s`
+        : null;
     lines.push({
+      sim_invalid,
       s,
       slo: nativeFigure(s, 'max_throughput_slo'),
       sat: nativeFigure(s, 'saturation_throughput'),
@@ -78,22 +89,22 @@ export async function runNativeFidelity(argv: string[]): Promise<void> {
       sim_gc_pct: simGc,
       sim_sat_crashed: sat.nodes.some((n) => n.crashed_at_s !== undefined),
     });
-    process.stderr.write(`  ${s.key}: simulated ${fmt(lines.at(-1)!.sim_slo_kops)} Kops/s at SLO, saturation ${fmt(lines.at(-1)!.sim_sat_kops)}\n`);
+    process.stderr.write(`  ${s.key}: simulated ${fmt(lines.at(-1)!.sim_slo_kops)} Kops/s at SLO, saturation ${fmt(lines.at(-1)!.sim_sat_kops)}${sim_invalid ? ` — no prediction: ${sim_invalid}` : ''}\n`);
   }
   const wall_s = (Date.now() - t0) / 1000;
 
-  const header = ['setting', 'engine', 'workload', 'records', 'memory', 'vcpus', 'slo_ms', 'native_status', 'native_slo_kops', 'native_slo_min', 'native_slo_max', 'native_slo_qualifier', 'sim_slo_kops', 'slo_error', 'native_sat_kops', 'native_sat_min', 'native_sat_max', 'sim_sat_kops', 'sat_error', 'native_gc_pct', 'sim_gc_pct', 'gc_diff_pp', 'sources'];
+  const header = ['setting', 'engine', 'workload', 'records', 'memory', 'vcpus', 'slo_ms', 'native_status', 'native_slo_kops', 'native_slo_min', 'native_slo_max', 'native_slo_qualifier', 'sim_slo_kops', 'slo_error', 'native_sat_kops', 'native_sat_min', 'native_sat_max', 'sim_sat_kops', 'sat_error', 'native_gc_pct', 'sim_gc_pct', 'gc_diff_pp', 'sim_invalid', 'sources'];
   const csv = [header.join(',')];
   for (const l of lines) {
     const mem = 'ratio' in l.s.memory ? `ratio ${l.s.memory.ratio}` : `${l.s.memory.gib} GiB`;
     csv.push([
       l.s.key, l.s.engine, l.s.workload, l.s.records, mem, l.s.vcpus, l.s.slo_ms, l.s.statuses.join(' '),
       fmt(l.slo?.median, 3), fmt(l.slo?.min, 3), fmt(l.slo?.max, 3), l.slo?.qualifiers.join(' ') ?? '',
-      fmt(l.sim_slo_kops, 3), comparable(l.slo) ? fmt(relativeError(l.sim_slo_kops, l.slo?.median ?? null), 3) : '',
+      fmt(l.sim_slo_kops, 3), comparable(l.slo) && !l.sim_invalid ? fmt(relativeError(l.sim_slo_kops, l.slo?.median ?? null), 3) : '',
       fmt(l.sat?.median, 3), fmt(l.sat?.min, 3), fmt(l.sat?.max, 3), fmt(l.sim_sat_kops, 3),
-      comparable(l.sat) ? fmt(relativeError(l.sim_sat_kops, l.sat?.median ?? null), 3) : '',
+      comparable(l.sat) && !l.sim_invalid ? fmt(relativeError(l.sim_sat_kops, l.sat?.median ?? null), 3) : '',
       fmt(l.gc?.median, 1), fmt(l.sim_gc_pct, 1), l.gc && l.sim_gc_pct !== null ? fmt(l.sim_gc_pct - l.gc.median, 1) : '',
-      l.s.sources.join(' '),
+      l.sim_invalid ?? '', l.s.sources.join(' '),
     ].map((x) => (/[,"]/.test(String(x)) ? `"${String(x).replace(/"/g, '""')}"` : String(x))).join(','));
   }
   mkdirSync(dirname(csvOut), { recursive: true });
@@ -102,16 +113,17 @@ export async function runNativeFidelity(argv: string[]): Promise<void> {
   // How far off, per engine: the factor by which native saturation falls short of the simulated
   // one. One factor per engine that holds across its settings is a calibration (the machine's
   // capacity); factors that scatter mean a mechanism the card lacks.
+  const valid = lines.filter((l) => !l.sim_invalid);
   const factors = new Map<string, number[]>();
-  for (const l of lines) {
+  for (const l of valid) {
     if (!comparable(l.sat) || !l.sat || !(l.sim_sat_kops > 0)) continue;
     const k = l.s.engine;
     factors.set(k, [...(factors.get(k) ?? []), l.sat.median / l.sim_sat_kops]);
   }
   const within = (e: number | null, t: number) => e !== null && Math.abs(e) <= t;
-  const sloErrs = lines.filter((l) => comparable(l.slo)).map((l) => relativeError(l.sim_slo_kops, l.slo!.median));
-  const satErrs = lines.filter((l) => comparable(l.sat)).map((l) => relativeError(l.sim_sat_kops, l.sat!.median));
-  const gcDiffs = lines.filter((l) => l.gc && l.sim_gc_pct !== null).map((l) => Math.abs(l.sim_gc_pct! - l.gc!.median));
+  const sloErrs = valid.filter((l) => comparable(l.slo)).map((l) => relativeError(l.sim_slo_kops, l.slo!.median));
+  const satErrs = valid.filter((l) => comparable(l.sat)).map((l) => relativeError(l.sim_sat_kops, l.sat!.median));
+  const gcDiffs = valid.filter((l) => l.gc && l.sim_gc_pct !== null).map((l) => Math.abs(l.sim_gc_pct! - l.gc!.median));
 
   const md: string[] = [];
   md.push('# The simulator against native runs (`npm run fidelity -- --native`)', '');
@@ -123,6 +135,10 @@ export async function runNativeFidelity(argv: string[]): Promise<void> {
     const mem = 'ratio' in l.s.memory ? `ratio ${l.s.memory.ratio}` : `${l.s.memory.gib} GiB`;
     const name = `${l.s.engine} ${l.s.workload}, ${l.s.records.toLocaleString('en')} rec, ${mem}, ${l.s.vcpus} vCPU, SLO ${l.s.slo_ms} ms`;
     const st = [...new Set(l.s.statuses)].map((x) => `${x} ×${l.s.statuses.filter((y) => y === x).length}`).join(', ');
+    if (l.sim_invalid) {
+      md.push(`| ${name} | ${st} | ${cell(l.slo)} | no prediction: ${l.sim_invalid} | – | ${cell(l.sat)} | – | – | ${cell(l.gc, 1)} / – |`);
+      continue;
+    }
     md.push(`| ${name} | ${st} | ${cell(l.slo)} | ${fmt(l.sim_slo_kops)}${l.sim_slo_kops === null ? ' (< 0.1)' : ''} | ${comparable(l.slo) ? pct(relativeError(l.sim_slo_kops, l.slo!.median)) : '–'} | ${cell(l.sat)} | ${fmt(l.sim_sat_kops)}${l.sim_sat_crashed ? ' (a node crashed)' : ''} | ${comparable(l.sat) ? pct(relativeError(l.sim_sat_kops, l.sat!.median)) : '–'} | ${cell(l.gc, 1)} / ${fmt(l.sim_gc_pct, 1)} |`);
   }
   md.push('', '**Native saturation ÷ simulated saturation, per engine** (median [min–max] over its scored settings): ' +
