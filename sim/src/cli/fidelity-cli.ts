@@ -4,6 +4,7 @@
 // anything.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
+import { runNativeFidelity } from './fidelity-native-cli.ts';
 import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { cpus, loadavg } from 'node:os';
@@ -580,4 +581,12 @@ ${candidate}BLADE's Table 7 (GC mitigation) is compared with the simulator in [m
 ${FLEET_SECTION}`;
 }
 
-main();
+// --native <results.json …>: the simulator beside native runs instead (fidelity-native-cli.ts).
+if (process.argv.includes('--native')) {
+  runNativeFidelity(process.argv.slice(2)).catch((e: Error) => {
+    process.stderr.write(`fidelity --native: ${e.message}\n`);
+    process.exit(1);
+  });
+} else {
+  main();
+}
