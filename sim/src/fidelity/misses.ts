@@ -40,10 +40,13 @@ export const MODEL_LIMITS: ModelLimit[] = [
     text:
       'Every operation, read or update, is one log instance: three core steps and six messages on the leader. A read allocates less ' +
       'than an update (measured), so workload B collects less often than A; where CPU or the serialized section sets the limit, B ' +
-      "comes out near A's throughput. Since card 1.5.0 Java's smaller Log-mutex step lets workload B through at 32 GiB as in the " +
-      "paper (27 Kops/s), but at 5 GiB too, where the paper's Java falls to 17 (Fig 8(a)): the model's G1 at a 5 GiB heap with 5 % " +
-      'updates runs short young pauses and a concurrent cycle every few seconds whose 15 ms remarks never decide the p99, so nothing ' +
-      'but CPU and the mutex limits it there.',
+      "comes out near A's throughput, and the leader's utilisation at B's maximum is A's CPU per operation at B's rate (Fig 8(b): " +
+      "the paper's Java spends 178 µs per operation in B, 0.60 × 8 / 27 Kops/s, against 213 µs in A). Since card 1.7.0 the garbage " +
+      "G1's mixed collections can take is reclaimed once, as it is made, and the rest waits for a full collection: at 5 GiB the full " +
+      'collections come at a period set by the updates, so workload B (5 % updates) meets one every 9 to 10 minutes at 17 Kops/s ' +
+      "where A (50 %) meets one every 5.5 minutes at 3 Kops/s, and B's maximum falls to about 16 Kops/s (Fig 8(a): 17). Cards " +
+      "before 1.7.0 took a share of all old garbage at every marking cycle, and B's reads, filling the least eden every half second, " +
+      'made G1 mark often enough that it never reached a full collection (27 Kops/s at 5 GiB).',
     ids: [
       'fig8a-java-b-32gib-8vcpu-max-throughput-slo',
       'fig8a-java-b-5gib-8vcpu-max-throughput-slo',
