@@ -48,14 +48,27 @@ Card ${defaultVersion}'s (as at the top):
 
 ${defaultSummary}
 
+**What improves.** Java's workload B at 5 GiB (Fig 8(a): 17 Kops/s; 27.4 → 16.3) and with it the
+C++ : Java ratio there (§5.3: 1.7; 1.04 → 1.74), so every held-out max-throughput point at 8 vCPUs
+is now within ±15 %; Java's utilisation at 6 GiB (Fig 6(b): 39 %; 58 → 33 %), where the full
+collections now come inside the window and pull the maximum down to 10.3 Kops/s; the C++ − Java gap
+of Fig 7(a). The held-out utilisation median falls from 9.5 to 8.9 pp.
+
+**What gets worse.** Java's utilisation at 8 GiB (Fig 6(b): 43 %; 50 → 71 %): with C++'s step the
+model's Java at 8 GiB, where the heap keeps young pauses short, reaches 23 Kops/s, more than at
+32 GiB (a limit of the model's G1 sizing, under What still misses); Java at 16 vCPUs (29 Kops/s;
+20.9 → 19.4), where the longer step drains each young pause's backlog more slowly; Java at 32 GiB,
+8 vCPUs, a calibration point (18 Kops/s; 16.9 → 16.3).
+
 **How it was computed.** Card ${CANDIDATE_VERSION}'s searches and runs are card ${defaultVersion}'s except Java's (the two
 cards differ only in \`g1.*\` and \`cpu.java.*\`): \`nice -n 10 npm run fidelity -- --card
 data/models/${CANDIDATE_VERSION}.json --cache DIR --shard sweep:N:java\` (N = 0, 1, 2), \`--shard sweep:3\` and
 \`--shard runs\` into a cache holding card ${defaultVersion}'s other searches and runs, then \`npm run fidelity --
---card data/models/${CANDIDATE_VERSION}.json --cache DIR\`. Both tables were computed at the code of commit
-6991e5c (before main's young-pause shortcut for G1 probes, simspeed): card ${CANDIDATE_VERSION} becomes the Lab's
-default only after its table and card ${defaultVersion}'s are recomputed on the merged head and it is
-still the better of the two over the whole table.
+--card data/models/${CANDIDATE_VERSION}.json --cache DIR\`. Card ${defaultVersion}'s rows are its committed table, computed with the
+simulator of commit a61a877; card ${CANDIDATE_VERSION}'s Java searches with that of commit 6991e5c, which adds simspeed's
+fast-mode event reduction (ffd629c, held to the plain run by step-ahead.test.ts) but not main's later
+young-pause shortcut for G1 probes (8b37261). So card ${CANDIDATE_VERSION} stays a candidate: it becomes the Lab's
+default only once both tables are recomputed on one merged head and it is still the better of the two over the whole table.
 
 `;
 }
