@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
 import { runNativeFidelity } from './fidelity-native-cli.ts';
 import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
+import { CANDIDATE_VERSION, candidate170Section } from '../fidelity/candidate-170-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
@@ -414,6 +415,12 @@ function renderFromCsv(timing: string | null): void {
     const prev = readRows(previousPath);
     const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
     candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
+  }
+  const candidatePath = `data/fidelity-candidate-${CANDIDATE_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_VERSION) {
+    const cand = readRows(candidatePath);
+    const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
+    candidate = candidate170Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, summarise(data), summarise(cand)) + candidate;
   }
   writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
 }
