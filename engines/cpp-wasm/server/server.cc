@@ -172,7 +172,10 @@ void Server::Run() {
   if (wal_ != nullptr) {
     persister_ = std::make_unique<Persister>(
         [this](const std::string& frames, const std::string* checkpoint) { return wal_->AppendGroup(frames, checkpoint); },
-        [this](uint64_t id) { OnPersisted(id); },
+        [this](uint64_t id, size_t batches) {
+          counters_.NoteWalGroup(batches);
+          OnPersisted(id);
+        },
         [this](const std::string& err) {
           Log("write-ahead log: " + err + "; stopping: a node that cannot persist must not answer");
           std::fflush(stderr);
@@ -214,7 +217,7 @@ void Server::Run() {
 // RunStatus logs the node's status line every kStatusInterval, and says when a limit turned
 // work away in the last interval (docs/protocol.md, "Native servers").
 void Server::RunStatus() {
-  uint64_t shed = 0, dropped = 0, refused = 0;
+  uint64_t shed = 0, dropped = 0, refused = 0, groups = 0, batches = 0;
   for (;;) {
     std::this_thread::sleep_for(kStatusInterval);
     CoreView core;
@@ -244,7 +247,11 @@ void Server::RunStatus() {
     shed = now_shed;
     dropped = now_dropped;
     refused = now_refused;
-    Log(StatusLine(core, counters_));
+    const uint64_t now_groups = counters_.wal_groups.load(std::memory_order_relaxed);
+    const uint64_t now_batches = counters_.wal_batches.load(std::memory_order_relaxed);
+    Log(StatusLine(core, counters_, GroupMean(now_groups - groups, now_batches - batches)));
+    groups = now_groups;
+    batches = now_batches;
     counters_.timer_late_max_us.store(0, std::memory_order_relaxed);
   }
 }
