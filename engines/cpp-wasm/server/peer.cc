@@ -1,12 +1,10 @@
 #include "peer.h"
 
-#include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -47,21 +45,8 @@ void PeerLink::Forget(size_t bytes) {
 
 void Server::AcceptPeers() {
   for (;;) {
-    sockaddr_storage sa{};
-    socklen_t len = sizeof sa;
-    const int fd = accept4(peer_listener_, reinterpret_cast<sockaddr*>(&sa), &len, SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno != EINTR && errno != ECONNABORTED) {
-        Log(std::string("accepting a peer: ") + std::strerror(errno));
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-      continue;
-    }
-    SetNoDelay(fd);
-    char host[NI_MAXHOST] = "?", port[NI_MAXSERV] = "?";
-    getnameinfo(reinterpret_cast<sockaddr*>(&sa), len, host, sizeof host, port, sizeof port,
-                NI_NUMERICHOST | NI_NUMERICSERV);
-    std::string from = std::string(host) + ":" + port;
+    std::string from;
+    const int fd = AcceptNext(peer_listener_, "a peer", &from);
     if (!StartThread([this, fd, from] { ServePeer(fd, from); })) {
       Log("cannot start a thread for a peer connection from " + from + "; closing it");
       close(fd);
