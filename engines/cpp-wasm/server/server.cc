@@ -108,6 +108,8 @@ std::string Server::Listen() {
   const Address& peer = cfg_.peers[id_];
   peer_listener_ = ListenOn(peer, &err);
   if (peer_listener_ < 0) return "cannot listen on peer address " + peer.host + ":" + peer.port + ": " + err;
+  // inherited by every peer connection it accepts (docs/protocol.md, "Limits")
+  SetReceiveBuffer(peer_listener_, kPeerSocketBufferBytes);
   const Address& client = cfg_.clients[id_];
   client_listener_ = ListenOn(client, &err);
   if (client_listener_ < 0) {

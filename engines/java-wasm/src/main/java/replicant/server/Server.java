@@ -138,8 +138,9 @@ final class Server {
 
     /** Binds both listeners (failure: exit 2 from Main), then serves until the process ends. */
     void run() throws IOException, ServerConfig.BadConfig {
-        ServerSocket peerListener = listen(cfg.peers.get((int) id), "peers[" + id + "]");
-        ServerSocket clientListener = listen(cfg.clients.get((int) id), "clients[" + id + "]");
+        // a bounded receive buffer, inherited by every peer connection it accepts (Limits)
+        ServerSocket peerListener = listen(cfg.peers.get((int) id), "peers[" + id + "]", Limits.PEER_SOCKET_BUFFER_BYTES);
+        ServerSocket clientListener = listen(cfg.clients.get((int) id), "clients[" + id + "]", 0);
         log("node " + id + " of " + numPeers + ": peers on " + cfg.peers.get((int) id) + ", clients on "
                 + cfg.clients.get((int) id) + ", commit interval " + cfg.commitIntervalMs + " ms");
         for (int p = 0; p < numPeers; p++) {
@@ -180,10 +181,12 @@ final class Server {
         ClientConnection.acceptAll(this, clientListener);
     }
 
-    private static ServerSocket listen(InetSocketAddress addr, String what) throws ServerConfig.BadConfig {
+    /** Binds a listener; receiveBufferBytes &gt; 0 fixes the kernel's receive buffer of what it accepts. */
+    static ServerSocket listen(InetSocketAddress addr, String what, int receiveBufferBytes) throws ServerConfig.BadConfig {
         try {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);
+            if (receiveBufferBytes > 0) s.setReceiveBufferSize(receiveBufferBytes);
             s.bind(addr, 128);
             return s;
         } catch (IOException e) {
