@@ -1,6 +1,6 @@
 // Options, presets and the plan: which settings to measure, with what limits. Pure: the same
 // options always give the same plan, and `--dry-run` prints it without starting anything.
-import { SYSTEMS, type SystemName } from './systems.ts';
+import { FSYNC_POLICIES, SYSTEMS, type FsyncPolicy, type SystemName } from './systems.ts';
 
 /** Bytes of one record as the paper counts its raw data: 23-byte key + 500-byte value (§4.3). */
 export const RECORD_BYTES = 523;
@@ -68,9 +68,12 @@ export interface BenchOptions {
   /** The engines' durability (docs/protocol.md, "Durability"): none (the paper's design) and/or
    * log (a write-ahead log per node, synced by each of `fsyncs`). etcd keeps its own WAL. */
   durabilities: ('none' | 'log')[];
-  fsyncs: ('always' | 'never')[];
+  fsyncs: FsyncPolicy[];
   /** GC mitigation the Go and Java servers run (their --mitigation; docs/mitigation.md). */
   mitigation: Mitigation;
+  /** Start each search from the rate that decided the previous memory size of the same system,
+   * workload, vCPUs, mode and repetition (bisect.ts, hint_ops_per_s); --cold-search turns it off. */
+  warm_start: boolean;
 }
 
 export type Mitigation = 'none' | 'blade' | 'mitmem' | 'both';
@@ -92,6 +95,7 @@ export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
 
 export const DEFAULTS: BenchOptions = {
   mitigation: 'none',
+  warm_start: true,
   systems: ['go'],
   workloads: ['a'],
   records: 100_000,
@@ -221,11 +225,14 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
   }
   if (s('fsync')) {
     const f = list(s('fsync')!, '--fsync');
-    for (const x of f) if (x !== 'always' && x !== 'never') throw new UsageError(`--fsync must be always, never or always,never, got ${JSON.stringify(x)}`);
+    for (const x of f) {
+      if (!FSYNC_POLICIES.includes(x as FsyncPolicy)) throw new UsageError(`--fsync must be always, interval or never (or a list of them), got ${JSON.stringify(x)}`);
+    }
     if (!o.durabilities.some((d) => d === 'log')) throw new UsageError('--fsync needs --durability log');
-    o.fsyncs = [...new Set(f)] as ('always' | 'never')[];
+    o.fsyncs = [...new Set(f)] as FsyncPolicy[];
   }
   o.dry_run = flags['dry-run'] === true;
+  if (flags['cold-search'] === true) o.warm_start = false;
   if (s('hosts')) {
     o.hosts = s('hosts');
     // On separate hosts the footprint is the paper's rounding error again; limits are ratio × data.
@@ -265,12 +272,17 @@ export interface Setting {
   /** none: nothing persisted (the paper's); log: the write-ahead log, synced per `fsync`.
    * etcd always runs with its own WAL and is measured once per setting. */
   durability: 'none' | 'log';
-  fsync: 'always' | 'never' | null;
+  fsync: FsyncPolicy | null;
+}
+
+/** What a warm start carries over: everything of a setting but its memory size (warmStart). */
+export function warmStartKey(s: Setting): string {
+  return [s.system, s.workload, s.vcpus, s.durability, s.fsync ?? '', s.repetition].join('/');
 }
 
 /** The durability settings a plan measures: none, then log with each fsync policy. */
-export function durabilityModes(o: BenchOptions): { durability: 'none' | 'log'; fsync: 'always' | 'never' | null }[] {
-  const modes: { durability: 'none' | 'log'; fsync: 'always' | 'never' | null }[] = [];
+export function durabilityModes(o: BenchOptions): { durability: 'none' | 'log'; fsync: FsyncPolicy | null }[] {
+  const modes: { durability: 'none' | 'log'; fsync: FsyncPolicy | null }[] = [];
   for (const d of o.durabilities) {
     if (d === 'none') modes.push({ durability: 'none', fsync: null });
     else for (const f of o.fsyncs) modes.push({ durability: 'log', fsync: f });
@@ -365,6 +377,9 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
           `  a probe is disturbed when other processes use > ${o.disturbed_cores} cores or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
         ]),
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
+    o.warm_start
+      ? '  warm-started: each search probes the previous memory size\'s answer (same system, workload, vCPUs, mode, repetition) right after the top, then its neighbour one tolerance away (--cold-search: off)'
+      : '  cold searches (--cold-search): every setting bisects its whole bracket',
     ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
     `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
     `  durability ${durabilityModes(o).map((m) => (m.fsync ? `${m.durability} (fsync ${m.fsync})` : m.durability)).join(', ')}${o.systems.some((x) => x === 'etcd') ? '; etcd with its own WAL (fsync on commit), once per setting' : ''}`,

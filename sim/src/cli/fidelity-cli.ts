@@ -4,7 +4,9 @@
 // anything.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
+import { runNativeFidelity } from './fidelity-native-cli.ts';
 import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
+import { CANDIDATE_VERSION, candidate170Section } from '../fidelity/candidate-170-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
@@ -414,6 +416,12 @@ function renderFromCsv(timing: string | null): void {
     const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
     candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
   }
+  const candidatePath = `data/fidelity-candidate-${CANDIDATE_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_VERSION) {
+    const cand = readRows(candidatePath);
+    const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
+    candidate = candidate170Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, summarise(data), summarise(cand)) + candidate;
+  }
   writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
 }
 
@@ -502,7 +510,7 @@ function summarise(data: FidelityRow[]): string {
   return [
     `- Held-out max-throughput points (8 vCPUs): ${thr.length}; within ±15 %: ${thr.filter((d) => Math.abs(d.error!) <= 15).length}; median |error| ${f(median(thr.map((d) => Math.abs(d.error!))))} %.`,
     `- Bounds: ${bounds.map((d) => `${d.id} ${d.within === 'yes' ? 'respected' : 'NOT respected'} (simulated ${d.sim})`).join('; ')}.`,
-    `- Held-out utilisations and GC shares: ${pp.length}; median |error| ${f(median(pp.map((d) => Math.abs(d.error!))))} percentage points; within 7 pp: ${pp.filter((d) => Math.abs(d.error!) <= 7).length}.`,
+    `- Held-out utilisations and GC shares: ${pp.length}; median |error| ${f(median(pp.map((d) => Math.abs(d.error!))))} percentage points; within 7 pp: ${pp.filter((d) => Math.abs(d.error!) <= 7).length}. By |error|, the points that carry it: ${[...pp].sort((a, b) => Math.abs(b.error!) - Math.abs(a.error!)).map((d) => `${d.id} ${d.sim} vs ${d.paper} (${d.error! >= 0 ? '+' : ''}${f(d.error!)} pp)`).join('; ')}.`,
     `- vCPU points (Figs 7, 10, 16 vCPUs): ${vcpu.map((d) => `${d.id} ${d.error! >= 0 ? '+' : ''}${f(d.error!)}${d.pp ? ' pp' : ' %'}`).join('; ')}; within ±20: ${vcpu.filter((d) => Math.abs(d.error!) <= 20).length} of ${vcpu.length}.`,
     `- p99 latency points within a factor of 2: ${lat.filter((d) => d.sim / d.paper <= 2 && d.sim / d.paper >= 0.5).length} of ${lat.length}.`,
     `- Largest relative misses: ${worst.map((w) => `${w.id} (${w.error! >= 0 ? '+' : ''}${f(w.error!)} %)`).join('; ')}.`,
@@ -580,4 +588,12 @@ ${candidate}BLADE's Table 7 (GC mitigation) is compared with the simulator in [m
 ${FLEET_SECTION}`;
 }
 
-main();
+// --native <results.json …>: the simulator beside native runs instead (fidelity-native-cli.ts).
+if (process.argv.includes('--native')) {
+  runNativeFidelity(process.argv.slice(2)).catch((e: Error) => {
+    process.stderr.write(`fidelity --native: ${e.message}\n`);
+    process.exit(1);
+  });
+} else {
+  main();
+}
