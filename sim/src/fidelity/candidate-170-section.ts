@@ -67,8 +67,9 @@ data/models/${CANDIDATE_VERSION}.json --cache DIR --shard sweep:N:java\` (N = 0,
 --card data/models/${CANDIDATE_VERSION}.json --cache DIR\`. Card ${defaultVersion}'s rows are its committed table, computed with the
 simulator of commit a61a877; card ${CANDIDATE_VERSION}'s Java searches with that of commit 6991e5c, which adds simspeed's
 fast-mode event reduction (ffd629c, held to the plain run by step-ahead.test.ts) but not main's later
-young-pause shortcut for G1 probes (8b37261). So card ${CANDIDATE_VERSION} stays a candidate: it becomes the Lab's
-default only once both tables are recomputed on one merged head and it is still the better of the two over the whole table.
+young-pause shortcut for G1 probes (8b37261). Its four Java sweeps, recomputed at commit f34d479 merged with
+main (the shortcut in), gave the same values to the last digit. Card ${CANDIDATE_VERSION} stays a candidate for now:
+it becomes the Lab's default once card ${defaultVersion}'s table is recomputed on the same head and ${CANDIDATE_VERSION} is still the better of the two over the whole table.
 
 `;
 }
