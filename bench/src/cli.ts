@@ -75,7 +75,7 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--cpu-shares N]   (the groups' CFS weight, default 262144; 1024 = compete as an equal)
          [--disturbed-wait-us US]   (with cpu.shares > 1024: the run-queue wait that makes a probe disturbed)
          [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
-         [--keep-scratch] [--durability none|log[,…]] [--fsync always|never[,…]]
+         [--keep-scratch] [--durability none|log[,…]] [--fsync always|interval|never[,…]]
          [--mitigation none|blade|mitmem|both]   (Go and Java servers only)
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…

@@ -32,7 +32,9 @@ describe('resolveOptions', () => {
     [{ 'min-rate': '500', 'max-rate': '400' }, /must exceed/],
     [{ 'memory-baseline': 'maybe' }, /auto or none/],
     [{ durability: 'disk' }, /--durability must be/],
-    [{ durability: 'log', fsync: 'sometimes' }, /--fsync must be/],
+    [{ durability: 'log', fsync: 'sometimes' }, /--fsync must be always, interval or never/],
+    [{ durability: 'log', fsync: 'interval,hourly' }, /--fsync must be always, interval or never \(or a list of them\), got "hourly"/],
+    [{ durability: 'none', fsync: 'interval' }, /--fsync needs --durability log/],
     [{ fsync: 'never' }, /--fsync needs --durability log/],
   ])('refuses %j with a clear message', (flags, message) => {
     expect(() => resolveOptions(flags)).toThrow(UsageError);
@@ -51,6 +53,18 @@ describe('durability', () => {
     expect(plan.filter((s) => s.system === 'cpp').map((s) => [s.durability, s.fsync]).slice(0, 3)).toEqual([['none', null], ['log', 'never'], ['log', 'always']]);
     expect(plan.find((s) => s.system === 'etcd')).toMatchObject({ durability: 'log', fsync: 'always' });
     expect(describePlan(o, plan)).toContain('durability log, fsync never');
+  });
+
+  it('takes --fsync interval and runs it between never and always, passing it to the servers by name', () => {
+    const o = resolveOptions({ preset: 'smoke', engine: 'go', durability: 'none,log', fsync: 'never,interval,always', repetitions: '2' });
+    expect(o.fsyncs).toEqual(['never', 'interval', 'always']);
+    const plan = buildPlan(o);
+    expect(plan.map((s) => s.id)).toEqual([
+      'go-a-r8-8vcpu-rep1', 'go-a-log-fsync-never-r8-8vcpu-rep1', 'go-a-log-fsync-interval-r8-8vcpu-rep1', 'go-a-log-fsync-always-r8-8vcpu-rep1',
+      'go-a-log-fsync-always-r8-8vcpu-rep2', 'go-a-log-fsync-interval-r8-8vcpu-rep2', 'go-a-log-fsync-never-r8-8vcpu-rep2', 'go-a-r8-8vcpu-rep2',
+    ]);
+    expect(plan[2]).toMatchObject({ durability: 'log', fsync: 'interval' });
+    expect(describePlan(o, plan)).toContain('durability log, fsync interval');
   });
 
   it('defaults to durability none, as before the setting existed', () => {

@@ -1,6 +1,6 @@
 // Options, presets and the plan: which settings to measure, with what limits. Pure: the same
 // options always give the same plan, and `--dry-run` prints it without starting anything.
-import { SYSTEMS, type SystemName } from './systems.ts';
+import { FSYNC_POLICIES, SYSTEMS, type FsyncPolicy, type SystemName } from './systems.ts';
 
 /** Bytes of one record as the paper counts its raw data: 23-byte key + 500-byte value (§4.3). */
 export const RECORD_BYTES = 523;
@@ -68,7 +68,7 @@ export interface BenchOptions {
   /** The engines' durability (docs/protocol.md, "Durability"): none (the paper's design) and/or
    * log (a write-ahead log per node, synced by each of `fsyncs`). etcd keeps its own WAL. */
   durabilities: ('none' | 'log')[];
-  fsyncs: ('always' | 'never')[];
+  fsyncs: FsyncPolicy[];
   /** GC mitigation the Go and Java servers run (their --mitigation; docs/mitigation.md). */
   mitigation: Mitigation;
 }
@@ -221,9 +221,11 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
   }
   if (s('fsync')) {
     const f = list(s('fsync')!, '--fsync');
-    for (const x of f) if (x !== 'always' && x !== 'never') throw new UsageError(`--fsync must be always, never or always,never, got ${JSON.stringify(x)}`);
+    for (const x of f) {
+      if (!FSYNC_POLICIES.includes(x as FsyncPolicy)) throw new UsageError(`--fsync must be always, interval or never (or a list of them), got ${JSON.stringify(x)}`);
+    }
     if (!o.durabilities.some((d) => d === 'log')) throw new UsageError('--fsync needs --durability log');
-    o.fsyncs = [...new Set(f)] as ('always' | 'never')[];
+    o.fsyncs = [...new Set(f)] as FsyncPolicy[];
   }
   o.dry_run = flags['dry-run'] === true;
   if (s('hosts')) {
@@ -265,12 +267,12 @@ export interface Setting {
   /** none: nothing persisted (the paper's); log: the write-ahead log, synced per `fsync`.
    * etcd always runs with its own WAL and is measured once per setting. */
   durability: 'none' | 'log';
-  fsync: 'always' | 'never' | null;
+  fsync: FsyncPolicy | null;
 }
 
 /** The durability settings a plan measures: none, then log with each fsync policy. */
-export function durabilityModes(o: BenchOptions): { durability: 'none' | 'log'; fsync: 'always' | 'never' | null }[] {
-  const modes: { durability: 'none' | 'log'; fsync: 'always' | 'never' | null }[] = [];
+export function durabilityModes(o: BenchOptions): { durability: 'none' | 'log'; fsync: FsyncPolicy | null }[] {
+  const modes: { durability: 'none' | 'log'; fsync: FsyncPolicy | null }[] = [];
   for (const d of o.durabilities) {
     if (d === 'none') modes.push({ durability: 'none', fsync: null });
     else for (const f of o.fsyncs) modes.push({ durability: 'log', fsync: f });

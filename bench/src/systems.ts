@@ -81,6 +81,12 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
+/** When a node's write-ahead log is synced (the servers' --fsync, docs/protocol.md): always —
+ * one fdatasync per group of records before the replies they allow; interval — a background
+ * sync every 10 ms; never — left to the kernel. */
+export type FsyncPolicy = 'always' | 'interval' | 'never';
+export const FSYNC_POLICIES: readonly FsyncPolicy[] = ['always', 'interval', 'never'];
+
 export interface StartOptions {
   system: SystemName;
   nodes: number;
@@ -89,7 +95,7 @@ export interface StartOptions {
   wrap: (id: number, argv: string[]) => string[];
   /** The engines' durability (etcd ignores it: it keeps its own WAL); data dirs go in logDir. */
   durability?: 'none' | 'log';
-  fsync?: 'always' | 'never' | null;
+  fsync?: FsyncPolicy | null;
 }
 
 export async function startSystem(o: StartOptions): Promise<RunningSystem> {

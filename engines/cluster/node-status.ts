@@ -21,6 +21,11 @@ export interface NodeStatus {
   dropped_sends: number;
   garbage_frames: number;
   timer_late_max_ms: number;
+  /** Write-ahead log (durability log; 0 without): group writes the persister made and the
+   * persist batches they carried, ever, and the mean batches per group since the last line. */
+  wal_groups?: number;
+  wal_batches?: number;
+  wal_group_mean?: number;
 }
 
 /** Every status line in a log text, oldest first; lines that do not parse are skipped. */

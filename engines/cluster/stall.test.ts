@@ -18,6 +18,7 @@ import { NativeCluster } from './launcher.ts';
 import { ReplicantClient } from './client.ts';
 import { ClosedLoopLoad, Pipeliner } from './load.ts';
 import { StatusReader, residentBytes } from './node-status.ts';
+import { describeTrace, joinCgroup, traceCatchUp } from './catch-up-trace.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 const engines = [...new Set(mixes.flat())];
@@ -143,6 +144,9 @@ for (const engine of engines) {
     it(`keeps trimming and the leader's memory flat through a ${stallSeconds} s stop of one follower (log bound ${logBound})`, async () => {
       const c = (cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 150, logBound, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
       const readers = [0, 1, 2].map((id) => new StatusReader(c.logPath(id)));
+      // REPLICANT_STALL_CGROUP: a cgroup v1 cpu directory to put the three servers in (with a
+      // cpu.cfs_quota_us cap it stands in for a starved machine; docs/protocol.md, "Log bound")
+      if (process.env.REPLICANT_STALL_CGROUP) joinCgroup(process.env.REPLICANT_STALL_CGROUP, c.processes.map((p) => p!.pid!));
       const firstLeader = await settledLeader(readers);
       expect(firstLeader).toBeGreaterThanOrEqual(0);
       const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: firstLeader, workers: 8 });
@@ -151,6 +155,7 @@ for (const engine of engines) {
         const leader = await settledLeader(readers);
         expect(leader).toBeGreaterThanOrEqual(0);
         const pid = c.processes[leader]!.pid!;
+        const pids = c.processes.map((p) => p!.pid!);
         const follower = (leader + 1) % 3;
         const before = residentBytes(pid)!;
         c.processes[follower]!.kill('SIGSTOP');
@@ -188,6 +193,15 @@ for (const engine of engines) {
         const target = (await readers[leader]!.nextStatus()).last_executed;
         let caughtUpMs = -1;
         const resumedAt = Date.now();
+        // once a second until it has: every node's status, CPU and the kernel's queues into the
+        // resumed node, printed below (what a slow catch-up waits on)
+        const trace = traceCatchUp({
+          readers,
+          pids,
+          watchPort: Number(c.config.peers[follower]!.split(':')[1]),
+          done: () => caughtUpMs >= 0,
+          timeoutMs: 60_000,
+        });
         for (const deadline = resumedAt + 60_000; Date.now() < deadline; ) {
           readers[follower]!.mark();
           const s = await readers[follower]!.nextStatus(30_000);
@@ -196,6 +210,7 @@ for (const engine of engines) {
             break;
           }
         }
+        const traceLines = describeTrace(await trace);
         console.log(
           `one stopped follower ${engine} (log bound ${logBound}): leader n${leader} RSS ${(before / MiB).toFixed(1)} MiB before, peak ` +
             `${(peak / MiB).toFixed(1)} MiB while n${follower} was stopped (+${((peak - before) / MiB).toFixed(1)}); leader last_executed ` +
@@ -213,6 +228,7 @@ for (const engine of engines) {
             `${Number.isFinite(slowestPerS) ? `, slowest status interval +${slowestPerS} entries` : ''}. ` +
             `Live follower n${live} at the stop: ${brief(liveAtStop)}; while waiting: ${brief(liveDuring)}`,
         );
+        console.log(`one stopped follower ${engine}: after SIGCONT to n${follower}, once a second:\n${traceLines.join('\n')}`);
         if (logBound > 0) {
           expect(during.last_executed - frozen, 'entries the leader executed while one follower was stopped (the other still votes)').toBeGreaterThan(logBound);
           expect(during.global_last_executed, "the leader's gle passed the stopped follower's last_executed").toBeGreaterThan(frozen);

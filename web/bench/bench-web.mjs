@@ -3,7 +3,8 @@
 //  1. the size of every built asset, raw and gzip (level 9);
 //  2. per view, in a cold headless Chromium: the JS fetched before the view is interactive
 //     (gzip) and the time to interactive: the later of "the view is ready" (html[data-ready])
-//     and the end of the last long task (> 50 ms) before a 1 s quiet window;
+//     and the end of the last long task (> 50 ms) before a 1 s quiet window (waited for with a
+//     plain evaluate, see when-in-page.mjs: Playwright's waitForFunction added a long task);
 //  3. frames per second while a 3-node cluster plays at 4× in the Cluster view.
 // Also the CPU time every browser process used for the load (to ready, and to 2.5 s after it).
 // Options: --ab OTHER_DIST (another build, e.g. main's, served beside this one: every cold load
@@ -21,6 +22,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { whenInPage } from './when-in-page.mjs';
 
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(WEB, 'dist');
@@ -120,22 +122,15 @@ async function measureView(browser, base, name, query, cdp, dist = DIST) {
   const cpu0 = await cpuByProcess(cdp);
   const t0 = Date.now();
   await page.goto(query.startsWith('data:') ? query : `${base}/${query}`);
-  let readyMs;
-  try {
-    const h = await page.waitForFunction((v) => document.documentElement.dataset.ready === v && performance.now(), name.replace(/-.*/, ''), { timeout: 30_000, polling: 'raf' });
-    readyMs = await h.jsonValue();
-  } catch {
+  const readyMs = await whenInPage(page, 'ready', name.replace(/-.*/, ''), 30_000).catch(() => null);
+  if (readyMs === null) {
     await context.close();
     return { name, error: 'never became ready (30 s)' };
   }
   const readyWall = t0 + readyMs;
   const cpuReadyMs = cpuSince(cpu0, await cpuByProcess(cdp));
   // A lesson's text is interactive first; its engines and checkpoints arrive after (data-live).
-  let liveMs = null;
-  if (name.startsWith('learn')) {
-    const l = await page.waitForFunction(() => document.querySelector('.learn-view')?.getAttribute('data-live') === 'ready' && performance.now(), null, { timeout: 60_000, polling: 'raf' }).catch(() => null);
-    liveMs = l ? await l.jsonValue() : null;
-  }
+  const liveMs = name.startsWith('learn') ? await whenInPage(page, 'live', 'ready', 60_000).catch(() => null) : null;
   // Long tasks are watched for a while after the last of those, so a 1 s quiet window can show.
   await page.waitForTimeout(2500);
   const cpuAllMs = cpuSince(cpu0, await cpuByProcess(cdp));

@@ -65,7 +65,7 @@ void Persister::Run() {
       failed_(err);
       return;
     }
-    done_(last.id);
+    done_(last.id, group.size());
   }
 }
 

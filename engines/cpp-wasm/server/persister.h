@@ -25,10 +25,10 @@ class Persister {
  public:
   // WriteGroup writes frames in one write and syncs them by policy; checkpoint, when not null,
   // is the frames of the group's last batch, a checkpoint, to compact the log to. Returns "" or
-  // the error. Done hears the newest persist id written; Failed hears a write's error (the
-  // persister stops). Both run on the persister's thread with no lock of the persister held.
+  // the error. Done hears the newest persist id written and how many batches the group carried
+  // (the status line's WAL counters); Failed hears a write's error (the persister stops). Both run on the persister's thread with no lock of the persister held.
   using WriteGroup = std::function<std::string(const std::string& frames, const std::string* checkpoint)>;
-  using Done = std::function<void(uint64_t persist_id)>;
+  using Done = std::function<void(uint64_t persist_id, size_t batches)>;
   using Failed = std::function<void(const std::string& err)>;
 
   Persister(WriteGroup write, Done done, Failed failed);

@@ -10,6 +10,7 @@
 
 #include "codec.h"
 #include "node.h"
+#include "status.h"
 #include "wal.h"
 
 namespace replicant {
@@ -23,7 +24,8 @@ class GatedDriver {
   GatedDriver() : node_(MakeConfig()) {
     persister_ = std::make_unique<Persister>(
         [this](const std::string& frames, const std::string*) { return Write(frames); },
-        [this](uint64_t id) {
+        [this](uint64_t id, size_t batches) {
+          counters_.NoteWalGroup(batches);
           Event done;
           done.type = EventType::kPersisted;
           done.persist_id = id;
@@ -67,6 +69,7 @@ class GatedDriver {
     std::unique_lock<std::mutex> lk(mu_);
     return changed_.wait_for(lk, std::chrono::seconds(10), [&] { return pred(); });
   }
+  DriverCounters counters_;  // the status line's WAL counters, as the server keeps them
   std::vector<uint64_t> replies_;
   std::vector<size_t> group_records_;  // records per write, in order
   int held_ = 0;                       // writes now waiting at the shut gate
@@ -120,6 +123,17 @@ TEST(Persister, NothingLeavesBeforeItsWriteAndWaitingBatchesShareOne) {
   ASSERT_TRUE(d.Wait([&] { return d.group_records_.size() > before; }));
   // puts 3..6 queued one persist each behind the held write: they share the next one
   EXPECT_GE(d.group_records_[before], 4u);
+  // The status line's WAL counters: one per group written, and the batches they carried, more
+  // than the groups (puts 3..6 shared a write).
+  ASSERT_TRUE(d.Wait([&] { return d.counters_.wal_groups.load() == d.group_records_.size(); }));
+  const uint64_t groups = d.counters_.wal_groups.load();
+  const uint64_t batches = d.counters_.wal_batches.load();
+  EXPECT_GE(batches, groups + 3);
+  const std::string line = StatusLine(CoreView{}, d.counters_, GroupMean(groups, batches));
+  const std::string tail = ",\"wal_groups\":" + std::to_string(groups) + ",\"wal_batches\":" +
+                           std::to_string(batches) + ",\"wal_group_mean\":" + GroupMean(groups, batches) + "}";
+  ASSERT_GE(line.size(), tail.size());
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
 }
 
 }  // namespace

@@ -1,137 +1,25 @@
 #include "server.h"
 
-#include <netdb.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/eventfd.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <deque>
 #include <functional>
 #include <system_error>
 #include <thread>
 #include <utility>
 
 #include "alloc_stats.h"
+#include "client.h"
 #include "codec.h"
 #include "net.h"
+#include "peer.h"
 
 namespace replicant {
 namespace server {
-
-// A connected client. Replies are queued by whichever thread ran the step (under the core
-// lock, without a system call) and written by that thread once it has released the core lock;
-// what the socket does not take then is left to the client's own thread, woken by an eventfd.
-struct Server::ClientConn {
-  int fd = -1;
-  int wake_fd = -1;  // eventfd: a reply was queued while `pending` was empty
-  uint64_t client_id = 0;
-  uint64_t in_flight = 0;  // requests in the core, not yet answered; guarded by the core lock
-  std::mutex write_mu;     // held by whoever is writing to the socket, so bytes keep their order
-  std::mutex mu;           // guards pending and broken
-  std::string pending;     // replies not yet written
-  bool broken = false;
-
-  // Queue adds reply bytes; never blocks. With wake_owner the client's own thread is woken to
-  // write them; otherwise the caller writes them (Flush) after releasing the core lock.
-  void Queue(std::string_view data, bool wake_owner = true) {
-    bool wake;
-    {
-      std::lock_guard<std::mutex> lk(mu);
-      if (broken) return;
-      wake = pending.empty() && wake_owner;
-      pending.append(data.data(), data.size());
-    }
-    if (wake) WakeOwner();
-  }
-
-  void WakeOwner() {
-    const uint64_t one = 1;
-    [[maybe_unused]] ssize_t n = write(wake_fd, &one, sizeof one);
-  }
-
-  size_t Backlog() {
-    std::lock_guard<std::mutex> lk(mu);
-    return pending.size();
-  }
-
-  // Flush writes what the socket takes without blocking; false if the connection failed.
-  bool Flush() {
-    std::lock_guard<std::mutex> wl(write_mu);
-    std::string out;
-    {
-      std::lock_guard<std::mutex> lk(mu);
-      if (broken) return false;
-      out.swap(pending);
-    }
-    size_t off = 0;
-    while (off < out.size()) {
-      const ssize_t n = send(fd, out.data() + off, out.size() - off, MSG_DONTWAIT | MSG_NOSIGNAL);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-        std::lock_guard<std::mutex> lk(mu);
-        broken = true;
-        pending.clear();
-        return false;
-      }
-      off += static_cast<size_t>(n);
-    }
-    if (off < out.size()) {  // put the rest back in front of what was queued meanwhile
-      std::lock_guard<std::mutex> lk(mu);
-      out.erase(0, off);
-      out += pending;
-      pending.swap(out);
-    }
-    return true;
-  }
-};
-
-// The outbound connection to one peer, owned by its sender thread. While the link is down,
-// messages for the peer are dropped, as a network would drop them; what is queued when a
-// connection breaks is lost with it; over kMaxPeerQueueBytes the oldest messages are dropped
-// (docs/protocol.md, "Native servers").
-struct Server::PeerLink {
-  uint64_t peer = 0;
-  Address addr;
-  DriverCounters* counters = nullptr;
-  std::mutex mu;  // guards everything below
-  std::condition_variable cv;
-  std::deque<std::string> queue;
-  size_t queued_bytes = 0;
-  bool up = false;  // connected: messages are queued only while true
-
-  void Enqueue(std::string line) {
-    std::lock_guard<std::mutex> lk(mu);
-    if (!up) {
-      counters->dropped_sends.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-    while (!queue.empty() && queued_bytes + line.size() > kMaxPeerQueueBytes) {
-      Forget(queue.front().size());
-      queue.pop_front();
-      counters->dropped_sends.fetch_add(1, std::memory_order_relaxed);
-    }
-    const bool was_empty = queue.empty();  // the sender waits only on an empty queue
-    queued_bytes += line.size();
-    counters->peer_queue_bytes.fetch_add(line.size(), std::memory_order_relaxed);
-    queue.push_back(std::move(line));
-    if (was_empty) cv.notify_one();
-  }
-
-  // Forget takes bytes that left the queue off the counts (mu held).
-  void Forget(size_t bytes) {
-    queued_bytes -= bytes;
-    counters->peer_queue_bytes.fetch_sub(bytes, std::memory_order_relaxed);
-  }
-};
 
 Server::Server(ServerConfig cfg, uint64_t id, Options opts)
     : cfg_(std::move(cfg)), id_(id), opts_(opts) {
@@ -257,7 +145,10 @@ void Server::Run() {
   if (wal_ != nullptr) {
     persister_ = std::make_unique<Persister>(
         [this](const std::string& frames, const std::string* checkpoint) { return wal_->AppendGroup(frames, checkpoint); },
-        [this](uint64_t id) { OnPersisted(id); },
+        [this](uint64_t id, size_t batches) {
+          counters_.NoteWalGroup(batches);
+          OnPersisted(id);
+        },
         [this](const std::string& err) {
           Log("write-ahead log: " + err + "; stopping: a node that cannot persist must not answer");
           std::fflush(stderr);
@@ -299,7 +190,7 @@ void Server::Run() {
 // RunStatus logs the node's status line every kStatusInterval, and says when a limit turned
 // work away in the last interval (docs/protocol.md, "Native servers").
 void Server::RunStatus() {
-  uint64_t shed = 0, dropped = 0, refused = 0;
+  uint64_t shed = 0, dropped = 0, refused = 0, groups = 0, batches = 0;
   for (;;) {
     std::this_thread::sleep_for(kStatusInterval);
     CoreView core;
@@ -329,7 +220,11 @@ void Server::RunStatus() {
     shed = now_shed;
     dropped = now_dropped;
     refused = now_refused;
-    Log(StatusLine(core, counters_));
+    const uint64_t now_groups = counters_.wal_groups.load(std::memory_order_relaxed);
+    const uint64_t now_batches = counters_.wal_batches.load(std::memory_order_relaxed);
+    Log(StatusLine(core, counters_, GroupMean(now_groups - groups, now_batches - batches)));
+    groups = now_groups;
+    batches = now_batches;
     counters_.timer_late_max_us.store(0, std::memory_order_relaxed);
   }
 }
@@ -525,285 +420,6 @@ void Server::RunTimers() {
       replied.swap(replied_);
     }
     SendReplies(&replied);
-  }
-}
-
-// --- clients ---
-
-void Server::AcceptClients() {
-  for (;;) {
-    const int fd = accept4(client_listener_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno != EINTR && errno != ECONNABORTED) {
-        Log(std::string("accepting a client: ") + std::strerror(errno));
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-      continue;
-    }
-    SetNoDelay(fd);
-    if (counters_.clients.load(std::memory_order_relaxed) >= kMaxClients) {
-      counters_.clients_refused.fetch_add(1, std::memory_order_relaxed);
-      [[maybe_unused]] ssize_t n = send(fd, "retry\n", 6, MSG_DONTWAIT | MSG_NOSIGNAL);
-      shutdown(fd, SHUT_WR);
-      close(fd);
-      continue;
-    }
-    uint64_t client_id;
-    {
-      std::lock_guard<std::mutex> lk(mu_);
-      client_id = id_ + cfg_.peers.size() * ++next_client_k_;  // k = 1, 2, … as in the Go server
-    }
-    counters_.clients.fetch_add(1, std::memory_order_relaxed);
-    if (!StartThread([this, fd, client_id] { ServeClient(fd, client_id); })) {
-      Log("cannot start a thread for a new client; closing it");
-      counters_.clients.fetch_sub(1, std::memory_order_relaxed);
-      close(fd);
-    }
-  }
-}
-
-// OnClientLine hands one request to the core, or answers `retry` itself when the connection or
-// the node already has as many requests in the core as the limits allow.
-void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string line) {
-  std::vector<std::shared_ptr<ClientConn>> replied;
-  bool stepped = false;
-  const Clock::time_point received = Clock::now();
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    if (conn->in_flight < kMaxInFlightPerClient && in_flight_ < kMaxInFlightTotal) {
-      conn->in_flight++;
-      in_flight_++;
-      counters_.in_flight.store(in_flight_, std::memory_order_relaxed);
-      Event ev;
-      ev.type = EventType::kClient;
-      ev.client_id = conn->client_id;
-      ev.request_id = request_id;
-      ev.line = std::move(line);
-      StepLocked(ev, received);
-      replied.swap(replied_);
-      stepped = true;
-    }
-  }
-  SendReplies(&replied);
-  if (stepped) return;
-  counters_.shed_retries.fetch_add(1, std::memory_order_relaxed);
-  conn->Queue("retry\n", /*wake_owner=*/false);  // the client's own thread: it flushes next
-}
-
-void Server::ServeClient(int fd, uint64_t client_id) {
-  auto conn = std::make_shared<ClientConn>();
-  conn->fd = fd;
-  conn->client_id = client_id;
-  conn->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (conn->wake_fd < 0) {
-    Log(std::string("cannot serve a client: eventfd: ") + std::strerror(errno));
-    close(fd);
-    counters_.clients.fetch_sub(1, std::memory_order_relaxed);
-    return;
-  }
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    clients_[client_id] = conn;
-  }
-  LineReader reader(fd, kMaxClientLine);
-  std::string line;
-  uint64_t request_id = 0;
-  bool paused = false;
-  for (bool open = true; open;) {
-    LineReader::Status st = LineReader::Status::kNeedMore;
-    while (conn->Backlog() < kMaxReplyBacklogBytes &&
-           (st = reader.TryLine(&line)) == LineReader::Status::kLine) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      OnClientLine(conn.get(), ++request_id, std::move(line));
-    }
-    if (st == LineReader::Status::kTooLong) {
-      Log("client " + std::to_string(client_id) + " sent a line over 1 MiB; closing");
-      conn->Queue("bad command\n");
-      break;
-    }
-    if (!conn->Flush()) break;
-    // A client that does not read its replies is not read from either: its requests wait in
-    // the kernel's buffers, not in ours.
-    const bool reading = conn->Backlog() < kMaxReplyBacklogBytes;
-    if (!reading && !paused) counters_.reads_paused.fetch_add(1, std::memory_order_relaxed);
-    paused = !reading;
-    pollfd p[2] = {};
-    p[0].fd = fd;
-    p[0].events = static_cast<short>((reading ? POLLIN : 0) | (conn->Backlog() > 0 ? POLLOUT : 0));
-    p[1].fd = conn->wake_fd;
-    p[1].events = POLLIN;
-    const int r = poll(p, 2, 1000);
-    if (r < 0 && errno != EINTR) break;
-    if (r <= 0) continue;
-    if ((p[1].revents & POLLIN) != 0) {
-      uint64_t v;
-      [[maybe_unused]] ssize_t n = read(conn->wake_fd, &v, sizeof v);
-    }
-    if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
-      if (!reading) break;  // gone while we were not reading
-      open = reader.Fill();
-    }
-  }
-  // The client stopped sending (or is gone): give replies still in flight a moment to arrive.
-  for (int i = 0; i < 50; i++) {
-    uint64_t waiting;
-    {
-      std::lock_guard<std::mutex> lk(mu_);
-      waiting = conn->in_flight;
-    }
-    if (!conn->Flush() || (waiting == 0 && conn->Backlog() == 0)) break;
-    pollfd p{conn->wake_fd, POLLIN, 0};
-    if (poll(&p, 1, 100) > 0) {
-      uint64_t v;
-      [[maybe_unused]] ssize_t n = read(conn->wake_fd, &v, sizeof v);
-    }
-  }
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    in_flight_ -= conn->in_flight;
-    conn->in_flight = 0;
-    counters_.in_flight.store(in_flight_, std::memory_order_relaxed);
-    clients_.erase(client_id);
-  }
-  shutdown(fd, SHUT_WR);
-  // Closing a socket with unread input resets the connection, which can destroy the last
-  // reply before the client reads it; read (and discard) what is left for a moment first.
-  char sink[65536];
-  for (int i = 0; i < 64; i++) {
-    pollfd p{fd, POLLIN, 0};
-    if (poll(&p, 1, 50) <= 0 || recv(fd, sink, sizeof sink, 0) <= 0) break;
-  }
-  close(fd);
-  close(conn->wake_fd);
-  counters_.clients.fetch_sub(1, std::memory_order_relaxed);
-}
-
-// --- peers ---
-
-void Server::AcceptPeers() {
-  for (;;) {
-    sockaddr_storage sa{};
-    socklen_t len = sizeof sa;
-    const int fd = accept4(peer_listener_, reinterpret_cast<sockaddr*>(&sa), &len, SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno != EINTR && errno != ECONNABORTED) {
-        Log(std::string("accepting a peer: ") + std::strerror(errno));
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-      continue;
-    }
-    SetNoDelay(fd);
-    char host[NI_MAXHOST] = "?", port[NI_MAXSERV] = "?";
-    getnameinfo(reinterpret_cast<sockaddr*>(&sa), len, host, sizeof host, port, sizeof port,
-                NI_NUMERICHOST | NI_NUMERICSERV);
-    std::string from = std::string(host) + ":" + port;
-    if (!StartThread([this, fd, from] { ServePeer(fd, from); })) {
-      Log("cannot start a thread for a peer connection from " + from + "; closing it");
-      close(fd);
-    }
-  }
-}
-
-void Server::ServePeer(int fd, std::string from) {
-  std::vector<std::shared_ptr<ClientConn>> replied;
-  LineReader reader(fd, kMaxPeerLine);
-  std::string line;
-  Event ev;
-  ev.type = EventType::kMessage;
-  const uint64_t n = cfg_.peers.size();
-  // When the lines now in the reader's buffer were read off the socket.
-  Clock::time_point received = Clock::now();
-  for (;;) {
-    LineReader::Status st;
-    while ((st = reader.TryLine(&line)) == LineReader::Status::kLine) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.empty()) continue;
-      if (!DecodeMessage(line, &ev.message)) {
-        counters_.garbage_frames.fetch_add(1, std::memory_order_relaxed);
-        Log("dropping a peer line from " + from + " that does not decode: " +
-            line.substr(0, 200));
-        continue;
-      }
-      const Message& m = ev.message;
-      if (m.to != id_ || m.from >= n || m.from == id_) {
-        counters_.garbage_frames.fetch_add(1, std::memory_order_relaxed);
-        Log("dropping a peer message from " + from + " with from=" + std::to_string(m.from) +
-            " to=" + std::to_string(m.to));
-        continue;
-      }
-      {
-        std::lock_guard<std::mutex> lk(mu_);
-        StepLocked(ev, received);
-        replied.swap(replied_);
-      }
-      SendReplies(&replied);
-    }
-    if (st == LineReader::Status::kTooLong) {
-      Log("peer " + from + " sent a line over 64 MiB; closing");
-      break;
-    }
-    if (!reader.Fill()) break;
-    received = Clock::now();
-  }
-  close(fd);
-}
-
-void Server::RunPeerLink(PeerLink* link) {
-  // The redial interval stays under the election timeout (at least 1.5 commit intervals): a
-  // restarted peer must hear our heartbeat before its first election timer fires, or it starts
-  // an election, wins it with an empty log, and cannot execute what the others have already
-  // trimmed (docs/protocol.md, "Native servers").
-  const auto kMaxBackoff =
-      std::max(std::chrono::milliseconds(cfg_.commit_interval_ms / 2), std::chrono::milliseconds(1));
-  const auto kMinBackoff = std::min(std::chrono::milliseconds(25), kMaxBackoff);
-  auto backoff = kMinBackoff;
-  bool logged_down = false;
-  const std::string name = "peer " + std::to_string(link->peer) + " (" + link->addr.host + ":" +
-                           link->addr.port + ")";
-  for (;;) {
-    const int fd = Dial(link->addr);
-    if (fd < 0) {
-      if (!logged_down) Log("cannot reach " + name + "; retrying");
-      logged_down = true;
-      std::this_thread::sleep_for(backoff);
-      backoff = std::min(backoff * 2, kMaxBackoff);
-      continue;
-    }
-    Log("connected to " + name);
-    logged_down = false;
-    backoff = kMinBackoff;
-    std::unique_lock<std::mutex> lk(link->mu);
-    link->up = true;
-    std::string batch;
-    for (;;) {
-      if (link->queue.empty()) {
-        link->cv.wait_for(lk, std::chrono::milliseconds(200));
-        if (link->queue.empty()) {
-          // Idle: notice a peer that went away (it never writes on this connection).
-          pollfd p{fd, POLLIN, 0};
-          char byte;
-          if (poll(&p, 1, 0) > 0 && recv(fd, &byte, 1, MSG_DONTWAIT) <= 0) break;
-          continue;
-        }
-      }
-      batch.clear();
-      while (!link->queue.empty() && batch.size() < (size_t{1} << 20)) {
-        batch += link->queue.front();
-        link->Forget(link->queue.front().size());
-        link->queue.pop_front();
-      }
-      lk.unlock();
-      const bool ok = WriteAll(fd, batch);
-      lk.lock();
-      if (!ok) break;
-    }
-    link->up = false;
-    counters_.dropped_sends.fetch_add(link->queue.size(), std::memory_order_relaxed);
-    link->Forget(link->queued_bytes);
-    link->queue.clear();  // lost with the connection
-    lk.unlock();
-    close(fd);
-    Log("lost the connection to " + name + "; reconnecting");
   }
 }
 

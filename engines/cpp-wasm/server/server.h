@@ -1,5 +1,7 @@
 // The native TCP server (docs/protocol.md, "Native servers"): the sans-IO core driven by OS
-// threads, as in the paper's C++ Replicant (§4.1):
+// threads, as in the paper's C++ Replicant (§4.1). server.cc holds the core, its timers, the
+// effects dispatched, start, status and stop; client.cc the client connections; peer.cc the
+// peer links (docs/engines.md, "The native servers, unit by unit").
 //   - a thread per client connection reads command lines and steps the core; replies are
 //     queued by whichever thread ran the step and written by it after it released the core
 //     lock (what the socket does not take is left to the client's thread, woken by an eventfd);
@@ -34,6 +36,9 @@
 
 namespace replicant {
 namespace server {
+
+struct ClientConn;  // client.h
+struct PeerLink;    // peer.h
 
 struct Options {
   bool trace = false;             // log the core's trace records to stderr
@@ -71,8 +76,6 @@ class Server {
 
  private:
   using Clock = std::chrono::steady_clock;
-  struct ClientConn;
-  struct PeerLink;
 
   static bool StartThread(std::function<void()> f);
   void Log(const std::string& line);
@@ -85,14 +88,14 @@ class Server {
   void Dispatch(const Effect& e);    // mu_ held
   void NoteTimerLateness(Clock::time_point deadline);
   void UpdateNextDeadlineLocked();  // timer_mu_ held
-  void OnClientLine(ClientConn* conn, uint64_t request_id, std::string line);
+  void OnClientLine(ClientConn* conn, uint64_t request_id, std::string line);  // client.cc
   void SendReplies(std::vector<std::shared_ptr<ClientConn>>* conns);
 
-  void AcceptClients();
-  void ServeClient(int fd, uint64_t client_id);
-  void AcceptPeers();
-  void ServePeer(int fd, std::string from);
-  void RunPeerLink(PeerLink* link);
+  void AcceptClients();                          // client.cc
+  void ServeClient(int fd, uint64_t client_id);  // client.cc
+  void AcceptPeers();                            // peer.cc
+  void ServePeer(int fd, std::string from);      // peer.cc
+  void RunPeerLink(PeerLink* link);              // peer.cc
   void RunTimers();
   void RunSignals();
   void RunStatus();

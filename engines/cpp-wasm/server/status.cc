@@ -1,5 +1,6 @@
 #include "status.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace replicant {
@@ -42,7 +43,14 @@ CoreView ReadCoreView(std::string_view json) {
   return v;
 }
 
-std::string StatusLine(const CoreView& core, const DriverCounters& c) {
+std::string GroupMean(uint64_t groups, uint64_t batches) {
+  if (groups == 0) return "0.00";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", static_cast<double>(batches) / static_cast<double>(groups));
+  return text;
+}
+
+std::string StatusLine(const CoreView& core, const DriverCounters& c, const std::string& wal_mean) {
   auto n = [](const std::atomic<uint64_t>& a) { return std::to_string(a.load(std::memory_order_relaxed)); };
   return "status {\"role\":\"" + core.role + "\",\"leader\":" + core.leader +
          ",\"ballot\":" + std::to_string(core.ballot) +
@@ -56,7 +64,9 @@ std::string StatusLine(const CoreView& core, const DriverCounters& c) {
          ",\"peer_queue_bytes\":" + n(c.peer_queue_bytes) +
          ",\"dropped_sends\":" + n(c.dropped_sends) +
          ",\"garbage_frames\":" + n(c.garbage_frames) +
-         ",\"timer_late_max_ms\":" + std::to_string(c.timer_late_max_us.load(std::memory_order_relaxed) / 1000) + "}";
+         ",\"timer_late_max_ms\":" + std::to_string(c.timer_late_max_us.load(std::memory_order_relaxed) / 1000) +
+         ",\"wal_groups\":" + n(c.wal_groups) + ",\"wal_batches\":" + n(c.wal_batches) +
+         ",\"wal_group_mean\":" + wal_mean + "}";
 }
 
 }  // namespace server

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,7 +24,20 @@ struct DriverCounters {
   std::atomic<uint64_t> dropped_sends{0};      // peer messages dropped (link down or queue full)
   std::atomic<uint64_t> garbage_frames{0};     // peer lines that did not decode or were misaddressed
   std::atomic<uint64_t> timer_late_max_us{0};  // worst timer lateness since the last status line
+  std::atomic<uint64_t> wal_groups{0};   // group writes the persister made (one sync each under --fsync always)
+  std::atomic<uint64_t> wal_batches{0};  // persist batches those groups carried
+
+  // NoteWalGroup counts one group write that carried `batches` persist batches (batches first:
+  // a reader that sees the group sees its batches, so a mean is never below 1).
+  void NoteWalGroup(size_t batches) {
+    wal_batches.fetch_add(batches, std::memory_order_relaxed);
+    wal_groups.fetch_add(1, std::memory_order_relaxed);
+  }
 };
+
+// GroupMean is the mean persist batches per group write between two readings of the WAL
+// counters, "0.00" when there was none: above 1, requests shared a sync (the group commit).
+std::string GroupMean(uint64_t groups, uint64_t batches);
 
 // The core's side of a status line, read from its Inspect JSON.
 struct CoreView {
@@ -41,8 +55,9 @@ struct CoreView {
 // (canonical: the first "ballot" and "leader" keys are the node's own).
 CoreView ReadCoreView(std::string_view inspect_json);
 
-// StatusLine renders `status {...}` (without a newline).
-std::string StatusLine(const CoreView& core, const DriverCounters& c);
+// StatusLine renders `status {...}` (without a newline); wal_mean is the mean group size since
+// the previous line (GroupMean).
+std::string StatusLine(const CoreView& core, const DriverCounters& c, const std::string& wal_mean);
 
 }  // namespace server
 }  // namespace replicant

@@ -21,10 +21,17 @@ TEST(Status, LineCarriesEveryCounter) {
   c.shed_retries = 5;
   CoreView v;
   v.role = "follower";
-  const std::string line = StatusLine(v, c);
+  const std::string line = StatusLine(v, c, "0.00");
   EXPECT_EQ(line.rfind("status {\"role\":\"follower\",\"leader\":null,", 0), 0u) << line;
   EXPECT_NE(line.find("\"shed_retries\":5,"), std::string::npos) << line;
   EXPECT_EQ(line.back(), '}');
+}
+
+TEST(Status, GroupMeanIsBatchesPerGroupWithTwoDecimals) {
+  EXPECT_EQ(GroupMean(0, 0), "0.00");
+  EXPECT_EQ(GroupMean(1, 1), "1.00");
+  EXPECT_EQ(GroupMean(4, 10), "2.50");
+  EXPECT_EQ(GroupMean(3, 10), "3.33");
 }
 
 }  // namespace

@@ -20,6 +20,14 @@ const (
 	maxPendingAccepts = 256
 	// Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
 	maxPeerQueueBytes = 1 << 20
+	// A message queued for a peer longer than this is dropped (the peer stopped reading: what
+	// it would get after resuming is stale, and working through it starves the node that must
+	// catch up; repair and snapshots bring it back instead; issue 20).
+	maxPeerMessageAge = time.Second
+	// The kernel's send buffer of a link and receive buffer of a peer connection: the bytes
+	// the kernel keeps for a stopped peer, where neither age nor size limits reach them
+	// (autotuned, loopback buffers held megabytes: seconds of stale traffic).
+	peerSocketBufferBytes = 32 << 10
 	// How often a node logs its status line.
 	statusInterval = time.Second
 )

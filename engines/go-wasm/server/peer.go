@@ -12,7 +12,8 @@ import (
 // peerLink carries everything this node sends to one peer over a connection it dials, and
 // redials with back-off when the connection breaks. While the link is down, messages for the
 // peer are dropped, as a network would drop them; over maxPeerQueueBytes the oldest queued
-// messages are dropped (docs/protocol.md, "Native servers").
+// messages are dropped, and so is a message queued longer than maxPeerMessageAge
+// (docs/protocol.md, "Native servers", "Limits").
 type peerLink struct {
 	s    *Server
 	id   int
@@ -23,14 +24,16 @@ type peerLink struct {
 	mu          sync.Mutex // guards everything below
 	wake        *sync.Cond // signalled when the queue gains a message or the link stops
 	queue       [][]byte
+	queuedAt    []time.Time // when each queued message was queued
 	queuedBytes int
+	now         func() time.Time // time.Now; a test's clock
 	up          bool // connected: sends are queued only while true
 	stopped     bool
 	conn        net.Conn
 }
 
 func newPeerLink(s *Server, id int, addr string) *peerLink {
-	p := &peerLink{s: s, id: id, addr: addr, stop: make(chan struct{})}
+	p := &peerLink{s: s, id: id, addr: addr, stop: make(chan struct{}), now: time.Now}
 	p.wake = sync.NewCond(&p.mu)
 	return p
 }
@@ -43,18 +46,26 @@ func (p *peerLink) send(msg []byte) {
 		c.droppedSends.Add(1)
 		return
 	}
-	for len(p.queue) > 0 && p.queuedBytes+len(msg)+1 > maxPeerQueueBytes {
-		p.forget(len(p.queue[0]) + 1)
-		p.queue[0] = nil
-		p.queue = p.queue[1:]
-		c.droppedSends.Add(1)
+	now := p.now()
+	for len(p.queue) > 0 && (p.queuedBytes+len(msg)+1 > maxPeerQueueBytes || now.Sub(p.queuedAt[0]) > maxPeerMessageAge) {
+		p.dropOldest()
 	}
 	if len(p.queue) == 0 {
 		p.wake.Signal() // the writer waits only on an empty queue
 	}
 	p.queue = append(p.queue, msg)
+	p.queuedAt = append(p.queuedAt, now)
 	p.queuedBytes += len(msg) + 1
 	c.peerQueueBytes.Add(int64(len(msg) + 1))
+}
+
+// dropOldest drops the oldest queued message and counts it (mu held).
+func (p *peerLink) dropOldest() {
+	p.forget(len(p.queue[0]) + 1)
+	p.queue[0] = nil
+	p.queue = p.queue[1:]
+	p.queuedAt = p.queuedAt[1:]
+	p.s.counters.droppedSends.Add(1)
 }
 
 // forget takes bytes that left the queue off the counts (mu held).
@@ -71,6 +82,7 @@ func (p *peerLink) setUp(up bool) {
 		p.s.counters.droppedSends.Add(uint64(len(p.queue)))
 		p.forget(p.queuedBytes)
 		p.queue = nil
+		p.queuedAt = nil
 	}
 	p.mu.Unlock()
 }
@@ -114,6 +126,7 @@ func (p *peerLink) run() {
 		}
 		backoff = minBackoff
 		conn.(*net.TCPConn).SetNoDelay(true)
+		conn.(*net.TCPConn).SetWriteBuffer(peerSocketBufferBytes)
 		p.mu.Lock()
 		p.conn = conn
 		p.mu.Unlock()
@@ -142,6 +155,10 @@ func (p *peerLink) pump(conn net.Conn) bool {
 		}
 		// Take a batch out of the queue and write it with the lock released: a slow peer must
 		// never hold up the core, which queues under this lock.
+		// (what waited too long while the peer did not read is dropped, not sent)
+		for now := p.now(); len(p.queue) > 0 && now.Sub(p.queuedAt[0]) > maxPeerMessageAge; {
+			p.dropOldest()
+		}
 		batch = batch[:0]
 		n := 0
 		for len(p.queue) > 0 && n < 32<<10 {
@@ -149,6 +166,7 @@ func (p *peerLink) pump(conn net.Conn) bool {
 			n += len(p.queue[0]) + 1
 			p.queue[0] = nil
 			p.queue = p.queue[1:]
+			p.queuedAt = p.queuedAt[1:]
 		}
 		p.forget(n)
 		p.mu.Unlock()
@@ -166,6 +184,9 @@ func (p *peerLink) pump(conn net.Conn) bool {
 // and logged; the connection stays open.
 func (s *Server) servePeer(conn net.Conn) {
 	defer conn.Close()
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.SetReadBuffer(peerSocketBufferBytes)
+	}
 	r := bufio.NewReaderSize(conn, 256<<10)
 	for {
 		line, err := readLine(r, maxPeerLineBytes)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -195,6 +196,37 @@ func TestPersisterGroupsBatchesAndNothingLeavesBeforeItsSync(t *testing.T) {
 	for i := 0; i < clients; i++ {
 		if got := c.do(t, fmt.Sprintf("get k%d", i)); got != fmt.Sprintf("v%d", i) {
 			t.Fatalf("get k%d: %q", i, got)
+		}
+	}
+	// The status line's WAL counters say the same as the gate saw: one per group write, and the
+	// batches they carried, more than the groups (the group commit at work).
+	waitFor(t, "the leader's WAL counters to count every group the gate saw", func() bool {
+		return s.counters.walGroups.Load() == uint64(gate.count())
+	})
+	gate.mu.Lock()
+	batches := 0
+	for _, n := range gate.groups {
+		batches += n
+	}
+	gate.mu.Unlock()
+	groups := s.counters.walGroups.Load()
+	if got := s.counters.walBatches.Load(); got != uint64(batches) || got <= groups {
+		t.Fatalf("wal_batches %d, want %d (the gate's count) and more than wal_groups %d", got, batches, groups)
+	}
+	line := statusLine(coreView{role: "leader", leader: "0"}, &s.counters, groupMean(groups, uint64(batches)))
+	want := fmt.Sprintf(`"wal_groups":%d,"wal_batches":%d,"wal_group_mean":%s}`, groups, batches, groupMean(groups, uint64(batches)))
+	if !strings.HasSuffix(line, want) {
+		t.Fatalf("status line %q does not end with %q", line, want)
+	}
+}
+
+func TestGroupMeanIsBatchesPerGroupWithTwoDecimals(t *testing.T) {
+	for _, c := range []struct {
+		groups, batches uint64
+		want            string
+	}{{0, 0, "0.00"}, {1, 1, "1.00"}, {4, 10, "2.50"}, {3, 10, "3.33"}} {
+		if got := groupMean(c.groups, c.batches); got != c.want {
+			t.Errorf("groupMean(%d, %d) = %q, want %q", c.groups, c.batches, got, c.want)
 		}
 	}
 }

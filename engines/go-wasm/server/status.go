@@ -20,6 +20,17 @@ type driverCounters struct {
 	droppedSends   atomic.Uint64 // peer messages dropped (link down or queue full)
 	garbageFrames  atomic.Uint64 // peer lines that did not decode or were misaddressed
 	timerLateMaxUs atomic.Uint64 // worst timer lateness since the last status line
+	walGroups      atomic.Uint64 // group writes the persister made (one sync each under --fsync always)
+	walBatches     atomic.Uint64 // persist batches those groups carried
+}
+
+// groupMean is the mean persist batches per group write between two readings of the WAL
+// counters, "0.00" when there was none: above 1, requests shared a sync (the group commit).
+func groupMean(groups, batches uint64) string {
+	if groups == 0 {
+		return "0.00"
+	}
+	return strconv.FormatFloat(float64(batches)/float64(groups), 'f', 2, 64)
 }
 
 // coreView is the core's side of a status line, read from its Inspect JSON.
@@ -61,14 +72,15 @@ func readCoreView(inspect []byte) coreView {
 	return v
 }
 
-func statusLine(v coreView, c *driverCounters) string {
+// statusLine formats the line; walMean is the mean group size since the previous line.
+func statusLine(v coreView, c *driverCounters, walMean string) string {
 	return fmt.Sprintf(`status {"role":"%s","leader":%s,"ballot":%d,"elections":%d,"last_index":%d,`+
 		`"last_executed":%d,"global_last_executed":%d,"replay_remaining":%d,"clients":%d,`+
 		`"clients_refused":%d,"in_flight":%d,"shed_retries":%d,"reads_paused":%d,"peer_queue_bytes":%d,`+
-		`"dropped_sends":%d,"garbage_frames":%d,"timer_late_max_ms":%d}`,
+		`"dropped_sends":%d,"garbage_frames":%d,"timer_late_max_ms":%d,"wal_groups":%d,"wal_batches":%d,"wal_group_mean":%s}`,
 		v.role, v.leader, v.ballot, v.elections, v.lastIndex, v.lastExecuted, v.gle, v.replays, c.clients.Load(), c.clientsRefused.Load(), c.inFlight.Load(),
 		c.shedRetries.Load(), c.readsPaused.Load(), c.peerQueueBytes.Load(), c.droppedSends.Load(),
-		c.garbageFrames.Load(), c.timerLateMaxUs.Load()/1000)
+		c.garbageFrames.Load(), c.timerLateMaxUs.Load()/1000, c.walGroups.Load(), c.walBatches.Load(), walMean)
 }
 
 // noteTimerLateness records how long after its deadline a timer reached the core.
@@ -86,7 +98,7 @@ func (c *driverCounters) noteTimerLateness(deadline time.Time) {
 // in the last interval.
 func (s *Server) runStatus() {
 	defer s.wg.Done()
-	var shed, dropped, refused uint64
+	var shed, dropped, refused, groups, batches uint64
 	tick := time.NewTicker(statusInterval)
 	defer tick.Stop()
 	for {
@@ -116,7 +128,9 @@ func (s *Server) runStatus() {
 			s.logger.Printf("limit: refused %d client connections (%d open)", n-refused, maxClients)
 			refused = n
 		}
-		s.logger.Print(statusLine(v, c))
+		g, b := c.walGroups.Load(), c.walBatches.Load()
+		s.logger.Print(statusLine(v, c, groupMean(g-groups, b-batches)))
+		groups, batches = g, b
 		c.timerLateMaxUs.Store(0)
 	}
 }

@@ -8,7 +8,7 @@ import { searchSlo, leaderUtilization } from '../search/slo.ts';
 import { simulate } from '../run/simulate.ts';
 import { wireSizes } from '../run/sizes.ts';
 import { fidelityKnobs } from '../fidelity/specs.ts';
-import { measurementRunSpec } from '../run/measurement.ts';
+import { measurementRunSpec, modelWindow } from '../run/measurement.ts';
 
 /** Where a fit reports its iterations (the command line prints them; tests collect them). */
 export type FitLog = (line: string) => void;
@@ -156,6 +156,55 @@ export function calibrateJavaYoung(card: ModelCard, log: FitLog = () => {}): voi
   set(card, copyKey, lo, 'ns/B', 'derived', `Calibrated on fig6a-java-a-32gib-8vcpu-max-throughput-slo (18 Kops/s at 48 % of 8 vCPUs): bisected from the assumed prior ${JAVA_COPY_PRIOR_NS_PER_BYTE} ns/B to the largest cost at which the Lab's measurement at 18 Kops/s (32 GiB, 8 vCPUs, workload A, the model window) still meets p99 <= 20 ms. Evacuation cost per byte a young pause keeps, per GC thread; it stands for all the work of a young pause that grows with what survives (copying, reference processing, survivors the model does not list), and with the pause-time goal it sets how often G1 must stop the program: with fewer vCPUs, fewer GC threads, more frequent pauses (Fig 7).`);
 }
 
+/** Java's Log-mutex step (card 1.7.0 on), derived, not fitted: the serialized section is the same
+ * code in every build (§3) and the Java and C++ builds share the gRPC set-up (Fig 6), so Java's
+ * step is C++'s calibrated one; the messages' CPU is what Fig 6(b)'s 48 % leaves with it. Card
+ * 1.5.0 set the step by hand (8.0 µs, two trials on Fig 6(a)'s 32 GiB point), and a fit there
+ * cannot identify it: G1's young pauses, not the mutex, hold Java to 18 Kops/s at 32 GiB (card
+ * 1.5.0's trials: 18.366 µs → 12.3, 10.908 → 16.2, 8.0 → 16.9 Kops/s, flattening). */
+export function deriveJavaStep(card: ModelCard): void {
+  const p = POINTS.java;
+  const cTotal = (p.u32 * VCPUS * 1e6) / p.x32;
+  const bytes = leaderBytesPerOp();
+  const allocUs = (3 * card.parameters['alloc.java.allocs_per_event']!.value * (card.parameters['alloc.java.ns_per_allocation']?.value ?? 0)) / 1000;
+  const sigma = card.parameters['cpu.cpp.step_us']!.value;
+  applyCpuSplit(card, 'java', messageUs(cTotal, 0, sigma, allocUs, bytes), sigma, cTotal, 0, bytes, p);
+  for (const k of ['in_us', 'out_us']) {
+    const q = card.parameters[`cpu.java.${k}`]!;
+    q.note = q.note
+      .replace(`calibrated on ${p.ids.join(' and ')}: `, `Derived from ${p.ids[1]} (48 % at Fig 6(a)'s 18 Kops/s) with Java's step taken from C++ (cpu.java.step_us): `)
+      .replace('minus simulated GC 0.0 us and ', 'GC CPU not subtracted (small at 32 GiB), minus ');
+  }
+  set(card, 'cpu.java.step_us', sigma, 'us', 'derived', `Taken equal to C++'s calibrated step (cpu.cpp.step_us, fitted on fig6a-cpp-a-32gib-8vcpu-max-throughput-slo): the serialized section is the same code in every build (paper section 3: the four implementations share algorithms, data structures and modules, ported from one pseudocode), and the C++ and Java builds share the gRPC set-up (Fig 6), so Java's core step under the Log mutex is taken to cost what C++'s does; its mutex alone allows 1e6 / (3 x ${sigma}) = ${Math.round(1e6 / (3 * sigma))} ops/s. Replaces card 1.5.0's 8.0 us, set by hand on Fig 6(a)'s 32 GiB point (two trials), which cannot identify the step: G1's young pauses, not the mutex, hold Java to 18 Kops/s there (1.5.0's trials: 18.366 us -> 12.3, 10.908 -> 16.2, 8.0 -> 16.9 Kops/s). The message CPU (cpu.java.in_us, out_us) is re-derived from Fig 6(b)'s 48 % with it (npm --workspace @replicant/sim run calibrate -- --engine java --cpu-only).`);
+}
+
+/** Java at 5 GiB (card 1.7.0 on, g1.reclaim_once): the reclaimable share is carried over from the
+ * reference card's calibration on Fig 6(a)'s 3 Kops/s instead of refitted by SLO searches: the
+ * share at which the model's full-collection period at that point (the Lab's measurement window,
+ * the leader's collector alone on the allocation stream) equals the reference card's. The period
+ * moves in steps of one young-pause interval (about 4 s there), so a bisection would stop on the
+ * edge of a step; the share is interpolated between two dry runs that bracket the reference
+ * (0.1 and 0.2), each costing seconds where an SLO search costs many minutes. */
+export function matchJava5Period(card: ModelCard, reference: ModelCard, log: FitLog = () => {}): void {
+  const key = 'g1.mixed_reclaimable_fraction';
+  const period = (c: ModelCard) => modelWindow(measurementRunSpec({ ...fidelityKnobs('A', 5, VCPUS), model_card: c }, 'java', 3000), 3600).event;
+  const ref = period(reference);
+  if (ref?.kind !== 'g1_full') throw new Error(`java: card ${reference.version} has no full collection at 5 GiB, 3 Kops/s to match`);
+  const at = (f: number) => {
+    card.parameters[key]!.value = f;
+    const e = period(card);
+    log(`java 5 GiB, 3 Kops/s: reclaimable ${f} → ${e?.kind ?? 'none'} every ${e?.period_s ?? '-'} s (card ${reference.version}: ${ref.period_s} s)`);
+    if (e?.kind !== 'g1_full') throw new Error(`java: no full collection at 5 GiB, 3 Kops/s with reclaimable ${f}`);
+    return e.period_s;
+  };
+  const [f0, f1] = [0.1, 0.2];
+  const [p0, p1] = [at(f0), at(f1)];
+  if (!(p0 <= ref.period_s && ref.period_s <= p1)) throw new Error(`java: ${f0} and ${f1} do not bracket card ${reference.version}'s period (${p0}, ${p1} s against ${ref.period_s} s)`);
+  const f = Math.round((f0 + ((f1 - f0) * (ref.period_s - p0)) / (p1 - p0)) * 1000) / 1000;
+  const got = at(f);
+  set(card, key, f, 'fraction', 'derived', `The share of each byte of old garbage (a value an update replaced) that lies in regions sparse enough for mixed collections to take (g1.reclaim_once); the rest waits for a full collection, so full collections come at a period set by the update rate, not by how often G1 marks. Carried over from card ${reference.version}'s calibration on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s), not refitted by a search: the share at which the model's full-collection period at that point (workload A, 5 GiB, 8 vCPUs, 3000 ops/s, the Lab's measurement window: the leader's collector alone on the allocation stream) is card ${reference.version}'s ${ref.period_s} s, interpolated between dry runs at ${f0} (${p0} s) and ${f1} (${p1} s); with it ${got} s. The calibration point keeps its period and pause; only the way the period scales with the workload changes. Counted as calibrated (npm --workspace @replicant/sim run calibrate -- --engine java --memory-only).`);
+}
+
 /** Go, Fig 9(a) at 5 GiB: the text says Go cannot meet the SLO even at 100 ops/s. In the model
  * that needs (1) a live heap at or over GOMEMLIMIT, so the collector never stops, and (2) mark
  * work large enough that assists on so small a load still break 20 ms. Each of the two least
@@ -205,6 +254,7 @@ export interface Java5FitScale {
 
 export function calibrateJava5(card: ModelCard, log: FitLog = () => {}, scale: Java5FitScale = {}): void {
   const key = 'g1.mixed_reclaimable_fraction';
+  const once = (card.parameters['g1.reclaim_once']?.value ?? 0) > 0;
   const target = scale.target_ops_per_s ?? 3000;
   const memory_gib = scale.memory_gib ?? 5;
   let lo = 0;
@@ -231,7 +281,10 @@ export function calibrateJava5(card: ModelCard, log: FitLog = () => {}, scale: J
     if (x > target) hi = f;
     else lo = f;
   }
-  set(card, key, best.f, 'fraction', 'derived', `Calibrated on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s): bisected so the simulated max throughput at ${memory_gib} GiB is ${target} ops/s (got ${Math.round(best.x)} ops/s; probes of min(600 s, max(30 s, 10 M operations / target)), like the paper's 10-minute runs: a full collection every few minutes decides the p99 here). It decides how fast old garbage is reclaimed before a full collection; it has no effect while old-generation occupancy stays below IHOP (ample memory).`);
+  const meaning = once
+    ? 'The share of each byte of old garbage (a value an update replaced) that lies in regions sparse enough for mixed collections to take (g1.reclaim_once); the rest waits for a full collection, so the full collections come at a period set by the update rate, not by how often G1 marks.'
+    : 'It decides how fast old garbage is reclaimed before a full collection; it has no effect while old-generation occupancy stays below IHOP (ample memory).';
+  set(card, key, best.f, 'fraction', 'derived', `Calibrated on fig6a-java-a-5gib-8vcpu-max-throughput-slo (3 Kops/s): bisected so the simulated max throughput at ${memory_gib} GiB is ${target} ops/s (got ${Math.round(best.x)} ops/s; probes of min(600 s, max(30 s, 10 M operations / target)), like the paper's 10-minute runs: a full collection every few minutes decides the p99 here). ${meaning}`);
 }
 
 /** The paper's leader CPU per operation (µs, GC included) at each engine's calibration point. */

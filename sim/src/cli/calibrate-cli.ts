@@ -17,7 +17,7 @@ import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { annotateMeasuredCpu, applyMeasuredAllocation, provenance } from '../models/measured-card.ts';
-import { calibrateCpu, calibrateGo5, calibrateJava5, calibrateJavaYoung, paperLeaderUsPerOp, POINTS } from '../calibrate/fit.ts';
+import { calibrateCpu, calibrateGo5, calibrateJava5, calibrateJavaYoung, deriveJavaStep, matchJava5Period, paperLeaderUsPerOp, POINTS } from '../calibrate/fit.ts';
 
 function log(msg: string): void {
   process.stderr.write(msg + '\n');
@@ -90,9 +90,13 @@ function main(): void {
     // mutex step and message CPU are fitted as for every other engine.
     if (!args.includes('--memory-only')) {
       if (e === 'java' && card.parameters['g1.pause_goal_ms'] && !card.parameters['g1.max_tenuring_threshold']) calibrateJavaYoung(card, log);
+      // Card 1.7.0 on: Java's mutex step is C++'s (the same code, §3), not fitted (1.5.0 set it by hand).
+      else if (e === 'java' && card.parameters['g1.reclaim_once']) deriveJavaStep(card);
       else calibrateCpu(card, e, log);
     }
-    if (e === 'java' && memory) calibrateJava5(card, log);
+    // Card 1.7.0 on: the reclaimable share keeps card 1.6.0's full-collection period at 3 Kops/s.
+    if (e === 'java' && memory && card.parameters['g1.reclaim_once']) matchJava5Period(card, readCard(fileURLToPath(import.meta.resolve('@replicant/data/models/1.6.0.json')), 'model card'), log);
+    else if (e === 'java' && memory) calibrateJava5(card, log);
     if (measured) annotateMeasuredCpu(card, measured, paperLeaderUsPerOp());
     writeFileSync(outPath, JSON.stringify(card, null, 2) + '\n');
     log(`${e}: written to ${outPath}`);

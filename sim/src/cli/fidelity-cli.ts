@@ -502,7 +502,7 @@ function summarise(data: FidelityRow[]): string {
   return [
     `- Held-out max-throughput points (8 vCPUs): ${thr.length}; within ±15 %: ${thr.filter((d) => Math.abs(d.error!) <= 15).length}; median |error| ${f(median(thr.map((d) => Math.abs(d.error!))))} %.`,
     `- Bounds: ${bounds.map((d) => `${d.id} ${d.within === 'yes' ? 'respected' : 'NOT respected'} (simulated ${d.sim})`).join('; ')}.`,
-    `- Held-out utilisations and GC shares: ${pp.length}; median |error| ${f(median(pp.map((d) => Math.abs(d.error!))))} percentage points; within 7 pp: ${pp.filter((d) => Math.abs(d.error!) <= 7).length}.`,
+    `- Held-out utilisations and GC shares: ${pp.length}; median |error| ${f(median(pp.map((d) => Math.abs(d.error!))))} percentage points; within 7 pp: ${pp.filter((d) => Math.abs(d.error!) <= 7).length}. By |error|, the points that carry it: ${[...pp].sort((a, b) => Math.abs(b.error!) - Math.abs(a.error!)).map((d) => `${d.id} ${d.sim} vs ${d.paper} (${d.error! >= 0 ? '+' : ''}${f(d.error!)} pp)`).join('; ')}.`,
     `- vCPU points (Figs 7, 10, 16 vCPUs): ${vcpu.map((d) => `${d.id} ${d.error! >= 0 ? '+' : ''}${f(d.error!)}${d.pp ? ' pp' : ' %'}`).join('; ')}; within ±20: ${vcpu.filter((d) => Math.abs(d.error!) <= 20).length} of ${vcpu.length}.`,
     `- p99 latency points within a factor of 2: ${lat.filter((d) => d.sim / d.paper <= 2 && d.sim / d.paper >= 0.5).length} of ${lat.length}.`,
     `- Largest relative misses: ${worst.map((w) => `${w.id} (${w.error! >= 0 ? '+' : ''}${f(w.error!)} %)`).join('; ')}.`,

@@ -11,6 +11,8 @@ import { validateCard } from '../models/card.ts';
 import candidateCardJson from '@replicant/data/models/1.4.0.json' with { type: 'json' };
 import card150Json from '@replicant/data/models/1.5.0.json' with { type: 'json' };
 import card160Json from '@replicant/data/models/1.6.0.json' with { type: 'json' };
+import card170Json from '@replicant/data/models/1.7.0.json' with { type: 'json' };
+import { modelWindow } from '../run/measurement.ts';
 import { simulate } from '../run/simulate.ts';
 import { fidelityRunSpec } from './specs.ts';
 
@@ -23,6 +25,9 @@ const CARD_150 = validateCard(card150Json);
 /** Card 1.6.0: 1.5.0 with each node's Go collector at its own phase and back-to-back cycles
  * chained between events. */
 const CARD_160 = validateCard(card160Json);
+/** Card 1.7.0: old garbage reclaimable by mixed collections once, as it is made (g1.reclaim_once),
+ * and Java's Log-mutex step taken from C++ (the same code, §3). */
+const CARD_170 = validateCard(card170Json);
 
 const TOL = 0.15;
 
@@ -88,6 +93,23 @@ describe('fidelity regression: the paper within ±15 % at the Lab’s default me
     expect(r.latency.all.mean_us / 1000).toBeLessThan(cycle_ms * 1.1);
     expect(r.latency.all.p99_us / 1000).toBeGreaterThan(100);
     expect(new Set(r.nodes.map((n) => n.gc_events[1]?.t_s)).size).toBe(3);
+  }, 600_000);
+  // Fig 8(a): Java's workload B falls to 17 Kops/s at 5 GiB. Card 1.6.0 took a share of all old
+  // garbage at every marking cycle, so B's reads, filling the least eden every half second, made
+  // G1 mark often enough to keep the scattered garbage down: no full collection ever, and B ran
+  // at its CPU limit. With the garbage reclaimable once, the full collections come at a period
+  // set by the updates: at 17 Kops/s (5 % updates) about every 9 to 10 minutes, inside the
+  // paper's 10-minute run; at 3 Kops/s of workload A (50 %) every 5.5 minutes, as card 1.6.0.
+  it('card 1.7.0: java B at 5 GiB, 17 Kops/s meets a G1 full collection inside the 10-minute window (card 1.6.0: none)', () => {
+    const at = (card: typeof CARD_160, w: 'A' | 'B', ops: number) => modelWindow({ ...fidelityRunSpec('java', w, 5, 8, ops), model_card: card }, 3600).event;
+    expect(at(CARD_160, 'B', 17_000)?.kind).not.toBe('g1_full');
+    const b = at(CARD_170, 'B', 17_000);
+    expect(b?.kind).toBe('g1_full');
+    expect(b!.period_s).toBeLessThan(600);
+    const a160 = at(CARD_160, 'A', 3_000)!;
+    const a170 = at(CARD_170, 'A', 3_000)!;
+    expect(a170.kind).toBe('g1_full');
+    expect(Math.abs(a170.period_s - a160.period_s) / a160.period_s).toBeLessThan(0.02);
   }, 600_000);
   for (const [workload, where] of [['A', 'Fig 9(a)'], ['B', 'Fig 11(a): read-heavy, yet it fails too']] as const) {
     it(`go ${workload} at 5 GiB cannot meet the SLO even at 100 ops/s (${where}, the paper’s bound)`, () => {

@@ -30,6 +30,15 @@
 //   lowers the threshold and promotes the oldest ages. So a young pause copies up to about a
 //   sixteenth of eden, not only what was written since the last one (HotSpot's age table and
 //   "Desired survivor size" in every young pause's log).
+// - old garbage is reclaimable by mixed collections once, as it is made (card 1.7.0 on): of each
+//   value an update replaces in the old generation, the share g1.mixed_reclaimable_fraction lies
+//   in regions a marking cycle finds sparse enough to collect (below G1MixedGCLiveThresholdPercent,
+//   85 % live); the rest is scattered over the dense regions that hold the 7.5 M-record map and
+//   stays until a full collection. More marking cycles find no more of it: the reclaimable part
+//   is a property of where the garbage lies, not of how often G1 looks. Cards before 1.7.0 take
+//   that share of all old garbage at every marking cycle, so a workload that pauses often (B's
+//   reads fill eden fast at a tight heap) reclaimed the scattered garbage too and never reached a
+//   full collection.
 import type { CpuPool } from './cpu.ts';
 import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
@@ -55,6 +64,9 @@ export interface G1Params {
   max_tenuring_threshold: number;
   /** The survivor space's target occupancy as a share of eden: TargetSurvivorRatio / SurvivorRatio (0.5 / 8). */
   survivor_target_fraction: number;
+  /** True (card 1.7.0 on): the reclaimable share applies once to each byte of old garbage as it
+   * is made; false: to all old garbage at every marking cycle. */
+  reclaim_once: boolean;
 }
 
 /** Ages survivors by one young pause. `ages[i]` holds the bytes that have survived i + 1 pauses;
@@ -132,6 +144,8 @@ export interface G1State {
   /** Survivor bytes by age, and the bytes an eden byte leaves surviving (card 1.5.0 on). */
   survivorAges?: number[];
   freshPerEdenByte?: number | null;
+  /** Old garbage in regions mixed collections can take, not yet taken (card 1.7.0 on). */
+  collectableGarbage?: number;
 }
 
 export class G1Runtime implements RuntimeModel {
@@ -139,6 +153,8 @@ export class G1Runtime implements RuntimeModel {
   oom_at_us: number | null = null;
   private edenUsed = 0;
   private oldGarbage = 0;
+  /** The part of oldGarbage in regions sparse enough for mixed collections (reclaim_once). */
+  private collectableGarbage = 0;
   private updatesSinceYoung = 0;
   private survivorBytesPerUpdate: number;
   private marking = false;
@@ -191,7 +207,7 @@ export class G1Runtime implements RuntimeModel {
       this.marking = false;
       this.pause(this.markEnd_us, this.p.remark_pause_ms, 'g1_remark');
       this.mixedLeft = this.p.mixed_count;
-      this.reclaimablePerMixed = (this.oldGarbage * this.p.mixed_reclaimable_fraction) / this.p.mixed_count;
+      this.reclaimablePerMixed = (this.p.reclaim_once ? this.collectableGarbage : this.oldGarbage * this.p.mixed_reclaimable_fraction) / this.p.mixed_count;
     }
   }
 
@@ -270,7 +286,9 @@ export class G1Runtime implements RuntimeModel {
       this.survivorAges = ageSurvivors(this.survivorAges, this.updatesSinceYoung * this.survivorBytesPerUpdate, this.p.max_tenuring_threshold, target).ages;
     }
     // Promoted values replace older ones: the replaced values are now old garbage.
-    this.oldGarbage += this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    const replaced = this.updatesSinceYoung * this.survivorBytesPerUpdate;
+    this.oldGarbage += replaced;
+    if (this.p.reclaim_once) this.collectableGarbage += replaced * this.p.mixed_reclaimable_fraction;
     let ms = youngPauseMs(copied, this.updatesSinceYoung, this.p.parallel_gc_threads, this.p);
     let kind = 'g1_young';
     if (this.mixedLeft > 0) {
@@ -279,6 +297,7 @@ export class G1Runtime implements RuntimeModel {
       const liveInRegions = reclaim * 0.85 / 0.15;
       ms += (liveInRegions * this.p.copy_ns_per_byte) / this.p.parallel_gc_threads / 1e6;
       this.oldGarbage -= reclaim;
+      this.collectableGarbage = Math.max(0, this.collectableGarbage - reclaim);
       this.mixedLeft--;
       kind = 'g1_mixed';
     }
@@ -286,6 +305,7 @@ export class G1Runtime implements RuntimeModel {
       // No room for even the minimum eden: a full, compacting collection.
       ms = fullPauseMs(this.live_bytes + this.log_live_bytes, this.p.parallel_gc_threads, this.p.full_gc_ns_per_live_byte);
       this.oldGarbage = 0;
+      this.collectableGarbage = 0;
       this.survivorAges = [];
       this.marking = false;
       this.mixedLeft = 0;
@@ -317,7 +337,7 @@ export class G1Runtime implements RuntimeModel {
   }
 
   state(): G1State {
-    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte };
+    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte, collectableGarbage: this.collectableGarbage };
   }
 
   /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.
@@ -334,5 +354,6 @@ export class G1Runtime implements RuntimeModel {
     this.youngNsPerEdenByte = s.youngNsPerEdenByte ?? null;
     this.survivorAges = [...(s.survivorAges ?? [])];
     this.freshPerEdenByte = s.freshPerEdenByte ?? null;
+    this.collectableGarbage = s.collectableGarbage ?? 0;
   }
 }

@@ -158,7 +158,7 @@ describe('G1', () => {
     heap_bytes: 5 * GiB, parallel_gc_threads: 8, conc_gc_threads: 2, new_size_min_fraction: 0.05, new_size_max_fraction: 0.6,
     reserve_fraction: 0.1, ihop_fraction: 0.45, young_pause_fixed_ms: 3, copy_ns_per_byte: 1.5, card_scan_ns_per_update: 150,
     mark_ns_per_live_byte: 1, remark_pause_ms: 15, mixed_reclaimable_fraction: 0.3, mixed_count: 8, full_gc_ns_per_live_byte: 3,
-    pause_goal_ms: Infinity, max_tenuring_threshold: 1, survivor_target_fraction: 0,
+    pause_goal_ms: Infinity, max_tenuring_threshold: 1, survivor_target_fraction: 0, reclaim_once: false,
   };
 
   it('survivors age one pause at a time and are promoted at the threshold or past the survivor target', () => {
@@ -252,6 +252,41 @@ describe('G1', () => {
     expect(kinds.has('g1_full')).toBe(true);
     const full = rt.events.find((e) => e.kind === 'g1_full')!;
     expect(full.pause_ms).toBeGreaterThan(1000);
+  });
+
+  // Card 1.7.0: the garbage mixed collections can take is a property of where it lies, so the
+  // full collections at a tight heap come at a period set by the update rate alone. Before, a
+  // workload that allocated more per update (workload B's reads) marked more often and so
+  // reclaimed the scattered garbage too, and never reached a full collection (Fig 8(a): Java's
+  // workload B falls to 17 Kops/s at 5 GiB).
+  function firstFull(reclaim_once: boolean, bytesPerOp: number): number | null {
+    // Mixed collections can take 5 % of the old garbage (of each byte once, or of all of it at
+    // every marking cycle).
+    const rt = new G1Runtime({ ...g1, mixed_reclaimable_fraction: 0.05, reclaim_once }, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    // 10 Kops/s, half of them updates, for up to 600 s: 2.7 MB/s of old garbage, about 380 MB
+    // of room for it above the live set and the least eden.
+    let seen = 0;
+    for (let i = 0; i < 6_000_000; i++) {
+      if (i % 2 === 0) rt.onUpdate();
+      rt.charge(i * 100, bytesPerOp, 10);
+      for (; seen < rt.events.length; seen++) if (rt.events[seen]!.kind === 'g1_full') return rt.events[seen]!.t_s;
+    }
+    return null;
+  }
+
+  it('reclaim once (card 1.7.0): the same updates bring the first full collection at about the same time, however much the reads allocate', () => {
+    const few = firstFull(true, 20_000);
+    const many = firstFull(true, 100_000);
+    expect(few).not.toBeNull();
+    expect(many).not.toBeNull();
+    expect(Math.abs(many! - few!) / few!).toBeLessThan(0.25);
+  });
+
+  it('cards before 1.7.0: five times the allocation per update marks more often and puts the full collection off far longer', () => {
+    const few = firstFull(false, 20_000);
+    const many = firstFull(false, 100_000);
+    expect(few).not.toBeNull();
+    expect(many === null || many > 2 * few!).toBe(true);
   });
 
   it('ample heap: only young pauses, rarely', () => {

@@ -98,6 +98,8 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           // A card before 1.5.0 promotes every survivor at its first pause.
           max_tenuring_threshold: card.parameters['g1.max_tenuring_threshold']?.value ?? 1,
           survivor_target_fraction: card.parameters['g1.survivor_target_fraction']?.value ?? 0,
+          // A card before 1.7.0 takes its reclaimable share of all old garbage at every marking cycle.
+          reclaim_once: (card.parameters['g1.reclaim_once']?.value ?? 0) > 0,
         },
         live.data,
         live.log,

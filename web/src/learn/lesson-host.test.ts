@@ -109,4 +109,26 @@ describe('LessonHost', () => {
     if (shown.type !== 'state') throw new Error(JSON.stringify(shown));
     expect(shown.cost).toEqual({ 'cost.ratio': '1.25' });
   });
+  it('starts fetching the engines while the simulator still loads, and reports a failed engine as the open’s error', async () => {
+    let simLoaded!: (m: typeof import('@replicant/sim/step/session')) => void;
+    const started: string[] = [];
+    const host = new LessonHost(
+      (name) => {
+        started.push(name);
+        return name === 'go' ? Promise.reject(new Error('no Go today')) : loadEngine(name);
+      },
+      () => {
+        started.push('sim');
+        return new Promise((res) => (simLoaded = res));
+      },
+    );
+    const out: LessonResponse[] = [];
+    const opening = host.handle({ type: 'open', id: 1, lesson: byNumber(1), paper: PAPER, engines: ['cpp', 'go'], step: 0 }, (r) => out.push(r));
+    // Before the simulator has arrived, both engines are already on their way.
+    await Promise.resolve();
+    expect(started).toEqual(['sim', 'cpp', 'go']);
+    simLoaded(await import('@replicant/sim/step/session'));
+    await opening;
+    expect(final(out)).toEqual({ id: 1, type: 'error', message: 'no Go today', live: null });
+  });
 });

@@ -87,12 +87,18 @@ export class LessonHost {
       return;
     }
     if (m.engines.length === 0) throw new Error('no engine chosen');
+    // Everything is fetched and compiled at once (the engines' wasm is the long pole); the
+    // loading notes name what is still awaited, in order.
+    const simLoad = this.loadSim();
+    const engineLoads = m.engines.map((e) => [e, this.loadEngine(e)] as const);
+    // Awaited below; a failure is reported there, by the first that is awaited.
+    for (const p of [simLoad, ...engineLoads.map(([, p]) => p)]) p.catch(() => {});
     loading('the simulator');
-    const sim = await this.loadSim();
+    const sim = await simLoad;
     const loaded = new Map<EngineName, SyncEngine>();
-    for (const e of m.engines) {
+    for (const [e, load] of engineLoads) {
       loading(`the ${languageOf(e)} engine (WebAssembly)`);
-      loaded.set(e, await this.loadEngine(e));
+      loaded.set(e, await load);
     }
     const sessions = m.engines.map((e) => ({
       engine: e,

@@ -20,5 +20,13 @@ pub const MAX_REPLY_BACKLOG_BYTES: usize = 1 << 20;
 pub const MAX_PENDING_ACCEPTS: u64 = 256;
 /// Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
 pub const MAX_PEER_QUEUE_BYTES: usize = 1 << 20;
+/// A message queued for a peer longer than this is dropped (the peer stopped reading: what it
+/// would get after resuming is stale, and working through it starves the node that must catch
+/// up; repair and snapshots bring it back instead; issue 20).
+pub const MAX_PEER_MESSAGE_AGE: Duration = Duration::from_secs(1);
+/// The kernel's send buffer of a link and receive buffer of a peer connection: the bytes the
+/// kernel keeps for a stopped peer, where neither age nor size limits reach them (autotuned,
+/// loopback buffers held megabytes: seconds of stale traffic).
+pub const PEER_SOCKET_BUFFER_BYTES: u32 = 32 << 10;
 /// How often a node logs its status line.
 pub const STATUS_INTERVAL: Duration = Duration::from_secs(1);

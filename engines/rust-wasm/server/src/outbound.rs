@@ -7,6 +7,7 @@ use crate::status::DriverCounters;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use tokio::sync::{mpsc, Notify};
 
 /// One client's reply path: lines go to its writer task; `backlog` counts the bytes not yet
@@ -18,9 +19,10 @@ pub(crate) struct ClientOut {
     pub(crate) in_flight: u64,
 }
 
-/// Messages waiting for one peer's writer task; bounded in bytes, oldest dropped first.
+/// Messages waiting for one peer's writer task, each with when it was queued; bounded in bytes
+/// (oldest dropped first) and in age (MAX_PEER_MESSAGE_AGE).
 pub(crate) struct PeerQueue {
-    pub(crate) queue: VecDeque<Vec<u8>>,
+    pub(crate) queue: VecDeque<(Instant, Vec<u8>)>,
     pub(crate) bytes: usize,
     /// connected: messages are queued only while true
     pub(crate) up: bool,
@@ -38,20 +40,23 @@ impl PeerLink {
     }
 
     pub(crate) fn enqueue(&self, line: Vec<u8>, c: &DriverCounters) {
+        self.enqueue_at(Instant::now(), line, c)
+    }
+
+    /// `enqueue` with the time taken as `now` (a test's clock).
+    pub(crate) fn enqueue_at(&self, now: Instant, line: Vec<u8>, c: &DriverCounters) {
         let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if !q.up {
             c.dropped_sends.fetch_add(1, Ordering::Relaxed);
             return;
         }
+        q.drop_aged(now, c);
         while !q.queue.is_empty() && q.bytes + line.len() > MAX_PEER_QUEUE_BYTES {
-            let old = q.queue.pop_front().map_or(0, |m| m.len());
-            q.bytes -= old;
-            c.peer_queue_bytes.fetch_sub(old as i64, Ordering::Relaxed);
-            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
+            q.drop_oldest(c);
         }
         q.bytes += line.len();
         c.peer_queue_bytes.fetch_add(line.len() as i64, Ordering::Relaxed);
-        q.queue.push_back(line);
+        q.queue.push_back((now, line));
         drop(q);
         self.wake.notify_one();
     }
@@ -68,16 +73,65 @@ impl PeerLink {
         }
     }
 
-    /// Takes up to about 1 MiB of queued messages as one batch.
+    /// Takes up to about 1 MiB of queued messages as one batch (what waited too long while
+    /// the peer did not read is dropped, not sent).
     pub(crate) fn take_batch(&self, c: &DriverCounters) -> Vec<u8> {
         let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        q.drop_aged(Instant::now(), c);
         let mut batch = Vec::new();
         while batch.len() < (1 << 20) {
-            let Some(m) = q.queue.pop_front() else { break };
+            let Some((_, m)) = q.queue.pop_front() else { break };
             q.bytes -= m.len();
             c.peer_queue_bytes.fetch_sub(m.len() as i64, Ordering::Relaxed);
             batch.extend_from_slice(&m);
         }
         batch
+    }
+}
+
+impl PeerQueue {
+    /// Drops the oldest queued message and counts it.
+    fn drop_oldest(&mut self, c: &DriverCounters) {
+        if let Some((_, m)) = self.queue.pop_front() {
+            self.bytes -= m.len();
+            c.peer_queue_bytes.fetch_sub(m.len() as i64, Ordering::Relaxed);
+            c.dropped_sends.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Drops every message queued longer than MAX_PEER_MESSAGE_AGE before `now`.
+    fn drop_aged(&mut self, now: Instant, c: &DriverCounters) {
+        while self.queue.front().is_some_and(|(at, _)| now.saturating_duration_since(*at) > MAX_PEER_MESSAGE_AGE) {
+            self.drop_oldest(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    // A message queued for a peer longer than MAX_PEER_MESSAGE_AGE is dropped and counted,
+    // whatever room the queue has left: a peer that stopped reading gets no backlog of stale
+    // messages to work through when it resumes (issue 20).
+    #[test]
+    fn drops_messages_queued_too_long() {
+        let c = DriverCounters::default();
+        let link = PeerLink::new();
+        link.set_up(true, &c);
+        let t0 = Instant::now();
+        for _ in 0..100 {
+            link.enqueue_at(t0, vec![b'x'; 1000], &c);
+        }
+        assert_eq!(c.dropped_sends.load(Ordering::Relaxed), 0, "dropped with 100 kB queued and no time passed");
+        link.enqueue_at(t0 + MAX_PEER_MESSAGE_AGE / 2, vec![b'x'; 1000], &c);
+        assert_eq!(c.dropped_sends.load(Ordering::Relaxed), 0, "dropped after half the age limit");
+        link.enqueue_at(t0 + MAX_PEER_MESSAGE_AGE + Duration::from_millis(1), vec![b'x'; 1000], &c);
+        // the 100 queued first are over the age; the one queued at half of it is not
+        assert_eq!(c.dropped_sends.load(Ordering::Relaxed), 100);
+        let q = link.state.lock().unwrap();
+        assert_eq!((q.queue.len(), q.bytes), (2, 2000));
+        assert_eq!(c.peer_queue_bytes.load(Ordering::Relaxed), 2000);
     }
 }

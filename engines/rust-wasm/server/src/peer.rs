@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 
 /// One connection another node opened to us: its messages, one per line.
 pub(crate) async fn serve_peer(shared: Arc<Shared>, stream: TcpStream, addr: SocketAddr) {
@@ -45,6 +45,23 @@ pub(crate) async fn serve_peer(shared: Arc<Shared>, stream: TcpStream, addr: Soc
     }
 }
 
+/// Listens for peers with a bounded kernel receive buffer (PEER_SOCKET_BUFFER_BYTES; the
+/// connections it accepts inherit it): what the kernel holds for a stopped node is bounded.
+pub(crate) fn listen_for_peers(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.set_recv_buffer_size(PEER_SOCKET_BUFFER_BYTES)?;
+    socket.bind(addr)?;
+    socket.listen(1024)
+}
+
+/// Dials a peer with a bounded kernel send buffer (PEER_SOCKET_BUFFER_BYTES).
+pub(crate) async fn dial_peer(addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+    socket.set_send_buffer_size(PEER_SOCKET_BUFFER_BYTES)?;
+    socket.connect(addr).await
+}
+
 /// The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
 /// the link is down its messages are dropped (the protocol retries on its own).
 pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) {
@@ -58,7 +75,7 @@ pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) 
     let mut backoff = min_backoff;
     let mut was_connected = false;
     loop {
-        match TcpStream::connect(addr).await {
+        match dial_peer(addr).await {
             Ok(mut stream) => {
                 let _ = stream.set_nodelay(true);
                 backoff = min_backoff;
@@ -88,5 +105,30 @@ pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) 
                 backoff = (backoff * 2).min(max_backoff);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The kernel's buffers on a peer link are bounded on both ends (autotuned loopback buffers
+    // held megabytes for a stopped peer, out of reach of the queue's limits). Linux reports
+    // twice the size asked for (its bookkeeping overhead).
+    #[test]
+    fn peer_socket_buffers_are_bounded() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let listener = listen_for_peers("127.0.0.1:0".parse().unwrap()).unwrap();
+            let addr = listener.local_addr().unwrap();
+            let accepting = tokio::spawn(async move { listener.accept().await });
+            let dialed = dial_peer(addr).await;
+            let accepted = accepting.await.unwrap();
+            let bound = 2 * PEER_SOCKET_BUFFER_BYTES;
+            let send = TcpSocket::from_std_stream(dialed.unwrap().into_std().unwrap()).send_buffer_size().unwrap();
+            assert!(send <= bound, "the link's send buffer is {send} bytes");
+            let recv = TcpSocket::from_std_stream(accepted.unwrap().0.into_std().unwrap()).recv_buffer_size().unwrap();
+            assert!(recv <= bound, "a peer connection's receive buffer is {recv} bytes");
+        });
     }
 }

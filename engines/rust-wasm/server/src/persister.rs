@@ -56,11 +56,12 @@ impl Persister {
 
     /// The persister's loop (on its own thread): `write` gets each group's frames in one piece
     /// and, when the group ends with a checkpoint batch, that batch's frames (to compact the log
-    /// to); `done` then hears the group's newest persist id. A write error ends the loop.
+    /// to); `done` then hears the group's newest persist id and how many batches it carried
+    /// (the status line's WAL counters). A write error ends the loop.
     pub(crate) fn run(
         &self,
         mut write: impl FnMut(&[u8], Option<&[u8]>) -> Result<(), String>,
-        mut done: impl FnMut(u64),
+        mut done: impl FnMut(u64, usize),
     ) -> Result<(), String> {
         let mut buf = Vec::new();
         loop {
@@ -90,7 +91,7 @@ impl Persister {
             }
             let last = group.last().expect("a group holds a batch");
             write(&buf, last.checkpoint.then_some(&last.frames[..]))?;
-            done(last.id);
+            done(last.id, group.len());
         }
     }
 }
@@ -98,7 +99,9 @@ impl Persister {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::status::{group_mean, read_core_view, status_line, DriverCounters};
     use replicant_core::{codec::decode_config, Effect, Event, Node, TimerName};
+    use std::sync::atomic::Ordering;
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -114,6 +117,7 @@ mod tests {
     struct Gated {
         node: Mutex<Node>,
         persister: Persister,
+        counters: DriverCounters,
         state: Mutex<State>,
         changed: Condvar,
     }
@@ -152,6 +156,7 @@ mod tests {
         let g = Arc::new(Gated {
             node: Mutex::new(Node::new(cfg)),
             persister: Persister::default(),
+            counters: DriverCounters::default(),
             state: Mutex::new(State::default()),
             changed: Condvar::new(),
         });
@@ -170,7 +175,10 @@ mod tests {
                         s.held -= 1;
                         Ok(())
                     },
-                    |id| g2.step(Event::Persisted(id)),
+                    |id, batches| {
+                        g2.counters.note_wal_group(batches);
+                        g2.step(Event::Persisted(id))
+                    },
                 )
             })
         };
@@ -193,5 +201,13 @@ mod tests {
         assert!(g.state.lock().unwrap().group_records[before] >= 4, "{:?}", g.state.lock().unwrap().group_records);
         g.persister.stop();
         runner.join().unwrap().unwrap();
+        // The status line's WAL counters: one per group written, and the batches they carried,
+        // more than the groups (puts 3..6 shared a write).
+        let written = g.state.lock().unwrap().group_records.len() as u64;
+        let (groups, batches) = (g.counters.wal_groups.load(Ordering::Relaxed), g.counters.wal_batches.load(Ordering::Relaxed));
+        assert_eq!(groups, written);
+        assert!(batches >= groups + 3, "{batches} batches in {groups} groups");
+        let line = status_line(&read_core_view(b"{}"), &g.counters, &group_mean(groups, batches));
+        assert!(line.ends_with(&format!("\"wal_groups\":{groups},\"wal_batches\":{batches},\"wal_group_mean\":{}}}", group_mean(groups, batches))), "{line}");
     }
 }

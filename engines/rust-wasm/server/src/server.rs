@@ -8,7 +8,7 @@ use crate::limits::*;
 use crate::outbound::PeerLink;
 use crate::persister::Persister;
 use crate::peer::{peer_writer, serve_peer};
-use crate::status::{read_core_view, status_line, DriverCounters};
+use crate::status::{group_mean, read_core_view, status_line, DriverCounters};
 use crate::wal::{parse_fsync_policy, Wal};
 use replicant_core::codec::decode_record_json;
 use replicant_core::{Config, Durability, Event, Node};
@@ -43,7 +43,7 @@ impl Shared {
     /// the last interval.
     pub(crate) async fn run_status(self: Arc<Self>) {
         let c = &self.counters;
-        let (mut shed, mut dropped, mut refused) = (0, 0, 0);
+        let (mut shed, mut dropped, mut refused, mut groups, mut batches) = (0, 0, 0, 0, 0);
         loop {
             tokio::time::sleep(STATUS_INTERVAL).await;
             let view = read_core_view(&self.core.lock().unwrap_or_else(|p| p.into_inner()).node.inspect());
@@ -66,7 +66,9 @@ impl Shared {
                 self.log(&format!("limit: refused {} client connections ({MAX_CLIENTS} open)", n - refused));
                 refused = n;
             }
-            self.log(&status_line(&view, c));
+            let (g, b) = (c.wal_groups.load(Ordering::Relaxed), c.wal_batches.load(Ordering::Relaxed));
+            self.log(&status_line(&view, c, &group_mean(g - groups, b - batches)));
+            (groups, batches) = (g, b);
             c.timer_late_max_us.store(0, Ordering::Relaxed);
         }
     }
@@ -113,7 +115,8 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
         node_cfg.snapshot_every = args.snapshot_every;
         wal = Some(w);
     }
-    let peer_listener = bind(cfg.peers[id as usize], "peers").await;
+    let peer_addr = cfg.peers[id as usize];
+    let peer_listener = crate::peer::listen_for_peers(peer_addr).unwrap_or_else(|e| die(&format!("cannot listen for peers on {peer_addr}: {e}")));
     let client_listener = bind(cfg.clients[id as usize], "clients").await;
 
     let peers = (0..num_peers).map(|p| (p != id).then(PeerLink::new)).collect();
@@ -138,7 +141,10 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
         let shared = Arc::clone(&shared);
         std::thread::spawn(move || {
             let p = shared.persister.as_ref().expect("a persister beside the log");
-            let ended = p.run(|frames, checkpoint| wal.append_group(frames, checkpoint), |id| shared.step(Event::Persisted(id)));
+            let ended = p.run(|frames, checkpoint| wal.append_group(frames, checkpoint), |id, batches| {
+                shared.counters.note_wal_group(batches);
+                shared.step(Event::Persisted(id))
+            });
             if let Err(err) = ended {
                 shared.log(&format!("write-ahead log: {err}; stopping: a node that cannot persist must not answer"));
                 std::process::exit(1);

@@ -25,6 +25,10 @@ pub struct DriverCounters {
     pub garbage_frames: AtomicU64,
     /// worst timer lateness since the last status line
     pub timer_late_max_us: AtomicU64,
+    /// group writes the persister made (one sync each under --fsync always)
+    pub wal_groups: AtomicU64,
+    /// persist batches those groups carried
+    pub wal_batches: AtomicU64,
 }
 
 impl DriverCounters {
@@ -33,6 +37,22 @@ impl DriverCounters {
         let late = Instant::now().saturating_duration_since(deadline).as_micros() as u64;
         self.timer_late_max_us.fetch_max(late, Ordering::Relaxed);
     }
+
+    /// Counts one group write of the persister that carried `batches` persist batches
+    /// (batches first: a reader that sees the group sees its batches, so a mean is never below 1).
+    pub fn note_wal_group(&self, batches: usize) {
+        self.wal_batches.fetch_add(batches as u64, Ordering::Relaxed);
+        self.wal_groups.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The mean persist batches per group write between two readings of the WAL counters, "0.00"
+/// when there was none: above 1, requests shared a sync (the group commit).
+pub fn group_mean(groups: u64, batches: u64) -> String {
+    if groups == 0 {
+        return "0.00".into();
+    }
+    format!("{:.2}", batches as f64 / groups as f64)
 }
 
 /// The core's side of a status line, read from its Inspect JSON.
@@ -74,10 +94,11 @@ pub fn read_core_view(inspect: &[u8]) -> CoreView {
     }
 }
 
-pub fn status_line(v: &CoreView, c: &DriverCounters) -> String {
+/// The line; `wal_mean` is the mean group size since the previous line (`group_mean`).
+pub fn status_line(v: &CoreView, c: &DriverCounters, wal_mean: &str) -> String {
     let n = |a: &AtomicU64| a.load(Ordering::Relaxed);
     format!(
-        "status {{\"role\":\"{}\",\"leader\":{},\"ballot\":{},\"elections\":{},\"last_index\":{},\"last_executed\":{},\"global_last_executed\":{},\"replay_remaining\":{},\"clients\":{},\"clients_refused\":{},\"in_flight\":{},\"shed_retries\":{},\"reads_paused\":{},\"peer_queue_bytes\":{},\"dropped_sends\":{},\"garbage_frames\":{},\"timer_late_max_ms\":{}}}",
+        "status {{\"role\":\"{}\",\"leader\":{},\"ballot\":{},\"elections\":{},\"last_index\":{},\"last_executed\":{},\"global_last_executed\":{},\"replay_remaining\":{},\"clients\":{},\"clients_refused\":{},\"in_flight\":{},\"shed_retries\":{},\"reads_paused\":{},\"peer_queue_bytes\":{},\"dropped_sends\":{},\"garbage_frames\":{},\"timer_late_max_ms\":{},\"wal_groups\":{},\"wal_batches\":{},\"wal_group_mean\":{}}}",
         v.role,
         v.leader,
         v.ballot,
@@ -94,7 +115,10 @@ pub fn status_line(v: &CoreView, c: &DriverCounters) -> String {
         c.peer_queue_bytes.load(Ordering::Relaxed),
         n(&c.dropped_sends),
         n(&c.garbage_frames),
-        n(&c.timer_late_max_us) / 1000
+        n(&c.timer_late_max_us) / 1000,
+        n(&c.wal_groups),
+        n(&c.wal_batches),
+        wal_mean
     )
 }
 
@@ -114,8 +138,15 @@ mod tests {
     fn line_carries_every_counter() {
         let c = DriverCounters::default();
         c.shed_retries.store(5, Ordering::Relaxed);
-        let line = status_line(&CoreView { role: "follower".into(), leader: "null".into(), ballot: 0, elections: 0, last_index: 0, last_executed: 0, global_last_executed: 0, replay_remaining: 0 }, &c);
+        let line = status_line(&CoreView { role: "follower".into(), leader: "null".into(), ballot: 0, elections: 0, last_index: 0, last_executed: 0, global_last_executed: 0, replay_remaining: 0 }, &c, "0.00");
         assert!(line.starts_with("status {\"role\":\"follower\",\"leader\":null,"), "{line}");
         assert!(line.contains("\"shed_retries\":5,"), "{line}");
+    }
+
+    #[test]
+    fn group_mean_is_batches_per_group_with_two_decimals() {
+        for (groups, batches, want) in [(0, 0, "0.00"), (1, 1, "1.00"), (4, 10, "2.50"), (3, 10, "3.33")] {
+            assert_eq!(group_mean(groups, batches), want, "group_mean({groups}, {batches})");
+        }
     }
 }

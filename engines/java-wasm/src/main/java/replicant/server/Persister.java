@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongConsumer;
 
 import replicant.core.Durability;
 
@@ -21,6 +20,11 @@ final class Persister {
     /** Writes a group's frames in one write, synced by policy; checkpoint: the last batch's frames when it is a checkpoint, else null. */
     interface WriteGroup {
         void write(byte[] frames, byte[] checkpoint) throws IOException;
+    }
+
+    /** Hears a group's newest persist id and how many batches it carried (the status line's WAL counters). */
+    interface Done {
+        void done(long persistId, int batches);
     }
 
     private static final class Batch {
@@ -54,7 +58,7 @@ final class Persister {
     }
 
     /** The persister's loop, on its own thread: returns when stopped, throws a write's error. */
-    void run(WriteGroup write, LongConsumer done) throws IOException, InterruptedException {
+    void run(WriteGroup write, Done done) throws IOException, InterruptedException {
         for (;;) {
             List<Batch> group = new ArrayList<>();
             synchronized (this) {
@@ -79,7 +83,7 @@ final class Persister {
             }
             Batch last = group.get(group.size() - 1);
             write.write(frames, last.checkpoint ? last.frames : null);
-            done.accept(last.id);
+            done.done(last.id, group.size());
         }
     }
 }

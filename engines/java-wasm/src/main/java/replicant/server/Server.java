@@ -234,7 +234,8 @@ final class Server {
     /** The persister's thread: writes groups off the lock, then steps the core with persisted. */
     private void runPersister() {
         try {
-            persister.run(wal::appendGroup, id -> {
+            persister.run(wal::appendGroup, (id, batches) -> {
+                counters.noteWalGroup(batches);
                 Event done = new Event(Messages.EventType.PERSISTED);
                 done.persistId = id;
                 core.step(done, core.now());
@@ -296,7 +297,7 @@ final class Server {
     /** Logs the status line every STATUS_INTERVAL_MS, and says when a limit turned work away in the last interval. */
     private void runStatus() {
         warmStopPath(); // before the first status line, which the nemesis waits on
-        long shed = 0, dropped = 0, refused = 0;
+        long shed = 0, dropped = 0, refused = 0, groups = 0, batches = 0;
         for (;;) {
             try {
                 Thread.sleep(Limits.STATUS_INTERVAL_MS);
@@ -322,7 +323,10 @@ final class Server {
                 log("limit: refused " + (n - refused) + " client connections (" + Limits.MAX_CLIENTS + " open)");
                 refused = n;
             }
-            log(Status.statusLine(Status.readCoreView(inspect), counters));
+            long g = counters.walGroups.get(), b = counters.walBatches.get();
+            log(Status.statusLine(Status.readCoreView(inspect), counters, Status.groupMean(g - groups, b - batches)));
+            groups = g;
+            batches = b;
             counters.timerLateMaxUs.set(0);
         }
     }

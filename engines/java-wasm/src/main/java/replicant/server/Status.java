@@ -29,6 +29,16 @@ final class Status {
         final AtomicLong garbageFrames = new AtomicLong();
         /** worst timer lateness since the last status line */
         final AtomicLong timerLateMaxUs = new AtomicLong();
+        /** group writes the persister made (one sync each under --fsync always) */
+        final AtomicLong walGroups = new AtomicLong();
+        /** persist batches those groups carried */
+        final AtomicLong walBatches = new AtomicLong();
+
+        /** Counts one group write that carried {@code batches} persist batches (batches first: a reader that sees the group sees its batches, so a mean is never below 1). */
+        void noteWalGroup(int batches) {
+            walBatches.addAndGet(batches);
+            walGroups.incrementAndGet();
+        }
 
         /** Records how long after its deadline a timer reached the core. */
         void noteTimerLateUs(long lateUs) {
@@ -82,13 +92,22 @@ final class Status {
         return v;
     }
 
-    static String statusLine(CoreView v, DriverCounters c) {
+    /** The mean persist batches per group write between two readings of the WAL counters, "0.00" when there was none: above 1, requests shared a sync (the group commit). */
+    static String groupMean(long groups, long batches) {
+        if (groups == 0) return "0.00";
+        return String.format(java.util.Locale.ROOT, "%.2f", (double) batches / groups);
+    }
+
+    /** The line; walMean is the mean group size since the previous line (groupMean). */
+    static String statusLine(CoreView v, DriverCounters c, String walMean) {
         return "status {\"role\":\"" + v.role + "\",\"leader\":" + v.leader + ",\"ballot\":" + v.ballot
                 + ",\"elections\":" + v.elections + ",\"last_index\":" + v.lastIndex + ",\"last_executed\":"
                 + v.lastExecuted + ",\"global_last_executed\":" + v.globalLastExecuted + ",\"replay_remaining\":" + v.replayRemaining + ",\"clients\":" + c.clients.get() + ",\"clients_refused\":"
                 + c.clientsRefused.get() + ",\"in_flight\":" + c.inFlight.get() + ",\"shed_retries\":"
                 + c.shedRetries.get() + ",\"reads_paused\":" + c.readsPaused.get() + ",\"peer_queue_bytes\":"
                 + c.peerQueueBytes.get() + ",\"dropped_sends\":" + c.droppedSends.get() + ",\"garbage_frames\":"
-                + c.garbageFrames.get() + ",\"timer_late_max_ms\":" + c.timerLateMaxUs.get() / 1000 + "}";
+                + c.garbageFrames.get() + ",\"timer_late_max_ms\":" + c.timerLateMaxUs.get() / 1000
+                + ",\"wal_groups\":" + c.walGroups.get() + ",\"wal_batches\":" + c.walBatches.get()
+                + ",\"wal_group_mean\":" + walMean + "}";
     }
 }

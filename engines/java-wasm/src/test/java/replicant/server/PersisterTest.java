@@ -30,6 +30,8 @@ class PersisterTest {
     private final List<Integer> groupRecords = new ArrayList<>();
     private Node node;
     private final Persister persister = new Persister();
+    /** the status line's WAL counters, as the server keeps them */
+    private final Status.DriverCounters counters = new Status.DriverCounters();
 
     private void step(Event ev) {
         synchronized (node) {
@@ -103,7 +105,8 @@ class PersisterTest {
         node = new Node(c);
         Thread runner = new Thread(() -> {
             try {
-                persister.run(this::write, id -> {
+                persister.run(this::write, (id, batches) -> {
+                    counters.noteWalGroup(batches);
                     Event done = new Event(Messages.EventType.PERSISTED);
                     done.persistId = id;
                     step(done);
@@ -137,5 +140,25 @@ class PersisterTest {
         }
         persister.stop();
         runner.join(10_000);
+        // The status line's WAL counters: one per group written, and the batches they carried,
+        // more than the groups (puts 3..6 shared a write).
+        long groups = counters.walGroups.get();
+        long batches = counters.walBatches.get();
+        synchronized (state) {
+            assertEquals(groupRecords.size(), groups);
+        }
+        assertTrue(batches >= groups + 3, batches + " batches in " + groups + " groups");
+        String line = Status.statusLine(Status.readCoreView("{}"), counters, Status.groupMean(groups, batches));
+        String tail = ",\"wal_groups\":" + groups + ",\"wal_batches\":" + batches + ",\"wal_group_mean\":"
+                + Status.groupMean(groups, batches) + "}";
+        assertTrue(line.endsWith(tail), line);
+    }
+
+    @Test
+    void groupMeanIsBatchesPerGroupWithTwoDecimals() {
+        assertEquals("0.00", Status.groupMean(0, 0));
+        assertEquals("1.00", Status.groupMean(1, 1));
+        assertEquals("2.50", Status.groupMean(4, 10));
+        assertEquals("3.33", Status.groupMean(3, 10));
     }
 }

@@ -1,0 +1,42 @@
+// Peer links of the native server (server.h): newline-delimited messages to and from the other
+// nodes. The server's peer half lives in peer.cc: accepting inbound connections (AcceptPeers),
+// a reader thread per inbound connection that steps the core (ServePeer), and a sender thread
+// per peer that dials it and writes its queue (RunPeerLink).
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+
+#include "server_config.h"
+#include "status.h"
+
+namespace replicant {
+namespace server {
+
+// The outbound connection to one peer, owned by its sender thread. While the link is down,
+// messages for the peer are dropped, as a network would drop them; what is queued when a
+// connection breaks is lost with it; over kMaxPeerQueueBytes the oldest messages are dropped
+// (docs/protocol.md, "Native servers").
+struct PeerLink {
+  uint64_t peer = 0;
+  Address addr;
+  DriverCounters* counters = nullptr;
+  std::mutex mu;  // guards everything below
+  std::condition_variable cv;
+  std::deque<std::string> queue;
+  size_t queued_bytes = 0;
+  bool up = false;  // connected: messages are queued only while true
+
+  // Enqueue queues one message line while the link is up (drops it otherwise, and the oldest
+  // lines over kMaxPeerQueueBytes); never blocks on the socket.
+  void Enqueue(std::string line);
+  // Forget takes bytes that left the queue off the counts (mu held).
+  void Forget(size_t bytes);
+};
+
+}  // namespace server
+}  // namespace replicant

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"io"
+	"log"
+	"net"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A message queued for a peer longer than maxPeerMessageAge is dropped and counted, whatever
+// room the queue has left: a peer that stopped reading gets no backlog of stale messages to work
+// through when it resumes (issue 20: the resumed node's catch-up starved the leader).
+func TestPeerLinkDropsMessagesQueuedTooLong(t *testing.T) {
+	addrs := freeAddrs(t, 4)
+	s, err := New(FileConfig{CommitIntervalMs: 150, Peers: addrs[:2], Clients: addrs[2:]}, 0, 1, log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	clock := time.Unix(1000, 0)
+	p := newPeerLink(s, 1, addrs[1])
+	p.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	p.up = true // no writer runs: every message stays queued
+	msg := make([]byte, 1000)
+	for i := 0; i < 100; i++ {
+		p.send(msg)
+	}
+	if got := s.counters.droppedSends.Load(); got != 0 {
+		t.Fatalf("%d messages dropped with 100 kB queued and no time passed", got)
+	}
+	mu.Lock()
+	clock = clock.Add(maxPeerMessageAge / 2)
+	mu.Unlock()
+	p.send(msg)
+	if got := s.counters.droppedSends.Load(); got != 0 {
+		t.Fatalf("%d messages dropped after half the age limit", got)
+	}
+	mu.Lock()
+	clock = clock.Add(maxPeerMessageAge/2 + time.Millisecond)
+	mu.Unlock()
+	p.send(msg)
+	// the 100 queued first are over the age; the one queued at half of it is not
+	if got := s.counters.droppedSends.Load(); got != 100 {
+		t.Fatalf("dropped %d messages, want the 100 queued more than %v ago", got, maxPeerMessageAge)
+	}
+	if len(p.queue) != 2 || p.queuedBytes != 2*(len(msg)+1) || s.counters.peerQueueBytes.Load() != int64(2*(len(msg)+1)) {
+		t.Fatalf("queue holds %d messages, %d bytes (status %d); want 2", len(p.queue), p.queuedBytes, s.counters.peerQueueBytes.Load())
+	}
+}
+
+// The kernel's buffers on a peer link are bounded on both ends (autotuned loopback buffers
+// held megabytes for a stopped peer, out of reach of the queue's limits).
+func TestPeerLinkSocketBuffersAreBounded(t *testing.T) {
+	addrs := freeAddrs(t, 4)
+	ln, err := net.Listen("tcp", addrs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	s, err := New(FileConfig{CommitIntervalMs: 150, Peers: addrs[:2], Clients: addrs[2:]}, 0, 1, log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPeerLink(s, 1, addrs[1])
+	s.wg.Add(1)
+	go p.run()
+	defer p.close()
+	served, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer served.Close()
+	waitFor(t, "the link to come up", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.up })
+	sockopt := func(c net.Conn, opt int) int {
+		raw, err := c.(*net.TCPConn).SyscallConn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v int
+		raw.Control(func(fd uintptr) { v, err = syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, opt) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	p.mu.Lock()
+	conn := p.conn
+	p.mu.Unlock()
+	// Linux reports twice the size asked for (its bookkeeping overhead)
+	if got := sockopt(conn, syscall.SO_SNDBUF); got > 2*peerSocketBufferBytes {
+		t.Fatalf("the link's send buffer is %d bytes, want at most %d", got, 2*peerSocketBufferBytes)
+	}
+	go s.servePeer(served) // sets the receive buffer, then reads
+	waitFor(t, "the receive buffer to be set", func() bool { return sockopt(served, syscall.SO_RCVBUF) <= 2*peerSocketBufferBytes })
+}
