@@ -330,6 +330,20 @@ test('the engines load and step in a worker: the lesson answers the student whil
   expect(await page.evaluate(() => ({ go: typeof (globalThis as { Go?: unknown }).Go, teavm: typeof (globalThis as { TeaVM?: unknown }).TeaVM }))).toEqual({ go: 'undefined', teavm: 'undefined' });
 });
 
+test('a lesson is live only once its cluster panel is drawn whole: every node card and the controls', async ({ page }) => {
+  // The panel's first draw comes in parts (one task each); data-live waits for the last part.
+  await openView(page, '?view=learn&learn.lesson=1&learn.step=1&learn.engine=cpp', 'learn', 60_000);
+  await liveStep(page);
+  // Read at one instant, in the page: no auto-waiting.
+  expect(
+    await page.evaluate(() => ({
+      cards: document.querySelectorAll('.lesson-panel .nodes [data-testid^="node-"][data-role]').length,
+      pending: document.querySelectorAll('.lesson-panel [data-testid=pending-list]').length,
+      send: document.querySelectorAll('.lesson-panel [data-testid=client-send]').length,
+    })),
+  ).toEqual({ cards: 3, pending: 1, send: 1 });
+});
+
 test('opening a lesson asks the engine worker for its step once; the next step is one goto', async ({ page }) => {
   // Every request the page posts to a worker, by type.
   await page.addInitScript(() => {

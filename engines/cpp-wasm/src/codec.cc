@@ -227,12 +227,15 @@ bool DecodeMessageValue(const JsonValue& v, Message* m) {
            AsUint(f[4], &m->ballot);
   }
   if (t == "handoff") {
-    const JsonValue* f[8];
+    const JsonValue* f[9];
     m->type = MessageType::kHandoff;
-    return ObjectFields(v, {"type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks"}, f) &&
+    return ObjectFields(v,
+                        {"type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks",
+                         "last_executed"},
+                        f) &&
            AsUint(f[1], &m->from) && AsUint(f[2], &m->to) && AsUint(f[3], &m->channel_id) &&
            AsUint(f[4], &m->ballot) && AsUint(f[5], &m->target) && AsUint(f[6], &m->collecting) &&
-           AsUint(f[7], &m->collecting_ticks);
+           AsUint(f[7], &m->collecting_ticks) && AsUint(f[8], &m->last_executed);
   }
   return false;
 }
@@ -541,6 +544,7 @@ void AppendMessage(std::string& b, const Message& m) {
       AppendUintField(b, "target", m.target, false);
       AppendUintField(b, "collecting", m.collecting, false);
       AppendUintField(b, "collecting_ticks", m.collecting_ticks, false);
+      AppendUintField(b, "last_executed", m.last_executed, false);
       break;
   }
   b.push_back('}');

@@ -115,6 +115,7 @@ void Node::HandOff() {
   m.target = target;
   m.collecting = collecting;
   m.collecting_ticks = collecting_ticks;
+  m.last_executed = log_.LastExecuted();
   Broadcast(m);
 }
 
@@ -127,6 +128,11 @@ void Node::OnHandoff(const Message& m) {
   gc_.handoff_target = m.target;
   gc_.inherited_collecting = m.collecting;
   gc_.inherited_ticks = m.collecting_ticks;
+  // the old leader's commit point, committed as its heartbeat would: only entries stored at its
+  // ballot (each holds the value chosen there), so the target asks from above it
+  log_.CommitUntil(m.last_executed, m.ballot, &changes_);
+  ApplyChanges();
+  Execute();
   if (m.target == cfg_.id) StartElection();
 }
 
@@ -147,6 +153,19 @@ void Node::GcLeaveLeadership() {
   }
 }
 
+// TakesOverFromHandoff: this node is winning the election a handoff asked it to start.
+bool Node::TakesOverFromHandoff() const {
+  return gc_.handoff_ballot != 0 && gc_.handoff_target == cfg_.id && ballot_ > gc_.handoff_ballot;
+}
+
+// SkipsExecutedReplay: a handoff's successor, with bounded elections and repair, replays only
+// above its own last_executed. Those entries are chosen (it executed them); re-proposing them
+// served only lagging peers, which repair serves from their reported last_executed
+// (docs/protocol.md, "GC mitigation", the handoff's commit point).
+bool Node::SkipsExecutedReplay() const {
+  return cfg_.election_batch > 0 && cfg_.repair_batch > 0 && TakesOverFromHandoff();
+}
+
 // GcBecomeLeader starts the leader state afresh, except that a handoff's target keeps the
 // grants its predecessor passed on (their holders may still be collecting: granting others at
 // once would let more than f collect together right after the handoff).
@@ -155,7 +174,7 @@ void Node::GcBecomeLeader() {
   std::fill(gc_.collected_seq.begin(), gc_.collected_seq.end(), 0);
   gc_.grants.clear();
   gc_.queue.clear();
-  if (gc_.handoff_ballot != 0 && gc_.handoff_target == cfg_.id && ballot_ > gc_.handoff_ballot) {
+  if (TakesOverFromHandoff()) {
     for (uint64_t p = 0; p < cfg_.num_peers; p++) {
       if ((gc_.inherited_collecting & (uint64_t{1} << p)) != 0 && p != cfg_.id &&
           gc_.grants.size() < MaxCollecting()) {

@@ -53,6 +53,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   ballot_ = b;
   quorum_tick_ = 0;
   std::fill(heard_tick_.begin(), heard_tick_.end(), 0);
+  const bool skip_executed = SkipsExecutedReplay();
   GcBecomeLeader();
   commit_gle_ = log_.GlobalLastExecuted();
   repairs_.fill(RepairStream{});
@@ -64,7 +65,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   CancelTimer(TimerName::kElection);
   TrimAndOpenCommitRound();
   SetTimer(TimerName::kCommit, cfg_.commit_interval_us);
-  StartReplay(merged);
+  StartReplay(merged, skip_executed);
 }
 
 // --- election ---
@@ -277,11 +278,15 @@ void Node::MergeOwnLogAgain(PreparePhase& p) {
 
 // --- replay ---
 
-void Node::StartReplay(InstanceMap merged) {
+void Node::StartReplay(InstanceMap merged, bool skip_executed) {
   FillHoles(merged);
   std::vector<Instance> sorted = SortedInstances(merged);
   replay_queue_.assign(std::make_move_iterator(sorted.begin()),
                        std::make_move_iterator(sorted.end()));
+  if (skip_executed) {
+    // a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+    while (!replay_queue_.empty() && replay_queue_.front().index <= log_.LastExecuted()) replay_queue_.pop_front();
+  }
   if (replay_queue_.empty()) return;
   Trace t;
   t.kind = TraceKind::kReplay;

@@ -146,7 +146,7 @@ class Node {
   void OnPrepareRequest(const Message& m);
   void OnPrepareResponse(const Message& m);
   void MergeOwnLogAgain(PreparePhase& p);
-  void StartReplay(InstanceMap merged);
+  void StartReplay(InstanceMap merged, bool skip_executed);
   void FillHoles(InstanceMap& merged);
   Message PromiseChunk(uint64_t from) const;
   void ReplayNext();
@@ -224,6 +224,8 @@ class Node {
   bool HandoffPrepare(const Message& m) const;
   void GcLeaveLeadership();
   void GcBecomeLeader();
+  bool TakesOverFromHandoff() const;
+  bool SkipsExecutedReplay() const;
   void GcAfterCommitRequest();
   bool GcOnElectionTimer();
   void GcHandoffTick();

@@ -284,7 +284,7 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 			m.Type = GcRelease
 		}
 	case "handoff":
-		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks")
+		f, ok := objectFields(v, "type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks", "last_executed")
 		if !ok {
 			return m, false
 		}
@@ -292,7 +292,7 @@ func decodeMessageValue(v *jsonValue) (Message, bool) {
 		if !ok {
 			return m, false
 		}
-		m = Message{Type: Handoff, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], Target: n[4], Collecting: n[5], CollectingTicks: n[6]}
+		m = Message{Type: Handoff, From: n[0], To: n[1], ChannelID: n[2], Ballot: n[3], Target: n[4], Collecting: n[5], CollectingTicks: n[6], LastExecuted: n[7]}
 	default:
 		return m, false
 	}
@@ -587,6 +587,7 @@ func AppendMessage(b []byte, m *Message) []byte {
 		b = appendUintField(b, "target", m.Target, false)
 		b = appendUintField(b, "collecting", m.Collecting, false)
 		b = appendUintField(b, "collecting_ticks", m.CollectingTicks, false)
+		b = appendUintField(b, "last_executed", m.LastExecuted, false)
 	}
 	return append(b, '}')
 }

@@ -46,6 +46,8 @@ type Message struct {
 	Target             uint64      // handoff: the peer asked to take over
 	Collecting         uint64      // handoff: the peers holding grants, a bit per peer
 	CollectingTicks    uint64      // handoff: the most heartbeats any of those grants may still be held
+	// (handoff also carries LastExecuted: the old leader's commit point, committed at every
+	// follower as a heartbeat's would be)
 }
 
 type TimerName uint8

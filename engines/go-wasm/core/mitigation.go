@@ -154,7 +154,8 @@ func (n *Node) handOff() {
 		ticks = max(ticks, gr.allowedTicks-gr.ticks)
 	}
 	n.trace(Trace{Kind: TraceHandoff, Leader: target})
-	n.broadcast(Message{Type: Handoff, Ballot: n.ballot, Target: target, Collecting: collecting, CollectingTicks: ticks})
+	n.broadcast(Message{Type: Handoff, Ballot: n.ballot, Target: target, Collecting: collecting, CollectingTicks: ticks,
+		LastExecuted: n.log.LastExecuted()})
 }
 
 func (n *Node) onHandoff(m *Message) {
@@ -164,6 +165,11 @@ func (n *Node) onHandoff(m *Message) {
 	}
 	n.gc.handoffBallot, n.gc.handoffTarget = m.Ballot, m.Target
 	n.gc.inheritedCollecting, n.gc.inheritedTicks = m.Collecting, m.CollectingTicks
+	// the old leader's commit point, committed as its heartbeat would: only entries stored at
+	// its ballot (each holds the value chosen there), so the target asks from above it
+	n.log.CommitUntil(m.LastExecuted, m.Ballot, &n.changes)
+	n.applyChanges()
+	n.execute()
 	if m.Target == n.cfg.ID {
 		n.startElection()
 	}
@@ -185,6 +191,20 @@ func (n *Node) gcLeaveLeadership() {
 	}
 }
 
+// takesOverFromHandoff: this node is winning the election a handoff asked it to start.
+func (n *Node) takesOverFromHandoff() bool {
+	g := &n.gc
+	return g.handoffBallot != 0 && g.handoffTarget == n.cfg.ID && n.ballot > g.handoffBallot
+}
+
+// skipsExecutedReplay: a handoff's successor, with bounded elections and repair, replays only
+// above its own last_executed. Those entries are chosen (it executed them); re-proposing them
+// served only lagging peers, which repair serves from their reported last_executed
+// (docs/protocol.md, "GC mitigation", the handoff's commit point).
+func (n *Node) skipsExecutedReplay() bool {
+	return n.cfg.ElectionBatch > 0 && n.cfg.RepairBatch > 0 && n.takesOverFromHandoff()
+}
+
 // gcBecomeLeader starts the leader state afresh, except that a handoff's target keeps the
 // grants its predecessor passed on (their holders may still be collecting: granting others
 // at once would let more than f collect together right after the handoff).
@@ -193,7 +213,7 @@ func (n *Node) gcBecomeLeader() {
 	clear(g.peerExecuted)
 	clear(g.collectedSeq)
 	g.grants, g.queue = g.grants[:0], g.queue[:0]
-	if g.handoffBallot != 0 && g.handoffTarget == n.cfg.ID && n.ballot > g.handoffBallot {
+	if n.takesOverFromHandoff() {
 		for p := uint64(0); p < n.cfg.NumPeers; p++ {
 			if g.inheritedCollecting&(1<<p) != 0 && p != n.cfg.ID && uint64(len(g.grants)) < n.maxCollecting() {
 				g.grants = append(g.grants, gcGrant{peer: p, allowedTicks: g.inheritedTicks})

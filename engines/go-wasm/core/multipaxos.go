@@ -41,6 +41,7 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.ballot = b
 	n.quorumTick = 0
 	clear(n.heardTick)
+	skipExecuted := n.skipsExecutedReplay()
 	n.gcBecomeLeader()
 	n.commitGle = n.log.GlobalLastExecuted()
 	n.repairs = [MaxNumPeers]repairStream{}
@@ -48,7 +49,7 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) 
 	n.cancelTimer(TimerElection)
 	n.trimAndOpenCommitRound()
 	n.setTimer(TimerCommit, n.cfg.CommitIntervalUs)
-	n.startReplay(merged)
+	n.startReplay(merged, skipExecuted)
 }
 
 // --- election ---
@@ -244,9 +245,15 @@ func (n *Node) mergeOwnLogAgain(p *preparePhase) {
 
 // --- replay ---
 
-func (n *Node) startReplay(merged map[uint64]Instance) {
+func (n *Node) startReplay(merged map[uint64]Instance, skipExecuted bool) {
 	n.fillHoles(merged)
 	n.replayQueue = sortedInstances(merged)
+	if skipExecuted {
+		// a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+		for len(n.replayQueue) > 0 && n.replayQueue[0].Index <= n.log.LastExecuted() {
+			n.replayQueue = n.replayQueue[1:]
+		}
+	}
 	if len(n.replayQueue) == 0 {
 		return
 	}

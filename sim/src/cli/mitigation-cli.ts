@@ -4,6 +4,8 @@
 // both; p99 / p99.9 / p99.99 in Table 7's layout, BLADE's own etcd row under each table, and how
 // far BLADE's p99.9 is from the GC-off run. Prints markdown; all values are simulated.
 //   npm --workspace @replicant/sim run mitigation [-- --rate 2000,8000 --fidelity fast|exact]
+//     [--runs blade,off,on,mitmem,both]   (a subset of the rows: when a model change moves only
+//     some of them, e.g. BLADE's, the others keep their bytes and need no re-run)
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,13 +32,20 @@ if (rates.some((r) => !Number.isInteger(r) || r < 1) || (fidelity !== 'fast' && 
 }
 
 /** The five runs of one row group: Table 7's three columns first, then MITMEM alone and both. */
-const RUNS: { label: string; mitigation: MitigationSpec }[] = [
-  { label: 'BLADE', mitigation: { mode: 'blade' } },
-  { label: 'GC off', mitigation: { mode: 'none', collector: 'off' } },
-  { label: 'GC on (no mitigation)', mitigation: { mode: 'none' } },
-  { label: 'MITMEM alone', mitigation: { mode: 'mitmem' } },
-  { label: 'BLADE + MITMEM', mitigation: { mode: 'both' } },
+const ALL_RUNS: { key: string; label: string; mitigation: MitigationSpec }[] = [
+  { key: 'blade', label: 'BLADE', mitigation: { mode: 'blade' } },
+  { key: 'off', label: 'GC off', mitigation: { mode: 'none', collector: 'off' } },
+  { key: 'on', label: 'GC on (no mitigation)', mitigation: { mode: 'none' } },
+  { key: 'mitmem', label: 'MITMEM alone', mitigation: { mode: 'mitmem' } },
+  { key: 'both', label: 'BLADE + MITMEM', mitigation: { mode: 'both' } },
 ];
+const runKeys = arg('runs', ALL_RUNS.map((r) => r.key).join(',')).split(',');
+const unknownRun = runKeys.find((k) => !ALL_RUNS.some((r) => r.key === k));
+if (unknownRun !== undefined) {
+  process.stderr.write(`mitigation-cli: --runs takes blade, off, on, mitmem, both (got "${unknownRun}")\n`);
+  process.exit(2);
+}
+const RUNS = ALL_RUNS.filter((r) => runKeys.includes(r.key));
 
 const POINTS: { engine: EngineName; gib: number }[] = [
   { engine: 'java', gib: 5 },
@@ -74,10 +83,15 @@ for (const { engine, gib } of POINTS) {
       );
     }
     out.push(`| BLADE's Table 7, etcd (BLADE / GC-Off / GC-On) | ${t7('p99')} | ${t7('p99.9')} | ${t7('p99.99')} | 100 offered | | | | |`);
-    const blade = at_us(byLabel.get('BLADE')!.latency.all, 99.9);
-    const off = at_us(byLabel.get('GC off')!.latency.all, 99.9);
-    const on = at_us(byLabel.get('GC on (no mitigation)')!.latency.all, 99.9);
-    out.push(`\np99.9: BLADE / GC off = ${(blade / off).toFixed(2)}; GC on / GC off = ${(on / off).toFixed(2)} (Table 7: ${(0.62 / 0.67).toFixed(2)} and ${(28.81 / 0.67).toFixed(1)})`);
+    const bladeRun = byLabel.get('BLADE');
+    const offRun = byLabel.get('GC off');
+    const onRun = byLabel.get('GC on (no mitigation)');
+    if (bladeRun && offRun && onRun) {
+      const blade = at_us(bladeRun.latency.all, 99.9);
+      const off = at_us(offRun.latency.all, 99.9);
+      const on = at_us(onRun.latency.all, 99.9);
+      out.push(`\np99.9: BLADE / GC off = ${(blade / off).toFixed(2)}; GC on / GC off = ${(on / off).toFixed(2)} (Table 7: ${(0.62 / 0.67).toFixed(2)} and ${(28.81 / 0.67).toFixed(1)})`);
+    }
   }
 }
 const s = ((performance.now() - t0) / 1000).toFixed(0);

@@ -30,6 +30,8 @@ const USAGE = `usage: npm run torture -- [options]
   --log-bound N       the cores' log bound: the leader trims to last_executed − N without every
                       peer's answer (needs --repair and --election; native servers: 16384;
                       default 0, the paper's protocol)
+  --mitigation blade  the cores run BLADE: every GC-like pause is announced (gc_pending) and
+                      starts when the core says collect (a leader hands off first); default none
   --no-shrink         print failures without shrinking them
   --replay SEED       run one seed and print everything (scenario, faults, history, digest)
   --keep-faults I,J   with --replay: only these of the seed's faults (as a shrunk failure prints)
@@ -55,6 +57,7 @@ interface Args {
   repair: number;
   election: number;
   logBound: number;
+  mitigation: 'blade' | null;
   shrink: boolean;
   replay: number | null;
   keepFaults: number[] | null;
@@ -72,7 +75,7 @@ function fromStart(path: string): string {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, durability: null, checkQuorum: false, repair: 0, election: 0, logBound: 0, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
+  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, durability: null, checkQuorum: false, repair: 0, election: 0, logBound: 0, mitigation: null, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs an integer in [${min}, ${max}]: ${v ?? '(missing)'}`);
@@ -104,6 +107,12 @@ function parseArgs(argv: string[]): Args {
       case '--repair': a.repair = int('repair', argv[++i], 0, 1_000_000); break;
       case '--election': a.election = int('election', argv[++i], 0, 4096); break;
       case '--log-bound': a.logBound = int('log-bound', argv[++i], 0, 1_000_000); break;
+      case '--mitigation': {
+        const m = value('mitigation', argv[++i]);
+        if (m !== 'blade' && m !== 'none') throw new UsageError(`--mitigation must be blade or none, not "${m}"`);
+        a.mitigation = m === 'blade' ? 'blade' : null;
+        break;
+      }
       case '--no-shrink': a.shrink = false; break;
       case '--replay': a.replay = int('replay', argv[++i], 0, 2 ** 40); break;
       case '--keep-faults': {
@@ -133,13 +142,14 @@ function parseArgs(argv: string[]): Args {
 function drawOptions(args: Args, engine: EngineName | 'all'): DrawOptions {
   const o: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election, logBound: args.logBound };
   if (args.durability) o.durability = args.durability;
+  if (args.mitigation) o.mitigation = args.mitigation;
   return o;
 }
 
 /** ", amnesia, check-quorum, …": the options a run was drawn with, for its printed lines */
 function modeLabel(args: Args): string {
   return (args.amnesia ? ', amnesia' : '') + (args.durability ? `, durability ${args.durability}` : '') + (args.checkQuorum ? ', check-quorum' : '') +
-    (args.repair ? `, repair ${args.repair}` : '') + (args.election ? `, election ${args.election}` : '') + (args.logBound ? `, log bound ${args.logBound}` : '');
+    (args.repair ? `, repair ${args.repair}` : '') + (args.election ? `, election ${args.election}` : '') + (args.logBound ? `, log bound ${args.logBound}` : '') + (args.mitigation ? `, ${args.mitigation}` : '');
 }
 
 function summary(s: Scenario): string {
@@ -156,6 +166,7 @@ function replayCommand(engine: string, seed: number, options: DrawOptions, keep?
   if (options.repairBatch) cmd += ` --repair ${options.repairBatch}`;
   if (options.electionBatch) cmd += ` --election ${options.electionBatch}`;
   if (options.logBound) cmd += ` --log-bound ${options.logBound}`;
+  if (options.mitigation) cmd += ` --mitigation ${options.mitigation}`;
   return cmd;
 }
 
@@ -289,7 +300,7 @@ async function main(argv: string[]): Promise<number> {
       `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s ` +
       `(engines ${tally.run_s.toFixed(1)} s, Porcupine ${tally.check_s.toFixed(1)} s; ${cpu_s.toFixed(1)} CPU s, ${(tally.seeds / Math.max(cpu_s, 1e-3)).toFixed(2)} seeds per CPU s)`);
     const { recovery_us_sum, ...rest } = tally;
-    report.push({ ...rest, cpu_s: Number(cpu_s.toFixed(2)), recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, from: args.from });
+    report.push({ ...rest, cpu_s: Number(cpu_s.toFixed(2)), recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, mitigation: args.mitigation ?? 'none', from: args.from });
   }
   if (args.report) writeFileSync(args.report, JSON.stringify({ command: `npm run torture -- ${argv.join(' ')}`, wall_s: (Date.now() - t0) / 1000, results: report }, null, 2) + '\n');
   return failed ? 1 : 0;

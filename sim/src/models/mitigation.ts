@@ -9,7 +9,7 @@
 // Pure decisions and bookkeeping; the run loop (run/simulate.ts) moves the messages.
 import type { Prng } from '../core/prng.ts';
 
-export const MITIGATION_MODEL_VERSION = '1.1.0';
+export const MITIGATION_MODEL_VERSION = '1.2.0';
 export const MITIGATION_MODES = ['none', 'blade', 'mitmem', 'both'] as const;
 export type MitigationMode = (typeof MITIGATION_MODES)[number];
 
@@ -26,6 +26,10 @@ export const DEFAULT_DEADLINE_MS = 20;
  * bounded elections as the native servers do (docs/protocol.md, "Bounded elections"): the
  * promise carries only what the candidate lacks and B replay entries are in flight at once. */
 export const BLADE_ELECTION_BATCH = 256;
+/** And with repair, as the native servers run (`repair_batch` 256): a handoff's successor then
+ * replays only above the commit point the handoff carried, since repair brings a lagging
+ * follower the entries it executed (docs/protocol.md, "GC mitigation"; model 1.2.0). */
+export const BLADE_REPAIR_BATCH = 256;
 
 export interface MitigationSpec {
   mode: MitigationMode;

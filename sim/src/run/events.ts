@@ -41,7 +41,8 @@ export type Ev =
   | { k: typeof EV.reply; thread: number; request_id: number; result: string; leader: number | undefined }
   | { k: typeof EV.timeout_sweep }
   | { k: typeof EV.resend; thread: number; request_id: number }
-  | { k: typeof EV.blade_handoff; from: number; to: number }
+  /** `executed`: the old leader's executed index as it sent the handoff (the cores' commit point) */
+  | { k: typeof EV.blade_handoff; from: number; to: number; executed: number }
   | { k: typeof EV.blade_request; node: number }
   | { k: typeof EV.blade_permission; node: number }
   | { k: typeof EV.blade_check_done; node: number }

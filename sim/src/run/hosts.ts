@@ -154,12 +154,15 @@ export class FastHost implements Host {
 
   /** This node becomes the leader (BLADE's handoff). The instances before the cluster's next
    * index are the old leader's, which it finishes itself (it answers its own clients); this
-   * node's own range starts there. Like the cores' successor it first replays every instance
-   * above the global last executed its last heartbeat carried, `batch` in flight at once
-   * (bounded elections): they take the next indexes, so its own clients' commands execute
-   * after them. The replay starts at the node's `start` step. */
-  takeOver(batch: number): void {
-    const replay = Math.max(0, this.cluster.nextIndex - 1 - this.cluster.gle);
+   * node's own range starts there. Like the cores' successor (mitigation model 1.2.0) it first
+   * replays every instance above the handoff's commit point (`commitPoint`: the old leader's
+   * executed index as it sent the handoff; the successor executed up to it from the handoff),
+   * `batch` in flight at once (bounded elections): they take the next indexes, so its own
+   * clients' commands execute after them. The replay starts at the node's `start` step.
+   * (Model 1.1.0 replayed everything above the gle of the last heartbeat, as the cores did
+   * before the handoff carried its commit point.) */
+  takeOver(batch: number, commitPoint: number): void {
+    const replay = Math.max(0, this.cluster.nextIndex - 1 - Math.max(commitPoint, this.cluster.gle));
     this.cluster.leader = this.id;
     this.executed = this.cluster.nextIndex - 1;
     this.nextIndex = this.cluster.nextIndex;
@@ -175,6 +178,11 @@ export class FastHost implements Host {
     this.nextIndex += replay;
     this.cluster.nextIndex = this.nextIndex;
     this.cluster.gle = this.cluster.executedAtHeartbeat = this.executed;
+  }
+
+  /** The last index this node executed. */
+  executedIndex(): number {
+    return this.executed;
   }
 
   /** Instances this node proposed and has not executed yet. */

@@ -197,7 +197,11 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     const follower = dryRun(card, s, engine, 'follower', horizon_us);
     const l = settledState(rt.events, snapshots);
     const f = settledState(follower.rt.events, follower.snapshots);
-    if (l && f) out.g1_start = [l, f];
+    if (l && f) {
+      out.g1_start = [l, f];
+      const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, horizon_us / 1e6, leader, follower);
+      if (phases) out.g1_phases = phases;
+    }
   }
   if (best.kind === 'g1_full') {
     const first = byKind.get(best.kind)!.times[0]!;
@@ -214,8 +218,65 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
 /** The shortcut's runs: one episode per group of full collections close together (leader and
  * followers), each from the phases a little before it, and a steady sample halfway to the first. */
 function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Snapshot[], follower: Snapshot[]): ModelWindow['g1_phases'] | null {
-  const at = (xs: Snapshot[], t_s: number) => [...xs].reverse().find((x) => x.t_s <= t_s)?.state;
   const sorted = [...times].sort((a, b) => a - b);
+  const episodes = episodesAround(warmup_s, pause_s, sorted, leader, follower);
+  if (!episodes) return null;
+  const half = sorted[0]! / 2;
+  const sl = stateAt(leader, half);
+  const sf = stateAt(follower, half);
+  if (!sl || !sf) return null;
+  return { episodes, steady: [sl, sf] };
+}
+
+const stateAt = (xs: Snapshot[], t_s: number) => [...xs].reverse().find((x) => x.t_s <= t_s)?.state;
+
+/** The shortcut for young (or mixed) pauses that decide the window (G1 with a pause-time goal,
+ * e.g. Java at 32 GiB: a 200 ms pause every 20–45 s). The plain run starts each node just after
+ * one of its settled pauses and its window holds the pauses of about one period; here each
+ * node's dry run is re-timed from such a pause (its anchor), the pauses of both roles inside a
+ * run's length become episodes, and the steady sample starts at the anchors (a stretch with no
+ * pause). Null, and the plain run, when a pause falls inside the steady sample, when the dry
+ * run does not cover a whole run after an anchor, or when the runs would not save at least
+ * SHORTCUT_MIN_SAVING of the plain run's simulated time. */
+function youngPhases(warmup_s: number, min_window_s: number, window_s: number, pause_s: number, horizon_s: number, leader: DryRun, follower: DryRun): ModelWindow['g1_phases'] | null {
+  const run_s = warmup_s + window_s;
+  const l = anchored(leader, run_s, horizon_s);
+  const f = anchored(follower, run_s, horizon_s);
+  if (!l || !f) return null;
+  const times = [...l.pauses, ...f.pauses].sort((a, b) => a - b);
+  if (times.length === 0 || times[0]! <= warmup_s + min_window_s + 1) return null;
+  const episodes = episodesAround(warmup_s, pause_s, times, l.snapshots, f.snapshots);
+  if (!episodes) return null;
+  const cost_s = warmup_s + Math.min(min_window_s, window_s) + episodes.reduce((a, e) => a + warmup_s + e.window_s, 0);
+  if (cost_s > (1 - SHORTCUT_MIN_SAVING) * run_s) return null;
+  return { episodes, steady: [l.snapshots[0]!.state, f.snapshots[0]!.state] };
+}
+
+/** The shortcut is taken only when it simulates at most (1 − this) of the plain run's time. */
+const SHORTCUT_MIN_SAVING = 0.3;
+
+type DryRun = { rt: { events: { t_s: number; kind: string; pause_ms: number }[] }; snapshots: Snapshot[] };
+
+/** A node's dry run re-timed from its latest settled young pause (not the first two) whose
+ * following run's length the dry run still covers: its snapshots from there, and every pause
+ * (young, mixed, remark, full) within a run's length of it. */
+function anchored(d: DryRun, run_s: number, horizon_s: number): { snapshots: Snapshot[]; pauses: number[] } | null {
+  const pauses = d.rt.events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed').map((e) => e.t_s);
+  for (let i = pauses.length - 1; i >= 1; i--) {
+    const start = d.snapshots.find((x) => x.t_s > pauses[i]!);
+    if (!start || start.t_s + run_s > horizon_s) continue;
+    const a = start.t_s;
+    return {
+      snapshots: d.snapshots.filter((x) => x.t_s >= a).map((x) => ({ t_s: x.t_s - a, state: x.state })),
+      pauses: d.rt.events.filter((e) => e.pause_ms > 0 && e.t_s > a && e.t_s <= a + run_s).map((e) => e.t_s - a),
+    };
+  }
+  return null;
+}
+
+/** One episode per group of pauses close together, each run from the phases a little before it. */
+function episodesAround(warmup_s: number, pause_s: number, sorted: number[], leader: Snapshot[], follower: Snapshot[]): { states: G1State[]; window_s: number }[] | null {
+  const at = stateAt;
   const groups: { from: number; to: number }[] = [];
   for (const t of sorted) {
     const g = groups.at(-1);
@@ -230,11 +291,7 @@ function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Sn
     if (start <= 0 || !l || !f) return null;
     episodes.push({ states: [l, f], window_s: Math.round((g.to - g.from + EPISODE_LEAD_S + pause_s + EPISODE_TAIL_S) * 1000) / 1000 });
   }
-  const half = sorted[0]! / 2;
-  const sl = at(leader, half);
-  const sf = at(follower, half);
-  if (!sl || !sf) return null;
-  return { episodes, steady: [sl, sf] };
+  return episodes;
 }
 
 type Snapshot = { t_s: number; state: G1State };

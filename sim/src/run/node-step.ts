@@ -39,6 +39,10 @@ export interface SimNode {
   /** BLADE: an old leader waits until then before it asks to collect (its clients are told of
    * the new leader; requests already on their way reach it while it still runs). */
   blade_drain_until_us: number;
+  /** BLADE (fast model 1.2.0): an old leader answers client requests `retry` until its
+   * successor's prepare would reach it (the cores' handing-off leader does; 0: not handing off).
+   * Optional so that a node built without it starts at 0. */
+  blade_retry_until_us?: number;
   /** durability: the node's device (null: durability none) */
   disk: DiskQueue | null;
 }

@@ -15,7 +15,7 @@ import { cpuCosts, GIB, makeRuntime } from '../models/node-model.ts';
 import type { G1State } from '../models/g1.ts';
 import { EngineHost, FastHost, newFastCluster, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
 import type { GcPending } from '../models/runtime.ts';
-import { BLADE_ELECTION_BATCH, bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
+import { BLADE_ELECTION_BATCH, BLADE_REPAIR_BATCH, bladeOn, emptyStats, handoffTarget, mitmemOn, mitmemRejects, PermissionBoard, predictPause_ms, type MitigationStats } from '../models/mitigation.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
 import { DiskQueue, deviceModel, recoveryEstimate, storageCosts, summarise, type DeviceModel, type Flush, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { DurableHost } from './durable-host.ts';
@@ -102,7 +102,7 @@ class Simulation {
     // rule stays the run loop's (mitmemBusy), in both modes.
     const coreBlade = exact && bladeOn(spec.mitigation.mode);
     this.nodeSet = exact
-      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const, election_batch: BLADE_ELECTION_BATCH } : {}) })
+      ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const, election_batch: BLADE_ELECTION_BATCH, repair_batch: BLADE_REPAIR_BATCH } : {}) })
       : null;
     this.store = durable ? { ordered: spec.storage.durability === 'ordered', dev: deviceModel(card, spec.storage.device), costs: storageCosts(card) } : null;
     const storageRng = durable ? new Prng(seed, STREAM_STORAGE) : null;
@@ -405,6 +405,9 @@ class Simulation {
         if (this.ahead.on && !n.ahead && n.id !== this.fastCluster.leader) dropQueued(n.queued, e);
         if (!n.host || n.inc !== e.inc) return; // lost: the node is down or restarted
         if (this.mit?.mitmem && e.kind === 'client' && this.mitmemBusy(n, e.client_id, e.request_id)) return;
+        if (this.mit?.blade && !this.nodeSet && e.kind === 'client' && (n.blade === 'handoff' || this.now < (n.blade_retry_until_us ?? 0))) {
+          return this.bladeRetry(n, e.client_id, e.request_id);
+        }
         this.onArrive(n, e);
         return;
       }
@@ -428,7 +431,7 @@ class Simulation {
         return;
       }
       case EV.blade_handoff:
-        return this.bladeHandoffArrives(e.from, e.to);
+        return this.bladeHandoffArrives(e.from, e.to, e.executed);
       case EV.blade_request:
         return this.bladeRequestArrives(e.node);
       case EV.blade_permission: {
@@ -477,7 +480,8 @@ class Simulation {
       const to = handoffTarget(n.id, this.nodes.length, m.lastCollected, (id) => !!this.nodes[id]!.host && this.nodes[id]!.blade === 'idle');
       if (to === null) return true; // no peer can lead: collect as without BLADE
       n.blade = 'handoff';
-      this.push(this.net.arrival(n.id, to, 64, this.now), { k: EV.blade_handoff, from: n.id, to });
+      const executed = n.host instanceof FastHost ? n.host.executedIndex() : this.fastCluster.nextIndex - 1;
+      this.push(this.net.arrival(n.id, to, 64, this.now), { k: EV.blade_handoff, from: n.id, to, executed });
       return false;
     }
     // The old leader first finishes what it proposed (it answers its own clients) and lets the
@@ -533,12 +537,15 @@ class Simulation {
     if (out.some((o) => o.kind === 'send' && o.type === 'handoff' && o.to === firstPeer)) this.mit!.stats.handoffs++;
   }
 
-  private bladeHandoffArrives(from: number, to: number): void {
+  private bladeHandoffArrives(from: number, to: number, commitPoint: number): void {
     const old = this.nodes[from]!;
     const next = this.nodes[to]!;
     if (old.blade === 'handoff') old.blade = 'idle';
     if (!next.host || !(next.host instanceof FastHost)) return;
-    next.host.takeOver(BLADE_ELECTION_BATCH);
+    next.host.takeOver(BLADE_ELECTION_BATCH, commitPoint);
+    // the cores' old leader stays handing off (answering retry) until the successor's prepare
+    // reaches it
+    old.blade_retry_until_us = this.net.arrival(to, from, 64, this.now);
     this.mit!.stats.handoffs++;
     this.push(this.now, { k: EV.arrival, node: to, inc: next.inc, kind: 'start' }); // it starts its commit timer as leader
     // The old leader tells its clients (a small, known set here) who leads now, and waits a round
@@ -588,6 +595,16 @@ class Simulation {
     n.blade = 'idle';
     const next = m.board.done(n.id);
     if (next !== null) this.bladeGrant(next);
+  }
+
+  /** BLADE (fast model 1.2.0): a client request that reaches a leader handing off is answered
+   * `retry`, as the cores answer it (docs/protocol.md, "GC mitigation"): its successor is about
+   * to take over. The client resends after its back-off, by then to whoever it was told leads. */
+  private bladeRetry(n: SimNode, client_id: number, request_id: number): void {
+    const thread = threadOfClient(client_id, this.clients.threads.length);
+    if (thread === null) return;
+    const at = this.net.arrival(n.id, CLIENT_ENDPOINT_BASE + thread, 12, this.now);
+    this.push(at, { k: EV.reply, thread, request_id, result: 'retry', leader: undefined });
   }
 
   /** MITMEM: a client request reaches a node in a stop-the-world pause. Its runtime thread,

@@ -43,20 +43,35 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
   const rate = probeSpec.load.target_ops_per_s;
   const limit_us = slo_ms * 1000;
   const steadyWindow = Math.min(min_window_s, w.window_s);
-  const steady = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: steadyWindow } }, provide, { ...hooks, count_over_us: limit_us, g1_states: w.g1_phases!.steady });
-  if (steady.stopped_early || steady.latency.all.count === 0) return { steady, met: false, p99_ms: slo_ms, over_share: 1, estimated_from: { episode_s: 0, steady_s: steadyWindow } };
   const total = rate * w.window_s;
   let nE = 0;
   let slowE = 0;
   let episodeSeconds = 0;
   let worst: RunResult | null = null;
-  for (const ep of w.g1_phases!.episodes) {
-    const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states });
-    nE += episode.latency.all.count;
-    slowE += episode.ops_over?.count ?? 0;
-    episodeSeconds += ep.window_s;
-    if (!worst || episode.latency.all.p99_us > worst.latency.all.p99_us) worst = episode;
+  const episodes = () => {
+    for (const ep of w.g1_phases!.episodes) {
+      const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states });
+      nE += episode.latency.all.count;
+      slowE += episode.ops_over?.count ?? 0;
+      episodeSeconds += ep.window_s;
+      if (!worst || episode.latency.all.p99_us > worst.latency.all.p99_us) worst = episode;
+    }
+  };
+  // Young pauses (the window is one of their periods): the episodes come first, and when their
+  // own slow operations are already more than 1 % of the window's the probe has missed — the
+  // steady sample could only add to them.
+  const episodesFirst = w.g1_start !== undefined;
+  if (episodesFirst) {
+    episodes();
+    const ep = worst as RunResult | null;
+    if (ep && slowE > 0.01 * total) {
+      const pAt = 100 * Math.max(0, 1 - (0.01 * total) / Math.max(nE, 1));
+      return { steady: ep, met: false, p99_ms: Math.max(spectrumAt(ep.latency.all.spectrum, pAt) / 1000, slo_ms), over_share: slowE / Math.max(total, 1), estimated_from: { episode_s: round3(episodeSeconds), steady_s: 0 } };
+    }
   }
+  const steady = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: steadyWindow } }, provide, { ...hooks, count_over_us: limit_us, g1_states: w.g1_phases!.steady });
+  if (steady.stopped_early || steady.latency.all.count === 0) return { steady, met: false, p99_ms: slo_ms, over_share: 1, estimated_from: { episode_s: episodesFirst ? round3(episodeSeconds) : 0, steady_s: steadyWindow } };
+  if (!episodesFirst) episodes();
   const nS = steady.latency.all.count;
   const slow = slowE + ((steady.ops_over?.count ?? 0) * Math.max(0, total - nE)) / nS;
   const share = slow / Math.max(total, 1);
@@ -65,7 +80,8 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
   const pEpisode = 100 * Math.max(0, 1 - (0.01 * total) / Math.max(nE, 1));
   // (An estimate: the slow operations may be spread over several episodes; it is kept on the
   // side of the verdict, which the share decides.)
-  const read = Math.max(p99ms(steady), worst ? spectrumAt(worst.latency.all.spectrum, pEpisode) / 1000 : 0);
+  const worstEpisode = worst as RunResult | null;
+  const read = Math.max(p99ms(steady), worstEpisode ? spectrumAt(worstEpisode.latency.all.spectrum, pEpisode) / 1000 : 0);
   const met = share <= 0.01;
   const p99_ms = met ? Math.min(read, slo_ms) : Math.max(read, slo_ms);
   return { steady, met, p99_ms, over_share: share, estimated_from: { episode_s: round3(episodeSeconds), steady_s: steadyWindow } };

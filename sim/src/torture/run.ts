@@ -52,6 +52,8 @@ type Ev =
   /** a persist batch is on the node's disk (written: the records were appended; the core is told
    * when it can take events) */
   | { kind: 'persisted'; node: number; persist_id: number; records: string; epoch: number; written: boolean }
+  /** BLADE: a pause fault announced to its node (pending), or the collection it ran ended (done) */
+  | { kind: 'gc'; node: number; what: 'pending' | 'done'; pause_us: number; incarnation: number }
   | { kind: 'fault_start'; fault: number }
   | { kind: 'fault_end'; fault: number };
 
@@ -101,7 +103,7 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
   const n = s.engines.length;
   const ci = s.commit_interval_us;
   const durable = s.durability === 'log';
-  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, log_bound: s.log_bound ?? 0, ...(durable ? { durability: 'log' as const } : {}), trace: true });
+  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, log_bound: s.log_bound ?? 0, ...(durable ? { durability: 'log' as const } : {}), ...(s.mitigation ? { mitigation: s.mitigation } : {}), trace: true });
   const net = new Network(defaultNetwork(), new Prng(s.seed, STREAM_TORTURE_NETWORK));
   const dice = new Prng(s.seed, STREAM_FAULT_DICE);
   const q = new EventQueue<Ev>();
@@ -260,6 +262,12 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
         const gen = ++timerGen[node]![e.timer];
         q.push(now + e.delay_us, { kind: 'timer', node, timer: e.timer, gen });
       } else if (e.kind === 'cancel_timer') timerGen[node]![e.timer]++;
+      else if (e.kind === 'collect') {
+        // the pause the core allowed: the node handles nothing until it ends, then hears gc_done
+        const pause_us = Math.max(1, e.pause_us);
+        pausedUntil[node] = Math.max(pausedUntil[node]!, now + pause_us);
+        q.push(now + pause_us, { kind: 'gc', node, what: 'done', pause_us, incarnation: nodes.incarnations[node]! });
+      }
       else if (e.kind === 'persist') {
         const done = Math.max(now, diskFreeAt[node]!) + FLUSH_MIN_US + diskDice.nextInt(FLUSH_SPREAD_US);
         diskFreeAt[node] = done;
@@ -378,6 +386,26 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
         step(ev.node, `{"type":"persisted","persist_id":${ev.persist_id}}`);
         break;
       }
+      case 'gc': {
+        // a restarted core never asked for this collection; a node down but keeping its state
+        // (no amnesia) ends the collection it runs when it is back
+        if (!nodes.isUp(ev.node) || ev.incarnation !== nodes.incarnations[ev.node]) break;
+        if (down[ev.node]) {
+          if (ev.what === 'done') q.push(Math.max(now + 1, downUntil[ev.node]!), ev);
+          break;
+        }
+        if (ev.what === 'pending') {
+          if (deferred(ev.node, ev)) break;
+          step(ev.node, `{"type":"gc_pending","pause_us":${ev.pause_us}}`);
+        } else {
+          if (pausedUntil[ev.node]! > now) {
+            q.push(pausedUntil[ev.node]!, ev);
+            break;
+          }
+          step(ev.node, '{"type":"gc_done"}');
+        }
+        break;
+      }
       case 'client_next': {
         const c = clients[ev.client]!;
         if (c.current === null) startNext(c);
@@ -387,7 +415,8 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
         const f = s.faults[ev.fault]!;
         record(`${now} fault+ ${JSON.stringify(f)}`);
         active.add(ev.fault);
-        if (f.kind === 'pause') pausedUntil[f.node] = Math.max(pausedUntil[f.node]!, now + f.duration_us);
+        if (f.kind === 'pause' && s.mitigation) q.push(now, { kind: 'gc', node: f.node, what: 'pending', pause_us: f.duration_us, incarnation: nodes.incarnations[f.node]! });
+        else if (f.kind === 'pause') pausedUntil[f.node] = Math.max(pausedUntil[f.node]!, now + f.duration_us);
         if (f.kind === 'crash' && !down[f.node]) {
           down[f.node] = true;
           downUntil[f.node] = now + f.duration_us;

@@ -50,6 +50,10 @@ export interface Scenario {
   election_batch?: number;
   /** the cores' log bound (0 or absent = off; native servers use 16,384; docs/protocol.md, "Log bound") */
   log_bound?: number;
+  /** 'blade': the cores run BLADE (docs/protocol.md, "GC mitigation"), and each GC-like pause
+   * is announced to its node first (gc_pending with the pause's length): the pause starts when
+   * the core says collect (a leader hands off first, a follower asks), gc_done when it ends */
+  mitigation?: 'blade';
   /** 'log': the cores persist (docs/protocol.md, Durability), the run is their disk, and a
    * crashed node restarts from the batches written before the crash; absent: durability none */
   durability?: 'log';
@@ -83,6 +87,9 @@ export interface DrawOptions {
   electionBatch?: number;
   /** the cores' log bound (0 or absent: off; needs repairBatch and electionBatch) */
   logBound?: number;
+  /** the cores' GC mitigation: GC-like pauses are announced and run when the core says (the
+   * drawing is unchanged: the same seed, the same schedule) */
+  mitigation?: 'blade';
   /** draw TCP resets after the other faults (default true; false gives a seed's schedule as it
    * was before resets existed) */
   resets?: boolean;
@@ -167,6 +174,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     ...(options.electionBatch ? { election_batch: options.electionBatch } : {}),
     ...(options.logBound ? { log_bound: options.logBound } : {}),
     ...(options.durability === 'log' ? { durability: 'log' as const } : {}),
+    ...(options.mitigation ? { mitigation: options.mitigation } : {}),
     clients,
     keys,
     ops_per_client,

@@ -111,6 +111,10 @@ export default function LearnView({ state, update }: ViewProps) {
   const [route, setRoute] = useState<Route>(null);
   const [replaying, setReplaying] = useState(false);
   const [simState, setSimState] = useState<ExperimentStatus>({ state: 'idle' });
+  // The live cluster panel draws its first state in parts (LearnClusterPanel); the lesson is live
+  // once every part is on screen.
+  const [panelDrawn, setPanelDrawn] = useState(false);
+  const onPanelDrawn = useCallback(() => setPanelDrawn(true), []);
   const simRunner = useRef<SimRunner | null>(null);
   const client = useRef<LessonClient | null>(null);
   // Bumped on every lesson opened: answers about an earlier one are dropped.
@@ -155,6 +159,7 @@ export default function LearnView({ state, update }: ViewProps) {
     if (!lesson) return;
     const gen = ++generation.current;
     setLive(null);
+    setPanelDrawn(false);
     setLoaded({ state: 'loading', what: 'the lesson' });
     const c = lesson.scenario.cluster;
     const unavailable = engines.filter((e) => !BROWSER_ENGINES.includes(e));
@@ -383,7 +388,7 @@ export default function LearnView({ state, update }: ViewProps) {
   const cites = step?.panel?.cites ?? [];
 
   return (
-    <div className="learn-view" data-lesson={lesson.scenario.number} data-step={stepIdx + 1} data-live={live && live.step === stepIdx && !replaying ? 'ready' : loaded.state === 'ready' ? 'loading' : loaded.state}>
+    <div className="learn-view" data-lesson={lesson.scenario.number} data-step={stepIdx + 1} data-live={live && live.step === stepIdx && !replaying && (!isCluster || panelDrawn) ? 'ready' : loaded.state === 'ready' ? 'loading' : loaded.state}>
       <aside className="lesson-list" aria-label="Lessons">
         {tracks.map((t) => (
           <section key={t.id}>
@@ -544,7 +549,7 @@ export default function LearnView({ state, update }: ViewProps) {
         )}
         {isCluster && snap && (
           <Suspense fallback={<p className="loading" role="status">Loading the cluster's controls…</p>}>
-            <LearnClusterPanel snap={snap} act={act} />
+            <LearnClusterPanel snap={snap} act={act} onDrawn={onPanelDrawn} />
           </Suspense>
         )}
         {cites.length > 0 && (

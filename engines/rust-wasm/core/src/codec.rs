@@ -235,11 +235,24 @@ fn decode_message_value(v: &JsonValue<'_>) -> Option<Message> {
             Message { typ, from, to, channel_id, ballot, ..Message::default() }
         }
         b"handoff" => {
-            let [_, from, to, ch, ballot, target, collecting, collecting_ticks] =
-                object_fields(v, ["type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks"])?;
-            let [from, to, channel_id, ballot, target, collecting, collecting_ticks] =
-                uints([from, to, ch, ballot, target, collecting, collecting_ticks])?;
-            Message { typ: MessageType::Handoff, from, to, channel_id, ballot, target, collecting, collecting_ticks, ..Message::default() }
+            let [_, from, to, ch, ballot, target, collecting, collecting_ticks, last_executed] = object_fields(
+                v,
+                ["type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks", "last_executed"],
+            )?;
+            let [from, to, channel_id, ballot, target, collecting, collecting_ticks, last_executed] =
+                uints([from, to, ch, ballot, target, collecting, collecting_ticks, last_executed])?;
+            Message {
+                typ: MessageType::Handoff,
+                from,
+                to,
+                channel_id,
+                ballot,
+                target,
+                collecting,
+                collecting_ticks,
+                last_executed,
+                ..Message::default()
+            }
         }
         _ => return None,
     };
@@ -485,6 +498,7 @@ pub fn append_message(b: &mut Vec<u8>, m: &Message) {
             append_uint_field(b, "target", m.target, false);
             append_uint_field(b, "collecting", m.collecting, false);
             append_uint_field(b, "collecting_ticks", m.collecting_ticks, false);
+            append_uint_field(b, "last_executed", m.last_executed, false);
         }
     }
     b.push(b'}');

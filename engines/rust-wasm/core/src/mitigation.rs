@@ -101,7 +101,16 @@ impl Node {
             collecting_ticks = collecting_ticks.max(gr.allowed_ticks - gr.ticks);
         }
         self.trace(Trace { kind: TraceKind::Handoff, leader: target, ..Trace::default() });
-        self.broadcast(Message { typ: MessageType::Handoff, ballot: self.ballot, target, collecting, collecting_ticks, ..Message::default() });
+        let last_executed = self.log.last_executed();
+        self.broadcast(Message {
+            typ: MessageType::Handoff,
+            ballot: self.ballot,
+            target,
+            collecting,
+            collecting_ticks,
+            last_executed,
+            ..Message::default()
+        });
     }
 
     pub(crate) fn on_handoff(&mut self, m: &Message) {
@@ -113,6 +122,11 @@ impl Node {
         self.gc.handoff_target = m.target;
         self.gc.inherited_collecting = m.collecting;
         self.gc.inherited_ticks = m.collecting_ticks;
+        // the old leader's commit point, committed as its heartbeat would: only entries stored
+        // at its ballot (each holds the value chosen there), so the target asks from above it
+        self.log.commit_until(m.last_executed, m.ballot, &mut self.changes);
+        self.apply_changes();
+        self.execute();
         if m.target == self.cfg.id {
             self.start_election();
         }
@@ -135,6 +149,19 @@ impl Node {
         }
     }
 
+    /// This node is winning the election a handoff asked it to start.
+    pub(crate) fn takes_over_from_handoff(&self) -> bool {
+        self.gc.handoff_ballot != 0 && self.gc.handoff_target == self.cfg.id && self.ballot > self.gc.handoff_ballot
+    }
+
+    /// A handoff's successor, with bounded elections and repair, replays only above its own
+    /// last_executed. Those entries are chosen (it executed them); re-proposing them served only
+    /// lagging peers, which repair serves from their reported last_executed (docs/protocol.md,
+    /// "GC mitigation", the handoff's commit point).
+    pub(crate) fn skips_executed_replay(&self) -> bool {
+        self.cfg.election_batch > 0 && self.cfg.repair_batch > 0 && self.takes_over_from_handoff()
+    }
+
     /// Starts the leader state afresh, except that a handoff's target keeps the grants its
     /// predecessor passed on (their holders may still be collecting: granting others at once
     /// would let more than f collect together right after the handoff).
@@ -143,8 +170,7 @@ impl Node {
         self.gc.collected_seq.fill(0);
         self.gc.grants.clear();
         self.gc.queue.clear();
-        let inherit = self.gc.handoff_ballot != 0 && self.gc.handoff_target == self.cfg.id && self.ballot > self.gc.handoff_ballot;
-        if inherit {
+        if self.takes_over_from_handoff() {
             for p in 0..self.cfg.num_peers {
                 if self.gc.inherited_collecting & (1 << p) != 0 && p != self.cfg.id && (self.gc.grants.len() as u64) < self.max_collecting() {
                     let allowed_ticks = self.gc.inherited_ticks;

@@ -53,6 +53,7 @@ impl Node {
         self.ballot = b;
         self.quorum_tick = 0;
         self.heard_tick.fill(0);
+        let skip_executed = self.skips_executed_replay();
         self.gc_become_leader();
         self.commit_gle = self.log.global_last_executed();
         self.repairs = [RepairStream::default(); MAX_NUM_PEERS as usize];
@@ -60,7 +61,7 @@ impl Node {
         self.cancel_timer(TimerName::Election);
         self.trim_and_open_commit_round();
         self.set_timer(TimerName::Commit, self.cfg.commit_interval_us);
-        self.start_replay(merged);
+        self.start_replay(merged, skip_executed);
     }
 
     // --- election ---
@@ -281,9 +282,16 @@ impl Node {
 
     // --- replay ---
 
-    fn start_replay(&mut self, mut merged: Slots) {
+    fn start_replay(&mut self, mut merged: Slots, skip_executed: bool) {
         self.fill_holes(&mut merged);
         self.replay_queue = merged.into_values().collect();
+        if skip_executed {
+            // a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+            let last_executed = self.log.last_executed();
+            while self.replay_queue.front().is_some_and(|i| i.index <= last_executed) {
+                self.replay_queue.pop_front();
+            }
+        }
         let (Some(first), Some(last)) = (self.replay_queue.front(), self.replay_queue.back()) else { return };
         let t = Trace {
             kind: TraceKind::Replay,

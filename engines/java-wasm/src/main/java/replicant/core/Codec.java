@@ -230,14 +230,16 @@ public final class Codec {
                 return m;
             }
             case "handoff": {
-                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks");
-                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
+                Value[] f = objectFields(v, "type", "from", "to", "channel_id", "ballot", "target", "collecting", "collecting_ticks",
+                        "last_executed");
+                long[] n = f == null ? null : uints(f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
                 if (n == null) return null;
                 m = header(MessageType.HANDOFF, n);
                 m.ballot = n[3];
                 m.target = n[4];
                 m.collecting = n[5];
                 m.collectingTicks = n[6];
+                m.lastExecuted = n[7];
                 return m;
             }
             default:
@@ -493,6 +495,7 @@ public final class Codec {
                 Json.appendUintField(b, "target", m.target, false);
                 Json.appendUintField(b, "collecting", m.collecting, false);
                 Json.appendUintField(b, "collecting_ticks", m.collectingTicks, false);
+                Json.appendUintField(b, "last_executed", m.lastExecuted, false);
                 break;
         }
         return b.append('}');

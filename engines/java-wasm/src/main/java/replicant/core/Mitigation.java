@@ -194,6 +194,7 @@ public final class Mitigation {
         m.target = target;
         m.collecting = collecting;
         m.collectingTicks = collectingTicks;
+        m.lastExecuted = n.log.lastExecuted();
         n.broadcast(m);
     }
 
@@ -206,6 +207,11 @@ public final class Mitigation {
         n.gc.handoffTarget = m.target;
         n.gc.inheritedCollecting = m.collecting;
         n.gc.inheritedTicks = m.collectingTicks;
+        // the old leader's commit point, committed as its heartbeat would: only entries stored at
+        // its ballot (each holds the value chosen there), so the target asks from above it
+        n.log.commitUntil(m.lastExecuted, m.ballot, n.changes);
+        n.applyChanges();
+        MultiPaxos.execute(n);
         if (m.target == n.cfg.id) MultiPaxos.startElection(n);
     }
 
@@ -232,6 +238,22 @@ public final class Mitigation {
         }
     }
 
+    /** This node is winning the election a handoff asked it to start. */
+    static boolean takesOverFromHandoff(Node n) {
+        State g = n.gc;
+        return g.handoffBallot != 0 && g.handoffTarget == n.cfg.id && n.ballot > g.handoffBallot;
+    }
+
+    /**
+     * A handoff's successor, with bounded elections and repair, replays only above its own
+     * last_executed. Those entries are chosen (it executed them); re-proposing them served only
+     * lagging peers, which repair serves from their reported last_executed (docs/protocol.md, "GC
+     * mitigation", the handoff's commit point).
+     */
+    static boolean skipsExecutedReplay(Node n) {
+        return n.cfg.electionBatch > 0 && n.cfg.repairBatch > 0 && takesOverFromHandoff(n);
+    }
+
     /**
      * Starts the leader state afresh, except that a handoff's target keeps the grants its
      * predecessor passed on (their holders may still be collecting: granting others at once
@@ -243,7 +265,7 @@ public final class Mitigation {
         Arrays.fill(g.collectedSeq, 0);
         g.grants.clear();
         g.queue.clear();
-        if (g.handoffBallot != 0 && g.handoffTarget == n.cfg.id && n.ballot > g.handoffBallot) {
+        if (takesOverFromHandoff(n)) {
             for (long p = 0; p < n.cfg.numPeers; p++) {
                 if ((g.inheritedCollecting & (1L << p)) != 0 && p != n.cfg.id && g.grants.size() < maxCollecting(n)) {
                     Grant gr = new Grant();

@@ -75,6 +75,7 @@ final class MultiPaxos {
         n.ballot = b;
         n.quorumTick = 0;
         java.util.Arrays.fill(n.heardTick, 0);
+        boolean skipExecuted = Mitigation.skipsExecutedReplay(n);
         Mitigation.becomeLeader(n);
         n.commitGle = n.log.globalLastExecuted();
         for (Node.RepairStream s : n.repairs) clearStream(s);
@@ -87,7 +88,7 @@ final class MultiPaxos {
         n.cancelTimer(TimerName.ELECTION);
         trimAndOpenCommitRound(n);
         n.setTimer(TimerName.COMMIT, n.cfg.commitIntervalUs);
-        startReplay(n, merged);
+        startReplay(n, merged, skipExecuted);
     }
 
     // --- election ---
@@ -307,10 +308,14 @@ final class MultiPaxos {
 
     // --- replay ---
 
-    static void startReplay(Node n, HashMap<Long, Instance> merged) {
+    static void startReplay(Node n, HashMap<Long, Instance> merged, boolean skipExecuted) {
         fillHoles(n, merged);
         n.replayQueue.clear();
         n.replayQueue.addAll(Log.sortedInstances(merged.values()));
+        if (skipExecuted) {
+            // a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+            while (!n.replayQueue.isEmpty() && n.replayQueue.peekFirst().index <= n.log.lastExecuted()) n.replayQueue.pollFirst();
+        }
         if (n.replayQueue.isEmpty()) return;
         if (n.cfg.trace) {
             Trace t = new Trace(TraceKind.REPLAY);

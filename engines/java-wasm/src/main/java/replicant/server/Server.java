@@ -1,19 +1,13 @@
 package replicant.server;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import replicant.core.Codec;
 import replicant.core.Command;
@@ -23,7 +17,6 @@ import replicant.core.Json;
 import replicant.core.Messages;
 import replicant.core.Messages.Effect;
 import replicant.core.Messages.Event;
-import replicant.core.Messages.Message;
 import replicant.core.Node;
 import replicant.host.RuntimeStats;
 
@@ -35,32 +28,32 @@ import replicant.host.RuntimeStats;
  * {@link CoreDriver} for how timers share it with the other threads); effects are
  * dispatched under that lock into per-connection queues, so the writers see them in the core's
  * order and no socket write ever happens while the lock is held. TCP_NODELAY is set on every
- * socket (§4.6).
+ * socket (§4.6). The client connections live in {@link ClientConnection}, the peer links (and
+ * the readers of inbound peer connections) in {@link PeerLink}, lines are read by
+ * {@link LineReader} (docs/engines.md, "The native servers, unit by unit").
  */
 final class Server {
-    static final int MAX_CLIENT_LINE = Limits.MAX_CLIENT_LINE;
-    static final int MAX_PEER_LINE = Limits.MAX_PEER_LINE;
-
-    private final ServerConfig cfg;
+    final ServerConfig cfg;
     private final ServerConfig.Args args;
-    private final long id;
-    private final long numPeers;
+    final long id;
+    final long numPeers;
 
-    private final CoreDriver core;
-    private final java.util.concurrent.locks.ReentrantLock lock;
+    final CoreDriver core;
+    /** The core lock (CoreDriver's): every step, and the client counts below, are under it. */
+    final java.util.concurrent.locks.ReentrantLock lock;
     /** Durability log (--data-dir): the write-ahead log, and the restart event its records make. */
     private final Wal wal;
     /** durability log: every persist effect goes to its queue first (Persister). */
     private final Persister persister = new Persister();
     private final Event restart;
     /** Guarded by lock: client requests in the core, over all connections. */
-    private long inFlight;
+    long inFlight;
     /** Runs only the optional --stats-every line; the core's timers are CoreDriver's. */
     private final ScheduledThreadPoolExecutor statsThread = new ScheduledThreadPoolExecutor(1, daemon("stats"));
 
-    private final ConcurrentHashMap<Long, ClientConnection> clients = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PeerLink[] links;
-    private final Status.DriverCounters counters = new Status.DriverCounters();
+    final Status.DriverCounters counters = new Status.DriverCounters();
     /** GC mitigation hooks; null when off (or when no pool can announce collections). */
     private volatile GcWatch gcWatch;
 
@@ -137,7 +130,6 @@ final class Server {
         if (args.verbose) log(message);
     }
 
-    /** Binds both listeners (failure: exit 2 from Main), then serves until the process ends. */
     /**
      * SIGTERM or SIGINT ends the node cleanly, status 0, as the Go and C++ servers do (the JVM's
      * default is status 143): what it acknowledged is already on the peers, and with a data dir on
@@ -161,17 +153,19 @@ final class Server {
         stats();
     }
 
-        void run() throws IOException, ServerConfig.BadConfig {
-        ServerSocket peerListener = listen(cfg.peers.get((int) id), "peers[" + id + "]");
-        ServerSocket clientListener = listen(cfg.clients.get((int) id), "clients[" + id + "]");
+    /** Binds both listeners (failure: exit 2 from Main), then serves until the process ends. */
+    void run() throws IOException, ServerConfig.BadConfig {
+        // a bounded receive buffer, inherited by every peer connection it accepts (Limits)
+        ServerSocket peerListener = listen(cfg.peers.get((int) id), "peers[" + id + "]", Limits.PEER_SOCKET_BUFFER_BYTES);
+        ServerSocket clientListener = listen(cfg.clients.get((int) id), "clients[" + id + "]", 0);
         log("node " + id + " of " + numPeers + ": peers on " + cfg.peers.get((int) id) + ", clients on "
                 + cfg.clients.get((int) id) + ", commit interval " + cfg.commitIntervalMs + " ms");
         for (int p = 0; p < numPeers; p++) {
             if (p == id) continue;
-            links[p] = new PeerLink(p, cfg.peers.get(p));
+            links[p] = new PeerLink(this, p, cfg.peers.get(p));
             start("peer-link-" + p, links[p]::run);
         }
-        start("peer-listener", () -> acceptPeers(peerListener));
+        start("peer-listener", () -> PeerLink.acceptAll(this, peerListener));
         start("status", this::runStatus);
         start("timers", core::runTimers);
         stopOnSignals();
@@ -201,13 +195,15 @@ final class Server {
             }
             log("restarted from " + wal.path() + ": " + restart.records.size() + " records");
         }
-        acceptClients(clientListener);
+        ClientConnection.acceptAll(this, clientListener);
     }
 
-    private static ServerSocket listen(InetSocketAddress addr, String what) throws ServerConfig.BadConfig {
+    /** Binds a listener; receiveBufferBytes &gt; 0 fixes the kernel's receive buffer of what it accepts. */
+    static ServerSocket listen(InetSocketAddress addr, String what, int receiveBufferBytes) throws ServerConfig.BadConfig {
         try {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);
+            if (receiveBufferBytes > 0) s.setReceiveBufferSize(receiveBufferBytes);
             s.bind(addr, 128);
             return s;
         } catch (IOException e) {
@@ -215,7 +211,7 @@ final class Server {
         }
     }
 
-    private static void start(String name, Runnable r) {
+    static void start(String name, Runnable r) {
         Thread t = new Thread(r, name);
         t.setDaemon(true);
         t.start();
@@ -328,357 +324,6 @@ final class Server {
             groups = g;
             batches = b;
             counters.timerLateMaxUs.set(0);
-        }
-    }
-
-    /**
-     * Hands one request to the core, or answers {@code retry} itself when the connection or the
-     * node already has as many requests in the core as the limits allow.
-     */
-    private void clientLine(ClientConnection c, long requestId, String line, long receivedNanos) {
-        lock.lock();
-        try {
-            if (c.inFlight < Limits.MAX_IN_FLIGHT_PER_CLIENT && inFlight < Limits.MAX_IN_FLIGHT_TOTAL) {
-                c.inFlight++;
-                inFlight++;
-                counters.inFlight.set(inFlight);
-                core.stepLocked(Event.client(c.clientId, requestId, line), receivedNanos);
-                return;
-            }
-        } finally {
-            lock.unlock();
-        }
-        counters.shedRetries.incrementAndGet();
-        c.reply("retry");
-    }
-
-    // --- clients ---
-
-    private void acceptClients(ServerSocket listener) throws IOException {
-        for (long k = 0;; k++) {
-            Socket s = listener.accept();
-            if (counters.clients.get() >= Limits.MAX_CLIENTS) {
-                counters.clientsRefused.incrementAndGet();
-                try {
-                    s.getOutputStream().write("retry\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                } catch (IOException e) {
-                    // it is being turned away anyway
-                }
-                closeQuietly(s);
-                k--;
-                continue;
-            }
-            long clientId = id + numPeers * k;
-            try {
-                s.setTcpNoDelay(true);
-                ClientConnection c = new ClientConnection(clientId, s);
-                counters.clients.incrementAndGet();
-                clients.put(clientId, c);
-                start("client-" + clientId, c::read);
-                start("client-" + clientId + "-writer", c::write);
-            } catch (IOException e) {
-                log("client " + clientId + ": " + e.getMessage());
-                closeQuietly(s);
-            }
-        }
-    }
-
-    /**
-     * One client: a reader thread feeding the core, a writer thread sending its replies. While more
-     * than MAX_REPLY_BACKLOG_BYTES of replies wait unwritten, the reader stops reading requests.
-     */
-    final class ClientConnection {
-        private final long clientId;
-        private final Socket socket;
-        private final InputStream in;
-        private final OutputStream out;
-        private final LinkedBlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();
-        private final byte[] closeMarker = new byte[0];
-        private final Object drained = new Object();
-        private final AtomicLong backlogBytes = new AtomicLong();
-        private volatile boolean closed;
-        private boolean gone; // guarded by lock: left the clients map and the count
-        /** Guarded by lock: requests in the core, not yet answered. */
-        long inFlight;
-
-        ClientConnection(long clientId, Socket socket) throws IOException {
-            this.clientId = clientId;
-            this.socket = socket;
-            this.in = socket.getInputStream();
-            this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-        }
-
-        /** Queues a reply line; never blocks. */
-        void reply(String line) {
-            if (closed) return;
-            byte[] b = new byte[line.length() + 1];
-            for (int i = 0; i < line.length(); i++) b[i] = (byte) line.charAt(i);
-            b[line.length()] = '\n';
-            backlogBytes.addAndGet(b.length);
-            replies.add(b);
-        }
-
-        void close() {
-            closed = true;
-            replies.add(closeMarker);
-            synchronized (drained) {
-                drained.notifyAll();
-            }
-        }
-
-        /** Takes the connection out of the map and its requests off the count, once. */
-        private void leave() {
-            lock.lock();
-            try {
-                if (gone) return;
-                gone = true;
-                clients.remove(clientId);
-                Server.this.inFlight -= inFlight;
-                inFlight = 0;
-                counters.inFlight.set(Server.this.inFlight);
-            } finally {
-                lock.unlock();
-            }
-            counters.clients.decrementAndGet();
-        }
-
-        private long inFlightNow() {
-            lock.lock();
-            try {
-                return inFlight;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Blocks while the client leaves too many reply bytes unread. */
-        private void waitForBacklog() throws InterruptedException {
-            if (backlogBytes.get() < Limits.MAX_REPLY_BACKLOG_BYTES) return;
-            counters.readsPaused.incrementAndGet();
-            synchronized (drained) {
-                while (backlogBytes.get() >= Limits.MAX_REPLY_BACKLOG_BYTES && !closed) drained.wait(200);
-            }
-        }
-
-        void read() {
-            debug("client " + clientId + " connected from " + socket.getRemoteSocketAddress());
-            LineReader lines = new LineReader(in, MAX_CLIENT_LINE);
-            long requestId = 0;
-            try {
-                for (;;) {
-                    waitForBacklog();
-                    byte[] line = lines.next();
-                    if (line == null || closed) break;
-                    if (line == LineReader.TOO_LONG) {
-                        log("client " + clientId + ": line longer than " + MAX_CLIENT_LINE + " bytes; closing");
-                        reply("bad command");
-                        break;
-                    }
-                    int len = line.length;
-                    if (len > 0 && line[len - 1] == '\r') len--;
-                    clientLine(this, ++requestId, Json.fromBytes(line, 0, len), core.now());
-                }
-                // The client stopped sending: give replies still in flight a moment to arrive.
-                for (int i = 0; i < 100 && !closed && inFlightNow() > 0; i++) Thread.sleep(50);
-            } catch (IOException | InterruptedException e) {
-                debug("client " + clientId + ": " + e.getMessage());
-            }
-            leave();
-            close();
-            debug("client " + clientId + " gone after " + requestId + " requests");
-        }
-
-        void write() {
-            try {
-                for (;;) {
-                    byte[] b = replies.take();
-                    long written = 0;
-                    for (; b != null; b = replies.poll()) {
-                        if (b == closeMarker) {
-                            out.flush();
-                            return;
-                        }
-                        out.write(b);
-                        written += b.length;
-                    }
-                    out.flush();
-                    backlogBytes.addAndGet(-written);
-                    synchronized (drained) {
-                        drained.notifyAll();
-                    }
-                }
-            } catch (IOException | InterruptedException e) {
-                debug("client " + clientId + ": " + e.getMessage());
-                closed = true;
-                synchronized (drained) {
-                    drained.notifyAll();
-                }
-            } finally {
-                closeQuietly(socket);
-            }
-        }
-    }
-
-    // --- peers ---
-
-    private void acceptPeers(ServerSocket listener) {
-        for (;;) {
-            try {
-                Socket s = listener.accept();
-                s.setTcpNoDelay(true);
-                start("peer-reader-" + s.getRemoteSocketAddress(), () -> readPeer(s));
-            } catch (IOException e) {
-                log("peer listener: " + e.getMessage());
-            }
-        }
-    }
-
-    /** Reads the messages another node sends on the connection it opened to us. */
-    private void readPeer(Socket s) {
-        String from = String.valueOf(s.getRemoteSocketAddress());
-        debug("peer connection from " + from);
-        long garbage = 0;
-        try {
-            LineReader lines = new LineReader(s.getInputStream(), MAX_PEER_LINE);
-            for (;;) {
-                byte[] line = lines.next();
-                long receivedNanos = core.now();
-                if (line == null) break;
-                if (line == LineReader.TOO_LONG) {
-                    log("peer " + from + " sent a line longer than " + MAX_PEER_LINE + " bytes; closing");
-                    break;
-                }
-                Message m = Codec.decodeMessage(line);
-                String problem = m == null ? "undecodable" : m.to != id ? "addressed to node " + m.to
-                        : m.from >= numPeers || m.from == id ? "from a bad sender " + m.from : null;
-                if (problem != null) {
-                    counters.garbageFrames.incrementAndGet();
-                    if (++garbage <= 20 || garbage % 1000 == 0) {
-                        log("dropped a frame from " + from + " (" + problem + ", " + garbage + " so far): "
-                                + preview(line));
-                    }
-                    continue;
-                }
-                core.step(Event.message(m), receivedNanos);
-            }
-        } catch (IOException e) {
-            debug("peer connection from " + from + ": " + e.getMessage());
-        } finally {
-            closeQuietly(s);
-        }
-        debug("peer connection from " + from + " closed");
-    }
-
-    private static String preview(byte[] line) {
-        int n = Math.min(line.length, 120);
-        StringBuilder b = new StringBuilder(n + 3);
-        for (int i = 0; i < n; i++) {
-            int c = line[i] & 0xff;
-            b.append(c >= 0x20 && c < 0x7f ? (char) c : '?');
-        }
-        return line.length > n ? b.append("...").toString() : b.toString();
-    }
-
-    /**
-     * The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
-     * the link is down, sends are dropped: the protocol retries on its own (heartbeats, accept
-     * timeouts, elections), and a burst of stale messages after a reconnect helps nobody. Over
-     * MAX_PEER_QUEUE_BYTES the oldest queued messages are dropped.
-     */
-    final class PeerLink {
-        private final int to;
-        private final InetSocketAddress addr;
-        private final ArrayDeque<byte[]> queue = new ArrayDeque<>(); // guarded by this
-        private long queuedBytes; // guarded by this
-        private boolean up; // guarded by this: connected, messages are queued only while true
-
-        PeerLink(int to, InetSocketAddress addr) {
-            this.to = to;
-            this.addr = addr;
-        }
-
-        synchronized void offer(byte[] line) {
-            if (!up) {
-                counters.droppedSends.incrementAndGet();
-                return;
-            }
-            while (!queue.isEmpty() && queuedBytes + line.length > Limits.MAX_PEER_QUEUE_BYTES) {
-                forget(queue.pollFirst().length);
-                counters.droppedSends.incrementAndGet();
-            }
-            if (queue.isEmpty()) notifyAll(); // the writer waits only on an empty queue
-            queue.addLast(line);
-            queuedBytes += line.length;
-            counters.peerQueueBytes.addAndGet(line.length);
-        }
-
-        private void forget(long bytes) {
-            queuedBytes -= bytes;
-            counters.peerQueueBytes.addAndGet(-bytes);
-        }
-
-        private synchronized void setUp(boolean now) {
-            up = now;
-            if (!now) {
-                counters.droppedSends.addAndGet(queue.size());
-                forget(queuedBytes);
-                queue.clear();
-            }
-        }
-
-        /** Waits for messages and takes up to about 1 MiB of them. */
-        private synchronized byte[][] takeBatch() throws InterruptedException {
-            while (queue.isEmpty()) wait();
-            java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
-            long n = 0;
-            while (!queue.isEmpty() && n < (1 << 20)) {
-                byte[] b = queue.pollFirst();
-                n += b.length;
-                batch.add(b);
-            }
-            forget(n);
-            return batch.toArray(new byte[0][]);
-        }
-
-        void run() {
-            // The redial interval stays under the election timeout (at least 1.5 commit
-            // intervals): a restarted peer must hear our heartbeat before its first election
-            // timer fires, or it starts an election, wins it with an empty log, and cannot
-            // execute what the others have already trimmed (docs/protocol.md, "Native servers").
-            long maxBackoffMs = Math.max(cfg.commitIntervalMs / 2, 1);
-            long minBackoffMs = Math.min(25, maxBackoffMs);
-            long backoffMs = minBackoffMs;
-            for (;;) {
-                Socket s = new Socket();
-                boolean connected = false;
-                try {
-                    s.setTcpNoDelay(true);
-                    s.connect(addr, 2000);
-                    OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
-                    backoffMs = minBackoffMs;
-                    connected = true;
-                    setUp(true);
-                    log("link to peer " + to + " at " + addr + " is up");
-                    for (;;) {
-                        for (byte[] b : takeBatch()) out.write(b);
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    if (connected) log("link to peer " + to + " at " + addr + " broke: " + e.getMessage() + "; reconnecting");
-                    else debug("cannot reach peer " + to + " at " + addr + ": " + e.getMessage());
-                } catch (InterruptedException e) {
-                    return;
-                } finally {
-                    setUp(false);
-                    closeQuietly(s);
-                }
-                try {
-                    Thread.sleep(backoffMs);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
-            }
         }
     }
 
