@@ -98,3 +98,63 @@ describe('searchMaxRate', () => {
     expect(r.stopped_by).toBeNull();
   });
 });
+
+describe('searchMaxRate warm-started from a neighbouring setting', () => {
+  /** Every search must end as a cold one would: a met rate with a miss within the tolerance above it. */
+  function expectDecided(r: Awaited<ReturnType<typeof searchMaxRate>>, limit: number, tolerance: number) {
+    expect(r.best!.met).toBe(true);
+    expect(r.best!.target_ops_per_s).toBeLessThanOrEqual(limit);
+    const missedAbove = r.probes.filter((p) => !p.met && p.target_ops_per_s > r.best!.target_ops_per_s);
+    const edge = Math.min(...missedAbove.map((p) => p.target_ops_per_s));
+    expect((edge - r.best!.target_ops_per_s) / edge).toBeLessThanOrEqual(tolerance);
+  }
+
+  it.each([
+    ['the answer did not move', 7_300, 7_250],
+    ['the answer fell a little', 7_000, 7_300],
+    ['the answer fell far', 900, 7_300],
+    ['the answer rose far', 15_000, 2_000],
+  ])('%s: the same guarantee as a cold search', async (_what, limit, hint) => {
+    const cold = thresholdServer(limit);
+    const warm = thresholdServer(limit);
+    const rc = await searchMaxRate(cold.probe, options);
+    const rw = await searchMaxRate(warm.probe, { ...options, hint_ops_per_s: hint });
+    expectDecided(rc, limit, options.tolerance);
+    expectDecided(rw, limit, options.tolerance);
+    expect(warm.asked[0]).toBe(20_000);
+    expect(warm.asked[1]).toBe(hint);
+  });
+
+  it('ends in three probes when the answer has not moved, where a cold search takes eight', async () => {
+    const cold = thresholdServer(7_300);
+    const warm = thresholdServer(7_300);
+    await searchMaxRate(cold.probe, options);
+    const r = await searchMaxRate(warm.probe, { ...options, hint_ops_per_s: 7_200 });
+    expect(warm.asked).toEqual([20_000, 7_200, 7_578]);
+    expect(r.best!.target_ops_per_s).toBe(7_200);
+    expect(cold.asked.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('still reports no rate when even the minimum misses', async () => {
+    const s = thresholdServer(50);
+    const r = await searchMaxRate(s.probe, { ...options, hint_ops_per_s: 3_000 });
+    expect(r.best).toBeNull();
+    expect(s.asked).toEqual([20_000, 3_000, 100]);
+  });
+
+  it('ignores a hint outside the bracket, and a disturbed miss at the hint decides nothing', async () => {
+    const s = thresholdServer(7_300);
+    await searchMaxRate(s.probe, { ...options, hint_ops_per_s: 50_000 });
+    expect(s.asked.slice(0, 2)).toEqual([20_000, 100]);
+    const asked: number[] = [];
+    const noisy = async (rate: number): Promise<ProbeOutcome> => {
+      asked.push(rate);
+      const met = rate <= 7_300 && asked.length !== 2;
+      return { target_ops_per_s: rate, p99_ms: met ? 5 : 500, achieved_ops_per_s: rate, met, disturbed: !met && asked.length === 2 };
+    };
+    const r = await searchMaxRate(noisy, { ...options, hint_ops_per_s: 5_000 });
+    expect(asked.slice(0, 3)).toEqual([20_000, 5_000, 100]);
+    expect(r.stopped_by).toBeNull();
+    expectDecided(r, 7_300, options.tolerance);
+  });
+});

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
 import { gitCommit, machineInfo, toolVersions } from './machine.ts';
 import { measureFootprintRetrying, measureSetting, type Footprint, type SettingResult } from './measure.ts';
-import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, type BenchOptions } from './plan.ts';
+import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, warmStartKey as warmKey, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 import { summarize } from './summary.ts';
@@ -60,6 +60,7 @@ const FLAGS = {
   'keep-scratch': { type: 'boolean' },
   durability: { type: 'string' },
   fsync: { type: 'string' },
+  'cold-search': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   mitigation: { type: 'string' },
   help: { type: 'boolean' },
@@ -157,6 +158,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
     return file;
   };
+  const decided = new Map<string, number>();
   for (const [i, s] of settings.entries()) {
     progress.setting(i, s.id);
     if (s.ratio !== null && o.memory_baseline === 'auto') {
@@ -178,8 +180,11 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     if (hosts) {
       r = await measureRemoteSetting(hosts, s, o, join(out, 'hosts', s.id), (m) => progress.step(i, m), deployed);
       keepRemoteHistograms(r, join(out, 'hdr', s.id));
-    } else r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m));
+    } else r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m), o.warm_start ? decided.get(warmKey(s)) : undefined);
     results.push(r);
+    // the next memory size of this system starts its search here (only from a clean answer)
+    if (r.best && !r.stopped_by && !r.errors.length) decided.set(warmKey(s), r.best.target_ops_per_s);
+    else decided.delete(warmKey(s));
     const detailsRel = relative(REPO, join(out, 'details', `${s.id}.jsonl`));
     mkdirSync(join(out, 'details'), { recursive: true });
     writeFileSync(join(REPO, detailsRel), detailsLines(r));

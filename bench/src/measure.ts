@@ -74,7 +74,7 @@ export interface SettingResult {
   memory_how: string;
   load: { seconds: number; ops_per_s: number; ok: boolean };
   saturation_ops_per_s: number;
-  search: { best: ProbeOutcome | null; ceiling_reached: boolean; stopped_by: ProbeOutcome | null };
+  search: { best: ProbeOutcome | null; ceiling_reached: boolean; stopped_by: ProbeOutcome | null; hint_ops_per_s?: number };
   best: ProbeDetail | null;
   /** The lowest rate probed when even it missed the SLO: the paper's "cannot meet it at 100 ops/s". */
   floor: ProbeDetail | null;
@@ -445,7 +445,9 @@ function keepHistograms(best: ProbeDetail, dest: string): void {
   }
 }
 
-export async function measureSetting(setting: Setting, o: BenchOptions, scratchDir: string, hdrDest: string, progress: Progress): Promise<SettingResult> {
+/** `hint_ops_per_s`: the rate that decided the previous memory size of the same system, workload,
+ * vCPUs, mode and repetition (a warm start, bisect.ts); undefined for a cold search. */
+export async function measureSetting(setting: Setting, o: BenchOptions, scratchDir: string, hdrDest: string, progress: Progress, hint_ops_per_s?: number): Promise<SettingResult> {
   const dir = join(scratchDir, setting.id);
   mkdirSync(dir, { recursive: true });
   const errors: string[] = [];
@@ -508,8 +510,8 @@ export async function measureSetting(setting: Setting, o: BenchOptions, scratchD
       result.probes.push(p);
       progress(`probe ${index - 1}: target ${rate} ops/s → p99 ${p.p99_ms === null ? '∞' : p.p99_ms.toFixed(1)} ms, ${p.achieved_ops_per_s} ops/s ${p.met ? 'MET' : 'missed'}${p.reason ? ` (${p.reason})` : ''}${p.disturbed ? ` DISTURBED: ${p.interference ? describeInterference(p.interference) : ''}` : ''}`);
       return p;
-    }, { min_ops_per_s: o.min_rate, max_ops_per_s: max, tolerance: o.tolerance, max_probes: o.max_probes });
-    result.search = { best: search.best, ceiling_reached: search.ceiling_reached, stopped_by: search.stopped_by };
+    }, { min_ops_per_s: o.min_rate, max_ops_per_s: max, tolerance: o.tolerance, max_probes: o.max_probes, ...(hint_ops_per_s ? { hint_ops_per_s } : {}) });
+    result.search = { best: search.best, ceiling_reached: search.ceiling_reached, stopped_by: search.stopped_by, ...(hint_ops_per_s ? { hint_ops_per_s } : {}) };
     result.slo_ms = o.slo_ms;
     const searchProbes = result.probes.filter((p) => p.kind === 'search');
     result.best = search.best ? searchProbes.find((p) => p === search.best) ?? null : null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan, cpuCount, describePlan, judgeByWait, PAPER_RATIOS, RECORD_BYTES, resolveOptions, UsageError } from './plan.ts';
+import { buildPlan, cpuCount, describePlan, judgeByWait, PAPER_RATIOS, RECORD_BYTES, resolveOptions, UsageError, warmStartKey } from './plan.ts';
 
 describe('resolveOptions', () => {
   it('takes the preset, then the flags over it', () => {
@@ -65,6 +65,20 @@ describe('durability', () => {
     ]);
     expect(plan[2]).toMatchObject({ durability: 'log', fsync: 'interval' });
     expect(describePlan(o, plan)).toContain('durability log, fsync interval');
+  });
+
+  it('warm-starts searches unless --cold-search, and carries answers only between memory sizes of one system, mode and repetition', () => {
+    const o = resolveOptions({ preset: 'scaled', engine: 'go,cpp', ratio: '8,2', durability: 'none,log', fsync: 'interval', repetitions: '2' });
+    expect(o.warm_start).toBe(true);
+    expect(describePlan(o, buildPlan(o))).toContain('warm-started');
+    expect(resolveOptions({ 'cold-search': true }).warm_start).toBe(false);
+    const plan = buildPlan(o);
+    const key = (id: string) => warmStartKey(plan.find((s) => s.id === id)!);
+    expect(key('go-a-r2-8vcpu-rep1')).toBe(key('go-a-r8-8vcpu-rep1'));
+    expect(key('go-a-log-fsync-interval-r2-8vcpu-rep1')).not.toBe(key('go-a-r2-8vcpu-rep1'));
+    expect(key('go-a-r2-8vcpu-rep2')).not.toBe(key('go-a-r2-8vcpu-rep1'));
+    expect(key('cpp-a-r2-8vcpu-rep1')).not.toBe(key('go-a-r2-8vcpu-rep1'));
+    expect(key('go-b-r2-8vcpu-rep1')).not.toBe(key('go-a-r2-8vcpu-rep1'));
   });
 
   it('defaults to durability none, as before the setting existed', () => {

@@ -71,6 +71,9 @@ export interface BenchOptions {
   fsyncs: FsyncPolicy[];
   /** GC mitigation the Go and Java servers run (their --mitigation; docs/mitigation.md). */
   mitigation: Mitigation;
+  /** Start each search from the rate that decided the previous memory size of the same system,
+   * workload, vCPUs, mode and repetition (bisect.ts, hint_ops_per_s); --cold-search turns it off. */
+  warm_start: boolean;
 }
 
 export type Mitigation = 'none' | 'blade' | 'mitmem' | 'both';
@@ -92,6 +95,7 @@ export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
 
 export const DEFAULTS: BenchOptions = {
   mitigation: 'none',
+  warm_start: true,
   systems: ['go'],
   workloads: ['a'],
   records: 100_000,
@@ -228,6 +232,7 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
     o.fsyncs = [...new Set(f)] as FsyncPolicy[];
   }
   o.dry_run = flags['dry-run'] === true;
+  if (flags['cold-search'] === true) o.warm_start = false;
   if (s('hosts')) {
     o.hosts = s('hosts');
     // On separate hosts the footprint is the paper's rounding error again; limits are ratio × data.
@@ -268,6 +273,11 @@ export interface Setting {
    * etcd always runs with its own WAL and is measured once per setting. */
   durability: 'none' | 'log';
   fsync: FsyncPolicy | null;
+}
+
+/** What a warm start carries over: everything of a setting but its memory size (warmStart). */
+export function warmStartKey(s: Setting): string {
+  return [s.system, s.workload, s.vcpus, s.durability, s.fsync ?? '', s.repetition].join('/');
 }
 
 /** The durability settings a plan measures: none, then log with each fsync policy. */
@@ -367,6 +377,9 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
           `  a probe is disturbed when other processes use > ${o.disturbed_cores} cores or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
         ]),
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
+    o.warm_start
+      ? '  warm-started: each search probes the previous memory size\'s answer (same system, workload, vCPUs, mode, repetition) right after the top, then its neighbour one tolerance away (--cold-search: off)'
+      : '  cold searches (--cold-search): every setting bisects its whole bracket',
     ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
     `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
     `  durability ${durabilityModes(o).map((m) => (m.fsync ? `${m.durability} (fsync ${m.fsync})` : m.durability)).join(', ')}${o.systems.some((x) => x === 'etcd') ? '; etcd with its own WAL (fsync on commit), once per setting' : ''}`,

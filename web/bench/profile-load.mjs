@@ -150,6 +150,7 @@ async function main() {
       const readyMs = await whenInPage(page, 'ready', o.view.replace(/-.*/, ''), 30_000);
       const liveMs = o.view.startsWith('learn') ? await whenInPage(page, 'live', 'ready', 60_000) : null;
       await page.waitForTimeout(2500);
+      // (the trace spans to 2.5 s after the engines are live, or after ready)
       const buf = await browser.stopTracing();
       await context.close();
       if (o.trace) writeFileSync(o.repeats > 1 ? o.trace.replace(/(\.json)?$/, `-${k + 1}.json`) : o.trace, buf);
@@ -163,9 +164,10 @@ async function main() {
       console.log(`\n== load ${k + 1}: ready at ${readyMs.toFixed(0)} ms${liveMs != null ? `, engines live at ${liveMs.toFixed(0)} ms` : ''} (from navigation) ==`);
       const threads = [{ label: 'main thread', ...main }, ...names.filter((n) => n.pid === main.pid && /Worker/i.test(n.args?.name ?? '')).map((n) => ({ label: n.args.name, pid: n.pid, tid: n.tid }))];
       for (const th of threads) {
+        const endMs = (liveMs ?? readyMs) + 2500;
         for (const [span, to] of [
           ['to ready', t0 + readyMs * 1000],
-          ['ready to ready + 2.5 s', t0 + (readyMs + 2500) * 1000],
+          [`ready to ${liveMs != null ? 'live' : 'ready'} + 2.5 s`, t0 + endMs * 1000],
         ]) {
           const from = span === 'to ready' ? t0 : t0 + readyMs * 1000;
           const { totals, longTasks } = analyse(events, th.tid, th.pid, from, to);

@@ -71,15 +71,7 @@ bool ClientConn::Flush() {
 
 void Server::AcceptClients() {
   for (;;) {
-    const int fd = accept4(client_listener_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno != EINTR && errno != ECONNABORTED) {
-        Log(std::string("accepting a client: ") + std::strerror(errno));
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-      continue;
-    }
-    SetNoDelay(fd);
+    const int fd = AcceptNext(client_listener_, "a client", nullptr);
     if (counters_.clients.load(std::memory_order_relaxed) >= kMaxClients) {
       counters_.clients_refused.fetch_add(1, std::memory_order_relaxed);
       [[maybe_unused]] ssize_t n = send(fd, "retry\n", 6, MSG_DONTWAIT | MSG_NOSIGNAL);

@@ -25,6 +25,14 @@ constexpr size_t kMaxReplyBacklogBytes = size_t{1} << 20;  // 1 MiB
 constexpr uint64_t kMaxPendingAccepts = 256;
 // Bytes queued for one peer and not yet written; over it the oldest messages are dropped.
 constexpr size_t kMaxPeerQueueBytes = size_t{1} << 20;  // 1 MiB
+// A message queued for a peer longer than this is dropped (the peer stopped reading: what it
+// would get after resuming is stale, and working through it starves the node that must catch
+// up; repair and snapshots bring it back instead; issue 20).
+constexpr std::chrono::milliseconds kMaxPeerMessageAge{1000};
+// The kernel's send buffer of a link and receive buffer of a peer connection: the bytes the
+// kernel keeps for a stopped peer, where neither age nor size limits reach them (autotuned,
+// loopback buffers held megabytes: seconds of stale traffic).
+constexpr int kPeerSocketBufferBytes = 32 << 10;
 // How often a node logs its status line.
 constexpr std::chrono::milliseconds kStatusInterval{1000};
 

@@ -42,17 +42,21 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) Usage(std::string(name) + " needs a value");
       return argv[++i];
     };
+    // A flag's value as a whole number no larger than max; anything else is a usage error.
+    auto whole = [&](const char* name, unsigned long long max, const char* rule) -> uint64_t {
+      const std::string s = value(name);
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(s.c_str(), &end, 10);
+      if (s.empty() || *end != '\0' || n > max) Usage(std::string(name) + " must be " + rule);
+      return n;
+    };
     if (arg == "--id" || arg.rfind("--id=", 0) == 0) {
       id_text = value("--id");
       have_id = true;
     } else if (arg == "--config" || arg.rfind("--config=", 0) == 0) {
       config_path = value("--config");
     } else if (arg == "--seed" || arg.rfind("--seed=", 0) == 0) {
-      const std::string s = value("--seed");
-      char* end = nullptr;
-      const unsigned long long seed = std::strtoull(s.c_str(), &end, 10);
-      if (s.empty() || *end != '\0' || seed >= (1ULL << 53)) Usage("--seed must be below 2^53");
-      opts.seed = seed;
+      opts.seed = whole("--seed", (1ULL << 53) - 1, "below 2^53");
     } else if (arg == "--data-dir" || arg.rfind("--data-dir=", 0) == 0) {
       opts.data_dir = value("--data-dir");
       if (opts.data_dir.empty()) Usage("--data-dir needs a directory");
@@ -61,17 +65,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--fsync" || arg.rfind("--fsync=", 0) == 0) {
       fsync = value("--fsync");
     } else if (arg == "--snapshot-every" || arg.rfind("--snapshot-every=", 0) == 0) {
-      const std::string s = value("--snapshot-every");
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(s.c_str(), &end, 10);
-      if (s.empty() || *end != '\0' || n > 1000000) Usage("--snapshot-every must be between 0 and 1000000");
-      opts.snapshot_every = n;
+      opts.snapshot_every = whole("--snapshot-every", 1000000, "between 0 and 1000000");
     } else if (arg == "--log-bound" || arg.rfind("--log-bound=", 0) == 0) {
-      const std::string s = value("--log-bound");
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(s.c_str(), &end, 10);
-      if (s.empty() || *end != '\0' || n > 1000000) Usage("--log-bound must be between 0 and 1000000");
-      opts.log_bound = n;
+      opts.log_bound = whole("--log-bound", 1000000, "between 0 and 1000000");
     } else if (arg == "--trace") {
       opts.trace = true;
     } else if (!arg.empty() && arg[0] != '-' && config_path.empty()) {

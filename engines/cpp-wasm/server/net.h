@@ -17,6 +17,10 @@ int ListenOn(const Address& addr, std::string* error);
 int Dial(const Address& addr);
 // SetNoDelay turns Nagle's algorithm off.
 void SetNoDelay(int fd);
+// SetSendBuffer / SetReceiveBuffer fix the kernel's buffer of a socket at bytes (Linux
+// reports twice that); a listener's receive buffer is inherited by the connections it accepts.
+void SetSendBuffer(int fd, int bytes);
+void SetReceiveBuffer(int fd, int bytes);
 // WriteAll writes every byte (blocking); false if the connection failed.
 bool WriteAll(int fd, std::string_view data);
 

@@ -1,12 +1,10 @@
 #include "peer.h"
 
-#include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -22,46 +20,10 @@
 namespace replicant {
 namespace server {
 
-void PeerLink::Enqueue(std::string line) {
-  std::lock_guard<std::mutex> lk(mu);
-  if (!up) {
-    counters->dropped_sends.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  while (!queue.empty() && queued_bytes + line.size() > kMaxPeerQueueBytes) {
-    Forget(queue.front().size());
-    queue.pop_front();
-    counters->dropped_sends.fetch_add(1, std::memory_order_relaxed);
-  }
-  const bool was_empty = queue.empty();  // the sender waits only on an empty queue
-  queued_bytes += line.size();
-  counters->peer_queue_bytes.fetch_add(line.size(), std::memory_order_relaxed);
-  queue.push_back(std::move(line));
-  if (was_empty) cv.notify_one();
-}
-
-void PeerLink::Forget(size_t bytes) {
-  queued_bytes -= bytes;
-  counters->peer_queue_bytes.fetch_sub(bytes, std::memory_order_relaxed);
-}
-
 void Server::AcceptPeers() {
   for (;;) {
-    sockaddr_storage sa{};
-    socklen_t len = sizeof sa;
-    const int fd = accept4(peer_listener_, reinterpret_cast<sockaddr*>(&sa), &len, SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno != EINTR && errno != ECONNABORTED) {
-        Log(std::string("accepting a peer: ") + std::strerror(errno));
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-      continue;
-    }
-    SetNoDelay(fd);
-    char host[NI_MAXHOST] = "?", port[NI_MAXSERV] = "?";
-    getnameinfo(reinterpret_cast<sockaddr*>(&sa), len, host, sizeof host, port, sizeof port,
-                NI_NUMERICHOST | NI_NUMERICSERV);
-    std::string from = std::string(host) + ":" + port;
+    std::string from;
+    const int fd = AcceptNext(peer_listener_, "a peer", &from);
     if (!StartThread([this, fd, from] { ServePeer(fd, from); })) {
       Log("cannot start a thread for a peer connection from " + from + "; closing it");
       close(fd);
@@ -134,6 +96,7 @@ void Server::RunPeerLink(PeerLink* link) {
       backoff = std::min(backoff * 2, kMaxBackoff);
       continue;
     }
+    SetSendBuffer(fd, kPeerSocketBufferBytes);
     Log("connected to " + name);
     logged_down = false;
     backoff = kMinBackoff;
@@ -151,11 +114,14 @@ void Server::RunPeerLink(PeerLink* link) {
           continue;
         }
       }
+      // (what waited too long while the peer did not read is dropped, not sent)
+      link->DropAged(PeerLink::Clock::now());
       batch.clear();
       while (!link->queue.empty() && batch.size() < (size_t{1} << 20)) {
         batch += link->queue.front();
         link->Forget(link->queue.front().size());
         link->queue.pop_front();
+        link->queued_at.pop_front();
       }
       lk.unlock();
       const bool ok = WriteAll(fd, batch);
@@ -166,6 +132,7 @@ void Server::RunPeerLink(PeerLink* link) {
     counters_.dropped_sends.fetch_add(link->queue.size(), std::memory_order_relaxed);
     link->Forget(link->queued_bytes);
     link->queue.clear();  // lost with the connection
+    link->queued_at.clear();
     lk.unlock();
     close(fd);
     Log("lost the connection to " + name + "; reconnecting");

@@ -4,6 +4,7 @@
 // per peer that dials it and writes its queue (RunPeerLink).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -19,21 +20,29 @@ namespace server {
 
 // The outbound connection to one peer, owned by its sender thread. While the link is down,
 // messages for the peer are dropped, as a network would drop them; what is queued when a
-// connection breaks is lost with it; over kMaxPeerQueueBytes the oldest messages are dropped
-// (docs/protocol.md, "Native servers").
+// connection breaks is lost with it; over kMaxPeerQueueBytes the oldest messages are dropped,
+// and so is a message queued longer than kMaxPeerMessageAge (docs/protocol.md, "Limits").
 struct PeerLink {
+  using Clock = std::chrono::steady_clock;
   uint64_t peer = 0;
   Address addr;
   DriverCounters* counters = nullptr;
   std::mutex mu;  // guards everything below
   std::condition_variable cv;
   std::deque<std::string> queue;
+  std::deque<Clock::time_point> queued_at;  // when each queued message was queued
   size_t queued_bytes = 0;
   bool up = false;  // connected: messages are queued only while true
 
-  // Enqueue queues one message line while the link is up (drops it otherwise, and the oldest
-  // lines over kMaxPeerQueueBytes); never blocks on the socket.
-  void Enqueue(std::string line);
+  // Enqueue queues one message line while the link is up (drops it otherwise, the lines queued
+  // over kMaxPeerMessageAge ago, and the oldest lines over kMaxPeerQueueBytes); never blocks
+  // on the socket. EnqueueAt takes the time as now (a test's clock).
+  void Enqueue(std::string line) { EnqueueAt(std::move(line), Clock::now()); }
+  void EnqueueAt(std::string line, Clock::time_point now);
+  // DropAged drops (and counts) every message queued over kMaxPeerMessageAge before now (mu held).
+  void DropAged(Clock::time_point now);
+  // DropOldest drops (and counts) the oldest queued message (mu held).
+  void DropOldest();
   // Forget takes bytes that left the queue off the counts (mu held).
   void Forget(size_t bytes);
 };

@@ -1,11 +1,15 @@
 #include "server.h"
 
+#include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <system_error>
@@ -104,12 +108,37 @@ std::string Server::Listen() {
   const Address& peer = cfg_.peers[id_];
   peer_listener_ = ListenOn(peer, &err);
   if (peer_listener_ < 0) return "cannot listen on peer address " + peer.host + ":" + peer.port + ": " + err;
+  // inherited by every peer connection it accepts (docs/protocol.md, "Limits")
+  SetReceiveBuffer(peer_listener_, kPeerSocketBufferBytes);
   const Address& client = cfg_.clients[id_];
   client_listener_ = ListenOn(client, &err);
   if (client_listener_ < 0) {
     return "cannot listen on client address " + client.host + ":" + client.port + ": " + err;
   }
   return "";
+}
+
+int Server::AcceptNext(int listener, const char* what, std::string* from) {
+  for (;;) {
+    sockaddr_storage sa{};
+    socklen_t len = sizeof sa;
+    const int fd = accept4(listener, reinterpret_cast<sockaddr*>(&sa), &len, SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno != EINTR && errno != ECONNABORTED) {
+        Log(std::string("accepting ") + what + ": " + std::strerror(errno));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      continue;
+    }
+    SetNoDelay(fd);
+    if (from != nullptr) {
+      char host[NI_MAXHOST] = "?", port[NI_MAXSERV] = "?";
+      getnameinfo(reinterpret_cast<sockaddr*>(&sa), len, host, sizeof host, port, sizeof port,
+                  NI_NUMERICHOST | NI_NUMERICSERV);
+      *from = std::string(host) + ":" + port;
+    }
+    return fd;
+  }
 }
 
 void BlockStopSignals() {

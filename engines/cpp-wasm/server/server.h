@@ -91,6 +91,9 @@ class Server {
   void OnClientLine(ClientConn* conn, uint64_t request_id, std::string line);  // client.cc
   void SendReplies(std::vector<std::shared_ptr<ClientConn>>* conns);
 
+  // AcceptNext waits for the next connection on listener (errors are logged and waited out),
+  // turns Nagle off and, when from is given, sets it to the peer's host:port.
+  int AcceptNext(int listener, const char* what, std::string* from);
   void AcceptClients();                          // client.cc
   void ServeClient(int fd, uint64_t client_id);  // client.cc
   void AcceptPeers();                            // peer.cc

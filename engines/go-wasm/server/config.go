@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -31,7 +32,7 @@ func LoadConfig(path string, id int) (FileConfig, error) {
 		Peers            []string `json:"peers"`
 		Clients          []string `json:"clients"`
 	}
-	dec := json.NewDecoder(bytesReader(data))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
 		return fc, fmt.Errorf("config %s is not valid: %v", path, err)

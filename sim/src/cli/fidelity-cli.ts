@@ -4,7 +4,9 @@
 // anything.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
+import { runNativeFidelity } from './fidelity-native-cli.ts';
 import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
+import { CANDIDATE_VERSION, candidate170Section } from '../fidelity/candidate-170-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
@@ -414,6 +416,12 @@ function renderFromCsv(timing: string | null): void {
     const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
     candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
   }
+  const candidatePath = `data/fidelity-candidate-${CANDIDATE_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_VERSION) {
+    const cand = readRows(candidatePath);
+    const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
+    candidate = candidate170Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, summarise(data), summarise(cand)) + candidate;
+  }
   writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
 }
 
@@ -580,4 +588,12 @@ ${candidate}BLADE's Table 7 (GC mitigation) is compared with the simulator in [m
 ${FLEET_SECTION}`;
 }
 
-main();
+// --native <results.json …>: the simulator beside native runs instead (fidelity-native-cli.ts).
+if (process.argv.includes('--native')) {
+  runNativeFidelity(process.argv.slice(2)).catch((e: Error) => {
+    process.stderr.write(`fidelity --native: ${e.message}\n`);
+    process.exit(1);
+  });
+} else {
+  main();
+}

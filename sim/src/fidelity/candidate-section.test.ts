@@ -27,4 +27,10 @@ describe('the candidate card section of docs/fidelity.md', () => {
     expect(md).toContain(`with model card ${DEFAULT_CARD.version}, the Lab's default`);
     expect(md).toContain(`## Card ${DEFAULT_CARD.version} against the previous default 1.3.0`);
   });
+  it('docs/fidelity.md compares candidate card 1.7.0 with the default from its committed table', () => {
+    const md = readFileSync(root('docs/fidelity.md'), 'utf8');
+    expect(md).toContain('## Candidate card 1.7.0');
+    expect(md).toContain('| fig8a-java-b-5gib-8vcpu-max-throughput-slo | 17 Kops/s |');
+    expect(differingNonStorageParameters(params('1.6.0'), params('1.7.0'))).toEqual(['cpu.java.in_us', 'cpu.java.out_us', 'cpu.java.per_kib_us', 'cpu.java.step_us', 'g1.mixed_reclaimable_fraction', 'g1.reclaim_once']);
+  });
 });

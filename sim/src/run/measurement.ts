@@ -255,11 +255,11 @@ function youngPhases(warmup_s: number, min_window_s: number, window_s: number, p
 /** The shortcut is taken only when it simulates at most (1 − this) of the plain run's time. */
 const SHORTCUT_MIN_SAVING = 0.3;
 
-type DryRun = { rt: { events: { t_s: number; kind: string }[] }; snapshots: Snapshot[] };
+type DryRun = { rt: { events: { t_s: number; kind: string; pause_ms: number }[] }; snapshots: Snapshot[] };
 
 /** A node's dry run re-timed from its latest settled young pause (not the first two) whose
- * following run's length the dry run still covers: its snapshots from there, and the pauses
- * within a run's length of it. */
+ * following run's length the dry run still covers: its snapshots from there, and every pause
+ * (young, mixed, remark, full) within a run's length of it. */
 function anchored(d: DryRun, run_s: number, horizon_s: number): { snapshots: Snapshot[]; pauses: number[] } | null {
   const pauses = d.rt.events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed').map((e) => e.t_s);
   for (let i = pauses.length - 1; i >= 1; i--) {
@@ -268,7 +268,7 @@ function anchored(d: DryRun, run_s: number, horizon_s: number): { snapshots: Sna
     const a = start.t_s;
     return {
       snapshots: d.snapshots.filter((x) => x.t_s >= a).map((x) => ({ t_s: x.t_s - a, state: x.state })),
-      pauses: pauses.filter((t) => t > a && t <= a + run_s).map((t) => t - a),
+      pauses: d.rt.events.filter((e) => e.pause_ms > 0 && e.t_s > a && e.t_s <= a + run_s).map((e) => e.t_s - a),
     };
   }
   return null;

@@ -53,40 +53,17 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
                 id = Some(v.parse::<u64>().map_err(|_| format!("bad id {v:?}: not a non-negative integer"))?);
             }
             "--config" => config_path = Some(value("--config")?),
-            "--threads" => {
-                let v = value("--threads")?;
-                threads = Some(v.parse::<usize>().ok().filter(|&t| t >= 1).ok_or_else(|| format!("bad --threads {v:?}"))?);
-            }
-            "--stats-every" => {
-                let v = value("--stats-every")?;
-                stats_every_s = Some(v.parse::<u64>().ok().filter(|&t| t >= 1).ok_or_else(|| format!("bad --stats-every {v:?}"))?);
-            }
+            "--threads" => threads = Some(whole("--threads", &value("--threads")?, 1..=usize::MAX as u64, "")? as usize),
+            "--stats-every" => stats_every_s = Some(whole("--stats-every", &value("--stats-every")?, 1..=u64::MAX, "")?),
             "--seed" => {
-                let v = value("--seed")?;
-                seed = Some(
-                    v.parse::<u64>()
-                        .ok()
-                        .filter(|&s| s <= replicant_core::json::MAX_SAFE_INT)
-                        .ok_or_else(|| format!("bad --seed {v:?}: an integer below 2^53"))?,
-                );
+                let range = 0..=replicant_core::json::MAX_SAFE_INT;
+                seed = Some(whole("--seed", &value("--seed")?, range, ": an integer below 2^53")?);
             }
             "--data-dir" => data_dir = Some(value("--data-dir")?),
             "--fsync" => fsync = value("--fsync")?,
-            "--log-bound" => {
-                let v = value("--log-bound")?;
-                log_bound = v
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n <= 1_000_000)
-                    .ok_or_else(|| format!("bad --log-bound {v:?}: between 0 and 1000000"))?;
-            }
+            "--log-bound" => log_bound = whole("--log-bound", &value("--log-bound")?, 0..=1_000_000, ": between 0 and 1000000")?,
             "--snapshot-every" => {
-                let v = value("--snapshot-every")?;
-                snapshot_every = v
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n <= 1_000_000)
-                    .ok_or_else(|| format!("bad --snapshot-every {v:?}: between 0 and 1000000"))?;
+                snapshot_every = whole("--snapshot-every", &value("--snapshot-every")?, 0..=1_000_000, ": between 0 and 1000000")?
             }
             "--verbose" | "-v" => verbose = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
@@ -101,6 +78,11 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     let config_path = config_path.ok_or_else(|| format!("no configuration file given\n{USAGE}"))?;
     let id = id.ok_or_else(|| format!("no --id given\n{USAGE}"))?;
     Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every, log_bound })
+}
+
+/// A flag's value as a whole number in `range`; otherwise "bad FLAG VALUE" and `rule`.
+fn whole(flag: &str, v: &str, range: std::ops::RangeInclusive<u64>, rule: &str) -> Result<u64, String> {
+    v.parse::<u64>().ok().filter(|n| range.contains(n)).ok_or_else(|| format!("bad {flag} {v:?}{rule}"))
 }
 
 /// The cluster configuration file.
@@ -214,5 +196,17 @@ mod tests {
         assert!(parse_args(["c.json", "--id", "x"].map(String::from).into_iter()).is_err());
         assert!(parse_args(["c.json", "--id", "-1"].map(String::from).into_iter()).is_err());
         assert!(parse_args(["--id", "1"].map(String::from).into_iter()).is_err());
+        let a = parse_args(["c.json", "--id", "0", "--log-bound", "0", "--snapshot-every", "1000000"].map(String::from).into_iter()).unwrap();
+        assert_eq!((a.log_bound, a.snapshot_every), (0, 1_000_000));
+        for (flag, value, said) in [
+            ("--log-bound", "1000001", "bad --log-bound \"1000001\": between 0 and 1000000"),
+            ("--snapshot-every", "x", "bad --snapshot-every \"x\": between 0 and 1000000"),
+            ("--threads", "0", "bad --threads \"0\""),
+            ("--stats-every", "-3", "bad --stats-every \"-3\""),
+            ("--seed", "9007199254740992", "bad --seed \"9007199254740992\": an integer below 2^53"),
+        ] {
+            let err = parse_args(["c.json", "--id", "0", flag, value].map(String::from).into_iter()).err().unwrap();
+            assert_eq!(err, said);
+        }
     }
 }

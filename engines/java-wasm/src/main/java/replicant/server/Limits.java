@@ -23,6 +23,18 @@ final class Limits {
     static final long MAX_PENDING_ACCEPTS = 256;
     /** Bytes queued for one peer and not yet written; over it the oldest messages are dropped. */
     static final long MAX_PEER_QUEUE_BYTES = 1 << 20;
+    /**
+     * A message queued for a peer longer than this is dropped (the peer stopped reading: what it would
+     * get after resuming is stale, and working through it starves the node that must catch up; repair
+     * and snapshots bring it back instead; issue 20).
+     */
+    static final long MAX_PEER_MESSAGE_AGE_NS = 1_000_000_000L;
+    /**
+     * The kernel's send buffer of a link and receive buffer of a peer connection: the bytes the kernel
+     * keeps for a stopped peer, where neither age nor size limits reach them (autotuned, loopback
+     * buffers held megabytes: seconds of stale traffic).
+     */
+    static final int PEER_SOCKET_BUFFER_BYTES = 32 << 10;
     /** How often a node logs its status line. */
     static final long STATUS_INTERVAL_MS = 1000;
 }

@@ -16,7 +16,8 @@ import replicant.core.Messages.Message;
  * The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
  * the link is down, sends are dropped: the protocol retries on its own (heartbeats, accept
  * timeouts, elections), and a burst of stale messages after a reconnect helps nobody. Over
- * MAX_PEER_QUEUE_BYTES the oldest queued messages are dropped.
+ * MAX_PEER_QUEUE_BYTES the oldest queued messages are dropped, and so is a message queued longer
+ * than MAX_PEER_MESSAGE_AGE_NS (docs/protocol.md, "Limits").
  *
  * With it, the server's peer half for inbound connections: accepting the links other nodes open
  * (acceptAll) and a reader thread each that decodes their messages and steps the core (read).
@@ -25,52 +26,85 @@ final class PeerLink {
     private final Server server;
     private final int to;
     private final InetSocketAddress addr;
+    private final Status.DriverCounters counters;
+    private final java.util.function.LongSupplier nanoTime; // System::nanoTime; a test's clock
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>(); // guarded by this
+    private final ArrayDeque<Long> queuedAtNs = new ArrayDeque<>(); // guarded by this: when each was queued
     private long queuedBytes; // guarded by this
     private boolean up; // guarded by this: connected, messages are queued only while true
 
     PeerLink(Server server, int to, InetSocketAddress addr) {
+        this(server, to, addr, server.counters, System::nanoTime);
+    }
+
+    /** A link with its own counters and clock, for tests of its queue (no server: never run). */
+    PeerLink(Status.DriverCounters counters, java.util.function.LongSupplier nanoTime) {
+        this(null, -1, null, counters, nanoTime);
+    }
+
+    private PeerLink(Server server, int to, InetSocketAddress addr, Status.DriverCounters counters, java.util.function.LongSupplier nanoTime) {
         this.server = server;
         this.to = to;
         this.addr = addr;
+        this.counters = counters;
+        this.nanoTime = nanoTime;
     }
 
     synchronized void offer(byte[] line) {
         if (!up) {
-            server.counters.droppedSends.incrementAndGet();
+            counters.droppedSends.incrementAndGet();
             return;
         }
-        while (!queue.isEmpty() && queuedBytes + line.length > Limits.MAX_PEER_QUEUE_BYTES) {
-            forget(queue.pollFirst().length);
-            server.counters.droppedSends.incrementAndGet();
-        }
+        long now = nanoTime.getAsLong();
+        dropAged(now);
+        while (!queue.isEmpty() && queuedBytes + line.length > Limits.MAX_PEER_QUEUE_BYTES) dropOldest();
         if (queue.isEmpty()) notifyAll(); // the writer waits only on an empty queue
         queue.addLast(line);
+        queuedAtNs.addLast(now);
         queuedBytes += line.length;
-        server.counters.peerQueueBytes.addAndGet(line.length);
+        counters.peerQueueBytes.addAndGet(line.length);
+    }
+
+    /** Drops (and counts) every message queued over MAX_PEER_MESSAGE_AGE_NS before now. */
+    private void dropAged(long nowNs) {
+        while (!queuedAtNs.isEmpty() && nowNs - queuedAtNs.peekFirst() > Limits.MAX_PEER_MESSAGE_AGE_NS) dropOldest();
+    }
+
+    private void dropOldest() {
+        forget(queue.pollFirst().length);
+        queuedAtNs.pollFirst();
+        counters.droppedSends.incrementAndGet();
+    }
+
+    /** Messages and bytes queued now (tests). */
+    synchronized long[] queued() {
+        return new long[] {queue.size(), queuedBytes};
     }
 
     private void forget(long bytes) {
         queuedBytes -= bytes;
-        server.counters.peerQueueBytes.addAndGet(-bytes);
+        counters.peerQueueBytes.addAndGet(-bytes);
     }
 
-    private synchronized void setUp(boolean now) {
+    synchronized void setUp(boolean now) {
         up = now;
         if (!now) {
-            server.counters.droppedSends.addAndGet(queue.size());
+            counters.droppedSends.addAndGet(queue.size());
             forget(queuedBytes);
             queue.clear();
+            queuedAtNs.clear();
         }
     }
 
-    /** Waits for messages and takes up to about 1 MiB of them. */
+    /** Waits for messages and takes up to about 1 MiB of them (what waited too long while the peer did not read is dropped, not sent). */
     private synchronized byte[][] takeBatch() throws InterruptedException {
         while (queue.isEmpty()) wait();
+        dropAged(nanoTime.getAsLong());
         java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
         long n = 0;
         while (!queue.isEmpty() && n < (1 << 20)) {
             byte[] b = queue.pollFirst();
+            queuedAtNs.pollFirst();
             n += b.length;
             batch.add(b);
         }
@@ -91,6 +125,7 @@ final class PeerLink {
             boolean connected = false;
             try {
                 s.setTcpNoDelay(true);
+                s.setSendBufferSize(Limits.PEER_SOCKET_BUFFER_BYTES);
                 s.connect(addr, 2000);
                 OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
                 backoffMs = minBackoffMs;

@@ -1,13 +1,11 @@
 package server
 
+// Reading a connection a line at a time with a length limit, for client lines and peer frames.
+
 import (
 	"bufio"
-	"bytes"
 	"errors"
-	"io"
 )
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 var errLineTooLong = errors.New("line too long")
 

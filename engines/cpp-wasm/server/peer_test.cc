@@ -1,0 +1,77 @@
+#include "peer.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "limits.h"
+#include "net.h"
+
+namespace replicant {
+namespace server {
+namespace {
+
+// A message queued for a peer longer than kMaxPeerMessageAge is dropped and counted, whatever
+// room the queue has left: a peer that stopped reading gets no backlog of stale messages to
+// work through when it resumes (issue 20).
+TEST(PeerLink, DropsMessagesQueuedTooLong) {
+  DriverCounters c;
+  PeerLink link;
+  link.counters = &c;
+  link.up = true;  // no sender thread: every message stays queued
+  const auto t0 = PeerLink::Clock::now();
+  const std::string msg(1000, 'x');
+  for (int i = 0; i < 100; ++i) link.EnqueueAt(msg, t0);
+  EXPECT_EQ(c.dropped_sends.load(), 0u) << "dropped with 100 kB queued and no time passed";
+  link.EnqueueAt(msg, t0 + kMaxPeerMessageAge / 2);
+  EXPECT_EQ(c.dropped_sends.load(), 0u) << "dropped after half the age limit";
+  link.EnqueueAt(msg, t0 + kMaxPeerMessageAge + std::chrono::milliseconds(1));
+  // the 100 queued first are over the age; the one queued at half of it is not
+  EXPECT_EQ(c.dropped_sends.load(), 100u);
+  EXPECT_EQ(link.queue.size(), 2u);
+  EXPECT_EQ(link.queued_bytes, 2000u);
+  EXPECT_EQ(c.peer_queue_bytes.load(), 2000u);
+}
+
+int SocketOption(int fd, int opt) {
+  int v = 0;
+  socklen_t len = sizeof v;
+  EXPECT_EQ(getsockopt(fd, SOL_SOCKET, opt, &v, &len), 0);
+  return v;
+}
+
+// The kernel's buffers of a peer connection are bounded on both ends (autotuned loopback
+// buffers held megabytes for a stopped peer, out of reach of the queue's limits), as the server
+// sets them: the dialer's send buffer, and the listener's receive buffer, which the connections
+// it accepts inherit. Linux reports twice the size asked for (its bookkeeping).
+TEST(PeerLink, SocketBuffersAreBounded) {
+  std::string err;
+  Address any{"127.0.0.1", "0"};
+  const int listener = ListenOn(any, &err);
+  ASSERT_GE(listener, 0) << err;
+  SetReceiveBuffer(listener, kPeerSocketBufferBytes);
+  sockaddr_storage sa{};
+  socklen_t len = sizeof sa;
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&sa), &len), 0);
+  char port[16];
+  std::snprintf(port, sizeof port, "%u", ntohs(reinterpret_cast<sockaddr_in*>(&sa)->sin_port));
+  const int dialed = Dial(Address{"127.0.0.1", port});
+  ASSERT_GE(dialed, 0);
+  SetSendBuffer(dialed, kPeerSocketBufferBytes);
+  const int accepted = accept(listener, nullptr, nullptr);
+  ASSERT_GE(accepted, 0);
+  EXPECT_LE(SocketOption(dialed, SO_SNDBUF), 2 * kPeerSocketBufferBytes);
+  EXPECT_LE(SocketOption(accepted, SO_RCVBUF), 2 * kPeerSocketBufferBytes);
+  close(accepted);
+  close(dialed);
+  close(listener);
+}
+
+}  // namespace
+}  // namespace server
+}  // namespace replicant

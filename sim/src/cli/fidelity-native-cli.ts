@@ -1,0 +1,150 @@
+// `npm run fidelity -- --native <results.json …> [--out-csv F] [--out-md F]`: the simulator's
+// prediction beside every native setting measured (sim/src/fidelity/native.ts), written to
+// data/fidelity-native.csv and docs/fidelity-native.md. Predicts with the Lab's default card;
+// tunes nothing.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { searchSlo } from '../search/slo.ts';
+import { simulate } from '../run/simulate.ts';
+import {
+  comparable, gcRunningSharePercent, median, nativeFigure, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError,
+  type NativeRow, type NativeSetting,
+} from '../fidelity/native.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+function argValues(argv: string[], name: string): string[] {
+  const out: string[] = [];
+  const i = argv.indexOf(name);
+  if (i < 0) return out;
+  for (let j = i + 1; j < argv.length && !argv[j]!.startsWith('--'); j++) out.push(argv[j]!);
+  return out;
+}
+
+interface Line {
+  s: NativeSetting;
+  slo: ReturnType<typeof nativeFigure>;
+  sat: ReturnType<typeof nativeFigure>;
+  gc: ReturnType<typeof nativeFigure>;
+  sim_slo_kops: number | null;
+  sim_sat_kops: number;
+  sim_gc_pct: number | null;
+  sim_sat_crashed: boolean;
+  /** Why the simulator gave no usable prediction (its run served nothing), or null. */
+  sim_invalid: string | null;
+}
+
+const fmt = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '–' : x.toFixed(d));
+const pct = (e: number | null) => (e === null ? '–' : `${e >= 0 ? '+' : ''}${(100 * e).toFixed(0)} %`);
+function cell(f: ReturnType<typeof nativeFigure>, d = 2): string {
+  if (!f) return '–';
+  const q = f.qualifiers.includes('upper_bound') ? ' (<)' : f.qualifiers.includes('lower_bound') ? ' (≥)' : '';
+  return f.n > 1 || f.min !== f.max ? `${fmt(f.median, d)}${q} [${fmt(f.min, d)}–${fmt(f.max, d)}]` : `${fmt(f.median, d)}${q}`;
+}
+
+export async function runNativeFidelity(argv: string[]): Promise<void> {
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const inputs = argValues(argv, '--native');
+  if (!inputs.length) throw new Error('--native needs one or more results.json files');
+  const csvOut = resolve(cwd, argValues(argv, '--out-csv')[0] ?? join(ROOT, 'data/fidelity-native.csv'));
+  const mdOut = resolve(cwd, argValues(argv, '--out-md')[0] ?? join(ROOT, 'docs/fidelity-native.md'));
+  const files = inputs.map((p) => {
+    const abs = resolve(cwd, p);
+    let doc: { metadata?: { source_kind?: string }; rows?: NativeRow[] };
+    try {
+      doc = JSON.parse(readFileSync(abs, 'utf8'));
+    } catch (e) {
+      throw new Error(`${p}: not a readable results file (${(e as Error).message})`);
+    }
+    if (doc.metadata?.source_kind !== 'native' || !Array.isArray(doc.rows)) throw new Error(`${p}: not a native results file (metadata.source_kind must be "native", rows an array)`);
+    return { source: relative(ROOT, abs), rows: doc.rows };
+  });
+  const { settings, skipped } = nativeSettings(files);
+  const load0 = loadavg()[0]!;
+  const t0 = Date.now();
+  const lines: Line[] = [];
+  for (const s of settings) {
+    const search = searchSlo(nativeSearchSpec(s), null);
+    const sat = simulate(nativeSaturationSpec(s), null);
+    const simGc = search.best_run ? gcRunningSharePercent(search.best_run) : gcRunningSharePercent(sat);
+    const best = search.best_run;
+    // A run that served (almost) nothing is no prediction: at a scaled record count a
+    // ratio-derived limit can sit below the card's fixed footprint of a paper-size process.
+    const sim_invalid = !(sat.achieved_ops_per_s > 0)
+      ? `the simulated closed-loop run served nothing (memory ${sat.dataset.memory_gib.toFixed(3)} GiB per node for ${sat.dataset.raw_data_gib.toFixed(3)} GiB of data)`
+      : best && best.achieved_ops_per_s < 0.5 * best.spec.load.target_ops_per_s
+        ? `the simulated run at the SLO answer served ${best.achieved_ops_per_s.toFixed(0)} of ${best.spec.load.target_ops_per_s} ops/s`
+        : null;
+    lines.push({
+      sim_invalid,
+      s,
+      slo: nativeFigure(s, 'max_throughput_slo'),
+      sat: nativeFigure(s, 'saturation_throughput'),
+      gc: nativeFigure(s, 'gc_runtime_share'),
+      sim_slo_kops: search.max_ops_per_s_at_slo === null ? null : search.max_ops_per_s_at_slo / 1000,
+      sim_sat_kops: sat.achieved_ops_per_s / 1000,
+      sim_gc_pct: simGc,
+      sim_sat_crashed: sat.nodes.some((n) => n.crashed_at_s !== undefined),
+    });
+    process.stderr.write(`  ${s.key}: simulated ${fmt(lines.at(-1)!.sim_slo_kops)} Kops/s at SLO, saturation ${fmt(lines.at(-1)!.sim_sat_kops)}${sim_invalid ? ` — no prediction: ${sim_invalid}` : ''}\n`);
+  }
+  const wall_s = (Date.now() - t0) / 1000;
+
+  const header = ['setting', 'engine', 'workload', 'records', 'memory', 'vcpus', 'slo_ms', 'native_status', 'native_slo_kops', 'native_slo_min', 'native_slo_max', 'native_slo_qualifier', 'sim_slo_kops', 'slo_error', 'native_sat_kops', 'native_sat_min', 'native_sat_max', 'sim_sat_kops', 'sat_error', 'native_gc_pct', 'sim_gc_pct', 'gc_diff_pp', 'sim_invalid', 'sources'];
+  const csv = [header.join(',')];
+  for (const l of lines) {
+    const mem = 'ratio' in l.s.memory ? `ratio ${l.s.memory.ratio}` : `${l.s.memory.gib} GiB`;
+    csv.push([
+      l.s.key, l.s.engine, l.s.workload, l.s.records, mem, l.s.vcpus, l.s.slo_ms, l.s.statuses.join(' '),
+      fmt(l.slo?.median, 3), fmt(l.slo?.min, 3), fmt(l.slo?.max, 3), l.slo?.qualifiers.join(' ') ?? '',
+      fmt(l.sim_slo_kops, 3), comparable(l.slo) && !l.sim_invalid ? fmt(relativeError(l.sim_slo_kops, l.slo?.median ?? null), 3) : '',
+      fmt(l.sat?.median, 3), fmt(l.sat?.min, 3), fmt(l.sat?.max, 3), fmt(l.sim_sat_kops, 3),
+      comparable(l.sat) && !l.sim_invalid ? fmt(relativeError(l.sim_sat_kops, l.sat?.median ?? null), 3) : '',
+      fmt(l.gc?.median, 1), fmt(l.sim_gc_pct, 1), l.gc && l.sim_gc_pct !== null ? fmt(l.sim_gc_pct - l.gc.median, 1) : '',
+      l.sim_invalid ?? '', l.s.sources.join(' '),
+    ].map((x) => (/[,"]/.test(String(x)) ? `"${String(x).replace(/"/g, '""')}"` : String(x))).join(','));
+  }
+  mkdirSync(dirname(csvOut), { recursive: true });
+  writeFileSync(csvOut, csv.join('\n') + '\n');
+
+  // How far off, per engine: the factor by which native saturation falls short of the simulated
+  // one. One factor per engine that holds across its settings is a calibration (the machine's
+  // capacity); factors that scatter mean a mechanism the card lacks.
+  const valid = lines.filter((l) => !l.sim_invalid);
+  const factors = new Map<string, number[]>();
+  for (const l of valid) {
+    if (!comparable(l.sat) || !l.sat || !(l.sim_sat_kops > 0)) continue;
+    const k = l.s.engine;
+    factors.set(k, [...(factors.get(k) ?? []), l.sat.median / l.sim_sat_kops]);
+  }
+  const within = (e: number | null, t: number) => e !== null && Math.abs(e) <= t;
+  const sloErrs = valid.filter((l) => comparable(l.slo)).map((l) => relativeError(l.sim_slo_kops, l.slo!.median));
+  const satErrs = valid.filter((l) => comparable(l.sat)).map((l) => relativeError(l.sim_sat_kops, l.sat!.median));
+  const gcDiffs = valid.filter((l) => l.gc && l.sim_gc_pct !== null).map((l) => Math.abs(l.sim_gc_pct! - l.gc!.median));
+
+  const md: string[] = [];
+  md.push('# The simulator against native runs (`npm run fidelity -- --native`)', '');
+  md.push(`Generated by \`npm run fidelity -- --native ${inputs.join(' ')}\` — simulated with model card ${DEFAULT_CARD.version} (the Lab's default), fast mode, seed ${1}; ${settings.length} native settings, ${wall_s.toFixed(0)} s wall, load average ${load0.toFixed(1)} at the start. Every simulated figure here is simulated; every native figure is the median [min–max] over the results files named in data/fidelity-native.csv.`, '');
+  md.push('Each native setting (same engine, workload, record count, memory ratio or GiB per node, vCPU label and SLO) is given to the simulator as the Lab would take it: an SLO search (intended p99 ≤ the native SLO, bisection from 100 ops/s) and a closed-loop saturation run (64 threads, 10 s). Errors are simulated / native − 1, only against native values the harness measured as a number (a lower bound from a stopped search, "(≥)", or an upper bound, "(<)" — not even 100 ops/s — is shown but not scored). GC share is the share of the leader\'s window with a collection running, the native harness\'s definition.', '');
+  md.push(`**Summary.** Max throughput at the SLO within ±25 %: ${sloErrs.filter((e) => within(e, 0.25)).length} of ${sloErrs.length} scored settings; saturation within ±25 %: ${satErrs.filter((e) => within(e, 0.25)).length} of ${satErrs.length}; GC share within 10 pp: ${gcDiffs.filter((d) => d <= 10).length} of ${gcDiffs.length}. Median saturation error ${satErrs.length ? pct(median(satErrs.map((e) => e!))) : '–'}.`, '');
+  md.push('| setting | native status | native Kops/s at SLO | simulated | error | native saturation Kops/s | simulated | error | GC % native / sim |', '|---|---|---|---|---|---|---|---|---|');
+  for (const l of lines) {
+    const mem = 'ratio' in l.s.memory ? `ratio ${l.s.memory.ratio}` : `${l.s.memory.gib} GiB`;
+    const name = `${l.s.engine} ${l.s.workload}, ${l.s.records.toLocaleString('en')} rec, ${mem}, ${l.s.vcpus} vCPU, SLO ${l.s.slo_ms} ms`;
+    const st = [...new Set(l.s.statuses)].map((x) => `${x} ×${l.s.statuses.filter((y) => y === x).length}`).join(', ');
+    if (l.sim_invalid) {
+      md.push(`| ${name} | ${st} | ${cell(l.slo)} | no prediction: ${l.sim_invalid} | – | ${cell(l.sat)} | – | – | ${cell(l.gc, 1)} / – |`);
+      continue;
+    }
+    md.push(`| ${name} | ${st} | ${cell(l.slo)} | ${fmt(l.sim_slo_kops)}${l.sim_slo_kops === null ? ' (< 0.1)' : ''} | ${comparable(l.slo) ? pct(relativeError(l.sim_slo_kops, l.slo!.median)) : '–'} | ${cell(l.sat)} | ${fmt(l.sim_sat_kops)}${l.sim_sat_crashed ? ' (a node crashed)' : ''} | ${comparable(l.sat) ? pct(relativeError(l.sim_sat_kops, l.sat!.median)) : '–'} | ${cell(l.gc, 1)} / ${fmt(l.sim_gc_pct, 1)} |`);
+  }
+  md.push('', '**Native saturation ÷ simulated saturation, per engine** (median [min–max] over its scored settings): ' +
+    [...factors.entries()].map(([e, xs]) => `${e} ${fmt(median(xs), 3)} [${fmt(Math.min(...xs), 3)}–${fmt(Math.max(...xs), 3)}] (${xs.length})`).join('; ') + '.', '');
+  md.push('Settings not predicted: ' + (skipped.length ? [...new Set(skipped.map((k) => k.why))].map((why) => `${skipped.filter((k) => k.why === why).length} × ${why}`).join('; ') : 'none') + '.', '');
+  mkdirSync(dirname(mdOut), { recursive: true });
+  writeFileSync(mdOut, md.join('\n'));
+  process.stderr.write(`wrote ${relative(ROOT, csvOut)} and ${relative(ROOT, mdOut)} (${settings.length} settings, ${wall_s.toFixed(0)} s)\n`);
+}
