@@ -1,63 +1,6 @@
 // A client of the Replicant text protocol: one TCP connection per node, one request in
 // flight per connection, following `leader is N` redirects and backing off on `retry`.
-import { Socket } from 'node:net';
-
-class LineConnection {
-  private readonly socket: Socket;
-  private buffer = '';
-  private waiting: { resolve: (line: string) => void; reject: (e: Error) => void } | null = null;
-  private failure: Error | null = null;
-  readonly ready: Promise<void>;
-
-  constructor(address: string) {
-    const [host, port] = address.split(':');
-    this.socket = new Socket();
-    this.socket.setNoDelay(true);
-    this.socket.setEncoding('utf8');
-    this.ready = new Promise((resolve, reject) => {
-      this.socket.once('connect', () => resolve());
-      this.socket.once('error', reject);
-    });
-    this.socket.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      const nl = this.buffer.indexOf('\n');
-      if (nl >= 0 && this.waiting) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        const w = this.waiting;
-        this.waiting = null;
-        w.resolve(line);
-      }
-    });
-    const fail = (err: Error) => {
-      this.failure = err;
-      this.waiting?.reject(err);
-      this.waiting = null;
-    };
-    this.socket.on('error', fail);
-    this.socket.on('close', () => fail(new Error(`connection to ${address} closed`)));
-    this.socket.connect(Number(port), host!);
-  }
-
-  request(line: string, timeoutMs: number): Promise<string> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting = null;
-        reject(new Error(`no reply to ${JSON.stringify(line.slice(0, 40))} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.waiting = {
-        resolve: (l) => (clearTimeout(timer), resolve(l)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
-      };
-      this.socket.write(line + '\n');
-    });
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}
+import { LineSocket } from './line-socket.ts';
 
 export interface ClientOptions {
   /** Gives up on one request after this long (default 5 s). */
@@ -66,7 +9,7 @@ export interface ClientOptions {
 }
 
 export class ReplicantClient {
-  private readonly connections = new Map<number, LineConnection>();
+  private readonly connections = new Map<number, LineSocket>();
   private node = 0;
   /** Redirects followed and retries made, for tests and reports. */
   redirects = 0;
@@ -81,16 +24,15 @@ export class ReplicantClient {
     return this.node;
   }
 
-  private async connection(id: number): Promise<LineConnection> {
+  private async connection(id: number): Promise<LineSocket> {
     let c = this.connections.get(id);
     if (!c) {
-      c = new LineConnection(this.addresses[id]!);
+      c = new LineSocket(this.addresses[id]!);
       this.connections.set(id, c);
-      try {
-        await c.ready;
-      } catch (err) {
+      const failed = await c.connected;
+      if (failed) {
         this.connections.delete(id);
-        throw err;
+        throw failed;
       }
     }
     return c;
@@ -99,13 +41,13 @@ export class ReplicantClient {
   /** Sends one raw line to one node and returns its reply line (no redirects). */
   async raw(id: number, line: string, timeoutMs = this.options.timeoutMs ?? 5000): Promise<string> {
     const c = await this.connection(id);
-    try {
-      return await c.request(line, timeoutMs);
-    } catch (err) {
+    const reply = await c.request(line, timeoutMs);
+    if (reply instanceof Error) {
       c.close();
       this.connections.delete(id);
-      throw err;
+      throw reply;
     }
+    return reply;
   }
 
   /** Runs a command on the leader, whoever it is, until it succeeds or the deadline passes. */

@@ -3,68 +3,8 @@
 // next operation, and a write that some server may hold (one answered `leader is` or `retry`)
 // never sent again (a second copy could take effect after a later write), so its outcome stays
 // unknown. Used by the nemesis and the cluster tests.
-import { Socket } from 'node:net';
+import { LineSocket, neverSent } from './line-socket.ts';
 import type { HistoryOp } from '@replicant/checker/lincheck';
-
-/** An error for a request that never left this process: it cannot have taken effect. */
-function notSent(message: string): Error {
-  return Object.assign(new Error(message), { code: 'NOT_SENT' });
-}
-
-/** Whether the request surely never reached a server (refused connection, or never written). */
-function neverSent(e: Error): boolean {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'NOT_SENT' || code === 'ECONNREFUSED';
-}
-
-/** One TCP connection, one request in flight; any failure or timeout closes it for good. */
-class Conn {
-  private socket = new Socket();
-  private buffer = '';
-  private waiter: ((line: string | Error) => void) | null = null;
-  dead = false;
-  constructor(address: string) {
-    const [host, port] = address.split(':');
-    this.socket.setNoDelay(true);
-    this.socket.setEncoding('utf8');
-    this.socket.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      const nl = this.buffer.indexOf('\n');
-      if (nl >= 0 && this.waiter) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        const w = this.waiter;
-        this.waiter = null;
-        w(line);
-      }
-    });
-    const fail = (e: Error) => {
-      this.dead = true;
-      const w = this.waiter;
-      this.waiter = null;
-      w?.(e);
-    };
-    this.socket.on('error', fail);
-    this.socket.on('close', () => fail(new Error('closed')));
-    this.socket.connect(Number(port), host!);
-  }
-  request(line: string, timeoutMs: number): Promise<string | Error> {
-    if (this.dead) return Promise.resolve(notSent('closed'));
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = null;
-        this.close();
-        resolve(new Error('timeout'));
-      }, timeoutMs);
-      this.waiter = (r) => (clearTimeout(timer), resolve(r));
-      this.socket.write(line + '\n');
-    });
-  }
-  close(): void {
-    this.dead = true;
-    this.socket.destroy();
-  }
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -86,7 +26,7 @@ export interface HistoryClientOptions {
 }
 
 export class HistoryClient {
-  private readonly conns = new Map<number, Conn>();
+  private readonly conns = new Map<number, LineSocket>();
   /** The node this client asks next (the last one that answered, or the one it was sent to). */
   target: number;
   /** The client id the next operation is recorded under. */
@@ -97,10 +37,10 @@ export class HistoryClient {
     this.proc = o.client;
   }
 
-  private conn(id: number): Conn {
+  private conn(id: number): LineSocket {
     let k = this.conns.get(id);
     if (!k || k.dead) {
-      k = new Conn(this.o.addresses[id]!);
+      k = new LineSocket(this.o.addresses[id]!);
       this.conns.set(id, k);
     }
     return k;

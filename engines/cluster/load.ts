@@ -2,6 +2,7 @@
 // request in flight, and sends the next as soon as the reply arrives. Used by the steady-
 // leadership and stall tests and their long versions.
 import { Socket } from 'node:net';
+import { LineSocket } from './line-socket.ts';
 
 /** Replies seen, by kind, and the longest wait for any successful reply. */
 export interface LoadTally {
@@ -17,65 +18,28 @@ export function emptyTally(): LoadTally {
   return { ok: 0, retry: 0, redirect: 0, other: 0, errors: 0, maxGapMs: 0 };
 }
 
-/** One connection, one request at a time; a reply or failure per request. */
+/** One connection, one request at a time, opened again after a failure. */
 class Worker {
-  private socket: Socket | null = null;
-  private buffer = '';
-  private waiting: ((line: string | null) => void) | null = null;
+  private conn: LineSocket | null = null;
 
   constructor(private readonly address: string) {}
 
-  private connect(): Promise<boolean> {
-    return new Promise((resolve) => {
-      const [host, port] = this.address.split(':');
-      const s = new Socket();
-      s.setNoDelay(true);
-      s.setEncoding('utf8');
-      s.once('connect', () => resolve(true));
-      s.on('error', () => resolve(false));
-      s.on('close', () => {
-        if (this.socket === s) this.socket = null;
-        const w = this.waiting;
-        this.waiting = null;
-        w?.(null);
-      });
-      s.on('data', (chunk: string) => {
-        this.buffer += chunk;
-        const nl = this.buffer.indexOf('\n');
-        if (nl >= 0 && this.waiting) {
-          const line = this.buffer.slice(0, nl);
-          this.buffer = this.buffer.slice(nl + 1);
-          const w = this.waiting;
-          this.waiting = null;
-          w(line);
-        }
-      });
-      this.socket = s;
-      s.connect(Number(port), host!);
-    });
-  }
-
   /** The reply line, or null if the connection failed or the reply took over timeoutMs. */
   async request(line: string, timeoutMs: number): Promise<string | null> {
-    if (!this.socket && !(await this.connect())) {
-      this.close();
-      return null;
+    if (!this.conn || this.conn.dead) {
+      this.conn = new LineSocket(this.address);
+      if (await this.conn.connected) {
+        this.close();
+        return null;
+      }
     }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiting = null;
-        this.close(); // a late reply must not answer the next request
-        resolve(null);
-      }, timeoutMs);
-      this.waiting = (l) => (clearTimeout(timer), resolve(l));
-      this.socket!.write(line + '\n');
-    });
+    const reply = await this.conn.request(line, timeoutMs);
+    return reply instanceof Error ? null : reply;
   }
 
   close(): void {
-    this.socket?.destroy();
-    this.socket = null;
-    this.buffer = '';
+    this.conn?.close();
+    this.conn = null;
   }
 }
 

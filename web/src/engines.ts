@@ -81,6 +81,11 @@ const LOADERS: Record<EngineName, Loader | undefined> = { go: goLoader(), java: 
 /** Engines this build can run in the browser, in the catalogue's order. */
 export const BROWSER_ENGINES: EngineName[] = ENGINE_NAMES.filter((e) => LOADERS[e]);
 
+/** The engines a view's engine choice names: one engine, or 'all' this build has. */
+export function enginesFor(choice: string): EngineName[] {
+  return choice === 'all' ? BROWSER_ENGINES : [choice as EngineName];
+}
+
 const cache = new Map<EngineName, Promise<SyncEngine>>();
 
 export function loadBrowserEngine(name: EngineName): Promise<SyncEngine> {

@@ -242,11 +242,14 @@ async function main(argv: string[]): Promise<number> {
       engine, seeds: 0, failures: 0, failing_seeds: [] as number[], known_stalls: [] as number[], safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0,
       faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<string, number>, cluster_sizes: { 3: 0, 5: 0 } as Record<number, number>,
       recovery_us_max: 0, recovery_us_sum: 0, wall_s: 0,
+      // where a seed's time goes: running the engines in virtual time vs Porcupine on the history
+      run_s: 0, check_s: 0,
     };
     const te = Date.now();
+    const cpu0 = process.cpuUsage();
     for (let seed = args.from; seed < args.from + args.seeds; seed++) {
       const scenario = drawScenario(seed, options);
-      const r = tortureScenario(scenario, provide, check);
+      const r = tortureScenario(scenario, provide, check, false, tally);
       tally.seeds++;
       tally.operations += r.run.history.length;
       tally.unknown_outcomes += r.run.history.filter((o) => o.result === 'unknown').length;
@@ -288,12 +291,16 @@ async function main(argv: string[]): Promise<number> {
       if ((seed - args.from + 1) % 50 === 0) process.stderr.write(`  ${engine}: ${seed - args.from + 1}/${args.seeds} seeds, ${tally.failures} failing\n`);
     }
     tally.wall_s = (Date.now() - te) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    // CPU seconds of this process: on a shared machine the figure that says what a seed costs
+    const cpu_s = (cpu.user + cpu.system) / 1e6;
     const meanRec = tally.seeds ? tally.recovery_us_sum / tally.seeds : 0;
     out(`${engine}: ${tally.seeds} seeds (${args.from}..${args.from + args.seeds - 1}${modeLabel(args)}), ${tally.failures} failing (${tally.safety_failures} safety, ${tally.liveness_failures} liveness), ${tally.known_stalls.length} known stalls, ${tally.lost_writes} lost acknowledged writes; ` +
       `${tally.operations} operations (${tally.unknown_outcomes} unknown outcomes), ${tally.steps} core steps; ` +
-      `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s`);
+      `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s ` +
+      `(engines ${tally.run_s.toFixed(1)} s, Porcupine ${tally.check_s.toFixed(1)} s; ${cpu_s.toFixed(1)} CPU s, ${(tally.seeds / Math.max(cpu_s, 1e-3)).toFixed(2)} seeds per CPU s)`);
     const { recovery_us_sum, ...rest } = tally;
-    report.push({ ...rest, recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, mitigation: args.mitigation ?? 'none', from: args.from });
+    report.push({ ...rest, cpu_s: Number(cpu_s.toFixed(2)), recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, mitigation: args.mitigation ?? 'none', from: args.from });
   }
   if (args.report) writeFileSync(args.report, JSON.stringify({ command: `npm run torture -- ${argv.join(' ')}`, wall_s: (Date.now() - t0) / 1000, results: report }, null, 2) + '\n');
   return failed ? 1 : 0;

@@ -14,6 +14,19 @@ describe('the measured window, derived from the model', () => {
     expect(w.event?.kind).toBe('g1_young');
     expect(w.window_s).toBeGreaterThan(w.event!.period_s);
   });
+  it('gives the shortcut its runs for young pauses when they save time: episodes around the pauses, a steady sample with none', () => {
+    const long = modelWindow(baseRunSpec(knobs(32), 'java', 17_000));
+    expect(long.event?.kind).toBe('g1_young');
+    expect(long.g1_start).toBeDefined();
+    const p = long.g1_phases!;
+    expect(p.episodes.length).toBeGreaterThanOrEqual(1);
+    const simulated_s = PAPER_METHOD.warmup_s + PAPER_METHOD.min_window_s + p.episodes.reduce((a, e) => a + PAPER_METHOD.warmup_s + e.window_s, 0);
+    expect(simulated_s).toBeLessThanOrEqual(0.7 * (PAPER_METHOD.warmup_s + long.window_s));
+    // a window too short for the runs to save anything: the plain run
+    const short = modelWindow(baseRunSpec(knobs(32), 'java', 22_000));
+    expect(short.event?.kind).toBe('g1_young');
+    expect(short.g1_phases).toBeUndefined();
+  });
   it('holds one period of G1 full collections at a tight heap, and the period shrinks as the rate grows', () => {
     const slow = modelWindow(baseRunSpec(knobs(5), 'java', 3000));
     const fast = modelWindow(baseRunSpec(knobs(5), 'java', 10_000));

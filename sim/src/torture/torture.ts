@@ -16,9 +16,21 @@ export interface SeedResult {
   judgement: Judgement;
 }
 
-export function tortureScenario(scenario: Scenario, provide: Provide, check: CheckHistory, trace = false): SeedResult {
+/** Seconds spent running the engines and in the checker, summed over seeds (the CLI's cost figures). */
+export interface SeedTiming {
+  run_s: number;
+  check_s: number;
+}
+
+export function tortureScenario(scenario: Scenario, provide: Provide, check: CheckHistory, trace = false, timing?: SeedTiming): SeedResult {
+  const t0 = performance.now();
   const run = runScenario(scenario, provide, { trace });
+  const t1 = performance.now();
   const verdict = check(run.history);
+  if (timing) {
+    timing.run_s += (t1 - t0) / 1000;
+    timing.check_s += (performance.now() - t1) / 1000;
+  }
   return { scenario, run, verdict, judgement: judge(scenario, run, verdict) };
 }
 

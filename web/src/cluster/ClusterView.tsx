@@ -9,7 +9,7 @@ import { Knob } from '../app/Knob.tsx';
 import { TOP_FIELDS } from '../state/app-state.ts';
 import { CLUSTER_FIELDS } from './cluster-fields.ts';
 import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
-import { BROWSER_ENGINES } from '../engines.ts';
+import { BROWSER_ENGINES, enginesFor } from '../engines.ts';
 import type { Action } from './controller.ts';
 import { EventItem } from './EventItem.tsx';
 import { NodeCard } from './NodeCard.tsx';
@@ -18,18 +18,14 @@ import { ClientCommandForm, LinkControls, PendingList } from './Controls.tsx';
 import { messageLabel } from './explain.ts';
 import { useReady } from '../app/ready.ts';
 import { LinearizabilityPanel } from './LinearizabilityPanel.tsx';
+import { LoadStatus, type Loaded } from './LoadStatus.tsx';
+import { ComparisonNote } from './ComparisonNote.tsx';
 import { EngineClient, EngineRequestError, type EngineRequestBody } from '../worker/engine-client.ts';
 import type { ClusterLive, ClusterSnapshot } from './cluster-protocol.ts';
 import type { SessionHistory } from './history.ts';
 
 const STEP_INTERVAL_MS = 650;
 
-
-type Loaded = { state: 'loading'; what: string } | { state: 'failed'; message: string } | { state: 'ready' };
-
-function enginesFor(choice: string): EngineName[] {
-  return choice === 'all' ? BROWSER_ENGINES : [choice as EngineName];
-}
 
 const TortureReplay = lazy(() => import('./TortureReplay.tsx'));
 
@@ -255,37 +251,10 @@ function StepCluster({ state, update }: ViewProps) {
           Restart run
         </button>
       </div>
-      {loaded.state === 'loading' && (
-        <p className="status" role="status">
-          <span className="spinner" aria-hidden="true" /> Loading {loaded.what}…
-        </p>
-      )}
-      {loaded.state === 'failed' && (
-        <p className="problems" role="alert" data-testid="cluster-error">
-          The cluster cannot run: {loaded.message}.
-        </p>
-      )}
-      {actionError && (
-        <p className="error-text" role="alert" data-testid="action-error">
-          {actionError}
-        </p>
-      )}
+      <LoadStatus loaded={loaded} cannotRun="The cluster cannot run" failedTestId="cluster-error" actionError={actionError} />
       {snap && (
         <>
-          {snap.comparison && (
-            <p className={`compare ${snap.comparison.identical ? 'same' : 'differ'}`} data-testid="comparison" role="status">
-              {snap.comparison.identical ? (
-                <>
-                  <strong>{snap.comparison.engines.map((e) => languageOf(e)).join(', ')}: identical</strong> after {snap.step} steps —{' '}
-                  {snap.comparison.detail}. Panels show {languageOf(snap.comparison.engines[0]!)}.
-                </>
-              ) : (
-                <>
-                  <strong>The engines differ:</strong> {snap.comparison.detail}.
-                </>
-              )}
-            </p>
-          )}
+          {snap.comparison && <ComparisonNote comparison={snap.comparison} step={snap.step} />}
           <div className="timeline">
             <button type="button" onClick={() => goBy(-1)} disabled={snap.step === 0} aria-label="back one step">
               ◀

@@ -4,13 +4,12 @@
 // with the state the page draws. No UI code: the page renders, this computes.
 import type { EngineName } from '@replicant/engines/loader/catalogue';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
-import { languageOf } from '@replicant/engines/loader/catalogue';
 import { ClusterController } from './controller.ts';
+import { openEngineSessions, type SimModule } from './sessions.ts';
 import { historyFromTrace } from './history.ts';
 import { explainEntry, type Explained } from './explain.ts';
 import { TRACE_TAIL, type ClusterRequest, type ClusterResponse, type ClusterSetup, type ClusterSnapshot, type ClusterLive } from './cluster-protocol.ts';
 
-type SimModule = typeof import('@replicant/sim/step/session');
 type Reply = (r: ClusterResponse | { id: number; type: 'loading'; what: string } | { id: number; type: 'error'; message: string; live: null; cluster: ClusterLive | null }) => void;
 
 /** The native servers' repair batch: with durability log the Cluster view runs as they do. */
@@ -93,24 +92,15 @@ export class ClusterHost {
     if (m.engines.length === 0) throw new Error('no engine chosen');
     if (!Number.isInteger(m.nodes) || m.nodes < 1 || m.nodes > MAX_CLUSTER_NODES) throw new Error(`a cluster has 1..${MAX_CLUSTER_NODES} nodes: ${m.nodes}`);
     if (m.durability !== 'none' && m.durability !== 'log') throw new Error(`durability is none or log: ${String(m.durability)}`);
-    loading('the simulator');
-    const sim = await this.loadSim();
-    const loaded = new Map<EngineName, SyncEngine>();
-    for (const e of m.engines) {
-      loading(`the ${languageOf(e)} engine (WebAssembly)`);
-      loaded.set(e, await this.loadEngine(e));
-    }
     const durable = m.durability === 'log';
-    const c = new ClusterController(
-      m.engines.map((e) => ({
-        engine: e,
-        session: sim.createStepSession(
-          { cluster: { engines: Array<EngineName>(m.nodes).fill(e), seed: m.seed, ...(durable ? { durability: 'log' as const, repair_batch: DURABLE_REPAIR_BATCH } : {}) } },
-          (name) => loaded.get(name)!,
-        ),
-      })),
+    const sessions = await openEngineSessions(
+      m.engines,
       m.nodes,
+      { seed: m.seed, ...(durable ? { durability: 'log' as const, repair_batch: DURABLE_REPAIR_BATCH } : {}) },
+      { engine: this.loadEngine, sim: this.loadSim },
+      loading,
     );
+    const c = new ClusterController(sessions, m.nodes);
     let replayError: string | undefined;
     let total = 0;
     try {

@@ -8,12 +8,12 @@
 // student starts reading, and a click then waited for it. Later states redraw in one go (only
 // what changed). `onDrawn` says when every part is on screen.
 import { useEffect, useState } from 'react';
-import { languageOf } from '@replicant/engines/loader/catalogue';
 import type { Action } from '../cluster/controller.ts';
 import type { PanelSnapshot } from './lesson-protocol.ts';
 import { NodeCard } from '../cluster/NodeCard.tsx';
 import { Topology } from '../cluster/Topology.tsx';
 import { ClientCommandForm, LinkControls, PendingList } from '../cluster/Controls.tsx';
+import { ComparisonNote } from '../cluster/ComparisonNote.tsx';
 
 const noFlights = () => {};
 
@@ -41,19 +41,7 @@ export default function LearnClusterPanel({ snap, act, onDrawn }: { snap: PanelS
   }, [drawn, parts, onDrawn]);
   return (
     <>
-      {snap.comparison && (
-        <p className={`compare ${snap.comparison.identical ? 'same' : 'differ'}`} data-testid="comparison" data-identical={snap.comparison.identical} role="status">
-          {snap.comparison.identical ? (
-            <>
-              <strong>{snap.comparison.engines.map((e) => languageOf(e)).join(', ')}: identical</strong> — {snap.comparison.detail}.
-            </>
-          ) : (
-            <>
-              <strong>The engines differ:</strong> {snap.comparison.detail}.
-            </>
-          )}
-        </p>
-      )}
+      {snap.comparison && <ComparisonNote comparison={snap.comparison} />}
       <p className="mono note" data-testid="learn-time">
         t = {(snap.time_us / 1000).toFixed(1)} ms · {snap.step} events
       </p>

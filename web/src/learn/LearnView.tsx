@@ -9,12 +9,13 @@ import { Suspense, lazy, startTransition, useCallback, useEffect, useMemo, useRe
 import type { ViewProps } from '../app/view-props.ts';
 import { ViewShortcutsContext, useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { MarksReadyContext, useReady } from '../app/ready.ts';
-import { ENGINE_NAMES, languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
+import { ENGINE_NAMES, languageOf } from '@replicant/engines/loader/catalogue';
 import type { CheckResult, Lesson, LessonAction } from '@replicant/lessons/runtime';
 import { chooseSettings, readRun, type ExperimentSettings } from '@replicant/lessons/src/experiment';
 import { SimRunner, CancelledError } from '../simulation/runner.ts';
 import { Experiment, type ExperimentStatus } from './Experiment.tsx';
-import { BROWSER_ENGINES } from '../engines.ts';
+import { BROWSER_ENGINES, enginesFor } from '../engines.ts';
+import { LoadStatus, type Loaded } from '../cluster/LoadStatus.tsx';
 import type { Action } from '../cluster/controller.ts';
 import { LessonClient, LessonRequestError, type LessonRequestBody } from './lesson-client.ts';
 import type { LiveState } from './lesson-protocol.ts';
@@ -37,7 +38,6 @@ const LearnClusterPanel = lazy(loadClusterPanel);
 const REPLAY_INTERVAL_MS = 450;
 const noShortcuts = () => {};
 
-type Loaded = { state: 'loading'; what: string } | { state: 'failed'; message: string } | { state: 'ready' };
 type Route = 'student' | 'show-me' | null;
 
 /**
@@ -51,10 +51,6 @@ export function whenIdle(run: () => void): () => void {
   }
   const id = setTimeout(run, 0);
   return () => clearTimeout(id);
-}
-
-function enginesFor(choice: string): EngineName[] {
-  return choice === 'all' ? BROWSER_ENGINES : [choice as EngineName];
 }
 
 /** Applies a step's panel settings ("lab.ratios": "8,1.25") to the state, through each field's own parser. */
@@ -428,21 +424,7 @@ export default function LearnView({ state, update }: ViewProps) {
         <h1 id="lesson-title">{lesson.title}</h1>
         <h2 data-testid="step-heading">{step?.section}</h2>
         {section && <LessonText body={section.body} ctx={ctx} />}
-        {loaded.state === 'loading' && (
-          <p className="status" role="status">
-            <span className="spinner" aria-hidden="true" /> Loading {loaded.what}…
-          </p>
-        )}
-        {loaded.state === 'failed' && (
-          <p className="problems" role="alert" data-testid="learn-error">
-            This lesson cannot run: {loaded.message}.
-          </p>
-        )}
-        {actionError && (
-          <p className="error-text" role="alert" data-testid="action-error">
-            {actionError}
-          </p>
-        )}
+        <LoadStatus loaded={loaded} cannotRun="This lesson cannot run" failedTestId="learn-error" actionError={actionError} />
         {live && (
           <div role="status" aria-live="polite">
             <CheckList results={live.checks} label="Checkpoints of this step, read from the engines" />

@@ -4,13 +4,11 @@
 // request with the live state the page draws. No UI code: the page renders, this computes.
 import type { EngineName } from '@replicant/engines/loader/catalogue';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
-import { languageOf } from '@replicant/engines/loader/catalogue';
 import { LessonRun } from '@replicant/lessons/runtime';
 import type { ExperimentSettings } from '@replicant/lessons/src/experiment';
 import { ClusterController } from '../cluster/controller.ts';
+import { openEngineSessions, type SimModule } from '../cluster/sessions.ts';
 import type { LessonRequest, LessonResponse, LiveState, PanelSnapshot } from './lesson-protocol.ts';
-
-type SimModule = typeof import('@replicant/sim/step/session');
 
 export class LessonHost {
   private run: LessonRun | null = null;
@@ -87,23 +85,7 @@ export class LessonHost {
       return;
     }
     if (m.engines.length === 0) throw new Error('no engine chosen');
-    // Everything is fetched and compiled at once (the engines' wasm is the long pole); the
-    // loading notes name what is still awaited, in order.
-    const simLoad = this.loadSim();
-    const engineLoads = m.engines.map((e) => [e, this.loadEngine(e)] as const);
-    // Awaited below; a failure is reported there, by the first that is awaited.
-    for (const p of [simLoad, ...engineLoads.map(([, p]) => p)]) p.catch(() => {});
-    loading('the simulator');
-    const sim = await simLoad;
-    const loaded = new Map<EngineName, SyncEngine>();
-    for (const [e, load] of engineLoads) {
-      loading(`the ${languageOf(e)} engine (WebAssembly)`);
-      loaded.set(e, await load);
-    }
-    const sessions = m.engines.map((e) => ({
-      engine: e,
-      session: sim.createStepSession({ cluster: { engines: Array<EngineName>(c.nodes).fill(e), seed: c.seed } }, (name) => loaded.get(name)!),
-    }));
+    const sessions = await openEngineSessions(m.engines, c.nodes, { seed: c.seed }, { engine: this.loadEngine, sim: this.loadSim }, loading);
     const run = new LessonRun(m.lesson, sessions.map((s) => s.session), m.engines, m.paper);
     run.goTo(m.step);
     this.controller = new ClusterController(sessions, c.nodes);

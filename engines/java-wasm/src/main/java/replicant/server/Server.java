@@ -115,7 +115,15 @@ final class Server {
     }
 
     void log(String message) {
-        System.err.println("replicant-server[" + id + "]: " + message);
+        System.err.println(logLine(id, java.time.LocalDateTime.now(), message));
+    }
+
+    private static final java.time.format.DateTimeFormatter LOG_TIME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss.SSSSSS");
+
+    /** "[java nI] 2026/11/27 00:12:28.123456 message": the Go and C++ servers' format (local wall clock). */
+    static String logLine(long id, java.time.LocalDateTime now, String message) {
+        return "[java n" + id + "] " + LOG_TIME.format(now) + " " + message;
     }
 
     void debug(String message) {
@@ -134,6 +142,15 @@ final class Server {
                 System.exit(0);
             });
         }
+    }
+
+    /**
+     * Runs the stop path's stats once, off it: the first call loads java.lang.management and the
+     * stream classes (about 190 classes), which at SIGTERM on a loaded machine took seconds and
+     * ran the JVM past the 3 s grace before SIGKILL (docs/reliability.md, "Java SIGTERM").
+     */
+    void warmStopPath() {
+        stats();
     }
 
     /** Binds both listeners (failure: exit 2 from Main), then serves until the process ends. */
@@ -275,6 +292,7 @@ final class Server {
 
     /** Logs the status line every STATUS_INTERVAL_MS, and says when a limit turned work away in the last interval. */
     private void runStatus() {
+        warmStopPath(); // before the first status line, which the nemesis waits on
         long shed = 0, dropped = 0, refused = 0, groups = 0, batches = 0;
         for (;;) {
             try {
