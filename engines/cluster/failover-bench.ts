@@ -75,3 +75,5 @@ for (const [key, rows] of results) {
       `${rows.length - done.length} runs failed to set up; ${bad} with a lost write or a non-linearizable history`,
   );
 }
+// (a client socket or timer of the last round can keep the event loop alive after the summary)
+process.exit(0);

@@ -123,7 +123,9 @@ func TestClusterReplicatesAndHandlesBadInput(t *testing.T) {
 	}
 	fmt.Fprintf(peer, "garbage\n{\"type\":\"accept_request\"}\n")
 	peer.Close()
-	if got := c.do(t, "get greeting"); got != "hello world" {
+	// Ask whoever leads now: on a loaded machine the leader can change at any moment, and the point
+	// here is that the garbage crashed nothing and lost nothing, not who answers.
+	if got := leaderClient(t, cfg).do(t, "get greeting"); got != "hello world" {
 		t.Fatalf("after garbage peer frames: %q", got)
 	}
 }
