@@ -105,7 +105,7 @@ export async function runNativeFidelity(argv: string[]): Promise<void> {
       comparable(l.sat) && !l.sim_invalid ? fmt(relativeError(l.sim_sat_kops, l.sat?.median ?? null), 3) : '',
       fmt(l.gc?.median, 1), fmt(l.sim_gc_pct, 1), l.gc && l.sim_gc_pct !== null ? fmt(l.sim_gc_pct - l.gc.median, 1) : '',
       l.sim_invalid ?? '', l.s.sources.join(' '),
-    ].map((x) => (/[,"]/.test(String(x)) ? `"${String(x).replace(/"/g, '""')}"` : String(x))).join(','));
+    ].map((x) => (String(x) === '–' ? '' : /[,"]/.test(String(x)) ? `"${String(x).replace(/"/g, '""')}"` : String(x))).join(','));
   }
   mkdirSync(dirname(csvOut), { recursive: true });
   writeFileSync(csvOut, csv.join('\n') + '\n');
