@@ -19,4 +19,10 @@ describe('a cluster that serves nothing', () => {
     expect(s.max_ops_per_s_at_slo).toBeNull();
     expect(s.probes.every((p) => !p.met)).toBe(true);
   });
+  it('at the Lab\'s smallest memory (1 GiB, its defaults otherwise) C++ and Rust are OOM-killed and meet nothing', () => {
+    for (const engine of ['cpp', 'rust'] as const) {
+      const s = searchSlo(measurementSearchSpec({ workload: 'A', memory: { gib: 1 }, vcpus: 8 }, engine), null);
+      expect(s.max_ops_per_s_at_slo, engine).toBeNull();
+    }
+  });
 });
