@@ -174,3 +174,52 @@ test('a Race lane takes a GC mitigation from the URL; C++ and Rust say there is 
   await expect(alert).toContainText('“race.javamit=often” was ignored: Java lane: GC mitigation must be one of none, blade, mitmem, both');
   await expect(page.getByTestId('lane-title-java')).toHaveText('Java');
 });
+
+// Issue 10's result at the Lab's default knobs (only the engines chosen): Java falls from the
+// paper's 18 to about 3 Kops/s at 5 GiB (G1's full collections) and Go cannot meet the SLO there;
+// beside each simulated point the paper's value and the error.
+test('the Lab at its default knobs: Java 18 → ~3 Kops/s and Go below 0.1 Kops/s at 5 GiB, with the paper and the error beside each', async ({ page }) => {
+  test.setTimeout(1_800_000);
+  await openView(page, '?view=lab&lab.engines=java,go', 'lab');
+  await page.getByTestId('run-sweep').click();
+  await expect(page.getByTestId('lab-progress')).toBeVisible();
+  await expect(page.getByTestId('lab-progress')).toHaveCount(0, { timeout: 1_750_000 });
+  await expect(page.getByTestId('lab-error')).toHaveCount(0);
+  const simulated = async (id: string) => Number(/([\d.]+) \(simulated\)/.exec(await page.getByTestId(id).innerText())?.[1]);
+  const java32 = await simulated('fidelity-java-32');
+  const java5 = await simulated('fidelity-java-5');
+  expect(java32).toBeGreaterThan(18 * 0.85);
+  expect(java32).toBeLessThan(18 * 1.15);
+  expect(java5).toBeGreaterThan(3 * 0.85);
+  expect(java5).toBeLessThan(3 * 1.15);
+  await expect(page.getByTestId('fidelity-java-32')).toContainText('18 (Fig 6');
+  await expect(page.getByTestId('fidelity-java-5')).toContainText('3 (Fig 6');
+  for (const id of ['fidelity-java-32', 'fidelity-java-5']) {
+    await expect(page.getByTestId(id)).toContainText(/[+−]\d+(\.\d+)? %/);
+    await expect(page.getByTestId(id)).toHaveAttribute('data-outside', 'no');
+  }
+  // Go: the paper's bound (< 0.1 Kops/s), and the simulated point below the search's floor.
+  await expect(page.getByTestId('fidelity-go-5')).toContainText('< 0.1');
+  await expect(page.getByTestId('fidelity-go-5')).toContainText('within the bound');
+  await expect(page.getByTestId('fidelity-go-32')).toContainText('49.8 (Fig 9');
+  await expect(page.getByTestId('fidelity-go-32')).toHaveAttribute('data-outside', 'no');
+});
+
+test('the Race at 5 GiB: Java and Go collapse, C++ and Rust stay flat', async ({ page }) => {
+  test.setTimeout(1_800_000);
+  await openView(page, '?view=race&race.step=3', 'race');
+  await expect(page.locator('.race-head h1')).toContainText('5 GiB');
+  const headline = async (e: string) => {
+    await expect(page.getByTestId(`result-${e}`)).toBeVisible({ timeout: 1_700_000 });
+    return (await page.getByTestId(`headline-${e}`).innerText()).replace(/\s+/g, ' ');
+  };
+  const kops = (text: string) => Number(text.replace(/[^\d.]/g, ''));
+  expect(kops(await headline('cpp'))).toBeGreaterThan(28.7 * 0.85);
+  expect(kops(await headline('rust'))).toBeGreaterThan(69.5 * 0.85);
+  const java = await headline('java');
+  expect(kops(java)).toBeLessThan(3 * 1.15);
+  await expect(page.getByTestId('why-java')).toContainText('G1 full collections every');
+  expect(await headline('go')).toContain('<');
+  await expect(page.getByTestId('why-go')).toContainText('Go GC cycles every');
+  await expect(page.getByTestId('published-java')).toContainText('3 Kops/s');
+});

@@ -5,8 +5,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { FLEET_SECTION } from '../fidelity/fleet-section.ts';
 import { runNativeFidelity } from './fidelity-native-cli.ts';
+import { FIDELITY_USAGE, checkFidelityArgs } from './fidelity-args.ts';
 import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
-import { CANDIDATE_VERSION, candidate170Section } from '../fidelity/candidate-170-section.ts';
+import { CARD_160_VERSION, EARLIER_DEFAULT_VERSION, card160Section } from '../fidelity/card-160-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
@@ -72,6 +73,14 @@ const cpuSeconds = () => process.cpuUsage().user / 1e6 + process.cpuUsage().syst
 // split over processes (--shard sweep:N | --shard runs) and a later run reuses it. A sweep
 // computed in its own process starts cold where the sequential run would warm-start it from an
 // earlier sweep; the rule for which search a key keeps is the same either way.
+const MODE = (() => {
+  try {
+    return checkFidelityArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`fidelity: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
+})();
 const CACHE = optionValue('--cache');
 const SHARD = optionValue('--shard');
 function optionValue(name: string): string | null {
@@ -409,18 +418,20 @@ function renderFromCsv(timing: string | null): void {
   const cardText = sameFigures.size
     ? `model card ${CARD.version}, the Lab's default. The rows were computed with card ${[...sameFigures].join(', ')}, whose parameters card ${CARD.version} keeps unchanged and adds only the storage model's (\`storage.*\`), which no run here reads (none has durability): the figures are the same as card ${CARD.version}'s (the generator compares the two cards' parameters each time it writes this file)`
     : `model card ${computedWith.length === 1 && computedWith[0] === CARD.version ? CARD.version : `${CARD.version} (rows of other cards are marked)`}, the Lab's default`;
+  const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
   const previousPath = `data/fidelity-card-${PREVIOUS_DEFAULT_VERSION}.csv`;
   let candidate = '';
   if (existsSync(join(ROOT, previousPath)) && CARD.version !== PREVIOUS_DEFAULT_VERSION) {
     const prev = readRows(previousPath);
-    const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
     candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
   }
-  const candidatePath = `data/fidelity-candidate-${CANDIDATE_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_VERSION) {
-    const cand = readRows(candidatePath);
-    const asSection = (d: FidelityRow) => ({ id: d.id, paper: `${d.paper} ${d.unit}${d.qualifier !== 'exact' ? ` (${d.qualifier})` : ''}`, sim: d.sim, error: errorText(d), card: d.card });
-    candidate = candidate170Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, summarise(data), summarise(cand)) + candidate;
+  // The default before: card 1.6.0 against its own previous default, from the two kept tables.
+  const earlierPath = `data/fidelity-card-${EARLIER_DEFAULT_VERSION}.csv`;
+  const card160Path = `data/fidelity-card-${CARD_160_VERSION}.csv`;
+  if (existsSync(join(ROOT, earlierPath)) && existsSync(join(ROOT, card160Path))) {
+    const earlier = readRows(earlierPath);
+    const c160 = readRows(card160Path);
+    candidate += card160Section(changedRows(earlier.map(asSection), c160.map(asSection)), summarise(earlier), summarise(c160));
   }
   writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
 }
@@ -589,7 +600,9 @@ ${FLEET_SECTION}`;
 }
 
 // --native <results.json …>: the simulator beside native runs instead (fidelity-native-cli.ts).
-if (process.argv.includes('--native')) {
+if (MODE === 'help') {
+  process.stdout.write(`${FIDELITY_USAGE}\n`);
+} else if (MODE === 'native') {
   runNativeFidelity(process.argv.slice(2)).catch((e: Error) => {
     process.stderr.write(`fidelity --native: ${e.message}\n`);
     process.exit(1);

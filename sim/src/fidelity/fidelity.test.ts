@@ -31,23 +31,26 @@ const CARD_170 = validateCard(card170Json);
 
 const TOL = 0.15;
 
-function bracket(engine: EngineName, memory_gib: number, paper_ops_per_s: number) {
-  const spec = fidelitySearchSpec(engine, 'A', memory_gib, 8);
+function bracket(engine: EngineName, workload: 'A' | 'B', memory_gib: number, paper_ops_per_s: number) {
+  const spec = fidelitySearchSpec(engine, workload, memory_gib, 8);
   // The search's own first two probes, at the ends of the tolerance band; no bisection.
   return searchSlo({ ...spec, min_ops_per_s: paper_ops_per_s * (1 - TOL), max_ops_per_s: paper_ops_per_s * (1 + TOL), tolerance: 0.5 }, null);
 }
 
 describe('fidelity regression: the paper within ±15 % at the Lab’s default measurement', () => {
-  const points: [EngineName, number, number, string][] = [
-    ['cpp', 32, 28_700, 'Fig 6(a)'],
-    ['java', 32, 18_000, 'Fig 6(a)'],
-    ['java', 5, 3_000, 'Fig 6(a): G1 full collections'],
-    ['rust', 32, 69_500, 'Fig 9(a)'],
-    ['go', 32, 49_800, 'Fig 9(a)'],
+  const points: [EngineName, 'A' | 'B', number, number, string][] = [
+    ['cpp', 'A', 32, 28_700, 'Fig 6(a)'],
+    ['java', 'A', 32, 18_000, 'Fig 6(a)'],
+    ['java', 'A', 5, 3_000, 'Fig 6(a): G1 full collections'],
+    ['rust', 'A', 32, 69_500, 'Fig 9(a)'],
+    ['go', 'A', 32, 49_800, 'Fig 9(a)'],
+    // Held out: with 5 % updates the full collections come every 9 to 10 minutes, inside the
+    // paper's 10-minute probe (card 1.7.0; card 1.6.0 never reached one and met the SLO at 27 Kops/s).
+    ['java', 'B', 5, 17_000, 'Fig 8(a): G1 full collections with 5 % updates'],
   ];
-  for (const [engine, gib, paper, where] of points) {
-    it(`${engine} A at ${gib} GiB, 8 vCPUs: ${paper / 1000} Kops/s (${where})`, () => {
-      const r = bracket(engine, gib, paper);
+  for (const [engine, workload, gib, paper, where] of points) {
+    it(`${engine} ${workload} at ${gib} GiB, 8 vCPUs: ${paper / 1000} Kops/s (${where})`, () => {
+      const r = bracket(engine, workload, gib, paper);
       const [lo, hi] = r.probes;
       expect(lo?.met, `meets the SLO at ${lo?.target_ops_per_s} ops/s (p99 ${lo?.p99_ms} ms)`).toBe(true);
       expect(hi?.met, `misses the SLO at ${hi?.target_ops_per_s} ops/s (p99 ${hi?.p99_ms} ms)`).toBe(false);

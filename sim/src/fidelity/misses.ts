@@ -26,8 +26,8 @@ export const MODEL_LIMITS: ModelLimit[] = [
       'same CPU per operation as at 8 vCPUs (0.38 × 4 / 7 Kops/s = 217 µs, 0.48 × 8 / 18 Kops/s = 213 µs), so there G1 needs ' +
       'more idle cores than the model gives it: work the model does not have, such as concurrent refinement threads and the 64+ ' +
       'request threads competing with the GC threads for 4 cores, or a concurrent marking cycle (the model\'s 32 GiB heap starts ' +
-      "none in 30 minutes). At 16 vCPUs (64 GiB) the model's Java is held near 21 Kops/s (card 1.6.0's hand-set 8 µs Log-mutex " +
-      "step) or 19 Kops/s (candidate 1.7.0's, C++'s 10.9 µs) by the backlog each 200 ms young pause leaves behind the Log mutex, " +
+      "none in 30 minutes). At 16 vCPUs (64 GiB) the model's Java is held near 19 Kops/s (card 1.7.0's Log-mutex step, C++'s " +
+      "10.9 µs; card 1.6.0's hand-set 8 µs gave 21) by the backlog each 200 ms young pause leaves behind the Log mutex, " +
       "where the paper's reaches 29: C++'s step alone would allow 30.5 Kops/s, so the paper's 29 implies a shorter serialized step " +
       "in Java than in C++, or shorter young pauses with 13 GC threads, which the model does not have. At 8 GiB the heap bounds " +
       'eden below the size the 200 ms goal would give, so the model\'s young pauses there are tens of ms, and its Java reaches ' +

@@ -9,7 +9,7 @@ describe('the measured window, derived from the model', () => {
     expect(modelWindow(baseRunSpec(knobs(5), 'cpp', 28_000))).toEqual({ window_s: PAPER_METHOD.min_window_s, event: null });
     expect(modelWindow(baseRunSpec(knobs(5), 'rust', 60_000)).window_s).toBe(PAPER_METHOD.min_window_s);
   });
-  it('holds one of G1\'s young pauses with ample heap (card 1.6.0: sized for the 200 ms goal, they can decide the p99)', () => {
+  it('holds one of G1\'s young pauses with ample heap (cards 1.5.0 on: sized for the 200 ms goal, they can decide the p99)', () => {
     const w = modelWindow(baseRunSpec(knobs(32), 'java', 18_000));
     expect(w.event?.kind).toBe('g1_young');
     expect(w.window_s).toBeGreaterThan(w.event!.period_s);

@@ -19,8 +19,8 @@ describe('lab-spec', () => {
       load: { mode: 'open', target_ops_per_s: 20_000, client_threads: 64, duration_s: 0, warmup_s: 2 },
       fidelity: 'fast',
     });
-    // The window is derived from the model (card 1.6.0: G1's 200 ms young pauses come about every
-    // 32 s at 20 Kops/s and can decide the p99, so it holds one), never below 10 s.
+    // The window is derived from the model (cards 1.5.0 on: G1's 200 ms young pauses come about every
+    // half minute at 20 Kops/s and can decide the p99, so it holds one), never below 10 s.
     expect(s.load.duration_s).toBeGreaterThan(30);
     expect(runSpec({ ...lab(), engines: ['cpp'] }, 7, 'cpp').load.duration_s).toBe(10);
   });
