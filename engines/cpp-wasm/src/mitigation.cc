@@ -158,14 +158,6 @@ bool Node::TakesOverFromHandoff() const {
   return gc_.handoff_ballot != 0 && gc_.handoff_target == cfg_.id && ballot_ > gc_.handoff_ballot;
 }
 
-// SkipsExecutedReplay: a handoff's successor, with bounded elections and repair, replays only
-// above its own last_executed. Those entries are chosen (it executed them); re-proposing them
-// served only lagging peers, which repair serves from their reported last_executed
-// (docs/protocol.md, "GC mitigation", the handoff's commit point).
-bool Node::SkipsExecutedReplay() const {
-  return cfg_.election_batch > 0 && cfg_.repair_batch > 0 && TakesOverFromHandoff();
-}
-
 // GcBecomeLeader starts the leader state afresh, except that a handoff's target keeps the
 // grants its predecessor passed on (their holders may still be collecting: granting others at
 // once would let more than f collect together right after the handoff).

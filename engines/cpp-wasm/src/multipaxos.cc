@@ -278,13 +278,19 @@ void Node::MergeOwnLogAgain(PreparePhase& p) {
 
 // --- replay ---
 
+// SkipsExecutedReplay: a new leader, with bounded elections and repair, replays only above its
+// own last_executed. Those entries are chosen (it executed them); re-proposing them served only
+// lagging peers, which repair serves from their reported last_executed (docs/protocol.md,
+// Replay, "Skipping the executed prefix").
+bool Node::SkipsExecutedReplay() const { return cfg_.election_batch > 0 && cfg_.repair_batch > 0; }
+
 void Node::StartReplay(InstanceMap merged, bool skip_executed) {
   FillHoles(merged);
   std::vector<Instance> sorted = SortedInstances(merged);
   replay_queue_.assign(std::make_move_iterator(sorted.begin()),
                        std::make_move_iterator(sorted.end()));
   if (skip_executed) {
-    // a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+    // what this leader executed is chosen and reaches lagging peers by repair
     while (!replay_queue_.empty() && replay_queue_.front().index <= log_.LastExecuted()) replay_queue_.pop_front();
   }
   if (replay_queue_.empty()) return;

@@ -146,6 +146,7 @@ class Node {
   void OnPrepareRequest(const Message& m);
   void OnPrepareResponse(const Message& m);
   void MergeOwnLogAgain(PreparePhase& p);
+  bool SkipsExecutedReplay() const;
   void StartReplay(InstanceMap merged, bool skip_executed);
   void FillHoles(InstanceMap& merged);
   Message PromiseChunk(uint64_t from) const;
@@ -225,7 +226,6 @@ class Node {
   void GcLeaveLeadership();
   void GcBecomeLeader();
   bool TakesOverFromHandoff() const;
-  bool SkipsExecutedReplay() const;
   void GcAfterCommitRequest();
   bool GcOnElectionTimer();
   void GcHandoffTick();

@@ -197,14 +197,6 @@ func (n *Node) takesOverFromHandoff() bool {
 	return g.handoffBallot != 0 && g.handoffTarget == n.cfg.ID && n.ballot > g.handoffBallot
 }
 
-// skipsExecutedReplay: a handoff's successor, with bounded elections and repair, replays only
-// above its own last_executed. Those entries are chosen (it executed them); re-proposing them
-// served only lagging peers, which repair serves from their reported last_executed
-// (docs/protocol.md, "GC mitigation", the handoff's commit point).
-func (n *Node) skipsExecutedReplay() bool {
-	return n.cfg.ElectionBatch > 0 && n.cfg.RepairBatch > 0 && n.takesOverFromHandoff()
-}
-
 // gcBecomeLeader starts the leader state afresh, except that a handoff's target keeps the
 // grants its predecessor passed on (their holders may still be collecting: granting others
 // at once would let more than f collect together right after the handoff).

@@ -245,11 +245,19 @@ func (n *Node) mergeOwnLogAgain(p *preparePhase) {
 
 // --- replay ---
 
+// skipsExecutedReplay: a new leader, with bounded elections and repair, replays only above its
+// own last_executed. Those entries are chosen (it executed them); re-proposing them served only
+// lagging peers, which repair serves from their reported last_executed (docs/protocol.md,
+// Replay, "Skipping the executed prefix").
+func (n *Node) skipsExecutedReplay() bool {
+	return n.cfg.ElectionBatch > 0 && n.cfg.RepairBatch > 0
+}
+
 func (n *Node) startReplay(merged map[uint64]Instance, skipExecuted bool) {
 	n.fillHoles(merged)
 	n.replayQueue = sortedInstances(merged)
 	if skipExecuted {
-		// a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+		// what this leader executed is chosen and reaches lagging peers by repair
 		for len(n.replayQueue) > 0 && n.replayQueue[0].Index <= n.log.LastExecuted() {
 			n.replayQueue = n.replayQueue[1:]
 		}

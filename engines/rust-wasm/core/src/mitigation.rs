@@ -154,14 +154,6 @@ impl Node {
         self.gc.handoff_ballot != 0 && self.gc.handoff_target == self.cfg.id && self.ballot > self.gc.handoff_ballot
     }
 
-    /// A handoff's successor, with bounded elections and repair, replays only above its own
-    /// last_executed. Those entries are chosen (it executed them); re-proposing them served only
-    /// lagging peers, which repair serves from their reported last_executed (docs/protocol.md,
-    /// "GC mitigation", the handoff's commit point).
-    pub(crate) fn skips_executed_replay(&self) -> bool {
-        self.cfg.election_batch > 0 && self.cfg.repair_batch > 0 && self.takes_over_from_handoff()
-    }
-
     /// Starts the leader state afresh, except that a handoff's target keeps the grants its
     /// predecessor passed on (their holders may still be collecting: granting others at once
     /// would let more than f collect together right after the handoff).

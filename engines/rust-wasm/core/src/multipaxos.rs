@@ -282,11 +282,19 @@ impl Node {
 
     // --- replay ---
 
+    /// A new leader, with bounded elections and repair, replays only above its own
+    /// last_executed. Those entries are chosen (it executed them); re-proposing them served only
+    /// lagging peers, which repair serves from their reported last_executed (docs/protocol.md,
+    /// Replay, "Skipping the executed prefix").
+    fn skips_executed_replay(&self) -> bool {
+        self.cfg.election_batch > 0 && self.cfg.repair_batch > 0
+    }
+
     fn start_replay(&mut self, mut merged: Slots, skip_executed: bool) {
         self.fill_holes(&mut merged);
         self.replay_queue = merged.into_values().collect();
         if skip_executed {
-            // a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+            // what this leader executed is chosen and reaches lagging peers by repair
             let last_executed = self.log.last_executed();
             while self.replay_queue.front().is_some_and(|i| i.index <= last_executed) {
                 self.replay_queue.pop_front();

@@ -245,16 +245,6 @@ public final class Mitigation {
     }
 
     /**
-     * A handoff's successor, with bounded elections and repair, replays only above its own
-     * last_executed. Those entries are chosen (it executed them); re-proposing them served only
-     * lagging peers, which repair serves from their reported last_executed (docs/protocol.md, "GC
-     * mitigation", the handoff's commit point).
-     */
-    static boolean skipsExecutedReplay(Node n) {
-        return n.cfg.electionBatch > 0 && n.cfg.repairBatch > 0 && takesOverFromHandoff(n);
-    }
-
-    /**
      * Starts the leader state afresh, except that a handoff's target keeps the grants its
      * predecessor passed on (their holders may still be collecting: granting others at once
      * would let more than f collect together right after the handoff).

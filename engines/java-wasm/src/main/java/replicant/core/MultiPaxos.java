@@ -75,7 +75,7 @@ final class MultiPaxos {
         n.ballot = b;
         n.quorumTick = 0;
         java.util.Arrays.fill(n.heardTick, 0);
-        boolean skipExecuted = Mitigation.skipsExecutedReplay(n);
+        boolean skipExecuted = skipsExecutedReplay(n);
         Mitigation.becomeLeader(n);
         n.commitGle = n.log.globalLastExecuted();
         for (Node.RepairStream s : n.repairs) clearStream(s);
@@ -308,12 +308,22 @@ final class MultiPaxos {
 
     // --- replay ---
 
+    /**
+     * A new leader, with bounded elections and repair, replays only above its own last_executed.
+     * Those entries are chosen (it executed them); re-proposing them served only lagging peers,
+     * which repair serves from their reported last_executed (docs/protocol.md, Replay, "Skipping
+     * the executed prefix").
+     */
+    static boolean skipsExecutedReplay(Node n) {
+        return n.cfg.electionBatch > 0 && n.cfg.repairBatch > 0;
+    }
+
     static void startReplay(Node n, HashMap<Long, Instance> merged, boolean skipExecuted) {
         fillHoles(n, merged);
         n.replayQueue.clear();
         n.replayQueue.addAll(Log.sortedInstances(merged.values()));
         if (skipExecuted) {
-            // a handoff's successor: what it executed is chosen and reaches lagging peers by repair
+            // what this leader executed is chosen and reaches lagging peers by repair
             while (!n.replayQueue.isEmpty() && n.replayQueue.peekFirst().index <= n.log.lastExecuted()) n.replayQueue.pollFirst();
         }
         if (n.replayQueue.isEmpty()) return;
