@@ -27,4 +27,11 @@ describe('elections under a uniform message delay (docs/reliability.md, "The ele
     const java = probeElections('java', 10_000, 10_000, provide);
     expect({ ...java, engine: 'rust' }).toEqual(rust);
   });
+
+  it('the experiment: election delays backed off in the host elect a leader and serve at that delay', () => {
+    const p = probeElections('rust', 10_000, 10_000, provide, { backoff: true });
+    expect(p.leaders).toBe(1);
+    expect(p.elections).toBeLessThan(10);
+    expect(p.answered).toBeGreaterThan(20);
+  });
 });

@@ -41,9 +41,45 @@ export function delayScenario(engine: EngineName, commitIntervalUs: number, oneW
   };
 }
 
-export function probeElections(engine: EngineName, commitIntervalUs: number, oneWayDelayUs: number, provide: (name: EngineName) => SyncEngine): ElectionProbe {
+/** The most a backed-off election delay is multiplied by (the experiment below). */
+export const BACKOFF_CAP = 8;
+
+/**
+ * An experiment in the host, not the protocol: the engine's election timers as they would be if
+ * the core backed off, each election delay multiplied by 2^k (at most BACKOFF_CAP) after k
+ * elections in a row that won nothing, k going back to 0 when the node wins or hears a commit.
+ * The cores are unchanged; only the delay of their `set_timer election` effects is rewritten
+ * before the simulator schedules it. It tells whether the fix the probe points to would work.
+ */
+export function withElectionBackoff(engine: SyncEngine): SyncEngine {
+  return {
+    name: engine.name,
+    target: engine.target,
+    close: () => engine.close(),
+    createNode(config) {
+      const node = engine.createNode(config);
+      let failed = 0;
+      return {
+        inspect: () => node.inspect(),
+        stats: () => node.stats(),
+        destroy: () => node.destroy(),
+        step(event) {
+          const effects = node.step(event);
+          if (event.includes('"type":"commit_request"') || effects.includes('"kind":"leader"')) failed = 0;
+          const elections = effects.split('"kind":"election"').length - 1;
+          if (elections === 0 && failed === 0) return effects;
+          if (elections > 0) failed += elections;
+          const factor = Math.min(BACKOFF_CAP, 2 ** Math.max(0, failed - 1));
+          return effects.replace(/\{"type":"set_timer","timer":"election","delay_us":(\d+)\}/g, (_m, d: string) => `{"type":"set_timer","timer":"election","delay_us":${Number(d) * factor}}`);
+        },
+      };
+    },
+  };
+}
+
+export function probeElections(engine: EngineName, commitIntervalUs: number, oneWayDelayUs: number, provide: (name: EngineName) => SyncEngine, options: { backoff?: boolean } = {}): ElectionProbe {
   const s = delayScenario(engine, commitIntervalUs, oneWayDelayUs);
-  const run = runScenario(s, provide, { trace: true });
+  const run = runScenario(s, options.backoff ? (name) => withElectionBackoff(provide(name)) : provide, { trace: true });
   let elections = 0;
   let leaders = 0;
   for (const line of run.trace ?? []) {
