@@ -48,4 +48,39 @@ class PeerLinkTest {
             }
         }
     }
+
+    // A link's write that makes no progress for MAX_PEER_WRITE_STALL_NS fails (the link then
+    // redials) instead of blocking behind a peer that stopped reading (issue 20: after SIGCONT a
+    // node heard nothing for 8 s while 64 kB sat in the leader's send buffer). The peer here
+    // accepts and never reads, with small kernel buffers on both ends.
+    @Test
+    void aWriteThatMakesNoProgressFails() throws Exception {
+        try (ServerSocket listener = new ServerSocket()) {
+            listener.setReceiveBufferSize(Limits.PEER_SOCKET_BUFFER_BYTES);
+            listener.bind(new InetSocketAddress("127.0.0.1", 0));
+            try (Socket dialed = new Socket()) {
+                dialed.setSendBufferSize(Limits.PEER_SOCKET_BUFFER_BYTES);
+                dialed.connect(listener.getLocalSocketAddress());
+                try (Socket held = listener.accept(); ProgressWriter w = new ProgressWriter(dialed, Limits.MAX_PEER_WRITE_STALL_NS)) {
+                    byte[] data = new byte[4 << 20]; // far more than both kernels' buffers hold
+                    java.util.concurrent.CompletableFuture<Throwable> written = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            w.write(data, data.length);
+                            return null;
+                        } catch (Throwable t) {
+                            return t;
+                        }
+                    });
+                    Throwable t;
+                    try {
+                        t = written.get(20, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        dialed.close(); // unblocks the writer so the test can end
+                        throw new AssertionError("the write was still blocked after 20 s");
+                    }
+                    assertTrue(t instanceof java.io.IOException && t.getMessage().startsWith("no write progress"), "write ended with " + t);
+                }
+            }
+        }
+    }
 }
