@@ -642,7 +642,7 @@ class Simulation {
   private mitigationStats(): MitigationStats {
     const m = this.mit!;
     // Collections that ran without a permission: the runtime could not wait (memory exhausted).
-    const started = this.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
+    const started = this.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_mixed_dense' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
     return { ...m.stats, forced_collections: m.blade ? Math.max(0, started - m.granted) : 0 };
   }
 

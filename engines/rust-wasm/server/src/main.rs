@@ -14,6 +14,7 @@ mod config;
 mod core_driver;
 mod limits;
 mod line_reader;
+mod log_line;
 mod outbound;
 mod peer;
 mod server;
