@@ -1,5 +1,6 @@
 // npm --workspace @replicant/engines run cluster:failover -- [--mixes 'go,go,go;cpp,rust,java']
 //                                                           [--runs 10] [--out FILE.jsonl]
+//                                                           [--b-servers 'go=PATH,cpp=PATH,…' --b-label old]
 // Issue 20's failover figure with its spread: each run is one round of reset.test.ts's first
 // test on a fresh 3-node cluster (reset a follower's peer connections under load, wait until it
 // has caught up, kill the leader, time the first acknowledged operation after the kill). The
@@ -9,6 +10,9 @@
 // the issue's 1 s, and the machine's 1-minute load average at each kill. Every run's history is
 // checked with Porcupine and every acknowledged write read back; a run that fails either is
 // reported as such, not dropped.
+// With --b-servers every round runs twice, once with this checkout's servers (A) and once with
+// the servers named there (B: another build, e.g. a commit before a change; REPLICANT_SERVER_*),
+// A and B taking turns, and each mix is reported per build.
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EngineName } from '../loader/engine.ts';
@@ -22,8 +26,36 @@ const { values } = parseArgs({
     mixes: { type: 'string', default: DEFAULT_MIXES },
     runs: { type: 'string', default: '10' },
     out: { type: 'string' },
+    'b-servers': { type: 'string' },
+    'b-label': { type: 'string', default: 'B' },
   },
 });
+/** The B build's server per engine (REPLICANT_SERVER_<ENGINE> while a B round runs). */
+const bServers = new Map<string, string>();
+for (const pair of values['b-servers'] ? values['b-servers'].split(',') : []) {
+  const [engine, path] = pair.split('=');
+  if (!engine || !path || !['go', 'cpp', 'rust', 'java'].includes(engine)) {
+    console.error(`--b-servers takes engine=path pairs (go, cpp, rust, java), got ${JSON.stringify(pair)}`);
+    process.exit(2);
+  }
+  bServers.set(engine, path);
+}
+const builds = bServers.size > 0 ? ['A', values['b-label']!] : ['A'];
+
+/** Runs fn with the B build's servers in the environment (or none, for A). */
+async function withBuild<T>(build: string, fn: () => Promise<T>): Promise<T> {
+  if (build === 'A') return fn();
+  const saved = new Map([...bServers.keys()].map((e) => [e, process.env[`REPLICANT_SERVER_${e.toUpperCase()}`]]));
+  for (const [e, path] of bServers) process.env[`REPLICANT_SERVER_${e.toUpperCase()}`] = path;
+  try {
+    return await fn();
+  } finally {
+    for (const [e, v] of saved) {
+      if (v === undefined) delete process.env[`REPLICANT_SERVER_${e.toUpperCase()}`];
+      else process.env[`REPLICANT_SERVER_${e.toUpperCase()}`] = v;
+    }
+  }
+}
 const mixes = values.mixes!.split(';').map((m) => m.split(',') as EngineName[]);
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
@@ -44,20 +76,24 @@ function spread(xs: (number | null)[]): string {
   return `median ${median(ok)} ms, min ${ok[0]} – max ${ok[ok.length - 1]} ms${missing ? `, ${missing} never` : ''}`;
 }
 
-const results = new Map<string, (ResetFailoverRound | { error: string })[]>(mixes.map((m) => [m.join(','), []]));
+const keyOf = (engines: EngineName[], build: string) => (builds.length > 1 ? `${engines.join(',')} [${build}]` : engines.join(','));
+const results = new Map<string, (ResetFailoverRound | { error: string })[]>(mixes.flatMap((m) => builds.map((b) => [keyOf(m, b), []])));
 for (let run = 0; run < runs; run++) {
   for (const engines of mixes) {
-    const key = engines.join(',');
-    let row: ResetFailoverRound | { error: string };
-    try {
-      row = await resetThenFailover({ engines });
-      console.log(`run ${run + 1}/${runs} ${describeRound(row)}`);
-    } catch (e) {
-      row = { error: (e as Error).message };
-      console.log(`run ${run + 1}/${runs} ${key}: failed: ${row.error}`);
+    // (A first on even runs, B first on odd ones: neither always follows the other)
+    for (const build of run % 2 ? [...builds].reverse() : builds) {
+      const key = keyOf(engines, build);
+      let row: ResetFailoverRound | { error: string };
+      try {
+        row = await withBuild(build, () => resetThenFailover({ engines }));
+        console.log(`run ${run + 1}/${runs} ${builds.length > 1 ? `[${build}] ` : ''}${describeRound(row)}`);
+      } catch (e) {
+        row = { error: (e as Error).message };
+        console.log(`run ${run + 1}/${runs} ${key}: failed: ${row.error}`);
+      }
+      results.get(key)!.push(row);
+      if (values.out) appendFileSync(values.out, JSON.stringify({ run: run + 1, mix: key, build, at: new Date().toISOString(), ...row }) + '\n');
     }
-    results.get(key)!.push(row);
-    if (values.out) appendFileSync(values.out, JSON.stringify({ run: run + 1, mix: key, at: new Date().toISOString(), ...row }) + '\n');
   }
 }
 

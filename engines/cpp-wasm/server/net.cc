@@ -3,6 +3,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -92,6 +93,23 @@ bool WriteAll(int fd, std::string_view data) {
     data.remove_prefix(static_cast<size_t>(n));
   }
   return true;
+}
+
+WriteResult WriteWithProgress(int fd, std::string_view data, std::chrono::milliseconds stall) {
+  while (!data.empty()) {
+    pollfd p{fd, POLLOUT, 0};
+    const int ready = poll(&p, 1, static_cast<int>(stall.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) return WriteResult::kFailed;
+    if (ready == 0) return WriteResult::kStalled;
+    const ssize_t n = send(fd, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
+      return WriteResult::kFailed;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return WriteResult::kOk;
 }
 
 }  // namespace server

@@ -2,6 +2,7 @@
 // socket gets TCP_NODELAY (§4.6 of the paper: Nagle's algorithm off in every implementation).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -23,6 +24,11 @@ void SetSendBuffer(int fd, int bytes);
 void SetReceiveBuffer(int fd, int bytes);
 // WriteAll writes every byte (blocking); false if the connection failed.
 bool WriteAll(int fd, std::string_view data);
+enum class WriteResult { kOk, kFailed, kStalled };
+// WriteWithProgress writes every byte, giving up (kStalled) when none is taken for `stall`: a
+// peer that stopped reading (or a closed receive window whose reopening went unnoticed) gets a
+// fresh connection instead of a writer blocked behind it (issue 20).
+WriteResult WriteWithProgress(int fd, std::string_view data, std::chrono::milliseconds stall);
 
 }  // namespace server
 }  // namespace replicant

@@ -124,9 +124,13 @@ void Server::RunPeerLink(PeerLink* link) {
         link->queued_at.pop_front();
       }
       lk.unlock();
-      const bool ok = WriteAll(fd, batch);
+      const WriteResult written = WriteWithProgress(fd, batch, kMaxPeerWriteStall);
       lk.lock();
-      if (!ok) break;
+      if (written == WriteResult::kStalled) {
+        Log("no write progress to " + name + " for " + std::to_string(kMaxPeerWriteStall.count()) +
+            " ms; redialling");
+      }
+      if (written != WriteResult::kOk) break;
     }
     link->up = false;
     counters_.dropped_sends.fetch_add(link->queue.size(), std::memory_order_relaxed);

@@ -21,7 +21,8 @@ namespace server {
 // The outbound connection to one peer, owned by its sender thread. While the link is down,
 // messages for the peer are dropped, as a network would drop them; what is queued when a
 // connection breaks is lost with it; over kMaxPeerQueueBytes the oldest messages are dropped,
-// and so is a message queued longer than kMaxPeerMessageAge (docs/protocol.md, "Limits").
+// and so is a message queued longer than kMaxPeerMessageAge; a connection whose writes make no
+// progress for kMaxPeerWriteStall is closed and redialled (docs/protocol.md, "Limits").
 struct PeerLink {
   using Clock = std::chrono::steady_clock;
   uint64_t peer = 0;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <future>
 #include <string>
 
 #include "limits.h"
@@ -67,6 +68,37 @@ TEST(PeerLink, SocketBuffersAreBounded) {
   ASSERT_GE(accepted, 0);
   EXPECT_LE(SocketOption(dialed, SO_SNDBUF), 2 * kPeerSocketBufferBytes);
   EXPECT_LE(SocketOption(accepted, SO_RCVBUF), 2 * kPeerSocketBufferBytes);
+  close(accepted);
+  close(dialed);
+  close(listener);
+}
+
+// A link's write that makes no progress for kMaxPeerWriteStall gives up (the sender thread then
+// redials) instead of blocking behind a peer that stopped reading (issue 20: after SIGCONT a
+// node heard nothing for 8 s while 64 kB sat in the leader's send buffer). The peer here accepts
+// and never reads, with small kernel buffers on both ends.
+TEST(PeerLink, AWriteThatMakesNoProgressStalls) {
+  std::string err;
+  const int listener = ListenOn(Address{"127.0.0.1", "0"}, &err);
+  ASSERT_GE(listener, 0) << err;
+  SetReceiveBuffer(listener, kPeerSocketBufferBytes);
+  sockaddr_storage sa{};
+  socklen_t len = sizeof sa;
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&sa), &len), 0);
+  char port[16];
+  std::snprintf(port, sizeof port, "%u", ntohs(reinterpret_cast<sockaddr_in*>(&sa)->sin_port));
+  const int dialed = Dial(Address{"127.0.0.1", port});
+  ASSERT_GE(dialed, 0);
+  SetSendBuffer(dialed, kPeerSocketBufferBytes);
+  const int accepted = accept(listener, nullptr, nullptr);  // open, never read
+  ASSERT_GE(accepted, 0);
+  const std::string data(4 << 20, 'x');  // far more than both kernels' buffers hold
+  auto written = std::async(std::launch::async,
+                            [&] { return WriteWithProgress(dialed, data, kMaxPeerWriteStall); });
+  const bool done = written.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  if (!done) shutdown(dialed, SHUT_RDWR);  // unblocks the writer so the test can end
+  EXPECT_TRUE(done) << "the write was still blocked after 20 s";
+  EXPECT_EQ(written.get(), WriteResult::kStalled);
   close(accepted);
   close(dialed);
   close(listener);

@@ -24,6 +24,10 @@ const (
 	// it would get after resuming is stale, and working through it starves the node that must
 	// catch up; repair and snapshots bring it back instead; issue 20).
 	maxPeerMessageAge = time.Second
+	// A link whose writes make no progress this long while it has bytes to send is closed and
+	// redialled (a peer that stopped reading, or a receive window that closed while it was stopped
+	// and whose reopening went unnoticed: a fresh connection has neither; issue 20).
+	maxPeerWriteStall = time.Second
 	// The kernel's send buffer of a link and receive buffer of a peer connection: the bytes
 	// the kernel keeps for a stopped peer, where neither age nor size limits reach them
 	// (autotuned, loopback buffers held megabytes: seconds of stale traffic).

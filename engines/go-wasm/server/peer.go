@@ -12,7 +12,8 @@ import (
 // peerLink carries everything this node sends to one peer over a connection it dials, and
 // redials with back-off when the connection breaks. While the link is down, messages for the
 // peer are dropped, as a network would drop them; over maxPeerQueueBytes the oldest queued
-// messages are dropped, and so is a message queued longer than maxPeerMessageAge
+// messages are dropped, and so is a message queued longer than maxPeerMessageAge; a connection
+// whose writes make no progress for maxPeerWriteStall is closed and redialled
 // (docs/protocol.md, "Native servers", "Limits").
 type peerLink struct {
 	s    *Server
@@ -140,10 +141,11 @@ func (p *peerLink) run() {
 	}
 }
 
-// pump writes queued messages until the connection fails (true: redial) or the link stops.
+// pump writes queued messages until the connection fails or stalls (true: redial) or the link
+// stops.
 func (p *peerLink) pump(conn net.Conn) bool {
-	w := bufio.NewWriterSize(conn, 64<<10)
 	var batch [][]byte
+	var buf []byte
 	for {
 		p.mu.Lock()
 		for len(p.queue) == 0 && !p.stopped {
@@ -170,14 +172,38 @@ func (p *peerLink) pump(conn net.Conn) bool {
 		}
 		p.forget(n)
 		p.mu.Unlock()
+		buf = buf[:0]
 		for _, msg := range batch {
-			w.Write(msg)
-			w.WriteByte('\n')
+			buf = append(buf, msg...)
+			buf = append(buf, '\n')
 		}
-		if err := w.Flush(); err != nil {
+		if err := p.writeWithProgress(conn, buf); err != nil {
 			return true
 		}
 	}
+}
+
+// writeWithProgress writes buf, failing when no byte of it is taken for maxPeerWriteStall: a
+// peer that stopped reading (or a closed receive window whose reopening went unnoticed) gets a
+// fresh connection instead of a writer blocked behind it (issue 20).
+func (p *peerLink) writeWithProgress(conn net.Conn, buf []byte) error {
+	defer conn.SetWriteDeadline(time.Time{})
+	for len(buf) > 0 {
+		conn.SetWriteDeadline(time.Now().Add(maxPeerWriteStall))
+		n, err := conn.Write(buf)
+		buf = buf[n:]
+		if err == nil {
+			continue
+		}
+		if ne, ok := err.(net.Error); ok && ne.Timeout() && n > 0 {
+			continue // progress within the limit: a slow peer, not a stuck one
+		}
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			p.s.logger.Printf("link to peer %d at %s: no write progress for %v with %d bytes to send; redialling", p.id, p.addr, maxPeerWriteStall, len(buf))
+		}
+		return err
+	}
+	return nil
 }
 
 // servePeer reads messages another node sends us. A frame that does not decode is dropped

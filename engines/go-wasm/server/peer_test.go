@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"io"
 	"log"
 	"net"
@@ -95,4 +96,53 @@ func TestPeerLinkSocketBuffersAreBounded(t *testing.T) {
 	}
 	go s.servePeer(served) // sets the receive buffer, then reads
 	waitFor(t, "the receive buffer to be set", func() bool { return sockopt(served, syscall.SO_RCVBUF) <= 2*peerSocketBufferBytes })
+}
+
+// A link whose writes make no progress for maxPeerWriteStall while it has bytes to send is
+// closed and redialled (issue 20: after SIGCONT a node heard nothing for 8 s, 64 kB stuck in the
+// leader's send buffer, most likely behind a receive window that closed while it was stopped;
+// a fresh connection has no stale bytes and no window to probe). The peer here accepts and
+// never reads, with a small receive buffer, so the link's writes stop after a few dozen kB.
+func TestPeerLinkRedialsALinkThatMakesNoWriteProgress(t *testing.T) {
+	addrs := freeAddrs(t, 4)
+	lc := net.ListenConfig{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	ln, err := lc.Listen(context.Background(), "tcp", addrs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 8)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c // held open, never read
+		}
+	}()
+	s, err := New(FileConfig{CommitIntervalMs: 150, Peers: addrs[:2], Clients: addrs[2:]}, 0, 1, log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPeerLink(s, 1, addrs[1])
+	s.wg.Add(1)
+	go p.run()
+	defer p.close()
+	first := <-accepted
+	defer first.Close()
+	waitFor(t, "the link to come up", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.up })
+	// far more than both kernels' buffers hold, under the queue's byte limit
+	msg := make([]byte, 1000)
+	for i := 0; i < 500; i++ {
+		p.send(msg)
+	}
+	select {
+	case second := <-accepted:
+		second.Close()
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the link to a peer that stopped reading was not redialled within 20 s (write stall limit %v)", maxPeerWriteStall)
+	}
 }

@@ -248,7 +248,7 @@ export class MitigationSandbox {
   /** The run's counters, with the collections that ran without a permission (the runtime
    * could not wait: memory exhausted). */
   result(): MitigationStats {
-    const started = this.host.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
+    const started = this.host.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_mixed_dense' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
     return { ...this.stats, forced_collections: this.blade ? Math.max(0, started - this.granted) : 0 };
   }
 }

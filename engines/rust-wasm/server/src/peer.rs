@@ -62,7 +62,28 @@ pub(crate) async fn dial_peer(addr: SocketAddr) -> std::io::Result<TcpStream> {
     socket.connect(addr).await
 }
 
-/// The link to peer `to`: dials, writes what the core sends, reconnects with back-off. While
+/// Writes all of `buf`, failing (TimedOut) when no byte of it is taken for MAX_PEER_WRITE_STALL:
+/// a peer that stopped reading (or a closed receive window whose reopening went unnoticed) gets
+/// a fresh connection instead of a writer blocked behind it (issue 20).
+pub(crate) async fn write_with_progress(stream: &mut TcpStream, mut buf: &[u8]) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match tokio::time::timeout(MAX_PEER_WRITE_STALL, stream.write(buf)).await {
+            Ok(Ok(0)) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(Ok(n)) => buf = &buf[n..],
+            Ok(Err(e)) => return Err(e),
+            Err(_) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("no write progress for {MAX_PEER_WRITE_STALL:?} with {} bytes to send", buf.len()),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The link to peer `to`: dials, writes what the core sends (redialling when a write makes no
+/// progress for MAX_PEER_WRITE_STALL), reconnects with back-off. While
 /// the link is down its messages are dropped (the protocol retries on its own).
 pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) {
     let Some(Some(link)) = shared.peers.get(to as usize) else { return };
@@ -90,7 +111,7 @@ pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) 
                         link.wake.notified().await;
                         continue;
                     }
-                    if let Err(e) = stream.write_all(&batch).await {
+                    if let Err(e) = write_with_progress(&mut stream, &batch).await {
                         shared.log(&format!("link to peer {to} at {addr} broke: {e}; reconnecting"));
                         break;
                     }
@@ -129,6 +150,30 @@ mod tests {
             assert!(send <= bound, "the link's send buffer is {send} bytes");
             let recv = TcpSocket::from_std_stream(accepted.unwrap().0.into_std().unwrap()).recv_buffer_size().unwrap();
             assert!(recv <= bound, "a peer connection's receive buffer is {recv} bytes");
+        });
+    }
+
+    // A link whose writes make no progress for MAX_PEER_WRITE_STALL gives up on the connection
+    // (the writer task then redials) instead of blocking behind a peer that stopped reading
+    // (issue 20: after SIGCONT a node heard nothing for 8 s while 64 kB sat in the leader's send
+    // buffer). The peer here accepts and never reads.
+    #[test]
+    fn a_write_that_makes_no_progress_fails() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let listener = listen_for_peers("127.0.0.1:0".parse().unwrap()).unwrap();
+            let addr = listener.local_addr().unwrap();
+            let accepting = tokio::spawn(async move { listener.accept().await });
+            let mut dialed = dial_peer(addr).await.unwrap();
+            let _held = accepting.await.unwrap().unwrap(); // open, never read
+            // far more than both kernels' buffers hold
+            let buf = vec![b'x'; 4 << 20];
+            let r = tokio::time::timeout(Duration::from_secs(20), write_with_progress(&mut dialed, &buf)).await;
+            match r {
+                Ok(Err(e)) => assert_eq!(e.kind(), std::io::ErrorKind::TimedOut, "{e}"),
+                Ok(Ok(())) => panic!("4 MiB written to a peer that never reads"),
+                Err(_) => panic!("the write was still blocked after 20 s (stall limit {MAX_PEER_WRITE_STALL:?})"),
+            }
         });
     }
 }

@@ -30,6 +30,12 @@ final class Limits {
      */
     static final long MAX_PEER_MESSAGE_AGE_NS = 1_000_000_000L;
     /**
+     * A link whose writes make no progress this long while it has bytes to send is closed and redialled
+     * (a peer that stopped reading, or a receive window that closed while it was stopped and whose
+     * reopening went unnoticed: a fresh connection has neither; issue 20).
+     */
+    static final long MAX_PEER_WRITE_STALL_NS = 1_000_000_000L;
+    /**
      * The kernel's send buffer of a link and receive buffer of a peer connection: the bytes the kernel
      * keeps for a stopped peer, where neither age nor size limits reach them (autotuned, loopback
      * buffers held megabytes: seconds of stale traffic).

@@ -1,8 +1,6 @@
 package replicant.server;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -17,7 +15,8 @@ import replicant.core.Messages.Message;
  * the link is down, sends are dropped: the protocol retries on its own (heartbeats, accept
  * timeouts, elections), and a burst of stale messages after a reconnect helps nobody. Over
  * MAX_PEER_QUEUE_BYTES the oldest queued messages are dropped, and so is a message queued longer
- * than MAX_PEER_MESSAGE_AGE_NS (docs/protocol.md, "Limits").
+ * than MAX_PEER_MESSAGE_AGE_NS; a connection whose writes make no progress for
+ * MAX_PEER_WRITE_STALL_NS is closed and redialled (ProgressWriter; docs/protocol.md, "Limits").
  *
  * With it, the server's peer half for inbound connections: accepting the links other nodes open
  * (acceptAll) and a reader thread each that decodes their messages and steps the core (read).
@@ -96,20 +95,29 @@ final class PeerLink {
         }
     }
 
-    /** Waits for messages and takes up to about 1 MiB of them (what waited too long while the peer did not read is dropped, not sent). */
-    private synchronized byte[][] takeBatch() throws InterruptedException {
+    /**
+     * Waits for messages and copies up to about 1 MiB of them into buf (grown as needed); returns the
+     * bytes taken (what waited too long while the peer did not read is dropped, not sent).
+     */
+    private synchronized int takeBatch(byte[][] buf) throws InterruptedException {
         while (queue.isEmpty()) wait();
         dropAged(nanoTime.getAsLong());
-        java.util.ArrayList<byte[]> batch = new java.util.ArrayList<>();
-        long n = 0;
+        int n = 0;
         while (!queue.isEmpty() && n < (1 << 20)) {
             byte[] b = queue.pollFirst();
             queuedAtNs.pollFirst();
+            if (n + b.length > buf[0].length) buf[0] = java.util.Arrays.copyOf(buf[0], Math.max(2 * buf[0].length, n + b.length));
+            System.arraycopy(b, 0, buf[0], n, b.length);
             n += b.length;
-            batch.add(b);
         }
         forget(n);
-        return batch.toArray(new byte[0][]);
+        return n;
+    }
+
+    /** The writer's step: waits for messages, takes a batch into buf[0] (grown as needed) and writes it. */
+    void writeBatch(ProgressWriter writer, byte[][] buf) throws IOException, InterruptedException {
+        int n = takeBatch(buf); // (may replace buf[0] with a larger array: read it only after)
+        writer.write(buf[0], n);
     }
 
     void run() {
@@ -122,20 +130,19 @@ final class PeerLink {
         long backoffMs = minBackoffMs;
         for (;;) {
             Socket s = new Socket();
+            ProgressWriter writer = null;
             boolean connected = false;
             try {
                 s.setTcpNoDelay(true);
                 s.setSendBufferSize(Limits.PEER_SOCKET_BUFFER_BYTES);
                 s.connect(addr, 2000);
-                OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+                writer = new ProgressWriter(s, Limits.MAX_PEER_WRITE_STALL_NS);
                 backoffMs = minBackoffMs;
                 connected = true;
                 setUp(true);
                 server.log("link to peer " + to + " at " + addr + " is up");
-                for (;;) {
-                    for (byte[] b : takeBatch()) out.write(b);
-                    out.flush();
-                }
+                byte[][] buf = {new byte[64 * 1024]};
+                for (;;) writeBatch(writer, buf);
             } catch (IOException e) {
                 if (connected) server.log("link to peer " + to + " at " + addr + " broke: " + e.getMessage() + "; reconnecting");
                 else server.debug("cannot reach peer " + to + " at " + addr + ": " + e.getMessage());
@@ -143,6 +150,7 @@ final class PeerLink {
                 return;
             } finally {
                 setUp(false);
+                if (writer != null) writer.close();
                 Server.closeQuietly(s);
             }
             try {
