@@ -38,9 +38,9 @@ def main(paths):
                 if ' of ' in line and 'peers on' in line:
                     prev = None  # the node restarted: its counters start again
                 continue
-            # "replicant-server[I]: …" is the Rust server's prefix, and the Java server's before its
-            # lines carried the time (2026-11-27)
-            engine = m.group(1) or 'replicant-server[I] (rust; java before its time stamps)'
+            # "replicant-server[I]: …" was the Rust and Java servers' prefix before their lines
+            # carried the time (2026-11-27); now every server writes "[ENGINE nI] TIME …"
+            engine = m.group(1) or 'replicant-server[I] (rust or java before their time stamps)'
             e = re.search(r'"elections":(\d+)', m.group(2))
             late = re.search(r'"timer_late_max_ms":(\d+)', m.group(2))
             if not e or not late:

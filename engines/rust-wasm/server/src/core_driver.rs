@@ -42,7 +42,7 @@ pub(crate) fn timer_slot(t: TimerName) -> usize {
 
 impl Shared {
     pub(crate) fn log(&self, msg: &str) {
-        eprintln!("replicant-server[{}]: {msg}", self.id);
+        crate::log_line::log(self.id, msg);
     }
 
     /// Steps the core with one event and dispatches its effects, all under the lock.

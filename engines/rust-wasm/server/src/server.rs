@@ -104,7 +104,7 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
         let policy = parse_fsync_policy(&args.fsync).unwrap_or_else(|e| die(&e));
         let (w, read) = Wal::open(std::path::Path::new(dir), policy).unwrap_or_else(|e| die(&e));
         if let Some(warning) = &read.warning {
-            eprintln!("replicant-server[{id}]: warning: {warning}");
+            crate::log_line::log(id, &format!("warning: {warning}"));
         }
         for (i, raw) in read.records.iter().enumerate() {
             let r = decode_record_json(raw)
