@@ -1,0 +1,91 @@
+// A load run's result (api.ts RunResult) from the state the run loop ends with: the window's
+// latencies and throughput from the clients, each node's timelines, and the sandbox's and the
+// disks' summaries. Reads the run; changes nothing.
+import type { ModelCard, RunResult } from '../api.ts';
+import type { Clients } from '../load/clients.ts';
+import { GIB } from '../models/node-model.ts';
+import type { MitigationStats } from '../models/mitigation.ts';
+import { recoveryEstimate, summarise, type DeviceModel, type StorageCosts, type StorageStats } from '../models/storage.ts';
+import { nodeTimelines, round3, round4, type RunWindow } from '../results/timelines.ts';
+import type { SimNode } from './node-step.ts';
+import type { ResolvedSpec } from './spec.ts';
+
+/** Bytes of the fast mode's records: an instance holds its command (key, and the value of a put). */
+export function recordBytes(costs: StorageCosts, key_bytes: number, value_bytes: number): { read: number; update: number; commit_mark: number } {
+  return {
+    read: costs.record_overhead_bytes + key_bytes,
+    update: costs.record_overhead_bytes + key_bytes + value_bytes,
+    commit_mark: costs.small_record_bytes,
+  };
+}
+
+/** The run's disks, and how long a node would take to come back at the end of it: restarted
+ * from its disk, it replays a log holding the load and the run (nothing compacts it); wiped, it
+ * receives the modelled dataset by state transfer. */
+export function storageStats(s: ResolvedSpec, store: { dev: DeviceModel; costs: StorageCosts }, nodes: readonly SimNode[], opsPerS: number): StorageStats {
+  const disks = nodes.map((n) => n.disk!.stats);
+  const rb = recordBytes(store.costs, s.key_bytes, s.value_bytes);
+  const meanRecord = s.read_proportion * rb.read + (1 - s.read_proportion) * rb.update;
+  const biggest = disks.reduce((a, d) => Math.max(a, d.bytes), 0);
+  const loaded = s.record_count * rb.update;
+  const recovery = recoveryEstimate(store.dev, store.costs, {
+    durability: s.storage.durability,
+    log_records: s.record_count + Math.round(biggest / meanRecord),
+    log_bytes: loaded + biggest,
+    write_rate_per_s: opsPerS,
+    snapshot_bytes: s.record_count * (s.key_bytes + s.value_bytes + 16),
+    snapshot_records: s.record_count,
+    network_bytes_per_us: (s.network.bandwidth_gbps * 1e9) / 8 / 1e6,
+    network_rtt_us: 2 * s.network.one_way_latency_us,
+  });
+  return summarise(s.storage, disks, recovery);
+}
+
+/** What the run loop ends with. */
+export interface FinishedRun {
+  spec: ResolvedSpec;
+  card: ModelCard;
+  clients: Clients;
+  nodes: readonly SimNode[];
+  bucket_us: number;
+  /** virtual time of the last event */
+  now_us: number;
+  leader_changes: { t_s: number; leader: number }[];
+  leader: number | null;
+  mitigation: MitigationStats | null;
+  store: { dev: DeviceModel; costs: StorageCosts } | null;
+  count_over_us: number | undefined;
+}
+
+export function runResult(r: FinishedRun): RunResult {
+  const { spec: s, clients: c } = r;
+  const from = c.measureFrom_us;
+  const to = c.measureTo_us;
+  const w: RunWindow = { workload_start_us: c.workloadStart_us, from_us: from, to_us: to, bucket_us: r.bucket_us };
+  const nodes = r.nodes.map((n) =>
+    nodeTimelines({ id: n.id, engine: n.engine, usage: n.pool.usage, gc_events: n.runtime.events, heap_bytes_now: n.runtime.heapBytes(), heap_samples: n.heapSamples, ops_entered: n.opsEntered, allocated_bytes: n.allocatedBytes, crashed_at_us: n.crashed_at_us }, w),
+  );
+  return {
+    simulated: true,
+    model_card_version: r.card.version,
+    fidelity: s.fidelity,
+    spec: s.original,
+    dataset: {
+      modelled_records: s.record_count,
+      engine_records: s.fidelity === 'exact' ? s.engine_records : 0,
+      memory_gib: round4(s.memory_bytes / GIB),
+      raw_data_gib: round4((s.record_count * (s.key_bytes + s.value_bytes)) / GIB),
+    },
+    achieved_ops_per_s: Number.isFinite(from) ? round3(c.completedInWindow / s.duration_s) : 0,
+    latency: { all: c.allLatencies().summary(), read: c.hist.read.summary(), update: c.hist.update.summary() },
+    latency_uncorrected: { all: c.histService.summary() },
+    leader_changes: r.leader_changes,
+    leader_at_end: r.leader,
+    nodes,
+    stopped_early: c.stoppedEarly,
+    ...(c.stoppedEarly && r.now_us > c.workloadStart_us ? { served_ops_per_s: round3(c.servedOps / ((r.now_us - c.workloadStart_us) / 1e6)) } : {}),
+    ...(r.mitigation ? { mitigation: r.mitigation } : {}),
+    ...(r.store ? { storage: storageStats(s, r.store, r.nodes, Number.isFinite(from) ? c.completedInWindow / s.duration_s : 0) } : {}),
+    ...(r.count_over_us !== undefined ? { ops_over: { threshold_us: r.count_over_us, count: c.overCount } } : {}),
+  };
+}
