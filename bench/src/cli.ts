@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
 import { gitCommit, machineInfo, toolVersions } from './machine.ts';
-import { measureFootprintRetrying, measureSetting, type Footprint, type SettingResult } from './measure.ts';
+import { FOOTPRINT_RUNS, measureFootprintOverRuns, measureSetting, type Footprint, type SettingResult } from './measure.ts';
 import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, warmStartKey as warmKey, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
@@ -165,8 +165,8 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
       if (!footprints.has(s.system)) {
         progress.step(i, 'measuring the fixed memory footprint');
         try {
-          const f = await measureFootprintRetrying(s, o, scratch, 3, (attempt, err) =>
-            progress.log(`${s.system}: could not measure the fixed footprint, attempt ${attempt} of 3 (${err.message})${attempt === 3 ? '; limits are ratio × data only, and the rows say so' : ''}`));
+          const f = await measureFootprintOverRuns(s, o, scratch, FOOTPRINT_RUNS, 3, (run, attempt, err) =>
+            progress.log(`${s.system}: could not measure the fixed footprint (run ${run} of ${FOOTPRINT_RUNS}), attempt ${attempt} of 3 (${err.message})${attempt === 3 ? '; limits are ratio × data only, and the rows say so' : ''}`));
           footprints.set(s.system, f);
           progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
         } catch {

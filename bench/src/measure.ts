@@ -11,6 +11,7 @@ import { latencyStats, longestIntervalSeconds, mergeWindow, readLogs, windowSeco
 import { cpuCount, judgeByWait, type BenchOptions, type Setting } from './plan.ts';
 import { classify, describeInterference, interferenceBetween, readThreadSchedstats, takeSnapshot, type Interference, type SchedStat, type Snapshot } from './interference.ts';
 import { Sampler, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
+import { MemoryWatch, type MemoryWatchSummary } from './memory-watch.ts';
 import { memoryPlan, readGcLog, startSystem, type RunningSystem } from './systems.ts';
 import { BENCH_DIR, failedOperations, parseBindingCounters, runYcsb, ycsbArgv, type YcsbRun } from './ycsb.ts';
 
@@ -572,6 +573,12 @@ export interface Footprint {
   /** The closed-loop rate the footprint was held at (YCSB overall): what is in flight, and the
    * log not yet trimmed, grow with the rate, so a footprint is only true at its rate. */
   saturation_ops_per_s: number;
+  /** Per node, where its memory was over the footprint run (usage, rss, kmem, cache, threads). */
+  memory: MemoryWatchSummary[];
+  /** Per node, the most log entries it held untrimmed (untrimmedLogMax). */
+  untrimmed_log_max: (number | null)[];
+  /** Each run a footprint was combined from (combineFootprints): its bytes and closed-loop rate. */
+  runs: { bytes: number; saturation_ops_per_s: number }[];
 }
 
 export interface Survival {
@@ -581,12 +588,14 @@ export interface Survival {
   alive: boolean;
   oom_kills: number[];
   memory_peak_bytes: number[];
-  /** Per node, memory.stat at the highest usage sampled (every 100 ms): rss vs page cache. */
-  memory_at_peak: Record<string, number>[];
+  /** Per node, where its memory was (usage, rss, kmem, cache, threads), sampled every 100 ms. */
+  memory: MemoryWatchSummary[];
   /** YCSB's throughput over the whole closed-loop run (warm-up included). */
   saturation_ops_per_s: number;
   /** Per node, what its own log says about limits (`limit:` lines) and its last status line. */
   node_evidence: string[];
+  /** Per node, the most log entries it held untrimmed (untrimmedLogMax). */
+  untrimmed_log_max: (number | null)[];
 }
 
 /** The lines of a node log that explain its memory: every `limit:` line (a server turned work
@@ -598,6 +607,39 @@ export function nodeEvidence(log: string): string {
   const shown = [...limits.slice(-3), ...stats.slice(-1)].map((l) => l.slice(0, 300));
   const more = limits.length > 3 ? [`(${limits.length} limit lines in all)`] : [];
   return [...more, ...shown].join(' / ') || '(nothing logged about limits)';
+}
+
+/**
+ * The most log entries a node held above its global last executed (the part not yet trimmed),
+ * from its once-a-second `status` lines: the log between two trims grows with the rate ×
+ * the commit interval and with how far the slowest follower lags, so it is the part of a
+ * node's memory that a footprint measured at one rate does not carry to another. null: no
+ * status line with both fields.
+ */
+export function untrimmedLogMax(log: string): number | null {
+  let max: number | null = null;
+  for (const line of log.split('\n')) {
+    const at = line.indexOf('status {');
+    if (at < 0) continue;
+    try {
+      const st = JSON.parse(line.slice(at + 'status '.length)) as { last_index?: unknown; global_last_executed?: unknown };
+      if (typeof st.last_index !== 'number' || typeof st.global_last_executed !== 'number') continue;
+      max = Math.max(max ?? 0, st.last_index - st.global_last_executed);
+    } catch {
+      // a line cut short by a kill: not evidence
+    }
+  }
+  return max;
+}
+
+function untrimmedPerNode(bed: Testbed): (number | null)[] {
+  return bed.groups.map((_, id) => {
+    try {
+      return untrimmedLogMax(readFileSync(bed.system!.logPath(id), 'utf8'));
+    } catch {
+      return null;
+    }
+  });
 }
 
 /**
@@ -615,24 +657,16 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
   const bed = new Testbed(setting, o, dir);
   try {
     await bed.start();
-    const atPeak = bed.groups.map(() => ({ usage: -1, stat: {} as Record<string, number> }));
-    const watch = setInterval(() => {
-      bed.groups.forEach((g, i) => {
-        try {
-          const usage = g.memoryUsageBytes();
-          if (usage > atPeak[i]!.usage) atPeak[i] = { usage, stat: g.memoryStat() };
-        } catch {
-          // the group is gone (node stopped): keep the last reading
-        }
-      });
-    }, 100);
+    const watch = new MemoryWatch(bed.groups, (id) => bed.system?.pid(id) ?? null);
+    watch.start();
     let load: Awaited<ReturnType<typeof loadRecords>>;
     let p: Awaited<ReturnType<typeof probeOnce>>;
+    let memory: MemoryWatchSummary[];
     try {
       load = await loadRecords(bed, () => {});
       p = await probeOnce(bed, target_ops_per_s === undefined ? 'saturation' : 'search', target_ops_per_s, 0);
     } finally {
-      clearInterval(watch);
+      memory = watch.stop();
     }
     const peaks = bed.groups.map((g) => {
       try {
@@ -648,7 +682,7 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
         return `(no node log: ${(err as Error).message})`;
       }
     });
-    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, memory_at_peak: atPeak.map((a) => a.stat), saturation_ops_per_s: p.ycsb_overall_ops_per_s, node_evidence: evidence };
+    return { limit_bytes: setting.memory_bytes, load_ok: load.ok, alive: bed.healthy(), oom_kills: bed.oomKills(), memory_peak_bytes: peaks, memory, saturation_ops_per_s: p.ycsb_overall_ops_per_s, node_evidence: evidence, untrimmed_log_max: untrimmedPerNode(bed) };
   } finally {
     await bed.close();
   }
@@ -661,18 +695,26 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
  * after a full GC for Java, the cgroup's usage for C++ and Rust. At the paper's 4 GB of data this
  * is noise; at a scaled-down data set it would otherwise eat the whole memory:data headroom.
  */
-export async function measureFootprint(setting: Setting, o: BenchOptions, scratchDir: string): Promise<Footprint> {
-  const s: Setting = { ...setting, id: `${setting.system}-footprint`, records: 1000, memory_bytes: 0, baseline_bytes: 0, cpu_quota_cores: null };
+export async function measureFootprint(setting: Setting, o: BenchOptions, scratchDir: string, run = 1): Promise<Footprint> {
+  const s: Setting = { ...setting, id: `${setting.system}-footprint-${run}`, records: 1000, memory_bytes: 0, baseline_bytes: 0, cpu_quota_cores: null };
   const dir = join(scratchDir, s.id);
   mkdirSync(dir, { recursive: true });
   const bed = new Testbed(s, o, dir);
   try {
     await bed.start();
-    const load = await loadRecords(bed, () => {});
-    if (!load.ok) throw new Error(`${s.system}: footprint load failed (see ${dir})`);
-    // Every client connected and served as fast as the cluster goes (closed loop): the buffers
-    // and the not-yet-trimmed log at full speed are part of what a node holds besides its data.
-    const sat = await probeOnce(bed, 'saturation', undefined, 0);
+    const watch = new MemoryWatch(bed.groups, (id) => bed.system?.pid(id) ?? null);
+    watch.start();
+    let memory: MemoryWatchSummary[];
+    let sat: ProbeDetail;
+    try {
+      const load = await loadRecords(bed, () => {});
+      if (!load.ok) throw new Error(`${s.system}: footprint load failed (see ${dir})`);
+      // Every client connected and served as fast as the cluster goes (closed loop): the buffers
+      // and the not-yet-trimmed log at full speed are part of what a node holds besides its data.
+      sat = await probeOnce(bed, 'saturation', undefined, 0);
+    } finally {
+      memory = watch.stop();
+    }
     const sys = bed.system!;
     const perNode: number[] = [];
     let how: string;
@@ -703,7 +745,8 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
       how = 'cgroup memory.max_usage_in_bytes';
     }
     const bytes = Math.ceil(Math.max(...perNode) / 2 ** 20) * 2 ** 20;
-    return { bytes, per_node_bytes: perNode, how, saturation_ops_per_s: sat.ycsb_overall_ops_per_s };
+    const rate = sat.ycsb_overall_ops_per_s;
+    return { bytes, per_node_bytes: perNode, how, saturation_ops_per_s: rate, memory, untrimmed_log_max: untrimmedPerNode(bed), runs: [{ bytes, saturation_ops_per_s: rate }] };
   } finally {
     await bed.close();
   }
@@ -714,13 +757,50 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
  * reasons that have nothing to do with memory (a load whose inserts time out while the cluster
  * elects a leader), and a limit without the footprint would starve the node.
  */
-export async function measureFootprintRetrying(setting: Setting, o: BenchOptions, scratchDir: string, attempts = 3, onFailure?: (attempt: number, err: Error) => void): Promise<Footprint> {
+export async function measureFootprintRetrying(setting: Setting, o: BenchOptions, scratchDir: string, attempts = 3, onFailure?: (attempt: number, err: Error) => void, run = 1): Promise<Footprint> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await measureFootprint(setting, o, scratchDir);
+      return await measureFootprint(setting, o, scratchDir, run);
     } catch (err) {
       onFailure?.(attempt, err as Error);
       if (attempt >= attempts) throw err;
     }
   }
+}
+
+/** How many runs a footprint is the largest of (combineFootprints). */
+export const FOOTPRINT_RUNS = 3;
+
+/**
+ * Footprints of several runs as one: the largest bytes (per node too), held at the lowest
+ * closed-loop rate of the runs. What a node holds besides its data is not one number: the log
+ * not yet trimmed is the rate × the commit interval × how far the slowest follower lags, and
+ * the lag depends on what else the machine does, so one run's peak is one draw (this machine:
+ * 10–16 MiB for Rust over four runs). The largest of several draws is the footprint; a run
+ * driven at no more than the lowest rate they were measured at stays within what was measured.
+ */
+export function combineFootprints(runs: Footprint[]): Footprint {
+  if (runs.length === 0) throw new Error('combineFootprints: no footprint runs');
+  const largest = runs.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const nodes = Math.max(...runs.map((r) => r.per_node_bytes.length));
+  const per_node_bytes = Array.from({ length: nodes }, (_, id) => Math.max(...runs.map((r) => r.per_node_bytes[id] ?? 0)));
+  const untrimmed_log_max = Array.from({ length: nodes }, (_, id) => {
+    const seen = runs.map((r) => r.untrimmed_log_max[id]).filter((v): v is number => typeof v === 'number');
+    return seen.length ? Math.max(...seen) : null;
+  });
+  return {
+    ...largest,
+    per_node_bytes,
+    untrimmed_log_max,
+    how: runs.length > 1 ? `${largest.how}, the largest of ${runs.length} runs` : largest.how,
+    saturation_ops_per_s: Math.min(...runs.map((r) => r.saturation_ops_per_s)),
+    runs: runs.flatMap((r) => r.runs),
+  };
+}
+
+/** The footprint over `runs` separate runs (each retried up to `attempts` times), combined. */
+export async function measureFootprintOverRuns(setting: Setting, o: BenchOptions, scratchDir: string, runs = FOOTPRINT_RUNS, attempts = 3, onFailure?: (run: number, attempt: number, err: Error) => void): Promise<Footprint> {
+  const done: Footprint[] = [];
+  for (let run = 1; run <= runs; run++) done.push(await measureFootprintRetrying(setting, o, scratchDir, attempts, (attempt, err) => onFailure?.(run, attempt, err), run));
+  return combineFootprints(done);
 }

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { removeAll } from './cgroup.ts';
-import { measureFootprintRetrying, measureSurvival } from './measure.ts';
+import { FOOTPRINT_RUNS, measureFootprintOverRuns, measureSurvival } from './measure.ts';
+import { describeMemory } from './memory-watch.ts';
 import { buildPlan, resolveOptions } from './plan.ts';
 import type { SystemName } from './systems.ts';
 
@@ -29,22 +30,24 @@ describe('memory limits mean the paper\'s ratio', () => {
     it(`${engine} survives ratio 1.25 of ${RECORDS} records plus its measured footprint`, async () => {
       const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1' });
       const setting = buildPlan(o)[0]!;
-      const footprint = await measureFootprintRetrying(setting, o, scratch, 3, (n, e) => console.log(`${engine}: footprint attempt ${n} failed: ${e.message}`));
+      const footprint = await measureFootprintOverRuns(setting, o, scratch, FOOTPRINT_RUNS, 3, (run, n, e) => console.log(`${engine}: footprint run ${run}, attempt ${n} failed: ${e.message}`));
       setting.baseline_bytes = footprint.bytes;
       setting.memory_bytes += footprint.bytes;
-      // Driven at the rate the footprint was measured at: in-flight buffers and the not-yet-trimmed
-      // log grow with the rate, and a closed loop that happens to run faster than the footprint
-      // run did (the machine is shared) would test a different footprint.
+      // Driven at the lowest rate the footprint runs went (closed loop): in-flight buffers and the
+      // not-yet-trimmed log grow with the rate, and a closed loop that happens to run faster than
+      // the footprint runs did (the machine is shared) would test a different footprint.
       const rate = Math.max(100, Math.round(footprint.saturation_ops_per_s));
       const s = await measureSurvival(setting, o, scratch, rate);
       const mib = (b: number) => (b / 2 ** 20).toFixed(1);
       console.log(
         `${engine}: footprint ${mib(footprint.bytes)} MiB (${footprint.how}); limit ${mib(s.limit_bytes)} MiB/node = 1.25 × ${mib(setting.raw_data_bytes)} MiB + footprint; ` +
           `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); OOM kills ${s.oom_kills.join('/')}; ` +
-          `driven at ${rate} ops/s (the footprint run's closed-loop rate), served ${s.saturation_ops_per_s} ops/s (YCSB overall)`,
+          `driven at ${rate} ops/s (the footprint runs' lowest closed-loop rate), served ${s.saturation_ops_per_s} ops/s (YCSB overall); ` +
+          `footprint runs ${footprint.runs.map((r) => `${mib(r.bytes)} MiB at ${Math.round(r.saturation_ops_per_s)} ops/s`).join(', ')}; ` +
+          `untrimmed log (entries, max per node) footprint ${footprint.untrimmed_log_max.join('/')}, survival ${s.untrimmed_log_max.join('/')}`,
       );
-      const at = (st: Record<string, number>) => `rss ${mib(st.rss ?? 0)} cache ${mib(st.cache ?? 0)} mapped ${mib(st.mapped_file ?? 0)}`;
-      const evidence = `at each node's highest usage: ${s.memory_at_peak.map(at).join(' | ')} MiB; node logs: ${s.node_evidence.map((e, id) => `n${id}: ${e}`).join(' | ')}`;
+      console.log(`${engine}: footprint run, at each node's highest usage: ${footprint.memory.map(describeMemory).join(' | ')}`);
+      const evidence = `at each node's highest usage: ${s.memory.map(describeMemory).join(' | ')}; node logs: ${s.node_evidence.map((e, id) => `n${id}: ${e}`).join(' | ')}`;
       console.log(`${engine}: ${evidence}`);
       // The evidence goes into the message: a CI page shows the failing assertion, not the console.
       expect(s.oom_kills, `OOM kills per node (${evidence})`).toEqual([0, 0, 0]);

@@ -1,5 +1,7 @@
 // The paper's stated numbers as lessons cite them: one row of data/paper/paper-results.json per
-// id, with its value, unit, where it is in the paper and the exact quote.
+// id, with its value, unit, where it is in the paper and the exact quote. The row type is the one
+// results type of @replicant/data (generated beside results.schema.json).
+import type { ResultsFile } from '@replicant/data/results';
 
 export interface PaperFact {
   id: string;
@@ -9,19 +11,9 @@ export interface PaperFact {
   quote: string;
 }
 
-interface ResultsRow {
-  id: string;
-  value: number | string;
-  unit: string;
-  section?: string | null;
-  figure_or_table?: string | null;
-  panel?: string | null;
-  provenance?: { exact_quote?: string };
-}
-
 export type PaperIndex = ReadonlyMap<string, PaperFact>;
 
-export function paperIndex(results: { rows: ResultsRow[] }): PaperIndex {
+export function paperIndex(results: Pick<ResultsFile, 'rows'>): PaperIndex {
   const out = new Map<string, PaperFact>();
   for (const r of results.rows) {
     const fig = r.figure_or_table && r.figure_or_table !== 'text' ? `${r.figure_or_table}${r.panel ? ` ${r.panel}` : ''}, ` : '';

@@ -201,7 +201,8 @@ async function answer(page: Page, q: NonNullable<Scenario['steps'][number]['ques
   // Its placeholders are filled from the live state that is there (the cost model's answer too).
   await expect(explanation).not.toContainText('(the cost model is computing)');
   // A wrong answer's explanation gives the right one, read from the live state.
-  const right = /The answer is (-?[\d.]+)/.exec((await explanation.textContent())!)![1]!;
+  // (A decimal answer ends the sentence: "The answer is 2.35." — the full stop is not the number's.)
+  const right = /The answer is (-?\d+(?:\.\d+)?)/.exec((await explanation.textContent())!)![1]!;
   await box.getByTestId('answer-number').fill(right);
   await box.getByTestId('answer-check').click();
   await expect(explanation).toHaveAttribute('data-correct', 'true');

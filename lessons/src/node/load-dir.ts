@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import paperResults from '@replicant/data/paper/paper-results.json' with { type: 'json' };
+import type { ResultsFile } from '@replicant/data/results';
 import { paperIndex, type PaperIndex } from '../paper.ts';
 import type { LessonFiles } from '../validate.ts';
 
@@ -16,5 +17,5 @@ export function readLessonFolders(dir = LESSONS_DIR): LessonFiles[] {
 }
 
 export function paper(): PaperIndex {
-  return paperIndex(paperResults as never);
+  return paperIndex(paperResults as ResultsFile);
 }

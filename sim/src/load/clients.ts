@@ -122,6 +122,10 @@ export class Clients {
     private readonly countOver_us: number | undefined,
     /** The mitigation sandbox's counters (null: none). */
     private readonly mitStats: MitigationStats | null,
+    /** SLO search: how many of the window's operations may be slower than stopOver_us before
+     * the run stops (RunHooks.stop_when_over_count_exceeds); by default what a p99 allows, 1 %
+     * of the window's expected operations (+ 1). */
+    private readonly stopBudget?: number,
   ) {
     this.value = 'v'.repeat(s.value_bytes);
     this.tick_us = s.mode === 'open' ? throttleTickUs(s.target_ops_per_s, s.threads) : 0;
@@ -290,7 +294,7 @@ export class Clients {
     this.histService.record(end_us - t.start_us);
     this.outstandingMeasured--;
     const limit = this.stopOver_us;
-    if (limit !== undefined && lat > limit && ++this.slowInWindow > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
+    if (limit !== undefined && lat > limit && ++this.slowInWindow > this.slowAllowed()) this.stoppedEarly = true;
     if (!censored) this.completedInWindow++;
     t.measured = false;
   }
@@ -303,7 +307,7 @@ export class Clients {
   /** SLO search: the p99 can no longer meet the limit, counting the overdue backlog too. */
   checkDecided(): void {
     const limit = this.stopOver_us;
-    if (limit !== undefined && this.slowInWindow + this.overdueInWindow(limit) > 0.01 * this.expectedOps() + 1) this.stoppedEarly = true;
+    if (limit !== undefined && this.slowInWindow + this.overdueInWindow(limit) > this.slowAllowed()) this.stoppedEarly = true;
   }
 
   /** Operations of the window still unanswered when the run stops count with the latency they
@@ -357,6 +361,10 @@ export class Clients {
     all.add(this.hist.read);
     all.add(this.hist.update);
     return all;
+  }
+
+  private slowAllowed(): number {
+    return this.stopBudget ?? 0.01 * this.expectedOps() + 1;
   }
 
   private expectedOps(): number {

@@ -39,6 +39,13 @@
 //   that share of all old garbage at every marking cycle, so a workload that pauses often (B's
 //   reads fill eden fast at a tight heap) reclaimed the scattered garbage too and never reached a
 //   full collection.
+// - the map's own regions become candidates once enough garbage is scattered over them (card
+//   1.8.0 on, g1.dense_candidates): the garbage that stays behind lowers the live share of the
+//   regions holding the 7.5 M-record map, and when it falls below G1MixedGCLiveThresholdPercent
+//   (85 %) a marking cycle finds every one of them worth collecting. Its mixed collections
+//   (G1MixedGCCountTarget, 8) each evacuate an eighth of those regions, copying their live part
+//   (kind g1_mixed_dense): pauses of about 100 ms in bursts, at a period set by the update rate,
+//   at a heap with room for that much garbage before a full collection (8 and 6 GiB, not 5).
 import type { CpuPool } from './cpu.ts';
 import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
@@ -67,6 +74,11 @@ export interface G1Params {
   /** True (card 1.7.0 on): the reclaimable share applies once to each byte of old garbage as it
    * is made; false: to all old garbage at every marking cycle. */
   reclaim_once: boolean;
+  /** True (card 1.8.0 on, with reclaim_once): the map's regions become mixed-collection
+   * candidates once the scattered garbage puts their live share below live_threshold_fraction. */
+  dense_candidates?: boolean;
+  /** G1MixedGCLiveThresholdPercent (0.85). */
+  live_threshold_fraction?: number;
 }
 
 /** Ages survivors by one young pause. `ages[i]` holds the bytes that have survived i + 1 pauses;
@@ -146,6 +158,8 @@ export interface G1State {
   freshPerEdenByte?: number | null;
   /** Old garbage in regions mixed collections can take, not yet taken (card 1.7.0 on). */
   collectableGarbage?: number;
+  /** Live bytes each mixed collection of a dense phase evacuates (0: not a dense phase; card 1.8.0 on). */
+  denseLivePerMixed?: number;
 }
 
 export class G1Runtime implements RuntimeModel {
@@ -161,6 +175,9 @@ export class G1Runtime implements RuntimeModel {
   private markEnd_us = 0;
   private mixedLeft = 0;
   private reclaimablePerMixed = 0;
+  /** Live bytes each mixed collection of the current phase copies out of the map's regions
+   * (dense_candidates); 0 when the phase takes only the sparse regions. */
+  private denseLivePerMixed = 0;
   private youngNsPerEdenByte: number | null = null;
   private survivorAges: number[] = [];
   private freshPerEdenByte: number | null = null;
@@ -208,7 +225,29 @@ export class G1Runtime implements RuntimeModel {
       this.pause(this.markEnd_us, this.p.remark_pause_ms, 'g1_remark');
       this.mixedLeft = this.p.mixed_count;
       this.reclaimablePerMixed = (this.p.reclaim_once ? this.collectableGarbage : this.oldGarbage * this.p.mixed_reclaimable_fraction) / this.p.mixed_count;
+      this.denseLivePerMixed = 0;
+      if (this.denseRegionsAreCandidates()) {
+        // Every region of the map is below the liveness threshold: the phase takes all the old
+        // garbage and copies the live map out, an eighth per mixed collection.
+        this.reclaimablePerMixed = this.oldGarbage / this.p.mixed_count;
+        this.denseLivePerMixed = this.live_bytes / this.p.mixed_count;
+      }
     }
+  }
+
+  /** Whether the garbage left scattered over the map's regions has put their live share below
+   * G1MixedGCLiveThresholdPercent (dense_candidates, with reclaim_once). */
+  private denseRegionsAreCandidates(): boolean {
+    if (!this.p.dense_candidates || !this.p.reclaim_once) return false;
+    const scattered = Math.max(0, this.oldGarbage - this.collectableGarbage);
+    return this.live_bytes / (this.live_bytes + scattered) < (this.p.live_threshold_fraction ?? 0.85);
+  }
+
+  /** Live bytes a mixed collection taking `reclaim` bytes of garbage copies. */
+  private mixedLiveBytes(reclaim: number): number {
+    if (this.denseLivePerMixed > 0) return this.denseLivePerMixed;
+    const t = this.p.live_threshold_fraction ?? 0.85;
+    return (reclaim * t) / (1 - t);
   }
 
   /** Records an update that replaces a value in the map: the new value survives (it is
@@ -250,10 +289,10 @@ export class G1Runtime implements RuntimeModel {
   pending(_t_us: number): GcPending {
     const copied = this.log_live_bytes + this.survivorBytes() + this.updatesSinceYoung * this.survivorBytesPerUpdate;
     let ms = youngPauseMs(copied, this.updatesSinceYoung, this.p.parallel_gc_threads, this.p);
-    let kind = this.mixedLeft > 0 ? 'g1_mixed' : 'g1_young';
+    let kind = this.mixedLeft > 0 ? (this.denseLivePerMixed > 0 ? 'g1_mixed_dense' : 'g1_mixed') : 'g1_young';
     if (this.mixedLeft > 0) {
       const reclaim = Math.min(this.reclaimablePerMixed, this.oldGarbage);
-      ms += ((reclaim * 0.85) / 0.15) * this.p.copy_ns_per_byte / this.p.parallel_gc_threads / 1e6;
+      ms += this.mixedLiveBytes(reclaim) * this.p.copy_ns_per_byte / this.p.parallel_gc_threads / 1e6;
     }
     const oldAfter = this.old() + this.updatesSinceYoung * this.survivorBytesPerUpdate;
     if (oldAfter + this.p.new_size_min_fraction * this.p.heap_bytes > this.p.heap_bytes) {
@@ -294,12 +333,15 @@ export class G1Runtime implements RuntimeModel {
     if (this.mixedLeft > 0) {
       // A mixed collection also evacuates the live part of the chosen old regions.
       const reclaim = Math.min(this.reclaimablePerMixed, this.oldGarbage);
-      const liveInRegions = reclaim * 0.85 / 0.15;
+      const liveInRegions = this.mixedLiveBytes(reclaim);
       ms += (liveInRegions * this.p.copy_ns_per_byte) / this.p.parallel_gc_threads / 1e6;
+      // A dense phase takes the sparse regions' garbage with the rest, in proportion.
+      const collectableTaken = this.denseLivePerMixed > 0 && this.oldGarbage > 0 ? (reclaim * this.collectableGarbage) / this.oldGarbage : reclaim;
       this.oldGarbage -= reclaim;
-      this.collectableGarbage = Math.max(0, this.collectableGarbage - reclaim);
+      this.collectableGarbage = Math.max(0, this.collectableGarbage - collectableTaken);
       this.mixedLeft--;
-      kind = 'g1_mixed';
+      kind = this.denseLivePerMixed > 0 ? 'g1_mixed_dense' : 'g1_mixed';
+      if (this.mixedLeft === 0) this.denseLivePerMixed = 0;
     }
     if (this.old() + this.p.new_size_min_fraction * this.p.heap_bytes > this.p.heap_bytes) {
       // No room for even the minimum eden: a full, compacting collection.
@@ -309,6 +351,7 @@ export class G1Runtime implements RuntimeModel {
       this.survivorAges = [];
       this.marking = false;
       this.mixedLeft = 0;
+      this.denseLivePerMixed = 0;
       kind = 'g1_full';
     }
     this.pause(t, ms, kind);
@@ -337,7 +380,7 @@ export class G1Runtime implements RuntimeModel {
   }
 
   state(): G1State {
-    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte, collectableGarbage: this.collectableGarbage };
+    return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte, collectableGarbage: this.collectableGarbage, ...(this.denseLivePerMixed > 0 ? { denseLivePerMixed: this.denseLivePerMixed } : {}) };
   }
 
   /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.
@@ -355,5 +398,6 @@ export class G1Runtime implements RuntimeModel {
     this.survivorAges = [...(s.survivorAges ?? [])];
     this.freshPerEdenByte = s.freshPerEdenByte ?? null;
     this.collectableGarbage = s.collectableGarbage ?? 0;
+    this.denseLivePerMixed = s.denseLivePerMixed ?? 0;
   }
 }

@@ -289,6 +289,42 @@ describe('G1', () => {
     expect(many === null || many > 2 * few!).toBe(true);
   });
 
+  // Card 1.8.0 (candidate): the garbage left in the map's regions makes them mixed-collection
+  // candidates once their live share falls below G1MixedGCLiveThresholdPercent, at a heap with room
+  // for that much garbage (8 GiB here; at 5 GiB the full collection comes first).
+  function denseRun(heap_gib: number, dense_candidates: boolean) {
+    const p = { ...g1, heap_bytes: heap_gib * GiB, mixed_reclaimable_fraction: 0.144, reclaim_once: true, dense_candidates, live_threshold_fraction: 0.85 };
+    const rt = new G1Runtime(p, 4.87e9, 20e6, 544, new CpuPool(8, 1_000_000));
+    // 20 Kops/s for 400 s, half of them updates, 21.7 kB allocated per operation.
+    for (let i = 0; i < 8_000_000; i++) {
+      if (i % 2 === 0) rt.onUpdate();
+      rt.charge(i * 50, 21_700, 10);
+    }
+    return rt.events;
+  }
+
+  it('dense candidates (card 1.8.0): at 8 GiB the map regions are evacuated in a burst of long mixed pauses, which card 1.7.0 never has', () => {
+    const dense = denseRun(8, true).filter((e) => e.kind === 'g1_mixed_dense');
+    // One mixed phase: G1MixedGCCountTarget collections, each copying an eighth of the live map
+    // (4.87 GB / 8 × 1.5 ns/B / 8 threads ≈ 114 ms) on top of the young part.
+    expect(dense.length).toBe(8);
+    for (const e of dense) expect(e.pause_ms).toBeGreaterThan(114);
+    // The scattered garbage reaches 17.6 % of the live map (85 % live) after about 4.66 MB/s × 185 s.
+    expect(dense[0]!.t_s).toBeGreaterThan(150);
+    expect(dense[0]!.t_s).toBeLessThan(260);
+    const without = denseRun(8, false);
+    expect(without.some((e) => e.kind === 'g1_mixed_dense')).toBe(false);
+    expect(Math.max(...without.filter((e) => e.kind === 'g1_mixed').map((e) => e.pause_ms))).toBeLessThan(60);
+  });
+
+  it('dense candidates (card 1.8.0): at 5 GiB the heap has no room for that much garbage, the full collection comes first as before', () => {
+    const on = denseRun(5, true);
+    expect(on.some((e) => e.kind === 'g1_mixed_dense')).toBe(false);
+    const full = (evs: typeof on) => evs.find((e) => e.kind === 'g1_full')?.t_s;
+    expect(full(on)).toBeDefined();
+    expect(full(on)).toBe(full(denseRun(5, false)));
+  });
+
   it('ample heap: only young pauses, rarely', () => {
     const pool = new CpuPool(8, 100_000);
     const rt = new G1Runtime({ ...g1, heap_bytes: 32 * GiB }, 4.4 * GiB, 10e6, 544, pool);

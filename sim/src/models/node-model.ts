@@ -100,6 +100,9 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           survivor_target_fraction: card.parameters['g1.survivor_target_fraction']?.value ?? 0,
           // A card before 1.7.0 takes its reclaimable share of all old garbage at every marking cycle.
           reclaim_once: (card.parameters['g1.reclaim_once']?.value ?? 0) > 0,
+          // A card before 1.8.0 never takes the map's dense regions in a mixed collection.
+          dense_candidates: (card.parameters['g1.dense_candidates']?.value ?? 0) > 0,
+          live_threshold_fraction: card.parameters['g1.mixed_live_threshold_fraction']?.value ?? 0.85,
         },
         live.data,
         live.log,

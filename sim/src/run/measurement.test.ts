@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { searchSlo, sweepPointSearchSpec } from '../search/slo.ts';
+import { validateCard } from '../models/card.ts';
 import { PAPER_METHOD, baseRunSpec, measurementRunSpec, measurementSearchSpec, measurementSweepSpec, modelWindow, type MeasurementKnobs } from './measurement.ts';
 
+const CARD_180 = validateCard(JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('@replicant/data/models/1.8.0.json')), 'utf8')));
 const knobs = (gib: number, vcpus = 8, workload: 'A' | 'B' = 'A'): MeasurementKnobs => ({ workload, memory: { gib }, vcpus });
 
 describe('the measured window, derived from the model', () => {
@@ -38,6 +42,18 @@ describe('the measured window, derived from the model', () => {
     expect(slow.window_s).toBeLessThanOrEqual(PAPER_METHOD.max_window_s);
     // A full collection rarer than the paper's 10-minute run cannot be in it.
     expect(modelWindow(baseRunSpec(knobs(5), 'java', 500)).event).toBeNull();
+  });
+  it('candidate card 1.8.0: holds one burst of dense mixed collections at 8 GiB, its period from burst to burst; card 1.7.0 has none', () => {
+    const spec = { ...baseRunSpec(knobs(8), 'java', 20_000), model_card: CARD_180 };
+    const w = modelWindow(spec);
+    expect(w.event?.kind).toBe('g1_mixed_dense');
+    // The scattered garbage takes minutes to reach the threshold: one burst a few minutes in.
+    expect(w.event!.period_s).toBeGreaterThan(120);
+    expect(w.window_s).toBeGreaterThan(w.event!.period_s);
+    expect(w.g1_start).toBeUndefined();
+    // The shortcut's episodes cover the burst (its pauses a few seconds apart), leader and follower.
+    expect(w.g1_phases?.episodes.length).toBeGreaterThan(0);
+    expect(modelWindow(baseRunSpec(knobs(8), 'java', 20_000)).event?.kind).not.toBe('g1_mixed_dense');
   });
   it('holds a Go GC cycle', () => {
     const w = modelWindow(baseRunSpec(knobs(32), 'go', 50_000));

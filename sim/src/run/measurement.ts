@@ -175,10 +175,15 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
   for (const [kind, k] of byKind) {
     // The first occurrence comes one period after the fresh (just collected) start; later ones
     // one period apart.
-    const period_s = k.times.length >= 2 ? k.times[k.times.length - 1]! - k.times[k.times.length - 2]! : k.times[0]!;
+    // A dense mixed phase (card 1.8.0 on) is a burst of eight pauses a few seconds apart: its
+    // period is from one burst's start to the next (the first comes one period after the start).
+    const starts = kind === 'g1_mixed_dense' ? burstStarts(k.times) : k.times;
+    const period_s = starts.length >= 2 ? starts[starts.length - 1]! - starts[starts.length - 2]! : starts[0]!;
     // Go's cycles are concurrent: what they cost is CPU (assists, dedicated workers), so every
     // cycle matters; a stop-the-world pause matters when it can decide the p99.
-    const matters = kind === 'go_cycle' || (k.pause_ms >= slo_ms / 2 && k.pause_ms / 1000 / Math.max(period_s, 1e-9) >= SHARE_THAT_MATTERS);
+    // (A burst's share is that of all its pauses.)
+    const stopped_ms = kind === 'g1_mixed_dense' ? (k.pause_ms * k.times.length) / starts.length : k.pause_ms;
+    const matters = kind === 'go_cycle' || (k.pause_ms >= slo_ms / 2 && stopped_ms / 1000 / Math.max(period_s, 1e-9) >= SHARE_THAT_MATTERS);
     if (!matters) continue;
     if (!best || period_s > best.period_s) best = { kind, period_s: round3(period_s), pause_ms: round3(k.pause_ms) };
   }
@@ -188,7 +193,7 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
   const out: ModelWindow = { window_s: round3(Math.min(Math.max(min_s, need), Math.max(max_s, min_s))), event: best };
   // (Card 1.4.0's table was computed from the fresh start; cards with ageing survivors, 1.5.0 on,
   // start settled.)
-  if (best.kind !== 'g1_full' && best.kind.startsWith('g1_') && Number.isFinite(card.parameters['g1.pause_goal_ms']?.value ?? Infinity) && (card.parameters['g1.max_tenuring_threshold']?.value ?? 1) > 1) {
+  if (best.kind !== 'g1_full' && best.kind !== 'g1_mixed_dense' && best.kind.startsWith('g1_') && Number.isFinite(card.parameters['g1.pause_goal_ms']?.value ?? Infinity) && (card.parameters['g1.max_tenuring_threshold']?.value ?? 1) > 1) {
     // With a pause-time goal G1 starts at its minimum young size and takes several pauses to
     // settle on the eden its goal allows (and its survivor space to fill); a fresh run's window
     // would hold that transient, not the pauses that recur. The paper measured after loading
@@ -203,14 +208,36 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
       if (phases) out.g1_phases = phases;
     }
   }
-  if (best.kind === 'g1_full') {
-    const first = byKind.get(best.kind)!.times[0]!;
+  if (best.kind === 'g1_full' || best.kind === 'g1_mixed_dense') {
+    // The first occurrence (a full collection, or a dense phase's whole burst).
+    const firstOf = (ts: number[]) => (best!.kind === 'g1_full' ? ts.slice(0, 1) : firstBurst(ts));
+    const first = firstOf(byKind.get(best.kind)!.times);
     // The followers' collectors see the same updates (their old garbage grows alike) but fill
     // their eden with their own allocation: their full collections fall at their own time.
     const follower = dryRun(card, s, engine, 'follower', horizon_us);
-    const fFirst = follower.rt.events.find((e) => e.kind === 'g1_full')?.t_s;
-    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, [first, ...(fFirst !== undefined ? [fFirst] : [])], leader.snapshots, follower.snapshots) ?? undefined;
+    const fTimes = follower.rt.events.filter((e) => e.kind === best!.kind).map((e) => e.t_s);
+    const fFirst = fTimes.length > 0 ? firstOf(fTimes) : [];
+    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, [...first, ...fFirst], leader.snapshots, follower.snapshots) ?? undefined;
     if (!out.g1_phases) delete out.g1_phases;
+  }
+  return out;
+}
+
+/** Pauses of one dense mixed phase come at most this far apart (an eden's fill at the rates
+ * where the phase comes within the paper's 10 minutes is seconds). */
+const BURST_GAP_S = 30;
+
+/** The first time of each burst: an occurrence more than BURST_GAP_S after the one before. */
+function burstStarts(times: number[]): number[] {
+  return times.filter((t, i) => i === 0 || t - times[i - 1]! > BURST_GAP_S);
+}
+
+/** The times of the first burst. */
+function firstBurst(times: number[]): number[] {
+  const out: number[] = [];
+  for (const t of times) {
+    if (out.length > 0 && t - out[out.length - 1]! > BURST_GAP_S) break;
+    out.push(t);
   }
   return out;
 }
@@ -261,7 +288,7 @@ type DryRun = { rt: { events: { t_s: number; kind: string; pause_ms: number }[] 
  * following run's length the dry run still covers: its snapshots from there, and every pause
  * (young, mixed, remark, full) within a run's length of it. */
 function anchored(d: DryRun, run_s: number, horizon_s: number): { snapshots: Snapshot[]; pauses: number[] } | null {
-  const pauses = d.rt.events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed').map((e) => e.t_s);
+  const pauses = d.rt.events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed' || e.kind === 'g1_mixed_dense').map((e) => e.t_s);
   for (let i = pauses.length - 1; i >= 1; i--) {
     const start = d.snapshots.find((x) => x.t_s > pauses[i]!);
     if (!start || start.t_s + run_s > horizon_s) continue;
@@ -299,7 +326,7 @@ type Snapshot = { t_s: number; state: G1State };
 /** The collector's phase at the first snapshot after its second-to-last young (or mixed) pause;
  * null when it paused fewer than three times (nothing settled to start from). */
 function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[]): G1State | null {
-  const pauses = events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed').map((e) => e.t_s);
+  const pauses = events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed' || e.kind === 'g1_mixed_dense').map((e) => e.t_s);
   if (pauses.length < 3) return null;
   const after = pauses[pauses.length - 2]!;
   return snapshots.find((x) => x.t_s > after)?.state ?? null;

@@ -33,3 +33,19 @@ describe('steady-state shortcut vs the plain run', () => {
     }, 1_800_000);
   }
 });
+
+describe('the shortcut under the search\'s early stop', () => {
+  it('Java A at 32 GiB, 18980 ops/s: the missed probe stops its episode once its slow operations pass 1 % of the window, with the same verdict', () => {
+    const spec = { ...fidelitySearchSpec('java', 'A', 32, 8), steady_state_shortcut: true };
+    const whole = runProbe(spec, 18_980, null, {});
+    const stopped = runProbe(spec, 18_980, null, { stop_when_p99_exceeds_us: spec.slo_p99_ms * 1000 });
+    expect(whole.probe.met).toBe(false);
+    expect(stopped.probe.met).toBe(false);
+    expect(stopped.run.stopped_early).toBe(true);
+    expect(whole.run.stopped_early).toBe(false);
+    // it simulated less of the episode, and what it counted is already over the 1 %
+    expect(stopped.run.achieved_ops_per_s).toBeLessThan(whole.run.achieved_ops_per_s);
+    expect(stopped.probe.over_slo_share!).toBeGreaterThan(0.01);
+    expect(stopped.probe.over_slo_share!).toBeLessThanOrEqual(whole.probe.over_slo_share!);
+  }, 1_800_000);
+});

@@ -35,6 +35,10 @@ export interface RunHooks {
   /** SLO search: stop as soon as more than 1 % of the window's expected operations are slower
    * than this (the p99 can no longer meet it). The result says stopped_early. */
   stop_when_p99_exceeds_us?: number;
+  /** With stop_when_p99_exceeds_us: stop once more than this many operations are slower (by
+   * default 1 % of the window's expected operations, + 1). A run that is one part of a probe
+   * (slo.ts, the steady-state shortcut) gets what the probe's verdict has left. */
+  stop_when_over_count_exceeds?: number;
   /** Count the window's operations slower than this (RunResult.ops_over). */
   count_over_us?: number;
   /** Fast mode, the steady-state shortcut: G1 collectors start in these phases, [leader,
@@ -184,6 +188,7 @@ class Simulation {
       hooks.stop_when_p99_exceeds_us,
       hooks.count_over_us,
       this.mit?.stats ?? null,
+      hooks.stop_when_over_count_exceeds,
     );
     if (this.mit?.blade) for (const n of this.nodes) n.runtime.setGate?.((t, pending) => this.bladeGate(n, t, pending));
     if (m.collector === 'off') for (const n of this.nodes) n.runtime.disableCollector?.();
@@ -642,7 +647,7 @@ class Simulation {
   private mitigationStats(): MitigationStats {
     const m = this.mit!;
     // Collections that ran without a permission: the runtime could not wait (memory exhausted).
-    const started = this.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
+    const started = this.nodes.reduce((a, n) => a + n.runtime.events.filter((g) => g.kind === 'g1_young' || g.kind === 'g1_mixed' || g.kind === 'g1_mixed_dense' || g.kind === 'g1_full' || g.kind === 'go_cycle').length, 0);
     return { ...m.stats, forced_collections: m.blade ? Math.max(0, started - m.granted) : 0 };
   }
 

@@ -4,7 +4,7 @@
 // at the next size is the same run as the one already made, apart from the two fields that
 // name the memory. Its result is that run's, with those fields rewritten — byte for byte what
 // running it again gives (search/probe-cache.test.ts), so nothing here is an estimate.
-import type { RunResult, RunSpec } from '../api.ts';
+import type { RunResult, RunSpec, SloSearchSpec } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
 import { GIB, makeRuntime } from '../models/node-model.ts';
@@ -49,5 +49,34 @@ export class ProbeCache {
   set(key: string, r: RunResult): void {
     this.runs.set(key, r);
     if (this.runs.size > CAPACITY) this.runs.delete(this.runs.keys().next().value!);
+  }
+}
+
+/** A probe's identity: the search's settings that decide a probe (not its hint, which only
+ * chooses the rates), the rate and the early-stop limit. */
+export function probeKey(spec: SloSearchSpec, target: number, stop_us: number | undefined): string {
+  const { hint, min_ops_per_s, max_ops_per_s, tolerance, ...decides } = spec;
+  void hint;
+  void min_ops_per_s;
+  void max_ops_per_s;
+  void tolerance;
+  return JSON.stringify([decides, target, stop_us ?? null]);
+}
+
+/** The last CAPACITY values by key, least recently used out first. */
+export class RunMemo<T> {
+  private readonly values = new Map<string, T>();
+
+  get(key: string): T | undefined {
+    const v = this.values.get(key);
+    if (v === undefined) return undefined;
+    this.values.delete(key);
+    this.values.set(key, v);
+    return v;
+  }
+
+  set(key: string, v: T): void {
+    this.values.set(key, v);
+    if (this.values.size > CAPACITY) this.values.delete(this.values.keys().next().value!);
   }
 }

@@ -7,11 +7,13 @@ import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts
 import { SpecError, resolveSpec } from '../run/spec.ts';
 import { GIB } from '../models/node-model.ts';
 import { modelWindow, type ModelWindow } from '../run/measurement.ts';
-import { memoryFreeKey, ProbeCache } from './probe-cache.ts';
+import { memoryFreeKey, probeKey, ProbeCache, RunMemo } from './probe-cache.ts';
 
 const MAX_PROBES = 40;
 /** The runs a memory size does not change, shared by every search of this process or worker. */
 const PROBES = new ProbeCache();
+/** Whole probes, memory included, by everything that decides them. */
+const MEMO = new RunMemo<{ probe: SloProbe; run: RunResult }>();
 /** The first guess after an overloaded probe: this share of the rate it served. */
 const SERVED_GUESS_SHARE = 0.95;
 
@@ -50,7 +52,13 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
   let worst: RunResult | null = null;
   const episodes = () => {
     for (const ep of w.g1_phases!.episodes) {
-      const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states });
+      // The probe misses once its slow operations pass 1 % of the window's: when the search asks
+      // for early stops, an episode stops as soon as its own take the ones already counted past
+      // that (the verdict cannot change; the share it reports is then a lower bound).
+      const budget = 0.01 * total - slowE;
+      const stop = hooks.stop_when_p99_exceeds_us !== undefined;
+      if (stop && budget < 0) break;
+      const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states, ...(stop ? { stop_when_p99_exceeds_us: limit_us, stop_when_over_count_exceeds: budget } : {}) });
       nE += episode.latency.all.count;
       slowE += episode.ops_over?.count ?? 0;
       episodeSeconds += ep.window_s;
@@ -95,6 +103,17 @@ function spectrumAt(spectrum: [number, number][], percentile: number): number {
 /** One probe of a search at a target rate: its window (model-derived unless the spec says
  * otherwise), its run (or the steady-state shortcut's two), and whether the SLO held. */
 export function runProbe(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks): { probe: SloProbe; run: RunResult } {
+  // The same probe again (a Race stepping back, a sweep repeated, the fidelity runner's sections)
+  // is the same result: fast mode depends on nothing but the spec and the seed.
+  const key = spec.base.fidelity === 'fast' ? probeKey(spec, round3(target), inner.stop_when_p99_exceeds_us) : null;
+  const seen = key === null ? undefined : MEMO.get(key);
+  if (seen) return seen;
+  const out = runProbeUncached(spec, target, provide, inner);
+  if (key !== null) MEMO.set(key, out);
+  return out;
+}
+
+function runProbeUncached(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks): { probe: SloProbe; run: RunResult } {
   const slo = spec.slo_p99_ms;
   const window = spec.window ?? (spec.probe_operations !== undefined ? 'fixed' : 'model');
   const probeSpec = withTarget(spec.base, round3(target));
@@ -200,15 +219,21 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
   const startFrom = (m: number, missed: number | undefined, edgesProbed: boolean): 'done' | 'bracketed' | 'nothing_meets' => {
     if (probe(m)) {
       lo = m;
-      const above = Math.min(hi, Math.max(m * (1 + tol) * (1 + tol), missed ?? 0));
-      if (above < hi) {
-        if (!probe(above)) hi = above;
-        else {
-          lo = above;
-          if (!edgesProbed && probe(hi)) return 'done';
+      // Up from the guess one tolerance step at a time, widening the step only while the SLO
+      // keeps holding (1+tol, then its square, its fourth power …): a neighbour's answer is
+      // usually within a step or two, and a probe that meets the SLO costs its full window.
+      let step = 1 + tol;
+      let above = Math.max(m * step, missed ?? 0);
+      for (;;) {
+        if (above >= hi) return !edgesProbed && probe(hi) ? 'done' : 'bracketed';
+        if (!probe(above)) {
+          hi = above;
+          return 'bracketed';
         }
-      } else if (!edgesProbed && probe(hi)) return 'done';
-      return 'bracketed';
+        lo = above;
+        step *= step;
+        above = lo * step;
+      }
     }
     hi = m;
     // Down in widening steps; a guess from what the failed probe served, when it stopped early
@@ -250,7 +275,8 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
     }
   }
   // Geometric bisection: the bracket [lo, hi] always has lo met, hi not met.
-  while (hi / lo > 1 + tol) {
+  // (A bracket of exactly one step, m and m·(1+tol), is closed whatever the rounding.)
+  while (hi / lo > (1 + tol) * (1 + 1e-12)) {
     expected = Math.max(expected, probes.length + 1);
     const mid = Math.sqrt(lo * hi);
     if (probe(mid)) lo = mid;

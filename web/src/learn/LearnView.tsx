@@ -5,7 +5,7 @@
 // so the page answers the student while they load and step; checkpoints are evaluated there on
 // the live state after every change and the page draws what it reports. The URL holds lesson,
 // step and engine; progress is kept in this browser.
-import { Suspense, lazy, startTransition, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { Suspense, lazy, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { ViewShortcutsContext, useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { MarksReadyContext, useReady } from '../app/ready.ts';
@@ -169,7 +169,8 @@ export default function LearnView({ state, update }: ViewProps) {
       if (c) void loadClusterPanel();
       const step = stepRef.current;
       client.current
-        .request({ type: 'open', lesson, paper: PAPER, engines: c ? engines : [], step }, (what) => gen === generation.current && setLoaded({ state: 'loading', what }))
+        // The worker's progress ("the Go engine…") is a transition too: it never holds up a keystroke.
+        .request({ type: 'open', lesson, paper: PAPER, engines: c ? engines : [], step }, (what) => gen === generation.current && startTransition(() => setLoaded({ state: 'loading', what })))
         .then(({ live: l }) => {
           if (gen !== generation.current) return;
           // The worker's state is this step's checkpoint: entering it needs no second request.
@@ -198,7 +199,10 @@ export default function LearnView({ state, update }: ViewProps) {
     }
     if (lesson) {
       setProgress((p) => {
-        const next = { ...p, last: { lesson: lesson.scenario.number, step: stepIdx + 1, title: lesson.title, steps } };
+        const last = { lesson: lesson.scenario.number, step: stepIdx + 1, title: lesson.title, steps };
+        // The same place again (the engines arriving re-runs this effect): no new record, no redraw.
+        if (p.last && JSON.stringify(p.last) === JSON.stringify(last)) return p;
+        const next = { ...p, last };
         saveProgress(next);
         return next;
       });
@@ -328,6 +332,8 @@ export default function LearnView({ state, update }: ViewProps) {
   // What the checkpoints say is not shown while a replay plays the step's actions.
   const live = replaying ? null : liveState;
   const world = useMemo(() => (liveState ? { views: liveState.views, paper: PAPER, sim: liveState.sim, cost: liveState.cost } : null), [liveState]);
+  // One object while the state is the same, so the lesson's text is not redrawn for a loading note.
+  const ctx = useMemo(() => ({ world, time_us: snap?.time_us }), [world, snap?.time_us]);
 
   // The exercise counts as the student's own when it was reached without "show me".
   useEffect(() => {
@@ -373,46 +379,14 @@ export default function LearnView({ state, update }: ViewProps) {
       </div>
     );
   }
-  const ctx = { world, time_us: snap?.time_us };
   const section = step ? lesson.sections.get(step.section) : undefined;
   const doneSteps = progress.done[String(lesson.scenario.number)] ?? [];
-  const tracks = [
-    { id: 'multipaxos', label: 'MultiPaxos on the live engines' },
-    { id: 'gc-cost', label: 'Tail latency, GC and cost' },
-  ] as const;
   const Panel = step?.panel && step.panel.view !== 'cluster' ? PANELS[step.panel.view] : !isCluster && lesson.scenario.view !== 'cluster' ? PANELS[lesson.scenario.view] : null;
   const cites = step?.panel?.cites ?? [];
 
   return (
     <div className="learn-view" data-lesson={lesson.scenario.number} data-step={stepIdx + 1} data-live={live && live.step === stepIdx && !replaying && (!isCluster || panelDrawn) ? 'ready' : loaded.state === 'ready' ? 'loading' : loaded.state}>
-      <aside className="lesson-list" aria-label="Lessons">
-        {tracks.map((t) => (
-          <section key={t.id}>
-            <h2>{t.label}</h2>
-            <ol>
-              {lessons
-                .filter((l) => l.scenario.track === t.id)
-                .map((l) => (
-                  <li key={l.folder} value={l.scenario.number}>
-                    <a
-                      href={`?view=learn&learn.lesson=${l.scenario.number}`}
-                      aria-current={l === lesson ? 'page' : undefined}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        goLesson(l.scenario.number);
-                      }}
-                      data-testid={`lesson-link-${l.scenario.number}`}
-                    >
-                      {l.title}
-                    </a>
-                    {(progress.done[String(l.scenario.number)]?.length ?? 0) >= l.scenario.steps.length && <span className="note"> ✓ done</span>}
-                  </li>
-                ))}
-            </ol>
-          </section>
-        ))}
-        <LessonErrors />
-      </aside>
+      <LessonList lessons={lessons} current={lesson.scenario.number} done={progress.done} onOpen={goLesson} />
       <section className="lesson-main" aria-labelledby="lesson-title">
         <p className="note">
           Lesson {lesson.scenario.number} ·{' '}
@@ -576,6 +550,45 @@ export default function LearnView({ state, update }: ViewProps) {
     </div>
   );
 }
+
+const TRACKS = [
+  { id: 'multipaxos', label: 'MultiPaxos on the live engines' },
+  { id: 'gc-cost', label: 'Tail latency, GC and cost' },
+] as const;
+
+/** The list of lessons by track; redrawn only when the lesson open or a lesson's progress changes. */
+const LessonList = memo(function LessonList({ lessons, current, done, onOpen }: { lessons: Lesson[]; current: number; done: Progress['done']; onOpen: (n: number) => void }) {
+  return (
+    <aside className="lesson-list" aria-label="Lessons">
+      {TRACKS.map((t) => (
+        <section key={t.id}>
+          <h2>{t.label}</h2>
+          <ol>
+            {lessons
+              .filter((l) => l.scenario.track === t.id)
+              .map((l) => (
+                <li key={l.folder} value={l.scenario.number}>
+                  <a
+                    href={`?view=learn&learn.lesson=${l.scenario.number}`}
+                    aria-current={l.scenario.number === current ? 'page' : undefined}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      onOpen(l.scenario.number);
+                    }}
+                    data-testid={`lesson-link-${l.scenario.number}`}
+                  >
+                    {l.title}
+                  </a>
+                  {(done[String(l.scenario.number)]?.length ?? 0) >= l.scenario.steps.length && <span className="note"> ✓ done</span>}
+                </li>
+              ))}
+          </ol>
+        </section>
+      ))}
+      <LessonErrors />
+    </aside>
+  );
+});
 
 function LessonErrors() {
   const { errors } = CATALOGUE;

@@ -1,7 +1,7 @@
 // Lesson prose: paragraphs and "- " lists with **bold**, *emphasis*, `code` and live
 // placeholders. A value read from the engine is marked as such; a paper figure carries its
 // place in the paper and its quote; a computed one says it is computed.
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, memo, type ReactNode } from 'react';
 import { fill, type Segment } from '@replicant/lessons/runtime';
 import type { FillContext } from '@replicant/lessons/runtime';
 
@@ -59,7 +59,8 @@ export function Inline({ text, ctx }: { text: string; ctx: FillContext }): React
   });
 }
 
-export function LessonText({ body, ctx }: { body: string; ctx: FillContext }) {
+// Memoised: the view redraws for loading notes and checkpoints, the text only when its body or values change.
+export const LessonText = memo(function LessonText({ body, ctx }: { body: string; ctx: FillContext }) {
   const blocks = body.split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
   return (
     <div className="lesson-text" data-testid="lesson-text">
@@ -84,4 +85,4 @@ export function LessonText({ body, ctx }: { body: string; ctx: FillContext }) {
       })}
     </div>
   );
-}
+});

@@ -31,6 +31,7 @@ export interface Lane {
 const EVENT_WORDS: Record<string, string> = {
   g1_full: 'G1 full collections',
   g1_mixed: 'G1 mixed collections',
+  g1_mixed_dense: 'G1 mixed collections of the whole map',
   g1_young: 'G1 young collections',
   g1_remark: 'G1 remark pauses',
   go_cycle: 'Go GC cycles',

@@ -114,6 +114,12 @@ final class PeerLink {
         return n;
     }
 
+    /** The writer's step: waits for messages, takes a batch into buf[0] (grown as needed) and writes it. */
+    void writeBatch(ProgressWriter writer, byte[][] buf) throws IOException, InterruptedException {
+        int n = takeBatch(buf); // (may replace buf[0] with a larger array: read it only after)
+        writer.write(buf[0], n);
+    }
+
     void run() {
         // The redial interval stays under the election timeout (at least 1.5 commit
         // intervals): a restarted peer must hear our heartbeat before its first election
@@ -136,7 +142,7 @@ final class PeerLink {
                 setUp(true);
                 server.log("link to peer " + to + " at " + addr + " is up");
                 byte[][] buf = {new byte[64 * 1024]};
-                for (;;) writer.write(buf[0], takeBatch(buf));
+                for (;;) writeBatch(writer, buf);
             } catch (IOException e) {
                 if (connected) server.log("link to peer " + to + " at " + addr + " broke: " + e.getMessage() + "; reconnecting");
                 else server.debug("cannot reach peer " + to + " at " + addr + ": " + e.getMessage());

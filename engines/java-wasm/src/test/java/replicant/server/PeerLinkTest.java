@@ -83,4 +83,40 @@ class PeerLinkTest {
             }
         }
     }
+
+    // A batch larger than the writer's buffer grows it and is written whole. The first cut read
+    // the buffer before taking the batch that grew it: a batch over 64 KiB (a backlog while a
+    // follower was stopped) threw IndexOutOfBoundsException, which ended the link's thread, and
+    // the leader dropped every message to that follower for good (seen in the one-follower stall
+    // test: the resumed follower never caught up).
+    @Test
+    void aBatchLargerThanTheBufferIsWrittenWhole() throws Exception {
+        Status.DriverCounters c = new Status.DriverCounters();
+        PeerLink link = new PeerLink(c, System::nanoTime);
+        link.setUp(true);
+        byte[] msg = new byte[1000];
+        java.util.Arrays.fill(msg, (byte) 'x');
+        msg[msg.length - 1] = '\n';
+        for (int i = 0; i < 200; i++) link.offer(msg);
+        try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                Socket dialed = new Socket(listener.getInetAddress(), listener.getLocalPort());
+                Socket accepted = listener.accept();
+                ProgressWriter w = new ProgressWriter(dialed, Limits.MAX_PEER_WRITE_STALL_NS)) {
+            java.util.concurrent.CompletableFuture<Long> read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                long n = 0;
+                try {
+                    java.io.InputStream in = accepted.getInputStream();
+                    byte[] b = new byte[8192];
+                    for (int k; n < 200_000 && (k = in.read(b)) > 0; ) n += k;
+                } catch (java.io.IOException e) {
+                    // counted so far
+                }
+                return n;
+            });
+            byte[][] buf = {new byte[64 * 1024]};
+            link.writeBatch(w, buf);
+            assertEquals(200_000L, read.get(20, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, c.droppedSends.get());
+        }
+    }
 }

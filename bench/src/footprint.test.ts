@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { combineFootprints, untrimmedLogMax, type Footprint } from './measure.ts';
+import { emptySummary } from './memory-watch.ts';
+
+const MiB = 2 ** 20;
+const run = (bytes_mib: number, rate: number, perNode: number[], untrimmed: (number | null)[]): Footprint => ({
+  bytes: bytes_mib * MiB,
+  per_node_bytes: perNode.map((m) => m * MiB),
+  how: 'cgroup memory.max_usage_in_bytes',
+  saturation_ops_per_s: rate,
+  memory: perNode.map(emptySummary),
+  untrimmed_log_max: untrimmed,
+  runs: [{ bytes: bytes_mib * MiB, saturation_ops_per_s: rate }],
+});
+
+describe('combineFootprints', () => {
+  it('takes the largest bytes, per node too, at the lowest rate of the runs', () => {
+    // Rust on this machine: one run's peak is one draw (14 MiB in the failed CI run, 10–16 here)
+    const f = combineFootprints([run(14, 15371, [14, 12, 13], [2600, 3900, null]), run(11, 19544, [9, 11, 10], [5700, 1200, null]), run(16, 12963, [12, 16, 9], [null, 4100, null])]);
+    expect(f.bytes).toBe(16 * MiB);
+    expect(f.per_node_bytes).toEqual([14 * MiB, 16 * MiB, 13 * MiB]);
+    expect(f.saturation_ops_per_s).toBe(12963);
+    expect(f.untrimmed_log_max).toEqual([5700, 4100, null]);
+    expect(f.runs.map((r) => r.bytes / MiB)).toEqual([14, 11, 16]);
+    expect(f.how).toBe('cgroup memory.max_usage_in_bytes, the largest of 3 runs');
+  });
+
+  it('is one run unchanged', () => {
+    const one = run(12, 9000, [12, 11, 10], [100, 200, 300]);
+    expect(combineFootprints([one])).toEqual(one);
+  });
+
+  it('refuses no runs', () => {
+    expect(() => combineFootprints([])).toThrow(/no footprint runs/);
+  });
+});
+
+describe('untrimmedLogMax', () => {
+  it('is the most entries above the global last executed over the status lines', () => {
+    const log = [
+      'replicant-server[1]: node 1 of 3: peers on 127.0.0.1:1',
+      'replicant-server[1]: status {"role":"leader","last_index":2632,"last_executed":2628,"global_last_executed":1386}',
+      'replicant-server[1]: status {"role":"leader","last_index":30624,"last_executed":30621,"global_last_executed":26329}',
+      'replicant-server[1]: status {"role":"leader","last_index":48332,"last_executed":48287,"global_last_executed":44331}',
+    ].join('\n');
+    expect(untrimmedLogMax(log)).toBe(4295);
+  });
+
+  it('skips lines cut short or without the fields, and is null with no status at all', () => {
+    expect(untrimmedLogMax('status {"last_index":10,"global_last\nstatus {"role":"follower"}\nstatus {"last_index":7,"global_last_executed":5}')).toBe(2);
+    expect(untrimmedLogMax('node 0 started\n')).toBeNull();
+    expect(untrimmedLogMax('status {"last_index":"9","global_last_executed":1}')).toBeNull();
+  });
+});
