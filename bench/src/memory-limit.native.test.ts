@@ -21,7 +21,8 @@ afterEach((ctx) => {
 });
 afterAll(() => {
   removeAll();
-  if (failed) console.log(`scratch kept at ${scratch}`);
+  // REPLICANT_BENCH_KEEP_SCRATCH=1 keeps the node logs of a passing run too (A/B runs read them).
+  if (failed || process.env.REPLICANT_BENCH_KEEP_SCRATCH) console.log(`scratch kept at ${scratch}`);
   else rmSync(scratch, { recursive: true, force: true });
 });
 
