@@ -25,7 +25,11 @@ type Verdict struct {
 	Checked       int `json:"checked"`
 	DroppedReads  int `json:"dropped_reads"`
 	UnknownWrites int `json:"unknown_writes"`
-	Keys          int `json:"keys"`
+	// UnreadUnknownPuts are the unknown writes left out because no read returned their value:
+	// taking effect or not is then the same to every read, so they constrain nothing (and each
+	// one kept doubles the places Porcupine may try to put it).
+	UnreadUnknownPuts int `json:"unread_unknown_puts"`
+	Keys              int `json:"keys"`
 	// ViolatingKeys are the keys whose sub-history has no linearization.
 	ViolatingKeys []string `json:"violating_keys"`
 	// SuspectOperations, per violating key, are the operations (history ids) that the longest
@@ -114,6 +118,7 @@ func toOperations(h History) ([]porcupine.Operation, Verdict) {
 	for i, c := range ids {
 		clients[c] = i
 	}
+	read := valuesRead(h)
 	ops := make([]porcupine.Operation, 0, len(h.Ops))
 	for _, op := range h.Ops {
 		ret := end + 1
@@ -123,6 +128,10 @@ func toOperations(h History) ([]porcupine.Operation, Verdict) {
 				continue
 			}
 			v.UnknownWrites++
+			if op.Kind == "put" && op.Value != nil && !read[valueAt{op.Key, *op.Value}] {
+				v.UnreadUnknownPuts++
+				continue
+			}
 		} else {
 			ret = *op.ReturnUs
 		}
@@ -145,4 +154,22 @@ func toOperations(h History) ([]porcupine.Operation, Verdict) {
 	}
 	v.Checked = len(ops)
 	return ops, v
+}
+
+type valueAt struct{ key, value string }
+
+// valuesRead are the (key, value) pairs some answered read returned.
+//
+// Why an unknown put whose value nobody read can be left out: in any linearization that places
+// it, no read falls between it and the key's next write (such a read would return its value), so
+// removing it changes no read's answer; and a linearization without it is one where it never took
+// effect, which an unknown outcome allows. A history is linearizable with it iff without it.
+func valuesRead(h History) map[valueAt]bool {
+	read := map[valueAt]bool{}
+	for _, op := range h.Ops {
+		if op.Kind == "get" && op.Result == ResultOK && op.Value != nil {
+			read[valueAt{op.Key, *op.Value}] = true
+		}
+	}
+	return read
 }

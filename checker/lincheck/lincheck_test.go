@@ -68,6 +68,19 @@ func TestUnknownOutcomes(t *testing.T) {
 	}
 }
 
+// Unknown puts whose value no read returned are left out (they constrain nothing); an unknown
+// put that was read stays, and so does every unknown del.
+func TestUnreadUnknownPutsAreLeftOut(t *testing.T) {
+	v := Check(mustParse(t, "../testdata/bad-unread-unknown-put-hides-nothing.jsonl"), 0).Verdict
+	if v.Verdict != Violation || v.UnknownWrites != 2 || v.UnreadUnknownPuts != 2 || v.Checked != 3 {
+		t.Fatalf("both unknown puts unread, the stale read still caught: %+v", v)
+	}
+	v = Check(mustParse(t, "../testdata/bad-unknown-write-flickers.jsonl"), 0).Verdict
+	if v.Verdict != Violation || v.UnreadUnknownPuts != 0 || v.Checked != 3 {
+		t.Fatalf("a read unknown put is kept: %+v", v)
+	}
+}
+
 func TestVisualisation(t *testing.T) {
 	c := Check(mustParse(t, "../testdata/bad-stale-read.jsonl"), 0)
 	var buf bytes.Buffer
