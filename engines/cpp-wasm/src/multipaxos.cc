@@ -134,12 +134,7 @@ void Node::OnPrepareRequest(const Message& m) {
     // not carry those chosen entries, and the candidate would fill them with no-ops
     // (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays as it is; a
     // leader also sends the candidate a snapshot, as it would to a follower that far behind.
-    Message r;
-    r.type = MessageType::kPrepareResponse;
-    r.ok = false;
-    r.ballot = ballot_;
-    r.from_index = m.from_index;
-    Respond(m, std::move(r));
+    RefusePrepare(m);
     // this node's own next election goes above the refused one: an up-to-date node must be
     // able to outbid a behind candidate whose crossing prepares it keeps refusing
     last_prepare_ballot_ = std::max(last_prepare_ballot_, m.ballot);
@@ -154,20 +149,28 @@ void Node::OnPrepareRequest(const Message& m) {
     Respond(m, PromiseChunk(m.from_index));
     return;
   }
-  Message r;
-  r.type = MessageType::kPrepareResponse;
   if (m.ballot > ballot_ && !CampaignsAbove(m.ballot) && (!InLease() || HandoffPrepare(m))) {
     BecomeFollower(m.ballot);
     if (m.from_index > 0) {
       Respond(m, PromiseChunk(m.from_index));
       return;
     }
+    Message r;
+    r.type = MessageType::kPrepareResponse;
     r.ok = true;
     r.ballot = ballot_;
     r.instances = log_.Instances();  // everything stored is above gle: the rest is trimmed
     Respond(m, std::move(r));
     return;
   }
+  RefusePrepare(m);
+}
+
+// RefusePrepare answers a prepare with a refusal: this node's ballot, so that the candidate can
+// go above it, and the request's from_index, so that the candidate can match the answer.
+void Node::RefusePrepare(const Message& m) {
+  Message r;
+  r.type = MessageType::kPrepareResponse;
   r.ok = false;
   r.ballot = ballot_;
   r.from_index = m.from_index;

@@ -144,6 +144,7 @@ class Node {
   void BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged);
   void OnElectionTimer();
   void OnPrepareRequest(const Message& m);
+  void RefusePrepare(const Message& m);
   void OnPrepareResponse(const Message& m);
   void MergeOwnLogAgain(PreparePhase& p);
   bool SkipsExecutedReplay() const;

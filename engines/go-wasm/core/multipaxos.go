@@ -112,7 +112,7 @@ func (n *Node) onPrepareRequest(m *Message) {
 		// could not carry those chosen entries, and the candidate would fill them with no-ops
 		// (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays as it is; a
 		// leader also sends the candidate a snapshot, as it would to a follower that far behind.
-		n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot, FromIndex: m.FromIndex})
+		n.refusePrepare(m)
 		// this node's own next election goes above the refused one: an up-to-date node must be
 		// able to outbid a behind candidate whose crossing prepares it keeps refusing
 		n.lastPrepareBallot = max(n.lastPrepareBallot, m.Ballot)
@@ -136,6 +136,12 @@ func (n *Node) onPrepareRequest(m *Message) {
 		}
 		return
 	}
+	n.refusePrepare(m)
+}
+
+// refusePrepare answers a prepare with a refusal: this node's ballot, so that the candidate can
+// go above it, and the request's FromIndex, so that the candidate can match the answer.
+func (n *Node) refusePrepare(m *Message) {
 	n.respond(m, Message{Type: PrepareResponse, Ok: false, Ballot: n.ballot, FromIndex: m.FromIndex})
 }
 

@@ -134,14 +134,7 @@ impl Node {
             // no-ops (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays
             // as it is; a leader also sends the candidate a snapshot, as it would to a follower
             // that far behind.
-            let response = Message {
-                typ: MessageType::PrepareResponse,
-                ok: false,
-                ballot: self.ballot,
-                from_index: m.from_index,
-                ..Message::default()
-            };
-            self.respond(m.from, m.channel_id, response);
+            self.refuse_prepare(m);
             // this node's own next election goes above the refused one: an up-to-date node
             // must be able to outbid a behind candidate whose crossing prepares it keeps refusing
             self.last_prepare_ballot = self.last_prepare_ballot.max(m.ballot);
@@ -168,6 +161,12 @@ impl Node {
             self.respond(m.from, m.channel_id, response);
             return;
         }
+        self.refuse_prepare(m);
+    }
+
+    /// Answers a prepare with a refusal: this node's ballot, so that the candidate can go
+    /// above it, and the request's from_index, so that the candidate can match the answer.
+    fn refuse_prepare(&mut self, m: &Message) {
         let response = Message {
             typ: MessageType::PrepareResponse,
             ok: false,

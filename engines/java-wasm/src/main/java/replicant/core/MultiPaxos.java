@@ -150,11 +150,7 @@ final class MultiPaxos {
             // could not carry those chosen entries, and the candidate would fill them with no-ops
             // (docs/protocol.md, "Log bound"). Refused whatever the ballot, which stays as it is;
             // a leader also sends the candidate a snapshot, as it would to a follower that far behind.
-            Message refusal = new Message(MessageType.PREPARE_RESPONSE);
-            refusal.ok = false;
-            refusal.ballot = n.ballot;
-            refusal.fromIndex = m.fromIndex;
-            n.respond(m, refusal);
+            refusePrepare(n, m);
             // this node's own next election goes above the refused one: an up-to-date node must
             // be able to outbid a behind candidate whose crossing prepares it keeps refusing
             n.lastPrepareBallot = Math.max(n.lastPrepareBallot, m.ballot);
@@ -169,23 +165,32 @@ final class MultiPaxos {
             n.respond(m, promiseChunk(n, m.fromIndex));
             return;
         }
-        Message r = new Message(MessageType.PREPARE_RESPONSE);
         if (m.ballot > n.ballot && !campaignsAbove(n, m.ballot) && (!n.inLease() || Mitigation.handoffPrepare(n, m))) {
             becomeFollower(n, m.ballot);
             if (m.fromIndex > 0) {
                 n.respond(m, promiseChunk(n, m.fromIndex));
                 return;
             }
+            Message r = new Message(MessageType.PREPARE_RESPONSE);
             r.ok = true;
             r.ballot = n.ballot;
             r.instances = n.log.instances(); // every stored slot is above gle
             n.respond(m, r);
             return;
         }
-        r.ok = false;
-        r.ballot = n.ballot;
-        r.fromIndex = m.fromIndex;
-        n.respond(m, r);
+        refusePrepare(n, m);
+    }
+
+    /**
+     * Answers a prepare with a refusal: this node's ballot, so that the candidate can go above
+     * it, and the request's fromIndex, so that the candidate can match the answer.
+     */
+    static void refusePrepare(Node n, Message m) {
+        Message refusal = new Message(MessageType.PREPARE_RESPONSE);
+        refusal.ok = false;
+        refusal.ballot = n.ballot;
+        refusal.fromIndex = m.fromIndex;
+        n.respond(m, refusal);
     }
 
     /**
