@@ -22,14 +22,7 @@ void Node::BecomeFollower(uint64_t b) {
   t.ballot = b;
   t.leader = LeaderOf(b);
   EmitTrace(t);
-  if (prepare_ != nullptr) {
-    const uint64_t abandoned = prepare_->ballot;
-    prepare_.reset();
-    Trace a;
-    a.kind = TraceKind::kElectionAbandoned;
-    a.ballot = abandoned;
-    EmitTrace(a);
-  }
+  AbandonElection();
   if (was_leader) {
     CancelTimer(TimerName::kCommit);
     for (AcceptPhase* ph : SortedAccepts()) {
@@ -90,14 +83,7 @@ void Node::OnElectionTimer() {
 
 // StartElection is steps 3-6 of the election timer: a handoff's target runs them at once.
 void Node::StartElection() {
-  if (prepare_ != nullptr) {
-    const uint64_t abandoned = prepare_->ballot;
-    prepare_.reset();
-    Trace a;
-    a.kind = TraceKind::kElectionAbandoned;
-    a.ballot = abandoned;
-    EmitTrace(a);
-  }
+  AbandonElection();
   const uint64_t b = NextBallot(std::max(ballot_, last_prepare_ballot_), cfg_.id);
   last_prepare_ballot_ = b;
   counters_.elections++;
@@ -126,6 +112,17 @@ void Node::StartElection() {
   p->channel_id = Broadcast(std::move(m));
   prepare_ = std::move(p);
   SetTimer(TimerName::kElection, ElectionDelayUs());
+}
+
+// AbandonElection closes this node's open prepare phase, if it has one, and says so in the trace.
+void Node::AbandonElection() {
+  if (prepare_ == nullptr) return;
+  const uint64_t abandoned = prepare_->ballot;
+  prepare_.reset();
+  Trace a;
+  a.kind = TraceKind::kElectionAbandoned;
+  a.ballot = abandoned;
+  EmitTrace(a);
 }
 
 void Node::OnPrepareRequest(const Message& m) {
@@ -204,12 +201,7 @@ void Node::OnPrepareResponse(const Message& m) {
     return;
   }
   if (!m.ok) {
-    const uint64_t abandoned = p->ballot;
-    prepare_.reset();
-    Trace a;
-    a.kind = TraceKind::kElectionAbandoned;
-    a.ballot = abandoned;
-    EmitTrace(a);
+    AbandonElection();
     BecomeFollower(m.ballot);
     return;
   }

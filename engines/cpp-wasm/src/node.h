@@ -143,6 +143,7 @@ class Node {
   void BecomeFollower(uint64_t b);
   void BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged);
   void OnElectionTimer();
+  void AbandonElection();
   void OnPrepareRequest(const Message& m);
   void RefusePrepare(const Message& m);
   void OnPrepareResponse(const Message& m);

@@ -14,11 +14,7 @@ func (n *Node) becomeFollower(b uint64) {
 	hadLeader := LeaderOf(n.ballot) != NoLeader
 	n.ballot = b
 	n.trace(Trace{Kind: TraceFollower, Ballot: b, Leader: LeaderOf(b)})
-	if n.prepare != nil {
-		abandoned := n.prepare.ballot
-		n.prepare = nil
-		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: abandoned})
-	}
+	n.abandonElection()
 	if wasLeader {
 		n.cancelTimer(TimerCommit)
 		for _, ph := range n.sortedAccepts() {
@@ -78,11 +74,7 @@ func (n *Node) onElectionTimer() {
 
 // startElection is steps 3–6 of the election timer: a handoff's target runs them at once.
 func (n *Node) startElection() {
-	if n.prepare != nil {
-		abandoned := n.prepare.ballot
-		n.prepare = nil
-		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: abandoned})
-	}
+	n.abandonElection()
 	b := NextBallot(max(n.ballot, n.lastPrepareBallot), n.cfg.ID)
 	n.lastPrepareBallot = b
 	n.counters.Elections++
@@ -104,6 +96,15 @@ func (n *Node) startElection() {
 	}
 	p.channelID = n.broadcast(Message{Type: PrepareRequest, Ballot: b, FromIndex: from})
 	n.setTimer(TimerElection, n.electionDelayUs())
+}
+
+// abandonElection closes this node's open prepare phase, if it has one, and says so in the trace.
+func (n *Node) abandonElection() {
+	if n.prepare != nil {
+		abandoned := n.prepare.ballot
+		n.prepare = nil
+		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: abandoned})
+	}
 }
 
 func (n *Node) onPrepareRequest(m *Message) {
@@ -178,8 +179,7 @@ func (n *Node) onPrepareResponse(m *Message) {
 	}
 	if !m.Ok {
 		p.answered |= peerBit(m.From)
-		n.prepare = nil
-		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: p.ballot})
+		n.abandonElection()
 		n.becomeFollower(m.Ballot)
 		return
 	}

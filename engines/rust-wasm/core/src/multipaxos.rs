@@ -27,9 +27,7 @@ impl Node {
         let had_leader = leader_of(self.ballot) != NO_LEADER;
         self.ballot = b;
         self.trace(Trace { kind: TraceKind::Follower, ballot: b, leader: leader_of(b), ..Trace::default() });
-        if let Some(p) = self.prepare.take() {
-            self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
-        }
+        self.abandon_election();
         if was_leader {
             self.cancel_timer(TimerName::Commit);
             let accepts = std::mem::take(&mut self.accepts);
@@ -92,9 +90,7 @@ impl Node {
 
     /// Steps 3–6 of the election timer: a handoff's target runs them at once.
     pub(crate) fn start_election(&mut self) {
-        if let Some(p) = self.prepare.take() {
-            self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
-        }
+        self.abandon_election();
         let b = next_ballot(self.ballot.max(self.last_prepare_ballot), self.cfg.id);
         self.last_prepare_ballot = b;
         self.counters.elections += 1;
@@ -125,6 +121,13 @@ impl Node {
         self.prepare = Some(p);
         let delay = self.election_delay_us();
         self.set_timer(TimerName::Election, delay);
+    }
+
+    /// Closes this node's open prepare phase, if it has one, and says so in the trace.
+    fn abandon_election(&mut self) {
+        if let Some(p) = self.prepare.take() {
+            self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+        }
     }
 
     fn on_prepare_request(&mut self, m: &Message) {
@@ -212,8 +215,7 @@ impl Node {
             return;
         }
         if !m.ok {
-            let p = self.prepare.take().expect("checked above");
-            self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+            self.abandon_election();
             self.become_follower(m.ballot);
             return;
         }

@@ -52,11 +52,7 @@ final class MultiPaxos {
             t.leader = Ballot.leaderOf(b);
             n.trace(t);
         }
-        if (n.prepare != null) {
-            long abandoned = n.prepare.ballot;
-            n.prepare = null;
-            traceBallot(n, TraceKind.ELECTION_ABANDONED, abandoned);
-        }
+        abandonElection(n);
         if (wasLeader) {
             n.cancelTimer(TimerName.COMMIT);
             for (AcceptPhase ph : n.sortedAccepts()) {
@@ -113,11 +109,7 @@ final class MultiPaxos {
 
     /** Steps 3-6 of the election timer: a handoff's target runs them at once. */
     static void startElection(Node n) {
-        if (n.prepare != null) {
-            long abandoned = n.prepare.ballot;
-            n.prepare = null;
-            traceBallot(n, TraceKind.ELECTION_ABANDONED, abandoned);
-        }
+        abandonElection(n);
         long b = Ballot.nextBallot(Math.max(n.ballot, n.lastPrepareBallot), n.cfg.id);
         n.lastPrepareBallot = b;
         n.counters.elections++;
@@ -142,6 +134,14 @@ final class MultiPaxos {
         }
         p.channelId = n.broadcast(m);
         n.setTimer(TimerName.ELECTION, n.electionDelayUs());
+    }
+
+    /** Closes this node's open prepare phase, if it has one, and says so in the trace. */
+    static void abandonElection(Node n) {
+        if (n.prepare == null) return;
+        long abandoned = n.prepare.ballot;
+        n.prepare = null;
+        traceBallot(n, TraceKind.ELECTION_ABANDONED, abandoned);
     }
 
     static void onPrepareRequest(Node n, Message m) {
@@ -233,8 +233,7 @@ final class MultiPaxos {
             return;
         }
         if (!m.ok) {
-            n.prepare = null;
-            traceBallot(n, TraceKind.ELECTION_ABANDONED, p.ballot);
+            abandonElection(n);
             becomeFollower(n, m.ballot);
             return;
         }
