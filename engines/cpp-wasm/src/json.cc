@@ -173,46 +173,54 @@ class JsonReader {
 
   bool Enter() { return ++depth_ <= kMaxJsonDepth; }
 
-  bool Array(JsonValue* out) {
+  // OpenList steps into a list (an array or an object) at its opening bracket; *more says
+  // whether an item follows (false: the list closed at once).
+  bool OpenList(unsigned char close, bool* more) {
     if (!Enter()) return false;
     pos_++;
-    out->kind = JsonKind::kArray;
     SkipSpace();
-    if (!AtEnd() && Peek() == ']') {
+    *more = AtEnd() || Peek() != close;
+    if (!*more) {
       pos_++;
       depth_--;
+    }
+    return true;
+  }
+
+  // NextItem steps over what follows an item of a list: a comma (*more: another item follows)
+  // or the list's closing bracket.
+  bool NextItem(unsigned char close, bool* more) {
+    SkipSpace();
+    if (AtEnd()) return false;
+    if (Peek() == ',') {
+      pos_++;
+      *more = true;
       return true;
     }
-    for (;;) {
+    if (Peek() != close) return false;
+    pos_++;
+    depth_--;
+    *more = false;
+    return true;
+  }
+
+  bool Array(JsonValue* out) {
+    bool more = false;
+    if (!OpenList(']', &more)) return false;
+    out->kind = JsonKind::kArray;
+    while (more) {
       out->items.emplace_back();
       if (!Value(&out->items.back())) return false;
-      SkipSpace();
-      if (AtEnd()) return false;
-      switch (Peek()) {
-        case ',':
-          pos_++;
-          break;
-        case ']':
-          pos_++;
-          depth_--;
-          return true;
-        default:
-          return false;
-      }
+      if (!NextItem(']', &more)) return false;
     }
+    return true;
   }
 
   bool Object(JsonValue* out) {
-    if (!Enter()) return false;
-    pos_++;
+    bool more = false;
+    if (!OpenList('}', &more)) return false;
     out->kind = JsonKind::kObject;
-    SkipSpace();
-    if (!AtEnd() && Peek() == '}') {
-      pos_++;
-      depth_--;
-      return true;
-    }
-    for (;;) {
+    while (more) {
       SkipSpace();
       if (AtEnd() || Peek() != '"') return false;
       std::string name;
@@ -223,20 +231,9 @@ class JsonReader {
       pos_++;
       out->fields.push_back(JsonField{std::move(name), JsonValue{}});
       if (!Value(&out->fields.back().value)) return false;
-      SkipSpace();
-      if (AtEnd()) return false;
-      switch (Peek()) {
-        case ',':
-          pos_++;
-          break;
-        case '}':
-          pos_++;
-          depth_--;
-          return true;
-        default:
-          return false;
-      }
+      if (!NextItem('}', &more)) return false;
     }
+    return true;
   }
 
   std::string_view in_;

@@ -235,54 +235,67 @@ func (r *jsonReader) enter() error {
 	return nil
 }
 
-func (r *jsonReader) array() (*jsonValue, error) {
+// openList steps into a list (an array or an object) at its opening bracket and says whether an
+// item follows (false: the list closed at once).
+func (r *jsonReader) openList(close byte) (bool, error) {
 	if err := r.enter(); err != nil {
-		return nil, err
+		return false, err
 	}
 	r.pos++
-	v := &jsonValue{kind: jsonArray}
 	r.skipSpace()
-	if r.pos < len(r.in) && r.in[r.pos] == ']' {
+	if r.pos < len(r.in) && r.in[r.pos] == close {
 		r.pos++
 		r.depth--
-		return v, nil
+		return false, nil
 	}
-	for {
+	return true, nil
+}
+
+// nextItem steps over what follows an item of a list: a comma (true: another item follows) or
+// the list's closing bracket (false).
+func (r *jsonReader) nextItem(close byte) (bool, error) {
+	r.skipSpace()
+	if r.pos >= len(r.in) {
+		return false, errJSON
+	}
+	switch r.in[r.pos] {
+	case ',':
+		r.pos++
+		return true, nil
+	case close:
+		r.pos++
+		r.depth--
+		return false, nil
+	}
+	return false, errJSON
+}
+
+func (r *jsonReader) array() (*jsonValue, error) {
+	more, err := r.openList(']')
+	if err != nil {
+		return nil, err
+	}
+	v := &jsonValue{kind: jsonArray}
+	for more {
 		item, err := r.value()
 		if err != nil {
 			return nil, err
 		}
 		v.items = append(v.items, item)
-		r.skipSpace()
-		if r.pos >= len(r.in) {
-			return nil, errJSON
-		}
-		switch r.in[r.pos] {
-		case ',':
-			r.pos++
-		case ']':
-			r.pos++
-			r.depth--
-			return v, nil
-		default:
-			return nil, errJSON
+		if more, err = r.nextItem(']'); err != nil {
+			return nil, err
 		}
 	}
+	return v, nil
 }
 
 func (r *jsonReader) object() (*jsonValue, error) {
-	if err := r.enter(); err != nil {
+	more, err := r.openList('}')
+	if err != nil {
 		return nil, err
 	}
-	r.pos++
 	v := &jsonValue{kind: jsonObject}
-	r.skipSpace()
-	if r.pos < len(r.in) && r.in[r.pos] == '}' {
-		r.pos++
-		r.depth--
-		return v, nil
-	}
-	for {
+	for more {
 		r.skipSpace()
 		if r.pos >= len(r.in) || r.in[r.pos] != '"' {
 			return nil, errJSON
@@ -306,21 +319,11 @@ func (r *jsonReader) object() (*jsonValue, error) {
 			return nil, err
 		}
 		v.fields = append(v.fields, jsonField{name: name, value: item})
-		r.skipSpace()
-		if r.pos >= len(r.in) {
-			return nil, errJSON
-		}
-		switch r.in[r.pos] {
-		case ',':
-			r.pos++
-		case '}':
-			r.pos++
-			r.depth--
-			return v, nil
-		default:
-			return nil, errJSON
+		if more, err = r.nextItem('}'); err != nil {
+			return nil, err
 		}
 	}
+	return v, nil
 }
 
 // --- the canonical writer ---

@@ -200,42 +200,52 @@ impl<'a> JsonReader<'a> {
         Ok(())
     }
 
-    fn array(&mut self) -> JResult<JsonValue<'a>> {
+    /// Steps into a list (an array or an object) at its opening bracket: whether an item
+    /// follows (false: the list closed at once).
+    fn open_list(&mut self, close: u8) -> JResult<bool> {
         self.enter()?;
         self.pos += 1;
-        let mut items = Vec::new();
         self.skip_space();
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(close) {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(JsonValue::Array(items));
+            return Ok(false);
         }
-        loop {
-            items.push(self.value()?);
-            self.skip_space();
-            match self.peek().ok_or(JsonError)? {
-                b',' => self.pos += 1,
-                b']' => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(JsonValue::Array(items));
-                }
-                _ => return Err(JsonError),
+        Ok(true)
+    }
+
+    /// Steps over what follows an item of a list: a comma (true: another item follows) or the
+    /// list's closing bracket (false).
+    fn next_item(&mut self, close: u8) -> JResult<bool> {
+        self.skip_space();
+        match self.peek().ok_or(JsonError)? {
+            b',' => {
+                self.pos += 1;
+                Ok(true)
             }
+            c if c == close => {
+                self.pos += 1;
+                self.depth -= 1;
+                Ok(false)
+            }
+            _ => Err(JsonError),
         }
     }
 
-    fn object(&mut self) -> JResult<JsonValue<'a>> {
-        self.enter()?;
-        self.pos += 1;
-        let mut fields: Vec<(Cow<'a, [u8]>, JsonValue<'a>)> = Vec::new();
-        self.skip_space();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            self.depth -= 1;
-            return Ok(JsonValue::Object(fields));
+    fn array(&mut self) -> JResult<JsonValue<'a>> {
+        let mut more = self.open_list(b']')?;
+        let mut items = Vec::new();
+        while more {
+            items.push(self.value()?);
+            more = self.next_item(b']')?;
         }
-        loop {
+        Ok(JsonValue::Array(items))
+    }
+
+    fn object(&mut self) -> JResult<JsonValue<'a>> {
+        let mut more = self.open_list(b'}')?;
+        let mut fields: Vec<(Cow<'a, [u8]>, JsonValue<'a>)> = Vec::new();
+        while more {
             self.skip_space();
             if self.peek() != Some(b'"') {
                 return Err(JsonError);
@@ -251,17 +261,9 @@ impl<'a> JsonReader<'a> {
             self.pos += 1;
             let item = self.value()?;
             fields.push((name, item));
-            self.skip_space();
-            match self.peek().ok_or(JsonError)? {
-                b',' => self.pos += 1,
-                b'}' => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(JsonValue::Object(fields));
-                }
-                _ => return Err(JsonError),
-            }
+            more = self.next_item(b'}')?;
         }
+        Ok(JsonValue::Object(fields))
     }
 }
 

@@ -210,48 +210,58 @@ public final class Json {
             return depth <= MAX_DEPTH;
         }
 
-        Value array() {
+        /**
+         * Steps into a list (an array or an object) at its opening bracket: whether an item
+         * follows (false: the list closed at once), null past the depth limit.
+         */
+        Boolean openList(byte close) {
             if (!enter()) return null;
             pos++;
-            Value v = new Value(Kind.ARRAY);
-            v.items = new ArrayList<>();
             skipSpace();
-            if (pos < in.length && in[pos] == ']') {
+            if (pos < in.length && in[pos] == close) {
                 pos++;
                 depth--;
-                return v;
+                return false;
             }
-            for (;;) {
+            return true;
+        }
+
+        /**
+         * Steps over what follows an item of a list: a comma (true: another item follows), the
+         * list's closing bracket (false), or null for anything else.
+         */
+        Boolean nextItem(byte close) {
+            skipSpace();
+            if (pos >= in.length) return null;
+            byte c = in[pos];
+            if (c == ',') {
+                pos++;
+                return true;
+            }
+            if (c != close) return null;
+            pos++;
+            depth--;
+            return false;
+        }
+
+        Value array() {
+            Boolean more = openList((byte) ']');
+            Value v = new Value(Kind.ARRAY);
+            v.items = new ArrayList<>();
+            while (Boolean.TRUE.equals(more)) {
                 Value item = value();
                 if (item == null) return null;
                 v.items.add(item);
-                skipSpace();
-                if (pos >= in.length) return null;
-                byte c = in[pos];
-                if (c == ',') {
-                    pos++;
-                } else if (c == ']') {
-                    pos++;
-                    depth--;
-                    return v;
-                } else {
-                    return null;
-                }
+                more = nextItem((byte) ']');
             }
+            return more == null ? null : v;
         }
 
         Value object() {
-            if (!enter()) return null;
-            pos++;
+            Boolean more = openList((byte) '}');
             Value v = new Value(Kind.OBJECT);
             v.fields = new ArrayList<>();
-            skipSpace();
-            if (pos < in.length && in[pos] == '}') {
-                pos++;
-                depth--;
-                return v;
-            }
-            for (;;) {
+            while (Boolean.TRUE.equals(more)) {
                 skipSpace();
                 if (pos >= in.length || in[pos] != '"') return null;
                 String name = str();
@@ -265,19 +275,9 @@ public final class Json {
                 Value item = value();
                 if (item == null) return null;
                 v.fields.add(new Field(name, item));
-                skipSpace();
-                if (pos >= in.length) return null;
-                byte c = in[pos];
-                if (c == ',') {
-                    pos++;
-                } else if (c == '}') {
-                    pos++;
-                    depth--;
-                    return v;
-                } else {
-                    return null;
-                }
+                more = nextItem((byte) '}');
             }
+            return more == null ? null : v;
         }
     }
 
