@@ -63,19 +63,6 @@ bool DecodeKVEntries(const JsonValue& v, KVEntries* out) {
   return true;
 }
 
-void AppendKVEntries(std::string& b, const KVEntries& kv) {
-  b.push_back('[');
-  for (size_t i = 0; i < kv.size(); i++) {
-    if (i > 0) b.push_back(',');
-    b.push_back('[');
-    AppendJsonString(b, kv[i].first);
-    b.push_back(',');
-    AppendJsonString(b, kv[i].second);
-    b.push_back(']');
-  }
-  b.push_back(']');
-}
-
 bool DecodeCommand(const JsonValue& v, Command* out) {
   std::string t;
   if (!TypeOf(v, &t)) return false;
@@ -375,6 +362,19 @@ bool DecodeRecord(const JsonValue& v, Record* out) {
 }
 
 }  // namespace
+
+void AppendKVEntries(std::string& b, const KVEntries& kv) {
+  b.push_back('[');
+  for (size_t i = 0; i < kv.size(); i++) {
+    if (i > 0) b.push_back(',');
+    b.push_back('[');
+    AppendJsonString(b, kv[i].first);
+    b.push_back(',');
+    AppendJsonString(b, kv[i].second);
+    b.push_back(']');
+  }
+  b.push_back(']');
+}
 
 bool DecodeMessage(std::string_view in, Message* out) {
   JsonValue v;

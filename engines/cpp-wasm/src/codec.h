@@ -33,5 +33,6 @@ void EncodeEffects(std::string& b, const std::vector<Effect>& effects);
 // Helpers shared with Inspect.
 void AppendCommand(std::string& b, const Command& c);
 void AppendInstance(std::string& b, const Instance& inst);
+void AppendKVEntries(std::string& b, const KVEntries& kv);
 
 }  // namespace replicant

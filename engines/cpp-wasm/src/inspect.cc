@@ -58,18 +58,8 @@ std::string Node::Inspect() const {
   AppendUintField(b, "size", kv_.Size(), true);
   AppendStringField(b, "digest", Hex16(kv_.Digest()), false);
   AppendField(b, "entries", false);
-  b.push_back('[');
-  first = true;
-  for (const auto& e : kv_.FirstEntries(kInspectKVEntries)) {
-    if (!first) b.push_back(',');
-    first = false;
-    b.push_back('[');
-    AppendJsonString(b, e.first);
-    b.push_back(',');
-    AppendJsonString(b, e.second);
-    b.push_back(']');
-  }
-  b.append("]}");
+  AppendKVEntries(b, kv_.FirstEntries(kInspectKVEntries));
+  b.push_back('}');
 
   AppendField(b, "prepare", false);
   if (prepare_ == nullptr) {

@@ -274,16 +274,17 @@ fn decode_kv_entries(v: &JsonValue<'_>) -> Option<Vec<(String, String)>> {
         .collect()
 }
 
-fn append_kv_entries(b: &mut Vec<u8>, kv: &[(String, String)]) {
+/// Appends `[[key,value],…]`; the store's own pairs (borrowed) and a record's (owned) alike.
+pub fn append_kv_entries<K: AsRef<str>, V: AsRef<str>>(b: &mut Vec<u8>, kv: &[(K, V)]) {
     b.push(b'[');
     for (i, (k, v)) in kv.iter().enumerate() {
         if i > 0 {
             b.push(b',');
         }
         b.push(b'[');
-        append_json_string(b, k);
+        append_json_string(b, k.as_ref());
         b.push(b',');
-        append_json_string(b, v);
+        append_json_string(b, v.as_ref());
         b.push(b']');
     }
     b.push(b']');

@@ -1,8 +1,8 @@
 //! `Node::inspect`: the node's whole state as canonical JSON (docs/protocol.md, "Inspect").
 
 use crate::ballot::{leader_of, NO_LEADER};
-use crate::codec::{append_hex16, append_instance};
-use crate::json::{append_bool_field, append_field, append_json_string, append_string_field, append_uint, append_uint_field};
+use crate::codec::{append_hex16, append_instance, append_kv_entries};
+use crate::json::{append_bool_field, append_field, append_string_field, append_uint, append_uint_field};
 use crate::node::Node;
 
 /// How many KV entries (in ascending key order) `inspect` lists.
@@ -52,18 +52,8 @@ impl Node {
         append_hex16(&mut b, self.kv.digest());
         b.push(b'"');
         append_field(&mut b, "entries", false);
-        b.push(b'[');
-        for (i, (k, v)) in self.kv.first_entries(INSPECT_KV_ENTRIES).into_iter().enumerate() {
-            if i > 0 {
-                b.push(b',');
-            }
-            b.push(b'[');
-            append_json_string(&mut b, k);
-            b.push(b',');
-            append_json_string(&mut b, v);
-            b.push(b']');
-        }
-        b.extend_from_slice(b"]}");
+        append_kv_entries(&mut b, &self.kv.first_entries(INSPECT_KV_ENTRIES));
+        b.push(b'}');
 
         append_field(&mut b, "prepare", false);
         match &self.prepare {

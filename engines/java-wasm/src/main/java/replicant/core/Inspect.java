@@ -42,17 +42,8 @@ final class Inspect {
         Json.appendUintField(b, "size", n.kv.size(), true);
         Json.appendStringField(b, "digest", Json.hex16(n.kv.digest()), false);
         Json.appendField(b, "entries", false);
-        b.append('[');
-        List<String[]> entries = n.kv.firstEntries(INSPECT_KV_ENTRIES);
-        for (int i = 0; i < entries.size(); i++) {
-            if (i > 0) b.append(',');
-            b.append('[');
-            Json.appendString(b, entries.get(i)[0]);
-            b.append(',');
-            Json.appendString(b, entries.get(i)[1]);
-            b.append(']');
-        }
-        b.append("]}");
+        Codec.appendKvEntries(b, n.kv.firstEntries(INSPECT_KV_ENTRIES));
+        b.append('}');
 
         Json.appendField(b, "prepare", false);
         Node.PreparePhase p = n.prepare;
