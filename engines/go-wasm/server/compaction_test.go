@@ -2,8 +2,6 @@ package server
 
 import (
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,34 +115,8 @@ func TestWALRefusesACorruptSnapshot(t *testing.T) {
 // cluster, stopped and started again from its snapshots and logs, reads back every write.
 func TestDurableClusterLogStaysBoundedAndRestartsFromItsSnapshot(t *testing.T) {
 	const snapshotEvery, puts, keys = 16, 300, 10
-	addrs := freeAddrs(t, 6)
-	cfg := FileConfig{CommitIntervalMs: 20, Peers: addrs[:3], Clients: addrs[3:]}
-	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
-	var wals []*WAL
-	start := func() []*Server {
-		var servers []*Server
-		wals = nil
-		for id := 0; id < 3; id++ {
-			s, err := New(cfg, id, uint64(id+1), log.New(io.Discard, "", 0))
-			if err != nil {
-				t.Fatal(err)
-			}
-			w, held, err := OpenWAL(dirs[id], FsyncNever)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.EnableDurability(w, held, snapshotEvery); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Start(); err != nil {
-				t.Fatal(err)
-			}
-			servers = append(servers, s)
-			wals = append(wals, w)
-		}
-		return servers
-	}
-	servers := start()
+	d := startDurableCluster(t, FsyncNever, snapshotEvery)
+	cfg := d.cfg
 	c := leaderClient(t, cfg)
 	want := map[string]string{}
 	var maxLog int64
@@ -154,7 +126,7 @@ func TestDurableClusterLogStaysBoundedAndRestartsFromItsSnapshot(t *testing.T) {
 			t.Fatalf("put %s %s: %q", k, v, got)
 		}
 		want[k] = v
-		for _, w := range wals {
+		for _, w := range d.wals {
 			maxLog = max(maxLog, w.Size())
 		}
 	}
@@ -165,21 +137,13 @@ func TestDurableClusterLogStaysBoundedAndRestartsFromItsSnapshot(t *testing.T) {
 	if limit := int64(8 * snapshotEvery * 250); maxLog > limit {
 		t.Fatalf("a log grew to %d bytes under load, want at most %d with snapshot_every %d", maxLog, limit, snapshotEvery)
 	}
-	for id, dir := range dirs {
+	for id, dir := range d.dirs {
 		if _, err := os.Stat(filepath.Join(dir, WALSnapshotFile)); err != nil {
 			t.Fatalf("n%d wrote no snapshot: %v", id, err)
 		}
 	}
 	c.conn.Close()
-	for _, s := range servers {
-		s.Stop()
-	}
-	servers = start()
-	t.Cleanup(func() {
-		for _, s := range servers {
-			s.Stop()
-		}
-	})
+	d.restart()
 	c = leaderClient(t, cfg)
 	for k, v := range want {
 		if got := doAtLeader(t, cfg, &c, "get "+k); got != v {

@@ -89,31 +89,8 @@ func TestWALNeedsAUsableDataDir(t *testing.T) {
 // A 3-node durable cluster is stopped entirely and started again from its data dirs: every
 // acknowledged write is read back.
 func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
-	addrs := freeAddrs(t, 6)
-	cfg := FileConfig{CommitIntervalMs: 20, Peers: addrs[:3], Clients: addrs[3:]}
-	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
-	start := func() []*Server {
-		var servers []*Server
-		for id := 0; id < 3; id++ {
-			s, err := New(cfg, id, uint64(id+1), log.New(io.Discard, "", 0))
-			if err != nil {
-				t.Fatal(err)
-			}
-			w, held, err := OpenWAL(dirs[id], FsyncAlways)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.EnableDurability(w, held, core.ServerSnapshotEvery); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Start(); err != nil {
-				t.Fatal(err)
-			}
-			servers = append(servers, s)
-		}
-		return servers
-	}
-	servers := start()
+	d := startDurableCluster(t, FsyncAlways, core.ServerSnapshotEvery)
+	cfg := d.cfg
 	c := leaderClient(t, cfg)
 	for _, kv := range []string{"a 1", "b 2", "a 3"} {
 		if got := doAtLeader(t, cfg, &c, "put "+kv); got != "" {
@@ -121,15 +98,7 @@ func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
 		}
 	}
 	c.conn.Close()
-	for _, s := range servers {
-		s.Stop()
-	}
-	servers = start()
-	t.Cleanup(func() {
-		for _, s := range servers {
-			s.Stop()
-		}
-	})
+	d.restart()
 	c = leaderClient(t, cfg)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -142,6 +111,66 @@ func TestDurableClusterKeepsAcknowledgedWritesAcrossAFullRestart(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// durableCluster is three servers, each with its write-ahead log in a data dir of its own, that a
+// test stops entirely and starts again from those dirs.
+type durableCluster struct {
+	t             *testing.T
+	cfg           FileConfig
+	dirs          []string
+	policy        FsyncPolicy
+	snapshotEvery uint64
+	servers       []*Server
+	wals          []*WAL
+}
+
+// startDurableCluster starts the three servers on fresh data dirs; the test's clean-up stops them.
+func startDurableCluster(t *testing.T, policy FsyncPolicy, snapshotEvery uint64) *durableCluster {
+	t.Helper()
+	addrs := freeAddrs(t, 6)
+	d := &durableCluster{t: t, cfg: FileConfig{CommitIntervalMs: 20, Peers: addrs[:3], Clients: addrs[3:]},
+		dirs: []string{t.TempDir(), t.TempDir(), t.TempDir()}, policy: policy, snapshotEvery: snapshotEvery}
+	t.Cleanup(d.stop)
+	d.start()
+	return d
+}
+
+func (d *durableCluster) start() {
+	d.t.Helper()
+	d.servers, d.wals = nil, nil
+	for id, dir := range d.dirs {
+		s, err := New(d.cfg, id, uint64(id+1), log.New(io.Discard, "", 0))
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		w, held, err := OpenWAL(dir, d.policy)
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		if err := s.EnableDurability(w, held, d.snapshotEvery); err != nil {
+			d.t.Fatal(err)
+		}
+		if err := s.Start(); err != nil {
+			d.t.Fatal(err)
+		}
+		d.servers = append(d.servers, s)
+		d.wals = append(d.wals, w)
+	}
+}
+
+func (d *durableCluster) stop() {
+	for _, s := range d.servers {
+		s.Stop()
+	}
+	d.servers = nil
+}
+
+// restart stops every server and starts them all again from their data dirs.
+func (d *durableCluster) restart() {
+	d.t.Helper()
+	d.stop()
+	d.start()
 }
 
 // doAtLeader sends one line to the leader, finding it again when leadership moved (a freshly
