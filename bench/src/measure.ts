@@ -93,6 +93,8 @@ export interface SettingResult {
 }
 
 const WORKLOAD_FILES = { a: join(BENCH_DIR, 'ycsb/workloads/workloada'), b: join(BENCH_DIR, 'ycsb/workloads/workloadb') };
+/** Workload A with every operation an update (bench/ycsb/workloads/footprint): footprint runs. */
+export const FOOTPRINT_WORKLOAD_FILE = join(BENCH_DIR, 'ycsb/workloads/footprint');
 
 function workloadFile(s: Setting): string {
   return s.workload === 'custom' ? s.workload_file! : WORKLOAD_FILES[s.workload];
@@ -206,7 +208,7 @@ async function loadRecords(bed: Testbed, progress: Progress): Promise<SettingRes
     workloadFile: workloadFile(s),
     records: s.records,
     threads: bed.o.threads,
-    properties: bed.system!.ycsbProperties(),
+    properties: { ...bed.system!.ycsbProperties(), ...bed.ycsbExtra },
   });
   const t0 = Date.now();
   let last: YcsbRun | null = null;
@@ -647,13 +649,11 @@ function untrimmedPerNode(bed: Testbed): (number | null)[] {
 }
 
 /**
- * Does a cluster live within its limit? Start it at the setting's memory limit, load the
- * records and drive it closed-loop (the most memory a client can make it hold), then report.
- */
-/**
- * Loads the records and drives the cluster under its memory limit: closed-loop, or at
- * `target_ops_per_s` (the rate its footprint was measured at, so the part of a footprint that
- * grows with the rate is the part that was measured).
+ * Does a cluster live within its limit? Start it at the setting's memory limit, load the records
+ * and drive it closed-loop, or at `target_ops_per_s` (the rate its footprint was measured at, so
+ * the part of a footprint that grows with the rate is the part that was measured), then report.
+ * Every follower runs: its footprint runs held the log at its bound with a follower stopped and
+ * every entry a full update, so whether a follower falls behind here is within what was measured.
  */
 export async function measureSurvival(setting: Setting, o: BenchOptions, scratchDir: string, target_ops_per_s?: number): Promise<Survival> {
   const dir = join(scratchDir, setting.id);
@@ -721,6 +721,35 @@ export function heldLogAtBound(untrimmed: (number | null)[], bound = SERVER_LOG_
 }
 
 /**
+ * Stops one follower (SIGSTOP, followerToStop) until the returned function resumes it, and has
+ * every later YCSB process ask the leader first (a new one asks node 0 first; were that the
+ * stopped node, every thread would wait out its reply timeout, 5 s, before moving on). etcd
+ * has no log bound of ours to hold: nothing is stopped there. Returns the stopped node or null.
+ */
+async function stopOneFollower(bed: Testbed, run: number): Promise<{ stopped: number | null; resume: () => void }> {
+  if (bed.setting.system === 'etcd') return { stopped: null, resume: () => {} };
+  const leader = await bed.system!.leader();
+  const stopped = followerToStop(leader, bed.o.nodes, run);
+  const pid = stopped === null ? null : bed.system!.pid(stopped);
+  if (leader !== null) bed.ycsbExtra = { 'replicant.first_node': String(leader) };
+  if (!pid) return { stopped: null, resume: () => {} };
+  process.kill(pid, 'SIGSTOP');
+  let resumed = false;
+  return {
+    stopped,
+    resume: () => {
+      if (resumed) return;
+      resumed = true;
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // gone already: nothing to resume
+      }
+    },
+  };
+}
+
+/**
  * A system's fixed memory footprint: what each node holds with YCSB's clients connected and
  * served closed-loop with almost no data (1,000 records), measured the way its limit is enforced — the Go heap (GC'd
  * live heap, which counts buffers the OS has not yet paged in) or RSS for Go and etcd, the heap
@@ -735,7 +764,7 @@ export function heldLogAtBound(untrimmed: (number | null)[], bound = SERVER_LOG_
  * was below a fourth draw about once in four (docs/benchmarks.md, "Memory at ratio 1.25").
  */
 export async function measureFootprint(setting: Setting, o: BenchOptions, scratchDir: string, run = 1): Promise<Footprint> {
-  const s: Setting = { ...setting, id: `${setting.system}-footprint-${run}`, records: 1000, memory_bytes: 0, baseline_bytes: 0, cpu_quota_cores: null };
+  const s: Setting = { ...setting, id: `${setting.system}-footprint-${run}`, records: 1000, memory_bytes: 0, baseline_bytes: 0, cpu_quota_cores: null, workload: 'custom', workload_file: FOOTPRINT_WORKLOAD_FILE };
   const dir = join(scratchDir, s.id);
   mkdirSync(dir, { recursive: true });
   const bed = new Testbed(s, o, dir);
@@ -746,32 +775,19 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
     let memory: MemoryWatchSummary[];
     let sat: ProbeDetail;
     let stopped: number | null = null;
-    let stoppedPid: number | null = null;
     try {
       const load = await loadRecords(bed, () => {});
       if (!load.ok) throw new Error(`${s.system}: footprint load failed (see ${dir})`);
-      // Every client connected and served as fast as the cluster goes (closed loop): the buffers
-      // and the not-yet-trimmed log at full speed are part of what a node holds besides its data.
-      // etcd has no log bound of ours to hold (it compacts by its own rules): it runs as it is.
-      if (s.system !== 'etcd') {
-        const leader = await bed.system!.leader();
-        stopped = followerToStop(leader, o.nodes, run);
-        stoppedPid = stopped === null ? null : bed.system!.pid(stopped);
-        // A new YCSB process asks node 0 first; were that the stopped node, every thread would
-        // wait out its reply timeout (5 s) before moving on.
-        if (leader !== null) bed.ycsbExtra = { 'replicant.first_node': String(leader) };
-      }
-      if (stoppedPid) process.kill(stoppedPid, 'SIGSTOP');
+      // Every client connected and served as fast as the cluster goes (closed loop), every
+      // operation an update, one follower stopped: the buffers, the queue to the stopped node and
+      // the log held at its bound with a full value in every entry are the most a node holds
+      // besides its data.
+      const held = await stopOneFollower(bed, run);
+      stopped = held.stopped;
       try {
         sat = await probeOnce(bed, 'saturation', undefined, 0);
       } finally {
-        if (stoppedPid) {
-          try {
-            process.kill(stoppedPid, 'SIGCONT');
-          } catch {
-            // gone already: nothing to resume
-          }
-        }
+        held.resume();
       }
     } finally {
       memory = watch.stop();
@@ -808,7 +824,7 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
       for (const g of bed.groups) perNode.push(g.memoryPeakBytes());
       how = 'cgroup memory.max_usage_in_bytes';
     }
-    if (stopped !== null) how += `, with one follower stopped so the log is held at its bound (${SERVER_LOG_BOUND_ENTRIES} entries)`;
+    if (stopped !== null) how += `, updates only with one follower stopped so the log is held at its bound (${SERVER_LOG_BOUND_ENTRIES} entries)`;
     const bytes = Math.ceil(Math.max(...perNode) / 2 ** 20) * 2 ** 20;
     const rate = sat.ycsb_overall_ops_per_s;
     return { bytes, per_node_bytes: perNode, how, saturation_ops_per_s: rate, memory, untrimmed_log_max: untrimmed, stopped_follower: stopped, runs: [{ bytes, saturation_ops_per_s: rate }] };
