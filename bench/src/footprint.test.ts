@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_LOG_BOUND_ENTRIES, combineFootprints, followerToStop, heldLogAtBound, untrimmedLogMax, type Footprint } from './measure.ts';
+import { FOOTPRINT_WORKLOAD_FILE, SERVER_LOG_BOUND_ENTRIES, combineFootprints, followerToStop, heldLogAtBound, untrimmedLogMax, type Footprint } from './measure.ts';
 import { emptySummary } from './memory-watch.ts';
+import { BENCH_DIR } from './ycsb.ts';
 
 const MiB = 2 ** 20;
 const run = (bytes_mib: number, rate: number, perNode: number[], untrimmed: (number | null)[]): Footprint => ({
@@ -74,5 +77,16 @@ describe('heldLogAtBound', () => {
     expect(heldLogAtBound([null, null, null])).toBe(false);
     expect(heldLogAtBound([SERVER_LOG_BOUND_ENTRIES, 0, 0])).toBe(true);
     expect(heldLogAtBound([4095, 4096], 4096)).toBe(true);
+  });
+});
+
+describe('the footprint workload', () => {
+  const props = (file: string) => Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => /^\w+=/.test(l)).map((l) => l.split('=', 2) as [string, string]));
+  it('is workload A with every operation an update: the largest entry the log can hold', () => {
+    const f = props(FOOTPRINT_WORKLOAD_FILE);
+    const a = props(join(BENCH_DIR, 'ycsb/workloads/workloada'));
+    expect(Number(f.updateproportion)).toBe(1);
+    for (const k of ['readproportion', 'scanproportion', 'insertproportion', 'readmodifywriteproportion']) expect(Number(f[k]), k).toBe(0);
+    for (const k of ['fieldcount', 'fieldlength', 'fieldlengthdistribution', 'requestdistribution', 'insertorder', 'workload']) expect(f[k], k).toBe(a[k]);
   });
 });
