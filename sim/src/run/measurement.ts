@@ -200,11 +200,20 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // 7.5 M records and a 20 s warm-up (§4.3, §5.1), so the run starts from the settled
     // collector: each node's phase just after its second-to-last young pause of the dry run.
     const follower = dryRun(card, s, engine, 'follower', horizon_us);
-    const l = settledState(rt.events, snapshots);
-    const f = settledState(follower.rt.events, follower.snapshots);
+    // The settled start is taken near the dry run's end, and the run lasts warm-up + window
+    // after it: when a node's full collection (beyond the horizon, so not the window's event)
+    // would fall inside the run, that start is moved back until it no longer does. Otherwise a
+    // rate whose full collection comes just after the horizon would get it in its short window,
+    // which the rates below (full collection later) and above (in the horizon: its own window
+    // and shortcut) do not: the verdict would fall and rise again with the rate (issue 10).
+    const run_s = s.warmup_s + out.window_s;
+    const lFull = leader.fullCollectionBefore(horizon_us + run_s * 1e6);
+    const fFull = follower.fullCollectionBefore(horizon_us + run_s * 1e6);
+    const l = settledState(rt.events, snapshots, lFull === null ? Infinity : lFull - run_s);
+    const f = settledState(follower.rt.events, follower.snapshots, fFull === null ? Infinity : fFull - run_s);
     if (l && f) {
       out.g1_start = [l, f];
-      const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, horizon_us / 1e6, leader, follower);
+      const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, Math.min(horizon_us / 1e6, lFull ?? Infinity, fFull ?? Infinity), leader, follower);
       if (phases) out.g1_phases = phases;
     }
   }
@@ -323,13 +332,15 @@ function episodesAround(warmup_s: number, pause_s: number, sorted: number[], lea
 
 type Snapshot = { t_s: number; state: G1State };
 
-/** The collector's phase at the first snapshot after its second-to-last young (or mixed) pause;
- * null when it paused fewer than three times (nothing settled to start from). */
-function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[]): G1State | null {
+/** The collector's phase at the first snapshot after its second-to-last young (or mixed) pause
+ * among those whose snapshot comes before `latest_s`; null when it paused fewer than three times
+ * (nothing settled to start from). */
+function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[], latest_s: number = Infinity): G1State | null {
   const pauses = events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed' || e.kind === 'g1_mixed_dense').map((e) => e.t_s);
-  if (pauses.length < 3) return null;
-  const after = pauses[pauses.length - 2]!;
-  return snapshots.find((x) => x.t_s > after)?.state ?? null;
+  const startAfter = (t: number) => snapshots.find((x) => x.t_s > t);
+  const eligible = latest_s === Infinity ? pauses : pauses.filter((t) => (startAfter(t)?.t_s ?? Infinity) < latest_s);
+  if (pauses.length < 3 || eligible.length < 2) return null;
+  return startAfter(eligible[eligible.length - 2]!)?.state ?? null;
 }
 
 /** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
@@ -345,16 +356,30 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
   const g1 = rt as unknown as Partial<G1Runtime>;
   let updatesDue = 0;
   const snapshots: { t_s: number; state: G1State }[] = [];
-  for (let t = 0; t < horizon_us; t += DRY_STEP_US) {
-    if (g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
-    if (rt.onUpdate) {
-      updatesDue += updatesPerStep;
-      for (; updatesDue >= 1; updatesDue--) rt.onUpdate();
+  let t = 0;
+  const advance = (until_us: number, snap: boolean) => {
+    for (; t < until_us; t += DRY_STEP_US) {
+      if (snap && g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
+      if (rt.onUpdate) {
+        updatesDue += updatesPerStep;
+        for (; updatesDue >= 1; updatesDue--) rt.onUpdate();
+      }
+      rt.charge(t, bytesPerOp * opsPerStep, 0);
+      if (rt.oom_at_us !== null) return;
     }
-    rt.charge(t, bytesPerOp * opsPerStep, 0);
-    if (rt.oom_at_us !== null) break;
-  }
-  return { rt, snapshots };
+  };
+  advance(horizon_us, true);
+  const kept = rt.events.length;
+  /** The time (s) of the first full collection before `until_us`, the dry run carried on past
+   * its horizon to look (what it finds there is not kept in its events). */
+  const fullCollectionBefore = (until_us: number): number | null => {
+    const inHorizon = rt.events.find((e) => e.kind === 'g1_full');
+    if (inHorizon) return inHorizon.t_s;
+    if (rt.oom_at_us === null) advance(until_us, false);
+    const late = rt.events.splice(kept);
+    return late.find((e) => e.kind === 'g1_full' && e.t_s * 1e6 < until_us)?.t_s ?? null;
+  };
+  return { rt, snapshots, fullCollectionBefore };
 }
 
 /** The spec with its window lengthened to what the model asks for at its rate. */
