@@ -207,13 +207,14 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // which the rates below (full collection later) and above (in the horizon: its own window
     // and shortcut) do not: the verdict would fall and rise again with the rate (issue 10).
     const run_s = s.warmup_s + out.window_s;
-    const lFull = leader.fullCollectionBefore(horizon_us + run_s * 1e6);
-    const fFull = follower.fullCollectionBefore(horizon_us + run_s * 1e6);
-    const l = settledState(rt.events, snapshots, lFull === null ? Infinity : lFull - run_s);
-    const f = settledState(follower.rt.events, follower.snapshots, fFull === null ? Infinity : fFull - run_s);
+    const until_us = horizon_us + run_s * 1e6;
+    const l = settledState(rt.events, snapshots, leader.fullCollectionsBefore(until_us), run_s);
+    const f = settledState(follower.rt.events, follower.snapshots, follower.fullCollectionsBefore(until_us), run_s);
     if (l && f) {
       out.g1_start = [l, f];
-      const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, Math.min(horizon_us / 1e6, lFull ?? Infinity, fFull ?? Infinity), leader, follower);
+      // (The shortcut's anchored runs end within the horizon: a full collection in them is one
+      // of their episodes.)
+      const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, horizon_us / 1e6, leader, follower);
       if (phases) out.g1_phases = phases;
     }
   }
@@ -333,14 +334,18 @@ function episodesAround(warmup_s: number, pause_s: number, sorted: number[], lea
 type Snapshot = { t_s: number; state: G1State };
 
 /** The collector's phase at the first snapshot after its second-to-last young (or mixed) pause
- * among those whose snapshot comes before `latest_s`; null when it paused fewer than three times
- * (nothing settled to start from). */
-function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[], latest_s: number = Infinity): G1State | null {
+ * — or an earlier one, the latest whose run (`run_s` from that snapshot) holds none of the node's
+ * full collections `fulls_s`; null when it paused fewer than three times (nothing settled to
+ * start from) or no such pause is left. */
+function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[], fulls_s: number[] = [], run_s = 0): G1State | null {
   const pauses = events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed' || e.kind === 'g1_mixed_dense').map((e) => e.t_s);
-  const startAfter = (t: number) => snapshots.find((x) => x.t_s > t);
-  const eligible = latest_s === Infinity ? pauses : pauses.filter((t) => (startAfter(t)?.t_s ?? Infinity) < latest_s);
-  if (pauses.length < 3 || eligible.length < 2) return null;
-  return startAfter(eligible[eligible.length - 2]!)?.state ?? null;
+  if (pauses.length < 3) return null;
+  for (let i = pauses.length - 2; i >= 0; i--) {
+    const start = snapshots.find((x) => x.t_s > pauses[i]!);
+    if (!start) return null;
+    if (!fulls_s.some((t) => t > start.t_s && t <= start.t_s + run_s)) return start.state;
+  }
+  return null;
 }
 
 /** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
@@ -370,16 +375,14 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
   };
   advance(horizon_us, true);
   const kept = rt.events.length;
-  /** The time (s) of the first full collection before `until_us`, the dry run carried on past
-   * its horizon to look (what it finds there is not kept in its events). */
-  const fullCollectionBefore = (until_us: number): number | null => {
-    const inHorizon = rt.events.find((e) => e.kind === 'g1_full');
-    if (inHorizon) return inHorizon.t_s;
+  /** The times (s) of the full collections before `until_us`, the dry run carried on past its
+   * horizon to look (what it finds there is not kept in its events). Call once. */
+  const fullCollectionsBefore = (until_us: number): number[] => {
     if (rt.oom_at_us === null) advance(until_us, false);
     const late = rt.events.splice(kept);
-    return late.find((e) => e.kind === 'g1_full' && e.t_s * 1e6 < until_us)?.t_s ?? null;
+    return [...rt.events, ...late].filter((e) => e.kind === 'g1_full' && e.t_s * 1e6 < until_us).map((e) => e.t_s);
   };
-  return { rt, snapshots, fullCollectionBefore };
+  return { rt, snapshots, fullCollectionsBefore };
 }
 
 /** The spec with its window lengthened to what the model asks for at its rate. */
