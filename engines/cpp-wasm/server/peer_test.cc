@@ -46,31 +46,45 @@ int SocketOption(int fd, int opt) {
   return v;
 }
 
+// A loopback link set up as the server sets its peer links: the listener's receive buffer
+// (inherited by what it accepts) and the dialer's send buffer bounded.
+struct BoundedLoopback {
+  int listener = -1;
+  int dialed = -1;
+  ~BoundedLoopback() {
+    if (dialed >= 0) close(dialed);
+    if (listener >= 0) close(listener);
+  }
+};
+
+void OpenBoundedLoopback(BoundedLoopback* link) {
+  std::string err;
+  link->listener = ListenOn(Address{"127.0.0.1", "0"}, &err);
+  ASSERT_GE(link->listener, 0) << err;
+  SetReceiveBuffer(link->listener, kPeerSocketBufferBytes);
+  sockaddr_storage sa{};
+  socklen_t len = sizeof sa;
+  ASSERT_EQ(getsockname(link->listener, reinterpret_cast<sockaddr*>(&sa), &len), 0);
+  char port[16];
+  std::snprintf(port, sizeof port, "%u", ntohs(reinterpret_cast<sockaddr_in*>(&sa)->sin_port));
+  link->dialed = Dial(Address{"127.0.0.1", port});
+  ASSERT_GE(link->dialed, 0);
+  SetSendBuffer(link->dialed, kPeerSocketBufferBytes);
+}
+
 // The kernel's buffers of a peer connection are bounded on both ends (autotuned loopback
 // buffers held megabytes for a stopped peer, out of reach of the queue's limits), as the server
 // sets them: the dialer's send buffer, and the listener's receive buffer, which the connections
 // it accepts inherit. Linux reports twice the size asked for (its bookkeeping).
 TEST(PeerLink, SocketBuffersAreBounded) {
-  std::string err;
-  Address any{"127.0.0.1", "0"};
-  const int listener = ListenOn(any, &err);
-  ASSERT_GE(listener, 0) << err;
-  SetReceiveBuffer(listener, kPeerSocketBufferBytes);
-  sockaddr_storage sa{};
-  socklen_t len = sizeof sa;
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&sa), &len), 0);
-  char port[16];
-  std::snprintf(port, sizeof port, "%u", ntohs(reinterpret_cast<sockaddr_in*>(&sa)->sin_port));
-  const int dialed = Dial(Address{"127.0.0.1", port});
-  ASSERT_GE(dialed, 0);
-  SetSendBuffer(dialed, kPeerSocketBufferBytes);
-  const int accepted = accept(listener, nullptr, nullptr);
+  BoundedLoopback link;
+  ASSERT_NO_FATAL_FAILURE(OpenBoundedLoopback(&link));
+  const int dialed = link.dialed;
+  const int accepted = accept(link.listener, nullptr, nullptr);
   ASSERT_GE(accepted, 0);
   EXPECT_LE(SocketOption(dialed, SO_SNDBUF), 2 * kPeerSocketBufferBytes);
   EXPECT_LE(SocketOption(accepted, SO_RCVBUF), 2 * kPeerSocketBufferBytes);
   close(accepted);
-  close(dialed);
-  close(listener);
 }
 
 // A link's write that makes no progress for kMaxPeerWriteStall gives up (the sender thread then
@@ -78,19 +92,10 @@ TEST(PeerLink, SocketBuffersAreBounded) {
 // node heard nothing for 8 s while 64 kB sat in the leader's send buffer). The peer here accepts
 // and never reads, with small kernel buffers on both ends.
 TEST(PeerLink, AWriteThatMakesNoProgressStalls) {
-  std::string err;
-  const int listener = ListenOn(Address{"127.0.0.1", "0"}, &err);
-  ASSERT_GE(listener, 0) << err;
-  SetReceiveBuffer(listener, kPeerSocketBufferBytes);
-  sockaddr_storage sa{};
-  socklen_t len = sizeof sa;
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&sa), &len), 0);
-  char port[16];
-  std::snprintf(port, sizeof port, "%u", ntohs(reinterpret_cast<sockaddr_in*>(&sa)->sin_port));
-  const int dialed = Dial(Address{"127.0.0.1", port});
-  ASSERT_GE(dialed, 0);
-  SetSendBuffer(dialed, kPeerSocketBufferBytes);
-  const int accepted = accept(listener, nullptr, nullptr);  // open, never read
+  BoundedLoopback link;
+  ASSERT_NO_FATAL_FAILURE(OpenBoundedLoopback(&link));
+  const int dialed = link.dialed;
+  const int accepted = accept(link.listener, nullptr, nullptr);  // open, never read
   ASSERT_GE(accepted, 0);
   const std::string data(4 << 20, 'x');  // far more than both kernels' buffers hold
   auto written = std::async(std::launch::async,
@@ -100,8 +105,6 @@ TEST(PeerLink, AWriteThatMakesNoProgressStalls) {
   EXPECT_TRUE(done) << "the write was still blocked after 20 s";
   EXPECT_EQ(written.get(), WriteResult::kStalled);
   close(accepted);
-  close(dialed);
-  close(listener);
 }
 
 }  // namespace

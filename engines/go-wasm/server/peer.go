@@ -28,7 +28,7 @@ type peerLink struct {
 	queuedAt    []time.Time // when each queued message was queued
 	queuedBytes int
 	now         func() time.Time // time.Now; a test's clock
-	up          bool // connected: sends are queued only while true
+	up          bool             // connected: sends are queued only while true
 	stopped     bool
 	conn        net.Conn
 }

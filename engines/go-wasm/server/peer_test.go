@@ -16,10 +16,7 @@ import (
 // through when it resumes (issue 20: the resumed node's catch-up starved the leader).
 func TestPeerLinkDropsMessagesQueuedTooLong(t *testing.T) {
 	addrs := freeAddrs(t, 4)
-	s, err := New(FileConfig{CommitIntervalMs: 150, Peers: addrs[:2], Clients: addrs[2:]}, 0, 1, log.New(io.Discard, "", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newTestServer(t, addrs)
 	var mu sync.Mutex
 	clock := time.Unix(1000, 0)
 	p := newPeerLink(s, 1, addrs[1])
@@ -61,14 +58,7 @@ func TestPeerLinkSocketBuffersAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	s, err := New(FileConfig{CommitIntervalMs: 150, Peers: addrs[:2], Clients: addrs[2:]}, 0, 1, log.New(io.Discard, "", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newPeerLink(s, 1, addrs[1])
-	s.wg.Add(1)
-	go p.run()
-	defer p.close()
+	s, p := runPeerLink(t, addrs)
 	served, err := ln.Accept()
 	if err != nil {
 		t.Fatal(err)
@@ -123,14 +113,7 @@ func TestPeerLinkRedialsALinkThatMakesNoWriteProgress(t *testing.T) {
 			accepted <- c // held open, never read
 		}
 	}()
-	s, err := New(FileConfig{CommitIntervalMs: 150, Peers: addrs[:2], Clients: addrs[2:]}, 0, 1, log.New(io.Discard, "", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newPeerLink(s, 1, addrs[1])
-	s.wg.Add(1)
-	go p.run()
-	defer p.close()
+	_, p := runPeerLink(t, addrs)
 	first := <-accepted
 	defer first.Close()
 	waitFor(t, "the link to come up", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.up })
@@ -145,4 +128,25 @@ func TestPeerLinkRedialsALinkThatMakesNoWriteProgress(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("the link to a peer that stopped reading was not redialled within 20 s (write stall limit %v)", maxPeerWriteStall)
 	}
+}
+
+// A server as node 0 of two peers (addrs[:2]; clients on addrs[2:]) that logs nothing.
+func newTestServer(t *testing.T, addrs []string) *Server {
+	t.Helper()
+	s, err := New(FileConfig{CommitIntervalMs: 150, Peers: addrs[:2], Clients: addrs[2:]}, 0, 1, log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// newTestServer with its link to peer 1 dialling and writing, closed when the test ends.
+func runPeerLink(t *testing.T, addrs []string) (*Server, *peerLink) {
+	t.Helper()
+	s := newTestServer(t, addrs)
+	p := newPeerLink(s, 1, addrs[1])
+	s.wg.Add(1)
+	go p.run()
+	t.Cleanup(p.close)
+	return s, p
 }

@@ -35,7 +35,7 @@ func groupMean(groups, batches uint64) string {
 
 // coreView is the core's side of a status line, read from its Inspect JSON.
 type coreView struct {
-	role, leader                                        string
+	role, leader                                             string
 	ballot, elections, lastIndex, lastExecuted, gle, replays uint64
 }
 
