@@ -68,6 +68,24 @@ func TestUnknownOutcomes(t *testing.T) {
 	}
 }
 
+// Unknown puts whose value no read returned are checked with one stand-in value: the stale read
+// after the acknowledged put is still caught, a read unknown put keeps its value, and an unread
+// one still makes the key present for a later del (ok-unread-unknown-put-makes-del-ok.jsonl).
+func TestUnreadUnknownPutsShareOneValue(t *testing.T) {
+	v := Check(mustParse(t, "../testdata/bad-unread-unknown-put-hides-nothing.jsonl"), 0).Verdict
+	if v.Verdict != Violation || v.UnknownWrites != 2 || v.UnreadUnknownPuts != 2 || v.Checked != 5 {
+		t.Fatalf("both unknown puts unread, the stale read still caught: %+v", v)
+	}
+	v = Check(mustParse(t, "../testdata/bad-unknown-write-flickers.jsonl"), 0).Verdict
+	if v.Verdict != Violation || v.UnreadUnknownPuts != 0 {
+		t.Fatalf("a read unknown put keeps its value: %+v", v)
+	}
+	v = Check(mustParse(t, "../testdata/ok-unread-unknown-put-makes-del-ok.jsonl"), 0).Verdict
+	if v.Verdict != Linearizable || v.UnreadUnknownPuts != 1 {
+		t.Fatalf("an unread unknown put may have made the key present: %+v", v)
+	}
+}
+
 func TestVisualisation(t *testing.T) {
 	c := Check(mustParse(t, "../testdata/bad-stale-read.jsonl"), 0)
 	var buf bytes.Buffer

@@ -21,6 +21,8 @@ export interface Verdict {
   checked: number;
   dropped_reads: number;
   unknown_writes: number;
+  /** unknown writes left out because no read returned their value (they constrain nothing) */
+  unread_unknown_puts: number;
   keys: number;
   violating_keys: string[];
   /** history indices of the operations the longest partial linearization could not place */

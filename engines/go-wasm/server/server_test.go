@@ -12,19 +12,6 @@ import (
 	"time"
 )
 
-func freeAddrs(t *testing.T, n int) []string {
-	var out []string
-	for i := 0; i < n; i++ {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, ln.Addr().String())
-		ln.Close()
-	}
-	return out
-}
-
 func startCluster(t *testing.T, n int) (FileConfig, []*Server) {
 	addrs := freeAddrs(t, 2*n)
 	cfg := FileConfig{CommitIntervalMs: 20, Peers: addrs[:n], Clients: addrs[n:]}

@@ -133,6 +133,16 @@ pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) 
 mod tests {
     use super::*;
 
+    /// A peer link on loopback as the server makes one: the dialled end and the accepted end.
+    async fn peer_link_pair() -> (TcpStream, TcpStream) {
+        let listener = listen_for_peers("127.0.0.1:0".parse().unwrap()).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let accepting = tokio::spawn(async move { listener.accept().await });
+        let dialed = dial_peer(addr).await.unwrap();
+        let (accepted, _) = accepting.await.unwrap().unwrap();
+        (dialed, accepted)
+    }
+
     // The kernel's buffers on a peer link are bounded on both ends (autotuned loopback buffers
     // held megabytes for a stopped peer, out of reach of the queue's limits). Linux reports
     // twice the size asked for (its bookkeeping overhead).
@@ -140,15 +150,11 @@ mod tests {
     fn peer_socket_buffers_are_bounded() {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
-            let listener = listen_for_peers("127.0.0.1:0".parse().unwrap()).unwrap();
-            let addr = listener.local_addr().unwrap();
-            let accepting = tokio::spawn(async move { listener.accept().await });
-            let dialed = dial_peer(addr).await;
-            let accepted = accepting.await.unwrap();
+            let (dialed, accepted) = peer_link_pair().await;
             let bound = 2 * PEER_SOCKET_BUFFER_BYTES;
-            let send = TcpSocket::from_std_stream(dialed.unwrap().into_std().unwrap()).send_buffer_size().unwrap();
+            let send = TcpSocket::from_std_stream(dialed.into_std().unwrap()).send_buffer_size().unwrap();
             assert!(send <= bound, "the link's send buffer is {send} bytes");
-            let recv = TcpSocket::from_std_stream(accepted.unwrap().0.into_std().unwrap()).recv_buffer_size().unwrap();
+            let recv = TcpSocket::from_std_stream(accepted.into_std().unwrap()).recv_buffer_size().unwrap();
             assert!(recv <= bound, "a peer connection's receive buffer is {recv} bytes");
         });
     }
@@ -161,11 +167,7 @@ mod tests {
     fn a_write_that_makes_no_progress_fails() {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
-            let listener = listen_for_peers("127.0.0.1:0".parse().unwrap()).unwrap();
-            let addr = listener.local_addr().unwrap();
-            let accepting = tokio::spawn(async move { listener.accept().await });
-            let mut dialed = dial_peer(addr).await.unwrap();
-            let _held = accepting.await.unwrap().unwrap(); // open, never read
+            let (mut dialed, _held) = peer_link_pair().await; // the accepted end: open, never read
             // far more than both kernels' buffers hold
             let buf = vec![b'x'; 4 << 20];
             let r = tokio::time::timeout(Duration::from_secs(20), write_with_progress(&mut dialed, &buf)).await;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,15 +19,17 @@ import org.junit.jupiter.api.Test;
 /** The server as a process: its log lines, and what its SIGTERM path still has to load. */
 class ServerProcessTest {
     @Test
+    void testPortsAreBelowTheEphemeralRangeAndDistinct() throws IOException {
+        List<Integer> ports = TestPorts.free(6);
+        int lo = TestPorts.ephemeralRange()[0];
+        assertTrue(ports.stream().allMatch(p -> p >= TestPorts.LOWEST && p < lo), "ports " + ports + " below " + lo);
+        assertEquals(6, ports.stream().distinct().count(), "distinct: " + ports);
+    }
+
+    @Test
     void logLinesCarryTheWallClockLikeTheOtherServers() {
         LocalDateTime at = LocalDateTime.of(2026, 11, 27, 0, 12, 28, 123_456_000);
         assertEquals("[java n2] 2026/11/27 00:12:28.123456 status {}", Server.logLine(2, at, "status {}"));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /**
@@ -42,9 +43,10 @@ class ServerProcessTest {
     void stopPathIsLoadedBeforeTheFirstStatusLineAndSigtermExitsZero() throws Exception {
         Path dir = Files.createTempDirectory("replicant-java-stop");
         Path cfg = dir.resolve("cluster.json");
-        Files.writeString(cfg, "{\"peers\":[\"127.0.0.1:" + freePort() + "\",\"127.0.0.1:" + freePort()
-                + "\",\"127.0.0.1:" + freePort() + "\"],\"clients\":[\"127.0.0.1:" + freePort() + "\",\"127.0.0.1:"
-                + freePort() + "\",\"127.0.0.1:" + freePort() + "\"],\"commit_interval_ms\":50}");
+        List<Integer> port = TestPorts.free(6);
+        Files.writeString(cfg, "{\"peers\":[\"127.0.0.1:" + port.get(0) + "\",\"127.0.0.1:" + port.get(1)
+                + "\",\"127.0.0.1:" + port.get(2) + "\"],\"clients\":[\"127.0.0.1:" + port.get(3) + "\",\"127.0.0.1:"
+                + port.get(4) + "\",\"127.0.0.1:" + port.get(5) + "\"],\"commit_interval_ms\":50}");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xlog:class+load=info:stderr", "-cp", "target/classes",
                 "replicant.server.Main", cfg.toString(), "--id", "0");
