@@ -55,6 +55,7 @@ void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& 
   ballot_ = b;
   // the election's own wait bounds the round trip; the leader waits as long for answers
   leader_backoff_ = backoff;
+  quorum_backoff_ = backoff;
   election_backoff_ = 0;
   quorum_tick_ = 0;
   std::fill(heard_tick_.begin(), heard_tick_.end(), 0);
@@ -489,10 +490,16 @@ void Node::OnCommitTimer() {
   if (!IsLeader()) return;
   if (cfg_.check_quorum) {
     quorum_tick_++;
-    const uint64_t heard = HeardWithinWindow();
+    const uint64_t window = kQuorumWindowTicks << quorum_backoff_;
+    const uint64_t heard = HeardWithin(window);
     if (heard < Majority()) {
       StepDown(heard);
       return;
+    }
+    // the stretched window only covers the first answers' round trip; once answers flow as
+    // often as the plain window asks, a lost majority is noticed as fast as ever
+    if (quorum_backoff_ > 0 && quorum_tick_ >= window && HeardWithin(kQuorumWindowTicks) >= Majority()) {
+      quorum_backoff_ = 0;
     }
   }
   GcHandoffTick();
@@ -673,13 +680,13 @@ void Node::RepairAcknowledged(const Message& m) {
 
 // --- check-quorum ---
 
-// HeardWithinWindow counts the nodes (this one included) heard within the last
-// kQuorumWindowTicks heartbeats. A new leader's peers count as heard at its tick 0, which
-// gives every peer one full window to answer.
-uint64_t Node::HeardWithinWindow() const {
+// HeardWithin counts the nodes (this one included) heard within the last window_ticks
+// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer one
+// full window to answer.
+uint64_t Node::HeardWithin(uint64_t window_ticks) const {
   uint64_t heard = 1;
   for (uint64_t p = 0; p < heard_tick_.size(); p++) {
-    if (p != cfg_.id && heard_tick_[p] + (kQuorumWindowTicks << leader_backoff_) >= quorum_tick_) heard++;
+    if (p != cfg_.id && heard_tick_[p] + window_ticks >= quorum_tick_) heard++;
   }
   return heard;
 }
@@ -691,7 +698,7 @@ void Node::StepDown(uint64_t heard) {
   t.kind = TraceKind::kStepDown;
   t.ballot = ballot_;
   t.count = heard;
-  t.value = (kQuorumWindowTicks << leader_backoff_) * cfg_.commit_interval_us;
+  t.value = (kQuorumWindowTicks << quorum_backoff_) * cfg_.commit_interval_us;
   EmitTrace(t);
   ballot_ = (ballot_ & ~uint64_t{0xff}) | kNoLeader;
   CancelTimer(TimerName::kCommit);

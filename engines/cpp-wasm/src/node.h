@@ -170,7 +170,7 @@ class Node {
   void OnCommitResponse(const Message& m);
   void Repair(uint64_t peer, uint64_t from, uint64_t up_to);
   void RepairAcknowledged(const Message& m);
-  uint64_t HeardWithinWindow() const;
+  uint64_t HeardWithin(uint64_t window_ticks) const;
   void StepDown(uint64_t heard);
   void Execute();
   void OnMessage(const Message& m);
@@ -277,10 +277,13 @@ class Node {
   bool lease_held_ = false;
   // election backoff (docs/protocol.md, "Election backoff"): elections this node lost since it
   // last saw a leader, at most kElectionBackoffMax; every election delay it draws is multiplied
-  // by 2 to that power. leader_backoff_ keeps the winning phase's value: the leader's quorum
-  // window and accept time-out are stretched by the same factor.
+  // by 2 to that power. leader_backoff_ keeps the winning phase's value: the leader's accept
+  // time-out is stretched by that factor for its term. quorum_backoff_ stretches its quorum
+  // window by the same factor only until a majority has answered within the unstretched window
+  // after one full stretched one; then it is 0.
   uint64_t election_backoff_ = 0;
   uint64_t leader_backoff_ = 0;
+  uint64_t quorum_backoff_ = 0;
 
   // Persist bookkeeping (durability.cc; all zero in durability none).
   struct DurableState {

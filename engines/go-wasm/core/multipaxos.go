@@ -42,6 +42,7 @@ func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance, 
 	n.ballot = b
 	// the election's own wait bounds the round trip; the leader waits as long for answers
 	n.leaderBackoff = backoff
+	n.quorumBackoff = backoff
 	n.electionBackoff = 0
 	n.quorumTick = 0
 	clear(n.heardTick)
@@ -425,9 +426,15 @@ func (n *Node) onCommitTimer() {
 	}
 	if n.cfg.CheckQuorum {
 		n.quorumTick++
-		if heard := n.heardWithinWindow(); heard < n.majority() {
+		window := uint64(QuorumWindowTicks) << n.quorumBackoff
+		if heard := n.heardWithin(window); heard < n.majority() {
 			n.stepDown(heard)
 			return
+		}
+		// the stretched window only covers the first answers' round trip; once answers flow
+		// as often as the plain window asks, a lost majority is noticed as fast as ever
+		if n.quorumBackoff > 0 && n.quorumTick >= window && n.heardWithin(QuorumWindowTicks) >= n.majority() {
+			n.quorumBackoff = 0
 		}
 	}
 	n.gcHandoffTick()
@@ -584,13 +591,13 @@ func (n *Node) repairAcknowledged(m *Message) {
 
 // --- check-quorum ---
 
-// heardWithinWindow counts the nodes (this one included) heard within the last
-// QuorumWindowTicks heartbeats. A new leader's peers count as heard at its tick 0, which
-// gives every peer one full window to answer.
-func (n *Node) heardWithinWindow() uint64 {
+// heardWithin counts the nodes (this one included) heard within the last windowTicks
+// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer one
+// full window to answer.
+func (n *Node) heardWithin(windowTicks uint64) uint64 {
 	heard := uint64(1)
 	for p, t := range n.heardTick {
-		if uint64(p) != n.cfg.ID && t+QuorumWindowTicks<<n.leaderBackoff >= n.quorumTick {
+		if uint64(p) != n.cfg.ID && t+windowTicks >= n.quorumTick {
 			heard++
 		}
 	}
@@ -601,7 +608,7 @@ func (n *Node) heardWithinWindow() uint64 {
 // no leader, so heartbeats stop and a connected majority elects a new leader.
 func (n *Node) stepDown(heard uint64) {
 	n.trace(Trace{Kind: TraceStepDown, Ballot: n.ballot, Count: heard,
-		Value: (QuorumWindowTicks << n.leaderBackoff) * n.cfg.CommitIntervalUs})
+		Value: (QuorumWindowTicks << n.quorumBackoff) * n.cfg.CommitIntervalUs})
 	n.ballot = n.ballot&^0xff | NoLeader
 	n.cancelTimer(TimerCommit)
 	for _, ph := range n.sortedAccepts() {

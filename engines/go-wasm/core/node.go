@@ -28,10 +28,13 @@ type Node struct {
 	leaseHeld  bool
 	// election backoff (docs/protocol.md, "Election backoff"): elections this node lost since it
 	// last saw a leader, at most ElectionBackoffMax; every election delay it draws is multiplied
-	// by 2 to that power. leaderBackoff keeps the winning phase's value: the leader's quorum
-	// window and accept time-out are stretched by the same factor.
+	// by 2 to that power. leaderBackoff keeps the winning phase's value: the leader's accept
+	// time-out is stretched by that factor for its term. quorumBackoff stretches its quorum
+	// window by the same factor only until a majority has answered within the unstretched
+	// window after one full stretched one; then it is 0 (docs/protocol.md, "Election backoff").
 	electionBackoff uint64
 	leaderBackoff   uint64
+	quorumBackoff   uint64
 
 	dur durableState // persist bookkeeping (durability.go)
 	gc  gcState      // GC mitigation (mitigation.go)

@@ -54,6 +54,7 @@ impl Node {
         self.ballot = b;
         // the election's own wait bounds the round trip; the leader waits as long for answers
         self.leader_backoff = backoff;
+        self.quorum_backoff = backoff;
         self.election_backoff = 0;
         self.quorum_tick = 0;
         self.heard_tick.fill(0);
@@ -497,10 +498,19 @@ impl Node {
         }
         if self.cfg.check_quorum {
             self.quorum_tick += 1;
-            let heard = self.heard_within_window();
+            let window = QUORUM_WINDOW_TICKS << self.quorum_backoff;
+            let heard = self.heard_within(window);
             if heard < self.majority() {
                 self.step_down(heard);
                 return;
+            }
+            // the stretched window only covers the first answers' round trip; once answers
+            // flow as often as the plain window asks, a lost majority is noticed as fast as ever
+            if self.quorum_backoff > 0
+                && self.quorum_tick >= window
+                && self.heard_within(QUORUM_WINDOW_TICKS) >= self.majority()
+            {
+                self.quorum_backoff = 0;
             }
         }
         self.gc_handoff_tick();
@@ -699,16 +709,16 @@ impl Node {
 
     // --- check-quorum ---
 
-    /// The nodes (this one included) heard within the last [`QUORUM_WINDOW_TICKS`]
-    /// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer
-    /// one full window to answer.
-    fn heard_within_window(&self) -> u64 {
+    /// The nodes (this one included) heard within the last `window_ticks` heartbeats. A new
+    /// leader's peers count as heard at its tick 0, which gives every peer one full window to
+    /// answer.
+    fn heard_within(&self, window_ticks: u64) -> u64 {
         let id = self.cfg.id as usize;
         let peers_heard = self
             .heard_tick
             .iter()
             .enumerate()
-            .filter(|&(p, &t)| p != id && t + (QUORUM_WINDOW_TICKS << self.leader_backoff) >= self.quorum_tick)
+            .filter(|&(p, &t)| p != id && t + window_ticks >= self.quorum_tick)
             .count() as u64;
         1 + peers_heard
     }
@@ -720,7 +730,7 @@ impl Node {
             kind: TraceKind::StepDown,
             ballot: self.ballot,
             count: heard,
-            value: (QUORUM_WINDOW_TICKS << self.leader_backoff) * self.cfg.commit_interval_us,
+            value: (QUORUM_WINDOW_TICKS << self.quorum_backoff) * self.cfg.commit_interval_us,
             ..Trace::default()
         };
         self.trace(t);

@@ -136,9 +136,12 @@ pub struct Node {
     /// Election backoff (docs/protocol.md, "Election backoff"): elections this node lost since
     /// it last saw a leader, at most [`ELECTION_BACKOFF_MAX`]; every election delay it draws is
     /// multiplied by 2 to that power. `leader_backoff` keeps the value a leader won with: its
-    /// quorum window and accept time-out are stretched by the same factor.
+    /// accept time-out is stretched by that factor for its term. `quorum_backoff` stretches its
+    /// quorum window by the same factor only until a majority has answered within the
+    /// unstretched window after one full stretched one; then it is 0.
     pub(crate) election_backoff: u64,
     pub(crate) leader_backoff: u64,
+    pub(crate) quorum_backoff: u64,
     /// Persist bookkeeping (durability.rs).
     pub(crate) dur: DurableState,
     /// GC mitigation (mitigation.rs).
@@ -180,6 +183,7 @@ impl Node {
             lease_held: false,
             election_backoff: 0,
             leader_backoff: 0,
+            quorum_backoff: 0,
             dur: DurableState { recorded_ballot: INITIAL_BALLOT, ..DurableState::default() },
             gc,
             effects: Vec::new(),

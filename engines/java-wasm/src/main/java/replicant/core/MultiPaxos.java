@@ -76,6 +76,7 @@ final class MultiPaxos {
         n.ballot = b;
         // the election's own wait bounds the round trip; the leader waits as long for answers
         n.leaderBackoff = backoff;
+        n.quorumBackoff = backoff;
         n.electionBackoff = 0;
         n.quorumTick = 0;
         java.util.Arrays.fill(n.heardTick, 0);
@@ -493,13 +494,13 @@ final class MultiPaxos {
     // --- check-quorum ---
 
     /**
-     * The nodes (this one included) heard within the last QUORUM_WINDOW_TICKS heartbeats. A new
-     * leader's peers count as heard at its tick 0, which gives every peer one full window to answer.
+     * The nodes (this one included) heard within the last windowTicks heartbeats. A new leader's
+     * peers count as heard at its tick 0, which gives every peer one full window to answer.
      */
-    static long heardWithinWindow(Node n) {
+    static long heardWithin(Node n, long windowTicks) {
         long heard = 1;
         for (int p = 0; p < n.heardTick.length; p++) {
-            if (p != n.cfg.id && n.heardTick[p] + (Config.QUORUM_WINDOW_TICKS << n.leaderBackoff) >= n.quorumTick) heard++;
+            if (p != n.cfg.id && n.heardTick[p] + windowTicks >= n.quorumTick) heard++;
         }
         return heard;
     }
@@ -513,7 +514,7 @@ final class MultiPaxos {
             Trace t = new Trace(TraceKind.STEP_DOWN);
             t.ballot = n.ballot;
             t.count = heard;
-            t.value = (Config.QUORUM_WINDOW_TICKS << n.leaderBackoff) * n.cfg.commitIntervalUs;
+            t.value = (Config.QUORUM_WINDOW_TICKS << n.quorumBackoff) * n.cfg.commitIntervalUs;
             n.trace(t);
         }
         n.ballot = (n.ballot & ~0xffL) | Ballot.NO_LEADER;
@@ -536,10 +537,17 @@ final class MultiPaxos {
         if (!n.isLeader()) return;
         if (n.cfg.checkQuorum) {
             n.quorumTick++;
-            long heard = heardWithinWindow(n);
+            long window = Config.QUORUM_WINDOW_TICKS << n.quorumBackoff;
+            long heard = heardWithin(n, window);
             if (heard < n.majority()) {
                 stepDown(n, heard);
                 return;
+            }
+            // the stretched window only covers the first answers' round trip; once answers flow
+            // as often as the plain window asks, a lost majority is noticed as fast as ever
+            if (n.quorumBackoff > 0 && n.quorumTick >= window
+                    && heardWithin(n, Config.QUORUM_WINDOW_TICKS) >= n.majority()) {
+                n.quorumBackoff = 0;
             }
         }
         Mitigation.handoffTick(n);

@@ -53,10 +53,13 @@ public final class Node {
      * Election backoff (docs/protocol.md, "Election backoff"): elections this node lost since it
      * last saw a leader, at most Config.ELECTION_BACKOFF_MAX; every election delay it draws is
      * multiplied by 2 to that power. leaderBackoff keeps the winning phase's value: the leader's
-     * quorum window and accept time-out are stretched by the same factor.
+     * accept time-out is stretched by that factor for its term. quorumBackoff stretches its quorum
+     * window by the same factor only until a majority has answered within the unstretched window
+     * after one full stretched one; then it is 0.
      */
     long electionBackoff;
     long leaderBackoff;
+    long quorumBackoff;
     /** Persist bookkeeping ({@link Durability}). */
     final Durability.State dur = new Durability.State();
     /** GC mitigation ({@link Mitigation}). */
