@@ -53,6 +53,8 @@ export interface LoadOptions {
   timeoutMs?: number;
   /** Follow redirects (default true); false keeps every worker on startNode. */
   followRedirects?: boolean;
+  /** Bytes in each put's value (default 100; YCSB's records are about 1,000). */
+  valueBytes?: number;
 }
 
 /** Runs closed-loop put/get load until stop() and tallies the replies. */
@@ -69,7 +71,7 @@ export class ClosedLoopLoad {
   private async work(i: number): Promise<void> {
     const workers = new Map<number, Worker>();
     let node = this.options.startNode;
-    const value = 'v'.repeat(100);
+    const value = 'v'.repeat(this.options.valueBytes ?? 100);
     for (let j = 0; this.running; j++) {
       let w = workers.get(node);
       if (!w) workers.set(node, (w = new Worker(this.options.addresses[node]!)));

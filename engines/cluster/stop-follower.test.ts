@@ -1,0 +1,96 @@
+// Liveness with one follower stopped from the start: SIGSTOP a follower as soon as the first
+// leader is known, with an empty log, then run closed-loop load with YCSB-sized values. The
+// leader and the other follower are a majority, so the cluster must keep committing and the
+// live follower must not start elections. Found with the bench harness (Rust stalled at index
+// 4,989 and the live follower stayed a candidate through 79 elections); stopping a follower
+// after the load never did. REPLICANT_CLUSTER_ENGINES picks the mixes (default Rust);
+// REPLICANT_STOPPED_LOAD_S how long the load runs once the follower is stopped (default 6 s).
+// REPLICANT_CLUSTER_LOGS keeps the node logs.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EngineName } from '../loader/engine.ts';
+import { NativeCluster } from './launcher.ts';
+import { ClosedLoopLoad } from './load.ts';
+import { StatusReader } from './node-status.ts';
+
+const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'rust,rust,rust').split(';').map((m) => m.split(',') as EngineName[]);
+const loadSeconds = Number(process.env.REPLICANT_STOPPED_LOAD_S ?? 6);
+/** The bench harness's commit interval (bench/src/remote.ts, the local testbed). */
+const commitIntervalMs = Number(process.env.REPLICANT_COMMIT_INTERVAL_MS ?? 150);
+const workers = Number(process.env.REPLICANT_STOPPED_WORKERS ?? 64);
+/** The bench's local testbed pins every node to one core (its node_cpus '1'); so does this test,
+ * when the machine has a second core, with taskset. */
+const nodeCpus = process.env.REPLICANT_STOPPED_NODE_CPUS ?? '1';
+/** YCSB's records: 10 fields of 100 bytes. */
+const VALUE_BYTES = 1000;
+/** Elections the live nodes may hold in the whole run (the first one, and a spare for a JVM's
+ * slow start on a loaded machine); the stall this test was written for held 79. */
+const ELECTIONS_ALLOWED = 3;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The first leader every node names on its next status line (-1 if none within a minute). */
+async function firstLeader(readers: StatusReader[]): Promise<number> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const r of readers) r.mark();
+    const s = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
+    if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
+  }
+  return -1;
+}
+
+for (const mix of mixes) {
+  describe(`one follower stopped from the start ${mix.join(',')}`, () => {
+    let cluster: NativeCluster | undefined;
+    let stoppedId = -1;
+    afterAll(async () => {
+      if (stoppedId >= 0) cluster?.processes[stoppedId]?.kill('SIGCONT');
+      await cluster?.stop();
+    });
+
+    it(`keeps committing through ${loadSeconds} s of load with ${VALUE_BYTES}-byte values`, async () => {
+      const c = (cluster = await NativeCluster.start({ engines: mix, commitIntervalMs, wrap: (_id, argv) => (nodeCpus ? ['taskset', '-c', nodeCpus, ...argv] : argv), logDir: process.env.REPLICANT_CLUSTER_LOGS }));
+      const readers = [0, 1, 2].map((id) => new StatusReader(c.logPath(id)));
+      const leader = await firstLeader(readers);
+      expect(leader).toBeGreaterThanOrEqual(0);
+      const stopped = (leader + 1) % 3;
+      const live = (leader + 2) % 3;
+      c.processes[stopped]!.kill('SIGSTOP');
+      stoppedId = stopped;
+      for (const r of readers) r.mark();
+      const [leaderAtStop, liveAtStop] = await Promise.all([readers[leader]!.nextStatus(), readers[live]!.nextStatus()]);
+      const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: leader, workers, valueBytes: VALUE_BYTES });
+      let tally;
+      try {
+        await sleep(loadSeconds * 1000);
+      } finally {
+        tally = await load.stop();
+      }
+      // what the nodes say after the load (their next status lines)
+      readers[leader]!.mark();
+      readers[live]!.mark();
+      const [leaderAfter, liveAfter] = await Promise.all([readers[leader]!.nextStatus(), readers[live]!.nextStatus()]);
+      const brief = (s: typeof leaderAfter) =>
+        `${s.role} leader ${s.leader} ballot ${s.ballot} elections ${s.elections} last_executed ${s.last_executed} ` +
+        `peer_queue_bytes ${s.peer_queue_bytes} dropped_sends ${s.dropped_sends} timer_late_max_ms ${s.timer_late_max_ms}`;
+      console.log(
+        `stopped-from-start ${mix.join(',')}: n${stopped} stopped; leader n${leader} ${brief(leaderAtStop)} -> ${brief(leaderAfter)}; ` +
+          `live follower n${live} ${brief(liveAtStop)} -> ${brief(liveAfter)}; closed-loop totals ${JSON.stringify(tally)}`,
+      );
+      expect(tally.ok, 'replies the load got').toBeGreaterThan(0);
+      expect(liveAfter.role, 'the live follower').toBe('follower');
+      expect(liveAfter.leader).toBe(leader);
+      expect(leaderAfter.role).toBe('leader');
+      const elections = leaderAfter.elections + liveAfter.elections - leaderAtStop.elections - liveAtStop.elections;
+      expect(elections, 'elections held while one follower was stopped').toBeLessThanOrEqual(ELECTIONS_ALLOWED);
+      // the cluster still serves: the leader executes what it is sent now
+      readers[leader]!.mark();
+      const probe = new ClosedLoopLoad({ addresses: c.config.clients, startNode: leader, workers: 1, valueBytes: 10 });
+      try {
+        for (const deadline = Date.now() + 30_000; probe.tally.ok < 5 && Date.now() < deadline; ) await readers[leader]!.nextStatus();
+      } finally {
+        await probe.stop();
+      }
+      expect(probe.tally.ok, 'replies after the load').toBeGreaterThanOrEqual(5);
+    }, 180_000 + loadSeconds * 1000);
+  });
+}
