@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
 import { ClosedLoopLoad } from './load.ts';
-import { StatusReader } from './node-status.ts';
+import { StatusReader, type NodeStatus } from './node-status.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'rust,rust,rust').split(';').map((m) => m.split(',') as EngineName[]);
 const loadSeconds = Number(process.env.REPLICANT_STOPPED_LOAD_S ?? 6);
@@ -22,9 +22,14 @@ const workers = Number(process.env.REPLICANT_STOPPED_WORKERS ?? 64);
 const nodeCpus = process.env.REPLICANT_STOPPED_NODE_CPUS ?? '1';
 /** YCSB's records: 10 fields of 100 bytes. */
 const VALUE_BYTES = 1000;
-/** Elections the live nodes may hold in the whole run (the first one, and a spare for a JVM's
- * slow start on a loaded machine); the stall this test was written for held 79. */
-const ELECTIONS_ALLOWED = 3;
+
+/** The longest run of consecutive trues. */
+function longestRun(flags: boolean[]): number {
+  let best = 0;
+  let run = 0;
+  for (const f of flags) best = Math.max(best, (run = f ? run + 1 : 0));
+  return best;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,35 +63,47 @@ for (const mix of mixes) {
       stoppedId = stopped;
       for (const r of readers) r.mark();
       const [leaderAtStop, liveAtStop] = await Promise.all([readers[leader]!.nextStatus(), readers[live]!.nextStatus()]);
-      const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: leader, workers, valueBytes: VALUE_BYTES });
+      for (const r of readers) r.mark();
+      const load = new ClosedLoopLoad({ addresses: c.config.clients, startNode: leader, workers, valueBytes: VALUE_BYTES, keysPerWorker: 1_000_000 });
       let tally;
       try {
         await sleep(loadSeconds * 1000);
       } finally {
         tally = await load.stop();
       }
-      // what the nodes say after the load (their next status lines)
-      readers[leader]!.mark();
-      readers[live]!.mark();
-      const [leaderAfter, liveAfter] = await Promise.all([readers[leader]!.nextStatus(), readers[live]!.nextStatus()]);
-      const brief = (s: typeof leaderAfter) =>
+      // every status line both live nodes wrote while the load ran (once a second each)
+      const leaderLines = readers[leader]!.sinceMark();
+      const liveLines = readers[live]!.sinceMark();
+      const brief = (s: NodeStatus) =>
         `${s.role} leader ${s.leader} ballot ${s.ballot} elections ${s.elections} last_executed ${s.last_executed} ` +
         `peer_queue_bytes ${s.peer_queue_bytes} dropped_sends ${s.dropped_sends} timer_late_max_ms ${s.timer_late_max_ms}`;
+      const leaderAfter = leaderLines[leaderLines.length - 1] ?? leaderAtStop;
+      const liveAfter = liveLines[liveLines.length - 1] ?? liveAtStop;
       console.log(
         `stopped-from-start ${mix.join(',')}: n${stopped} stopped; leader n${leader} ${brief(leaderAtStop)} -> ${brief(leaderAfter)}; ` +
-          `live follower n${live} ${brief(liveAtStop)} -> ${brief(liveAfter)}; closed-loop totals ${JSON.stringify(tally)}`,
+          `live follower n${live} ${brief(liveAtStop)} -> ${brief(liveAfter)}; closed-loop totals ${JSON.stringify(tally)}; ` +
+          `leader last_executed once a second: ${leaderLines.map((s) => s.last_executed).join(' ')}; ` +
+          `live follower role/elections once a second: ${liveLines.map((s) => `${s.role[0]}${s.elections}`).join(' ')}`,
       );
       expect(tally.ok, 'replies the load got').toBeGreaterThan(0);
-      expect(liveAfter.role, 'the live follower').toBe('follower');
+      expect(leaderLines.length, 'status lines the leader wrote during the load').toBeGreaterThanOrEqual(2);
+      expect(leaderLines.every((s) => s.role === 'leader' && s.ballot === leaderAtStop.ballot), 'the first leader led throughout').toBe(true);
+      // the stall this test was written for: nothing committed for the rest of the run
+      expect(longestRun(leaderLines.map((s, k) => k > 0 && s.last_executed === leaderLines[k - 1]!.last_executed)), 'longest run of seconds with nothing executed at the leader').toBeLessThanOrEqual(2);
+      // and the live follower a candidate at every status line
+      expect(longestRun(liveLines.map((s) => s.role === 'candidate')), 'longest run of seconds the live follower was a candidate').toBeLessThanOrEqual(2);
       expect(liveAfter.leader).toBe(leader);
-      expect(leaderAfter.role).toBe('leader');
+      // A starved node misses a heartbeat now and then and holds an election the leader refuses
+      // (seen: Go, 4 in 8 s with timers 330 ms late on one shared core); the stall held 79.
       const elections = leaderAfter.elections + liveAfter.elections - leaderAtStop.elections - liveAtStop.elections;
-      expect(elections, 'elections held while one follower was stopped').toBeLessThanOrEqual(ELECTIONS_ALLOWED);
+      expect(elections, 'elections held while one follower was stopped').toBeLessThanOrEqual(Math.max(5, loadSeconds));
       // the cluster still serves: the leader executes what it is sent now
-      readers[leader]!.mark();
       const probe = new ClosedLoopLoad({ addresses: c.config.clients, startNode: leader, workers: 1, valueBytes: 10 });
       try {
-        for (const deadline = Date.now() + 30_000; probe.tally.ok < 5 && Date.now() < deadline; ) await readers[leader]!.nextStatus();
+        for (const deadline = Date.now() + 30_000; probe.tally.ok < 5 && Date.now() < deadline; ) {
+          readers[leader]!.mark();
+          await readers[leader]!.nextStatus();
+        }
       } finally {
         await probe.stop();
       }
