@@ -104,17 +104,20 @@ for (const mix of mixes) {
       );
       expect(tally.ok, 'replies the load got').toBeGreaterThan(0);
       expect(leaderLines.length, 'status lines the leader wrote during the load').toBeGreaterThanOrEqual(2);
-      expect(leaderLines.every((s) => s.role === 'leader' && s.ballot === leaderAtStop.ballot), 'the first leader led throughout').toBe(true);
-      // the stall this test was written for: nothing committed for the rest of the run
-      expect(longestRun(leaderLines.map((s, k) => k > 0 && s.last_executed === leaderLines[k - 1]!.last_executed)), 'longest run of seconds with nothing executed at the leader').toBeLessThanOrEqual(2);
-      // and the live follower a candidate at every status line
+      // A starved live follower (timers 900 ms late seen at load 18) can cost the leader its
+      // check-quorum window, and it steps down: a new election, then service again (checked
+      // below), is the protocol working. What may not happen is the stall: while the first leader
+      // leads, it executes something every second.
+      const steppedDown = leaderLines.findIndex((s) => s.role !== 'leader' || s.ballot !== leaderAtStop.ballot);
+      const whileLeading = steppedDown < 0 ? leaderLines : leaderLines.slice(0, steppedDown);
+      expect(longestRun(whileLeading.map((s, k) => k > 0 && s.last_executed === whileLeading[k - 1]!.last_executed)), 'longest run of seconds the leader executed nothing').toBeLessThanOrEqual(2);
+      // the stall's other sign: the live follower a candidate at every status line
       expect(longestRun(liveLines.map((s) => s.role === 'candidate')), 'longest run of seconds the live follower was a candidate').toBeLessThanOrEqual(2);
-      expect(liveAfter.leader).toBe(leader);
       // A starved node misses a heartbeat now and then and holds an election the leader refuses
       // (seen: Go, 4 in 8 s with timers 330 ms late on one shared core); the stall held 79.
       const elections = leaderAfter.elections + liveAfter.elections - leaderAtStop.elections - liveAtStop.elections;
       expect(elections, 'elections held while one follower was stopped').toBeLessThanOrEqual(Math.max(5, loadSeconds));
-      // the cluster still serves: the leader executes what it is sent now
+      // the cluster still serves (through a new leader if the first stepped down)
       const probe = new ClosedLoopLoad({ addresses: c.config.clients, startNode: leader, workers: 1, valueBytes: 10 });
       try {
         for (const deadline = Date.now() + 30_000; probe.tally.ok < 5 && Date.now() < deadline; ) {
