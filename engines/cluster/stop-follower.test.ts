@@ -3,7 +3,8 @@
 // leader and the other follower are a majority, so the cluster must keep committing and the
 // live follower must not start elections. Found with the bench harness (Rust stalled at index
 // 4,989 and the live follower stayed a candidate through 79 elections); stopping a follower
-// after the load never did. REPLICANT_CLUSTER_ENGINES picks the mixes (default Rust);
+// after the load never did (docs/reliability.md, "One follower stopped from the start").
+// REPLICANT_CLUSTER_ENGINES picks the mixes (default Rust);
 // REPLICANT_STOPPED_LOAD_S how long the load runs once the follower is stopped (default 6 s).
 // REPLICANT_CLUSTER_LOGS keeps the node logs; REPLICANT_STOPPED_CGROUP starves the servers.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,9 @@ async function firstLeader(readers: StatusReader[]): Promise<number> {
 }
 
 for (const mix of mixes) {
-  describe(`one follower stopped from the start ${mix.join(',')}`, () => {
+  // Opt-in (REPLICANT_STOPPED_FOLLOWER=1; `npm run cluster:stopped-follower` sets it): two cases
+  // of 9-12 s per mix would add 2 minutes to cluster-mixed.
+  describe.skipIf(!process.env.REPLICANT_STOPPED_FOLLOWER)(`one follower stopped from the start ${mix.join(',')}`, () => {
     let cluster: NativeCluster | undefined;
     let stoppedId = -1;
     afterAll(async () => {
