@@ -53,6 +53,11 @@ export interface LoadOptions {
   timeoutMs?: number;
   /** Follow redirects (default true); false keeps every worker on startNode. */
   followRedirects?: boolean;
+  /** Bytes in each put's value (default 100; YCSB's records are about 1,000). */
+  valueBytes?: number;
+  /** Keys each worker cycles through (default 200); a large number makes every put an insert,
+   * as YCSB's load phase does. */
+  keysPerWorker?: number;
 }
 
 /** Runs closed-loop put/get load until stop() and tallies the replies. */
@@ -69,11 +74,12 @@ export class ClosedLoopLoad {
   private async work(i: number): Promise<void> {
     const workers = new Map<number, Worker>();
     let node = this.options.startNode;
-    const value = 'v'.repeat(100);
+    const value = 'v'.repeat(this.options.valueBytes ?? 100);
     for (let j = 0; this.running; j++) {
       let w = workers.get(node);
       if (!w) workers.set(node, (w = new Worker(this.options.addresses[node]!)));
-      const line = j % 2 === 0 ? `put load${i}-${j % 200} ${value}${j}` : `get load${i}-${(j - 1) % 200}`;
+      const keys = this.options.keysPerWorker ?? 200;
+      const line = j % 2 === 0 ? `put load${i}-${j % keys} ${value}${j}` : `get load${i}-${(j - 1) % keys}`;
       const reply = await w.request(line, this.options.timeoutMs ?? 2000);
       const now = Date.now();
       if (reply === null) {
