@@ -26,6 +26,12 @@ export interface NodeStatus {
   wal_groups?: number;
   wal_batches?: number;
   wal_group_mean?: number;
+  /** The runtime's own memory figures, where it has them: Go's heap goal and live heap, the
+   * JVM's committed heap and non-heap (code cache, metaspace). */
+  go_heap_goal_bytes?: number;
+  go_heap_live_bytes?: number;
+  jvm_heap_committed_bytes?: number;
+  jvm_nonheap_committed_bytes?: number;
 }
 
 /** Every status line in a log text, oldest first; lines that do not parse are skipped. */
