@@ -135,7 +135,9 @@ for (const engine of engines) {
   // Not reproduced as such; under CPU starvation a livelock of the election rules after SIGCONT
   // gave the same ~10 a second (fixed: a follower installs a snapshot whatever its ballot), and
   // a slow phase while the resumed node catches up remains (docs/protocol.md, "Log bound",
-  // issue 20).
+  // issue 20). The Rust "crawl" of a few entries a second was this test's own process (a busy
+  // wait, a stale reference line, clients left on a stopped leader; fixed, docs/protocol.md,
+  // "Log bound"); it stays opt-in for its 27-133 s a run on the loaded machine.
   describe.skipIf(!process.env.REPLICANT_STALL_ONE)(`one stopped follower ${engine}`, () => {
     let cluster: NativeCluster | undefined;
     let stoppedId = -1;
