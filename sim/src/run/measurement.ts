@@ -200,10 +200,20 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // 7.5 M records and a 20 s warm-up (§4.3, §5.1), so the run starts from the settled
     // collector: each node's phase just after its second-to-last young pause of the dry run.
     const follower = dryRun(card, s, engine, 'follower', horizon_us);
-    const l = settledState(rt.events, snapshots);
-    const f = settledState(follower.rt.events, follower.snapshots);
+    // The settled start is taken near the dry run's end, and the run lasts warm-up + window
+    // after it: when a node's full collection (beyond the horizon, so not the window's event)
+    // would fall inside the run, that start is moved back until it no longer does. Otherwise a
+    // rate whose full collection comes just after the horizon would get it in its short window,
+    // which the rates below (full collection later) and above (in the horizon: its own window
+    // and shortcut) do not: the verdict would fall and rise again with the rate (issue 10).
+    const run_s = s.warmup_s + out.window_s;
+    const until_us = horizon_us + run_s * 1e6;
+    const l = settledState(rt.events, snapshots, leader.fullCollectionsBefore(until_us), run_s);
+    const f = settledState(follower.rt.events, follower.snapshots, follower.fullCollectionsBefore(until_us), run_s);
     if (l && f) {
       out.g1_start = [l, f];
+      // (The shortcut's anchored runs end within the horizon: a full collection in them is one
+      // of their episodes.)
       const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, horizon_us / 1e6, leader, follower);
       if (phases) out.g1_phases = phases;
     }
@@ -323,13 +333,19 @@ function episodesAround(warmup_s: number, pause_s: number, sorted: number[], lea
 
 type Snapshot = { t_s: number; state: G1State };
 
-/** The collector's phase at the first snapshot after its second-to-last young (or mixed) pause;
- * null when it paused fewer than three times (nothing settled to start from). */
-function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[]): G1State | null {
+/** The collector's phase at the first snapshot after its second-to-last young (or mixed) pause
+ * — or an earlier one, the latest whose run (`run_s` from that snapshot) holds none of the node's
+ * full collections `fulls_s`; null when it paused fewer than three times (nothing settled to
+ * start from) or no such pause is left. */
+function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[], fulls_s: number[] = [], run_s = 0): G1State | null {
   const pauses = events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed' || e.kind === 'g1_mixed_dense').map((e) => e.t_s);
   if (pauses.length < 3) return null;
-  const after = pauses[pauses.length - 2]!;
-  return snapshots.find((x) => x.t_s > after)?.state ?? null;
+  for (let i = pauses.length - 2; i >= 0; i--) {
+    const start = snapshots.find((x) => x.t_s > pauses[i]!);
+    if (!start) return null;
+    if (!fulls_s.some((t) => t > start.t_s && t <= start.t_s + run_s)) return start.state;
+  }
+  return null;
 }
 
 /** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
@@ -345,16 +361,28 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
   const g1 = rt as unknown as Partial<G1Runtime>;
   let updatesDue = 0;
   const snapshots: { t_s: number; state: G1State }[] = [];
-  for (let t = 0; t < horizon_us; t += DRY_STEP_US) {
-    if (g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
-    if (rt.onUpdate) {
-      updatesDue += updatesPerStep;
-      for (; updatesDue >= 1; updatesDue--) rt.onUpdate();
+  let t = 0;
+  const advance = (until_us: number, snap: boolean) => {
+    for (; t < until_us; t += DRY_STEP_US) {
+      if (snap && g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
+      if (rt.onUpdate) {
+        updatesDue += updatesPerStep;
+        for (; updatesDue >= 1; updatesDue--) rt.onUpdate();
+      }
+      rt.charge(t, bytesPerOp * opsPerStep, 0);
+      if (rt.oom_at_us !== null) return;
     }
-    rt.charge(t, bytesPerOp * opsPerStep, 0);
-    if (rt.oom_at_us !== null) break;
-  }
-  return { rt, snapshots };
+  };
+  advance(horizon_us, true);
+  const kept = rt.events.length;
+  /** The times (s) of the full collections before `until_us`, the dry run carried on past its
+   * horizon to look (what it finds there is not kept in its events). Call once. */
+  const fullCollectionsBefore = (until_us: number): number[] => {
+    if (rt.oom_at_us === null) advance(until_us, false);
+    const late = rt.events.splice(kept);
+    return [...rt.events, ...late].filter((e) => e.kind === 'g1_full' && e.t_s * 1e6 < until_us).map((e) => e.t_s);
+  };
+  return { rt, snapshots, fullCollectionsBefore };
 }
 
 /** The spec with its window lengthened to what the model asks for at its rate. */
