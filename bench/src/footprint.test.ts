@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { combineFootprints, untrimmedLogMax, type Footprint } from './measure.ts';
+import { FOOTPRINT_WORKLOAD_FILE, SERVER_LOG_BOUND_ENTRIES, combineFootprints, followerToStop, heldLogAtBound, untrimmedLogMax, type Footprint } from './measure.ts';
 import { emptySummary } from './memory-watch.ts';
+import { BENCH_DIR } from './ycsb.ts';
 
 const MiB = 2 ** 20;
 const run = (bytes_mib: number, rate: number, perNode: number[], untrimmed: (number | null)[]): Footprint => ({
@@ -50,5 +53,40 @@ describe('untrimmedLogMax', () => {
     expect(untrimmedLogMax('status {"last_index":10,"global_last\nstatus {"role":"follower"}\nstatus {"last_index":7,"global_last_executed":5}')).toBe(2);
     expect(untrimmedLogMax('node 0 started\n')).toBeNull();
     expect(untrimmedLogMax('status {"last_index":"9","global_last_executed":1}')).toBeNull();
+  });
+});
+
+describe('followerToStop', () => {
+  it('is never the leader, and a different follower on each run', () => {
+    expect([1, 2, 3, 4].map((run) => followerToStop(0, 3, run))).toEqual([1, 2, 1, 2]);
+    expect([1, 2, 3].map((run) => followerToStop(1, 3, run))).toEqual([0, 2, 0]);
+    expect([1, 2].map((run) => followerToStop(2, 3, run))).toEqual([0, 1]);
+  });
+
+  it('is null with no leader known or no follower', () => {
+    expect(followerToStop(null, 3, 1)).toBeNull();
+    expect(followerToStop(0, 1, 1)).toBeNull();
+  });
+});
+
+describe('heldLogAtBound', () => {
+  it('is whether some node held the bound untrimmed', () => {
+    // the local run of 2026-11-27 06:42: 17,923/17,969/6,948 with a follower behind, 6,948 without
+    expect(heldLogAtBound([17923, 17969, 6948])).toBe(true);
+    expect(heldLogAtBound([6948, 5200, null])).toBe(false);
+    expect(heldLogAtBound([null, null, null])).toBe(false);
+    expect(heldLogAtBound([SERVER_LOG_BOUND_ENTRIES, 0, 0])).toBe(true);
+    expect(heldLogAtBound([4095, 4096], 4096)).toBe(true);
+  });
+});
+
+describe('the footprint workload', () => {
+  const props = (file: string) => Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter((l) => /^\w+=/.test(l)).map((l) => l.split('=', 2) as [string, string]));
+  it('is workload A with every operation an update: the largest entry the log can hold', () => {
+    const f = props(FOOTPRINT_WORKLOAD_FILE);
+    const a = props(join(BENCH_DIR, 'ycsb/workloads/workloada'));
+    expect(Number(f.updateproportion)).toBe(1);
+    for (const k of ['readproportion', 'scanproportion', 'insertproportion', 'readmodifywriteproportion']) expect(Number(f[k]), k).toBe(0);
+    for (const k of ['fieldcount', 'fieldlength', 'fieldlengthdistribution', 'requestdistribution', 'insertorder', 'workload']) expect(f[k], k).toBe(a[k]);
   });
 });

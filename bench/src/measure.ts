@@ -93,6 +93,8 @@ export interface SettingResult {
 }
 
 const WORKLOAD_FILES = { a: join(BENCH_DIR, 'ycsb/workloads/workloada'), b: join(BENCH_DIR, 'ycsb/workloads/workloadb') };
+/** Workload A with every operation an update (bench/ycsb/workloads/footprint): footprint runs. */
+export const FOOTPRINT_WORKLOAD_FILE = join(BENCH_DIR, 'ycsb/workloads/footprint');
 
 function workloadFile(s: Setting): string {
   return s.workload === 'custom' ? s.workload_file! : WORKLOAD_FILES[s.workload];
@@ -107,6 +109,8 @@ class Testbed {
   leaderChanges: { t_s: number; leader: number | null }[] = [];
   private leaderTimer: NodeJS.Timeout | null = null;
   memoryHow = '';
+  /** YCSB properties added to every probe's (a footprint run names the leader to ask first). */
+  ycsbExtra: Record<string, string> = {};
 
   constructor(readonly setting: Setting, readonly o: BenchOptions, readonly dir: string) {
     this.loadgen = Cgroup.create(`loadgen-${setting.repetition}`, { cpus: o.loadgen_cpus, cpu_shares: o.cpu_shares });
@@ -204,7 +208,7 @@ async function loadRecords(bed: Testbed, progress: Progress): Promise<SettingRes
     workloadFile: workloadFile(s),
     records: s.records,
     threads: bed.o.threads,
-    properties: bed.system!.ycsbProperties(),
+    properties: { ...bed.system!.ycsbProperties(), ...bed.ycsbExtra },
   });
   const t0 = Date.now();
   let last: YcsbRun | null = null;
@@ -297,7 +301,7 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
     ...(target !== undefined ? { target_ops_per_s: target } : {}),
     max_execution_s: o.warmup_s + o.duration_s,
     hdrDir,
-    properties: bed.system!.ycsbProperties(),
+    properties: { ...bed.system!.ycsbProperties(), ...bed.ycsbExtra },
   });
   const sampler = new Sampler([...bed.groups, bed.loadgen], () => Array.from({ length: o.nodes }, (_, id) => bed.system!.pid(id)));
   const started = Date.now() / 1000;
@@ -579,6 +583,8 @@ export interface Footprint {
   untrimmed_log_max: (number | null)[];
   /** Each run a footprint was combined from (combineFootprints): its bytes and closed-loop rate. */
   runs: { bytes: number; saturation_ops_per_s: number }[];
+  /** The follower stopped while the probe ran (followerToStop), null when none was. */
+  stopped_follower?: number | null;
 }
 
 export interface Survival {
@@ -643,13 +649,11 @@ function untrimmedPerNode(bed: Testbed): (number | null)[] {
 }
 
 /**
- * Does a cluster live within its limit? Start it at the setting's memory limit, load the
- * records and drive it closed-loop (the most memory a client can make it hold), then report.
- */
-/**
- * Loads the records and drives the cluster under its memory limit: closed-loop, or at
- * `target_ops_per_s` (the rate its footprint was measured at, so the part of a footprint that
- * grows with the rate is the part that was measured).
+ * Does a cluster live within its limit? Start it at the setting's memory limit, load the records
+ * and drive it closed-loop, or at `target_ops_per_s` (the rate its footprint was measured at, so
+ * the part of a footprint that grows with the rate is the part that was measured), then report.
+ * Every follower runs: its footprint runs held the log at its bound with a follower stopped and
+ * every entry a full update, so whether a follower falls behind here is within what was measured.
  */
 export async function measureSurvival(setting: Setting, o: BenchOptions, scratchDir: string, target_ops_per_s?: number): Promise<Survival> {
   const dir = join(scratchDir, setting.id);
@@ -689,14 +693,78 @@ export async function measureSurvival(setting: Setting, o: BenchOptions, scratch
 }
 
 /**
+ * The log bound every Replicant server runs with (SERVER_LOG_BOUND in each engine's core config,
+ * docs/protocol.md "Log bound"): the leader raises the global last executed to at least
+ * last_executed − bound without waiting for a follower that lags, so no node holds more than
+ * the bound plus one commit interval of entries untrimmed.
+ */
+export const SERVER_LOG_BOUND_ENTRIES = 16_384;
+
+/**
+ * The follower a footprint run stops (SIGSTOP) so the others hold the log at its bound: never
+ * the leader, and a different follower on each run, so every follower's place is measured.
+ * null when there is no follower to stop (one node, or no leader known).
+ */
+export function followerToStop(leader: number | null, nodes: number, run: number): number | null {
+  if (leader === null || nodes < 2) return null;
+  const followers = Array.from({ length: nodes }, (_, id) => id).filter((id) => id !== leader);
+  return followers[(Math.max(1, run) - 1) % followers.length]!;
+}
+
+/**
+ * Whether a footprint run held the log at its bound: the most entries any node held untrimmed
+ * (untrimmedLogMax) reached the bound. A run that did not (a machine so loaded that the probe
+ * wrote fewer entries than the bound) measured less than a node can hold, and is refused.
+ */
+export function heldLogAtBound(untrimmed: (number | null)[], bound = SERVER_LOG_BOUND_ENTRIES): boolean {
+  return untrimmed.some((n) => typeof n === 'number' && n >= bound);
+}
+
+/**
+ * Stops one follower (SIGSTOP, followerToStop) until the returned function resumes it, and has
+ * every later YCSB process ask the leader first (a new one asks node 0 first; were that the
+ * stopped node, every thread would wait out its reply timeout, 5 s, before moving on). etcd
+ * has no log bound of ours to hold: nothing is stopped there. Returns the stopped node or null.
+ */
+async function stopOneFollower(bed: Testbed, run: number): Promise<{ stopped: number | null; resume: () => void }> {
+  if (bed.setting.system === 'etcd') return { stopped: null, resume: () => {} };
+  const leader = await bed.system!.leader();
+  const stopped = followerToStop(leader, bed.o.nodes, run);
+  const pid = stopped === null ? null : bed.system!.pid(stopped);
+  if (leader !== null) bed.ycsbExtra = { 'replicant.first_node': String(leader) };
+  if (!pid) return { stopped: null, resume: () => {} };
+  process.kill(pid, 'SIGSTOP');
+  let resumed = false;
+  return {
+    stopped,
+    resume: () => {
+      if (resumed) return;
+      resumed = true;
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // gone already: nothing to resume
+      }
+    },
+  };
+}
+
+/**
  * A system's fixed memory footprint: what each node holds with YCSB's clients connected and
  * served closed-loop with almost no data (1,000 records), measured the way its limit is enforced — the Go heap (GC'd
  * live heap, which counts buffers the OS has not yet paged in) or RSS for Go and etcd, the heap
  * after a full GC for Java, the cgroup's usage for C++ and Rust. At the paper's 4 GB of data this
  * is noise; at a scaled-down data set it would otherwise eat the whole memory:data headroom.
+ *
+ * The probe runs with one follower stopped (SIGSTOP, `followerToStop`): the leader and the other
+ * follower then hold the log at its bound and the leader's queue to the stopped node full — the
+ * most a node holds besides its data, whatever the machine does. Left to chance (every follower
+ * running), whether one follower fell behind and the log reached its bound was a coin toss per
+ * run (Rust: 9–10 MiB without, 23 MiB with), and a limit from the largest of three such draws
+ * was below a fourth draw about once in four (docs/benchmarks.md, "Memory at ratio 1.25").
  */
 export async function measureFootprint(setting: Setting, o: BenchOptions, scratchDir: string, run = 1): Promise<Footprint> {
-  const s: Setting = { ...setting, id: `${setting.system}-footprint-${run}`, records: 1000, memory_bytes: 0, baseline_bytes: 0, cpu_quota_cores: null };
+  const s: Setting = { ...setting, id: `${setting.system}-footprint-${run}`, records: 1000, memory_bytes: 0, baseline_bytes: 0, cpu_quota_cores: null, workload: 'custom', workload_file: FOOTPRINT_WORKLOAD_FILE };
   const dir = join(scratchDir, s.id);
   mkdirSync(dir, { recursive: true });
   const bed = new Testbed(s, o, dir);
@@ -706,15 +774,27 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
     watch.start();
     let memory: MemoryWatchSummary[];
     let sat: ProbeDetail;
+    let stopped: number | null = null;
     try {
       const load = await loadRecords(bed, () => {});
       if (!load.ok) throw new Error(`${s.system}: footprint load failed (see ${dir})`);
-      // Every client connected and served as fast as the cluster goes (closed loop): the buffers
-      // and the not-yet-trimmed log at full speed are part of what a node holds besides its data.
-      sat = await probeOnce(bed, 'saturation', undefined, 0);
+      // Every client connected and served as fast as the cluster goes (closed loop), every
+      // operation an update, one follower stopped: the buffers, the queue to the stopped node and
+      // the log held at its bound with a full value in every entry are the most a node holds
+      // besides its data.
+      const held = await stopOneFollower(bed, run);
+      stopped = held.stopped;
+      try {
+        sat = await probeOnce(bed, 'saturation', undefined, 0);
+      } finally {
+        held.resume();
+      }
     } finally {
       memory = watch.stop();
     }
+    const untrimmed = untrimmedPerNode(bed);
+    if (stopped !== null && !heldLogAtBound(untrimmed))
+      throw new Error(`${s.system}: footprint run ${run} did not hold the log at its bound (${SERVER_LOG_BOUND_ENTRIES} entries) with n${stopped} stopped: most untrimmed per node ${untrimmed.join('/')} (see ${dir})`);
     const sys = bed.system!;
     const perNode: number[] = [];
     let how: string;
@@ -744,9 +824,10 @@ export async function measureFootprint(setting: Setting, o: BenchOptions, scratc
       for (const g of bed.groups) perNode.push(g.memoryPeakBytes());
       how = 'cgroup memory.max_usage_in_bytes';
     }
+    if (stopped !== null) how += `, updates only with one follower stopped so the log is held at its bound (${SERVER_LOG_BOUND_ENTRIES} entries)`;
     const bytes = Math.ceil(Math.max(...perNode) / 2 ** 20) * 2 ** 20;
     const rate = sat.ycsb_overall_ops_per_s;
-    return { bytes, per_node_bytes: perNode, how, saturation_ops_per_s: rate, memory, untrimmed_log_max: untrimmedPerNode(bed), runs: [{ bytes, saturation_ops_per_s: rate }] };
+    return { bytes, per_node_bytes: perNode, how, saturation_ops_per_s: rate, memory, untrimmed_log_max: untrimmed, stopped_follower: stopped, runs: [{ bytes, saturation_ops_per_s: rate }] };
   } finally {
     await bed.close();
   }

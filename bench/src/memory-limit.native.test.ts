@@ -42,7 +42,7 @@ describe('memory limits mean the paper\'s ratio', () => {
       const mib = (b: number) => (b / 2 ** 20).toFixed(1);
       console.log(
         `${engine}: footprint ${mib(footprint.bytes)} MiB (${footprint.how}); limit ${mib(s.limit_bytes)} MiB/node = 1.25 × ${mib(setting.raw_data_bytes)} MiB + footprint; ` +
-          `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); OOM kills ${s.oom_kills.join('/')}; ` +
+          `peak ${s.memory_peak_bytes.map(mib).join('/')} MiB (cgroup, with any guard); margin (limit − peak) ${engine === 'java' ? 'not comparable: the limit is the heap (-Xmx), the peak the whole process' : `${mib(s.limit_bytes - Math.max(...s.memory_peak_bytes))} MiB`}; OOM kills ${s.oom_kills.join('/')}; ` +
           `driven at ${rate} ops/s (the footprint runs' lowest closed-loop rate), served ${s.saturation_ops_per_s} ops/s (YCSB overall); ` +
           `footprint runs ${footprint.runs.map((r) => `${mib(r.bytes)} MiB at ${Math.round(r.saturation_ops_per_s)} ops/s`).join(', ')}; ` +
           `untrimmed log (entries, max per node) footprint ${footprint.untrimmed_log_max.join('/')}, survival ${s.untrimmed_log_max.join('/')}`,
