@@ -67,6 +67,10 @@ constexpr uint64_t kServerSnapshotEvery = 4096;
 // longest election timeout.
 constexpr uint64_t kQuorumWindowTicks = 2;
 
+// kElectionBackoffMax is the most an election delay is doubled after lost elections: 2^3 = 8
+// times (docs/protocol.md, "Election backoff").
+constexpr uint64_t kElectionBackoffMax = 3;
+
 inline Config DefaultConfig() { return Config{}; }
 
 // Validate returns an empty string for a valid configuration, else what is wrong.

@@ -29,6 +29,7 @@ void Node::BecomeFollower(uint64_t b) {
     a.kind = TraceKind::kElectionAbandoned;
     a.ballot = abandoned;
     EmitTrace(a);
+    LoseElection();
   }
   if (was_leader) {
     CancelTimer(TimerName::kCommit);
@@ -48,9 +49,14 @@ void Node::BecomeFollower(uint64_t b) {
   if (was_leader || !had_leader) SetTimer(TimerName::kElection, ElectionDelayUs());
 }
 
-void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged) {
+void Node::BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged,
+                        uint64_t backoff) {
   log_.SetLastIndexAtLeast(max_last_index);
   ballot_ = b;
+  // the election's own wait bounds the round trip; the leader waits as long for answers
+  leader_backoff_ = backoff;
+  quorum_backoff_ = backoff;
+  election_backoff_ = 0;
   quorum_tick_ = 0;
   std::fill(heard_tick_.begin(), heard_tick_.end(), 0);
   const bool skip_executed = SkipsExecutedReplay();
@@ -97,6 +103,7 @@ void Node::StartElection() {
     a.kind = TraceKind::kElectionAbandoned;
     a.ballot = abandoned;
     EmitTrace(a);
+    LoseElection();
   }
   const uint64_t b = NextBallot(std::max(ballot_, last_prepare_ballot_), cfg_.id);
   last_prepare_ballot_ = b;
@@ -106,12 +113,13 @@ void Node::StartElection() {
   p->promises = 1;
   p->merged = log_.Copy();
   p->max_last_index = log_.LastIndex();
+  p->backoff = election_backoff_;
   Trace t;
   t.kind = TraceKind::kElection;
   t.ballot = b;
   EmitTrace(t);
   if (p->promises >= Majority()) {
-    BecomeLeader(b, p->max_last_index, p->merged);
+    BecomeLeader(b, p->max_last_index, p->merged, p->backoff);
     return;
   }
   Message m;
@@ -157,7 +165,11 @@ void Node::OnPrepareRequest(const Message& m) {
   Message r;
   r.type = MessageType::kPrepareResponse;
   if (m.ballot > ballot_ && !CampaignsAbove(m.ballot) && (!InLease() || HandoffPrepare(m))) {
+    // BecomeFollower re-arms the election timer only for a node that led or knew no leader;
+    // one that promises gives the candidate a whole election delay in every case
+    const bool rearm = !IsLeader() && LeaderOf(ballot_) != kNoLeader;
     BecomeFollower(m.ballot);
+    if (rearm) SetTimer(TimerName::kElection, ElectionDelayUs());
     if (m.from_index > 0) {
       Respond(m, PromiseChunk(m.from_index));
       return;
@@ -207,6 +219,7 @@ void Node::OnPrepareResponse(const Message& m) {
     a.kind = TraceKind::kElectionAbandoned;
     a.ballot = abandoned;
     EmitTrace(a);
+    LoseElection();
     BecomeFollower(m.ballot);
     return;
   }
@@ -245,10 +258,11 @@ void Node::OnPrepareResponse(const Message& m) {
       a.kind = TraceKind::kElectionAbandoned;
       a.ballot = won->ballot;
       EmitTrace(a);
+      LoseElection();
       BadEvent();
       return;
     }
-    BecomeLeader(won->ballot, won->max_last_index, won->merged);
+    BecomeLeader(won->ballot, won->max_last_index, won->merged, won->backoff);
   }
 }
 
@@ -476,17 +490,23 @@ void Node::OnCommitTimer() {
   if (!IsLeader()) return;
   if (cfg_.check_quorum) {
     quorum_tick_++;
-    const uint64_t heard = HeardWithinWindow();
+    const uint64_t window = kQuorumWindowTicks << quorum_backoff_;
+    const uint64_t heard = HeardWithin(window);
     if (heard < Majority()) {
       StepDown(heard);
       return;
+    }
+    // the stretched window only covers the first answers' round trip; once answers flow as
+    // often as the plain window asks, a lost majority is noticed as fast as ever
+    if (quorum_backoff_ > 0 && quorum_tick_ >= window && HeardWithin(kQuorumWindowTicks) >= Majority()) {
+      quorum_backoff_ = 0;
     }
   }
   GcHandoffTick();
   commit_round_.reset();
   for (AcceptPhase* ph : SortedAccepts()) {
     ph->ticks++;
-    if (ph->ticks >= cfg_.accept_timeout_ticks) {
+    if (ph->ticks >= cfg_.accept_timeout_ticks << leader_backoff_) {
       counters_.accept_timeouts++;
       Trace t;
       t.kind = TraceKind::kAcceptTimeout;
@@ -558,6 +578,7 @@ void Node::OnCommitRequest(const Message& m) {
     return;
   }
   commit_received_ = true;
+  election_backoff_ = 0;  // a leader is seen: elections are back to their base delay
   log_.CommitUntil(m.last_executed, m.ballot, &changes_);
   ApplyChanges();
   Execute();
@@ -659,13 +680,13 @@ void Node::RepairAcknowledged(const Message& m) {
 
 // --- check-quorum ---
 
-// HeardWithinWindow counts the nodes (this one included) heard within the last
-// kQuorumWindowTicks heartbeats. A new leader's peers count as heard at its tick 0, which
-// gives every peer one full window to answer.
-uint64_t Node::HeardWithinWindow() const {
+// HeardWithin counts the nodes (this one included) heard within the last window_ticks
+// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer one
+// full window to answer.
+uint64_t Node::HeardWithin(uint64_t window_ticks) const {
   uint64_t heard = 1;
   for (uint64_t p = 0; p < heard_tick_.size(); p++) {
-    if (p != cfg_.id && heard_tick_[p] + kQuorumWindowTicks >= quorum_tick_) heard++;
+    if (p != cfg_.id && heard_tick_[p] + window_ticks >= quorum_tick_) heard++;
   }
   return heard;
 }
@@ -677,7 +698,7 @@ void Node::StepDown(uint64_t heard) {
   t.kind = TraceKind::kStepDown;
   t.ballot = ballot_;
   t.count = heard;
-  t.value = kQuorumWindowTicks * cfg_.commit_interval_us;
+  t.value = (kQuorumWindowTicks << quorum_backoff_) * cfg_.commit_interval_us;
   EmitTrace(t);
   ballot_ = (ballot_ & ~uint64_t{0xff}) | kNoLeader;
   CancelTimer(TimerName::kCommit);

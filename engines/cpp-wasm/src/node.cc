@@ -1,5 +1,6 @@
 #include "node.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "codec.h"
@@ -120,8 +121,10 @@ bool Node::ValidMessage(const Message& m) const {
 uint64_t Node::ElectionDelayUs() {
   const uint64_t lo = cfg_.commit_interval_us * 3 / 2;
   const uint64_t hi = cfg_.commit_interval_us * 2;
-  return lo + rng_.Next() % (hi - lo + 1);
+  return (lo + rng_.Next() % (hi - lo + 1)) << election_backoff_;
 }
+
+void Node::LoseElection() { election_backoff_ = std::min(election_backoff_ + 1, kElectionBackoffMax); }
 
 // --- effect helpers ---
 

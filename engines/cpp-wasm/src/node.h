@@ -79,6 +79,7 @@ class Node {
     // since the election timer last fired
     std::array<uint64_t, kMaxNumPeers> asked{};
     bool progressed = false;
+    uint64_t backoff = 0;  // election_backoff_ when the phase opened: its leader waits longer
   };
 
   struct AcceptPhase {
@@ -129,6 +130,8 @@ class Node {
   }
   void CheckInvariants() const;
   uint64_t ElectionDelayUs();
+  // LoseElection counts a lost election (every election_abandoned): the next waits double.
+  void LoseElection();
   void SetTimer(TimerName t, uint64_t delay_us);
   void CancelTimer(TimerName t);
   void Reply(const ClientRequest& c, Result r);
@@ -141,7 +144,8 @@ class Node {
 
   // multipaxos.cc
   void BecomeFollower(uint64_t b);
-  void BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged);
+  void BecomeLeader(uint64_t b, uint64_t max_last_index, const InstanceMap& merged,
+                    uint64_t backoff);
   void OnElectionTimer();
   void OnPrepareRequest(const Message& m);
   void OnPrepareResponse(const Message& m);
@@ -166,7 +170,7 @@ class Node {
   void OnCommitResponse(const Message& m);
   void Repair(uint64_t peer, uint64_t from, uint64_t up_to);
   void RepairAcknowledged(const Message& m);
-  uint64_t HeardWithinWindow() const;
+  uint64_t HeardWithin(uint64_t window_ticks) const;
   void StepDown(uint64_t heard);
   void Execute();
   void OnMessage(const Message& m);
@@ -271,6 +275,15 @@ class Node {
   uint64_t quorum_tick_ = 0;
   std::vector<uint64_t> heard_tick_;
   bool lease_held_ = false;
+  // election backoff (docs/protocol.md, "Election backoff"): elections this node lost since it
+  // last saw a leader, at most kElectionBackoffMax; every election delay it draws is multiplied
+  // by 2 to that power. leader_backoff_ keeps the winning phase's value: the leader's accept
+  // time-out is stretched by that factor for its term. quorum_backoff_ stretches its quorum
+  // window by the same factor only until a majority has answered within the unstretched window
+  // after one full stretched one; then it is 0.
+  uint64_t election_backoff_ = 0;
+  uint64_t leader_backoff_ = 0;
+  uint64_t quorum_backoff_ = 0;
 
   // Persist bookkeeping (durability.cc; all zero in durability none).
   struct DurableState {

@@ -63,6 +63,10 @@ const ServerSnapshotEvery = 4096
 // longest election timeout.
 const QuorumWindowTicks = 2
 
+// ElectionBackoffMax is the most an election delay is doubled after lost elections: 2^3 = 8
+// times (docs/protocol.md, "Election backoff").
+const ElectionBackoffMax = 3
+
 func DefaultConfig() Config {
 	return Config{
 		NumPeers:           3,

@@ -18,6 +18,7 @@ func (n *Node) becomeFollower(b uint64) {
 		abandoned := n.prepare.ballot
 		n.prepare = nil
 		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: abandoned})
+		n.loseElection()
 	}
 	if wasLeader {
 		n.cancelTimer(TimerCommit)
@@ -36,9 +37,13 @@ func (n *Node) becomeFollower(b uint64) {
 	}
 }
 
-func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance) {
+func (n *Node) becomeLeader(b, maxLastIndex uint64, merged map[uint64]Instance, backoff uint64) {
 	n.log.SetLastIndexAtLeast(maxLastIndex)
 	n.ballot = b
+	// the election's own wait bounds the round trip; the leader waits as long for answers
+	n.leaderBackoff = backoff
+	n.quorumBackoff = backoff
+	n.electionBackoff = 0
 	n.quorumTick = 0
 	clear(n.heardTick)
 	skipExecuted := n.skipsExecutedReplay()
@@ -82,14 +87,15 @@ func (n *Node) startElection() {
 		abandoned := n.prepare.ballot
 		n.prepare = nil
 		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: abandoned})
+		n.loseElection()
 	}
 	b := NextBallot(max(n.ballot, n.lastPrepareBallot), n.cfg.ID)
 	n.lastPrepareBallot = b
 	n.counters.Elections++
-	p := &preparePhase{ballot: b, promises: 1, merged: n.log.Copy(), maxLastIndex: n.log.LastIndex()}
+	p := &preparePhase{ballot: b, promises: 1, merged: n.log.Copy(), maxLastIndex: n.log.LastIndex(), backoff: n.electionBackoff}
 	n.trace(Trace{Kind: TraceElection, Ballot: b})
 	if p.promises >= n.majority() {
-		n.becomeLeader(b, p.maxLastIndex, p.merged)
+		n.becomeLeader(b, p.maxLastIndex, p.merged, p.backoff)
 		return
 	}
 	n.prepare = p
@@ -128,7 +134,13 @@ func (n *Node) onPrepareRequest(m *Message) {
 		return
 	}
 	if m.Ballot > n.ballot && !n.campaignsAbove(m.Ballot) && (!n.inLease() || n.handoffPrepare(m)) {
+		// becomeFollower re-arms the election timer only for a node that led or knew no leader;
+		// one that promises gives the candidate a whole election delay in every case
+		rearm := !n.isLeader() && LeaderOf(n.ballot) != NoLeader
 		n.becomeFollower(m.Ballot)
+		if rearm {
+			n.setTimer(TimerElection, n.electionDelayUs())
+		}
 		if m.FromIndex > 0 {
 			n.respond(m, n.promiseChunk(m.FromIndex))
 		} else {
@@ -174,6 +186,7 @@ func (n *Node) onPrepareResponse(m *Message) {
 		p.answered |= peerBit(m.From)
 		n.prepare = nil
 		n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: p.ballot})
+		n.loseElection()
 		n.becomeFollower(m.Ballot)
 		return
 	}
@@ -203,10 +216,11 @@ func (n *Node) onPrepareResponse(m *Message) {
 			// no-ops and wait at the index for ever. Refusing the phase is as safe as losing
 			// its messages; the election timer tries again.
 			n.trace(Trace{Kind: TraceElectionAbandoned, Ballot: p.ballot})
+			n.loseElection()
 			n.badEvent()
 			return
 		}
-		n.becomeLeader(p.ballot, p.maxLastIndex, p.merged)
+		n.becomeLeader(p.ballot, p.maxLastIndex, p.merged, p.backoff)
 	}
 }
 
@@ -412,16 +426,22 @@ func (n *Node) onCommitTimer() {
 	}
 	if n.cfg.CheckQuorum {
 		n.quorumTick++
-		if heard := n.heardWithinWindow(); heard < n.majority() {
+		window := uint64(QuorumWindowTicks) << n.quorumBackoff
+		if heard := n.heardWithin(window); heard < n.majority() {
 			n.stepDown(heard)
 			return
+		}
+		// the stretched window only covers the first answers' round trip; once answers flow
+		// as often as the plain window asks, a lost majority is noticed as fast as ever
+		if n.quorumBackoff > 0 && n.quorumTick >= window && n.heardWithin(QuorumWindowTicks) >= n.majority() {
+			n.quorumBackoff = 0
 		}
 	}
 	n.gcHandoffTick()
 	n.commitRound = nil
 	for _, ph := range n.sortedAccepts() {
 		ph.ticks++
-		if ph.ticks >= n.cfg.AcceptTimeoutTicks {
+		if ph.ticks >= n.cfg.AcceptTimeoutTicks<<n.leaderBackoff {
 			n.counters.AcceptTimeouts++
 			n.trace(Trace{Kind: TraceAcceptTimeout, Index: ph.instance.Index, Ballot: ph.instance.Ballot})
 			n.failWhileLeader(ph)
@@ -475,6 +495,7 @@ func (n *Node) onCommitRequest(m *Message) {
 		return
 	}
 	n.commitReceived = true
+	n.electionBackoff = 0 // a leader is seen: elections are back to their base delay
 	n.log.CommitUntil(m.LastExecuted, m.Ballot, &n.changes)
 	n.applyChanges()
 	n.execute()
@@ -570,13 +591,13 @@ func (n *Node) repairAcknowledged(m *Message) {
 
 // --- check-quorum ---
 
-// heardWithinWindow counts the nodes (this one included) heard within the last
-// QuorumWindowTicks heartbeats. A new leader's peers count as heard at its tick 0, which
-// gives every peer one full window to answer.
-func (n *Node) heardWithinWindow() uint64 {
+// heardWithin counts the nodes (this one included) heard within the last windowTicks
+// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer one
+// full window to answer.
+func (n *Node) heardWithin(windowTicks uint64) uint64 {
 	heard := uint64(1)
 	for p, t := range n.heardTick {
-		if uint64(p) != n.cfg.ID && t+QuorumWindowTicks >= n.quorumTick {
+		if uint64(p) != n.cfg.ID && t+windowTicks >= n.quorumTick {
 			heard++
 		}
 	}
@@ -587,7 +608,7 @@ func (n *Node) heardWithinWindow() uint64 {
 // no leader, so heartbeats stop and a connected majority elects a new leader.
 func (n *Node) stepDown(heard uint64) {
 	n.trace(Trace{Kind: TraceStepDown, Ballot: n.ballot, Count: heard,
-		Value: QuorumWindowTicks * n.cfg.CommitIntervalUs})
+		Value: (QuorumWindowTicks << n.quorumBackoff) * n.cfg.CommitIntervalUs})
 	n.ballot = n.ballot&^0xff | NoLeader
 	n.cancelTimer(TimerCommit)
 	for _, ph := range n.sortedAccepts() {

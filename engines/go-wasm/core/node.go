@@ -26,6 +26,15 @@ type Node struct {
 	quorumTick uint64
 	heardTick  []uint64
 	leaseHeld  bool
+	// election backoff (docs/protocol.md, "Election backoff"): elections this node lost since it
+	// last saw a leader, at most ElectionBackoffMax; every election delay it draws is multiplied
+	// by 2 to that power. leaderBackoff keeps the winning phase's value: the leader's accept
+	// time-out is stretched by that factor for its term. quorumBackoff stretches its quorum
+	// window by the same factor only until a majority has answered within the unstretched
+	// window after one full stretched one; then it is 0 (docs/protocol.md, "Election backoff").
+	electionBackoff uint64
+	leaderBackoff   uint64
+	quorumBackoff   uint64
 
 	dur durableState // persist bookkeeping (durability.go)
 	gc  gcState      // GC mitigation (mitigation.go)
@@ -47,6 +56,7 @@ type preparePhase struct {
 	// since the election timer last fired
 	asked      [MaxNumPeers]uint64
 	progressed bool
+	backoff    uint64 // electionBackoff when the phase opened: its leader waits that much longer
 }
 
 type acceptPhase struct {
@@ -204,7 +214,12 @@ func (n *Node) inLease() bool {
 func (n *Node) electionDelayUs() uint64 {
 	lo := n.cfg.CommitIntervalUs * 3 / 2
 	hi := n.cfg.CommitIntervalUs * 2
-	return lo + n.rng.Next()%(hi-lo+1)
+	return (lo + n.rng.Next()%(hi-lo+1)) << n.electionBackoff
+}
+
+// loseElection counts a lost election (every election_abandoned): the next waits are twice as long.
+func (n *Node) loseElection() {
+	n.electionBackoff = min(n.electionBackoff+1, ElectionBackoffMax)
 }
 
 // --- effect helpers ---

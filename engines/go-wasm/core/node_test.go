@@ -83,6 +83,23 @@ func TestElectionDelayStaysInRange(t *testing.T) {
 	}
 }
 
+func TestLostElectionsDoubleTheDelayUpToEightTimes(t *testing.T) {
+	n := NewNode(DefaultConfig())
+	for _, c := range []struct{ lost, factor uint64 }{{0, 1}, {1, 2}, {2, 4}, {3, 8}, {4, 8}, {9, 8}} {
+		n.electionBackoff = 0
+		for i := uint64(0); i < c.lost; i++ {
+			n.loseElection()
+		}
+		if d := n.electionDelayUs(); d < 225000*c.factor || d > 300000*c.factor {
+			t.Fatalf("lost %d: delay %d outside [1.5, 2] x %d commit intervals", c.lost, d, c.factor)
+		}
+	}
+	n.Step(&Event{Type: EventMessage, Message: Message{Type: CommitRequest, From: 1, To: 0, ChannelID: 1, Ballot: 257}})
+	if n.electionBackoff != 0 {
+		t.Fatalf("a leader's commit left backoff %d", n.electionBackoff)
+	}
+}
+
 func TestTraceOffEmitsNoTraceRecords(t *testing.T) {
 	c := newTestCluster(1)
 	c.nodes[0].cfg.Trace = false

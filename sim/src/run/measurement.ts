@@ -124,7 +124,7 @@ export interface ModelWindow {
   /** G1 only: the leader collector's phase shortly before the deciding event and halfway to it,
    * for the steady-state shortcut (slo.ts): the episode around the event and a sample of the
    * steady state are simulated instead of the whole window. */
-  g1_phases?: { episodes: { states: G1State[]; window_s: number }[]; steady: G1State[] };
+  g1_phases?: { episodes: { states: G1State[]; window_s: number }[]; steady: G1State[]; steady_window_s?: number };
   /** G1 with a pause-time goal, when its young pauses decide the window: the leader's and a
    * follower's collector just after a young pause of the settled cycle, where the run starts. */
   g1_start?: G1State[];
@@ -227,7 +227,18 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     const follower = dryRun(card, s, engine, 'follower', horizon_us);
     const fTimes = follower.rt.events.filter((e) => e.kind === best!.kind).map((e) => e.t_s);
     const fFirst = fTimes.length > 0 ? firstOf(fTimes) : [];
-    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, [...first, ...fFirst], leader.snapshots, follower.snapshots) ?? undefined;
+    // Only what falls inside the measured window: the plain run ends there, and a follower's
+    // burst (or the end of the leader's) may come after it (Java A at 8 GiB, 10,680 ops/s, card
+    // 1.8.0: the leader's burst from 408 s, three of its pauses and the followers' from 470 s
+    // after the window's end at 452 s; with them the shortcut missed the SLO the plain run met).
+    const end_s = s.warmup_s + out.window_s;
+    const inside = [...first, ...fFirst].filter((t) => t < end_s);
+    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, inside, leader.snapshots, follower.snapshots, end_s) ?? undefined;
+    if (out.g1_phases && best.kind === 'g1_mixed_dense') {
+      const steady = wholePeriodsSample(s.warmup_s, min_s, first[0]!, rt.events, follower.rt.events, leader.snapshots, follower.snapshots);
+      if (steady) out.g1_phases = { ...out.g1_phases, ...steady };
+      else delete out.g1_phases;
+    }
     if (!out.g1_phases) delete out.g1_phases;
   }
   return out;
@@ -254,9 +265,10 @@ function firstBurst(times: number[]): number[] {
 
 /** The shortcut's runs: one episode per group of full collections close together (leader and
  * followers), each from the phases a little before it, and a steady sample halfway to the first. */
-function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Snapshot[], follower: Snapshot[]): ModelWindow['g1_phases'] | null {
+function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Snapshot[], follower: Snapshot[], end_s: number): ModelWindow['g1_phases'] | null {
   const sorted = [...times].sort((a, b) => a - b);
-  const episodes = episodesAround(warmup_s, pause_s, sorted, leader, follower);
+  if (sorted.length === 0) return null;
+  const episodes = episodesAround(warmup_s, pause_s, sorted, leader, follower, end_s);
   if (!episodes) return null;
   const half = sorted[0]! / 2;
   const sl = stateAt(leader, half);
@@ -264,6 +276,47 @@ function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Sn
   if (!sl || !sf) return null;
   return { episodes, steady: [sl, sf] };
 }
+
+/**
+ * The steady sample of a dense phase's window (card 1.8.0 on): between its bursts each node
+ * pauses for young collections of 40 to 55 ms (the leader every ~10 s, the followers, in step,
+ * every ~20 s), and the sample's slow operations are scaled to the rest of the window by time,
+ * so the sample must hold as many pauses of each role per second as the window does. A fixed
+ * 10 s sample held one leader pause of a ~12 s period and, by its phase, one or no follower
+ * pause of a ~20 s one. The sample starts just after a leader pause halfway to the first burst
+ * and lasts a whole number of the leader's periods (its measured part [after pause i, + t_j − t_i)
+ * holds exactly pauses i+1..j), at least the spec's window and at most SAMPLE_MAX_S, choosing the
+ * span whose count of follower pauses is nearest the followers' mean rate (ties: the shortest).
+ * Null (no shortcut) when the dry run has no such span.
+ */
+function wholePeriodsSample(warmup_s: number, min_window_s: number, firstBurst_s: number, leaderEvents: { t_s: number; pause_ms: number }[], followerEvents: { t_s: number; pause_ms: number }[], leader: Snapshot[], follower: Snapshot[]): { steady: G1State[]; steady_window_s: number } | null {
+  const pausesOf = (es: { t_s: number; pause_ms: number }[]) => es.filter((e) => e.pause_ms > 0 && e.t_s < firstBurst_s).map((e) => e.t_s);
+  const pauses = pausesOf(leaderEvents);
+  const half = firstBurst_s / 2;
+  const fp = pausesOf(followerEvents).filter((t) => t >= half);
+  const fPeriod = fp.length >= 2 ? (fp[fp.length - 1]! - fp[0]!) / (fp.length - 1) : Infinity;
+  const i = pauses.findIndex((t, k) => t >= half && Math.floor(t) + 1 < (pauses[k + 1] ?? Infinity));
+  if (i < 0) return null;
+  const ti = pauses[i]!;
+  // The measured part starts at the first snapshot after pause i; the run starts a warm-up before.
+  const measuredFrom = Math.floor(ti) + 1;
+  let best: { span: number; miss: number } | null = null;
+  for (let j = i + 1; j < pauses.length; j++) {
+    const span = pauses[j]! - ti;
+    if (span < min_window_s) continue;
+    if (span > SAMPLE_MAX_S || measuredFrom + span + 1 >= firstBurst_s) break;
+    const held = fp.filter((t) => t >= measuredFrom && t < measuredFrom + span).length;
+    const miss = Number.isFinite(fPeriod) ? Math.abs(held - span / fPeriod) : 0;
+    if (!best || miss < best.miss - 1e-9) best = { span, miss };
+  }
+  const sl = stateAt(leader, measuredFrom - warmup_s);
+  const sf = stateAt(follower, measuredFrom - warmup_s);
+  if (!best || !sl || !sf) return null;
+  return { steady: [sl, sf], steady_window_s: round3(best.span) };
+}
+
+/** The longest steady sample of a dense phase's window (a few minutes of the window's ~7 saved). */
+const SAMPLE_MAX_S = 90;
 
 const stateAt = (xs: Snapshot[], t_s: number) => [...xs].reverse().find((x) => x.t_s <= t_s)?.state;
 
@@ -312,7 +365,7 @@ function anchored(d: DryRun, run_s: number, horizon_s: number): { snapshots: Sna
 }
 
 /** One episode per group of pauses close together, each run from the phases a little before it. */
-function episodesAround(warmup_s: number, pause_s: number, sorted: number[], leader: Snapshot[], follower: Snapshot[]): { states: G1State[]; window_s: number }[] | null {
+function episodesAround(warmup_s: number, pause_s: number, sorted: number[], leader: Snapshot[], follower: Snapshot[], end_s: number = Infinity): { states: G1State[]; window_s: number }[] | null {
   const at = stateAt;
   const groups: { from: number; to: number }[] = [];
   for (const t of sorted) {
@@ -326,7 +379,9 @@ function episodesAround(warmup_s: number, pause_s: number, sorted: number[], lea
     const l = at(leader, start);
     const f = at(follower, start);
     if (start <= 0 || !l || !f) return null;
-    episodes.push({ states: [l, f], window_s: Math.round((g.to - g.from + EPISODE_LEAD_S + pause_s + EPISODE_TAIL_S) * 1000) / 1000 });
+    // (An episode measures from g.from − EPISODE_LEAD_S; it ends no later than the window.)
+    const len_s = Math.min(g.to - g.from + EPISODE_LEAD_S + pause_s + EPISODE_TAIL_S, end_s - (g.from - EPISODE_LEAD_S));
+    episodes.push({ states: [l, f], window_s: Math.round(len_s * 1000) / 1000 });
   }
   return episodes;
 }

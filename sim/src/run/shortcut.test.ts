@@ -3,14 +3,20 @@
 // at 32 GiB, where it holds one young pause of G1's 200 ms goal on each role. The
 // shortcut simulates the episodes around them and a steady sample; the plain run simulates the
 // whole window. Both must count the same share of operations over the SLO and agree on it.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { ModelCard } from '../api.ts';
 import { runProbe } from '../search/slo.ts';
 import { fidelitySearchSpec } from '../fidelity/specs.ts';
+import { validateCard } from '../models/card.ts';
+
+const card180 = validateCard(JSON.parse(readFileSync(new URL('../../../data/models/1.8.0.json', import.meta.url), 'utf8')));
 
 /** Runs one probe both ways; the shortcut must estimate, keep the window and the verdict, and
  * count the share of operations over the SLO within `share_tolerance`. */
-function expectShortcutAgrees(gib: number, rate: number, share_tolerance: number): { window_event?: { kind: string } | null } {
-  const spec = fidelitySearchSpec('java', 'A', gib, 8);
+function expectShortcutAgrees(gib: number, rate: number, share_tolerance: number, card?: ModelCard): { window_event?: { kind: string } | null; estimated_from?: { episode_s: number; steady_s: number } } {
+  const found = fidelitySearchSpec('java', 'A', gib, 8);
+  const spec = card ? { ...found, base: { ...found.base, model_card: card } } : found;
   const fast = runProbe({ ...spec, steady_state_shortcut: true }, rate, null, {}).probe;
   const plain = runProbe({ ...spec, steady_state_shortcut: false }, rate, null, {}).probe;
   expect(fast.estimated_from).toBeDefined();
@@ -32,6 +38,19 @@ describe('steady-state shortcut vs the plain run', () => {
       expect(expectShortcutAgrees(32, rate, 0.001).window_event?.kind).toBe('g1_young');
     }, 1_800_000);
   }
+
+  // Card 1.8.0 (candidate): at 8 GiB the window holds one dense mixed burst (~154 ms pauses from
+  // ~408 s) and between bursts 40-55 ms young pauses, the leader's every ~10 s, the followers'
+  // every ~20 s. Before the fix the shortcut simulated episodes for the followers' burst and the
+  // leader's last pauses, which fall after the window's end (the plain run never sees them), and
+  // scaled a 10 s steady sample holding one pause of each role: at 10,680 ops/s it missed the
+  // SLO (1.02 % over) where the plain run from t = 0 meets it (0.76 %).
+  it('card 1.8.0, Java A at 8 GiB, 10680 ops/s (a dense mixed burst decides the window): the same verdict, the share over the SLO within 0.15 percentage points', () => {
+    const fast = expectShortcutAgrees(8, 10_680, 0.0015, card180);
+    expect(fast.window_event?.kind).toBe('g1_mixed_dense');
+    // the steady sample is whole leader pause periods, not the fixed 10 s
+    expect(fast.estimated_from!.steady_s).toBeGreaterThan(10);
+  }, 1_800_000);
 });
 
 describe('the shortcut under the search\'s early stop', () => {

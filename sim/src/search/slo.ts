@@ -44,7 +44,8 @@ export function leaderUtilization(r: RunResult): number | null {
 export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_s: number, slo_ms: number, provide: EngineProvider | null, hooks: RunHooks): { steady: RunResult; met: boolean; p99_ms: number; over_share: number; estimated_from: { episode_s: number; steady_s: number } } {
   const rate = probeSpec.load.target_ops_per_s;
   const limit_us = slo_ms * 1000;
-  const steadyWindow = Math.min(min_window_s, w.window_s);
+  // (A dense phase's window asks for a sample of whole pause periods; see wholePeriodsSample.)
+  const steadyWindow = w.g1_phases!.steady_window_s ?? Math.min(min_window_s, w.window_s);
   const total = rate * w.window_s;
   let nE = 0;
   let slowE = 0;

@@ -14,24 +14,21 @@ describe('elections under a uniform message delay (docs/reliability.md, "The ele
     }
   });
 
-  it('known limitation: from a one-way delay of one commit interval no election completes, on every engine alike', () => {
-    // A candidate abandons its prepare phase when its election timer (1.5-2 commit intervals)
-    // fires; promises that come back later are stale. With a round trip of 2 commit intervals
-    // every phase is abandoned: ~56 elections a second per node at a 10 ms commit interval,
-    // none won, nothing answered, until the delay ends (then it serves at once). A fix flips
-    // this test (and the docs' section with it).
-    const rust = probeElections('rust', 10_000, 10_000, provide);
-    expect([rust.leaders, rust.answered]).toEqual([0, 0]);
-    expect(rust.elections).toBeGreaterThan(100);
-    expect(rust.recovered_after_us).not.toBeNull();
-    const java = probeElections('java', 10_000, 10_000, provide);
+  it('elect a leader and serve from one to three commit intervals of one-way delay, on every engine alike (election backoff)', () => {
+    // Before the cores backed off (docs/protocol.md, "Election backoff") a candidate gave up
+    // its phase when its 1.5-2 commit interval timer fired, so from a 10 ms one-way delay no
+    // election completed: 167 elections, 0 leaders, 0 answered in the 1 s window. Lost
+    // elections now double the delay (at most 8x), a leader waits for answers as long as the
+    // election it won did, and a node that promised waits a whole delay before standing.
+    for (const d of [10_000, 15_000, 20_000, 25_000, 30_000]) {
+      const p = probeElections('rust', 10_000, d, provide);
+      expect([d, p.leaders]).toEqual([d, 1]);
+      expect(p.elections).toBeLessThanOrEqual(10);
+      expect(p.answered).toBeGreaterThan(10);
+      expect(p.recovered_after_us).not.toBeNull();
+    }
+    const rust = probeElections('rust', 10_000, 20_000, provide);
+    const java = probeElections('java', 10_000, 20_000, provide);
     expect({ ...java, engine: 'rust' }).toEqual(rust);
-  });
-
-  it('the experiment: election delays backed off in the host elect a leader and serve at that delay', () => {
-    const p = probeElections('rust', 10_000, 10_000, provide, { backoff: true });
-    expect(p.leaders).toBe(1);
-    expect(p.elections).toBeLessThan(10);
-    expect(p.answered).toBeGreaterThan(20);
   });
 });

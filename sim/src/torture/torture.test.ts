@@ -194,16 +194,18 @@ describe('the tool can fail', () => {
     expect(good.judgement.problems).toEqual([]);
   });
 
-  it('finds, shrinks and replays a drawn amnesia failure (seed 17, rust)', () => {
-    // seed 17's schedule as drawn before TCP resets were added (with its resets it stays safe)
+  it('finds, shrinks and replays a drawn amnesia failure (seed 11, rust)', () => {
+    // a schedule drawn without TCP resets that loses writes with amnesia and not without it.
+    // Seed 17 was one until the election backoff (docs/protocol.md) moved its elections; seed 11
+    // is the first such seed in 1..120 since.
     const options = { engine: 'rust' as const, amnesia: true, resets: false };
-    const failing = tortureScenario(drawScenario(17, options), provide, check);
+    const failing = tortureScenario(drawScenario(11, options), provide, check);
     expect(failing.judgement.safe).toBe(false);
-    expect(tortureScenario(drawScenario(17, { engine: 'rust', resets: false }), provide, check).judgement.safe).toBe(true);
+    expect(tortureScenario(drawScenario(11, { engine: 'rust', resets: false }), provide, check).judgement.safe).toBe(true);
     const small = shrink(failing, options, provide, check, 60);
     expect(small.keep_faults.length).toBeLessThan(failing.scenario.faults.length);
     expect(small.result.judgement.ok).toBe(false);
-    const again = tortureScenario(shrunk(drawScenario(17, options), small.keep_faults, small.ops_per_client), provide, check);
+    const again = tortureScenario(shrunk(drawScenario(11, options), small.keep_faults, small.ops_per_client), provide, check);
     expect(again.run.digest).toBe(small.result.run.digest);
     expect(again.judgement.problems).toEqual(small.result.judgement.problems);
   });

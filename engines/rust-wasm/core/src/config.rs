@@ -66,6 +66,10 @@ pub const SERVER_SNAPSHOT_EVERY: u64 = 4096;
 /// The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout.
 pub const QUORUM_WINDOW_TICKS: u64 = 2;
 
+/// The most an election delay is doubled after lost elections: 2^3 = 8 times
+/// (docs/protocol.md, "Election backoff").
+pub const ELECTION_BACKOFF_MAX: u64 = 3;
+
 impl Default for Config {
     fn default() -> Config {
         Config {

@@ -29,6 +29,7 @@ impl Node {
         self.trace(Trace { kind: TraceKind::Follower, ballot: b, leader: leader_of(b), ..Trace::default() });
         if let Some(p) = self.prepare.take() {
             self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+            self.lose_election();
         }
         if was_leader {
             self.cancel_timer(TimerName::Commit);
@@ -48,9 +49,13 @@ impl Node {
         }
     }
 
-    fn become_leader(&mut self, b: u64, max_last_index: u64, merged: Slots) {
+    fn become_leader(&mut self, b: u64, max_last_index: u64, merged: Slots, backoff: u64) {
         self.log.set_last_index_at_least(max_last_index);
         self.ballot = b;
+        // the election's own wait bounds the round trip; the leader waits as long for answers
+        self.leader_backoff = backoff;
+        self.quorum_backoff = backoff;
+        self.election_backoff = 0;
         self.quorum_tick = 0;
         self.heard_tick.fill(0);
         let skip_executed = self.skips_executed_replay();
@@ -94,6 +99,7 @@ impl Node {
     pub(crate) fn start_election(&mut self) {
         if let Some(p) = self.prepare.take() {
             self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+            self.lose_election();
         }
         let b = next_ballot(self.ballot.max(self.last_prepare_ballot), self.cfg.id);
         self.last_prepare_ballot = b;
@@ -107,10 +113,11 @@ impl Node {
             max_last_index: self.log.last_index(),
             asked: [0; MAX_NUM_PEERS as usize],
             progressed: false,
+            backoff: self.election_backoff,
         };
         self.trace(trace_ballot(TraceKind::Election, b));
         if p.promises >= self.majority() {
-            self.become_leader(b, p.max_last_index, p.merged);
+            self.become_leader(b, p.max_last_index, p.merged, p.backoff);
             return;
         }
         let mut from_index = 0;
@@ -158,7 +165,14 @@ impl Node {
             return;
         }
         if m.ballot > self.ballot && !self.campaigns_above(m.ballot) && (!self.in_lease() || self.handoff_prepare(m)) {
+            // become_follower re-arms the election timer only for a node that led or knew no
+            // leader; one that promises gives the candidate a whole election delay in every case
+            let rearm = !self.is_leader() && leader_of(self.ballot) != NO_LEADER;
             self.become_follower(m.ballot);
+            if rearm {
+                let delay = self.election_delay_us();
+                self.set_timer(TimerName::Election, delay);
+            }
             let response = if m.from_index > 0 {
                 self.promise_chunk(m.from_index)
             } else {
@@ -215,6 +229,7 @@ impl Node {
         if !m.ok {
             let p = self.prepare.take().expect("checked above");
             self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+            self.lose_election();
             self.become_follower(m.ballot);
             return;
         }
@@ -259,10 +274,11 @@ impl Node {
                 // no-ops and wait at the index for ever. Refusing the phase is as safe as losing
                 // its messages; the election timer tries again.
                 self.trace(trace_ballot(TraceKind::ElectionAbandoned, p.ballot));
+                self.lose_election();
                 self.bad_event();
                 return;
             }
-            self.become_leader(p.ballot, p.max_last_index, p.merged);
+            self.become_leader(p.ballot, p.max_last_index, p.merged, p.backoff);
         }
     }
 
@@ -482,10 +498,19 @@ impl Node {
         }
         if self.cfg.check_quorum {
             self.quorum_tick += 1;
-            let heard = self.heard_within_window();
+            let window = QUORUM_WINDOW_TICKS << self.quorum_backoff;
+            let heard = self.heard_within(window);
             if heard < self.majority() {
                 self.step_down(heard);
                 return;
+            }
+            // the stretched window only covers the first answers' round trip; once answers
+            // flow as often as the plain window asks, a lost majority is noticed as fast as ever
+            if self.quorum_backoff > 0
+                && self.quorum_tick >= window
+                && self.heard_within(QUORUM_WINDOW_TICKS) >= self.majority()
+            {
+                self.quorum_backoff = 0;
             }
         }
         self.gc_handoff_tick();
@@ -498,7 +523,7 @@ impl Node {
                 let Some((&ch, ph)) = self.accepts.range_mut(next..=last).next() else { break };
                 next = ch + 1;
                 ph.ticks += 1;
-                if ph.ticks >= self.cfg.accept_timeout_ticks {
+                if ph.ticks >= self.cfg.accept_timeout_ticks << self.leader_backoff {
                     let t = Trace {
                         kind: TraceKind::AcceptTimeout,
                         index: ph.instance.index,
@@ -569,6 +594,7 @@ impl Node {
             return;
         }
         self.commit_received = true;
+        self.election_backoff = 0; // a leader is seen: elections are back to their base delay
         self.log.commit_until(m.last_executed, m.ballot, &mut self.changes);
         self.apply_changes();
         self.execute();
@@ -683,16 +709,16 @@ impl Node {
 
     // --- check-quorum ---
 
-    /// The nodes (this one included) heard within the last [`QUORUM_WINDOW_TICKS`]
-    /// heartbeats. A new leader's peers count as heard at its tick 0, which gives every peer
-    /// one full window to answer.
-    fn heard_within_window(&self) -> u64 {
+    /// The nodes (this one included) heard within the last `window_ticks` heartbeats. A new
+    /// leader's peers count as heard at its tick 0, which gives every peer one full window to
+    /// answer.
+    fn heard_within(&self, window_ticks: u64) -> u64 {
         let id = self.cfg.id as usize;
         let peers_heard = self
             .heard_tick
             .iter()
             .enumerate()
-            .filter(|&(p, &t)| p != id && t + QUORUM_WINDOW_TICKS >= self.quorum_tick)
+            .filter(|&(p, &t)| p != id && t + window_ticks >= self.quorum_tick)
             .count() as u64;
         1 + peers_heard
     }
@@ -704,7 +730,7 @@ impl Node {
             kind: TraceKind::StepDown,
             ballot: self.ballot,
             count: heard,
-            value: QUORUM_WINDOW_TICKS * self.cfg.commit_interval_us,
+            value: (QUORUM_WINDOW_TICKS << self.quorum_backoff) * self.cfg.commit_interval_us,
             ..Trace::default()
         };
         self.trace(t);

@@ -3,7 +3,7 @@
 use crate::ballot::{leader_of, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADER};
 use crate::codec::{decode_event, encode_effects};
 use crate::command::Result;
-use crate::config::Config;
+use crate::config::{Config, ELECTION_BACKOFF_MAX};
 use crate::instance::Instance;
 use crate::kvstore::KVStore;
 use crate::log::{Log, LogChange, LogChangeKind, Slots};
@@ -35,6 +35,8 @@ pub(crate) struct PreparePhase {
     /// since the election timer last fired.
     pub asked: [u64; MAX_NUM_PEERS as usize],
     pub progressed: bool,
+    /// `election_backoff` when the phase opened: the leader it makes waits that much longer.
+    pub backoff: u64,
 }
 
 pub(crate) struct AcceptPhase {
@@ -131,6 +133,15 @@ pub struct Node {
     pub(crate) quorum_tick: u64,
     pub(crate) heard_tick: Vec<u64>,
     pub(crate) lease_held: bool,
+    /// Election backoff (docs/protocol.md, "Election backoff"): elections this node lost since
+    /// it last saw a leader, at most [`ELECTION_BACKOFF_MAX`]; every election delay it draws is
+    /// multiplied by 2 to that power. `leader_backoff` keeps the value a leader won with: its
+    /// accept time-out is stretched by that factor for its term. `quorum_backoff` stretches its
+    /// quorum window by the same factor only until a majority has answered within the
+    /// unstretched window after one full stretched one; then it is 0.
+    pub(crate) election_backoff: u64,
+    pub(crate) leader_backoff: u64,
+    pub(crate) quorum_backoff: u64,
     /// Persist bookkeeping (durability.rs).
     pub(crate) dur: DurableState,
     /// GC mitigation (mitigation.rs).
@@ -170,6 +181,9 @@ impl Node {
             quorum_tick: 0,
             heard_tick,
             lease_held: false,
+            election_backoff: 0,
+            leader_backoff: 0,
+            quorum_backoff: 0,
             dur: DurableState { recorded_ballot: INITIAL_BALLOT, ..DurableState::default() },
             gc,
             effects: Vec::new(),
@@ -315,7 +329,12 @@ impl Node {
     pub(crate) fn election_delay_us(&mut self) -> u64 {
         let lo = self.cfg.commit_interval_us * 3 / 2;
         let hi = self.cfg.commit_interval_us * 2;
-        lo + self.rng.next() % (hi - lo + 1)
+        (lo + self.rng.next() % (hi - lo + 1)) << self.election_backoff
+    }
+
+    /// Counts a lost election (every `election_abandoned`): the next waits are twice as long.
+    pub(crate) fn lose_election(&mut self) {
+        self.election_backoff = (self.election_backoff + 1).min(ELECTION_BACKOFF_MAX);
     }
 
     // --- effect helpers ---
@@ -537,6 +556,22 @@ mod tests {
         let inspect = String::from_utf8(n.inspect()).unwrap();
         assert!(inspect.contains(r#""events":3,"messages_in":0"#), "{inspect}");
         assert!(inspect.contains(r#""bad_events":3"#), "{inspect}");
+    }
+
+    #[test]
+    fn lost_elections_double_the_delay_up_to_eight_times_and_a_commit_resets_it() {
+        let mut n = Node::new(Config::default());
+        for (lost, factor) in [(0u64, 1u64), (1, 2), (2, 4), (3, 8), (4, 8), (9, 8)] {
+            n.election_backoff = 0;
+            for _ in 0..lost {
+                n.lose_election();
+            }
+            let d = n.election_delay_us();
+            assert!((225000 * factor..=300000 * factor).contains(&d), "lost {lost}: {d}");
+        }
+        let commit = br#"{"type":"message","msg":{"type":"commit_request","from":1,"to":0,"channel_id":1,"ballot":257,"last_executed":0,"global_last_executed":0}}"#;
+        n.step_json(commit);
+        assert_eq!(n.election_backoff, 0);
     }
 
     #[test]

@@ -75,6 +75,9 @@ public final class Config {
     /** The check-quorum window in heartbeats: 2 commit intervals, the longest election timeout. */
     public static final long QUORUM_WINDOW_TICKS = 2;
 
+    /** The most an election delay is doubled after lost elections: 2^3 = 8 times (docs/protocol.md, "Election backoff"). */
+    public static final long ELECTION_BACKOFF_MAX = 3;
+
     /** A configuration that cannot be used; the message names the problem. */
     public static final class ConfigException extends Exception {
         public ConfigException(String message) {

@@ -56,6 +56,7 @@ final class MultiPaxos {
             long abandoned = n.prepare.ballot;
             n.prepare = null;
             traceBallot(n, TraceKind.ELECTION_ABANDONED, abandoned);
+            n.loseElection();
         }
         if (wasLeader) {
             n.cancelTimer(TimerName.COMMIT);
@@ -70,9 +71,13 @@ final class MultiPaxos {
         if (wasLeader || !hadLeader) n.setTimer(TimerName.ELECTION, n.electionDelayUs());
     }
 
-    static void becomeLeader(Node n, long b, long maxLastIndex, HashMap<Long, Instance> merged) {
+    static void becomeLeader(Node n, long b, long maxLastIndex, HashMap<Long, Instance> merged, long backoff) {
         n.log.setLastIndexAtLeast(maxLastIndex);
         n.ballot = b;
+        // the election's own wait bounds the round trip; the leader waits as long for answers
+        n.leaderBackoff = backoff;
+        n.quorumBackoff = backoff;
+        n.electionBackoff = 0;
         n.quorumTick = 0;
         java.util.Arrays.fill(n.heardTick, 0);
         boolean skipExecuted = skipsExecutedReplay(n);
@@ -117,6 +122,7 @@ final class MultiPaxos {
             long abandoned = n.prepare.ballot;
             n.prepare = null;
             traceBallot(n, TraceKind.ELECTION_ABANDONED, abandoned);
+            n.loseElection();
         }
         long b = Ballot.nextBallot(Math.max(n.ballot, n.lastPrepareBallot), n.cfg.id);
         n.lastPrepareBallot = b;
@@ -126,9 +132,10 @@ final class MultiPaxos {
         p.promises = 1;
         p.merged = n.log.copy();
         p.maxLastIndex = n.log.lastIndex();
+        p.backoff = n.electionBackoff;
         traceBallot(n, TraceKind.ELECTION, b);
         if (p.promises >= n.majority()) {
-            becomeLeader(n, b, p.maxLastIndex, p.merged);
+            becomeLeader(n, b, p.maxLastIndex, p.merged, p.backoff);
             return;
         }
         n.prepare = p;
@@ -171,7 +178,11 @@ final class MultiPaxos {
         }
         Message r = new Message(MessageType.PREPARE_RESPONSE);
         if (m.ballot > n.ballot && !campaignsAbove(n, m.ballot) && (!n.inLease() || Mitigation.handoffPrepare(n, m))) {
+            // becomeFollower re-arms the election timer only for a node that led or knew no
+            // leader; one that promises gives the candidate a whole election delay in every case
+            boolean rearm = !n.isLeader() && Ballot.leaderOf(n.ballot) != Ballot.NO_LEADER;
             becomeFollower(n, m.ballot);
+            if (rearm) n.setTimer(TimerName.ELECTION, n.electionDelayUs());
             if (m.fromIndex > 0) {
                 n.respond(m, promiseChunk(n, m.fromIndex));
                 return;
@@ -230,6 +241,7 @@ final class MultiPaxos {
         if (!m.ok) {
             n.prepare = null;
             traceBallot(n, TraceKind.ELECTION_ABANDONED, p.ballot);
+            n.loseElection();
             becomeFollower(n, m.ballot);
             return;
         }
@@ -264,10 +276,11 @@ final class MultiPaxos {
                 // no-ops and wait at the index for ever. Refusing the phase is as safe as losing
                 // its messages; the election timer tries again.
                 traceBallot(n, TraceKind.ELECTION_ABANDONED, p.ballot);
+                n.loseElection();
                 n.badEvent();
                 return;
             }
-            becomeLeader(n, p.ballot, p.maxLastIndex, p.merged);
+            becomeLeader(n, p.ballot, p.maxLastIndex, p.merged, p.backoff);
         }
     }
 
@@ -481,13 +494,13 @@ final class MultiPaxos {
     // --- check-quorum ---
 
     /**
-     * The nodes (this one included) heard within the last QUORUM_WINDOW_TICKS heartbeats. A new
-     * leader's peers count as heard at its tick 0, which gives every peer one full window to answer.
+     * The nodes (this one included) heard within the last windowTicks heartbeats. A new leader's
+     * peers count as heard at its tick 0, which gives every peer one full window to answer.
      */
-    static long heardWithinWindow(Node n) {
+    static long heardWithin(Node n, long windowTicks) {
         long heard = 1;
         for (int p = 0; p < n.heardTick.length; p++) {
-            if (p != n.cfg.id && n.heardTick[p] + Config.QUORUM_WINDOW_TICKS >= n.quorumTick) heard++;
+            if (p != n.cfg.id && n.heardTick[p] + windowTicks >= n.quorumTick) heard++;
         }
         return heard;
     }
@@ -501,7 +514,7 @@ final class MultiPaxos {
             Trace t = new Trace(TraceKind.STEP_DOWN);
             t.ballot = n.ballot;
             t.count = heard;
-            t.value = Config.QUORUM_WINDOW_TICKS * n.cfg.commitIntervalUs;
+            t.value = (Config.QUORUM_WINDOW_TICKS << n.quorumBackoff) * n.cfg.commitIntervalUs;
             n.trace(t);
         }
         n.ballot = (n.ballot & ~0xffL) | Ballot.NO_LEADER;
@@ -524,17 +537,24 @@ final class MultiPaxos {
         if (!n.isLeader()) return;
         if (n.cfg.checkQuorum) {
             n.quorumTick++;
-            long heard = heardWithinWindow(n);
+            long window = Config.QUORUM_WINDOW_TICKS << n.quorumBackoff;
+            long heard = heardWithin(n, window);
             if (heard < n.majority()) {
                 stepDown(n, heard);
                 return;
+            }
+            // the stretched window only covers the first answers' round trip; once answers flow
+            // as often as the plain window asks, a lost majority is noticed as fast as ever
+            if (n.quorumBackoff > 0 && n.quorumTick >= window
+                    && heardWithin(n, Config.QUORUM_WINDOW_TICKS) >= n.majority()) {
+                n.quorumBackoff = 0;
             }
         }
         Mitigation.handoffTick(n);
         n.commitRound = null;
         for (AcceptPhase ph : n.sortedAccepts()) {
             ph.ticks++;
-            if (ph.ticks >= n.cfg.acceptTimeoutTicks) {
+            if (ph.ticks >= n.cfg.acceptTimeoutTicks << n.leaderBackoff) {
                 n.counters.acceptTimeouts++;
                 if (n.cfg.trace) {
                     Trace t = new Trace(TraceKind.ACCEPT_TIMEOUT);
@@ -599,6 +619,7 @@ final class MultiPaxos {
             return;
         }
         n.commitReceived = true;
+        n.electionBackoff = 0; // a leader is seen: elections are back to their base delay
         n.log.commitUntil(m.lastExecuted, m.ballot, n.changes);
         n.applyChanges();
         execute(n);

@@ -49,6 +49,17 @@ public final class Node {
     long quorumTick;
     final long[] heardTick;
     boolean leaseHeld;
+    /*
+     * Election backoff (docs/protocol.md, "Election backoff"): elections this node lost since it
+     * last saw a leader, at most Config.ELECTION_BACKOFF_MAX; every election delay it draws is
+     * multiplied by 2 to that power. leaderBackoff keeps the winning phase's value: the leader's
+     * accept time-out is stretched by that factor for its term. quorumBackoff stretches its quorum
+     * window by the same factor only until a majority has answered within the unstretched window
+     * after one full stretched one; then it is 0.
+     */
+    long electionBackoff;
+    long leaderBackoff;
+    long quorumBackoff;
     /** Persist bookkeeping ({@link Durability}). */
     final Durability.State dur = new Durability.State();
     /** GC mitigation ({@link Mitigation}). */
@@ -87,6 +98,8 @@ public final class Node {
         final long[] asked = new long[(int) Ballot.MAX_NUM_PEERS];
         /** Bounded elections: whether any answer came since the election timer last fired. */
         boolean progressed;
+        /** electionBackoff when the phase opened: the leader it makes waits that much longer. */
+        long backoff;
     }
 
     static final class AcceptPhase {
@@ -281,7 +294,12 @@ public final class Node {
     long electionDelayUs() {
         long lo = cfg.commitIntervalUs * 3 / 2;
         long hi = cfg.commitIntervalUs * 2;
-        return lo + Long.remainderUnsigned(rng.next(), hi - lo + 1);
+        return (lo + Long.remainderUnsigned(rng.next(), hi - lo + 1)) << electionBackoff;
+    }
+
+    /** Counts a lost election (every election_abandoned): the next waits are twice as long. */
+    void loseElection() {
+        electionBackoff = Math.min(electionBackoff + 1, Config.ELECTION_BACKOFF_MAX);
     }
 
     // --- effect helpers ---
