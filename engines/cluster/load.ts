@@ -24,15 +24,11 @@ class Worker {
 
   constructor(private readonly address: string) {}
 
-  /** The reply line, or null if the connection failed or the reply took over timeoutMs. */
+  /** The reply line, or null if the connection failed or the reply took over timeoutMs
+   * (connecting included: a stopped process's full accept queue leaves a connect hanging for
+   * the kernel's SYN retries, a minute and more, so it is not awaited on its own). */
   async request(line: string, timeoutMs: number): Promise<string | null> {
-    if (!this.conn || this.conn.dead) {
-      this.conn = new LineSocket(this.address);
-      if (await this.conn.connected) {
-        this.close();
-        return null;
-      }
-    }
+    if (!this.conn || this.conn.dead) this.conn = new LineSocket(this.address);
     const reply = await this.conn.request(line, timeoutMs);
     return reply instanceof Error ? null : reply;
   }
@@ -83,7 +79,12 @@ export class ClosedLoopLoad {
       const reply = await w.request(line, this.options.timeoutMs ?? 2000);
       const now = Date.now();
       if (reply === null) {
+        // A node that does not answer (stopped, killed, cut off) may be the one the workers all
+        // followed: try the next. Staying put kept every worker on a SIGSTOPped leader while
+        // the live pair elected a new one and got no requests (the one-follower stall test's
+        // "crawl", docs/protocol.md, "Log bound").
         this.tally.errors++;
+        node = (node + 1) % this.options.addresses.length;
         await new Promise((r) => setTimeout(r, 20));
         continue;
       }
