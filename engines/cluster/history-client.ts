@@ -106,6 +106,11 @@ export interface HistoryLoadOptions {
   startNode: number;
   /** Keys the workers share (gets and puts on them are what the checker has to order). */
   sharedKeys: number;
+  /** Keys of its own each worker cycles through (default: a new key every write, so the store
+   * grows with the run). A fixed set lets the store stop growing after the first round, which a
+   * memory plateau needs; `acks` then keeps the newest acknowledged write of each key, which a
+   * later write of unknown outcome may have replaced (so such a run reads back shared keys only). */
+  ownKeys?: number;
   requestTimeoutMs?: number;
 }
 
@@ -157,15 +162,22 @@ export class HistoryLoad {
     this.clients.push(c);
     for (let i = 0; this.running; i++) {
       const shared = `s${(i + w) % this.o.sharedKeys}`;
+      const own = this.o.ownKeys ? Math.floor(i / 3) % this.o.ownKeys : i;
       const op =
-        i % 3 === 0 ? await c.run('put', `w${w}k${i}`, `v${i}`) : i % 3 === 1 ? await c.run('put', shared, `w${w}.${i}`) : await c.run('get', shared);
+        i % 3 === 0 ? await c.run('put', `w${w}k${own}`, `v${i}`) : i % 3 === 1 ? await c.run('put', shared, `w${w}.${i}`) : await c.run('get', shared);
       if (op.result === 'unknown') {
         await sleep(10); // unavailable for a moment (a kill, an election): next operation
         continue;
       }
       const at = Date.now();
       this.acknowledged.push({ at });
-      if (i % 3 === 0) this.acks.push({ key: op.key, value: op.value!, at });
+      if (i % 3 === 0) {
+        if (this.o.ownKeys) {
+          const older = this.acks.findIndex((a) => a.key === op.key);
+          if (older >= 0) this.acks.splice(older, 1);
+        }
+        this.acks.push({ key: op.key, value: op.value!, at });
+      }
     }
   }
 

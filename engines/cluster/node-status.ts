@@ -26,6 +26,12 @@ export interface NodeStatus {
   wal_groups?: number;
   wal_batches?: number;
   wal_group_mean?: number;
+  /** The runtime's own memory figures, where it has them: Go's heap goal and live heap, the
+   * JVM's committed heap and non-heap (code cache, metaspace). */
+  go_heap_goal_bytes?: number;
+  go_heap_live_bytes?: number;
+  jvm_heap_committed_bytes?: number;
+  jvm_nonheap_committed_bytes?: number;
 }
 
 /** Every status line in a log text, oldest first; lines that do not parse are skipped. */
@@ -39,6 +45,26 @@ export function parseStatusLines(logText: string): NodeStatus[] {
     } catch {
       // a line cut short by a crash: not a status
     }
+  }
+  return out;
+}
+
+/** The wall-clock stamp every server puts before a log line ("2026/11/27 06:50:25.185703",
+ * the machine's local time), in ms since the epoch; null when the line has none. */
+export function lineStampMs(line: string): number | null {
+  const m = /(\d{4})\/(\d\d)\/(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) /.exec(line);
+  if (!m) return null;
+  const [y, mo, d, h, mi, sec, us] = m.slice(1).map(Number) as [number, number, number, number, number, number, number];
+  return new Date(y, mo - 1, d, h, mi, sec, Math.floor(us / 1000)).getTime();
+}
+
+/** Every status line in a log text with its stamp, oldest first (lines without one skipped). */
+export function parseStampedStatusLines(logText: string): { atMs: number; status: NodeStatus }[] {
+  const out: { atMs: number; status: NodeStatus }[] = [];
+  for (const line of logText.split('\n')) {
+    const atMs = lineStampMs(line);
+    const [status] = parseStatusLines(line);
+    if (atMs !== null && status) out.push({ atMs, status });
   }
   return out;
 }
@@ -79,8 +105,26 @@ export class StatusReader {
     return parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));
   }
 
-  /** Waits (polling the file) for the first status line written after the last mark. */
+  /** Waits (polling the file) for the first status line the server stamped at or after
+   * `wallMs`. Not the same as written after a mark: the launcher relays the servers' output
+   * through the test's own process, so on a starved machine a line can reach the file a second
+   * after the server wrote it, with a view from before the event the test just caused. */
+  async nextStatusStampedAfter(wallMs: number, timeoutMs = 15_000): Promise<NodeStatus> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = parseStampedStatusLines(this.text()).find((x) => x.atMs >= wallMs);
+      if (hit) return hit.status;
+      if (Date.now() > deadline) throw new Error(`no status line stamped after ${new Date(wallMs).toISOString()} in ${this.path} within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Waits (polling the file) for the first status line written after the last mark. Always
+   * lets the event loop run first: a caller's loop that did not mark again got the same line
+   * back from a chain of microtasks only, which starved this process's clients and log relay
+   * for its whole deadline (the one-follower stall test's two minutes at a few entries a second). */
   async nextStatus(timeoutMs = 15_000): Promise<NodeStatus> {
+    await new Promise((r) => setImmediate(r));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const fresh = parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));

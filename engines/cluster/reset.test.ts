@@ -25,13 +25,14 @@
 // served — at 8 s plus the survivors' measured timer lateness. Issue 20's "serves again within
 // 1 s" is a figure: `npm --workspace @replicant/engines run cluster:failover` runs this round
 // ten times per mix and prints the median, spread and load average (failover-bench.ts).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
 import { sleep } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
-import { StatusReader, residentBytes, type NodeStatus } from './node-status.ts';
-import { describeRssTrend, rssTrend, type RssSample } from './rss-trend.ts';
+import { StatusReader, parseStampedStatusLines, residentBytes, type NodeStatus } from './node-status.ts';
+import { SETTLE_MS, describeRssTrend, rssTrend, type RssSample } from './rss-trend.ts';
 import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, trimmedPast } from './reset-failover.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
@@ -48,8 +49,32 @@ const FAILOVER_REGRESSION_MS = 8000;
  * entry since the reset. */
 const HELD_BOUND = 16_384 + 4096;
 const MiB = 1 << 20;
+/** Keys of its own each worker of the memory run writes in turn (8 workers: 512 keys). */
+const OWN_KEYS = 64;
 /** The same bound the stall test holds a node to (docs/protocol.md, "Limits"). */
 const RSS_BOUND_BYTES = 64 * MiB;
+
+/** The status figures that say what holds memory, at the end of the warm-up (the first line
+ * stamped SETTLE_MS after `startMs`) and on the last line: held entries, peer queue bytes, and
+ * the runtime's heap figures where the server reports them. */
+function describeGrowth(logPath: string, startMs: number): string {
+  const lines = parseStampedStatusLines(readFileSync(logPath, 'utf8'));
+  const a = lines.find((x) => x.atMs >= startMs + SETTLE_MS)?.status;
+  const b = lines[lines.length - 1]?.status;
+  if (!a || !b) return 'status: too few lines';
+  const mib = (x: number | undefined) => (x === undefined ? '?' : (x / MiB).toFixed(1));
+  const parts = [
+    `held ${a.last_index - a.global_last_executed} -> ${b.last_index - b.global_last_executed} entries`,
+    `peer queues ${a.peer_queue_bytes} -> ${b.peer_queue_bytes} B`,
+  ];
+  if (b.go_heap_goal_bytes !== undefined)
+    parts.push(`Go heap goal ${mib(a.go_heap_goal_bytes)} -> ${mib(b.go_heap_goal_bytes)} MiB, live ${mib(a.go_heap_live_bytes)} -> ${mib(b.go_heap_live_bytes)} MiB`);
+  if (b.jvm_heap_committed_bytes !== undefined)
+    parts.push(
+      `JVM heap committed ${mib(a.jvm_heap_committed_bytes)} -> ${mib(b.jvm_heap_committed_bytes)} MiB, non-heap ${mib(a.jvm_nonheap_committed_bytes)} -> ${mib(b.jvm_nonheap_committed_bytes)} MiB`,
+    );
+  return `after ${SETTLE_MS / 1000} s -> end: ${parts.join(', ')}`;
+}
 
 /** Every node's newest status line (null until it has logged one). */
 function latest(readers: StatusReader[]): (NodeStatus | null)[] {
@@ -78,7 +103,8 @@ for (const engines of mixes) {
       const samplers: ReturnType<typeof setInterval>[] = [];
       try {
         const first = await settledLeader(readers);
-        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: SHARED_KEYS });
+        // a fixed key set: the store stops growing after the first round, so a plateau can show
+        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: SHARED_KEYS, ownKeys: OWN_KEYS });
         await sleep(3000); // warm-up: buffers and heaps reach their working size
         let leader = await settledLeader(readers);
         const pids = cluster.processes.map((p) => p!.pid!);
@@ -124,6 +150,9 @@ for (const engines of mixes) {
             `${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`,
         );
         for (const [i, xs] of series.entries()) console.log(`resets ${engines.join(',')}: n${i} (${engines[i]}) RSS ${describeRssTrend(rssTrend(xs))}`);
+        // What could grow, from each node's own status lines at the end of the warm-up and at the
+        // end: the log it holds, its peer queues, and its runtime's heap figures
+        for (const [i] of engines.entries()) console.log(`resets ${engines.join(',')}: n${i} (${engines[i]}) ${describeGrowth(cluster.logPath(i), start)}`);
         expect(ok).toBeGreaterThan(0);
         expect(verdict.verdict, `Porcupine on the history (${JSON.stringify(verdict)})`).toBe('linearizable');
         for (const ms of catchUps) expect(ms, 'every reset: trimming resumes').not.toBeNull();

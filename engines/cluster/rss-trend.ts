@@ -15,30 +15,55 @@ export interface RssTrend {
   slopeBytesPerMin: number;
   peakBytes: number;
   samples: number;
+  /** Least-squares slope over the samples from `settleMs` on (the runtimes' and buffers'
+   * warm-up left out), in bytes per minute; null with fewer than two such samples. */
+  settledSlopeBytesPerMin: number | null;
 }
 
-/** Summarises a node's samples (at least two, in time order); null if there are fewer. */
-export function rssTrend(samples: RssSample[], windowMs = 10_000): RssTrend | null {
+/** The warm-up left out of the settled slope: the first 20 s of issue 20's 60 s run. */
+export const SETTLE_MS = 20_000;
+/**
+ * What "flat" means for the 60 s reset run: the settled slope (the last 40 s) within ±1 MiB a
+ * minute. A node that holds a bounded log and a fixed key set still moves by a few hundred KiB as
+ * allocators and kernel socket buffers come and go; a leak of one peer message per reset, or a
+ * log that stopped trimming, climbs by megabytes a minute (issue 20: 10-20 MiB in 7 s).
+ */
+export const FLAT_SLOPE_BYTES_PER_MIN = 1 << 20;
+
+function slope(samples: RssSample[]): number | null {
   if (samples.length < 2) return null;
-  const start = samples[0]!.atMs;
-  const end = samples[samples.length - 1]!.atMs;
-  const mean = (xs: RssSample[]) => xs.reduce((a, s) => a + s.bytes, 0) / xs.length;
-  const first = samples.filter((s) => s.atMs <= start + windowMs);
-  const last = samples.filter((s) => s.atMs >= end - windowMs);
   const mt = samples.reduce((a, s) => a + s.atMs, 0) / samples.length;
-  const mb = mean(samples);
+  const mb = samples.reduce((a, s) => a + s.bytes, 0) / samples.length;
   let cov = 0;
   let varT = 0;
   for (const s of samples) {
     cov += (s.atMs - mt) * (s.bytes - mb);
     varT += (s.atMs - mt) ** 2;
   }
+  return varT > 0 ? (cov / varT) * 60_000 : 0;
+}
+
+/** Whether a trend is flat by FLAT_SLOPE_BYTES_PER_MIN (null: too short to say). */
+export function isFlat(t: RssTrend | null): boolean | null {
+  if (!t || t.settledSlopeBytesPerMin === null) return null;
+  return Math.abs(t.settledSlopeBytesPerMin) <= FLAT_SLOPE_BYTES_PER_MIN;
+}
+
+/** Summarises a node's samples (at least two, in time order); null if there are fewer. */
+export function rssTrend(samples: RssSample[], windowMs = 10_000, settleMs = SETTLE_MS): RssTrend | null {
+  if (samples.length < 2) return null;
+  const start = samples[0]!.atMs;
+  const end = samples[samples.length - 1]!.atMs;
+  const mean = (xs: RssSample[]) => xs.reduce((a, s) => a + s.bytes, 0) / xs.length;
+  const first = samples.filter((s) => s.atMs <= start + windowMs);
+  const last = samples.filter((s) => s.atMs >= end - windowMs);
   return {
     firstMeanBytes: mean(first),
     lastMeanBytes: mean(last),
-    slopeBytesPerMin: varT > 0 ? (cov / varT) * 60_000 : 0,
+    slopeBytesPerMin: slope(samples)!,
     peakBytes: Math.max(...samples.map((s) => s.bytes)),
     samples: samples.length,
+    settledSlopeBytesPerMin: slope(samples.filter((s) => s.atMs >= start + settleMs)),
   };
 }
 
@@ -47,5 +72,10 @@ export function describeRssTrend(t: RssTrend | null): string {
   if (!t) return 'no samples';
   const mib = (b: number) => (b / (1 << 20)).toFixed(1);
   const slope = t.slopeBytesPerMin / (1 << 20);
-  return `first 10 s ${mib(t.firstMeanBytes)} MiB, last 10 s ${mib(t.lastMeanBytes)} MiB, slope ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MiB/min, peak ${mib(t.peakBytes)} MiB`;
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+  const settled =
+    t.settledSlopeBytesPerMin === null
+      ? ''
+      : `, after ${SETTLE_MS / 1000} s ${signed(t.settledSlopeBytesPerMin / (1 << 20))} MiB/min (${isFlat(t) ? 'flat' : 'not flat'}: bound ±${FLAT_SLOPE_BYTES_PER_MIN / (1 << 20)})`;
+  return `first 10 s ${mib(t.firstMeanBytes)} MiB, last 10 s ${mib(t.lastMeanBytes)} MiB, slope ${signed(slope)} MiB/min, peak ${mib(t.peakBytes)} MiB${settled}`;
 }

@@ -44,7 +44,10 @@ async function settledLeader(readers: StatusReader[]): Promise<number> {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     for (const r of readers) r.mark();
     const s = await Promise.all(readers.map((r) => r.nextStatus(60_000)));
-    if (s[0]!.leader !== null && s.every((x) => x.leader === s[0]!.leader)) return s[0]!.leader;
+    const leader = s[0]!.leader;
+    // a candidate still names the old leader: the one-follower test once stopped the node that
+    // had just won the election a candidate was running (the Rust "crawl")
+    if (leader !== null && s.every((x, id) => x.leader === leader && x.role === (id === leader ? 'leader' : 'follower'))) return leader;
   }
   return -1;
 }
@@ -132,7 +135,9 @@ for (const engine of engines) {
   // Not reproduced as such; under CPU starvation a livelock of the election rules after SIGCONT
   // gave the same ~10 a second (fixed: a follower installs a snapshot whatever its ballot), and
   // a slow phase while the resumed node catches up remains (docs/protocol.md, "Log bound",
-  // issue 20).
+  // issue 20). The Rust "crawl" of a few entries a second was this test's own process (a busy
+  // wait, a stale reference line, clients left on a stopped leader; fixed, docs/protocol.md,
+  // "Log bound"); it stays opt-in for its 27-133 s a run on the loaded machine.
   describe.skipIf(!process.env.REPLICANT_STALL_ONE)(`one stopped follower ${engine}`, () => {
     let cluster: NativeCluster | undefined;
     let stoppedId = -1;
@@ -159,16 +164,19 @@ for (const engine of engines) {
         const follower = (leader + 1) % 3;
         const before = residentBytes(pid)!;
         c.processes[follower]!.kill('SIGSTOP');
+        const stoppedAt = Date.now();
         stoppedId = follower;
         // A follower never executes past what the leader had executed, so the leader's
-        // last_executed on its first status line after the stop is at or above anything the
-        // stopped follower executed: a gle above it trims entries that follower never executed.
+        // last_executed on its first status line stamped after the stop is at or above anything
+        // the stopped follower executed: a gle above it trims entries that follower never
+        // executed. (Not the first line *written to the file* after the stop: the log relay runs
+        // in this process, and a starved one wrote a line from before the stop, 163, when the
+        // follower had executed 170 — the wait below then ended at once.)
+        const atStop = await readers[leader]!.nextStatusStampedAfter(stoppedAt);
         readers[leader]!.mark();
-        const atStop = await readers[leader]!.nextStatus();
         const frozen = atStop.last_executed;
         const live = (leader + 2) % 3;
-        readers[live]!.mark();
-        const liveAtStop = await readers[live]!.nextStatus();
+        const liveAtStop = await readers[live]!.nextStatusStampedAfter(stoppedAt);
         const sampler = rssSampler(pid);
         await sleep(stallSeconds * 1000);
         // with a bound, the leader trims past the stopped follower without its answers: wait for
@@ -179,6 +187,7 @@ for (const engine of engines) {
         if (logBound > 0) {
           for (const deadline = Date.now() + 120_000; during.global_last_executed <= frozen && Date.now() < deadline; ) {
             const previous = during;
+            readers[leader]!.mark(); // the next line, not the same one again
             during = await readers[leader]!.nextStatus();
             slowestPerS = Math.min(slowestPerS, during.last_executed - previous.last_executed);
           }

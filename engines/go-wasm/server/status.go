@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"runtime/metrics"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,28 @@ type driverCounters struct {
 	timerLateMaxUs atomic.Uint64 // worst timer lateness since the last status line
 	walGroups      atomic.Uint64 // group writes the persister made (one sync each under --fsync always)
 	walBatches     atomic.Uint64 // persist batches those groups carried
+	// The Go runtime's own view of its heap, read at each status line (runtime/metrics): the goal
+	// the collector grows the heap to before its next cycle (GOGC's target) and the heap live
+	// after the last cycle. Resident memory follows the goal, not the live heap: these say
+	// whether a rising RSS is the runtime settling or the server holding more (docs/protocol.md,
+	// "Repair", the 60 s reset run).
+	goHeapGoalBytes atomic.Uint64
+	goHeapLiveBytes atomic.Uint64
+}
+
+var heapMetrics = []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/live:bytes"}}
+
+// readHeapMetrics stores the runtime's heap goal and live heap into the counters.
+func (c *driverCounters) readHeapMetrics() {
+	samples := make([]metrics.Sample, len(heapMetrics))
+	copy(samples, heapMetrics)
+	metrics.Read(samples)
+	if samples[0].Value.Kind() == metrics.KindUint64 {
+		c.goHeapGoalBytes.Store(samples[0].Value.Uint64())
+	}
+	if samples[1].Value.Kind() == metrics.KindUint64 {
+		c.goHeapLiveBytes.Store(samples[1].Value.Uint64())
+	}
 }
 
 // groupMean is the mean persist batches per group write between two readings of the WAL
@@ -77,10 +100,10 @@ func statusLine(v coreView, c *driverCounters, walMean string) string {
 	return fmt.Sprintf(`status {"role":"%s","leader":%s,"ballot":%d,"elections":%d,"last_index":%d,`+
 		`"last_executed":%d,"global_last_executed":%d,"replay_remaining":%d,"clients":%d,`+
 		`"clients_refused":%d,"in_flight":%d,"shed_retries":%d,"reads_paused":%d,"peer_queue_bytes":%d,`+
-		`"dropped_sends":%d,"garbage_frames":%d,"timer_late_max_ms":%d,"wal_groups":%d,"wal_batches":%d,"wal_group_mean":%s}`,
+		`"dropped_sends":%d,"garbage_frames":%d,"timer_late_max_ms":%d,"go_heap_goal_bytes":%d,"go_heap_live_bytes":%d,"wal_groups":%d,"wal_batches":%d,"wal_group_mean":%s}`,
 		v.role, v.leader, v.ballot, v.elections, v.lastIndex, v.lastExecuted, v.gle, v.replays, c.clients.Load(), c.clientsRefused.Load(), c.inFlight.Load(),
 		c.shedRetries.Load(), c.readsPaused.Load(), c.peerQueueBytes.Load(), c.droppedSends.Load(),
-		c.garbageFrames.Load(), c.timerLateMaxUs.Load()/1000, c.walGroups.Load(), c.walBatches.Load(), walMean)
+		c.garbageFrames.Load(), c.timerLateMaxUs.Load()/1000, c.goHeapGoalBytes.Load(), c.goHeapLiveBytes.Load(), c.walGroups.Load(), c.walBatches.Load(), walMean)
 }
 
 // noteTimerLateness records how long after its deadline a timer reached the core.
@@ -129,6 +152,7 @@ func (s *Server) runStatus() {
 			refused = n
 		}
 		g, b := c.walGroups.Load(), c.walBatches.Load()
+		c.readHeapMetrics()
 		s.logger.Print(statusLine(v, c, groupMean(g-groups, b-batches)))
 		groups, batches = g, b
 		c.timerLateMaxUs.Store(0)

@@ -320,6 +320,7 @@ final class Server {
                 refused = n;
             }
             long g = counters.walGroups.get(), b = counters.walBatches.get();
+            counters.readJvmMemory();
             log(Status.statusLine(Status.readCoreView(inspect), counters, Status.groupMean(g - groups, b - batches)));
             groups = g;
             batches = b;

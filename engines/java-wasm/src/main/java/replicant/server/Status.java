@@ -33,6 +33,21 @@ final class Status {
         final AtomicLong walGroups = new AtomicLong();
         /** persist batches those groups carried */
         final AtomicLong walBatches = new AtomicLong();
+        /**
+         * The JVM's committed heap and committed non-heap memory (code cache, metaspace), read at
+         * each status line: with the launcher's fixed, pre-touched heap the first stays put, so a
+         * rising RSS beside a rising second is the JIT and class metadata settling, not the server
+         * holding more (docs/protocol.md, "Repair", the 60 s reset run).
+         */
+        final AtomicLong jvmHeapCommittedBytes = new AtomicLong();
+        final AtomicLong jvmNonHeapCommittedBytes = new AtomicLong();
+
+        /** Reads the JVM's memory figures into the counters. */
+        void readJvmMemory() {
+            java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+            jvmHeapCommittedBytes.set(memory.getHeapMemoryUsage().getCommitted());
+            jvmNonHeapCommittedBytes.set(memory.getNonHeapMemoryUsage().getCommitted());
+        }
 
         /** Counts one group write that carried {@code batches} persist batches (batches first: a reader that sees the group sees its batches, so a mean is never below 1). */
         void noteWalGroup(int batches) {
@@ -107,6 +122,8 @@ final class Status {
                 + c.shedRetries.get() + ",\"reads_paused\":" + c.readsPaused.get() + ",\"peer_queue_bytes\":"
                 + c.peerQueueBytes.get() + ",\"dropped_sends\":" + c.droppedSends.get() + ",\"garbage_frames\":"
                 + c.garbageFrames.get() + ",\"timer_late_max_ms\":" + c.timerLateMaxUs.get() / 1000
+                + ",\"jvm_heap_committed_bytes\":" + c.jvmHeapCommittedBytes.get()
+                + ",\"jvm_nonheap_committed_bytes\":" + c.jvmNonHeapCommittedBytes.get()
                 + ",\"wal_groups\":" + c.walGroups.get() + ",\"wal_batches\":" + c.walBatches.get()
                 + ",\"wal_group_mean\":" + walMean + "}";
     }
