@@ -49,4 +49,26 @@ describe('closed-loop load', () => {
       await load.stop();
     }
   }, 30_000);
+
+  it('keeps every worker on startNode when told not to follow redirects, even when it does not answer', async () => {
+    let asked = 0;
+    const other = createServer((s) => {
+      sockets.push(s);
+      s.on('error', () => {});
+      s.on('data', () => asked++);
+    });
+    servers.push(other);
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const a = other.address();
+    if (a === null || typeof a === 'string') throw new Error('no port');
+    const addresses = [await node(false), `127.0.0.1:${a.port}`];
+    const load = new ClosedLoopLoad({ addresses, startNode: 0, workers: 2, timeoutMs: 100, followRedirects: false });
+    try {
+      // several time-outs on node 0 each; the workers moved to node 1 after the first before the fix
+      expect(await waitUntil(() => load.tally.errors >= 6, 20_000), `tally ${JSON.stringify(load.tally)}`).toBe(true);
+      expect(asked, 'requests that reached node 1').toBe(0);
+    } finally {
+      await load.stop();
+    }
+  }, 30_000);
 });

@@ -47,7 +47,8 @@ export interface LoadOptions {
   workers: number;
   /** Per-request timeout (default 2 s). */
   timeoutMs?: number;
-  /** Follow redirects (default true); false keeps every worker on startNode. */
+  /** Follow redirects and move on from a node that does not answer (default true); false keeps
+   * every worker on startNode. */
   followRedirects?: boolean;
   /** Bytes in each put's value (default 100; YCSB's records are about 1,000). */
   valueBytes?: number;
@@ -82,9 +83,10 @@ export class ClosedLoopLoad {
         // A node that does not answer (stopped, killed, cut off) may be the one the workers all
         // followed: try the next. Staying put kept every worker on a SIGSTOPped leader while
         // the live pair elected a new one and got no requests (the one-follower stall test's
-        // "crawl", docs/protocol.md, "Log bound").
+        // "crawl", docs/protocol.md, "Log bound"). With followRedirects false the caller asked
+        // for every worker to stay on startNode, so it does.
         this.tally.errors++;
-        node = (node + 1) % this.options.addresses.length;
+        if (this.options.followRedirects !== false) node = (node + 1) % this.options.addresses.length;
         await new Promise((r) => setTimeout(r, 20));
         continue;
       }
