@@ -67,7 +67,7 @@ export class Simulation {
     const exact = spec.fidelity === 'exact';
     const durable = spec.storage.durability !== 'none';
     // Exact mode's BLADE is the cores' own (docs/protocol.md, "GC mitigation"); MITMEM's busy
-    // rule stays the run loop's (mitmemBusy), in both modes.
+    // rule stays the simulator's (MitigationSandbox.busy), in both modes.
     const coreBlade = exact && bladeOn(spec.mitigation.mode);
     this.nodeSet = exact
       ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const, election_batch: BLADE_ELECTION_BATCH, repair_batch: BLADE_REPAIR_BATCH } : {}) })
