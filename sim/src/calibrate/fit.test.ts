@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARD } from '../models/card.ts';
 import { simulate } from '../run/simulate.ts';
-import { applyCpuSplit, base, calibrateCpu, calibrateGo5, calibrateJava5, deriveJavaStep, leaderBytesPerOp, matchJava5Period, messageUs, paperLeaderUsPerOp, PER_KIB_SHARE, POINTS, VCPUS } from './fit.ts';
+import { applyCpuSplit, base, calibrateCpu, calibrateGo5, calibrateJava5, calibrateJavaYoung, deriveJavaStep, leaderBytesPerOp, matchJava5Period, messageUs, paperLeaderUsPerOp, PER_KIB_SHARE, POINTS, VCPUS } from './fit.ts';
 
 const GiB = 1024 ** 3;
 
@@ -103,6 +103,27 @@ describe('the CPU fit, end to end on a small synthetic point', () => {
     const bytes = leaderBytesPerOp();
     const spent = allocUs + 3 * v('cpu.rust.step_us').value + 3 * v('cpu.rust.in_us').value + 3 * v('cpu.rust.out_us').value + (v('cpu.rust.per_kib_us').value * bytes) / 1024;
     expect(spent).toBeCloseTo(cTotal, 1);
+  });
+});
+
+describe('Java\'s young pauses at 32 GiB (Fig 6(a): 18 Kops/s)', () => {
+  it('bisects the copy cost from its prior: up while the SLO is met, down when missed, and keeps the last cost that met it', () => {
+    const card = structuredClone(DEFAULT_CARD);
+    const lines: string[] = [];
+    calibrateJavaYoung(card, (l) => lines.push(l), { iterations: 2 });
+    const probes = lines.map((l) => {
+      const m = /copy ([\d.]+) ns\/B.*\((met|missed)\)/.exec(l)!;
+      return { copy: Number(m[1]), met: m[2] === 'met' };
+    });
+    expect(probes).toHaveLength(2);
+    expect(probes[0]!.copy).toBeCloseTo((1.5 + 12) / 2, 9); // the prior and the bracket's top
+    const [lo, hi] = probes[0]!.met ? [probes[0]!.copy, 12] : [1.5, probes[0]!.copy];
+    expect(probes[1]!.copy).toBeCloseTo((lo + hi) / 2, 9);
+    const kept = probes.filter((p) => p.met).pop()?.copy ?? 1.5;
+    const fitted = card.parameters['g1.copy_ns_per_byte']!;
+    expect(fitted.value).toBeCloseTo(kept, 3);
+    expect(fitted.source).toBe('derived');
+    expect(card.parameters['cpu.java.step_us']!.value).toBe(card.parameters['cpu.cpp.step_us']!.value);
   });
 });
 
