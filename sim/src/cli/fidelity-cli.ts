@@ -13,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isEngineName } from '@replicant/engines/loader/catalogue';
 import type { EngineName, RunResult, RunSpec, SloSearchResult } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { sweep } from '../search/slo.ts';
@@ -21,7 +22,6 @@ import { PAPER_DATASET_GIB, fidelityKnobs, fidelityRunSpec } from '../fidelity/s
 import { PAPER_METHOD, measurementSweepSpec } from '../run/measurement.ts';
 import { csvRows as parseCsv } from '@replicant/data/csv';
 
-const ENGINE_LIST: EngineName[] = ['cpp', 'java', 'go', 'rust'];
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 interface PaperRow {
@@ -318,7 +318,7 @@ function main(): void {
     } else if (SHARD.startsWith('run:')) {
       // One run ahead of the searches that would name its rate: run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS.
       const [e, w, mem, v, target, dur] = SHARD.slice(4).split('/');
-      if (!ENGINE_LIST.includes(e as EngineName) || (w !== 'A' && w !== 'B') || ![mem, v, target, dur].every((x) => Number(x) > 0)) throw new Error('--shard run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
+      if (!isEngineName(e ?? '') || (w !== 'A' && w !== 'B') || ![mem, v, target, dur].every((x) => Number(x) > 0)) throw new Error('--shard run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
       runAt(e as EngineName, w, Number(mem), Number(v), Number(target), Number(dur));
     } else throw new Error('--shard is sweep:N, runs or run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
     process.stderr.write(`fidelity: shard ${SHARD} done, kept in ${CACHE}\n`);
