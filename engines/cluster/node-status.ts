@@ -137,10 +137,31 @@ export class StatusReader {
 
 /** Resident set size of a process in bytes, from /proc (Linux); null when it has gone. */
 export function residentBytes(pid: number): number | null {
+  return residentParts(pid)?.totalBytes ?? null;
+}
+
+/** A process's resident memory split as the kernel counts it: anonymous pages (heaps, malloc
+ * arenas, stacks: what a leak grows) and file-backed pages (the binary and libraries, which the
+ * kernel may drop and read again). */
+export interface ResidentParts {
+  totalBytes: number;
+  anonBytes: number;
+  fileBytes: number;
+}
+
+/** From /proc/<pid>/status (Linux); null when the process has gone. */
+export function residentParts(pid: number): ResidentParts | null {
+  let text: string;
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
     return null;
   }
+  const kib = (field: string) => {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+    return m ? Number(m[1]) * 1024 : null;
+  };
+  const totalBytes = kib('VmRSS');
+  if (totalBytes === null) return null;
+  return { totalBytes, anonBytes: kib('RssAnon') ?? 0, fileBytes: kib('RssFile') ?? 0 };
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Verdict } from '@replicant/checker/lincheck';
 import { checkNative } from '@replicant/checker/node';
 import type { EngineName } from '../loader/engine.ts';
+import { checkInParts } from './check-in-parts.ts';
 import { killLeaderAndTimeService } from './failover.ts';
 import { NativeCluster } from './launcher.ts';
 import { waitUntil } from './client.ts';
@@ -19,7 +20,8 @@ export const SHARED_KEYS = 8;
 /**
  * Reads back every acknowledged write to a worker's own key and every shared key (the reads go
  * into the history), then checks the whole history with Porcupine (the native checker, as
- * durable.test.ts). Returns the writes not read back and the verdict.
+ * durable.test.ts; in groups of keys when it is longer than the checker takes). Returns the
+ * writes not read back and the verdict.
  */
 export async function readBackAndCheck(load: HistoryLoad, sharedKeys: number, ownKeys = true): Promise<{ lost: number; verdict: Verdict }> {
   const probe = load.client(0);
@@ -41,7 +43,8 @@ export async function readBackAndCheck(load: HistoryLoad, sharedKeys: number, ow
   } finally {
     probe.close();
   }
-  return { lost, verdict: checkNative(load.history, 120) };
+  // (a minute of load on a lightly loaded machine records more than the checker takes at once)
+  return { lost, verdict: checkInParts(load.history, (ops) => checkNative(ops, 120)) };
 }
 
 /** The node every node names as leader in a fresh status line. */

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeRssTrend, isFlat, rssTrend } from './rss-trend.ts';
+import { FLAT_RULE, describeRssTrend, flatRuleFor, isFlat, rssTrend, type RssSample } from './rss-trend.ts';
 
 const MiB = 1 << 20;
 
@@ -33,5 +34,41 @@ describe('rssTrend', () => {
   it('needs two samples', () => {
     expect(rssTrend([{ atMs: 0, bytes: 1 }])).toBeNull();
     expect(describeRssTrend(null)).toBe('no samples');
+  });
+});
+
+describe('flatRuleFor', () => {
+  it('judges Go, Rust and C++ as before: a 20 s warm-up, then ±1 MiB/min', () => {
+    for (const engine of ['go', 'rust', 'cpp'] as const) expect(flatRuleFor(engine)).toEqual({ settleMs: 20_000, boundBytesPerMin: MiB });
+  });
+
+  // Every JVM node of the 180 s reset runs (java,java,java; docs/reliability.md), RSS twice a second
+  const recorded = JSON.parse(readFileSync(new URL('./testdata/jvm-rss-180s.json', import.meta.url), 'utf8')) as {
+    series: { run: string; node: number; samples: [number, number][] }[];
+  };
+  const jvms = recorded.series.map((x) => ({ name: `${x.run} n${x.node}`, samples: x.samples.map(([atMs, bytes]): RssSample => ({ atMs, bytes })) }));
+
+  it("passes every recorded JVM series after its 120 s warm-up, where a 20 s warm-up calls some not flat", () => {
+    expect(jvms.length).toBeGreaterThanOrEqual(3);
+    for (const { name, samples } of jvms) expect(isFlat(rssTrend(samples, flatRuleFor('java'))), name).toBe(true);
+    expect(jvms.some(({ samples }) => isFlat(rssTrend(samples, FLAT_RULE)) === false)).toBe(true);
+  });
+
+  it('still fails every recorded JVM series with a leak of 2 MiB a minute added', () => {
+    for (const { name, samples } of jvms) {
+      const leaking = samples.map((s) => ({ atMs: s.atMs, bytes: s.bytes + (2 * MiB * s.atMs) / 60_000 }));
+      const t = rssTrend(leaking, flatRuleFor('java'))!;
+      expect(isFlat(t), name).toBe(false);
+      expect(t.settledSlopeBytesPerMin! / MiB, name).toBeGreaterThan(1.5);
+    }
+  });
+
+  it('gives a 60 s JVM run no verdict, and says so', () => {
+    const t = rssTrend(
+      jvms[0]!.samples.filter((s) => s.atMs <= 60_000),
+      flatRuleFor('java'),
+    );
+    expect(isFlat(t)).toBeNull();
+    expect(describeRssTrend(t)).toMatch(/nothing after 120 s \(no verdict: bound ±1 after 120 s\)$/);
   });
 });
