@@ -13,6 +13,11 @@
 // renderer checks this for each line it writes and leaves in canonical form any line it cannot
 // render losslessly (a shape it does not know, a field order it did not expect). Lines the
 // harness itself writes (`m3: 0->1 prepare_response`, `n0: follower ballot=1.1 …`) pass through.
+//
+// A `dump` (the node's inspect JSON, one long canonical line) reads as a few short lines, the
+// later ones indented: they are one logical line, and `groupLogicalLines` puts them back
+// together before they are parsed.
+import { formatBallot, NO_LEADER } from '../../loader/ballot.ts';
 
 const ABBREVIATIONS: ReadonlyArray<readonly [string, string]> = [
   ['ballot', 'b'],
@@ -33,7 +38,6 @@ const KIND_TAGGED_FIELDS = new Set(['records']);
 /** Commands whose operands are written by position: `put k v`, `get k`, `del k`, `noop`. */
 const COMMAND_OPERANDS: Record<string, readonly string[]> = { put: ['key', 'value'], get: ['key'], del: ['key'], noop: [] };
 
-const NO_LEADER = 0xf;
 const BARE_WORD = /^[A-Za-z_][A-Za-z0-9_.:/+-]*$/;
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -48,8 +52,7 @@ function isObject(v: Json): v is JsonObject {
 
 function formatBallotExact(ballot: number): string {
   if (!Number.isSafeInteger(ballot) || ballot < 0) throw new Unrenderable();
-  const leader = ballot % 256;
-  return `${Math.floor(ballot / 256)}.${leader === NO_LEADER ? '-' : leader}`;
+  return formatBallot(ballot);
 }
 
 function renderString(s: string): string {
@@ -88,7 +91,9 @@ function renderFields(o: JsonObject, keys: string[]): string[] {
   return keys.map((k) => {
     if (!/^[a-z_][a-z0-9_]*$/.test(k)) throw new Unrenderable();
     const v = o[k]!;
-    const name = SHORT.get(k) ?? k;
+    // A field whose own name is a short name (an accept's `client` flag) is quoted, so that
+    // it does not read as the long field the short name stands for.
+    const name = SHORT.get(k) ?? (LONG.has(k) ? JSON.stringify(k) : k);
     if (typeof v === 'boolean') return v ? name : `!${name}`;
     return `${name}=${renderValue(v, k)}`;
   });
@@ -133,8 +138,47 @@ function renderEffect(node: string, e: JsonObject, suffix: string | undefined): 
   }
 }
 
+// ---- the inspect view (`dump`) --------------------------------------------------------------
+
+/** Fields of the inspect view that start a new line, so each line holds one concern. */
+const DUMP_LINE_STARTS = new Set(['last_index', 'log', 'kv', 'prepare', 'commit_round', 'counters']);
+/** List fields of the inspect view shown one item per line (when not empty). */
+const DUMP_LIST_FIELDS = new Set(['log', 'accepts']);
+/** Indentation of a dump's continuation lines, and of a listed field's items. */
+const DUMP_FIELD_INDENT = '  ';
+const DUMP_ITEM_INDENT = '    ';
+
+/**
+ * `nI dump id=0 … role=follower b=1.1 leader=1 commit_received`, then indented lines: more
+ * fields, and `log:` followed by one entry per line. Field order is the core's.
+ */
+function renderDump(node: string, view: JsonObject): string {
+  const lines: string[] = [];
+  let fields: string[] = [];
+  const flush = () => {
+    if (fields.length) lines.push((lines.length ? DUMP_FIELD_INDENT : `${node} dump `) + fields.join(' '));
+    fields = [];
+  };
+  if (Object.keys(view).length === 0) throw new Unrenderable();
+  for (const key of Object.keys(view)) {
+    const v = view[key]!;
+    if (DUMP_LINE_STARTS.has(key) && lines.length + fields.length > 0) flush();
+    if (DUMP_LIST_FIELDS.has(key) && Array.isArray(v) && v.length > 0) {
+      if (lines.length === 0) throw new Unrenderable(); // the first line holds plain fields
+      flush();
+      if (!/^[a-z_][a-z0-9_]*$/.test(key)) throw new Unrenderable();
+      lines.push(`${DUMP_FIELD_INDENT}${SHORT.get(key) ?? key}:`);
+      for (const item of v) lines.push(DUMP_ITEM_INDENT + renderValue(item, key));
+      continue;
+    }
+    fields.push(...renderFields(view, [key]));
+  }
+  flush();
+  return lines.join('\n');
+}
+
 /** Words after `nI ` that start a rendered effect; anything else after `nI ` is the harness's. */
-const RESERVED_WORDS = new Set(['timer', 'cancel', 'trace', 'disk']);
+const RESERVED_WORDS = new Set(['timer', 'cancel', 'trace', 'disk', 'dump']);
 const CANONICAL_EFFECT = /^(n\d+): (\{.*\})( m\d+| lost \(.*\))?$/;
 
 function renderUnchecked(line: string): string {
@@ -147,6 +191,8 @@ function renderUnchecked(line: string): string {
     return line;
   }
   if (!isObject(e)) return line;
+  // Every effect carries a `type`; the harness's `dump` line is the inspect view, which has none.
+  if (!('type' in e) && m[3] === undefined) return renderDump(m[1]!, e);
   return renderEffect(m[1]!, e, m[3]);
 }
 
@@ -161,6 +207,7 @@ export function renderLine(line: string): string {
   }
   if (readable === line) {
     if (parseLine(line) !== line) throw new Error(`a harness line reads as a rendered effect: ${line}`);
+    if (line.startsWith(DUMP_FIELD_INDENT)) throw new Error(`a harness line reads as a dump's continuation: ${line}`);
     return line;
   }
   return parseLine(readable) === line ? readable : line;
@@ -248,11 +295,17 @@ class Reader {
       first = false;
       const negated = this.peek() === '!';
       if (negated) this.pos++;
-      const start = this.pos;
-      while (/[a-z0-9_]/.test(this.peek())) this.pos++;
-      const name = this.text.slice(start, this.pos);
-      if (!name) this.fail();
-      const key = LONG.get(name) ?? name;
+      let key: string;
+      if (this.peek() === '"') {
+        key = this.quoted();
+        if (!LONG.has(key)) this.fail(); // only a short name is ever quoted
+      } else {
+        const start = this.pos;
+        while (/[a-z0-9_]/.test(this.peek())) this.pos++;
+        const name = this.text.slice(start, this.pos);
+        if (!name) this.fail();
+        key = LONG.get(name) ?? name;
+      }
       if (key in into) this.fail();
       if (negated || this.atEnd() || this.peek() === ' ' || this.peek() === ')') into[key] = !negated;
       else {
@@ -330,9 +383,38 @@ function parseEffect(node: string, word: string, rest: string): string {
   return `${node}: ${JSON.stringify(e)}`;
 }
 
-/** The canonical line a readable line stands for (lines with no readable form stand for themselves). */
+/** The inverse of renderDump: the lines back into one, `log:` and its items into `log=[…]`. */
+function parseDump(node: string, text: string): string {
+  const [first, ...more] = text.split('\n');
+  if (!first!.startsWith(' ')) throw new Unreadable();
+  const parts = [first!.slice(1)];
+  for (let k = 0; k < more.length; k++) {
+    const line = more[k]!;
+    const list = /^ {2}([a-z_][a-z0-9_]*):$/.exec(line);
+    if (list) {
+      const items: string[] = [];
+      while (more[k + 1]?.startsWith(DUMP_ITEM_INDENT)) items.push(more[++k]!.slice(DUMP_ITEM_INDENT.length));
+      if (items.length === 0 || !DUMP_LIST_FIELDS.has(LONG.get(list[1]!) ?? list[1]!)) throw new Unreadable();
+      parts.push(`${list[1]}=[${items.join(' ')}]`);
+    } else if (line.startsWith(DUMP_FIELD_INDENT) && !line.startsWith(DUMP_FIELD_INDENT + ' ')) {
+      parts.push(line.slice(DUMP_FIELD_INDENT.length));
+    } else throw new Unreadable();
+  }
+  const r = new Reader(parts.join(' '));
+  const view = r.fields({}, true);
+  if (!r.atEnd() || 'type' in view) r.fail();
+  return `${node}: ${JSON.stringify(view)}`;
+}
+
+/**
+ * The canonical line a readable line stands for (lines with no readable form stand for
+ * themselves). A dump's logical line spans several text lines joined by newlines.
+ */
 export function parseLine(line: string): string {
   try {
+    const dump = /^(n\d+) dump(( .*)?(\n.*)*)$/.exec(line);
+    if (dump) return parseDump(dump[1]!, dump[2]!);
+    if (line.includes('\n')) return line;
     const send = RENDERED_SEND.exec(line);
     if (send) return parseSend(send);
     const effect = RENDERED_EFFECT.exec(line);
@@ -342,4 +424,18 @@ export function parseLine(line: string): string {
     throw err;
   }
   return line;
+}
+
+/**
+ * A block's text lines as logical lines: a dump's indented continuation lines join the line
+ * that starts it (with newlines), every other line stands alone.
+ */
+export function groupLogicalLines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    const last = out.length - 1;
+    if (last >= 0 && line.startsWith(DUMP_FIELD_INDENT) && /^n\d+ dump /.test(out[last]!)) out[last] += `\n${line}`;
+    else out.push(line);
+  }
+  return out;
 }

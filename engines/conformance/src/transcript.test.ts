@@ -35,4 +35,21 @@ describe('transcript blocks', () => {
     );
     expect(blockMismatch(readable, canonical.slice(0, 3))).toContain('    - n1 trace leader b=1.1 last_index=0');
   });
+  it('compare a dump by its canonical bytes: any changed field in the inspect view fails', () => {
+    const view = { id: 1, role: 'leader', ballot: 257, log: [{ ballot: 257, index: 1, state: 'executed' }], kv: { size: 1, digest: 'e5d2e8190426ecef' }, counters: { events: 9 } };
+    const dump = (v: object) => `n1: ${JSON.stringify(v)}`;
+    const readable = renderItems([block(`dump node=1\n----\n${dump(view)}\n`)])[0] as Block;
+    expect(readable.expected.length).toBeGreaterThan(1); // written over several lines
+    expect(blockMismatch(readable, [dump(view)])).toBeNull();
+    const changed = [
+      { ...view, counters: { events: 10 } },
+      { ...view, kv: { size: 1, digest: 'e5d2e8190426eceF' } },
+      { ...view, log: [{ ballot: 258, index: 1, state: 'executed' }] },
+      { ...view, ballot: 257.5 },
+      { role: 'leader', id: 1, ballot: 257, log: view.log, kv: view.kv, counters: view.counters }, // the same fields in another order
+    ];
+    for (const v of changed) expect(blockMismatch(readable, [dump(v)]), JSON.stringify(v)).toContain('first differing canonical line');
+    // The diff shows each line of both dumps under its mark.
+    expect(blockMismatch(readable, [dump(changed[0]!)])).toContain('    + n1 dump id=1 role=leader b=1.1\n    +   log:\n');
+  });
 });

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AsyncEngine } from '../../loader/engine.ts';
 import { AsyncScriptedCluster as Cluster, HarnessError, type MessageFilter, type TimerName } from '../../scripted/index.ts';
 import { formatBallot } from '../../loader/ballot.ts';
-import { parseLine, renderLine } from './readable.ts';
+import { groupLogicalLines, parseLine, renderLine } from './readable.ts';
 
 export type Item = { kind: 'comment'; text: string } | { kind: 'command'; line: string; expected: string[]; lineNo: number };
 
@@ -52,14 +52,14 @@ export function formatTranscript(items: Item[]): string {
   return parts.join('\n') + '\n';
 }
 
-/** The same transcript with every output line in its readable form. */
+/** The same transcript with every output line in its readable form (a dump takes several lines). */
 export function renderItems(items: Item[]): Item[] {
-  return items.map((item) => (item.kind === 'command' ? { ...item, expected: item.expected.map(renderLine) } : item));
+  return items.map((item) => (item.kind === 'command' ? { ...item, expected: item.expected.flatMap((l) => renderLine(l).split('\n')) } : item));
 }
 
-/** The canonical bytes a block's expected lines stand for. */
+/** The canonical bytes a block's expected lines stand for: one canonical line per logical line. */
 export function canonicalExpected(item: Item & { kind: 'command' }): string[] {
-  return item.expected.map(parseLine);
+  return groupLogicalLines(item.expected).map(parseLine);
 }
 
 /** Every expected output line of a transcript, canonical: the cores' exact effect bytes. */
@@ -84,16 +84,18 @@ export function blockMismatch(expected: Block, actualCanonical: string[]): strin
   // The differing stretch: from the first differing line to the last, counted from the end.
   let tail = 0;
   while (tail < want.length - k && tail < actualCanonical.length - k && want[want.length - 1 - tail] === actualCanonical[actualCanonical.length - 1 - tail]) tail++;
+  // A readable line may take several text lines (a dump): each gets the row's mark.
+  const rows = (line: string, mark: string) => renderLine(line).split('\n').map((l) => `    ${mark} ${l}`);
   const shown = (lines: string[], sign: string) => {
     const stretch = lines.slice(k, lines.length - tail);
-    const rows = stretch.slice(0, DIFF_LINES_MAX).map((l) => `    ${sign} ${renderLine(l)}`);
-    if (stretch.length > DIFF_LINES_MAX) rows.push(`    ${sign} … ${stretch.length - DIFF_LINES_MAX} more`);
-    return rows;
+    const out = stretch.slice(0, DIFF_LINES_MAX).flatMap((l) => rows(l, sign));
+    if (stretch.length > DIFF_LINES_MAX) out.push(`    ${sign} … ${stretch.length - DIFF_LINES_MAX} more`);
+    return out;
   };
   const out = [`block \`${expected.line}\` (line ${expected.lineNo}), output line ${k + 1}:`];
-  for (let i = Math.max(0, k - 2); i < k; i++) out.push(`      ${renderLine(want[i]!)}`);
+  for (let i = Math.max(0, k - 2); i < k; i++) out.push(...rows(want[i]!, ' '));
   out.push(...shown(want, '-'), ...shown(actualCanonical, '+'));
-  if (tail > 0) out.push(`      ${renderLine(want[want.length - tail]!)}`);
+  if (tail > 0) out.push(...rows(want[want.length - tail]!, ' '));
   out.push(`  first differing canonical line:`, `    expected: ${want[k] ?? '(end)'}`, `    actual:   ${actualCanonical[k] ?? '(end)'}`);
   return out.join('\n');
 }
