@@ -360,9 +360,8 @@ function youngPhases(warmup_s: number, min_window_s: number, window_s: number, p
   if (times.length === 0 || times[0]! <= warmup_s + min_window_s + 1) return null;
   const episodes = episodesAround(warmup_s, pause_s, times, l.snapshots, f.snapshots);
   if (!episodes) return null;
-  // (Judged on the episodes' length with the full 5 s lead, before they could end settled, so the
-  // shortcut covers the windows it covered before: a change of coverage would move probes.)
-  const cost_s = warmup_s + Math.min(min_window_s, window_s) + episodes.reduce((a, e) => a + warmup_s + e.window_s + EPISODE_LEAD_S - EPISODE_MEASURED_LEAD_S, 0);
+  // (Judged on the runs' planned lengths: they may end sooner, settled.)
+  const cost_s = warmup_s + Math.min(min_window_s, window_s) + episodes.reduce((a, e) => a + warmup_s + e.window_s, 0);
   if (cost_s > (1 - SHORTCUT_MIN_SAVING) * run_s) return null;
   return { episodes, steady: [l.snapshots[0]!.state, f.snapshots[0]!.state] };
 }

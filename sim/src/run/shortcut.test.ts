@@ -48,13 +48,12 @@ describe('steady-state shortcut vs the plain run', () => {
   }
 
   // Java A at 32 GiB near its answer (16.3 Kops/s): one met just under 1 %, one missed (1.12 %).
-  // Both the episode and the sample of the stretch with no pause end settled.
-  for (const [rate, p99] of [
-    [16_314, 0.1],
-    [17_379, 0.1],
-  ] as const) {
-    it(`Java A at 32 GiB, ${rate} ops/s (young pauses decide the window): the same verdict, the share over the SLO within 0.1 percentage points, the p99 within ${p99 * 100} %`, () => {
-      const fast = expectShortcutAgrees(32, rate, 0.001, undefined, p99);
+  // Both the episode and the sample of the stretch with no pause end settled. And a probe the
+  // search makes above it (21,884 ops/s, 2.3 % over the SLO), whose 32 s window the shortcut
+  // covers since its planned runs are short enough to save 30 %.
+  for (const rate of [16_314, 17_379, 21_884]) {
+    it(`Java A at 32 GiB, ${rate} ops/s (young pauses decide the window): the same verdict, the share over the SLO within 0.1 percentage points, the p99 within 10 %`, () => {
+      const fast = expectShortcutAgrees(32, rate, 0.001, undefined, 0.1);
       expect(fast.window_event?.kind).toBe('g1_young');
       expect(fast.estimated_from!.episode_s).toBeLessThan(5);
     }, 1_800_000);
