@@ -1,9 +1,10 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from '@replicant/engines/chromium';
 
 // REPLICANT_E2E_PORT lets two checkouts run their browser tests side by side on one machine.
 const port = Number(process.env.REPLICANT_E2E_PORT ?? 4399);
 
-// Debian's Chromium; Playwright's own browser download is not reachable from here.
+// Debian's Chromium, started as everywhere in the project (@replicant/engines/chromium).
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
@@ -14,11 +15,7 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
   webServer: {
     command: `node ../scripts/serve.mjs dist ${port}`,

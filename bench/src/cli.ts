@@ -166,10 +166,11 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
         progress.step(i, 'measuring the fixed memory footprint');
         try {
           const f = await measureFootprintOverRuns(s, o, scratch, FOOTPRINT_RUNS, 3, (run, attempt, err) =>
-            progress.log(`${s.system}: could not measure the fixed footprint (run ${run} of ${FOOTPRINT_RUNS}), attempt ${attempt} of 3 (${err.message})${attempt === 3 ? '; limits are ratio × data only, and the rows say so' : ''}`));
+            progress.log(`${s.system}: could not measure the fixed footprint (run ${run} of ${FOOTPRINT_RUNS}), attempt ${attempt} of 3 (${err.message})${attempt === 3 ? '; this run is left out' : ''}`));
           footprints.set(s.system, f);
           progress.log(`${s.system}: fixed footprint ${(f.bytes / 2 ** 20).toFixed(0)} MiB per node (${f.how}; nodes ${f.per_node_bytes.map((b) => (b / 2 ** 20).toFixed(0)).join('/')} MiB)`);
         } catch {
+          progress.log(`${s.system}: no footprint run succeeded; limits are ratio × data only, and the rows say so`);
           footprints.set(s.system, null);
         }
       }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FOOTPRINT_WORKLOAD_FILE, SERVER_LOG_BOUND_ENTRIES, combineFootprints, followerToStop, heldLogAtBound, untrimmedLogMax, type Footprint } from './measure.ts';
+import { FOOTPRINT_WORKLOAD_FILE, SERVER_LOG_BOUND_ENTRIES, combineFootprints, followerToStop, footprintFromRuns, heldLogAtBound, untrimmedLogMax, type Footprint } from './measure.ts';
 import { emptySummary } from './memory-watch.ts';
 import { BENCH_DIR } from './ycsb.ts';
 
@@ -35,6 +35,29 @@ describe('combineFootprints', () => {
 
   it('refuses no runs', () => {
     expect(() => combineFootprints([])).toThrow(/no footprint runs/);
+  });
+});
+
+describe('footprintFromRuns', () => {
+  it('combines the runs that succeeded when a later one failed every attempt, and says which failed', () => {
+    // 2026-11-27-blade, Java: runs 1 and 2 held the log at its bound, run 3 fell short three
+    // times under load; the footprint was dropped and the nodes got ratio × data only
+    const missed = new Error('java: footprint run 3 did not hold the log at its bound (16384 entries) with n0 stopped: most untrimmed per node null/5051/5051');
+    const f = footprintFromRuns([run(50, 4200, [50, 48, 49], [16384, 16384, null]), run(58, 3900, [55, 58, 57], [null, 16384, 16384]), missed]);
+    expect(f.bytes).toBe(58 * MiB);
+    expect(f.saturation_ops_per_s).toBe(3900);
+    expect(f.runs.map((r) => r.bytes / MiB)).toEqual([50, 58]);
+    expect(f.how).toBe('cgroup memory.max_usage_in_bytes, the largest of 2 runs (run 3 of 3 failed every attempt and is left out)');
+  });
+
+  it('is combineFootprints when every run succeeded', () => {
+    const runs = [run(14, 15371, [14, 12, 13], [1, 2, 3]), run(16, 12963, [12, 16, 9], [4, 5, 6])];
+    expect(footprintFromRuns(runs)).toEqual(combineFootprints(runs));
+  });
+
+  it('throws the last error when no run succeeded', () => {
+    expect(() => footprintFromRuns([new Error('first'), new Error('last')])).toThrow('last');
+    expect(() => footprintFromRuns([])).toThrow(/no footprint runs/);
   });
 });
 

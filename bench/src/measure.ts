@@ -879,9 +879,33 @@ export function combineFootprints(runs: Footprint[]): Footprint {
   };
 }
 
+/**
+ * The footprint from each run's outcome (its footprint, or the error of its last attempt): the
+ * runs that succeeded, combined, with the failed ones named in `how`. A run that failed every
+ * attempt measured nothing, so it cannot lower what the others measured; on a busy machine a
+ * JVM can fall short of the log bound in a short probe three times running, and throwing the
+ * good runs away left the limit at ratio × data, where the Java nodes died of OutOfMemoryError
+ * (data/native/2026-11-27-blade). Only when no run succeeded is there no footprint.
+ */
+export function footprintFromRuns(outcomes: (Footprint | Error)[]): Footprint {
+  const done = outcomes.filter((r): r is Footprint => !(r instanceof Error));
+  const failed = outcomes.flatMap((r, i) => (r instanceof Error ? [i + 1] : []));
+  if (done.length === 0) throw outcomes[outcomes.length - 1] ?? new Error('footprintFromRuns: no footprint runs');
+  const f = combineFootprints(done);
+  if (failed.length === 0) return f;
+  const which = failed.length > 1 ? `runs ${failed.join(', ')} of ${outcomes.length} failed every attempt and are` : `run ${failed[0]} of ${outcomes.length} failed every attempt and is`;
+  return { ...f, how: `${f.how} (${which} left out)` };
+}
+
 /** The footprint over `runs` separate runs (each retried up to `attempts` times), combined. */
 export async function measureFootprintOverRuns(setting: Setting, o: BenchOptions, scratchDir: string, runs = FOOTPRINT_RUNS, attempts = 3, onFailure?: (run: number, attempt: number, err: Error) => void): Promise<Footprint> {
-  const done: Footprint[] = [];
-  for (let run = 1; run <= runs; run++) done.push(await measureFootprintRetrying(setting, o, scratchDir, attempts, (attempt, err) => onFailure?.(run, attempt, err), run));
-  return combineFootprints(done);
+  const outcomes: (Footprint | Error)[] = [];
+  for (let run = 1; run <= runs; run++) {
+    try {
+      outcomes.push(await measureFootprintRetrying(setting, o, scratchDir, attempts, (attempt, err) => onFailure?.(run, attempt, err), run));
+    } catch (err) {
+      outcomes.push(err as Error);
+    }
+  }
+  return footprintFromRuns(outcomes);
 }

@@ -16,6 +16,7 @@
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EngineName } from '../loader/engine.ts';
+import { isEngineName } from '../loader/catalogue.ts';
 import { describeRound, resetThenFailover, type ResetFailoverRound } from './reset-failover.ts';
 
 const DEFAULT_MIXES = 'go,go,go;cpp,cpp,cpp;rust,rust,rust;java,java,java;go,cpp,rust;cpp,rust,java;rust,java,go';
@@ -34,7 +35,7 @@ const { values } = parseArgs({
 const bServers = new Map<string, string>();
 for (const pair of values['b-servers'] ? values['b-servers'].split(',') : []) {
   const [engine, path] = pair.split('=');
-  if (!engine || !path || !['go', 'cpp', 'rust', 'java'].includes(engine)) {
+  if (!engine || !path || !isEngineName(engine)) {
     console.error(`--b-servers takes engine=path pairs (go, cpp, rust, java), got ${JSON.stringify(pair)}`);
     process.exit(2);
   }

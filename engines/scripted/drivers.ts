@@ -13,11 +13,16 @@ function engineOf<E>(engines: Engines<E>, id: number): E {
 
 /** Commands that need no host: the same on both drivers. The state (pending messages, armed
  * timers, disks, unfinished persists, incarnations) is read off `core`. */
-abstract class Driver<N> {
+abstract class Driver<E, N> {
   readonly core: ClusterCore;
   protected readonly handles: (N | null)[];
 
-  protected constructor(options: ClusterOptions, observer?: ClusterObserver) {
+  /** A cluster with no node created yet: boot each with `boot`. */
+  constructor(
+    protected readonly engines: Engines<E>,
+    options: ClusterOptions,
+    observer?: ClusterObserver,
+  ) {
     this.core = new ClusterCore(options, observer);
     this.handles = this.core.up.map(() => null);
   }
@@ -63,21 +68,12 @@ abstract class Driver<N> {
 }
 
 /** The scripted cluster over synchronous engines: every command returns at once. */
-export class ScriptedCluster extends Driver<SyncNode> {
+export class ScriptedCluster extends Driver<SyncEngine, SyncNode> {
   /** A cluster whose nodes are created and started (n0 first). */
   static start(engines: Engines<SyncEngine>, options: ClusterOptions, observer?: ClusterObserver): ScriptedCluster {
     const c = new ScriptedCluster(engines, options, observer);
     c.run(c.core.start());
     return c;
-  }
-
-  /** A cluster with no node created yet: boot each with `boot`. */
-  constructor(
-    private readonly engines: Engines<SyncEngine>,
-    options: ClusterOptions,
-    observer?: ClusterObserver,
-  ) {
-    super(options, observer);
   }
 
   run<T>(script: Script<T>): T {
@@ -147,20 +143,12 @@ export class ScriptedCluster extends Driver<SyncNode> {
 }
 
 /** The scripted cluster over asynchronous engines: each step is awaited. */
-export class AsyncScriptedCluster extends Driver<AsyncNode> {
+export class AsyncScriptedCluster extends Driver<AsyncEngine, AsyncNode> {
   /** A cluster whose nodes are created and started (n0 first). */
   static async start(engines: Engines<AsyncEngine>, options: ClusterOptions, observer?: ClusterObserver): Promise<AsyncScriptedCluster> {
     const c = new AsyncScriptedCluster(engines, options, observer);
     await c.run(c.core.start());
     return c;
-  }
-
-  constructor(
-    private readonly engines: Engines<AsyncEngine>,
-    options: ClusterOptions,
-    observer?: ClusterObserver,
-  ) {
-    super(options, observer);
   }
 
   async run<T>(script: Script<T>): Promise<T> {

@@ -4,7 +4,7 @@
 // placeholder reads the last run, never a number written into the lesson. Every figure read
 // here is simulated and says so, with the model card's version. Pure: the run itself happens
 // in the web lab's simulation worker or, in tests, in Node (experiment-spec.ts builds it).
-import type { EngineName } from '@replicant/engines/loader/catalogue';
+import { languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
 import type { MitigationMode } from '@replicant/sim/api';
 
 export const EXPERIMENT_ENGINES = ['cpp', 'rust', 'go', 'java'] as const satisfies readonly EngineName[];
@@ -85,12 +85,11 @@ export function isSimMetric(s: string): s is SimMetric {
   return (SIM_METRICS as readonly string[]).includes(s);
 }
 
-const ENGINE_LABEL: Record<string, string> = { cpp: 'C++', rust: 'Rust', go: 'Go', java: 'Java' };
 export const MITIGATION_LABEL: Record<ExperimentMitigation, string> = { none: 'no mitigation', blade: 'BLADE', mitmem: 'MITMEM', both: 'BLADE and MITMEM' };
 
 export function describeSettings(s: ExperimentSettings): string {
   const mitigation = s.mitigation === 'none' ? '' : `, ${MITIGATION_LABEL[s.mitigation]}`;
-  return `${ENGINE_LABEL[s.engine] ?? s.engine}, memory:data ${s.ratio}, ${s.vcpus} vCPUs, ${s.target_ops_per_s} ops/s offered${mitigation}`;
+  return `${languageOf(s.engine)}, memory:data ${s.ratio}, ${s.vcpus} vCPUs, ${s.target_ops_per_s} ops/s offered${mitigation}`;
 }
 
 /** A metric as the lesson shows it: rounded, with its unit (a metric a run does not have: "none"). */

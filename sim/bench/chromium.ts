@@ -7,12 +7,11 @@ import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '@replicant/engines/chromium';
 import type { WorkerRequest, WorkerResponse } from '../src/worker-protocol.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
-
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function contentType(file: string): string {
   if (file.endsWith('.wasm')) return 'application/wasm';
@@ -58,7 +57,7 @@ export class ChromiumSim {
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const port = (server.address() as { port: number }).port;
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await chromium.launch(chromiumLaunchOptions());
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.waitForFunction(() => (window as unknown as { simReady?: boolean }).simReady === true);

@@ -14,20 +14,18 @@
 // the machine is shared, so times move with it; bytes do not), --no-fps.
 // Targets (issue 5): TTI ≤ 2 s, 60 fps, initial JS ≤ 300 KB gzip; (issue 12) the home page and a
 // lesson TTI ≤ 1 s, the home page's initial JS ≤ 150 KB gzip. Figures, not pass/fail.
-import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { chromiumLaunchOptions } from '@replicant/engines/chromium';
 import { chromium } from 'playwright-core';
+import { serveDist } from './serve-dist.mjs';
 import { whenInPage } from './when-in-page.mjs';
 
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(WEB, 'dist');
-const ROOT = resolve(WEB, '..');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const VIEWS = [
   // an empty page: what a cold context and renderer cost before any of the lab's code
   ['baseline', 'data:text/html,<html data-ready="baseline"><body></body></html>'],
@@ -59,16 +57,6 @@ const gzipCache = new Map();
 function gzipSize(file) {
   if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(readFileSync(file), { level: 9 }).length);
   return gzipCache.get(file);
-}
-
-function freePort() {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
 }
 
 function printSizes() {
@@ -225,15 +213,12 @@ async function main() {
   const builds = [{ label: 'this', dist: DIST }, ...(opts.ab ? [{ label: 'other', dist: opts.ab }] : [])];
   const servers = [];
   for (const b of builds) {
-    const port = await freePort();
-    const server = spawn(process.execPath, [join(ROOT, 'scripts/serve.mjs'), b.dist, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = await serveDist(b.dist);
     servers.push(server);
-    await new Promise((res) => server.stdout.once('data', res));
-    b.base = `http://127.0.0.1:${port}`;
+    b.base = server.base;
   }
   const base = builds[0].base;
-  const server = { kill: () => servers.forEach((s) => s.kill()) };
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   const cdp = await browser.newBrowserCDPSession();
   try {
     console.log(`\n== time to interactive, cold cache, headless Chromium ${browser.version()} at 1280×720 ==`);
@@ -290,7 +275,7 @@ async function main() {
       );
   } finally {
     await browser.close();
-    server.kill();
+    for (const s of servers) s.stop();
   }
 }
 

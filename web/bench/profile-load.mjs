@@ -7,18 +7,16 @@
 // what they did. Prints figures; the bench (bench-web.mjs) is what measures time to interactive.
 //
 //   node bench/profile-load.mjs [--view learn-go] [--dist DIR] [--repeats N] [--trace FILE]
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromiumLaunchOptions } from '@replicant/engines/chromium';
 import { chromium } from 'playwright-core';
+import { serveDist } from './serve-dist.mjs';
 import { whenInPage } from './when-in-page.mjs';
 
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = resolve(WEB, '..');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const QUERIES = {
   home: '',
   learn: '?view=learn&learn.lesson=1&learn.step=1',
@@ -38,16 +36,6 @@ function options(argv) {
   }
   if (!(o.view in QUERIES)) throw new Error(`no view ${o.view} (one of ${Object.keys(QUERIES).join(', ')})`);
   return o;
-}
-
-function freePort() {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
 }
 
 const short = (url) => (url ? url.replace(/^.*\/(assets\/)?/, '').replace(/\?.*$/, '') || url : '?');
@@ -136,17 +124,15 @@ function analyse(events, tid, pid, from, to) {
 
 async function main() {
   const o = options(process.argv.slice(2));
-  const port = await freePort();
-  const server = spawn(process.execPath, [join(ROOT, 'scripts/serve.mjs'), o.dist, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((res) => server.stdout.once('data', res));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const server = await serveDist(o.dist);
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     console.log(`view ${o.view} of ${o.dist}; Chromium ${browser.version()}; load average before ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     for (let k = 0; k < o.repeats; k++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       const page = await context.newPage();
       await browser.startTracing(page, { categories: CATEGORIES.split(',') });
-      await page.goto(`http://127.0.0.1:${port}/${QUERIES[o.view]}`);
+      await page.goto(`${server.base}/${QUERIES[o.view]}`);
       const readyMs = await whenInPage(page, 'ready', o.view.replace(/-.*/, ''), 30_000);
       const liveMs = o.view.startsWith('learn') ? await whenInPage(page, 'live', 'ready', 60_000) : null;
       await page.waitForTimeout(2500);
@@ -189,7 +175,7 @@ async function main() {
     }
   } finally {
     await browser.close();
-    server.kill();
+    server.stop();
   }
 }
 

@@ -8,9 +8,8 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { AsyncEngine, AsyncNode, EngineName, NodeConfig } from '../../loader/engine.ts';
 import { ENGINES_DIR } from '../../loader/node-loaders.ts';
+import { chromiumLaunchOptions } from './chromium.mjs';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const MIME: Record<string, string> = {
   '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html',
@@ -48,7 +47,7 @@ async function start(): Promise<Shared> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as import('node:net').AddressInfo).port;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error(`[chromium] ${e.message}`));
   await page.goto(`http://127.0.0.1:${port}/`);

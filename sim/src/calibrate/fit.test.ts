@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARD } from '../models/card.ts';
 import { simulate } from '../run/simulate.ts';
-import { applyCpuSplit, base, calibrateCpu, calibrateGo5, calibrateJava5, leaderBytesPerOp, messageUs, paperLeaderUsPerOp, PER_KIB_SHARE, POINTS, VCPUS } from './fit.ts';
+import { applyCpuSplit, base, calibrateCpu, calibrateGo5, calibrateJava5, calibrateJavaYoung, deriveJavaStep, leaderBytesPerOp, matchJava5Period, messageUs, paperLeaderUsPerOp, PER_KIB_SHARE, POINTS, VCPUS } from './fit.ts';
 
 const GiB = 1024 ** 3;
 
@@ -36,6 +36,19 @@ describe('the CPU split', () => {
     expect(spent).toBeCloseTo(cTotal, 2); // the card rounds to 0.001 µs
     expect(v('cpu.rust.per_kib_us')).toBeCloseTo(PER_KIB_SHARE * m, 3);
     expect(card.parameters['cpu.rust.step_us']!.note).toContain('fig9a-rust-a-32gib-8vcpu-max-throughput-slo');
+  });
+
+  it('derives Java\'s step from C++\'s and spends the rest of Fig 6(b)\'s Java CPU on messages', () => {
+    const card = structuredClone(DEFAULT_CARD);
+    card.parameters['cpu.java.step_us']!.value = 99; // anything: the derivation replaces it
+    deriveJavaStep(card);
+    const v = (k: string) => card.parameters[k]!.value;
+    expect(v('cpu.java.step_us')).toBe(v('cpu.cpp.step_us'));
+    expect(card.parameters['cpu.java.step_us']!.source).toBe('derived');
+    const allocUs = (3 * v('alloc.java.allocs_per_event') * (card.parameters['alloc.java.ns_per_allocation']?.value ?? 0)) / 1000;
+    const spent = allocUs + 3 * v('cpu.java.step_us') + 3 * v('cpu.java.in_us') + 3 * v('cpu.java.out_us') + (v('cpu.java.per_kib_us') * leaderBytesPerOp()) / 1024;
+    expect(spent).toBeCloseTo(paperLeaderUsPerOp().java, 2); // no GC subtracted: the card's stated simplification
+    for (const k of ['in_us', 'out_us']) expect(card.parameters[`cpu.java.${k}`]!.note).toContain("with Java's step taken from C++");
   });
 
   it('refuses a point where GC and steps leave no CPU for messages', () => {
@@ -90,6 +103,52 @@ describe('the CPU fit, end to end on a small synthetic point', () => {
     const bytes = leaderBytesPerOp();
     const spent = allocUs + 3 * v('cpu.rust.step_us').value + 3 * v('cpu.rust.in_us').value + 3 * v('cpu.rust.out_us').value + (v('cpu.rust.per_kib_us').value * bytes) / 1024;
     expect(spent).toBeCloseTo(cTotal, 1);
+  });
+});
+
+describe('Java\'s young pauses at 32 GiB (Fig 6(a): 18 Kops/s)', () => {
+  it('bisects the copy cost from its prior: up while the SLO is met, down when missed, and keeps the last cost that met it', () => {
+    const card = structuredClone(DEFAULT_CARD);
+    const lines: string[] = [];
+    calibrateJavaYoung(card, (l) => lines.push(l), { iterations: 2 });
+    const probes = lines.map((l) => {
+      const m = /copy ([\d.]+) ns\/B.*\((met|missed)\)/.exec(l)!;
+      return { copy: Number(m[1]), met: m[2] === 'met' };
+    });
+    expect(probes).toHaveLength(2);
+    expect(probes[0]!.copy).toBeCloseTo((1.5 + 12) / 2, 9); // the prior and the bracket's top
+    const [lo, hi] = probes[0]!.met ? [probes[0]!.copy, 12] : [1.5, probes[0]!.copy];
+    expect(probes[1]!.copy).toBeCloseTo((lo + hi) / 2, 9);
+    const kept = probes.filter((p) => p.met).pop()?.copy ?? 1.5;
+    const fitted = card.parameters['g1.copy_ns_per_byte']!;
+    expect(fitted.value).toBeCloseTo(kept, 3);
+    expect(fitted.source).toBe('derived');
+    expect(card.parameters['cpu.java.step_us']!.value).toBe(card.parameters['cpu.cpp.step_us']!.value);
+  });
+});
+
+describe('Java at 5 GiB, carried over from a reference card', () => {
+  it('matched against itself, finds a reclaimable share whose full-collection period is the reference\'s', () => {
+    const reference = structuredClone(DEFAULT_CARD);
+    const card = structuredClone(DEFAULT_CARD);
+    const lines: string[] = [];
+    matchJava5Period(card, reference, (l) => lines.push(l));
+    const periods = lines.map((l) => Number(/every ([\d.]+) s \(card/.exec(l)![1]));
+    const refPeriod = Number(/card [^:]+: ([\d.]+) s\)/.exec(lines[0]!)![1]);
+    expect(periods).toHaveLength(3); // the two bracketing dry runs, then the interpolated share
+    expect(periods[0]!).toBeLessThanOrEqual(refPeriod);
+    expect(periods[1]!).toBeGreaterThanOrEqual(refPeriod);
+    const fitted = card.parameters['g1.mixed_reclaimable_fraction']!;
+    expect(fitted.value).toBeGreaterThanOrEqual(0.1);
+    expect(fitted.value).toBeLessThanOrEqual(0.2);
+    expect(fitted.source).toBe('derived');
+    expect(fitted.note).toContain(`with it ${periods[2]} s`);
+  });
+
+  it('says so when the reference card has no full collection to match', () => {
+    const reference = structuredClone(DEFAULT_CARD);
+    reference.parameters['g1.reclaim_once']!.value = 0;
+    expect(() => matchJava5Period(structuredClone(DEFAULT_CARD), reference)).toThrow(/no full collection at 5 GiB/);
   });
 });
 

@@ -122,7 +122,12 @@ export function applyCpuSplit(card: ModelCard, e: EngineName, m: number, sigma: 
  * measurementRunSpec: its window holds a young pause) still meets p99 ≤ 20 ms at 18 Kops/s. */
 const JAVA_COPY_PRIOR_NS_PER_BYTE = 1.5;
 
-export function calibrateJavaYoung(card: ModelCard, log: FitLog = () => {}): void {
+/** How many bisection steps the young-pause fit takes (7 in the calibration; a test takes fewer). */
+export interface JavaYoungFitScale {
+  iterations?: number;
+}
+
+export function calibrateJavaYoung(card: ModelCard, log: FitLog = () => {}, scale: JavaYoungFitScale = {}): void {
   const p = POINTS.java;
   const cTotal = (p.u32 * VCPUS * 1e6) / p.x32;
   const bytes = leaderBytesPerOp();
@@ -136,7 +141,7 @@ export function calibrateJavaYoung(card: ModelCard, log: FitLog = () => {}): voi
   let gcPerOp = 0;
   let lo = JAVA_COPY_PRIOR_NS_PER_BYTE;
   let hi = 12;
-  for (let iter = 0; iter < 7; iter++) {
+  for (let iter = 0; iter < (scale.iterations ?? 7); iter++) {
     const m = messageUs(cTotal, gcPerOp, sigma, allocUs, bytes);
     applyCpuSplit(card, 'java', m, sigma, cTotal, gcPerOp, bytes, p);
     const copy = (lo + hi) / 2;

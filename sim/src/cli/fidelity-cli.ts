@@ -9,10 +9,12 @@ import { FIDELITY_USAGE, checkFidelityArgs } from './fidelity-args.ts';
 import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
 import { CARD_160_VERSION, EARLIER_DEFAULT_VERSION, card160Section } from '../fidelity/card-160-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
+import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
 import { cpus, loadavg } from 'node:os';
-import { MODEL_LIMITS, limitFor } from '../fidelity/misses.ts';
+import { MODEL_LIMITS, TOLERANCE_PERCENT, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isEngineName } from '@replicant/engines/loader/catalogue';
 import type { EngineName, RunResult, RunSpec, SloSearchResult } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { sweep } from '../search/slo.ts';
@@ -21,7 +23,6 @@ import { PAPER_DATASET_GIB, fidelityKnobs, fidelityRunSpec } from '../fidelity/s
 import { PAPER_METHOD, measurementSweepSpec } from '../run/measurement.ts';
 import { csvRows as parseCsv } from '@replicant/data/csv';
 
-const ENGINE_LIST: EngineName[] = ['cpp', 'java', 'go', 'rust'];
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 interface PaperRow {
@@ -318,7 +319,7 @@ function main(): void {
     } else if (SHARD.startsWith('run:')) {
       // One run ahead of the searches that would name its rate: run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS.
       const [e, w, mem, v, target, dur] = SHARD.slice(4).split('/');
-      if (!ENGINE_LIST.includes(e as EngineName) || (w !== 'A' && w !== 'B') || ![mem, v, target, dur].every((x) => Number(x) > 0)) throw new Error('--shard run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
+      if (!isEngineName(e ?? '') || (w !== 'A' && w !== 'B') || ![mem, v, target, dur].every((x) => Number(x) > 0)) throw new Error('--shard run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
       runAt(e as EngineName, w, Number(mem), Number(v), Number(target), Number(dur));
     } else throw new Error('--shard is sweep:N, runs or run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
     process.stderr.write(`fidelity: shard ${SHARD} done, kept in ${CACHE}\n`);
@@ -424,6 +425,16 @@ function renderFromCsv(timing: string | null): void {
   if (existsSync(join(ROOT, previousPath)) && CARD.version !== PREVIOUS_DEFAULT_VERSION) {
     const prev = readRows(previousPath);
     candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
+  }
+  // The candidate card's whole table beside the default's, when it has been computed.
+  const candidatePath = `data/fidelity-candidate-${CANDIDATE_181_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_181_VERSION) {
+    const cand = readRows(candidatePath);
+    // (calibrated rows the candidate moves outside ±15 %: a row both cards miss alike is not its doing)
+    const defaults = new Map(data.map((d) => [d.id, d]));
+    const outside = (d: FidelityRow | undefined) => d !== undefined && !d.pp && !d.within && d.error !== null && Math.abs(d.error) > TOLERANCE_PERCENT;
+    const calibratedOutside = cand.filter((d) => d.calibration && outside(d) && !outside(defaults.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) }));
+    candidate += candidate181Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, { calibratedOutside, defaultSummary: summarise(data), candidateSummary: summarise(cand) });
   }
   // The default before: card 1.6.0 against its own previous default, from the two kept tables.
   const earlierPath = `data/fidelity-card-${EARLIER_DEFAULT_VERSION}.csv`;

@@ -3,7 +3,7 @@
 // A failing seed is shrunk and printed with the command that replays it byte for byte.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
+import { ENGINE_NAMES, isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { loadChecker } from '@replicant/checker/node';
 import { provider } from './engines.ts';
@@ -203,7 +203,7 @@ async function main(argv: string[]): Promise<number> {
   const checker = await loadChecker();
   const check: CheckHistory = (h) => checker.check(h).verdict;
   const needed = new Set<EngineName>();
-  for (const e of args.engines) for (const n of e === 'all' ? (['cpp', 'java', 'go', 'rust'] as const) : [e]) needed.add(n);
+  for (const e of args.engines) for (const n of e === 'all' ? ENGINE_NAMES : [e]) needed.add(n);
   const provide = await provider([...needed]);
   const out = (s: string) => process.stdout.write(s + '\n');
 

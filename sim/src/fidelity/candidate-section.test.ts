@@ -29,6 +29,10 @@ describe('the candidate card section of docs/fidelity.md', () => {
     expect(md).toContain(`## Card ${DEFAULT_CARD.version} against the previous default 1.6.0`);
     expect(md).toContain('| fig8a-java-b-5gib-8vcpu-max-throughput-slo | 17 Kops/s |');
     expect(md).toContain('## Card 1.6.0 against its previous default 1.3.0');
-    expect(md).not.toContain('## Candidate card');
+    expect(md).toContain(`## Candidate card 1.8.1 against the default ${DEFAULT_CARD.version}`);
+  });
+  it('candidate card 1.8.1 differs from the default only in G1 (dense candidates and per-node phases), so its table shares every other engine\'s searches', () => {
+    expect(differingNonStorageParameters(params('1.7.0'), params('1.8.1'))).toEqual(['g1.dense_candidates', 'g1.independent_phases', 'g1.mixed_live_threshold_fraction']);
+    expect(differingNonStorageParameters(params('1.8.0'), params('1.8.1'))).toEqual(['g1.independent_phases']);
   });
 });

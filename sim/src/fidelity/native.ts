@@ -1,6 +1,7 @@
 // `npm run fidelity -- --native <results.json …>`: the simulator's prediction beside each native
 // setting we have measured. This module is pure: it reads rows (already parsed), groups them into
 // settings, builds the simulator's specs for the same knobs, and compares. No files, no clock.
+import { engineOfLanguage } from '@replicant/engines/loader/catalogue';
 import type { EngineName, RunResult, RunSpec, SloSearchSpec } from '../api.ts';
 import { PAPER_METHOD, baseRunSpec, type MeasurementKnobs } from '../run/measurement.ts';
 
@@ -20,7 +21,6 @@ export interface NativeRow {
   repetitions?: number;
 }
 
-const LANGUAGES: Record<string, EngineName> = { 'C++': 'cpp', Java: 'java', Go: 'go', Rust: 'rust' };
 
 /** What identifies a native setting the simulator can be asked about. */
 export interface NativeSetting {
@@ -78,7 +78,7 @@ export function nativeSettings(files: { source: string; rows: NativeRow[] }[]): 
     }
     for (const r of f.rows) {
       const sid = settingIdOf(r);
-      const engine = LANGUAGES[r.language];
+      const engine = engineOfLanguage(r.language);
       if (!engine) { skip(f.source, sid, `${r.language || 'unknown system'}: the simulator models the four Replicant engines only`); continue; }
       if (/-log-fsync-/.test(sid) || /durability log/.test(r.note ?? '')) { skip(f.source, sid, 'durability log: no storage model of this machine\'s disk'); continue; }
       if (/-(blade|mitmem|both)(-|$)/.test(sid)) { skip(f.source, sid, 'a GC mitigation run'); continue; }

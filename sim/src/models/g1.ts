@@ -46,6 +46,12 @@
 //   (G1MixedGCCountTarget, 8) each evacuate an eighth of those regions, copying their live part
 //   (kind g1_mixed_dense): pauses of about 100 ms in bursts, at a period set by the update rate,
 //   at a heap with room for that much garbage before a full collection (8 and 6 GiB, not 5).
+// - each process's young collections at their own phase (card 1.8.1 on, g1.independent_phases):
+//   a node starts with a seeded share of its eden already filled, so the three JVMs' young
+//   pauses fall at their own times. The old generation is not shifted: every node applies the
+//   same updates since the same load, so its garbage, and with it the marking cycles, dense
+//   phases and full collections, comes at the same count of updates on every node, apart by at
+//   most one eden's fill (the young pause that promotes it).
 import type { CpuPool } from './cpu.ts';
 import type { CollectionGate, GcEvent, GcPending, RuntimeModel } from './runtime.ts';
 
@@ -381,6 +387,12 @@ export class G1Runtime implements RuntimeModel {
 
   state(): G1State {
     return { edenUsed: this.edenUsed, oldGarbage: this.oldGarbage, updatesSinceYoung: this.updatesSinceYoung, marking: this.marking, markEnd_us: this.markEnd_us, mixedLeft: this.mixedLeft, reclaimablePerMixed: this.reclaimablePerMixed, youngNsPerEdenByte: this.youngNsPerEdenByte, survivorAges: [...this.survivorAges], freshPerEdenByte: this.freshPerEdenByte, collectableGarbage: this.collectableGarbage, ...(this.denseLivePerMixed > 0 ? { denseLivePerMixed: this.denseLivePerMixed } : {}) };
+  }
+
+  /** Starts a fresh collector `phase` (in [0, 1)) of the way into filling its first eden: the
+   * process's own point of its young-collection cycle (g1.independent_phases). */
+  startInPhase(phase: number): void {
+    this.edenUsed = Math.min(Math.max(phase, 0), 0.999) * this.eden();
   }
 
   /** Continues from a state taken at `taken_at_us` of another run, as if that instant were 0.

@@ -6,7 +6,7 @@
 // - MITMEM: a node in a stop-the-world pause answers a request it would hold past its deadline
 //   with `busy` and the pause it predicts (with MITMEM's stated error: ±4 ms in about 8 % of
 //   predictions, Fig 7(d)); the client retries at another replica at once.
-// Pure decisions and bookkeeping; the run loop (run/simulate.ts) moves the messages.
+// Pure decisions and bookkeeping; the mitigation sandbox (run/mitigation-sandbox.ts) moves the messages.
 import type { Prng } from '../core/prng.ts';
 
 export const MITIGATION_MODEL_VERSION = '1.2.0';

@@ -325,6 +325,22 @@ describe('G1', () => {
     expect(full(on)).toBe(full(denseRun(5, false)));
   });
 
+  it('a start phase (card 1.8.1): a collector started that far into its first eden pauses that much sooner, its old generation untouched', () => {
+    const firstPause_s = (phase: number | null) => {
+      // (With the pause-time goal a fresh G1 starts at the minimum eden.)
+      const rt = new G1Runtime({ ...g1, heap_bytes: 8 * GiB, pause_goal_ms: 200 }, 4.87e9, 20e6, 544, new CpuPool(8, 1_000_000));
+      if (phase !== null) rt.startInPhase(phase);
+      expect(rt.heapBytes()).toBeCloseTo(4.87e9 + (phase ?? 0) * 0.05 * 8 * GiB, -3);
+      // 100 MB/s: the minimum eden (5 % of 8 GiB, 429 MB) fills in 4.29 s from empty.
+      for (let t = 0; rt.events.length === 0; t += 1000) rt.charge(t, 100_000, 1);
+      return rt.events[0]!.t_s;
+    };
+    const fresh = firstPause_s(null);
+    expect(fresh).toBeCloseTo(4.295, 2);
+    expect(firstPause_s(0)).toBe(fresh);
+    expect(firstPause_s(0.75)).toBeCloseTo(fresh / 4, 2);
+  });
+
   it('ample heap: only young pauses, rarely', () => {
     const pool = new CpuPool(8, 100_000);
     const rt = new G1Runtime({ ...g1, heap_bytes: 32 * GiB }, 4.4 * GiB, 10e6, 544, pool);

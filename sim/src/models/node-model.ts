@@ -5,6 +5,7 @@ import { langParam, param } from './card.ts';
 import type { CpuPool } from './cpu.ts';
 import { G1Runtime, g1GcThreads, type G1State } from './g1.ts';
 import { GoRuntime } from './go-gc.ts';
+import { g1PhasesIndependent } from './start-phases.ts';
 import { ManualMemory, type RuntimeModel } from './runtime.ts';
 
 export const GIB = 1024 ** 3;
@@ -46,6 +47,9 @@ export interface NodeRuntimeSettings {
   g1_state?: G1State;
   /** Go only: where in its cycle sequence the process is at t = 0, in [0, 1) (GoGcParams.start_phase). */
   go_start_phase?: number;
+  /** G1 only, fresh start (no g1_state): how far into its first eden the process is, in [0, 1)
+   * (card 1.8.1 on, g1.independent_phases; G1Runtime.startInPhase). */
+  g1_start_phase?: number;
 }
 
 export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPool): RuntimeModel {
@@ -110,6 +114,7 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
         pool,
       );
       if (s.g1_state) g1.setState(s.g1_state);
+      else if (s.g1_start_phase !== undefined && g1PhasesIndependent(card)) g1.startInPhase(s.g1_start_phase);
       return g1;
     }
     case 'cpp':

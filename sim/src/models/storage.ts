@@ -12,7 +12,7 @@
 //   ordering (FLEET's scattered entries): up to the device's queue depth of flushes at once, an
 //   entry's dependants wait for that entry only, and the ordered log (FLEET's Olog) is written
 //   asynchronously, off the critical path.
-// Pure arithmetic and bookkeeping; the run loop (run/simulate.ts) moves the events.
+// Pure arithmetic and bookkeeping; the run loop (run/kernel.ts) moves the events.
 import type { ModelCard } from '../api.ts';
 import type { Prng } from '../core/prng.ts';
 import { param } from './card.ts';

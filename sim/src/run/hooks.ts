@@ -17,8 +17,9 @@ export interface RunHooks {
   stop_when_over_count_exceeds?: number;
   /** Count the window's operations slower than this (RunResult.ops_over). */
   count_over_us?: number;
-  /** Fast mode, the steady-state shortcut: G1 collectors start in these phases, [leader,
-   * follower] (node 0 leads in fast mode; the other nodes take the follower's). */
+  /** Fast mode, the steady-state shortcut: G1 collectors start in these phases, by node (node 0
+   * leads in fast mode; a node past the list's end takes its last: [leader, follower] puts both
+   * followers in step, one state per node gives each its own, card 1.8.1 on). */
   g1_states?: G1State[];
   /** Fast mode, the steady-state shortcut's runs (slo.ts): the window may end early, at the first
    * check at least `after_s` into it where the run has settled — no window operation more than

@@ -253,7 +253,7 @@ export class FastHost implements Host {
         }
       }
       case 'persisted': // the durable wrapper's (run/durable-host.ts); this model persists nothing
-      case 'gc_pending': // the fast mode's BLADE lives in the run loop (run/simulate.ts)
+      case 'gc_pending': // the fast mode's BLADE lives in the mitigation sandbox (run/mitigation-sandbox.ts)
       case 'gc_done':
         return out;
     }

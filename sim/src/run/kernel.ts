@@ -7,7 +7,8 @@ import type { EngineProvider, ModelCard, RunResult } from '../api.ts';
 import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
-import { STREAM_RUNTIME, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { runtimeStartPhases } from '../models/start-phases.ts';
+import { STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
@@ -67,7 +68,7 @@ export class Simulation {
     const exact = spec.fidelity === 'exact';
     const durable = spec.storage.durability !== 'none';
     // Exact mode's BLADE is the cores' own (docs/protocol.md, "GC mitigation"); MITMEM's busy
-    // rule stays the run loop's (mitmemBusy), in both modes.
+    // rule stays the simulator's (MitigationSandbox.busy), in both modes.
     const coreBlade = exact && bladeOn(spec.mitigation.mode);
     this.nodeSet = exact
       ? new NodeSet(spec.engines.map((e) => provide!(e)), { seed, commit_interval_us: spec.commit_interval_us, trace: false, ...(durable ? { durability: 'log' as const } : {}), ...(coreBlade ? { mitigation: 'blade' as const, election_batch: BLADE_ELECTION_BATCH, repair_batch: BLADE_REPAIR_BATCH } : {}) })
@@ -78,7 +79,8 @@ export class Simulation {
     const phases = spec.fidelity === 'fast' ? hooks.g1_states : undefined;
     // Each process's collector at its own point of its cycle sequence (card 1.6.0 on): the
     // paper's processes were started and loaded separately, so their cycles are not in step.
-    const runtimeRng = (card.parameters['go.independent_phases']?.value ?? 0) > 0 ? new Prng(seed, STREAM_RUNTIME) : null;
+    // (G1's young collections too, card 1.8.1 on; start-phases.ts.)
+    const startPhases = runtimeStartPhases(card, seed, spec.engines.length);
     spec.engines.forEach((engine, id) => {
       const pool = new CpuPool(spec.vcpus, this.bucket_us);
       this.nodes.push({
@@ -87,7 +89,7 @@ export class Simulation {
         host: null,
         inc: 0,
         pool,
-        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: id === 0 ? phases[0]! : (phases[1] ?? phases[0]!) } : {}), ...(runtimeRng ? { go_start_phase: runtimeRng.nextDouble() } : {}) }, pool),
+        runtime: makeRuntime(card, { ...runtimeSettings(spec, engine), ...(phases ? { g1_state: phases[Math.min(id, phases.length - 1)]! } : {}), ...(startPhases ? { go_start_phase: startPhases[id]!, g1_start_phase: startPhases[id]! } : {}) }, pool),
         cpu: cpuCosts(card, engine),
         alloc: allocCosts(card, engine),
         opsEntered: 0,

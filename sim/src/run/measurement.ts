@@ -7,6 +7,7 @@ import type { Distribution, EngineName, Fidelity, ModelCard, RunSpec, SloSearchS
 import { CpuPool } from '../models/cpu.ts';
 import { allocCosts, opBytes } from '../models/alloc.ts';
 import { makeRuntime } from '../models/node-model.ts';
+import { g1PhasesIndependent, runtimeStartPhases } from '../models/start-phases.ts';
 import type { G1Runtime, G1State } from '../models/g1.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { resolveSpec } from './spec.ts';
@@ -121,9 +122,10 @@ export function measurementSweepSpec(k: MeasurementKnobs, engines: EngineName[],
 
 export interface ModelWindow {
   window_s: number;
-  /** G1 only: the leader collector's phase shortly before the deciding event and halfway to it,
-   * for the steady-state shortcut (slo.ts): the episode around the event and a sample of the
-   * steady state are simulated instead of the whole window. */
+  /** G1 only: the collectors' phases ([leader, follower], or one per node when each has its own
+   * phase, card 1.8.1 on) shortly before the deciding event and halfway to it, for the
+   * steady-state shortcut (slo.ts): the episode around the event and a sample of the steady
+   * state are simulated instead of the whole window. */
   g1_phases?: { episodes: Episode[]; steady: G1State[]; steady_window_s?: number };
   /** G1 with a pause-time goal, when its young pauses decide the window: the leader's and a
    * follower's collector just after a young pause of the settled cycle, where the run starts. */
@@ -134,7 +136,7 @@ export interface ModelWindow {
 }
 
 /** One run of the shortcut around a group of pauses: the collectors' phases it starts from
- * (leader, follower), its measured length at most, and from how far into it the run may end
+ * (as RunHooks.g1_states: the leader's first), its measured length at most, and from how far into it the run may end
  * once its backlog has drained (RunHooks.end_when_settled): past the group's last pause, with
  * room for the pause coming up to a snapshot (1 s) later than the dry run put it. */
 export interface Episode {
@@ -177,7 +179,11 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
   const engine = s.engines[0]!;
   if (engine !== 'java' && engine !== 'go') return { window_s: min_s, event: null };
   const horizon_us = (s.warmup_s + Math.max(max_s, min_s)) * 1e6;
-  const leader = dryRun(card, s, engine, 'leader', horizon_us);
+  // Each G1 process at its own young-collection phase (card 1.8.1 on): one dry run per node, as
+  // the run will place them; otherwise one follower's stands for both (they run in step).
+  const startPhases = engine === 'java' && g1PhasesIndependent(card) ? runtimeStartPhases(card, s.seed, s.engines.length) : null;
+  const leader = dryRun(card, s, engine, 'leader', horizon_us, startPhases?.[0]);
+  const followerRuns = () => (startPhases ? startPhases.slice(1).map((phase) => dryRun(card, s, engine, 'follower', horizon_us, phase)) : [dryRun(card, s, engine, 'follower', horizon_us)]);
   const rt = leader.rt;
   const snapshots = leader.snapshots;
   // Per kind: when each occurrence began, its longest pause.
@@ -217,7 +223,7 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // would hold that transient, not the pauses that recur. The paper measured after loading
     // 7.5 M records and a 20 s warm-up (§4.3, §5.1), so the run starts from the settled
     // collector: each node's phase just after its second-to-last young pause of the dry run.
-    const follower = dryRun(card, s, engine, 'follower', horizon_us);
+    const followers = followerRuns();
     // The settled start is taken near the dry run's end, and the run lasts warm-up + window
     // after it: when a node's full collection (beyond the horizon, so not the window's event)
     // would fall inside the run, that start is moved back until it no longer does. Otherwise a
@@ -226,13 +232,18 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // and shortcut) do not: the verdict would fall and rise again with the rate (issue 10).
     const run_s = s.warmup_s + out.window_s;
     const until_us = horizon_us + run_s * 1e6;
-    const l = settledState(rt.events, snapshots, leader.fullCollectionsBefore(until_us), run_s);
-    const f = settledState(follower.rt.events, follower.snapshots, follower.fullCollectionsBefore(until_us), run_s);
-    if (l && f) {
-      out.g1_start = [l, f];
+    const fulls = [leader, ...followers].map((d) => d.fullCollectionsBefore(until_us));
+    // Each node at its own phase (card 1.8.1 on): every node as it stands at the leader's settled
+    // instant (the dry runs share one clock), which keeps their phases apart; each node just
+    // after its own pause would put them back in step.
+    const together = startPhases !== null;
+    const l = settledState(rt.events, snapshots, together ? fulls.flat() : fulls[0], run_s);
+    const fs = together ? (l ? followers.map((f) => stateAt(f.snapshots, l.t_s) ?? null) : []) : followers.map((f, i) => settledState(f.rt.events, f.snapshots, fulls[i + 1], run_s)?.state ?? null);
+    if (l && fs.length === followers.length && fs.every((f) => f !== null)) {
+      out.g1_start = [l.state, ...(fs as G1State[])];
       // (The shortcut's anchored runs end within the horizon: a full collection in them is one
       // of their episodes.)
-      const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, horizon_us / 1e6, leader, follower);
+      const phases = youngPhases(s.warmup_s, min_s, out.window_s, best.pause_ms / 1000, horizon_us / 1e6, [leader, ...followers], together);
       if (phases) out.g1_phases = phases;
     }
   }
@@ -242,9 +253,11 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     const first = firstOf(byKind.get(best.kind)!.times);
     // The followers' collectors see the same updates (their old garbage grows alike) but fill
     // their eden with their own allocation: their full collections fall at their own time.
-    const follower = dryRun(card, s, engine, 'follower', horizon_us);
-    const fTimes = follower.rt.events.filter((e) => e.kind === best!.kind).map((e) => e.t_s);
-    const fFirst = fTimes.length > 0 ? firstOf(fTimes) : [];
+    const followers = followerRuns();
+    const fFirst = followers.flatMap((follower) => {
+      const fTimes = follower.rt.events.filter((e) => e.kind === best!.kind).map((e) => e.t_s);
+      return fTimes.length > 0 ? firstOf(fTimes) : [];
+    });
     // Only what falls inside the measured window: the plain run ends there, and a follower's
     // burst (or the end of the leader's) may come after it (Java A at 8 GiB, 10,680 ops/s, card
     // 1.8.0: the leader's burst from 408 s, three of its pauses and the followers' from 470 s
@@ -256,9 +269,11 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // (0.92 % over the SLO against 0.87 % with the full lead and 0.76 % plain, past the test's
     // 0.15 pp): the full lead.
     const lead_s = best.kind === 'g1_mixed_dense' ? EPISODE_LEAD_S : EPISODE_MEASURED_LEAD_S;
-    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, inside, leader.snapshots, follower.snapshots, end_s, lead_s) ?? undefined;
+    const nodeSnapshots = [leader.snapshots, ...followers.map((f) => f.snapshots)];
+    out.g1_phases = g1Phases(s.warmup_s, best.pause_ms / 1000, inside, nodeSnapshots, end_s, lead_s) ?? undefined;
     if (out.g1_phases && best.kind === 'g1_mixed_dense') {
-      const steady = wholePeriodsSample(s.warmup_s, min_s, first[0]!, rt.events, follower.rt.events, leader.snapshots, follower.snapshots);
+      const followerEvents = followers.flatMap((f) => f.rt.events).sort((a, b) => a.t_s - b.t_s);
+      const steady = wholePeriodsSample(s.warmup_s, min_s, first[0]!, rt.events, followerEvents, nodeSnapshots);
       if (steady) out.g1_phases = { ...out.g1_phases, ...steady };
       else delete out.g1_phases;
     }
@@ -287,17 +302,15 @@ function firstBurst(times: number[]): number[] {
 }
 
 /** The shortcut's runs: one episode per group of full collections close together (leader and
- * followers), each from the phases a little before it, and a steady sample halfway to the first. */
-function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Snapshot[], follower: Snapshot[], end_s: number, lead_s: number): ModelWindow['g1_phases'] | null {
+ * followers), each from the phases a little before it, and a steady sample halfway to the first.
+ * `nodes`: each dry run's snapshots, the leader's first. */
+function g1Phases(warmup_s: number, pause_s: number, times: number[], nodes: Snapshot[][], end_s: number, lead_s: number): ModelWindow['g1_phases'] | null {
   const sorted = [...times].sort((a, b) => a - b);
   if (sorted.length === 0) return null;
-  const episodes = episodesAround(warmup_s, pause_s, sorted, leader, follower, end_s, lead_s);
+  const episodes = episodesAround(warmup_s, pause_s, sorted, nodes, end_s, lead_s);
   if (!episodes) return null;
-  const half = sorted[0]! / 2;
-  const sl = stateAt(leader, half);
-  const sf = stateAt(follower, half);
-  if (!sl || !sf) return null;
-  return { episodes, steady: [sl, sf] };
+  const steady = statesAt(nodes, sorted[0]! / 2);
+  return steady ? { episodes, steady } : null;
 }
 
 /**
@@ -312,7 +325,7 @@ function g1Phases(warmup_s: number, pause_s: number, times: number[], leader: Sn
  * span whose count of follower pauses is nearest the followers' mean rate (ties: the shortest).
  * Null (no shortcut) when the dry run has no such span.
  */
-function wholePeriodsSample(warmup_s: number, min_window_s: number, firstBurst_s: number, leaderEvents: { t_s: number; pause_ms: number }[], followerEvents: { t_s: number; pause_ms: number }[], leader: Snapshot[], follower: Snapshot[]): { steady: G1State[]; steady_window_s: number } | null {
+function wholePeriodsSample(warmup_s: number, min_window_s: number, firstBurst_s: number, leaderEvents: { t_s: number; pause_ms: number }[], followerEvents: { t_s: number; pause_ms: number }[], nodes: Snapshot[][]): { steady: G1State[]; steady_window_s: number } | null {
   const pausesOf = (es: { t_s: number; pause_ms: number }[]) => es.filter((e) => e.pause_ms > 0 && e.t_s < firstBurst_s).map((e) => e.t_s);
   const pauses = pausesOf(leaderEvents);
   const half = firstBurst_s / 2;
@@ -332,16 +345,21 @@ function wholePeriodsSample(warmup_s: number, min_window_s: number, firstBurst_s
     const miss = Number.isFinite(fPeriod) ? Math.abs(held - span / fPeriod) : 0;
     if (!best || miss < best.miss - 1e-9) best = { span, miss };
   }
-  const sl = stateAt(leader, measuredFrom - warmup_s);
-  const sf = stateAt(follower, measuredFrom - warmup_s);
-  if (!best || !sl || !sf) return null;
-  return { steady: [sl, sf], steady_window_s: round3(best.span) };
+  const steady = statesAt(nodes, measuredFrom - warmup_s);
+  if (!best || !steady) return null;
+  return { steady, steady_window_s: round3(best.span) };
 }
 
 /** The longest steady sample of a dense phase's window (a few minutes of the window's ~7 saved). */
 const SAMPLE_MAX_S = 90;
 
 const stateAt = (xs: Snapshot[], t_s: number) => [...xs].reverse().find((x) => x.t_s <= t_s)?.state;
+
+/** Every node's phase at `t_s` (null if one has none yet). */
+function statesAt(nodes: Snapshot[][], t_s: number): G1State[] | null {
+  const states = nodes.map((xs) => stateAt(xs, t_s));
+  return states.every((x) => x !== undefined) ? (states as G1State[]) : null;
+}
 
 /** The shortcut for young (or mixed) pauses that decide the window (G1 with a pause-time goal,
  * e.g. Java at 32 GiB: a 200 ms pause every 20–45 s). The plain run starts each node just after
@@ -351,19 +369,21 @@ const stateAt = (xs: Snapshot[], t_s: number) => [...xs].reverse().find((x) => x
  * pause). Null, and the plain run, when a pause falls inside the steady sample, when the dry
  * run does not cover a whole run after an anchor, or when the runs would not save at least
  * SHORTCUT_MIN_SAVING of the plain run's simulated time. */
-function youngPhases(warmup_s: number, min_window_s: number, window_s: number, pause_s: number, horizon_s: number, leader: DryRun, follower: DryRun): ModelWindow['g1_phases'] | null {
+function youngPhases(warmup_s: number, min_window_s: number, window_s: number, pause_s: number, horizon_s: number, dry: DryRun[], together = false): ModelWindow['g1_phases'] | null {
   const run_s = warmup_s + window_s;
-  const l = anchored(leader, run_s, horizon_s);
-  const f = anchored(follower, run_s, horizon_s);
-  if (!l || !f) return null;
-  const times = [...l.pauses, ...f.pauses].sort((a, b) => a - b);
+  // (together: the followers re-timed from the leader's anchor, keeping each node's own phase)
+  const lead = anchored(dry[0]!, run_s, horizon_s);
+  const runs = [lead, ...dry.slice(1).map((d) => (together ? (lead ? anchored(d, run_s, horizon_s, lead.at_s) : null) : anchored(d, run_s, horizon_s)))];
+  if (runs.some((r) => r === null)) return null;
+  const anchoredRuns = runs as { at_s: number; snapshots: Snapshot[]; pauses: number[] }[];
+  const times = anchoredRuns.flatMap((r) => r.pauses).sort((a, b) => a - b);
   if (times.length === 0 || times[0]! <= warmup_s + min_window_s + 1) return null;
-  const episodes = episodesAround(warmup_s, pause_s, times, l.snapshots, f.snapshots);
+  const episodes = episodesAround(warmup_s, pause_s, times, anchoredRuns.map((r) => r.snapshots));
   if (!episodes) return null;
   // (Judged on the runs' planned lengths: they may end sooner, settled.)
   const cost_s = warmup_s + Math.min(min_window_s, window_s) + episodes.reduce((a, e) => a + warmup_s + e.window_s, 0);
   if (cost_s > (1 - SHORTCUT_MIN_SAVING) * run_s) return null;
-  return { episodes, steady: [l.snapshots[0]!.state, f.snapshots[0]!.state] };
+  return { episodes, steady: anchoredRuns.map((r) => r.snapshots[0]!.state) };
 }
 
 /** The shortcut is taken only when it simulates at most (1 − this) of the plain run's time. */
@@ -372,25 +392,27 @@ const SHORTCUT_MIN_SAVING = 0.3;
 type DryRun = { rt: { events: { t_s: number; kind: string; pause_ms: number }[] }; snapshots: Snapshot[] };
 
 /** A node's dry run re-timed from its latest settled young pause (not the first two) whose
- * following run's length the dry run still covers: its snapshots from there, and every pause
- * (young, mixed, remark, full) within a run's length of it. */
-function anchored(d: DryRun, run_s: number, horizon_s: number): { snapshots: Snapshot[]; pauses: number[] } | null {
+ * following run's length the dry run still covers, or from `at_s` when given: its snapshots
+ * from there, and every pause (young, mixed, remark, full) within a run's length of it. */
+function anchored(d: DryRun, run_s: number, horizon_s: number, at_s?: number): { at_s: number; snapshots: Snapshot[]; pauses: number[] } | null {
+  const retimed = (a: number) => ({
+    at_s: a,
+    snapshots: d.snapshots.filter((x) => x.t_s >= a).map((x) => ({ t_s: x.t_s - a, state: x.state })),
+    pauses: d.rt.events.filter((e) => e.pause_ms > 0 && e.t_s > a && e.t_s <= a + run_s).map((e) => e.t_s - a),
+  });
+  if (at_s !== undefined) return at_s + run_s > horizon_s ? null : retimed(at_s);
   const pauses = d.rt.events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed' || e.kind === 'g1_mixed_dense').map((e) => e.t_s);
   for (let i = pauses.length - 1; i >= 1; i--) {
     const start = d.snapshots.find((x) => x.t_s > pauses[i]!);
     if (!start || start.t_s + run_s > horizon_s) continue;
-    const a = start.t_s;
-    return {
-      snapshots: d.snapshots.filter((x) => x.t_s >= a).map((x) => ({ t_s: x.t_s - a, state: x.state })),
-      pauses: d.rt.events.filter((e) => e.pause_ms > 0 && e.t_s > a && e.t_s <= a + run_s).map((e) => e.t_s - a),
-    };
+    return retimed(start.t_s);
   }
   return null;
 }
 
-/** One episode per group of pauses close together, each run from the phases a little before it. */
-function episodesAround(warmup_s: number, pause_s: number, sorted: number[], leader: Snapshot[], follower: Snapshot[], end_s: number = Infinity, lead: number = EPISODE_MEASURED_LEAD_S): Episode[] | null {
-  const at = stateAt;
+/** One episode per group of pauses close together, each run from the phases a little before it
+ * (`nodes`: each dry run's snapshots, the leader's first). */
+function episodesAround(warmup_s: number, pause_s: number, sorted: number[], nodes: Snapshot[][], end_s: number = Infinity, lead: number = EPISODE_MEASURED_LEAD_S): Episode[] | null {
   const groups: { from: number; to: number }[] = [];
   for (const t of sorted) {
     const g = groups.at(-1);
@@ -400,39 +422,39 @@ function episodesAround(warmup_s: number, pause_s: number, sorted: number[], lea
   const episodes: Episode[] = [];
   for (const g of groups) {
     const start = g.from - warmup_s - lead;
-    const l = at(leader, start);
-    const f = at(follower, start);
-    if (start <= 0 || !l || !f) return null;
+    const states = start > 0 ? statesAt(nodes, start) : null;
+    if (!states) return null;
     // (An episode measures from g.from − lead; it ends no later than the window.)
     const len_s = Math.min(g.to - g.from + lead + pause_s + EPISODE_TAIL_S, end_s - (g.from - lead));
-    episodes.push({ states: [l, f], window_s: round3(len_s), settle_after_s: round3(g.to - g.from + lead + pause_s + EPISODE_SETTLE_MARGIN_S) });
+    episodes.push({ states, window_s: round3(len_s), settle_after_s: round3(g.to - g.from + lead + pause_s + EPISODE_SETTLE_MARGIN_S) });
   }
   return episodes;
 }
 
 type Snapshot = { t_s: number; state: G1State };
 
-/** The collector's phase at the first snapshot after its second-to-last young (or mixed) pause
+/** The collector's snapshot (time and phase) at the first one after its second-to-last young (or mixed) pause
  * — or an earlier one, the latest whose run (`run_s` from that snapshot) holds none of the node's
  * full collections `fulls_s`; null when it paused fewer than three times (nothing settled to
  * start from) or no such pause is left. */
-function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[], fulls_s: number[] = [], run_s = 0): G1State | null {
+function settledState(events: { t_s: number; kind: string }[], snapshots: Snapshot[], fulls_s: number[] = [], run_s = 0): Snapshot | null {
   const pauses = events.filter((e) => e.kind === 'g1_young' || e.kind === 'g1_mixed' || e.kind === 'g1_mixed_dense').map((e) => e.t_s);
   if (pauses.length < 3) return null;
   for (let i = pauses.length - 2; i >= 0; i--) {
     const start = snapshots.find((x) => x.t_s > pauses[i]!);
     if (!start) return null;
-    if (!fulls_s.some((t) => t > start.t_s && t <= start.t_s + run_s)) return start.state;
+    if (!fulls_s.some((t) => t > start.t_s && t <= start.t_s + run_s)) return start;
   }
   return null;
 }
 
 /** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
- * time, with its phase every simulated second (G1). */
-function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number) {
+ * time, with its phase every simulated second (G1); `g1_start_phase`: the node's own, as the run
+ * gives it (card 1.8.1 on). */
+function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number, g1_start_phase?: number) {
   const pool = new CpuPool(s.vcpus, 1e6);
   const logInstances = Math.ceil(s.target_ops_per_s * 2 * (s.commit_interval_us / 1e6)) + 64;
-  const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances }, pool);
+  const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances, ...(g1_start_phase !== undefined ? { g1_start_phase } : {}) }, pool);
   const a = allocCosts(card, engine);
   const bytesPerOp = s.read_proportion * opBytes(a, role, 'read') + (1 - s.read_proportion) * opBytes(a, role, 'update');
   const opsPerStep = (s.target_ops_per_s * DRY_STEP_US) / 1e6;

@@ -10,7 +10,8 @@ import { Prng } from '../core/prng.ts';
 import { clientEvent, messageEvent, parseEffect, splitLines, START_EVENT, timerEvent, type TimerName } from '../core/effects.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { defaultNetwork } from '../models/card.ts';
-import { STREAM_CLIENT_OPS, STREAM_DISK, STREAM_FAULT_DICE, STREAM_TORTURE_NETWORK, type Fault, type Scenario } from './scenario.ts';
+import { clientOpsStream, STREAM_DISK, STREAM_FAULT_DICE, STREAM_TORTURE_NETWORK } from '../core/streams.ts';
+import type { Fault, Scenario } from './scenario.ts';
 
 export interface NodeFinal {
   node: number;
@@ -142,7 +143,7 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
   const clients: Client[] = [];
   for (let c = 0; c <= s.clients; c++) {
     const probe = c === s.clients;
-    const rng = new Prng(s.seed, STREAM_CLIENT_OPS * 1000 + c);
+    const rng = new Prng(s.seed, clientOpsStream(c));
     const ops: Client['ops'] = [];
     if (probe) {
       for (const key of s.keys) ops.push({ op: 'get', key });

@@ -7,6 +7,7 @@
 // operations, so a shrunk run is (seed, kept faults, operation limit) and replays exactly.
 import { ENGINE_NAMES, type EngineName } from '@replicant/engines/loader/engine';
 import { Prng } from '../core/prng.ts';
+import { STREAM_RESETS, STREAM_SCENARIO } from '../core/streams.ts';
 
 export type Fault =
   /** nodes in `side` cannot exchange messages with the others, both ways */
@@ -94,14 +95,6 @@ export interface DrawOptions {
    * was before resets existed) */
   resets?: boolean;
 }
-
-// PRNG streams of a torture run (the simulator's own use 1..5).
-export const STREAM_SCENARIO = 11;
-export const STREAM_CLIENT_OPS = 12;
-export const STREAM_FAULT_DICE = 13;
-export const STREAM_TORTURE_NETWORK = 14;
-export const STREAM_RESETS = 15;
-export const STREAM_DISK = 16;
 
 export const COMMIT_INTERVAL_US = 10_000;
 

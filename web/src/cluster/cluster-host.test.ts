@@ -7,18 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { loadEngine } from '@replicant/sim/cli/engines';
 import { ClusterHost } from './cluster-host.ts';
 import type { ClusterLive, ClusterRequest } from './cluster-protocol.ts';
-import type { EngineResponse } from '../worker/engine-protocol.ts';
+import { oneAnswerAsker } from './one-answer.ts';
 
 function host() {
   const h = new ClusterHost(loadEngine, () => import('@replicant/sim/step/session'));
-  let id = 0;
-  const ask = async (body: Record<string, unknown>): Promise<EngineResponse> => {
-    const out: EngineResponse[] = [];
-    await h.handle({ ...body, id: ++id } as ClusterRequest, (r) => out.push(structuredClone(r)));
-    const answers = out.filter((r) => r.type !== 'loading');
-    expect(answers).toHaveLength(1);
-    return answers[0]!;
-  };
+  const ask = oneAnswerAsker<ClusterRequest>((m, reply) => h.handle(m, reply));
   const state = async (body: Record<string, unknown>): Promise<ClusterLive> => {
     const r = await ask(body);
     if (r.type !== 'cluster-state') throw new Error(JSON.stringify(r).slice(0, 400));

@@ -10,18 +10,11 @@ import { tortureScenario } from '@replicant/sim/torture/torture';
 import { parseReplaySpec, replayScenario } from '@replicant/sim/torture/replay-spec';
 import { TortureHost } from './torture-host.ts';
 import type { TortureLive, TortureRequest } from './cluster-protocol.ts';
-import type { EngineResponse } from '../worker/engine-protocol.ts';
+import { oneAnswerAsker } from './one-answer.ts';
 
 function host() {
   const h = new TortureHost(loadEngine, loadChecker);
-  let id = 0;
-  const ask = async (body: Record<string, unknown>): Promise<EngineResponse> => {
-    const out: EngineResponse[] = [];
-    await h.handle({ ...body, id: ++id } as TortureRequest, (r) => out.push(structuredClone(r)));
-    const answers = out.filter((r) => r.type !== 'loading');
-    expect(answers).toHaveLength(1);
-    return answers[0]!;
-  };
+  const ask = oneAnswerAsker<TortureRequest>((m, reply) => h.handle(m, reply));
   const torture = async (body: Record<string, unknown>): Promise<TortureLive> => {
     const r = await ask(body);
     if (r.type !== 'torture-state') throw new Error(JSON.stringify(r).slice(0, 400));

@@ -42,18 +42,15 @@ export function sameSetting(a: CostSetting, b: CostSetting): boolean {
 }
 
 /** What the Cost state needs for this (a subset, so tests can build it by hand). */
-export interface PricedFields {
+export type PricedFields = {
   wl: string;
   ratio: string;
   vs: string;
   vcpus: string;
   at: CostSetting | null;
   vsat: CostSetting | null;
-  capcpp: number | null; caprust: number | null; capjava: number | null; capgo: number | null;
-  srccpp: unknown; srcrust: unknown; srcjava: unknown; srcgo: unknown;
-  vscapcpp: number | null; vscaprust: number | null; vscapjava: number | null; vscapgo: number | null;
-  vssrccpp: unknown; vssrcrust: unknown; vssrcjava: unknown; vssrcgo: unknown;
-}
+} & Record<`cap${EngineName}` | `vscap${EngineName}`, number | null>
+  & Record<`src${EngineName}` | `vssrc${EngineName}`, unknown>;
 
 export type Side = 'form' | 'vs';
 

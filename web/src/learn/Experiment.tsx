@@ -2,10 +2,10 @@
 // offered load), a button that runs a small seeded simulation in the simulation worker, and
 // what the run measured — labelled as simulated, with the model card's version.
 import { useState } from 'react';
+import { languageOf, type EngineName } from '@replicant/engines/loader/catalogue';
 import { EXPERIMENT_KNOBS, MITIGATION_LABEL, describeSettings, experimentDefaults, formatSimMetric, type Experiment as ExperimentSpec, type ExperimentKnob, type ExperimentSettings, type SimReading } from '@replicant/lessons/src/experiment';
 
 const KNOB_LABEL: Record<ExperimentKnob, string> = { engine: 'Engine', ratio: 'Memory:data ratio', vcpus: 'vCPUs per node', target_ops_per_s: 'Offered load (ops/s)', mitigation: 'GC mitigation' };
-const ENGINE_LABEL: Record<string, string> = { cpp: 'C++', rust: 'Rust', go: 'Go', java: 'Java' };
 
 export interface ExperimentStatus {
   state: 'idle' | 'running' | 'done' | 'failed';
@@ -18,7 +18,7 @@ export function Experiment({ experiment, status, reading, onRun }: { experiment:
   const knobs = EXPERIMENT_KNOBS.filter((k) => experiment.vary[k]);
   const own = experimentDefaults(experiment);
   const value = (k: ExperimentKnob) => String(choice[k] ?? own[k]);
-  const label = (k: ExperimentKnob, v: string | number) => (k === 'engine' ? ENGINE_LABEL[v] : k === 'mitigation' ? MITIGATION_LABEL[v as keyof typeof MITIGATION_LABEL] : String(v));
+  const label = (k: ExperimentKnob, v: string | number) => (k === 'engine' ? languageOf(v as EngineName) : k === 'mitigation' ? MITIGATION_LABEL[v as keyof typeof MITIGATION_LABEL] : String(v));
   return (
     <section className="experiment" aria-label="Experiment" data-testid="experiment">
       <h3>Experiment (simulated)</h3>

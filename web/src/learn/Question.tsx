@@ -5,6 +5,16 @@ import type { Question as QuestionSpec } from '@replicant/lessons/runtime';
 import type { FillContext } from '@replicant/lessons/runtime';
 import { Inline } from './LessonText.tsx';
 
+/** Right or not, and why: the same for a chosen option and a typed number. */
+function Verdict({ correct, text, ctx }: { correct: boolean; text: string; ctx: FillContext }) {
+  return (
+    <p role="status" className={correct ? 'answer right' : 'answer wrong'} data-testid="answer-explanation" data-correct={correct}>
+      {correct ? 'Right. ' : 'Not quite. '}
+      <Inline text={text} ctx={ctx} />
+    </p>
+  );
+}
+
 export function Question({ question, ctx, answer, onRight }: { question: QuestionSpec; ctx: FillContext; answer: number | null; onRight: () => void }) {
   const [picked, setPicked] = useState<number | null>(null);
   const [typed, setTyped] = useState('');
@@ -35,12 +45,7 @@ export function Question({ question, ctx, answer, onRight }: { question: Questio
             </button>
           ))}
         </div>
-        {chosen && (
-          <p role="status" className={chosen.correct ? 'answer right' : 'answer wrong'} data-testid="answer-explanation" data-correct={chosen.correct}>
-            {chosen.correct ? 'Right. ' : 'Not quite. '}
-            <Inline text={chosen.why} ctx={ctx} />
-          </p>
-        )}
+        {chosen && <Verdict correct={chosen.correct} text={chosen.why} ctx={ctx} />}
       </section>
     );
   }
@@ -79,12 +84,7 @@ export function Question({ question, ctx, answer, onRight }: { question: Questio
           Check
         </button>
       </form>
-      {checked && (
-        <p role="status" className={checked.correct ? 'answer right' : 'answer wrong'} data-testid="answer-explanation" data-correct={checked.correct}>
-          {checked.correct ? 'Right. ' : 'Not quite. '}
-          <Inline text={checked.text} ctx={ctx} />
-        </p>
-      )}
+      {checked && <Verdict correct={checked.correct} text={checked.text} ctx={ctx} />}
     </section>
   );
 }

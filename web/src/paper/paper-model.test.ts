@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPaperModel } from './paper-model.ts';
-import { PAPER, UNAVAILABLE, collectOverlays, type ResultsFile } from './results.ts';
+import { PAPER, UNAVAILABLE, collectOverlays, type ResultRow, type ResultsFile } from './results.ts';
 
 const model = buildPaperModel(PAPER.rows, UNAVAILABLE, []);
 const panel = (key: string) => model.flatMap((f) => f.panels).find((p) => p.spec.key === key)!;
@@ -8,6 +8,15 @@ const point = (key: string, series: string, x: string | number) =>
   panel(key)
     .series.find((s) => s.name === series)!
     .points.find((p) => p.x === x)!;
+
+/** A results file of one Java workload-A SLO sweep (the overlay tests' shape). */
+function javaSweep(metadata: Pick<ResultsFile['metadata'], 'source_kind' | 'title' | 'machine' | 'date' | 'command'> & Partial<ResultsFile['metadata']>, rows: (Pick<ResultRow, 'id' | 'memory_gib' | 'value' | 'unit' | 'provenance'> & Partial<ResultRow>)[]): ResultsFile {
+  return {
+    schema_version: '1.0.0',
+    metadata: { engines: {}, git_commit: 'abcdef1', ...metadata },
+    rows: rows.map((r): ResultRow => ({ language: 'Java', workload: 'A', vcpus: 8, metric: 'max_throughput_slo', qualifier: 'exact', ...r })),
+  };
+}
 
 describe('the paper explorer model', () => {
   it('shows every row of every figure and table it covers, drawn or listed', () => {
@@ -74,24 +83,13 @@ describe('the paper explorer model', () => {
   });
 
   it('overlays a simulated results file on the matching points, labelled as simulated', () => {
-    const sim: ResultsFile = {
-      schema_version: '1.0.0',
-      metadata: {
-        source_kind: 'simulated',
-        title: 'a sweep',
-        machine: { description: 'simulated m5.2xlarge' },
-        engines: {},
-        date: '2026-11-23',
-        git_commit: 'abcdef1',
-        model_card_version: '0.3.0',
-        seed: 7,
-        command: 'npm run sim -- sweep',
-      },
-      rows: [
-        { id: 'j32', language: 'Java', workload: 'A', memory_gib: 32, vcpus: 8, metric: 'max_throughput_slo', value: 17000, unit: 'ops/s', qualifier: 'exact', provenance: { kind: 'simulation' } },
-        { id: 'j16', language: 'Java', workload: 'A', memory_gib: 16, vcpus: 8, metric: 'max_throughput_slo', value: 12000, unit: 'ops/s', qualifier: 'exact', provenance: { kind: 'simulation' } },
+    const sim = javaSweep(
+      { source_kind: 'simulated', title: 'a sweep', machine: { description: 'simulated m5.2xlarge' }, date: '2026-11-23', model_card_version: '0.3.0', seed: 7, command: 'npm run sim -- sweep' },
+      [
+        { id: 'j32', memory_gib: 32, value: 17000, unit: 'ops/s', provenance: { kind: 'simulation' } },
+        { id: 'j16', memory_gib: 16, value: 12000, unit: 'ops/s', provenance: { kind: 'simulation' } },
       ],
-    };
+    );
     const overlays = collectOverlays({ '../../../data/simulated/x.json': sim, '../../../data/simulated/bad.json': { rows: 3 } });
     expect(overlays.map((o) => o.path)).toEqual(['data/simulated/x.json']);
     const m = buildPaperModel(PAPER.rows, UNAVAILABLE, overlays);
@@ -104,24 +102,15 @@ describe('the paper explorer model', () => {
   });
 
   it('draws a scaled native run at the paper setting of the same memory:data ratio, and says so', () => {
-    const native: ResultsFile = {
-      schema_version: '1.0.0',
-      metadata: {
-        source_kind: 'native',
-        title: 'a scaled run',
-        machine: { description: '2-core test machine' },
-        engines: {},
-        date: '2026-11-22',
-        git_commit: 'abcdef1',
-        command: 'npm run bench',
-      },
-      rows: [
-        { id: 'j-r8', language: 'Java', workload: 'A', memory_gib: 0.2, memory_data_ratio: 8, vcpus: 8, metric: 'max_throughput_slo', value: 2.6, unit: 'Kops/s', qualifier: 'exact', provenance: { kind: 'measurement' } },
-        { id: 'j-r1p25', language: 'Java', workload: 'A', memory_gib: 0.04, memory_data_ratio: 1.25, vcpus: 8, metric: 'max_throughput_slo', value: 0.1, unit: 'Kops/s', qualifier: 'upper_bound', provenance: { kind: 'measurement' } },
+    const native = javaSweep(
+      { source_kind: 'native', title: 'a scaled run', machine: { description: '2-core test machine' }, date: '2026-11-22', command: 'npm run bench' },
+      [
+        { id: 'j-r8', memory_gib: 0.2, memory_data_ratio: 8, value: 2.6, unit: 'Kops/s', provenance: { kind: 'measurement' } },
+        { id: 'j-r1p25', memory_gib: 0.04, memory_data_ratio: 1.25, value: 0.1, unit: 'Kops/s', qualifier: 'upper_bound', provenance: { kind: 'measurement' } },
         // Without a ratio, 0.2 GiB is simply not a setting of the paper.
-        { id: 'j-abs', language: 'Java', workload: 'A', memory_gib: 0.2, vcpus: 8, metric: 'max_throughput_slo', value: 9, unit: 'Kops/s', qualifier: 'exact', provenance: { kind: 'measurement' } },
+        { id: 'j-abs', memory_gib: 0.2, value: 9, unit: 'Kops/s', provenance: { kind: 'measurement' } },
       ],
-    };
+    );
     const m = buildPaperModel(PAPER.rows, UNAVAILABLE, collectOverlays({ '../../../data/native/run/results.json': native }));
     const fig6a = m.flatMap((f) => f.panels).find((p) => p.spec.key === 'fig6a')!;
     const s = fig6a.series.find((x) => x.kind === 'native')!;

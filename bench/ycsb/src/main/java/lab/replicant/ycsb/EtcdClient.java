@@ -16,7 +16,6 @@ import java.util.Vector;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -57,9 +56,7 @@ public class EtcdClient extends DB {
     if (endpoints == null || endpoints.isBlank()) {
       throw new DBException("etcd.endpoints is required: http://host:port of every member, comma-separated");
     }
-    if (!"1".equals(p.getProperty("fieldcount", "10").trim())) {
-      throw new DBException("the etcd binding stores one value per key: set fieldcount=1");
-    }
+    fieldName = BindingProperties.onlyFieldName(p, "the etcd binding");
     String[] list = endpoints.split(",");
     int mine;
     synchronized (EtcdClient.class) {
@@ -73,8 +70,9 @@ public class EtcdClient extends DB {
     } catch (IllegalArgumentException e) {
       throw new DBException("etcd.endpoints: not a URL: " + base);
     }
-    timeout = Duration.ofMillis(Long.parseLong(p.getProperty("etcd.timeout_ms", "10000")));
-    fieldName = p.getProperty("fieldnameprefix", "field") + "0";
+    int timeoutMs = BindingProperties.nonNegativeInt(p, "etcd.timeout_ms", 10000);
+    if (timeoutMs == 0) throw new DBException("etcd.timeout_ms must be at least 1");
+    timeout = Duration.ofMillis(timeoutMs);
     http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
   }
 
@@ -103,9 +101,7 @@ public class EtcdClient extends DB {
       if (body == null) return Status.ERROR;
       Matcher m = VALUE.matcher(body);
       if (!m.find()) return Status.NOT_FOUND;
-      if (result != null && (fields == null || fields.contains(fieldName))) {
-        result.put(fieldName, new ByteArrayByteIterator(Base64.getDecoder().decode(m.group(1))));
-      }
+      BindingProperties.putValue(fieldName, Base64.getDecoder().decode(m.group(1)), fields, result);
       return Status.OK;
     } catch (IOException | InterruptedException e) {
       return failure(e);

@@ -12,7 +12,6 @@ import java.util.Vector;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -74,16 +73,12 @@ public class ReplicantClient extends DB {
   public void init() throws DBException {
     Properties p = getProperties();
     hosts = parseHosts(p.getProperty("replicant.hosts"));
-    timeoutMs = intProperty(p, "replicant.timeout_ms", 5000);
-    deadlineMs = intProperty(p, "replicant.deadline_ms", 10000);
-    retryDelayMs = intProperty(p, "replicant.retry_delay_ms", 2);
-    int fieldCount = intProperty(p, "fieldcount", 10);
-    if (fieldCount != 1) {
-      throw new DBException("Replicant stores one value per key: set fieldcount=1 (got " + fieldCount + ")");
-    }
-    fieldName = p.getProperty("fieldnameprefix", "field") + "0";
+    timeoutMs = BindingProperties.nonNegativeInt(p, "replicant.timeout_ms", 5000);
+    deadlineMs = BindingProperties.nonNegativeInt(p, "replicant.deadline_ms", 10000);
+    retryDelayMs = BindingProperties.nonNegativeInt(p, "replicant.retry_delay_ms", 2);
+    fieldName = BindingProperties.onlyFieldName(p, "Replicant");
     connections = new LineConnection[hosts.size()];
-    int first = intProperty(p, "replicant.first_node", -1 >>> 1);
+    int first = BindingProperties.nonNegativeInt(p, "replicant.first_node", -1 >>> 1);
     node = first == (-1 >>> 1) ? Math.floorMod(LEADER_HINT.get(), hosts.size()) : first;
     if (node >= hosts.size()) throw new DBException("replicant.first_node must be below " + hosts.size());
     LIVE_THREADS.incrementAndGet();
@@ -119,18 +114,6 @@ public class ReplicantClient extends DB {
       out.add(new String[] {s.substring(0, colon), s.substring(colon + 1)});
     }
     return out;
-  }
-
-  private static int intProperty(Properties p, String name, int fallback) throws DBException {
-    String v = p.getProperty(name);
-    if (v == null) return fallback;
-    try {
-      int n = Integer.parseInt(v.trim());
-      if (n < 0) throw new NumberFormatException();
-      return n;
-    } catch (NumberFormatException e) {
-      throw new DBException(name + " must be a non-negative integer, got " + v);
-    }
   }
 
   /** Outcome of one command: the reply line, or null when the deadline passed. */
@@ -241,9 +224,7 @@ public class ReplicantClient extends DB {
     if (reply == null) return Status.SERVICE_UNAVAILABLE;
     if (reply.equals("key not found")) return Status.NOT_FOUND;
     if (reply.equals("bad command")) return Status.BAD_REQUEST;
-    if (result != null && (fields == null || fields.contains(fieldName))) {
-      result.put(fieldName, new ByteArrayByteIterator(Values.bytes(reply)));
-    }
+    BindingProperties.putValue(fieldName, Values.bytes(reply), fields, result);
     return Status.OK;
   }
 
