@@ -159,6 +159,9 @@ export interface RunResult {
   /** Only when the spec asks for durability: the storage model's version, flushes, group
    * commit, and the modelled recovery times. */
   storage?: StorageStats;
+  /** Only on a run that ended its window early once settled (RunHooks.end_when_settled, the
+   * steady-state shortcut's runs): the seconds of the window it measured. */
+  settled_at_s?: number;
   /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
   ops_over?: { threshold_us: number; count: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
@@ -186,6 +189,10 @@ export interface SloSearchSpec {
    * one full collection and a steady-state sample, and weigh them to the whole window, instead
    * of the whole window (default true; checked against the plain run in run/shortcut.test.ts). */
   steady_state_shortcut?: boolean;
+  /** With the shortcut: its runs end once settled — an episode when the backlog of its pauses
+   * has drained, a sample of a stretch with no pause once it has shown no operation near the SLO
+   * (RunHooks.end_when_settled; default true; false runs them their whole planned length). */
+  settled_runs?: boolean;
   /** A rate known to meet the SLO and one known to miss it at a neighbouring setting (a sweep's
    * previous point): the search starts from them instead of the full bracket. Only a hint: both
    * are probed again here. */

@@ -102,6 +102,10 @@ export class Clients {
   private slowInWindow = 0;
   overCount = 0;
   stoppedEarly = false;
+  /** The slowest window operation answered so far (µs). */
+  slowestInWindow_us = 0;
+  /** Where the window was ended early, settled (endWindowAt); null: it runs to its end. */
+  settledAt_us: number | null = null;
   /** Operations answered since the load began (warm-up included). */
   servedOps = 0;
   outstandingMeasured = 0;
@@ -291,6 +295,7 @@ export class Clients {
     const lat = end_us - t.intended_us;
     (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
     if (this.countOver_us !== undefined && lat > this.countOver_us) this.overCount++;
+    if (lat > this.slowestInWindow_us) this.slowestInWindow_us = lat;
     this.histService.record(end_us - t.start_us);
     this.outstandingMeasured--;
     const limit = this.stopOver_us;
@@ -302,6 +307,23 @@ export class Clients {
   /** Every operation of the window is answered (or was never meant to be issued). */
   windowDone(now: number): boolean {
     return now >= this.measureTo_us && this.outstandingMeasured === 0 && this.scheduledMeasured === 0;
+  }
+
+  /** Open loop, operations issued ahead: no window operation is more than `lag_us` past its
+   * intended start unanswered (no backlog), and, with `calm_us`, none answered took longer. */
+  settled(lag_us: number, calm_us?: number): boolean {
+    if (!this.s.issue_ahead || this.settledAt_us !== null) return false;
+    if (calm_us !== undefined && this.slowestInWindow_us > calm_us) return false;
+    return this.overdueInWindow(lag_us) === 0;
+  }
+
+  /** The window ends now instead of at its planned end: operations intended from now on are
+   * not measured, those already issued are answered and measured as usual. Only with
+   * operations issued ahead, where no start of a window operation waits in the queue. */
+  endWindowAt(now: number): void {
+    this.settledAt_us = now;
+    this.measureTo_us = Math.min(this.measureTo_us, now);
+    this.hardStop_us = Math.min(this.hardStop_us, this.measureTo_us + this.s.drain_s * 1e6);
   }
 
   /** SLO search: the p99 can no longer meet the limit, counting the overdue backlog too. */

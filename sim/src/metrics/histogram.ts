@@ -39,11 +39,31 @@ export class LatencyHistogram {
     const v = Math.min(HIGHEST_TRACKABLE_US, Math.max(1, Math.ceil(latency_us)));
     this.h.recordValue(v);
     this.sum_us += v;
+    this.cumulative = null;
   }
 
   add(other: LatencyHistogram): void {
     this.h.add(other.h);
     this.sum_us += other.sum_us;
+    this.cumulative = null;
+  }
+
+  /** Counts up to each bucket, built on first use after the last change. */
+  private cumulative: Float64Array | null = null;
+
+  /** How many recorded latencies lie in buckets above the one holding `v_us`. */
+  countAbove(v_us: number): number {
+    const h = this.h;
+    if (h.totalCount === 0 || v_us >= h.maxValue) return 0;
+    if (!this.cumulative) {
+      const n = h.countsArrayIndex(h.maxValue) + 1;
+      const cum = new Float64Array(n);
+      let sum = 0;
+      for (let i = 0; i < n; i++) cum[i] = sum += h.getCountAtIndex(i);
+      this.cumulative = cum;
+    }
+    const i = h.countsArrayIndex(Math.max(0, Math.floor(v_us)));
+    return h.totalCount - this.cumulative[Math.min(i, this.cumulative.length - 1)]!;
   }
 
   get count(): number {

@@ -1,6 +1,7 @@
 // What a caller of a load run may ask of it besides its spec: progress, cancellation, the SLO
 // search's early stop and counts, the steady-state shortcut's starting phases.
 import type { G1State } from '../models/g1.ts';
+import type { LatencyHistogram } from '../metrics/histogram.ts';
 
 export interface RunHooks {
   /** Called now and then with the share of virtual time done (0..1). */
@@ -20,6 +21,17 @@ export interface RunHooks {
    * leads in fast mode; a node past the list's end takes its last: [leader, follower] puts both
    * followers in step, one state per node gives each its own, card 1.8.1 on). */
   g1_states?: G1State[];
+  /** Fast mode, the steady-state shortcut's runs (slo.ts): the window may end early, at the first
+   * check at least `after_s` into it where the run has settled — no window operation more than
+   * `lag_ms` past its intended start is unanswered (a pause's backlog has drained) and, with
+   * `calm_ms`, no answered one took longer than that. What follows is the steady state the
+   * shortcut weighs by its own sample, so simulating it adds nothing. The result says where the
+   * window ended (`RunResult.settled_at_s`). Ignored where operations are not issued ahead (exact
+   * mode, the mitigation sandbox, durability, a closed loop): the window then runs to its end. */
+  end_when_settled?: { after_s: number; lag_ms: number; calm_ms?: number };
+  /** Handed the window's latencies (reads and updates) when the run ends: the steady-state
+   * shortcut weighs its runs' histograms into the window's p99. */
+  window_latencies?: (latencies: LatencyHistogram) => void;
   /** Fast mode: false takes every follower step from the queue (the plain run that stepping
    * ahead is checked against); default true. */
   step_ahead?: boolean;

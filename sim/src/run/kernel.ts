@@ -180,6 +180,11 @@ export class Simulation {
     let nextCheck = 0;
     // Nothing left to happen before the hard stop (e.g. every node died): the clock runs on to it.
     let quietToHardStop = false;
+    // The steady-state shortcut's runs may end their window once settled (RunHooks.end_when_settled),
+    // looked at every SETTLE_CHECK_EVENTS events from `after_s` into the window.
+    const settle = this.hooks.end_when_settled;
+    const settleFrom_us = settle && Number.isFinite(c.measureFrom_us) ? c.measureFrom_us + settle.after_s * 1e6 : Infinity;
+    let nextSettleCheck = settle ? 0 : Infinity;
     for (;;) {
       const time_us = this.q.peekTime();
       if (time_us === Infinity || time_us > c.hardStop_us) {
@@ -197,12 +202,20 @@ export class Simulation {
         if (this.hooks.progress && Number.isFinite(c.measureTo_us)) this.hooks.progress(Math.min(1, this.now / c.measureTo_us));
         c.checkDecided();
       }
+      if (events >= nextSettleCheck) {
+        nextSettleCheck = events + SETTLE_CHECK_EVENTS;
+        if (this.now >= settleFrom_us && this.now < c.measureTo_us && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
+          c.endWindowAt(this.now);
+          nextSettleCheck = Infinity;
+        }
+      }
       if (c.windowDone(this.now) || c.stoppedEarly) break;
     }
     // Censoring at the last event instead would give the window's later operations, never
     // answered, a latency of zero (a dead cluster then "met" any SLO).
     this.clients.censorUnfinished(quietToHardStop ? c.hardStop_us : Math.min(this.now, c.hardStop_us));
     this.nodeSet?.close();
+    this.hooks.window_latencies?.(this.clients.allLatencies());
     return this.result();
   }
 
@@ -432,6 +445,9 @@ export class Simulation {
     });
   }
 }
+
+/** How often (in queue events, a few hundred operations) a run asked to end once settled looks. */
+const SETTLE_CHECK_EVENTS = 1000;
 
 /** Takes an arrival off a node's list of queued ones ([time, event] pairs, in push order). */
 function dropQueued(q: unknown[], e: Ev): void {

@@ -61,6 +61,8 @@ export function runResult(r: FinishedRun): RunResult {
   const { spec: s, clients: c } = r;
   const from = c.measureFrom_us;
   const to = c.measureTo_us;
+  // A window ended early once settled (RunHooks.end_when_settled) measured only up to there.
+  const measured_s = c.settledAt_us === null ? s.duration_s : (to - from) / 1e6;
   const w: RunWindow = { workload_start_us: c.workloadStart_us, from_us: from, to_us: to, bucket_us: r.bucket_us };
   const nodes = r.nodes.map((n) =>
     nodeTimelines({ id: n.id, engine: n.engine, usage: n.pool.usage, gc_events: n.runtime.events, heap_bytes_now: n.runtime.heapBytes(), heap_samples: n.heapSamples, ops_entered: n.opsEntered, allocated_bytes: n.allocatedBytes, crashed_at_us: n.crashed_at_us }, w),
@@ -76,7 +78,7 @@ export function runResult(r: FinishedRun): RunResult {
       memory_gib: round4(s.memory_bytes / GIB),
       raw_data_gib: round4((s.record_count * (s.key_bytes + s.value_bytes)) / GIB),
     },
-    achieved_ops_per_s: Number.isFinite(from) ? round3(c.completedInWindow / s.duration_s) : 0,
+    achieved_ops_per_s: Number.isFinite(from) ? round3(c.completedInWindow / measured_s) : 0,
     latency: { all: c.allLatencies().summary(), read: c.hist.read.summary(), update: c.hist.update.summary() },
     latency_uncorrected: { all: c.histService.summary() },
     leader_changes: r.leader_changes,
@@ -85,7 +87,8 @@ export function runResult(r: FinishedRun): RunResult {
     stopped_early: c.stoppedEarly,
     ...(c.stoppedEarly && r.now_us > c.workloadStart_us ? { served_ops_per_s: round3(c.servedOps / ((r.now_us - c.workloadStart_us) / 1e6)) } : {}),
     ...(r.mitigation ? { mitigation: r.mitigation } : {}),
-    ...(r.store ? { storage: storageStats(s, r.store, r.nodes, Number.isFinite(from) ? c.completedInWindow / s.duration_s : 0) } : {}),
+    ...(r.store ? { storage: storageStats(s, r.store, r.nodes, Number.isFinite(from) ? c.completedInWindow / measured_s : 0) } : {}),
+    ...(c.settledAt_us !== null ? { settled_at_s: round3(measured_s) } : {}),
     ...(r.count_over_us !== undefined ? { ops_over: { threshold_us: r.count_over_us, count: c.overCount } } : {}),
   };
 }

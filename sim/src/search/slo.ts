@@ -8,6 +8,8 @@ import { SpecError, resolveSpec } from '../run/spec.ts';
 import { GIB } from '../models/node-model.ts';
 import { modelWindow, type ModelWindow } from '../run/measurement.ts';
 import { memoryFreeKey, probeKey, ProbeCache, RunMemo } from './probe-cache.ts';
+import { windowQuantile_us } from './window-quantile.ts';
+import type { LatencyHistogram } from '../metrics/histogram.ts';
 
 const MAX_PROBES = 40;
 /** The runs a memory size does not change, shared by every search of this process or worker. */
@@ -39,9 +41,11 @@ export function leaderUtilization(r: RunResult): number | null {
  * model's dry run gives, until the backlog after it has drained) and a steady sample (the
  * minimum window, the collector halfway to the event). The window's operations slower than the
  * SLO are the episode's plus the sample's scaled to the rest of the window; the SLO holds when
- * they are at most 1 % (the p99). The p99 reported is read off the episode's spectrum at that share.
+ * they are at most 1 % (the p99). The p99 reported is the latency 1 % of the window exceed, with
+ * the episodes' and the sample's histograms weighed by the operations each stands for. Its runs
+ * end early once settled unless `settled` is false (SloSearchSpec.settled_runs).
  */
-export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_s: number, slo_ms: number, provide: EngineProvider | null, hooks: RunHooks): { steady: RunResult; met: boolean; p99_ms: number; over_share: number; estimated_from: { episode_s: number; steady_s: number } } {
+export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_s: number, slo_ms: number, provide: EngineProvider | null, hooks: RunHooks, settled = true): { steady: RunResult; met: boolean; p99_ms: number; over_share: number; estimated_from: { episode_s: number; steady_s: number } } {
   const rate = probeSpec.load.target_ops_per_s;
   const limit_us = slo_ms * 1000;
   // (A dense phase's window asks for a sample of whole pause periods; see wholePeriodsSample.)
@@ -51,6 +55,8 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
   let slowE = 0;
   let episodeSeconds = 0;
   let worst: RunResult | null = null;
+  const parts: LatencyHistogram[] = [];
+  const keep = (h: LatencyHistogram) => void parts.push(h);
   const episodes = () => {
     for (const ep of w.g1_phases!.episodes) {
       // The probe misses once its slow operations pass 1 % of the window's: when the search asks
@@ -59,10 +65,13 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
       const budget = 0.01 * total - slowE;
       const stop = hooks.stop_when_p99_exceeds_us !== undefined;
       if (stop && budget < 0) break;
-      const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states, ...(stop ? { stop_when_p99_exceeds_us: limit_us, stop_when_over_count_exceeds: budget } : {}) });
+      // Past its last pause, the episode ends as soon as the pause's backlog has drained: what
+      // follows is the steady state, weighed from the steady sample by operation counts.
+      const settle = settled ? { end_when_settled: { after_s: ep.settle_after_s, lag_ms: slo_ms * SETTLED_LAG_SHARE } } : {};
+      const episode = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: ep.window_s } }, provide, { cancelled: hooks.cancelled, count_over_us: limit_us, g1_states: ep.states, window_latencies: keep, ...settle, ...(stop ? { stop_when_p99_exceeds_us: limit_us, stop_when_over_count_exceeds: budget } : {}) });
       nE += episode.latency.all.count;
       slowE += episode.ops_over?.count ?? 0;
-      episodeSeconds += ep.window_s;
+      episodeSeconds += episode.settled_at_s ?? ep.window_s;
       if (!worst || episode.latency.all.p99_us > worst.latency.all.p99_us) worst = episode;
     }
   };
@@ -78,23 +87,35 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
       return { steady: ep, met: false, p99_ms: Math.max(spectrumAt(ep.latency.all.spectrum, pAt) / 1000, slo_ms), over_share: slowE / Math.max(total, 1), estimated_from: { episode_s: round3(episodeSeconds), steady_s: 0 } };
     }
   }
-  const steady = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: steadyWindow } }, provide, { ...hooks, count_over_us: limit_us, g1_states: w.g1_phases!.steady });
-  if (steady.stopped_early || steady.latency.all.count === 0) return { steady, met: false, p99_ms: slo_ms, over_share: 1, estimated_from: { episode_s: episodesFirst ? round3(episodeSeconds) : 0, steady_s: steadyWindow } };
+  // A sample of a stretch with no pause in it (young pauses decide the window) ends once it has
+  // run QUIET_SAMPLE_MIN_S with no operation near the SLO and no backlog: such a steady state
+  // adds no slow operation however long it runs. Otherwise (slow operations in it, or pauses
+  // inside the sample) it runs its whole length.
+  const quiet = settled && episodesFirst ? { end_when_settled: { after_s: QUIET_SAMPLE_MIN_S, lag_ms: slo_ms * SETTLED_LAG_SHARE, calm_ms: slo_ms * QUIET_CALM_SHARE } } : {};
+  let steadyLatencies: LatencyHistogram | null = null;
+  const steady = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: steadyWindow } }, provide, { ...hooks, count_over_us: limit_us, g1_states: w.g1_phases!.steady, window_latencies: (h) => void (steadyLatencies = h), ...quiet });
+  const steadySeconds = steady.settled_at_s ?? steadyWindow;
+  if (steady.stopped_early || steady.latency.all.count === 0) return { steady, met: false, p99_ms: slo_ms, over_share: 1, estimated_from: { episode_s: episodesFirst ? round3(episodeSeconds) : 0, steady_s: steadySeconds } };
   if (!episodesFirst) episodes();
   const nS = steady.latency.all.count;
   const slow = slowE + ((steady.ops_over?.count ?? 0) * Math.max(0, total - nE)) / nS;
   const share = slow / Math.max(total, 1);
-  // The p99 over the window: the latency the slowest 1 % of it reach, read off the episode's
-  // spectrum (where nearly all of them are).
-  const pEpisode = 100 * Math.max(0, 1 - (0.01 * total) / Math.max(nE, 1));
-  // (An estimate: the slow operations may be spread over several episodes; it is kept on the
-  // side of the verdict, which the share decides.)
-  const worstEpisode = worst as RunResult | null;
-  const read = Math.max(p99ms(steady), worstEpisode ? spectrumAt(worstEpisode.latency.all.spectrum, pEpisode) / 1000 : 0);
+  // The p99 over the window: the latency the slowest 1 % of it reach, with each episode standing
+  // for itself and the steady sample for the rest of the window. (An estimate from the runs'
+  // histograms; it is kept on the side of the verdict, which the share decides.)
+  const weighed = [...parts.map((latencies) => ({ latencies, weight: 1 })), { latencies: steadyLatencies!, weight: Math.max(0, total - nE) / nS }];
+  const read = windowQuantile_us(weighed, 0.01) / 1000;
   const met = share <= 0.01;
   const p99_ms = met ? Math.min(read, slo_ms) : Math.max(read, slo_ms);
-  return { steady, met, p99_ms, over_share: share, estimated_from: { episode_s: round3(episodeSeconds), steady_s: steadyWindow } };
+  return { steady, met, p99_ms, over_share: share, estimated_from: { episode_s: round3(episodeSeconds), steady_s: steadySeconds } };
 }
+
+/** A run has settled when no window operation is more than this share of the SLO late. */
+const SETTLED_LAG_SHARE = 0.25;
+/** A quiet sample may end once it has run this long with no operation slower than
+ * QUIET_CALM_SHARE of the SLO. */
+const QUIET_SAMPLE_MIN_S = 3;
+const QUIET_CALM_SHARE = 0.5;
 
 function spectrumAt(spectrum: [number, number][], percentile: number): number {
   for (const [p, v] of spectrum) if ((p > 1 ? p : p * 100) >= percentile) return v;
@@ -134,7 +155,7 @@ function runProbeUncached(spec: SloSearchSpec, target: number, provide: EnginePr
   let estimated: SloProbe['estimated_from'];
   let overShare: number | undefined;
   if (window === 'model' && w?.g1_phases && probeSpec.fidelity === 'fast' && spec.steady_state_shortcut !== false) {
-    const est = steadyStateProbe(probeSpec, w, spec.base.load.duration_s, slo, provide, inner);
+    const est = steadyStateProbe(probeSpec, w, spec.base.load.duration_s, slo, provide, inner, spec.settled_runs !== false);
     r = est.steady;
     met = est.met;
     p99 = est.p99_ms;
