@@ -10,9 +10,10 @@ for tool in go node npm python3; do
   have "$tool" || die "$tool is required (it comes with the machine image); see README.md"
 done
 
-# --- Debian packages: Chromium for the browser tests (Playwright drives /usr/bin/chromium)
+# --- Debian packages: Chromium for the browser tests (Playwright drives /usr/bin/chromium), and
+# openssh-server for the namespace hosts of bench/hosts (their sshd; no service is started)
 apt_missing=()
-for pkg in chromium; do
+for pkg in chromium openssh-server; do
   dpkg -s "$pkg" >/dev/null 2>&1 || apt_missing+=("$pkg")
 done
 if [ ${#apt_missing[@]} -gt 0 ]; then
