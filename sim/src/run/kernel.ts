@@ -8,7 +8,8 @@ import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
 import { runtimeStartPhases } from '../models/start-phases.ts';
-import { STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { STREAM_ELECTION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { electionWait_us, heartbeatModel } from '../models/heartbeat.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
@@ -50,7 +51,7 @@ export class Simulation {
   private readonly ahead: { on: boolean; busy: boolean; timing: StepTiming; ev: NodeEvent & { kind: 'message' } };
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: MitigationSandbox | null;
-  private readonly fastCluster: FastCluster = newFastCluster();
+  private readonly fastCluster: FastCluster;
   // Durability (models/storage.ts): null when the spec asks for none (nothing below runs then).
   private readonly store: { ordered: boolean; dev: DeviceModel; costs: StorageCosts } | null;
 
@@ -106,6 +107,22 @@ export class Simulation {
       });
     });
     const m = spec.mitigation;
+    // The paper's heartbeat and elections (card 1.8.2 on): fast mode without a mitigation,
+    // whose sandbox moves the leader by its own rules.
+    const hb = exact || MitigationSandbox.wanted(m) ? null : heartbeatModel(card, spec.commit_interval_us);
+    const electionRng = hb ? new Prng(seed, STREAM_ELECTION) : null;
+    this.fastCluster = newFastCluster(
+      hb
+        ? {
+            nextWait_us: () => electionWait_us(hb, electionRng!.nextDouble()),
+            // A follower now hears other nodes than the leader: no more stepping ahead.
+            onElection: () => {
+              this.ahead.on = false;
+            },
+            stats: { heartbeats_withheld: 0, elections_started: 0, elections_won: 0 },
+          }
+        : null,
+    );
     this.mit = MitigationSandbox.wanted(m)
       ? new MitigationSandbox(m, seed, spec.engines.length, {
           nodes: this.nodes,
@@ -315,7 +332,7 @@ export class Simulation {
         if (this.net.isCut(n.id, o.to)) return;
         const at = this.net.arrival(n.id, o.to, o.bytes, send_at_us);
         const a = this.ahead;
-        if (a.on && !a.busy && o.to !== this.fastCluster.leader && at <= this.clients.hardStop_us ) {
+        if (a.on && !a.busy && n.id === this.fastCluster.leader && o.to !== this.fastCluster.leader && at <= this.clients.hardStop_us) {
           const to = this.nodes[o.to]!;
           if (this.clients.targetingNode(to.id) !== 0) to.ahead = false;
           else if (to.ahead || this.takeAhead(to, n.id)) {
@@ -442,6 +459,7 @@ export class Simulation {
       mitigation: this.mit ? this.mit.result() : null,
       store: this.store,
       count_over_us: this.hooks.count_over_us,
+      elections: this.fastCluster.elections?.stats ?? null,
     });
   }
 }
