@@ -88,6 +88,11 @@ export class StatusReader {
     this.offset = Buffer.byteLength(this.text());
   }
 
+  /** Every status line in the whole log with the server's stamp, oldest first. */
+  stamped(): { atMs: number; status: NodeStatus }[] {
+    return parseStampedStatusLines(this.text());
+  }
+
   /** The newest status line in the whole log, or null. */
   latest(): NodeStatus | null {
     const all = parseStatusLines(this.text());
