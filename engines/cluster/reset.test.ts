@@ -182,8 +182,9 @@ for (const engines of mixes) {
         const ops = load.history.length;
         const ok = load.acknowledged.length;
         console.log(
-          `resets ${engines.join(',')}: ${catchUps.length} resets in ${runSeconds} s; trimming passed the reset point after ` +
-            `${catchUps.map((ms) => (ms === null ? 'never' : `${ms} ms`)).join(', ')}; RSS before ` +
+          `resets ${engines.join(',')}: ${catchUps.length} resets in ${runSeconds} s; caught up / trimming resumed after ` +
+            `${catchUps.map((t) => `${t.caughtUpMs ?? 'never'}/${t.trimmingResumedMs ?? 'never'} ms (timers ${t.timerLateMs} ms late)`).join(', ')} ` +
+            `(status lines every ${FINE_STATUS_INTERVAL_MS} ms); RSS before ` +
             `${before.map((b) => (b / MiB).toFixed(1)).join('/')} MiB, growth to peak ${growth.map((g) => (g / MiB).toFixed(1)).join('/')} MiB; ` +
             `${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`,
         );
