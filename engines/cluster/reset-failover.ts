@@ -10,7 +10,7 @@ import type { EngineName } from '../loader/engine.ts';
 import { checkInParts } from './check-in-parts.ts';
 import { killLeaderAndTimeService } from './failover.ts';
 import { NativeCluster } from './launcher.ts';
-import { waitUntil } from './client.ts';
+import { sleep, waitUntil } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
 import { StatusReader } from './node-status.ts';
 import { FINE_STATUS_INTERVAL_MS, catchUpTimes, caughtUpAndTrimmed, describeCatchUp, type CatchUpTimes } from './catch-up-timing.ts';
@@ -60,11 +60,19 @@ export async function settledLeader(readers: StatusReader[], timeoutMs = 60_000)
   throw new Error('no settled leader');
 }
 
-/** Waits until the follower has caught up and the leader's trimming resumed after a reset at
- * `resetAtMs` (catch-up-timing.ts), or `timeoutMs`; the figures so far either way. */
-export async function timeCatchUp(leader: StatusReader, follower: StatusReader, resetAtMs: number, timeoutMs: number): Promise<CatchUpTimes> {
-  const now = () => catchUpTimes(leader.stamped(), follower.stamped(), resetAtMs);
-  await waitUntil(() => caughtUpAndTrimmed(now()), timeoutMs);
+/** How often the catch-up wait reads the two logs (each read parses what came since the mark). */
+const CATCH_UP_POLL_MS = 20;
+
+/** Resets every peer connection into `follower` and waits until it has caught up and the
+ * leader's trimming resumed (catch-up-timing.ts), or `timeoutMs`; the figures so far either way. */
+export async function resetAndTimeCatchUp(cluster: NativeCluster, readers: StatusReader[], leader: number, follower: number, timeoutMs: number): Promise<CatchUpTimes> {
+  // marked before the reset: every line stamped after it comes after the marks
+  readers[leader]!.mark();
+  readers[follower]!.mark();
+  cluster.resetInbound(follower);
+  const resetAtMs = Date.now();
+  const now = () => catchUpTimes(readers[leader]!.stampedSinceMark(), readers[follower]!.stampedSinceMark(), resetAtMs);
+  for (const deadline = resetAtMs + timeoutMs; !caughtUpAndTrimmed(now()) && Date.now() < deadline; ) await sleep(CATCH_UP_POLL_MS);
   return now();
 }
 
@@ -127,9 +135,7 @@ export async function resetThenFailover(o: ResetFailoverOptions): Promise<ResetF
     if (!(await waitUntil(() => l.acks.length >= 200, 60_000))) throw new Error(`${engines.join(',')}: fewer than 200 acknowledged writes in 60 s before the reset`);
     readers[leader]!.mark();
     const atReset = await readers[leader]!.nextStatus();
-    cluster.resetInbound(follower);
-    const resetAt = Date.now();
-    const catchUp = await timeCatchUp(readers[leader]!, readers[follower]!, resetAt, o.catchUpWaitMs ?? 30_000);
+    const catchUp = await resetAndTimeCatchUp(cluster, readers, leader, follower, o.catchUpWaitMs ?? 30_000);
     // The leader now, which is not always the one of the reset (a loaded machine can change
     // it): killing a follower instead would time no failover at all (seen: "served again
     // after 58 ms" on Java).
