@@ -10,6 +10,9 @@ import type { StampedStatus } from './catch-up-timing.ts';
 const recorded = parseStampedStatusLines(readFileSync(join(import.meta.dirname, 'testdata/stall-go-8946.log'), 'utf8'));
 const LOG_BOUND = 4096;
 const COMMIT_INTERVAL_MS = 150;
+// Every status line of the Go leader up to the judged one in a run of this stop that came within
+// 115 entries of a rule that took the rate of the last status interval alone (14:00 UTC)
+const nearMiss = parseStampedStatusLines(readFileSync(join(import.meta.dirname, 'testdata/stall-go-7008.log'), 'utf8'));
 /** What stall.test.ts allowed before: the bound plus a constant 4,096. */
 const OLD_ALLOWANCE = LOG_BOUND + 4096;
 
@@ -34,6 +37,17 @@ describe('the held-entries allowance while one follower is stopped', () => {
     expect(held).toBeLessThanOrEqual(a.allowedEntries);
     // and it is the bound plus one late commit interval at that rate plus the in-flight limit
     expect(a.allowedEntries).toBe(LOG_BOUND + Math.ceil((a.entriesPerS * (COMMIT_INTERVAL_MS + 13)) / 1000) + MAX_IN_FLIGHT_TOTAL);
+  });
+
+  it("takes the fastest status interval's rate, not the last one's", () => {
+    const at = nearMiss.length - 1;
+    expect(heldEntries(nearMiss[at]!)).toBe(7008);
+    const last = nearMiss[at]!;
+    const before = nearMiss[at - 1]!;
+    const lastRate = (last.status.last_executed - before.status.last_executed) / ((last.atMs - before.atMs) / 1000);
+    const a = heldEntriesAllowance(nearMiss, at, LOG_BOUND, COMMIT_INTERVAL_MS);
+    expect(a.entriesPerS).toBeGreaterThan(lastRate * 1.2);
+    expect(heldEntries(last)).toBeLessThanOrEqual(a.allowedEntries);
   });
 
   it('still refuses a leader that stopped trimming, fast or slow (once it is past the bound)', () => {

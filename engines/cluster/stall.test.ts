@@ -242,7 +242,7 @@ for (const engine of engines) {
         if (logBound > 0) {
           expect(during.last_executed - frozen, 'entries the leader executed while one follower was stopped (the other still votes)').toBeGreaterThan(logBound);
           expect(during.global_last_executed, "the leader's gle passed the stopped follower's last_executed").toBeGreaterThan(frozen);
-          // the bound, plus one (late) commit interval at the rate the leader executed then, plus
+          // the bound, plus one (late) commit interval at the leader's fastest rate, plus
           // the in-flight limit (held-entries.ts; a constant failed at ~32,000 entries a second)
           const lines = readers[leader]!.stamped();
           const same = (x: (typeof lines)[number]) =>
@@ -251,7 +251,7 @@ for (const engine of engines) {
           const allowance = heldEntriesAllowance(lines, at, logBound, c.config.commit_interval_ms);
           console.log(
             `one stopped follower ${engine}: held ${heldEntries(lines[at]!)} entries; allowed ${allowance.allowedEntries} ` +
-              `(bound ${logBound}, ${Math.round(allowance.entriesPerS)} entries/s over the status interval before, timer ${lines[at]!.status.timer_late_max_ms} ms late)`,
+              `(bound ${logBound}, ${Math.round(allowance.entriesPerS)} entries/s in the fastest status interval, timer ${lines[at]!.status.timer_late_max_ms} ms late)`,
           );
           expect(heldEntries(lines[at]!), 'entries the leader holds').toBeLessThanOrEqual(allowance.allowedEntries);
           expect(peak - before, 'RSS growth while one follower was stopped (bytes)').toBeLessThanOrEqual(RSS_BOUND_BYTES);
