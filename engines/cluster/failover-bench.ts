@@ -12,7 +12,9 @@
 // reported as such, not dropped.
 // With --b-servers every round runs twice, once with this checkout's servers (A) and once with
 // the servers named there (B: another build, e.g. a commit before a change; REPLICANT_SERVER_*),
-// A and B taking turns, and each mix is reported per build.
+// A and B taking turns, and each mix is reported per build. The rounds run the servers with
+// --status-interval-ms (catch-up-timing.ts), so a B build must be from commit ab365f7 on: an
+// older server refuses the flag and exits 2.
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EngineName } from '../loader/engine.ts';
