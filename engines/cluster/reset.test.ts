@@ -2,10 +2,10 @@
 // follower a heartbeat or two, not its place in the cluster.
 //
 // 1. Under load, reset every peer connection into one follower (what its senders had queued is
-//    lost, as with `ss -K`). The follower must catch up and trimming resume within issue 20's
-//    second (catch-up-timing.ts: from the servers' own status lines, ten a second). Then kill the
-//    leader: the cluster serves again (within a second in the 60 s form, `cluster:resets`; see
-//    ISSUE_RUN), and every acknowledged write reads back.
+//    lost, as with `ss -K`). The follower must catch up and trimming resume (catch-up-timing.ts:
+//    from the servers' own status lines, ten a second). Then kill the leader: the cluster serves
+//    again, and every acknowledged write reads back. Both within issue 20's second in the 60 s
+//    form (`cluster:resets`), within regression bounds in the 10 s form (see ISSUE_RUN).
 // 2. Resident memory stays flat over REPLICANT_RESET_S seconds of load with a reset every 5 s
 //    (default 10 s in `npm test`; `npm run cluster:resets` runs issue 20's 60 s and prints every
 //    node's RSS over the run: the mean of the first and last 10 s and the slope, judged flat or
@@ -54,6 +54,10 @@ const ISSUE_SECOND_MS = 1000;
  * regression. */
 const ISSUE_RUN = runSeconds >= 60;
 const FAILOVER_REGRESSION_MS = 8000;
+/** The 10 s form's bound on catching up after a reset: the regression was never (issue 20). The
+ * issue's second is held in the 60 s form; here one slow reset in 228 (1,229 ms on a machine at
+ * load 17-23) would fail a CI run now and then without saying anything about the code. */
+const CATCH_UP_REGRESSION_MS = 5000;
 /** Entries a survivor may hold at the kill: the servers' log bound (16,384) plus the stall
  * test's allowance for entries accepted and not yet executed. Issue 20's regression held every
  * entry since the reset. */
@@ -86,14 +90,16 @@ function describeGrowth(logPath: string, startMs: number): string {
   return `after ${SETTLE_MS / 1000} s -> end: ${parts.join(', ')}`;
 }
 
-/** Issue 20: caught up and trimming resumed within a second of the reset (plus the lateness
- * the two servers measured meanwhile). */
+/** Issue 20: caught up and trimming resumed within a second of the reset in the issue's own run
+ * (the 10 s form: within the regression bound), plus the lateness the two servers measured
+ * meanwhile. */
 function expectWithinTheSecond(t: CatchUpTimes): void {
-  const budget = ISSUE_SECOND_MS + t.timerLateMs;
+  const boundMs = ISSUE_RUN ? ISSUE_SECOND_MS : CATCH_UP_REGRESSION_MS;
+  const budget = boundMs + t.timerLateMs;
   expect(t.caughtUpMs, `ms from the reset until the follower executed the leader's index at the reset (${describeCatchUp(t)})`).not.toBeNull();
   expect(t.trimmingResumedMs, `ms from the reset until the leader's gle reached it (${describeCatchUp(t)})`).not.toBeNull();
-  expect(t.caughtUpMs!, `caught up within ${ISSUE_SECOND_MS} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
-  expect(t.trimmingResumedMs!, `trimming resumed within ${ISSUE_SECOND_MS} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
+  expect(t.caughtUpMs!, `caught up within ${boundMs} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
+  expect(t.trimmingResumedMs!, `trimming resumed within ${boundMs} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
 }
 
 /** Every node's newest status line (null until it has logged one). */
