@@ -230,6 +230,9 @@ export interface SloProbe {
   /** Set when the probe was estimated by the steady-state shortcut: the simulated seconds of the
    * episode and of the steady sample it weighed to the window. */
   estimated_from?: { episode_s: number; steady_s: number };
+  /** Set when the probe's run measured only a sample of its window (Go's GC cycles, each node's
+   * seen to its end; slo.ts goCycleSample): the simulated seconds measured. */
+  sampled_s?: number;
   /** Share of the window's operations slower than the SLO (0..1), when known. */
   over_slo_share?: number;
 }

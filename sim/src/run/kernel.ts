@@ -202,6 +202,7 @@ export class Simulation {
     const settle = this.hooks.end_when_settled;
     const settleFrom_us = settle && Number.isFinite(c.measureFrom_us) ? c.measureFrom_us + settle.after_s * 1e6 : Infinity;
     let nextSettleCheck = settle ? 0 : Infinity;
+    const plannedTo_us = c.measureTo_us;
     for (;;) {
       const time_us = this.q.peekTime();
       if (time_us === Infinity || time_us > c.hardStop_us) {
@@ -221,7 +222,7 @@ export class Simulation {
       }
       if (events >= nextSettleCheck) {
         nextSettleCheck = events + SETTLE_CHECK_EVENTS;
-        if (this.now >= settleFrom_us && this.now < c.measureTo_us && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
+        if (this.now >= settleFrom_us && this.now < c.measureTo_us && (!settle!.after_collections || this.collectionsSeen(c.measureFrom_us, plannedTo_us)) && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
           c.endWindowAt(this.now);
           nextSettleCheck = Infinity;
         }
@@ -234,6 +235,25 @@ export class Simulation {
     this.nodeSet?.close();
     this.hooks.window_latencies?.(this.clients.allLatencies());
     return this.result();
+  }
+
+  /** Every node's collector cycles that fall in the window are behind it: each node has ended
+   * a cycle that began at or after `from_us`, or is not collecting and, by its pacer (the bytes
+   * left to its next cycle's trigger at its allocation rate so far, taken PACER_RATE_MARGIN
+   * faster), starts none before the window's planned end `to_us`. A runtime with no collector
+   * has none to wait for. */
+  private collectionsSeen(from_us: number, to_us: number): boolean {
+    for (const n of this.nodes) {
+      const last = n.runtime.events[n.runtime.events.length - 1];
+      if (last && last.t_s * 1e6 >= from_us) continue;
+      if (!n.host || !n.runtime.pending) return false;
+      const next = n.runtime.pending(this.now);
+      if (next === null) continue;
+      if ((n.runtime.collectingUntil_us?.() ?? 0) > this.now) return false;
+      const bytesPerUs = (n.allocatedBytes / Math.max(this.now, 1)) * PACER_RATE_MARGIN;
+      if (this.now + next.bytes_to_collection / Math.max(bytesPerUs, 1e-9) <= to_us) return false;
+    }
+    return true;
   }
 
   // --- nodes ---
@@ -463,6 +483,11 @@ export class Simulation {
     });
   }
 }
+
+/** A node's allocation may run this much faster than its average so far before its projected
+ * next collection (RunHooks.end_when_settled.after_collections) is trusted to fall past the
+ * window. */
+const PACER_RATE_MARGIN = 1.25;
 
 /** How often (in queue events, a few hundred operations) a run asked to end once settled looks. */
 const SETTLE_CHECK_EVENTS = 1000;
