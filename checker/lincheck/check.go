@@ -48,20 +48,21 @@ type Checked struct {
 // Check runs Porcupine over the history with the key-value model. A timeout of 0 means none.
 //
 // It first checks relaxed histories (relax.go): a linearizable one decides, since leaving out
-// unknown writes only takes linearizations away. Each relaxed check gets at most a quarter of the
+// unknown writes only takes linearizations away. The relaxed checks share at most half of the
 // timeout; the full history, the only one whose violation counts, gets what is left.
 func Check(h History, timeout time.Duration) Checked {
 	start := time.Now()
 	read := valuesRead(h)
-	leftOutBefore := 0
-	for _, relax := range relaxations(read) {
-		ops, v := toOperations(h, read, relax)
-		// each relaxation leaves out a subset of the one before, so the same count is the same set
-		if v.LeftOutUnknownWrites == 0 || v.LeftOutUnknownWrites == leftOutBefore {
+	relaxed := relaxations(h, read)
+	tried := map[string]bool{leftOutSignature(h, leaveNothingOut): true}
+	for _, relax := range relaxed {
+		sig := leftOutSignature(h, relax)
+		if tried[sig] {
 			continue
 		}
-		leftOutBefore = v.LeftOutUnknownWrites
-		if c, res := checkOps(ops, v, timeout/4); res == porcupine.Ok {
+		tried[sig] = true
+		ops, v := toOperations(h, read, relax)
+		if c, res := checkOps(ops, v, timeout/time.Duration(2*len(relaxed))); res == porcupine.Ok {
 			return c
 		}
 	}
