@@ -9,6 +9,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(ROOT, 'data/reliability/long');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 
+// histories the nemesis left undecided and that were checked again later, with a longer limit or
+// a newer checker: their verdict replaces the run's own (data/reliability/nemesis-rechecked.json)
+const rechecked = new Map(
+  JSON.parse(readFileSync(join(ROOT, 'data/reliability/nemesis-rechecked.json'), 'utf8')).rechecked.map((r) => [`${r.report}#${r.engines.join('+')}#${r.seed}`, r.verdict]),
+);
+
 const torture = new Map();
 const nemesis = new Map();
 for (const f of files) {
@@ -39,6 +45,12 @@ for (const f of files) {
         if (k.rate_ok !== null) n.rate_measured = (n.rate_measured ?? 0) + 1;
         if (k.rate_ok === true) n.rate_back_80pct = (n.rate_back_80pct ?? 0) + 1;
       }
+      const recheck = rechecked.get(`data/reliability/long/${f}#${run.engines.join('+')}#${run.seed}`);
+      if (recheck) {
+        n.rechecked = (n.rechecked ?? 0) + 1;
+        run.verdict = recheck;
+        run.problems = (run.problems ?? []).filter((p) => !p.startsWith('Porcupine could not decide'));
+      }
       const verdict = run.verdict?.verdict ?? 'undecided';
       if (verdict === 'linearizable') n.linearizable++;
       else if (verdict === 'violation' || verdict === 'illegal') n.violation++;
@@ -63,6 +75,9 @@ for (const f of files) {
     }
   }
 }
+
+const applied = [...nemesis.values()].reduce((a, n) => a + (n.rechecked ?? 0), 0);
+if (applied !== rechecked.size) throw new Error(`nemesis-rechecked.json names ${rechecked.size} runs, ${applied} found in the chunks`);
 
 const fmt = (x) => x.toLocaleString('en');
 const out = [];

@@ -21,8 +21,11 @@ export interface Verdict {
   checked: number;
   dropped_reads: number;
   unknown_writes: number;
-  /** unknown writes left out because no read returned their value (they constrain nothing) */
+  /** unknown puts whose value no read returned (checked with one stand-in value) */
   unread_unknown_puts: number;
+  /** unknown writes the deciding check left out (checker/README.md): only a linearizable verdict
+   * leaves any out, and `checked` then counts without them */
+  left_out_unknown_writes: number;
   keys: number;
   violating_keys: string[];
   /** history indices of the operations the longest partial linearization could not place */

@@ -290,13 +290,13 @@ final class Server {
         }
     }
 
-    /** Logs the status line every STATUS_INTERVAL_MS, and says when a limit turned work away in the last interval. */
+    /** Logs the status line every --status-interval-ms (STATUS_INTERVAL_MS by default), and says when a limit turned work away in the last interval. */
     private void runStatus() {
         warmStopPath(); // before the first status line, which the nemesis waits on
         long shed = 0, dropped = 0, refused = 0, groups = 0, batches = 0;
         for (;;) {
             try {
-                Thread.sleep(Limits.STATUS_INTERVAL_MS);
+                Thread.sleep(args.statusIntervalMs);
             } catch (InterruptedException e) {
                 return;
             }
