@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catchUpTimes, caughtUpAndTrimmed, type StampedStatus } from './catch-up-timing.ts';
+import { catchUpTimes, caughtUpAndTrimmed, statusIntervalFromEnv, type StampedStatus } from './catch-up-timing.ts';
 
 /** A stamped line with the fields catch-up timing reads. */
 const line = (atMs: number, lastExecuted: number, gle: number, late = 0): StampedStatus =>
@@ -36,5 +36,17 @@ describe('catch-up timing after a reset', () => {
     const t = catchUpTimes([line(9_950, 500, 480)], [line(10_090, 600, 480)], RESET);
     expect(t.referenceIndex).toBeNull();
     expect(caughtUpAndTrimmed(t)).toBe(false);
+  });
+});
+
+describe('REPLICANT_STATUS_INTERVAL_MS', () => {
+  it('defaults to 100 ms and takes a whole number the servers accept', () => {
+    expect(statusIntervalFromEnv(undefined)).toBe(100);
+    expect(statusIntervalFromEnv('')).toBe(100);
+    expect(statusIntervalFromEnv('1000')).toBe(1000);
+  });
+  it('refuses what the servers would refuse, naming the variable', () => {
+    for (const bad of ['abc', '9', '60001', '100.5', '-100', '1e9'])
+      expect(() => statusIntervalFromEnv(bad)).toThrow(/REPLICANT_STATUS_INTERVAL_MS/);
   });
 });

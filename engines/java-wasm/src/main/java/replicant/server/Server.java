@@ -300,7 +300,7 @@ final class Server {
             } catch (InterruptedException e) {
                 return;
             }
-            String inspect = core.inspect();
+            String coreFields = core.statusFields();
             long n = counters.shedRetries.get();
             if (n > shed) {
                 log("limit: answered " + (n - shed) + " client requests retry (in flight: " + counters.inFlight.get()
@@ -321,7 +321,7 @@ final class Server {
             }
             long g = counters.walGroups.get(), b = counters.walBatches.get();
             counters.readJvmMemory();
-            log(Status.statusLine(Status.readCoreView(inspect), counters, Status.groupMean(g - groups, b - batches)));
+            log(Status.statusLine(Status.readCoreView(coreFields), counters, Status.groupMean(g - groups, b - batches)));
             groups = g;
             batches = b;
             counters.timerLateMaxUs.set(0);
