@@ -3,7 +3,9 @@
 #   bash scripts/long-runs.sh torture   seeds per engine choice, round robin over rust, cpp, go, java, all
 #   bash scripts/long-runs.sh nemesis   native runs, round robin over the four engines and two mixed clusters
 # Each chunk writes data/reliability/long/<tool>-<choice>-<first>.json and .txt; the round robin
-# keeps every choice at about the same share of the time. Stops starting chunks after
+# keeps every choice at about the same share of the time. Committed torture chunks are passed
+# over whatever their size, so REPLICANT_TORTURE_CHUNK (seeds per chunk for every choice) may
+# differ from the run that wrote them. Stops starting chunks after
 # REPLICANT_LONG_UNTIL (seconds since the epoch; default: never) or when every choice reached its
 # target (REPLICANT_TORTURE_SEEDS, default 10000; REPLICANT_NEMESIS_RUNS, default 100).
 # REPLICANT_TORTURE_DURABILITY=log|none makes crashes real restarts (npm run torture --durability);
@@ -14,15 +16,27 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-out=data/reliability/long
+out=${REPLICANT_LONG_OUT:-data/reliability/long}  # another folder for tests
 mkdir -p "$out"
 until_s=${REPLICANT_LONG_UNTIL:-0}
 time_left() { [ "$until_s" = 0 ] || [ "$(date +%s)" -lt "$until_s" ]; }
 
+chunk_seeds() {  # chunk_seeds REPORT: how many seeds a torture chunk's report holds
+  node -e 'const n = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).results?.[0]?.seeds;
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${process.argv[1]}: no seed count in its results`);
+    console.log(n);' "$1"
+}
+
 torture() {
   local target=${REPLICANT_TORTURE_SEEDS:-10000}
-  # chunk sizes follow each engine's speed (Go's and Java's wasm builds step 5-8x slower)
+  # chunk sizes follow each engine's speed (Go's and Java's wasm builds step 5-8x slower);
+  # REPLICANT_TORTURE_CHUNK sets one size for every choice (a process costs about 1 CPU s to
+  # start, some 20 % of a 40-seed Go or Java chunk)
   declare -A chunk=([rust]=200 [cpp]=200 [go]=40 [java]=40 [all]=40)
+  if [ -n "${REPLICANT_TORTURE_CHUNK:-}" ]; then
+    [[ $REPLICANT_TORTURE_CHUNK =~ ^[1-9][0-9]*$ ]] || die "REPLICANT_TORTURE_CHUNK must be a positive whole number of seeds, not '$REPLICANT_TORTURE_CHUNK'"
+    for e in "${!chunk[@]}"; do chunk[$e]=$REPLICANT_TORTURE_CHUNK; done
+  fi
   declare -A next=([rust]=1 [cpp]=1 [go]=1 [java]=1 [all]=1)
   local durability=${REPLICANT_TORTURE_DURABILITY:-} prefix=torture flags=()
   if [ -n "$durability" ]; then prefix=torture-$durability flags=(--durability "$durability"); fi
@@ -30,18 +44,25 @@ torture() {
   while [ $busy = 1 ] && time_left; do
     busy=0
     for e in ${REPLICANT_TORTURE_CHOICES:-rust cpp go java all}; do
-      local from=${next[$e]} n=${chunk[$e]}
+      local from=${next[$e]} n=${chunk[$e]} k
+      # committed chunks (of any size) are passed over without costing this choice its turn
+      while [ "$from" -le "$target" ] && [ -f "$out/$prefix-$e-$from.json" ]; do
+        from=$((from + $(chunk_seeds "$out/$prefix-$e-$from.json")))
+      done
+      next[$e]=$from
       [ "$from" -le "$target" ] || continue
       time_left || break
       busy=1
       [ $((from + n - 1)) -le "$target" ] || n=$((target - from + 1))
+      # nor may a chunk run into a committed one further on: no seed counts twice
+      for ((k = from + 1; k < from + n; k++)); do
+        if [ -f "$out/$prefix-$e-$k.json" ]; then n=$((k - from)); break; fi
+      done
       local base="$out/$prefix-$e-$from"
-      if [ ! -f "$base.json" ]; then
-        say "torture $e${durability:+ (durability $durability)}: seeds $from..$((from + n - 1))"
-        npm run --silent torture -- --engine "$e" "${flags[@]}" --from "$from" --seeds "$n" --no-shrink --report "$base.json" \
-          >"$base.txt" 2>&1 || true  # failures are the report's content
-        tail -n 1 "$base.txt" >&2
-      fi
+      say "torture $e${durability:+ (durability $durability)}: seeds $from..$((from + n - 1))"
+      npm run --silent torture -- --engine "$e" "${flags[@]}" --from "$from" --seeds "$n" --no-shrink --report "$base.json" \
+        >"$base.txt" 2>&1 || true  # failures are the report's content
+      tail -n 1 "$base.txt" >&2
       next[$e]=$((from + n))
     done
   done

@@ -15,7 +15,7 @@ export default defineConfig({
   // Workers are bundled on their own: they need the same glob rewriting.
   worker: { format: 'es', plugins: () => [packageGlobs()] },
   test: {
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'vite-plugins/**/*.test.ts'],
     environment: 'jsdom',
     // A shared 2-core machine can take seconds to start a jsdom test; a limit of 5 s failed
     // passing tests there. Tests still wait on state, never on time.

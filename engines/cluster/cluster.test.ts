@@ -44,6 +44,9 @@ describe.each([...new Set(mixes.flat())])('%s server configuration errors', (eng
     ['clients and peers of different lengths', ['--config', file('short.json', '{"peers":["127.0.0.1:1"],"clients":[]}'), '--id', '0']],
     ['an id outside peers', ['--config', file('good.json', good), '--id', '3']],
     ['a bad address', ['--config', file('addr.json', '{"peers":["nowhere"],"clients":["127.0.0.1:9"]}'), '--id', '0']],
+    ['a status interval under 10 ms', ['--config', file('good.json', good), '--id', '0', '--status-interval-ms', '9']],
+    ['a status interval over a minute', ['--config', file('good.json', good), '--id', '0', '--status-interval-ms', '60001']],
+    ['a status interval that is not a number', ['--config', file('good.json', good), '--id', '0', '--status-interval-ms', '1s']],
   ];
   it.each(cases)('exits 2 on %s', (_, args) => {
     const [cmd, ...pre] = serverCommand(engine);

@@ -8,111 +8,30 @@
 // 1-second warm-up. A ratio log/none is taken within one repetition, so the modes it compares
 // ran seconds apart; the summary gives each ratio's median and min–max over the repetitions,
 // with the machine's load average and the CPU other processes used during every window.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
-import { NativeCluster } from './launcher.ts';
-import { ReplicantClient } from './client.ts';
+import { measureWindow, median, medianAndRange, type WindowFigures } from './closed-loop-window.ts';
 
 type Mode = 'none' | 'log-never' | 'log-always';
 const MODES: Mode[] = ['none', 'log-never', 'log-always'];
 
-interface Window {
+interface Window extends WindowFigures {
   engine: EngineName;
   repetition: number;
   mode: Mode;
-  ops: number;
-  seconds: number;
-  ops_per_s: number;
-  latency_p50_ms: number;
-  latency_p99_ms: number;
-  /** cores other processes used during the window (/proc: machine busy minus ours) */
-  other_cores: number;
-  load_average_1m: number;
-  started_at: string;
-}
-
-const CLOCK_TICKS_PER_S = 100; // USER_HZ on Linux
-
-function machineBusyTicks(): number {
-  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait
-  return cpu.reduce((a, b) => a + b, 0) - cpu[3]! - (cpu[4] ?? 0);
-}
-
-function processTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]); // utime stime cutime cstime
-  } catch {
-    return 0;
-  }
-}
-
-function loadAverage(): number {
-  return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 async function measure(engine: EngineName, mode: Mode, repetition: number, seconds: number, workers: number): Promise<Window> {
-  const cluster = await NativeCluster.start({
-    engines: [engine, engine, engine],
-    ...(mode !== 'none' && { durability: 'log' as const, fsync: mode === 'log-always' ? ('always' as const) : ('never' as const) }),
-  });
-  const clients = Array.from({ length: workers }, () => new ReplicantClient(cluster.config.clients, { timeoutMs: 10_000 }));
-  try {
-    // a leader, and every client on it
-    await Promise.all(clients.map((c, i) => c.request(`put warm${i} x`, 120_000)));
-    const value = 'v'.repeat(100);
-    const run = async (untilMs: number, latencies: number[] | null) => {
-      await Promise.all(
-        clients.map(async (c, i) => {
-          for (let j = 0; Date.now() < untilMs; j++) {
-            const t0 = performance.now();
-            await c.request(`put k${(i * 7919 + j) % 200} ${value}`, 30_000);
-            latencies?.push(performance.now() - t0);
-          }
-        }),
-      );
-    };
-    await run(Date.now() + 1000, null);
-    const pids = [process.pid, ...cluster.processes.map((p) => p?.pid ?? 0)];
-    const busy0 = machineBusyTicks();
-    const ours0 = pids.reduce((a, p) => a + processTicks(p), 0);
-    const latencies: number[] = [];
-    const t0 = performance.now();
-    const startedAt = new Date().toISOString();
-    await run(Date.now() + seconds * 1000, latencies);
-    const elapsedS = (performance.now() - t0) / 1000;
-    const other = (machineBusyTicks() - busy0 - (pids.reduce((a, p) => a + processTicks(p), 0) - ours0)) / CLOCK_TICKS_PER_S / elapsedS;
-    latencies.sort((a, b) => a - b);
-    return {
-      engine,
-      repetition,
-      mode,
-      ops: latencies.length,
-      seconds: Number(elapsedS.toFixed(3)),
-      ops_per_s: Number((latencies.length / elapsedS).toFixed(1)),
-      latency_p50_ms: Number(percentile(latencies, 50).toFixed(2)),
-      latency_p99_ms: Number(percentile(latencies, 99).toFixed(2)),
-      other_cores: Number(Math.max(0, other).toFixed(2)),
-      load_average_1m: loadAverage(),
-      started_at: startedAt,
-    };
-  } finally {
-    for (const c of clients) c.close();
-    await cluster.stop();
-  }
+  const figures = await measureWindow(
+    {
+      engines: [engine, engine, engine],
+      ...(mode !== 'none' && { durability: 'log' as const, fsync: mode === 'log-always' ? ('always' as const) : ('never' as const) }),
+    },
+    seconds,
+    workers,
+  );
+  return { engine, repetition, mode, ...figures };
 }
 
 const { values } = parseArgs({
@@ -152,8 +71,7 @@ for (let rep = 1; rep <= repetitions; rep++) {
   }
 }
 
-const fmt = (xs: number[], digits = 2) =>
-  `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}]`;
+const fmt = medianAndRange;
 console.log(`\n${repetitions} repetitions × ${seconds} s, ${workers} closed-loop clients; median [min–max]`);
 console.log('| engine | none ops/s | log+never ops/s | log+always ops/s | log+never / none | log+always / none | p99 none / log+always (ms) | other processes (cores) | load average |');
 console.log('|---|---|---|---|---|---|---|---|---|');

@@ -12,11 +12,14 @@
 // reported as such, not dropped.
 // With --b-servers every round runs twice, once with this checkout's servers (A) and once with
 // the servers named there (B: another build, e.g. a commit before a change; REPLICANT_SERVER_*),
-// A and B taking turns, and each mix is reported per build.
+// A and B taking turns, and each mix is reported per build. The rounds run the servers with
+// --status-interval-ms (catch-up-timing.ts), so a B build must be from commit ab365f7 on: an
+// older server refuses the flag and exits 2.
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EngineName } from '../loader/engine.ts';
 import { isEngineName } from '../loader/catalogue.ts';
+import { FINE_STATUS_INTERVAL_MS } from './catch-up-timing.ts';
 import { describeRound, resetThenFailover, type ResetFailoverRound } from './reset-failover.ts';
 
 const DEFAULT_MIXES = 'go,go,go;cpp,cpp,cpp;rust,rust,rust;java,java,java;go,cpp,rust;cpp,rust,java;rust,java,go';
@@ -107,7 +110,8 @@ for (const [key, rows] of results) {
   const loads = done.map((r) => r.loadAverage1m).sort((a, b) => a - b);
   console.log(
     `${key}: served again ${spread(served)}; within ${ISSUE_BUDGET_MS} ms in ${within} of ${done.length}; ` +
-      `catch-up ${spread(done.map((r) => r.caughtUpMs))} (1 s status resolution); ` +
+      `caught up ${spread(done.map((r) => r.catchUp.caughtUpMs))}, trimming resumed ${spread(done.map((r) => r.catchUp.trimmingResumedMs))} ` +
+      `(status lines every ${FINE_STATUS_INTERVAL_MS} ms); ` +
       `timer lateness max ${Math.max(0, ...done.map((r) => r.timerLateMs))} ms; load average ${loads[0]}–${loads[loads.length - 1]} (median ${median(loads).toFixed(1)}); ` +
       `${rows.length - done.length} runs failed to set up; ${bad} with a lost write or a non-linearizable history`,
   );

@@ -42,6 +42,9 @@ export interface LaunchOptions {
   /** Durability log: a checkpoint (snapshot file, log truncated) every this many executed
    * instances (the servers' default: 4096; docs/protocol.md, "Compaction"). */
   snapshotEvery?: number;
+  /** The servers' --status-interval-ms: how often each logs its status line (unset: their
+   * default, once a second). Tests that time catch-up set it shorter (reset-failover.ts). */
+  statusIntervalMs?: number;
   /** The servers' --log-bound (docs/protocol.md, "Log bound"); unset: their default, 16,384. */
   logBound?: number;
   /** Where the data dirs go; the cluster's temporary folder by default (removed by stop). */
@@ -161,6 +164,7 @@ export class NativeCluster {
       if (this.options.snapshotEvery !== undefined) argv.push('--snapshot-every', String(this.options.snapshotEvery));
     }
     if (this.options.logBound !== undefined) argv.push('--log-bound', String(this.options.logBound));
+    if (this.options.statusIntervalMs !== undefined) argv.push('--status-interval-ms', String(this.options.statusIntervalMs));
     if (this.options.wrap) argv = this.options.wrap(id, argv);
     const log = (this.logs[id] ??= createWriteStream(this.logPath(id), { flags: 'a' }));
     // a proxy that refused while the node was down accepts again (the others redial)

@@ -1,7 +1,7 @@
 // Reads the `status {...}` line every native server logs once a second (docs/protocol.md,
 // "Native servers"): the node's own view of its role, leader and elections, and the server's
 // counters for its limits. Tests judge leader changes and shedding from these, not from timing.
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 
 export interface NodeStatus {
   role: string;
@@ -85,7 +85,42 @@ export class StatusReader {
   }
 
   mark(): void {
-    this.offset = Buffer.byteLength(this.text());
+    try {
+      this.offset = statSync(this.path).size;
+    } catch {
+      this.offset = 0;
+    }
+  }
+
+  /** The log's bytes from the last mark on (read from there, not from the start: a poll every
+   * few ms of a long run's whole log took the test process's CPU from its clients). */
+  private textSinceMark(): string {
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r');
+    } catch {
+      return '';
+    }
+    try {
+      const length = Math.max(0, fstatSync(fd).size - this.offset);
+      const bytes = Buffer.alloc(length);
+      const read = readSync(fd, bytes, 0, length, this.offset);
+      return bytes.subarray(0, read).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The status lines written after the last mark, with the server's stamps, oldest first. A
+   * line stamped after a moment is always written after it, so marking just before an event
+   * keeps every line stamped after the event. */
+  stampedSinceMark(): { atMs: number; status: NodeStatus }[] {
+    return parseStampedStatusLines(this.textSinceMark());
+  }
+
+  /** Every status line in the whole log with the server's stamp, oldest first. */
+  stamped(): { atMs: number; status: NodeStatus }[] {
+    return parseStampedStatusLines(this.text());
   }
 
   /** The newest status line in the whole log, or null. */
@@ -96,13 +131,13 @@ export class StatusReader {
 
   /** The newest status line written after the last mark, or null (does not wait). */
   latestSinceMark(): NodeStatus | null {
-    const fresh = parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));
+    const fresh = parseStatusLines(this.textSinceMark());
     return fresh[fresh.length - 1] ?? null;
   }
 
   /** Every status line written after the last mark, oldest first (does not wait). */
   sinceMark(): NodeStatus[] {
-    return parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));
+    return parseStatusLines(this.textSinceMark());
   }
 
   /** Waits (polling the file) for the first status line the server stamped at or after
@@ -127,7 +162,7 @@ export class StatusReader {
     await new Promise((r) => setImmediate(r));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const fresh = parseStatusLines(Buffer.from(this.text()).subarray(this.offset).toString('utf8'));
+      const fresh = parseStatusLines(this.textSinceMark());
       if (fresh.length > 0) return fresh[fresh.length - 1]!;
       if (Date.now() > deadline) throw new Error(`no status line in ${this.path} within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));

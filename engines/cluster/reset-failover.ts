@@ -1,7 +1,7 @@
 // Issue 20's scenario, one round of it, for reset.test.ts and the failover benchmark
-// (failover-bench.ts): under load, reset every peer connection into one follower, wait until
-// trimming passes the leader's last_executed at the reset (the follower caught up), then kill the
-// leader and time how long until the survivors acknowledge a write. The figures come back to the
+// (failover-bench.ts): under load, reset every peer connection into one follower, wait until it
+// has caught up and trimming resumed (catch-up-timing.ts, from status lines ten a second), then
+// kill the leader and time how long until the survivors acknowledge a write. The figures come back to the
 // caller: the test asserts only what must hold, the benchmark reports medians and spread.
 import { readFileSync } from 'node:fs';
 import type { Verdict } from '@replicant/checker/lincheck';
@@ -10,9 +10,10 @@ import type { EngineName } from '../loader/engine.ts';
 import { checkInParts } from './check-in-parts.ts';
 import { killLeaderAndTimeService } from './failover.ts';
 import { NativeCluster } from './launcher.ts';
-import { waitUntil } from './client.ts';
+import { sleep, waitUntil } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
 import { StatusReader } from './node-status.ts';
+import { FINE_STATUS_INTERVAL_MS, catchUpTimes, caughtUpAndTrimmed, describeCatchUp, type CatchUpTimes } from './catch-up-timing.ts';
 
 /** Keys every worker reads and writes: what Porcupine has to order across clients. */
 export const SHARED_KEYS = 8;
@@ -59,10 +60,20 @@ export async function settledLeader(readers: StatusReader[], timeoutMs = 60_000)
   throw new Error('no settled leader');
 }
 
-/** Waits until the leader's status shows trimming past `index`; the ms it took, or null. */
-export async function trimmedPast(reader: StatusReader, index: number, since: number, timeoutMs: number): Promise<number | null> {
-  const ok = await waitUntil(() => (reader.latest()?.global_last_executed ?? 0) > index, timeoutMs);
-  return ok ? Date.now() - since : null;
+/** How often the catch-up wait reads the two logs (each read parses what came since the mark). */
+const CATCH_UP_POLL_MS = 20;
+
+/** Resets every peer connection into `follower` and waits until it has caught up and the
+ * leader's trimming resumed (catch-up-timing.ts), or `timeoutMs`; the figures so far either way. */
+export async function resetAndTimeCatchUp(cluster: NativeCluster, readers: StatusReader[], leader: number, follower: number, timeoutMs: number): Promise<CatchUpTimes> {
+  // marked before the reset: every line stamped after it comes after the marks
+  readers[leader]!.mark();
+  readers[follower]!.mark();
+  cluster.resetInbound(follower);
+  const resetAtMs = Date.now();
+  const now = () => catchUpTimes(readers[leader]!.stampedSinceMark(), readers[follower]!.stampedSinceMark(), resetAtMs);
+  for (const deadline = resetAtMs + timeoutMs; !caughtUpAndTrimmed(now()) && Date.now() < deadline; ) await sleep(CATCH_UP_POLL_MS);
+  return now();
 }
 
 export interface ResetFailoverRound {
@@ -73,9 +84,9 @@ export interface ResetFailoverRound {
   /** The leader's last_executed and gle on its first status line before the reset. */
   lastExecutedAtReset: number;
   gleAtReset: number;
-  /** ms from the reset until the leader's gle passed lastExecutedAtReset (null: not within the
-   * wait); status lines come once a second, so this is an upper bound at that resolution. */
-  caughtUpMs: number | null;
+  /** Caught up and trimming resumed, in ms after the reset (catch-up-timing.ts; upper bounds
+   * at the status period's resolution), with the timer lateness meanwhile. */
+  catchUp: CatchUpTimes;
   /** The leader that was killed (the current one, which a loaded machine may have changed). */
   killed: number;
   /** Entries each survivor held (last_index − gle) on its last status line before the kill:
@@ -112,7 +123,7 @@ function loadAverage1m(): number {
 /** One round of issue 20's scenario on a fresh cluster (stopped before it returns). */
 export async function resetThenFailover(o: ResetFailoverOptions): Promise<ResetFailoverRound> {
   const { engines } = o;
-  const cluster = await NativeCluster.start({ engines, commitIntervalMs: 150, peerProxies: true, logDir: o.logDir });
+  const cluster = await NativeCluster.start({ engines, commitIntervalMs: 150, peerProxies: true, statusIntervalMs: FINE_STATUS_INTERVAL_MS, logDir: o.logDir });
   const readers = engines.map((_, id) => new StatusReader(cluster.logPath(id)));
   let load: HistoryLoad | undefined;
   try {
@@ -124,9 +135,7 @@ export async function resetThenFailover(o: ResetFailoverOptions): Promise<ResetF
     if (!(await waitUntil(() => l.acks.length >= 200, 60_000))) throw new Error(`${engines.join(',')}: fewer than 200 acknowledged writes in 60 s before the reset`);
     readers[leader]!.mark();
     const atReset = await readers[leader]!.nextStatus();
-    cluster.resetInbound(follower);
-    const resetAt = Date.now();
-    const caughtUpMs = await trimmedPast(readers[leader]!, atReset.last_executed, resetAt, o.catchUpWaitMs ?? 30_000);
+    const catchUp = await resetAndTimeCatchUp(cluster, readers, leader, follower, o.catchUpWaitMs ?? 30_000);
     // The leader now, which is not always the one of the reset (a loaded machine can change
     // it): killing a follower instead would time no failover at all (seen: "served again
     // after 58 ms" on Java).
@@ -141,7 +150,7 @@ export async function resetThenFailover(o: ResetFailoverOptions): Promise<ResetF
     const servedMs = await killLeaderAndTimeService(cluster, current, l.acknowledged);
     // What the machine stole from the survivors' timers while they elected (other processes on
     // two shared cores), as the servers measured it.
-    const linesNeeded = Math.ceil((servedMs ?? 0) / 1000) + 1;
+    const linesNeeded = Math.ceil((servedMs ?? 0) / FINE_STATUS_INTERVAL_MS) + 1;
     await Promise.all(survivors.map((r) => waitUntil(() => r.sinceMark().length >= linesNeeded, 15_000)));
     const timerLateMs = Math.max(0, ...survivors.flatMap((r) => r.sinceMark().slice(0, linesNeeded).map((s) => s.timer_late_max_ms)));
     await l.stop();
@@ -152,7 +161,7 @@ export async function resetThenFailover(o: ResetFailoverOptions): Promise<ResetF
       follower,
       lastExecutedAtReset: atReset.last_executed,
       gleAtReset: atReset.global_last_executed,
-      caughtUpMs,
+      catchUp,
       killed: current,
       survivorsHeldAtKill,
       servedMs,
@@ -174,7 +183,7 @@ export async function resetThenFailover(o: ResetFailoverOptions): Promise<ResetF
 export function describeRound(r: ResetFailoverRound): string {
   return (
     `reset ${r.engines.join(',')}: reset n${r.follower}'s peer connections with the leader n${r.leader} at last_executed ${r.lastExecutedAtReset} ` +
-    `(gle ${r.gleAtReset}); trimming passed it ${r.caughtUpMs} ms later (status lines: 1 s resolution); leader n${r.killed} killed ` +
+    `(gle ${r.gleAtReset}); ${describeCatchUp(r.catchUp)}; leader n${r.killed} killed ` +
     `(survivors held ${r.survivorsHeldAtKill.join('/')} entries), served again after ${r.servedMs} ms (survivors' timers up to ${r.timerLateMs} ms late ` +
     `meanwhile; load average ${r.loadAverage1m}); ${r.acknowledgedWrites} acknowledged writes, ${r.lost} not read back; history of ${r.historyOps} operations: ${r.verdict.verdict}`
   );

@@ -2,30 +2,28 @@
 // follower a heartbeat or two, not its place in the cluster.
 //
 // 1. Under load, reset every peer connection into one follower (what its senders had queued is
-//    lost, as with `ss -K`). The follower must catch up and trimming resume: the leader's
-//    global_last_executed (its status line) passes the last_executed it had at the reset. Then
-//    kill the leader: the cluster serves again, and every acknowledged write reads back.
+//    lost, as with `ss -K`). The follower must catch up and trimming resume (catch-up-timing.ts:
+//    from the servers' own status lines, ten a second). Then kill the leader: the cluster serves
+//    again, and every acknowledged write reads back. Both within issue 20's second in the 60 s
+//    form (`cluster:resets`), within regression bounds in the 10 s form (see ISSUE_RUN).
 // 2. Resident memory stays flat over REPLICANT_RESET_S seconds of load with a reset every 5 s
 //    (default 10 s in `npm test`; `npm run cluster:resets` runs issue 20's 60 s and prints every
 //    node's RSS over the run: the mean of the first and last 10 s and the slope, judged flat or
-//    not by rss-trend.ts; a JVM needs REPLICANT_RESET_S=180 for a verdict). The 60 s run is
-//    opt-in: a minute of load plus start-up and read-back per mix, six mixes in cluster-mixed,
-//    would add over ten minutes to `npm test` on two shared cores for a figure, not a check the
-//    10 s run does not already make (growth to peak within the bound, trimming resumes, the
-//    history linearizable).
+//    not by rss-trend.ts; a JVM needs REPLICANT_RESET_S=180 for a verdict). Every reset is held
+//    to the same second. The 60 s run is opt-in: a minute of load plus start-up and read-back
+//    per mix, six mixes in cluster-mixed, would add over ten minutes to `npm test` on two shared
+//    cores for a figure, not a check the 10 s run does not already make.
 //
 // Both record every client operation (writes to each worker's own keys, writes and reads of
 // shared keys) and check the history with Porcupine, as durable.test.ts does.
 //
-// What is asserted is what must hold, not how fast it went on this machine (house rule: no
-// timed budgets on two shared cores): the follower catches up at all (before repair it never
-// did: its last_executed froze and gle with it), the survivors hold a bounded log when the leader
-// is killed, the cluster serves again, nothing acknowledged is lost and the history is
-// linearizable. The times are measured and printed every run; the only time limit asserted is
-// one that just a real regression meets — issue 20's O(history) failover took 9.6-45 s or never
-// served — at 8 s plus the survivors' measured timer lateness. Issue 20's "serves again within
-// 1 s" is a figure: `npm --workspace @replicant/engines run cluster:failover` runs this round
-// ten times per mix and prints the median, spread and load average (failover-bench.ts).
+// The second of issue 20 is asserted as the issue states it, plus the timer lateness the
+// servers themselves measured over the same interval (status `timer_late_max_ms`): on two shared
+// cores the machine can hold a server's timers back, and a heartbeat that fires late is the
+// machine's delay, not the protocol's. Before repair the follower never caught up (its
+// last_executed froze and gle with it), and the failover after it took 9.6-45 s or never served.
+// `npm --workspace @replicant/engines run cluster:failover` runs the first round ten times per
+// mix and prints the medians, spread and load average (failover-bench.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,7 +33,8 @@ import { sleep } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
 import { StatusReader, parseStampedStatusLines, residentParts, type NodeStatus } from './node-status.ts';
 import { SETTLE_MS, describeRssTrend, flatRuleFor, rssTrend, type RssSample } from './rss-trend.ts';
-import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, trimmedPast } from './reset-failover.ts';
+import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
+import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type CatchUpTimes } from './catch-up-timing.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 const runSeconds = Number(process.env.REPLICANT_RESET_S ?? 10);
@@ -43,9 +42,22 @@ const RESET_EVERY_MS = 5000;
 /** How long a follower may take to catch up after a reset before the test calls it stuck (the
  * regression: never). Typical: one or two status lines (figures printed). */
 const CATCH_UP_WAIT_MS = 30_000;
-/** Only a real regression takes this long to serve after the leader kill (issue 20: 9.6-45 s,
- * or never); typical is a few hundred ms (figures printed; the benchmark has the spread). */
+/** Issue 20's second: for a follower to catch up and trimming to resume after a reset, and for
+ * the cluster to serve again after the leader is killed (plus the servers' measured lateness). */
+const ISSUE_SECOND_MS = 1000;
+/** The issue's own run (`npm run cluster:resets`, 60 s or more) holds serving again to that
+ * second; the 10 s form in `npm test` only to what a regression exceeds (issue 20: 9.6-45 s, or
+ * never). A failover is two election timeouts when the survivors' first elections cross (seen:
+ * cpp,rust,java: both survivors candidates on the same 100 ms status line, a second
+ * election, 1,112 ms with timers 22 ms late), which
+ * cluster-mixed's six mixes would meet in most CI runs: a fact of randomised elections, not a
+ * regression. */
+const ISSUE_RUN = runSeconds >= 60;
 const FAILOVER_REGRESSION_MS = 8000;
+/** The 10 s form's bound on catching up after a reset: the regression was never (issue 20). The
+ * issue's second is held in the 60 s form; here one slow reset in 228 (1,229 ms on a machine at
+ * load 17-23) would fail a CI run now and then without saying anything about the code. */
+const CATCH_UP_REGRESSION_MS = 5000;
 /** Entries a survivor may hold at the kill: the servers' log bound (16,384) plus the stall
  * test's allowance for entries accepted and not yet executed. Issue 20's regression held every
  * entry since the reset. */
@@ -78,6 +90,18 @@ function describeGrowth(logPath: string, startMs: number): string {
   return `after ${SETTLE_MS / 1000} s -> end: ${parts.join(', ')}`;
 }
 
+/** Issue 20: caught up and trimming resumed within a second of the reset in the issue's own run
+ * (the 10 s form: within the regression bound), plus the lateness the two servers measured
+ * meanwhile. */
+function expectWithinTheSecond(t: CatchUpTimes): void {
+  const boundMs = ISSUE_RUN ? ISSUE_SECOND_MS : CATCH_UP_REGRESSION_MS;
+  const budget = boundMs + t.timerLateMs;
+  expect(t.caughtUpMs, `ms from the reset until the follower executed the leader's index at the reset (${describeCatchUp(t)})`).not.toBeNull();
+  expect(t.trimmingResumedMs, `ms from the reset until the leader's gle reached it (${describeCatchUp(t)})`).not.toBeNull();
+  expect(t.caughtUpMs!, `caught up within ${boundMs} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
+  expect(t.trimmingResumedMs!, `trimming resumed within ${boundMs} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
+}
+
 /** Every node's newest status line (null until it has logged one). */
 function latest(readers: StatusReader[]): (NodeStatus | null)[] {
   return readers.map((r) => r.latest());
@@ -88,18 +112,25 @@ for (const engines of mixes) {
     it('the follower catches up, trimming resumes, and a leader kill after it is an ordinary failover', async () => {
       const r = await resetThenFailover({ engines, logDir: process.env.REPLICANT_CLUSTER_LOGS, catchUpWaitMs: CATCH_UP_WAIT_MS });
       console.log(describeRound(r));
-      expect(r.caughtUpMs, 'ms from the reset until the leader trimmed past its last_executed at the reset').not.toBeNull();
+      expectWithinTheSecond(r.catchUp);
       for (const held of r.survivorsHeldAtKill) expect(held, 'entries a survivor held at the kill').toBeLessThanOrEqual(HELD_BOUND);
       expect(r.servedMs, 'ms from the leader kill to the next acknowledged operation (none within 30 s)').not.toBeNull();
-      expect(r.servedMs!, `ms to serve again: only a regression passes ${FAILOVER_REGRESSION_MS} ms + ${r.timerLateMs} ms of measured timer lateness`).toBeLessThan(
-        FAILOVER_REGRESSION_MS + r.timerLateMs,
+      const servedBudgetMs = ISSUE_RUN ? ISSUE_SECOND_MS : FAILOVER_REGRESSION_MS;
+      expect(r.servedMs!, `ms to serve again: ${ISSUE_RUN ? "issue 20's" : 'the regression bound,'} ${servedBudgetMs} ms + ${r.timerLateMs} ms of the survivors' measured timer lateness`).toBeLessThanOrEqual(
+        servedBudgetMs + r.timerLateMs,
       );
       expect(r.lost).toBe(0);
       expect(r.verdict.verdict, `Porcupine on the history (${JSON.stringify(r.verdict)})`).toBe('linearizable');
     }, 180_000);
 
     it(`keeps every node's memory flat through ${runSeconds} s of load with a reset every 5 s`, async () => {
-      const cluster = await NativeCluster.start({ engines, commitIntervalMs: 150, peerProxies: true, logDir: process.env.REPLICANT_CLUSTER_LOGS });
+      const cluster = await NativeCluster.start({
+        engines,
+        commitIntervalMs: 150,
+        peerProxies: true,
+        statusIntervalMs: FINE_STATUS_INTERVAL_MS,
+        logDir: process.env.REPLICANT_CLUSTER_LOGS,
+      });
       const readers = engines.map((_, id) => new StatusReader(cluster.logPath(id)));
       let load: HistoryLoad | undefined;
       const samplers: ReturnType<typeof setInterval>[] = [];
@@ -132,17 +163,14 @@ for (const engines of mixes) {
             });
           }, 500),
         );
-        const catchUps: (number | null)[] = [];
+        const catchUps: CatchUpTimes[] = [];
         for (let k = 0; k * RESET_EVERY_MS < runSeconds * 1000; k++) {
           await sleep(Math.max(0, start + k * RESET_EVERY_MS - Date.now()));
           leader = latest(readers).findIndex((x) => x?.role === 'leader');
           if (leader < 0) leader = first;
           const follower = (leader + 1 + (k % 2)) % cluster.size;
-          readers[leader]!.mark();
-          const at = (await readers[leader]!.nextStatus()).last_executed;
-          cluster.resetInbound(follower);
-          // (a slow catch-up delays the next reset instead of failing: only "never" is a failure)
-          catchUps.push(await trimmedPast(readers[leader]!, at, Date.now(), CATCH_UP_WAIT_MS));
+          // (a slow catch-up delays the next reset; it fails the run after the figures are out)
+          catchUps.push(await resetAndTimeCatchUp(cluster, readers, leader, follower, CATCH_UP_WAIT_MS));
         }
         await sleep(Math.max(0, start + runSeconds * 1000 - Date.now()));
         await load.stop();
@@ -170,14 +198,15 @@ for (const engines of mixes) {
         const ops = load.history.length;
         const ok = load.acknowledged.length;
         console.log(
-          `resets ${engines.join(',')}: ${catchUps.length} resets in ${runSeconds} s; trimming passed the reset point after ` +
-            `${catchUps.map((ms) => (ms === null ? 'never' : `${ms} ms`)).join(', ')}; RSS before ` +
+          `resets ${engines.join(',')}: ${catchUps.length} resets in ${runSeconds} s; caught up / trimming resumed after ` +
+            `${catchUps.map((t) => `${t.caughtUpMs ?? 'never'}/${t.trimmingResumedMs ?? 'never'} ms (timers ${t.timerLateMs} ms late)`).join(', ')} ` +
+            `(status lines every ${FINE_STATUS_INTERVAL_MS} ms); RSS before ` +
             `${before.map((b) => (b / MiB).toFixed(1)).join('/')} MiB, growth to peak ${growth.map((g) => (g / MiB).toFixed(1)).join('/')} MiB; ` +
             `${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`,
         );
         expect(ok).toBeGreaterThan(0);
         expect(verdict.verdict, `Porcupine on the history (${JSON.stringify(verdict)})`).toBe('linearizable');
-        for (const ms of catchUps) expect(ms, 'every reset: trimming resumes').not.toBeNull();
+        for (const t of catchUps) expectWithinTheSecond(t);
         for (const g of growth) expect(g, 'RSS growth (bytes)').toBeLessThanOrEqual(RSS_BOUND_BYTES);
       } finally {
         for (const t of samplers) clearInterval(t);

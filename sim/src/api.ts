@@ -164,6 +164,9 @@ export interface RunResult {
   settled_at_s?: number;
   /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
   ops_over?: { threshold_us: number; count: number };
+  /** Only in fast mode with a card whose heartbeat waits for every peer (card 1.8.2 on): the
+   * commit ticks the leader let pass because a peer had not answered, and the elections. */
+  elections?: { heartbeats_withheld: number; elections_started: number; elections_won: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
   wall_ms?: number;
 }
@@ -227,6 +230,9 @@ export interface SloProbe {
   /** Set when the probe was estimated by the steady-state shortcut: the simulated seconds of the
    * episode and of the steady sample it weighed to the window. */
   estimated_from?: { episode_s: number; steady_s: number };
+  /** Set when the probe's run measured only a sample of its window (Go's GC cycles, each node's
+   * seen to its end; slo.ts goCycleSample): the simulated seconds measured. */
+  sampled_s?: number;
   /** Share of the window's operations slower than the SLO (0..1), when known. */
   over_slo_share?: number;
 }

@@ -2,7 +2,7 @@
 // production build copies the runtime files into dist/pyodide/. No CDN is ever contacted.
 import { copyFileSync, createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
 /** What loadPyodide() fetches for the core runtime (no extra packages: the cost model is pure Python). */
@@ -20,12 +20,18 @@ export function pyodideDir(): string {
   return dirname(require.resolve('pyodide/package.json'));
 }
 
+/** Where the build writes: Vite's `build.outDir` may be relative to the root or absolute
+ * (`vite build --outDir /tmp/x`); joining an absolute one onto the root would write elsewhere. */
+export function buildOutDir(root: string, outDir: string): string {
+  return resolve(root, outDir);
+}
+
 export function pyodidePlugin(): Plugin {
   let outDir = 'dist';
   return {
     name: 'replicant-pyodide',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = buildOutDir(config.root, config.build.outDir);
     },
     configureServer(server) {
       server.middlewares.use('/pyodide', (req, res, next) => {

@@ -37,8 +37,19 @@ constexpr std::chrono::milliseconds kMaxPeerWriteStall{1000};
 // kernel keeps for a stopped peer, where neither age nor size limits reach them (autotuned,
 // loopback buffers held megabytes: seconds of stale traffic).
 constexpr int kPeerSocketBufferBytes = 32 << 10;
-// How often a node logs its status line.
+// How often a node logs its status line (--status-interval-ms sets another, for tests that
+// time an event more finely than a second).
 constexpr std::chrono::milliseconds kStatusInterval{1000};
+// The most malloc arenas the process uses (glibc's M_ARENA_MAX, set at start-up). Every reset
+// peer connection starts a new reader thread; with glibc's default (8 per core) a new thread
+// can take a fresh arena while the old reader still holds its own, and an arena keeps the pages
+// it once held, so resident memory climbed 1-2.5 MiB a minute under a reset every 5 s
+// (docs/reliability.md, issue 20). One arena: then no thread can take another, so the heap is
+// one arena whatever the resets, as MALLOC_ARENA_MAX=1 showed (8 of 8 series flat). Its lock is
+// no bottleneck here: every thread already takes turns at the core's mutex, and an interleaved
+// A/B on cpp,cpp,cpp measured no cost beyond the noise (npm run cluster:server-ab; one arena
+// / glibc's default, 10 pairs: median 1.09, 0.70-2.23; two arenas 0.89, 0.66-1.51).
+constexpr int kMallocArenas = 1;
 
 }  // namespace server
 }  // namespace replicant

@@ -1,12 +1,14 @@
 // replicant-server: the C++ engine's native TCP server.
 //   replicant-server --config CONFIG.json --id N [--trace] [--seed S]
 //                    [--data-dir DIR [--durability log|none] [--fsync always|interval|never]
-//                     [--snapshot-every N]] [--log-bound N]
+//                     [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]
 // (the configuration may also be given as the first plain argument). With --data-dir the node
 // runs durability log: its write-ahead log is DIR/wal.log (docs/protocol.md, "Write-ahead
 // log"); without it the node keeps nothing (durability none, the paper's design).
 // Exits with status 2 and a message on a missing or malformed configuration, a bad id or an
 // unusable address.
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -23,7 +25,7 @@ namespace {
                "replicant-server: %s\n"
                "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n"
                "       [--data-dir DIR [--durability log|none] [--fsync always|interval|never]\n"
-               "        [--snapshot-every N]] [--log-bound N]\n",
+               "        [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]\n",
                why.c_str());
   std::exit(2);
 }
@@ -31,6 +33,10 @@ namespace {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef M_ARENA_MAX
+  // before any thread starts, so no thread ever takes an arena past the limit (limits.h)
+  mallopt(M_ARENA_MAX, replicant::server::kMallocArenas);
+#endif
   std::string config_path, id_text, durability, fsync = "always";
   bool have_id = false;
   replicant::server::Options opts;
@@ -68,6 +74,9 @@ int main(int argc, char** argv) {
       opts.snapshot_every = whole("--snapshot-every", 1000000, "between 0 and 1000000");
     } else if (arg == "--log-bound" || arg.rfind("--log-bound=", 0) == 0) {
       opts.log_bound = whole("--log-bound", 1000000, "between 0 and 1000000");
+    } else if (arg == "--status-interval-ms" || arg.rfind("--status-interval-ms=", 0) == 0) {
+      opts.status_interval = std::chrono::milliseconds(whole("--status-interval-ms", 60000, "between 10 and 60000"));
+      if (opts.status_interval.count() < 10) Usage("--status-interval-ms must be between 10 and 60000");
     } else if (arg == "--trace") {
       opts.trace = true;
     } else if (!arg.empty() && arg[0] != '-' && config_path.empty()) {

@@ -216,12 +216,12 @@ void Server::Run() {
   std::abort();
 }
 
-// RunStatus logs the node's status line every kStatusInterval, and says when a limit turned
+// RunStatus logs the node's status line every opts_.status_interval, and says when a limit turned
 // work away in the last interval (docs/protocol.md, "Native servers").
 void Server::RunStatus() {
   uint64_t shed = 0, dropped = 0, refused = 0, groups = 0, batches = 0;
   for (;;) {
-    std::this_thread::sleep_for(kStatusInterval);
+    std::this_thread::sleep_for(opts_.status_interval);
     CoreView core;
     {
       std::lock_guard<std::mutex> lk(mu_);

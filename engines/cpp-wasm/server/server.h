@@ -51,6 +51,8 @@ struct Options {
   uint64_t snapshot_every = kServerSnapshotEvery;
   // the core's log_bound (docs/protocol.md, "Log bound"); 0 lets the log grow while a peer is silent
   uint64_t log_bound = kServerLogBound;
+  // how often the status line is logged
+  std::chrono::milliseconds status_interval = kStatusInterval;
 };
 
 // BlockStopSignals blocks SIGINT and SIGTERM in the calling thread and every thread it

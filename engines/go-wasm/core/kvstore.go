@@ -60,19 +60,45 @@ func (kv *KVStore) Apply(c Command) Result {
 func (kv *KVStore) Size() int      { return len(kv.entries) }
 func (kv *KVStore) Digest() uint64 { return kv.digest }
 
-// FirstEntries returns up to limit entries in ascending byte order of keys.
+// FirstEntries returns up to limit entries in ascending byte order of keys. Below the store's
+// size it keeps only the smallest `limit` keys seen so far, so its work and memory follow the
+// limit, not the store: Inspect asks for 64 of them on every native status line, under the
+// lock every request needs (issue 16).
 func (kv *KVStore) FirstEntries(limit int) [][2]string {
-	keys := make([]string, 0, len(kv.entries))
-	for k := range kv.entries {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	if len(keys) > limit {
-		keys = keys[:limit]
+	var keys []string
+	if limit >= len(kv.entries) {
+		keys = make([]string, 0, len(kv.entries))
+		for k := range kv.entries {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+	} else {
+		keys = smallestKeys(kv.entries, limit)
 	}
 	out := make([][2]string, len(keys))
 	for i, k := range keys {
 		out[i] = [2]string{k, kv.entries[k]}
 	}
 	return out
+}
+
+// smallestKeys returns the `limit` smallest keys of entries in ascending order, holding at most
+// `limit` of them at any time.
+func smallestKeys(entries map[string]string, limit int) []string {
+	keys := make([]string, 0, limit)
+	if limit <= 0 {
+		return keys
+	}
+	for k := range entries {
+		if len(keys) == limit && k >= keys[limit-1] {
+			continue // the common case once the slice is full: one comparison
+		}
+		at := sort.SearchStrings(keys, k)
+		if len(keys) < limit {
+			keys = append(keys, "")
+		}
+		copy(keys[at+1:], keys[at:len(keys)-1])
+		keys[at] = k
+	}
+	return keys
 }

@@ -30,6 +30,8 @@ type Server struct {
 	closed        bool
 	counters      driverCounters
 	stopStatus    chan struct{}
+	// how often the status line is logged (SetStatusInterval; default statusInterval)
+	statusEvery time.Duration
 
 	// durability log (EnableDurability): the write-ahead log and the records it held at start
 	wal            *WAL
@@ -63,7 +65,7 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 		return nil, err
 	}
 	s := &Server{id: id, cfg: cfg, logger: logger, node: core.NewNode(ncfg), clients: map[uint64]*clientConn{},
-		accepted: map[net.Conn]struct{}{}, stopStatus: make(chan struct{})}
+		accepted: map[net.Conn]struct{}{}, stopStatus: make(chan struct{}), statusEvery: statusInterval}
 	s.persistReady = sync.NewCond(&s.mu)
 	s.peers = make([]*peerLink, len(cfg.Peers))
 	for p := range cfg.Peers {
@@ -72,6 +74,16 @@ func New(cfg FileConfig, id int, seed uint64, logger *log.Logger) (*Server, erro
 		}
 	}
 	return s, nil
+}
+
+// SetStatusInterval sets how often the status line is logged (10 ms to 60 s); call it
+// before Start.
+func (s *Server) SetStatusInterval(d time.Duration) error {
+	if d < 10*time.Millisecond || d > time.Minute {
+		return fmt.Errorf("the status interval must be between 10 ms and 60 s, not %v", d)
+	}
+	s.statusEvery = d
+	return nil
 }
 
 // SetLogBound sets the core's log bound (docs/protocol.md, "Log bound"; 0: the log grows while

@@ -117,12 +117,12 @@ func (c *driverCounters) noteTimerLateness(deadline time.Time) {
 	}
 }
 
-// runStatus logs the status line every statusInterval, and says when a limit turned work away
+// runStatus logs the status line every s.statusEvery, and says when a limit turned work away
 // in the last interval.
 func (s *Server) runStatus() {
 	defer s.wg.Done()
 	var shed, dropped, refused, groups, batches uint64
-	tick := time.NewTicker(statusInterval)
+	tick := time.NewTicker(s.statusEvery)
 	defer tick.Stop()
 	for {
 		select {

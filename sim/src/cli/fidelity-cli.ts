@@ -10,6 +10,7 @@ import { changedRows, differingNonStorageParameters } from '../fidelity/candidat
 import { CARD_160_VERSION, EARLIER_DEFAULT_VERSION, card160Section } from '../fidelity/card-160-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
+import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, TOLERANCE_PERCENT, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -426,15 +427,27 @@ function renderFromCsv(timing: string | null): void {
     const prev = readRows(previousPath);
     candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
   }
-  // The candidate card's whole table beside the default's, when it has been computed.
+  // The candidate cards' whole tables beside the default's, when they have been computed.
+  // (calibrated rows a candidate moves outside ±15 %: a row both cards miss alike is not its doing)
+  const defaults = new Map(data.map((d) => [d.id, d]));
+  const outside = (d: FidelityRow | undefined) => d !== undefined && !d.pp && !d.within && d.error !== null && Math.abs(d.error) > TOLERANCE_PERCENT;
+  const candidateFigures = (cand: FidelityRow[]) => ({
+    calibratedOutside: cand.filter((d) => d.calibration && outside(d) && !outside(defaults.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) })),
+    defaultSummary: summarise(data),
+    candidateSummary: summarise(cand),
+  });
+  const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;
   const candidatePath = `data/fidelity-candidate-${CANDIDATE_181_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidate182Path)) && existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_182_VERSION) {
+    const c181 = new Map(readRows(candidatePath).map((d) => [d.id, d]));
+    const c182 = readRows(candidate182Path);
+    const cell = (d: FidelityRow | undefined) => (d ? `${d.sim} (${errorText(d)})` : '-');
+    const rows = c182.filter((d) => c181.get(d.id)?.sim !== d.sim).map((d) => ({ id: d.id, paper: asSection(d).paper, default_cell: cell(defaults.get(d.id)), c181_cell: cell(c181.get(d.id)), c182_cell: cell(d) }));
+    candidate += candidate182Section(rows, CARD.version, candidateFigures(c182));
+  }
   if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_181_VERSION) {
     const cand = readRows(candidatePath);
-    // (calibrated rows the candidate moves outside ±15 %: a row both cards miss alike is not its doing)
-    const defaults = new Map(data.map((d) => [d.id, d]));
-    const outside = (d: FidelityRow | undefined) => d !== undefined && !d.pp && !d.within && d.error !== null && Math.abs(d.error) > TOLERANCE_PERCENT;
-    const calibratedOutside = cand.filter((d) => d.calibration && outside(d) && !outside(defaults.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) }));
-    candidate += candidate181Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, { calibratedOutside, defaultSummary: summarise(data), candidateSummary: summarise(cand) });
+    candidate += candidate181Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, candidateFigures(cand));
   }
   // The default before: card 1.6.0 against its own previous default, from the two kept tables.
   const earlierPath = `data/fidelity-card-${EARLIER_DEFAULT_VERSION}.csv`;

@@ -51,7 +51,10 @@ export const MODEL_LIMITS: ModelLimit[] = [
       "at 17.5 Kops/s and 54.8 % (+15.8 pp), and it lifts the calibrated 5 GiB point to 4.67 Kops/s (+55.6 %): there the " +
       "followers' 1.8 s full collections no longer coincide, and the model lets the other follower cover each one, where the " +
       "paper's heartbeat waits for every peer and a follower that hears none for 225 to 300 ms starts an election (docs/fidelity.md, " +
-      "'Candidate card 1.8.1'). So neither candidate is the default.",
+      "'Candidate card 1.8.1'). Candidate card 1.8.2 (commit.waits_for_all_peers, nothing fitted) adds that heartbeat: each full " +
+      'collection then costs elections and a replay longer than the pause, so its table puts the 5 GiB point at 1.61 Kops/s ' +
+      "(-46 %), and Go's 5 GiB p99s, where the model holds a node's answers behind its parked assists, at 10 minutes " +
+      "(docs/fidelity.md, 'Candidate card 1.8.2'). So no candidate is the default.",
     ids: [
       'fig7a-java-a-32gib-4vcpu-max-throughput-slo',
       'fig7b-java-a-32gib-4vcpu-vcpu-utilization-leader',

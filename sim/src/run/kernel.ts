@@ -8,7 +8,8 @@ import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
 import { runtimeStartPhases } from '../models/start-phases.ts';
-import { STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { STREAM_ELECTION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
+import { electionWait_us, heartbeatModel } from '../models/heartbeat.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
@@ -50,7 +51,7 @@ export class Simulation {
   private readonly ahead: { on: boolean; busy: boolean; timing: StepTiming; ev: NodeEvent & { kind: 'message' } };
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: MitigationSandbox | null;
-  private readonly fastCluster: FastCluster = newFastCluster();
+  private readonly fastCluster: FastCluster;
   // Durability (models/storage.ts): null when the spec asks for none (nothing below runs then).
   private readonly store: { ordered: boolean; dev: DeviceModel; costs: StorageCosts } | null;
 
@@ -106,6 +107,22 @@ export class Simulation {
       });
     });
     const m = spec.mitigation;
+    // The paper's heartbeat and elections (card 1.8.2 on): fast mode without a mitigation,
+    // whose sandbox moves the leader by its own rules.
+    const hb = exact || MitigationSandbox.wanted(m) ? null : heartbeatModel(card, spec.commit_interval_us);
+    const electionRng = hb ? new Prng(seed, STREAM_ELECTION) : null;
+    this.fastCluster = newFastCluster(
+      hb
+        ? {
+            nextWait_us: () => electionWait_us(hb, electionRng!.nextDouble()),
+            // A follower now hears other nodes than the leader: no more stepping ahead.
+            onElection: () => {
+              this.ahead.on = false;
+            },
+            stats: { heartbeats_withheld: 0, elections_started: 0, elections_won: 0 },
+          }
+        : null,
+    );
     this.mit = MitigationSandbox.wanted(m)
       ? new MitigationSandbox(m, seed, spec.engines.length, {
           nodes: this.nodes,
@@ -185,6 +202,7 @@ export class Simulation {
     const settle = this.hooks.end_when_settled;
     const settleFrom_us = settle && Number.isFinite(c.measureFrom_us) ? c.measureFrom_us + settle.after_s * 1e6 : Infinity;
     let nextSettleCheck = settle ? 0 : Infinity;
+    const plannedTo_us = c.measureTo_us;
     for (;;) {
       const time_us = this.q.peekTime();
       if (time_us === Infinity || time_us > c.hardStop_us) {
@@ -204,7 +222,7 @@ export class Simulation {
       }
       if (events >= nextSettleCheck) {
         nextSettleCheck = events + SETTLE_CHECK_EVENTS;
-        if (this.now >= settleFrom_us && this.now < c.measureTo_us && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
+        if (this.now >= settleFrom_us && this.now < c.measureTo_us && (!settle!.after_collections || this.collectionsSeen(c.measureFrom_us, plannedTo_us)) && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
           c.endWindowAt(this.now);
           nextSettleCheck = Infinity;
         }
@@ -217,6 +235,25 @@ export class Simulation {
     this.nodeSet?.close();
     this.hooks.window_latencies?.(this.clients.allLatencies());
     return this.result();
+  }
+
+  /** Every node's collector cycles that fall in the window are behind it: each node has ended
+   * a cycle that began at or after `from_us`, or is not collecting and, by its pacer (the bytes
+   * left to its next cycle's trigger at its allocation rate so far, taken PACER_RATE_MARGIN
+   * faster), starts none before the window's planned end `to_us`. A runtime with no collector
+   * has none to wait for. */
+  private collectionsSeen(from_us: number, to_us: number): boolean {
+    for (const n of this.nodes) {
+      const last = n.runtime.events[n.runtime.events.length - 1];
+      if (last && last.t_s * 1e6 >= from_us) continue;
+      if (!n.host || !n.runtime.pending) return false;
+      const next = n.runtime.pending(this.now);
+      if (next === null) continue;
+      if ((n.runtime.collectingUntil_us?.() ?? 0) > this.now) return false;
+      const bytesPerUs = (n.allocatedBytes / Math.max(this.now, 1)) * PACER_RATE_MARGIN;
+      if (this.now + next.bytes_to_collection / Math.max(bytesPerUs, 1e-9) <= to_us) return false;
+    }
+    return true;
   }
 
   // --- nodes ---
@@ -315,7 +352,7 @@ export class Simulation {
         if (this.net.isCut(n.id, o.to)) return;
         const at = this.net.arrival(n.id, o.to, o.bytes, send_at_us);
         const a = this.ahead;
-        if (a.on && !a.busy && o.to !== this.fastCluster.leader && at <= this.clients.hardStop_us ) {
+        if (a.on && !a.busy && n.id === this.fastCluster.leader && o.to !== this.fastCluster.leader && at <= this.clients.hardStop_us) {
           const to = this.nodes[o.to]!;
           if (this.clients.targetingNode(to.id) !== 0) to.ahead = false;
           else if (to.ahead || this.takeAhead(to, n.id)) {
@@ -442,9 +479,15 @@ export class Simulation {
       mitigation: this.mit ? this.mit.result() : null,
       store: this.store,
       count_over_us: this.hooks.count_over_us,
+      elections: this.fastCluster.elections?.stats ?? null,
     });
   }
 }
+
+/** A node's allocation may run this much faster than its average so far before its projected
+ * next collection (RunHooks.end_when_settled.after_collections) is trusted to fall past the
+ * window. */
+const PACER_RATE_MARGIN = 1.25;
 
 /** How often (in queue events, a few hundred operations) a run asked to end once settled looks. */
 const SETTLE_CHECK_EVENTS = 1000;

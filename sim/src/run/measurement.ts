@@ -161,6 +161,12 @@ export const EPISODE_MEASURED_LEAD_S = 1;
 /** An episode may end settled this long after its last pause's end as the dry run places it
  * (the run's own pause comes up to one 1 s snapshot later). */
 const EPISODE_SETTLE_MARGIN_S = 2;
+/** Go's dry run ends after this many cycles: its window needs only the cycle's period and
+ * pause. Cycles with room between them come at one period (the same to the microsecond after
+ * the first), so 64 of them give the period the whole horizon would; back to back (Go at 5 GiB,
+ * thousands of cycles in the 600 s horizon, 0.4 CPU-s a probe) their gaps are uneven and the
+ * period is their mean. */
+const GO_DRY_CYCLES = 64;
 /** The dry run feeds the collector one millisecond of allocation at a time. */
 const DRY_STEP_US = 1000;
 
@@ -182,7 +188,7 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
   // Each G1 process at its own young-collection phase (card 1.8.1 on): one dry run per node, as
   // the run will place them; otherwise one follower's stands for both (they run in step).
   const startPhases = engine === 'java' && g1PhasesIndependent(card) ? runtimeStartPhases(card, s.seed, s.engines.length) : null;
-  const leader = dryRun(card, s, engine, 'leader', horizon_us, startPhases?.[0]);
+  const leader = dryRun(card, s, engine, 'leader', horizon_us, startPhases?.[0], engine === 'go' ? GO_DRY_CYCLES : Infinity);
   const followerRuns = () => (startPhases ? startPhases.slice(1).map((phase) => dryRun(card, s, engine, 'follower', horizon_us, phase)) : [dryRun(card, s, engine, 'follower', horizon_us)]);
   const rt = leader.rt;
   const snapshots = leader.snapshots;
@@ -202,7 +208,8 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // A dense mixed phase (card 1.8.0 on) is a burst of eight pauses a few seconds apart: its
     // period is from one burst's start to the next (the first comes one period after the start).
     const starts = kind === 'g1_mixed_dense' ? burstStarts(k.times) : k.times;
-    const period_s = starts.length >= 2 ? starts[starts.length - 1]! - starts[starts.length - 2]! : starts[0]!;
+    // (Go's back-to-back cycles, at GOMEMLIMIT, come at uneven gaps: their mean after the first.)
+    const period_s = kind === 'go_cycle' && starts.length >= 3 ? (starts[starts.length - 1]! - starts[1]!) / (starts.length - 2) : starts.length >= 2 ? starts[starts.length - 1]! - starts[starts.length - 2]! : starts[0]!;
     // Go's cycles are concurrent: what they cost is CPU (assists, dedicated workers), so every
     // cycle matters; a stop-the-world pause matters when it can decide the p99.
     // (A burst's share is that of all its pauses.)
@@ -451,7 +458,7 @@ function settledState(events: { t_s: number; kind: string }[], snapshots: Snapsh
 /** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
  * time, with its phase every simulated second (G1); `g1_start_phase`: the node's own, as the run
  * gives it (card 1.8.1 on). */
-function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number, g1_start_phase?: number) {
+function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number, g1_start_phase?: number, max_events = Infinity) {
   const pool = new CpuPool(s.vcpus, 1e6);
   const logInstances = Math.ceil(s.target_ops_per_s * 2 * (s.commit_interval_us / 1e6)) + 64;
   const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances, ...(g1_start_phase !== undefined ? { g1_start_phase } : {}) }, pool);
@@ -471,7 +478,7 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
         for (; updatesDue >= 1; updatesDue--) rt.onUpdate();
       }
       rt.charge(t, bytesPerOp * opsPerStep, 0);
-      if (rt.oom_at_us !== null) return;
+      if (rt.oom_at_us !== null || rt.events.length >= max_events) return;
     }
   };
   advance(horizon_us, true);

@@ -13,6 +13,9 @@ export interface WireSizes {
   update: OpSizes;
   commit_request: number;
   commit_response: number;
+  prepare_request: number;
+  /** a prepare's answer with an empty log (each instance it carries adds an accept's instance) */
+  prepare_response: number;
 }
 
 export function wireSizes(key_bytes: number, value_bytes: number): WireSizes {
@@ -38,5 +41,7 @@ export function wireSizes(key_bytes: number, value_bytes: number): WireSizes {
     },
     commit_request: '{"type":"commit_request","from":0,"to":1,"channel_id":1234567,"ballot":512,"last_executed":1234567,"global_last_executed":1234567}'.length,
     commit_response: '{"type":"commit_response","from":1,"to":0,"channel_id":1234567,"ok":true,"ballot":512,"last_executed":1234567}'.length,
+    prepare_request: '{"type":"prepare_request","from":1,"to":0,"channel_id":1234567,"ballot":513}'.length,
+    prepare_response: '{"type":"prepare_response","from":0,"to":1,"channel_id":1234567,"ok":true,"ballot":513,"instances":[]}'.length,
   };
 }

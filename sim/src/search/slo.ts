@@ -166,7 +166,8 @@ function runProbeUncached(spec: SloSearchSpec, target: number, provide: EnginePr
     // started from carried G1 state is not memory-free.
     const key = w?.g1_start ? null : memoryFreeKey(probeSpec, inner.stop_when_p99_exceeds_us, slo * 1000);
     const cached = key === null ? null : PROBES.get(key, probeSpec);
-    r = cached ?? simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000, ...(w?.g1_start ? { g1_states: w.g1_start } : {}) });
+    const sampled = goCycleSample(spec, probeSpec, w, slo);
+    r = cached ?? simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000, ...(w?.g1_start ? { g1_states: w.g1_start } : {}), ...(sampled ? { end_when_settled: sampled } : {}) });
     if (key !== null && !cached) PROBES.set(key, r);
     met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
     p99 = r.stopped_early ? slo : p99ms(r);
@@ -181,10 +182,32 @@ function runProbeUncached(spec: SloSearchSpec, target: number, provide: EnginePr
     window_s: probeSpec.load.duration_s,
     window_event: event,
     ...(estimated ? { estimated_from: estimated } : {}),
+    ...(r.settled_at_s !== undefined && !estimated ? { sampled_s: r.settled_at_s } : {}),
     ...(overShare !== undefined ? { over_slo_share: Math.round(overShare * 1e6) / 1e6 } : {}),
   };
   return { probe: p, run: r };
 }
+
+/**
+ * Go's sampled probe (fast mode, a window set by Go's GC cycle): the run's window ends once
+ * every node's collector cycles that the window holds are behind it — each node has ended a cycle
+ * that began inside the window, or its pacer (bytes left to its trigger, at its allocation rate)
+ * puts its next cycle past the window's end — and the backlog has drained (no window operation
+ * more than a quarter of the SLO late), at least GO_SAMPLE_MIN_S in. Each node's pacer runs on
+ * from its own state, so its cycles repeat with the same cost at the same period: a stretch that
+ * holds each of them stands for the window, its share of operations over the SLO and its p99 for
+ * the window's (a cycle weighs at least as much in the sample as in the window). A run that never
+ * settles (an overloaded probe, a cycle's backlog still growing) runs its whole window: the plain
+ * run.
+ * `steady_state_shortcut: false` turns it off.
+ */
+function goCycleSample(spec: SloSearchSpec, probeSpec: RunSpec, w: ModelWindow | null, slo_ms: number): RunHooks['end_when_settled'] | null {
+  if (w?.event?.kind !== 'go_cycle' || probeSpec.fidelity !== 'fast' || spec.steady_state_shortcut === false) return null;
+  return { after_s: GO_SAMPLE_MIN_S, lag_ms: slo_ms * SETTLED_LAG_SHARE, after_collections: true };
+}
+
+/** The shortest sample of a Go probe's window. */
+const GO_SAMPLE_MIN_S = 2;
 
 /** The followers' mean CPU utilisation over the window. */
 export function followerUtilization(r: RunResult): number | null {

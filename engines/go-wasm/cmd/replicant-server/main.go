@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"replicant/engines/go-wasm/core"
 	"replicant/engines/go-wasm/server"
@@ -30,6 +31,7 @@ func main() {
 	fsync := flag.String("fsync", "always", "when the write-ahead log is synced: always, interval or never")
 	snapshotEvery := flag.Uint64("snapshot-every", core.ServerSnapshotEvery, "durability log: a checkpoint (snapshot file, log truncated) every this many executed instances; 0 never")
 	logBound := flag.Uint64("log-bound", core.ServerLogBound, "the most executed entries the leader keeps while a peer is silent (docs/protocol.md, \"Log bound\"); 0 unbounded")
+	statusIntervalMs := flag.Uint64("status-interval-ms", 1000, "how often the status line is logged, 10 to 60000 ms")
 	mitigation := flag.String("mitigation", "none", "GC mitigation: none, blade, mitmem or both (GOGC off under a watcher; docs/mitigation.md)")
 	flag.Parse()
 	fail := func(err error) {
@@ -53,6 +55,12 @@ func main() {
 	}
 	if err := s.SetLogBound(*logBound); err != nil {
 		fail(err)
+	}
+	if *statusIntervalMs > 60000 {
+		fail(fmt.Errorf("--status-interval-ms must be between 10 and 60000"))
+	}
+	if err := s.SetStatusInterval(time.Duration(*statusIntervalMs) * time.Millisecond); err != nil {
+		fail(fmt.Errorf("--status-interval-ms: %v", err))
 	}
 	switch {
 	case *durability == "" && *dataDir != "", *durability == "log":

@@ -29,10 +29,12 @@ pub struct Args {
     /// The core's log bound (docs/protocol.md, "Log bound"); 0 lets the log grow while a peer
     /// is silent.
     pub log_bound: u64,
+    /// How often the status line is logged, in ms (10 to 60,000; default once a second).
+    pub status_interval_ms: u64,
 }
 
 pub const USAGE: &str =
-    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N]";
+    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]";
 
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut config_path = None;
@@ -45,6 +47,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     let mut fsync = "always".to_string();
     let mut snapshot_every = replicant_core::config::SERVER_SNAPSHOT_EVERY;
     let mut log_bound = replicant_core::config::SERVER_LOG_BOUND;
+    let mut status_interval_ms = crate::limits::STATUS_INTERVAL.as_millis() as u64;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -62,6 +65,9 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
             "--data-dir" => data_dir = Some(value("--data-dir")?),
             "--fsync" => fsync = value("--fsync")?,
             "--log-bound" => log_bound = whole("--log-bound", &value("--log-bound")?, 0..=1_000_000, ": between 0 and 1000000")?,
+            "--status-interval-ms" => {
+                status_interval_ms = whole("--status-interval-ms", &value("--status-interval-ms")?, 10..=60_000, ": between 10 and 60000")?
+            }
             "--snapshot-every" => {
                 snapshot_every = whole("--snapshot-every", &value("--snapshot-every")?, 0..=1_000_000, ": between 0 and 1000000")?
             }
@@ -77,7 +83,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     }
     let config_path = config_path.ok_or_else(|| format!("no configuration file given\n{USAGE}"))?;
     let id = id.ok_or_else(|| format!("no --id given\n{USAGE}"))?;
-    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every, log_bound })
+    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every, log_bound, status_interval_ms })
 }
 
 /// A flag's value as a whole number in `range`; otherwise "bad FLAG VALUE" and `rule`.
@@ -198,8 +204,12 @@ mod tests {
         assert!(parse_args(["--id", "1"].map(String::from).into_iter()).is_err());
         let a = parse_args(["c.json", "--id", "0", "--log-bound", "0", "--snapshot-every", "1000000"].map(String::from).into_iter()).unwrap();
         assert_eq!((a.log_bound, a.snapshot_every), (0, 1_000_000));
+        assert_eq!(a.status_interval_ms, 1000);
+        let a = parse_args(["c.json", "--id", "0", "--status-interval-ms", "100"].map(String::from).into_iter()).unwrap();
+        assert_eq!(a.status_interval_ms, 100);
         for (flag, value, said) in [
             ("--log-bound", "1000001", "bad --log-bound \"1000001\": between 0 and 1000000"),
+            ("--status-interval-ms", "9", "bad --status-interval-ms \"9\": between 10 and 60000"),
             ("--snapshot-every", "x", "bad --snapshot-every \"x\": between 0 and 1000000"),
             ("--threads", "0", "bad --threads \"0\""),
             ("--stats-every", "-3", "bad --stats-every \"-3\""),

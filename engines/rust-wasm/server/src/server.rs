@@ -39,13 +39,13 @@ impl Shared {
         )
     }
 
-    /// Logs the status line every STATUS_INTERVAL, and says when a limit turned work away in
-    /// the last interval.
-    pub(crate) async fn run_status(self: Arc<Self>) {
+    /// Logs the status line every `every` (--status-interval-ms; STATUS_INTERVAL by default),
+    /// and says when a limit turned work away in the last interval.
+    pub(crate) async fn run_status(self: Arc<Self>, every: Duration) {
         let c = &self.counters;
         let (mut shed, mut dropped, mut refused, mut groups, mut batches) = (0, 0, 0, 0, 0);
         loop {
-            tokio::time::sleep(STATUS_INTERVAL).await;
+            tokio::time::sleep(every).await;
             let view = read_core_view(&self.core.lock().unwrap_or_else(|p| p.into_inner()).node.inspect());
             let n = c.shed_retries.load(Ordering::Relaxed);
             if n > shed {
@@ -154,7 +154,7 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
     for p in (0..num_peers).filter(|&p| p != id) {
         tokio::spawn(peer_writer(Arc::clone(&shared), p, cfg.peers[p as usize]));
     }
-    tokio::spawn(Arc::clone(&shared).run_status());
+    tokio::spawn(Arc::clone(&shared).run_status(Duration::from_millis(args.status_interval_ms)));
     {
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {

@@ -219,6 +219,11 @@ public final class Node {
         return Inspect.inspect(this);
     }
 
+    /** Role, ballot, leader, log positions, replay backlog and elections: inspect's fields a status line reports, cheap at any log size. */
+    public String statusFields() {
+        return Inspect.statusFields(this);
+    }
+
     void badEvent() {
         counters.badEvents++;
         effects.add(new Effect(EffectType.ERROR));

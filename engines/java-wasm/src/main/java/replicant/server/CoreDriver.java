@@ -94,6 +94,16 @@ final class CoreDriver {
         }
     }
 
+    /** What a status line needs from the core (Node.statusFields), under the lock for as short as that takes. */
+    String statusFields() {
+        lock.lock();
+        try {
+            return node.statusFields();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Delivers every timer due by now (what the timer thread does when it wins the lock). */
     void deliverDue() {
         lock.lock();

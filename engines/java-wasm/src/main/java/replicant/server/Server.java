@@ -290,17 +290,17 @@ final class Server {
         }
     }
 
-    /** Logs the status line every STATUS_INTERVAL_MS, and says when a limit turned work away in the last interval. */
+    /** Logs the status line every --status-interval-ms (STATUS_INTERVAL_MS by default), and says when a limit turned work away in the last interval. */
     private void runStatus() {
         warmStopPath(); // before the first status line, which the nemesis waits on
         long shed = 0, dropped = 0, refused = 0, groups = 0, batches = 0;
         for (;;) {
             try {
-                Thread.sleep(Limits.STATUS_INTERVAL_MS);
+                Thread.sleep(args.statusIntervalMs);
             } catch (InterruptedException e) {
                 return;
             }
-            String inspect = core.inspect();
+            String coreFields = core.statusFields();
             long n = counters.shedRetries.get();
             if (n > shed) {
                 log("limit: answered " + (n - shed) + " client requests retry (in flight: " + counters.inFlight.get()
@@ -321,7 +321,7 @@ final class Server {
             }
             long g = counters.walGroups.get(), b = counters.walBatches.get();
             counters.readJvmMemory();
-            log(Status.statusLine(Status.readCoreView(inspect), counters, Status.groupMean(g - groups, b - batches)));
+            log(Status.statusLine(Status.readCoreView(coreFields), counters, Status.groupMean(g - groups, b - batches)));
             groups = g;
             batches = b;
             counters.timerLateMaxUs.set(0);

@@ -16,7 +16,7 @@ import replicant.core.Json;
 final class ServerConfig {
     static final String USAGE =
             "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]"
-                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N]";
+                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]";
 
     /** A problem with the command line or the configuration; the server exits with status 2. */
     static final class BadConfig extends Exception {
@@ -40,6 +40,8 @@ final class ServerConfig {
         long snapshotEvery = replicant.core.Config.SERVER_SNAPSHOT_EVERY;
         /** The core's log bound (docs/protocol.md, "Log bound"); 0 lets the log grow while a peer is silent. */
         long logBound = replicant.core.Config.SERVER_LOG_BOUND;
+        /** How often the status line is logged, in ms (10 to 60,000). */
+        long statusIntervalMs = Limits.STATUS_INTERVAL_MS;
         /** GC mitigation: none, blade, mitmem or both (docs/mitigation.md). */
         replicant.core.Mitigation.Mode mitigation = replicant.core.Mitigation.Mode.NONE;
     }
@@ -76,6 +78,10 @@ final class ServerConfig {
                 case "--log-bound":
                     a.logBound = nonNegative("--log-bound", value != null ? value : next(argv, ++i, "--log-bound"));
                     if (a.logBound > 1_000_000) throw new BadConfig("--log-bound must be between 0 and 1000000");
+                    break;
+                case "--status-interval-ms":
+                    a.statusIntervalMs = nonNegative("--status-interval-ms", value != null ? value : next(argv, ++i, "--status-interval-ms"));
+                    if (a.statusIntervalMs < 10 || a.statusIntervalMs > 60_000) throw new BadConfig("--status-interval-ms must be between 10 and 60000");
                     break;
                 case "--snapshot-every":
                     a.snapshotEvery = nonNegative("--snapshot-every",

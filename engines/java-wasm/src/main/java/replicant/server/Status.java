@@ -61,7 +61,7 @@ final class Status {
         }
     }
 
-    /** The core's side of a status line, read from its inspect JSON. */
+    /** The core's side of a status line, read from its status fields (inspect's spelling: Node.statusFields). */
     static final class CoreView {
         String role = "?";
         String leader = "null";

@@ -1,0 +1,72 @@
+// Go's sampled probe (search/slo.ts, goCycleSample) against the plain run. A Go probe's window is
+// set by the GC cycle; the sampled run ends its window once every node's cycle that the window
+// holds is behind it (ended, or by the node's pacer not due before the window's end) and the
+// backlog has drained. Both must reach the same verdict, count the same share of operations over
+// the SLO within 0.5 percentage points and put the p99 within 10 %. Where the sample cannot end
+// early (overloaded probes, Go at 5 GiB) and where it does not apply (C++, Java: their own
+// shortcut), the probe is the plain run itself.
+import { describe, expect, it } from 'vitest';
+import type { EngineName, SloProbe } from '../api.ts';
+import { runProbe } from '../search/slo.ts';
+import { fidelitySearchSpec } from '../fidelity/specs.ts';
+
+function bothWays(engine: EngineName, gib: number, rate: number): { sampled: SloProbe; plain: SloProbe } {
+  const spec = fidelitySearchSpec(engine, 'A', gib, 8);
+  const sampled = runProbe({ ...spec, steady_state_shortcut: true }, rate, null, {}).probe;
+  const plain = runProbe({ ...spec, steady_state_shortcut: false }, rate, null, {}).probe;
+  return { sampled, plain };
+}
+
+function expectAgrees(sampled: SloProbe, plain: SloProbe): void {
+  expect(plain.sampled_s).toBeUndefined();
+  expect(sampled.window_s).toBe(plain.window_s);
+  expect(sampled.met).toBe(plain.met);
+  expect(Math.abs(sampled.over_slo_share! - plain.over_slo_share!)).toBeLessThanOrEqual(0.005);
+  expect(Math.abs(sampled.p99_ms / plain.p99_ms - 1), `p99 ${sampled.p99_ms} ms against ${plain.p99_ms} ms`).toBeLessThanOrEqual(0.1);
+}
+
+describe("Go's sampled probe against the plain run", () => {
+  // 6 GiB near its answer (42.6 Kops/s): cycles every ~1.9 s on each node, the window 10 s.
+  for (const [rate, met] of [
+    [42_636, true],
+    [44_196, false],
+  ] as const) {
+    it(`Go A at 6 GiB, ${rate} ops/s: the same verdict (${met ? 'met' : 'missed'}) from a sample of about a fifth of the window`, () => {
+      const { sampled, plain } = bothWays('go', 6, rate);
+      expectAgrees(sampled, plain);
+      expect(plain.met).toBe(met);
+      expect(sampled.sampled_s!).toBeLessThan(plain.window_s! / 3);
+    });
+  }
+
+  // 8 GiB at its answer (49.6 Kops/s): the p99 (6.7 ms) is made by the cycles; a sample that
+  // held none of them would read ~1 ms.
+  it('Go A at 8 GiB, 49600 ops/s: the cycles that make the p99 are in the sample', () => {
+    const { sampled, plain } = bothWays('go', 8, 49_600);
+    expectAgrees(sampled, plain);
+    expect(sampled.sampled_s).toBeDefined();
+    expect(plain.p99_ms).toBeGreaterThan(5);
+  });
+
+  // 32 GiB at its answer: the leader's cycle (every ~8.3 s) falls late in this window; the
+  // followers' next cycles come after it (their pacers say so).
+  it('Go A at 32 GiB, 49600 ops/s: the same verdict and p99', () => {
+    const { sampled, plain } = bothWays('go', 32, 49_600);
+    expectAgrees(sampled, plain);
+    expect(sampled.sampled_s).toBeDefined();
+  });
+
+  // 5 GiB: cycles back to back, the backlog never drains: the whole window runs, as plain.
+  it('Go A at 5 GiB, 8527 ops/s: never settles, so the probe is the plain run', () => {
+    const { sampled, plain } = bothWays('go', 5, 8_527);
+    expect(sampled).toEqual(plain);
+    expect(sampled.met).toBe(false);
+  });
+
+  // C++ has no collector (no Go window event): the probe is the plain run, byte for byte.
+  it('C++ A at 32 GiB, 28458 ops/s: not sampled, the plain run', () => {
+    const { sampled, plain } = bothWays('cpp', 32, 28_458);
+    expect(sampled).toEqual(plain);
+    expect(sampled.sampled_s).toBeUndefined();
+  });
+});
