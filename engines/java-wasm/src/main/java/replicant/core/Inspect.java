@@ -14,8 +14,8 @@ final class Inspect {
     /**
      * The few figures a server's status line reports, in inspect's spelling, without the log,
      * the KV digest or anything else that grows with the state: the JVM server logs a status line
-     * up to ten times a second, and serialising the whole state for it each time kept the JIT
-     * compiling (issue 20's 180 s runs, docs/reliability.md).
+     * up to ten times a second under the core's lock, and need not serialise the log for it
+     * (issue 20's 180 s runs, docs/reliability.md).
      */
     static String statusFields(Node n) {
         StringBuilder b = new StringBuilder(192);
