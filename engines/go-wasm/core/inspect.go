@@ -5,25 +5,47 @@ import "strconv"
 // InspectKVEntries is how many KV entries (in ascending key order) Inspect lists.
 const InspectKVEntries = 64
 
-// Inspect returns the node's whole state as canonical JSON (docs/protocol.md, "Inspect").
-func (n *Node) Inspect() []byte {
-	b := []byte{'{'}
-	b = appendUintField(b, "id", n.cfg.ID, true)
-	b = appendUintField(b, "num_peers", n.cfg.NumPeers, false)
+// StatusFields returns the few figures a server's status line reports, spelled as Inspect
+// spells them, without the log, the KV entries or anything else that grows with the state:
+// the native server logs a status line up to ten times a second under the core's lock, and
+// Inspect's work there grows with the log and the store.
+func (n *Node) StatusFields() []byte {
+	b := make([]byte, 0, 192)
+	b = append(b, '{')
+	b = n.appendRoleBallotLeader(b, true)
+	b = appendUintField(b, "last_index", n.log.LastIndex(), false)
+	b = appendUintField(b, "last_executed", n.log.LastExecuted(), false)
+	b = appendUintField(b, "global_last_executed", n.log.GlobalLastExecuted(), false)
+	b = appendUintField(b, "replay_remaining", uint64(len(n.replayQueue)), false)
+	b = appendUintField(b, "elections", n.counters.Elections, false)
+	return append(b, '}')
+}
+
+// appendRoleBallotLeader writes "role", "ballot" and "leader" (null while there is none), as
+// both Inspect and StatusFields spell them.
+func (n *Node) appendRoleBallotLeader(b []byte, first bool) []byte {
 	role := "follower"
 	if n.isLeader() {
 		role = "leader"
 	} else if n.prepare != nil {
 		role = "candidate"
 	}
-	b = appendStringField(b, "role", role, false)
+	b = appendStringField(b, "role", role, first)
 	b = appendUintField(b, "ballot", n.ballot, false)
 	b = appendField(b, "leader", false)
-	if l := LeaderOf(n.ballot); l == NoLeader {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendUint(b, l, 10)
+	l := LeaderOf(n.ballot)
+	if l == NoLeader {
+		return append(b, "null"...)
 	}
+	return strconv.AppendUint(b, l, 10)
+}
+
+// Inspect returns the node's whole state as canonical JSON (docs/protocol.md, "Inspect").
+func (n *Node) Inspect() []byte {
+	b := []byte{'{'}
+	b = appendUintField(b, "id", n.cfg.ID, true)
+	b = appendUintField(b, "num_peers", n.cfg.NumPeers, false)
+	b = n.appendRoleBallotLeader(b, false)
 	b = appendBoolField(b, "commit_received", n.commitReceived, false)
 	b = appendUintField(b, "last_index", n.log.LastIndex(), false)
 	b = appendUintField(b, "last_executed", n.log.LastExecuted(), false)

@@ -62,8 +62,8 @@ func (kv *KVStore) Digest() uint64 { return kv.digest }
 
 // FirstEntries returns up to limit entries in ascending byte order of keys. Below the store's
 // size it keeps only the smallest `limit` keys seen so far, so its work and memory follow the
-// limit, not the store: Inspect asks for 64 of them on every native status line, under the
-// lock every request needs (issue 16).
+// limit, not the store: Inspect asks for 64 of them, under the lock every request needs
+// (issue 16).
 func (kv *KVStore) FirstEntries(limit int) [][2]string {
 	var keys []string
 	if limit >= len(kv.entries) {

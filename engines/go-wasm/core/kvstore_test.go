@@ -96,8 +96,8 @@ func TestFirstEntriesWithASmallLimitDoesNotCopyTheStore(t *testing.T) {
 	}
 }
 
-// go test -run X -bench FirstEntries ./core: what one native status line's Inspect spends
-// finding the first 64 keys of a YCSB-sized store (100,000 records).
+// go test -run X -bench FirstEntries ./core: what one Inspect spends finding the first 64 keys
+// of a YCSB-sized store (100,000 records).
 func BenchmarkFirstEntries100k(b *testing.B) {
 	kv := NewKVStore()
 	for i := 0; i < 100_000; i++ {

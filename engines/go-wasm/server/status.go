@@ -56,14 +56,15 @@ func groupMean(groups, batches uint64) string {
 	return strconv.FormatFloat(float64(batches)/float64(groups), 'f', 2, 64)
 }
 
-// coreView is the core's side of a status line, read from its Inspect JSON.
+// coreView is the core's side of a status line, read from its StatusFields JSON (Inspect's
+// spelling, so Inspect's output reads the same).
 type coreView struct {
 	role, leader                                             string
 	ballot, elections, lastIndex, lastExecuted, gle, replays uint64
 }
 
 // fieldText returns the raw text of the first `"key":value` in js (value up to , or }); in
-// canonical Inspect output the first "ballot" and "leader" keys are the node's own.
+// canonical StatusFields and Inspect output the first "ballot" and "leader" keys are the node's own.
 func fieldText(js []byte, key string) string {
 	needle := []byte(`"` + key + `":`)
 	at := bytes.Index(js, needle)
@@ -135,7 +136,7 @@ func (s *Server) runStatus() {
 			s.mu.Unlock()
 			return
 		}
-		v := readCoreView(s.node.Inspect())
+		v := readCoreView(s.node.StatusFields())
 		s.mu.Unlock()
 		c := &s.counters
 		if n := c.shedRetries.Load(); n > shed {
