@@ -427,7 +427,7 @@ impl Node {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::command::ResultType;
 
@@ -437,19 +437,19 @@ mod tests {
     }
 
     /// A tiny in-test network: delivers every sent message at once, in order.
-    struct TestCluster {
-        nodes: Vec<Node>,
+    pub(crate) struct TestCluster {
+        pub(crate) nodes: Vec<Node>,
     }
 
     impl TestCluster {
-        fn new(n: u64) -> TestCluster {
+        pub(crate) fn new(n: u64) -> TestCluster {
             check_invariants_on();
             let nodes = (0..n).map(|i| Node::new(Config { id: i, num_peers: n, seed: i + 1, ..Config::default() })).collect();
             TestCluster { nodes }
         }
 
         /// Steps node `id` with `ev`, delivers everything that follows, returns the replies.
-        fn run(&mut self, id: u64, ev: Event) -> Vec<(u64, Result)> {
+        pub(crate) fn run(&mut self, id: u64, ev: Event) -> Vec<(u64, Result)> {
             let mut queue = VecDeque::from([(id, ev)]);
             let mut replies = Vec::new();
             while let Some((to, ev)) = queue.pop_front() {
@@ -465,7 +465,7 @@ mod tests {
         }
     }
 
-    fn client(client_id: u64, line: &str) -> Event {
+    pub(crate) fn client(client_id: u64, line: &str) -> Event {
         Event::Client { client_id, request_id: 1, line: line.as_bytes().to_vec() }
     }
 

@@ -46,7 +46,7 @@ impl Shared {
         let (mut shed, mut dropped, mut refused, mut groups, mut batches) = (0, 0, 0, 0, 0);
         loop {
             tokio::time::sleep(every).await;
-            let view = read_core_view(&self.core.lock().unwrap_or_else(|p| p.into_inner()).node.inspect());
+            let view = read_core_view(&self.core.lock().unwrap_or_else(|p| p.into_inner()).node.status_fields());
             let n = c.shed_retries.load(Ordering::Relaxed);
             if n > shed {
                 self.log(&format!(

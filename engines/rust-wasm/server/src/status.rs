@@ -55,7 +55,8 @@ pub fn group_mean(groups: u64, batches: u64) -> String {
     format!("{:.2}", batches as f64 / groups as f64)
 }
 
-/// The core's side of a status line, read from its Inspect JSON.
+/// The core's side of a status line, read from its status fields (inspect's spelling:
+/// `Node::status_fields`).
 #[derive(Debug, PartialEq)]
 pub struct CoreView {
     pub role: String,
@@ -132,6 +133,19 @@ mod tests {
             br#"{"id":1,"num_peers":3,"role":"leader","ballot":257,"leader":1,"commit_received":false,"log":[{"ballot":2,"index":1}],"counters":{"events":9,"elections":2}}"#,
         );
         assert_eq!(v, CoreView { role: "leader".into(), leader: "1".into(), ballot: 257, elections: 2, last_index: 0, last_executed: 0, global_last_executed: 0, replay_remaining: 0 });
+    }
+
+    /// The status loop reads `Node::status_fields`, not inspect: both must give the same view.
+    #[test]
+    fn reads_the_same_view_from_status_fields_as_from_inspect() {
+        use replicant_core::{Config, Event, TimerName};
+        let mut node = replicant_core::Node::new(Config { id: 0, num_peers: 1, ..Config::default() });
+        assert_eq!(read_core_view(&node.status_fields()), read_core_view(&node.inspect()));
+        node.step(Event::Timer(TimerName::Election));
+        node.step(Event::Client { client_id: 1, request_id: 1, line: b"put k v".to_vec() });
+        let v = read_core_view(&node.status_fields());
+        assert_eq!((v.role.as_str(), v.leader.as_str(), v.elections, v.last_executed), ("leader", "0", 1, 1));
+        assert_eq!(v, read_core_view(&node.inspect()));
     }
 
     #[test]
