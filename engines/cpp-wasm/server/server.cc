@@ -225,7 +225,7 @@ void Server::RunStatus() {
     CoreView core;
     {
       std::lock_guard<std::mutex> lk(mu_);
-      core = ReadCoreView(node_->Inspect());
+      core = ReadCoreView(node_->StatusFields());
     }
     const uint64_t now_shed = counters_.shed_retries.load(std::memory_order_relaxed);
     const uint64_t now_dropped = counters_.dropped_sends.load(std::memory_order_relaxed);

@@ -39,7 +39,8 @@ struct DriverCounters {
 // counters, "0.00" when there was none: above 1, requests shared a sync (the group commit).
 std::string GroupMean(uint64_t groups, uint64_t batches);
 
-// The core's side of a status line, read from its Inspect JSON.
+// The core's side of a status line, read from its status fields (Inspect's spelling:
+// Node::StatusFields).
 struct CoreView {
   std::string role = "?";
   std::string leader = "null";  // a node id, or null
@@ -51,8 +52,8 @@ struct CoreView {
   uint64_t replay_remaining = 0;
 };
 
-// ReadCoreView picks role, leader, ballot and counters.elections out of an Inspect object
-// (canonical: the first "ballot" and "leader" keys are the node's own).
+// ReadCoreView picks role, leader, ballot and counters.elections out of an Inspect object or
+// Node::StatusFields (canonical: the first "ballot" and "leader" keys are the node's own).
 CoreView ReadCoreView(std::string_view inspect_json);
 
 // StatusLine renders `status {...}` (without a newline); wal_mean is the mean group size since

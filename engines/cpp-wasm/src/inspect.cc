@@ -1,5 +1,6 @@
 // The inspect view: the node's whole state as one canonical object (docs/protocol.md,
-// "Inspect"). Mirrors engines/go-wasm/core/inspect.go.
+// "Inspect"). Mirrors engines/go-wasm/core/inspect.go. Also the status fields, the part of it a
+// server's status line reports (Java's Inspect.statusFields).
 #include "codec.h"
 #include "json.h"
 #include "node.h"
@@ -20,17 +21,14 @@ std::string Hex16(uint64_t v) {
 
 }  // namespace
 
-std::string Node::Inspect() const {
-  std::string b = "{";
-  AppendUintField(b, "id", cfg_.id, true);
-  AppendUintField(b, "num_peers", cfg_.num_peers, false);
+void Node::AppendRoleBallotLeader(std::string& b, bool first) const {
   const char* role = "follower";
   if (IsLeader()) {
     role = "leader";
   } else if (prepare_ != nullptr) {
     role = "candidate";
   }
-  AppendStringField(b, "role", role, false);
+  AppendStringField(b, "role", role, first);
   AppendUintField(b, "ballot", ballot_, false);
   AppendField(b, "leader", false);
   if (LeaderOf(ballot_) == kNoLeader) {
@@ -38,6 +36,25 @@ std::string Node::Inspect() const {
   } else {
     AppendUint(b, LeaderOf(ballot_));
   }
+}
+
+std::string Node::StatusFields() const {
+  std::string b = "{";
+  AppendRoleBallotLeader(b, true);
+  AppendUintField(b, "last_index", log_.LastIndex(), false);
+  AppendUintField(b, "last_executed", log_.LastExecuted(), false);
+  AppendUintField(b, "global_last_executed", log_.GlobalLastExecuted(), false);
+  AppendUintField(b, "replay_remaining", replay_queue_.size(), false);
+  AppendUintField(b, "elections", counters_.elections, false);
+  b.push_back('}');
+  return b;
+}
+
+std::string Node::Inspect() const {
+  std::string b = "{";
+  AppendUintField(b, "id", cfg_.id, true);
+  AppendUintField(b, "num_peers", cfg_.num_peers, false);
+  AppendRoleBallotLeader(b, false);
   AppendBoolField(b, "commit_received", commit_received_, false);
   AppendUintField(b, "last_index", log_.LastIndex(), false);
   AppendUintField(b, "last_executed", log_.LastExecuted(), false);

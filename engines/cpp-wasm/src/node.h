@@ -60,6 +60,11 @@ class Node {
 
   // Inspect returns the node's whole state as canonical JSON (docs/protocol.md, "Inspect").
   std::string Inspect() const;
+  // StatusFields returns the few Inspect fields a server's status line reports (role, ballot,
+  // leader, last_index, last_executed, global_last_executed, replay_remaining, elections) in
+  // Inspect's spelling: no log and no KV, so it costs the same at any state size, while a
+  // server's status loop calls it under the core's lock up to ten times a second.
+  std::string StatusFields() const;
 
  private:
   friend struct InvariantTestAccess;  // invariants_test.cc breaks a node on purpose
@@ -114,6 +119,9 @@ class Node {
   void BadEvent();
   bool ValidMessage(const Message& m) const;
   bool IsLeader() const { return LeaderOf(ballot_) == cfg_.id; }
+  // AppendRoleBallotLeader writes "role", "ballot" and "leader" (null while there is none) as
+  // Inspect and StatusFields both spell them.
+  void AppendRoleBallotLeader(std::string& b, bool first) const;
   uint64_t Majority() const { return cfg_.num_peers / 2 + 1; }
   // Whether this node's own open prepare phase has a ballot above b. With bounded elections
   // such a candidate refuses b instead of abandoning its phase for it: when two candidates'

@@ -259,6 +259,64 @@ TEST(Node, InspectShape) {
             "\"stale_responses\":0,\"accept_timeouts\":0,\"violations\":0}}");
 }
 
+// Scalar shows a number, string or null as text, "absent" for a missing field, so that null
+// leaders and missing keys compare too.
+std::string Scalar(const JsonValue* v) {
+  if (v == nullptr) return "absent";
+  if (v->kind == JsonKind::kNull) return "null";
+  if (v->kind == JsonKind::kString) return "\"" + v->s + "\"";
+  if (v->kind == JsonKind::kNumber) return std::to_string(v->n);
+  return "not a scalar";
+}
+
+void ExpectStatusFieldsAgreeWithInspect(const Node& n) {
+  JsonValue whole, status;
+  ASSERT_TRUE(ParseJson(n.Inspect(), &whole));
+  ASSERT_TRUE(ParseJson(n.StatusFields(), &status)) << n.StatusFields();
+  for (const char* key : {"role", "ballot", "leader", "last_index", "last_executed",
+                          "global_last_executed", "replay_remaining"}) {
+    EXPECT_EQ(Scalar(whole.Find(key)), Scalar(status.Find(key))) << key;
+  }
+  const JsonValue* counters = whole.Find("counters");
+  ASSERT_NE(counters, nullptr);
+  EXPECT_EQ(Scalar(counters->Find("elections")), Scalar(status.Find("elections")));
+  EXPECT_EQ(status.fields.size(), 8u) << n.StatusFields();
+}
+
+TEST(Node, StatusFieldsAgreeWithInspectAsFollowerCandidateAndLeader) {
+  Cluster c(3, 1);
+  for (const auto& n : c.nodes) ExpectStatusFieldsAgreeWithInspect(*n);  // no leader yet
+  c.Step(1, Timer(TimerName::kElection));
+  ASSERT_EQ(c.Field(1, "role"), "candidate");  // its prepare not yet delivered
+  ExpectStatusFieldsAgreeWithInspect(*c.nodes[1]);
+  c.DeliverAll();
+  ASSERT_EQ(c.Field(1, "role"), "leader");
+  for (int i = 1; i <= 40; i++) c.Step(1, Client(7, i, "put k" + std::to_string(i) + " v" + std::to_string(i)));
+  for (const auto& n : c.nodes) ExpectStatusFieldsAgreeWithInspect(*n);  // accepts in flight
+  c.DeliverAll();
+  c.Step(1, Timer(TimerName::kCommit));
+  c.DeliverAll();
+  for (const auto& n : c.nodes) ExpectStatusFieldsAgreeWithInspect(*n);
+}
+
+TEST(Node, StatusFieldsStayTheSameSizeWhileInspectGrowsWithTheLogAndStore) {
+  Cluster c(3, 1);
+  c.Step(0, Timer(TimerName::kElection));
+  c.DeliverAll();
+  ASSERT_EQ(c.Field(0, "role"), "leader");
+  const std::string before = c.nodes[0]->StatusFields();
+  // 2,000 distinct keys, executed everywhere and still in every log (no commit round trims).
+  for (int i = 1; i <= 2000; i++) c.Step(0, Client(7, i, "put key" + std::to_string(i) + " value" + std::to_string(i)));
+  c.DeliverAll();
+  ASSERT_EQ(c.Field(0, "last_executed"), "2000");
+  const std::string status = c.nodes[0]->StatusFields();
+  const std::string inspect = c.nodes[0]->Inspect();
+  EXPECT_LE(status.size(), before.size() + 8) << status;
+  EXPECT_GT(inspect.size(), 100 * status.size())
+      << "inspect " << inspect.size() << " chars, status fields " << status.size();
+  ExpectStatusFieldsAgreeWithInspect(*c.nodes[0]);
+}
+
 TEST(Node, SameEventsSameBytes) {
   Cluster a(3, 11), b(3, 11);
   for (Cluster* c : {&a, &b}) {
