@@ -8,10 +8,12 @@ import type { SettingResult } from './measure.ts';
 import type { BenchOptions } from './plan.ts';
 import { combineRepetitions, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 
+type SettingSummary = Omit<SettingResult, 'probes' | 'nodes'>;
+
 /** One setting's result as its details file holds it (the inverse of detailsLines, without the
  * histograms and usage timelines that file leaves out). */
 export function readDetails(text: string): SettingResult {
-  let summary: Omit<SettingResult, 'probes' | 'nodes'> | null = null;
+  let summary: SettingSummary | null = null;
   const probes: SettingResult['probes'] = [];
   const nodes: SettingResult['nodes'] = [];
   for (const [i, line] of text.split('\n').entries()) {
@@ -23,7 +25,7 @@ export function readDetails(text: string): SettingResult {
       throw new Error(`details line ${i + 1} is not JSON: ${(e as Error).message}`);
     }
     const { type, ...rest } = parsed;
-    if (type === 'setting') summary = rest as unknown as typeof summary;
+    if (type === 'setting') summary = rest as unknown as SettingSummary;
     else if (type === 'probe') probes.push(rest as unknown as SettingResult['probes'][number]);
     else if (type === 'node') nodes.push(rest as unknown as SettingResult['nodes'][number]);
     else throw new Error(`details line ${i + 1} has an unknown type ${JSON.stringify(type)}`);
