@@ -8,11 +8,12 @@
 // current resident memory (/proc VmHWM, VmRSS), its role, elections and dropped peer messages
 // (its last status line) are printed with the load time and the load average. The default
 // value size makes 100,000 records about the benchmark's 52.3 MB of YCSB data.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
-import { ReplicantClient } from './client.ts';
+import { ReplicantClient, waitUntil } from './client.ts';
+import { eachVariantRotated, parseVariants, type ServerVariant } from './server-variants.ts';
 
 interface NodeMemory {
   node: number;
@@ -73,6 +74,10 @@ async function loadOnce(engine: EngineName, records: number, valueBytes: number,
       }),
     );
     const load_s = (Date.now() - t0) / 1000;
+    // Each node's next status line (once a second) tells its role and counters after the load.
+    const statusLines = (node: number) => readFileSync(cluster.logPath(node), 'utf8').split('status {').length;
+    const atLoadEnd = cluster.processes.map((_, node) => statusLines(node));
+    await waitUntil(() => atLoadEnd.every((n, node) => statusLines(node) > n), 5000);
     const load_avg_1m = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
     const nodes = cluster.processes.map((p, node): NodeMemory => {
       const { hwm, rss } = residentKib(p!.pid!);
@@ -99,27 +104,20 @@ const { values } = parseArgs({
 });
 const engine = values.engine as EngineName;
 if (!ENGINE_NAMES.includes(engine)) fail(`unknown engine ${JSON.stringify(engine)}; choose from ${ENGINE_NAMES.join(', ')}`);
-const variants = (values.variants ?? '').split(',').filter(Boolean).map((v) => {
-  const at = v.indexOf('=');
-  if (at <= 0) fail(`--variants takes name=path pairs separated by commas, not ${JSON.stringify(v)}`);
-  const path = v.slice(at + 1);
-  if (!existsSync(path)) fail(`variant ${v.slice(0, at)}: no server at ${path}`);
-  return { name: v.slice(0, at), path };
-});
-if (variants.length < 1) fail('--variants needs at least one name=path pair');
+let variants: ServerVariant[] = [];
+try {
+  variants = parseVariants(values.variants, 1);
+} catch (e) {
+  fail((e as Error).message);
+}
 const [repetitions, records, valueBytes, clients] = [values.repetitions, values.records, values['value-bytes'], values.clients].map(Number) as [number, number, number, number];
 if (![repetitions, records, valueBytes, clients].every((n) => Number.isInteger(n) && n >= 1))
   fail('--repetitions, --records, --value-bytes and --clients must be positive integers');
 
-const overrideVariable = `REPLICANT_SERVER_${engine.toUpperCase()}`;
 const runs: LoadRun[] = [];
-for (let repetition = 1; repetition <= repetitions; repetition++) {
-  const shift = (repetition - 1) % variants.length;
-  for (const v of [...variants.slice(shift), ...variants.slice(0, shift)]) {
-    process.env[overrideVariable] = v.path; // the launcher reads it as it spawns each server
-    const run: LoadRun = { variant: v.name, repetition, ...(await loadOnce(engine, records, valueBytes, clients)) };
-    runs.push(run);
-    console.log(JSON.stringify(run));
-    if (values.out) writeFileSync(values.out, runs.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  }
-}
+await eachVariantRotated(engine, variants, repetitions, async (v, repetition) => {
+  const run: LoadRun = { variant: v.name, repetition, ...(await loadOnce(engine, records, valueBytes, clients)) };
+  runs.push(run);
+  console.log(JSON.stringify(run));
+  if (values.out) writeFileSync(values.out, runs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+});
