@@ -35,8 +35,12 @@ constexpr std::chrono::milliseconds kMaxPeerMessageAge{1000};
 constexpr std::chrono::milliseconds kMaxPeerWriteStall{1000};
 // The kernel's send buffer of a link and receive buffer of a peer connection: the bytes the
 // kernel keeps for a stopped peer, where neither age nor size limits reach them (autotuned,
-// loopback buffers held megabytes: seconds of stale traffic).
-constexpr int kPeerSocketBufferBytes = 32 << 10;
+// loopback buffers held megabytes: seconds of stale traffic). As large as the peer queue, so
+// one batch goes into the kernel in one write: at 32 KiB a link moved about 128 KiB per wake-up
+// of the reader, below a leader's rate on a loaded machine while it loads 1 KB records, so the
+// queue overflowed, followers lost accepts, and elections and snapshots followed (issue 16;
+// data/native/2026-11-28-rust-followers).
+constexpr int kPeerSocketBufferBytes = static_cast<int>(kMaxPeerQueueBytes);
 // How often a node logs its status line (--status-interval-ms sets another, for tests that
 // time an event more finely than a second).
 constexpr std::chrono::milliseconds kStatusInterval{1000};
