@@ -197,6 +197,40 @@ describe('G1', () => {
     expect(aged[7]! - once[7]!).toBeCloseTo((0.0625 * 0.6 * 32 * GiB * 1.5) / 8 / 1e6, 0);
   });
 
+  // The window's dry run (run/measurement.ts) counts a millisecond's updates at once, and eden()
+  // is kept between collections: neither may change what the collector does.
+  it('updates counted at once, and a state set over a used collector, give the pauses counted one by one from that state', () => {
+    const params = { ...g1, heap_bytes: 8 * GiB, pause_goal_ms: 200, max_tenuring_threshold: 15, survivor_target_fraction: 0.0625 };
+    const feed = (rt: G1Runtime, from_us: number, steps: number, bulk: boolean) => {
+      for (let i = 0; i < steps; i++) {
+        const updates = 5 + (i % 4); // 5-8 updates a millisecond, 20 kB each operation
+        if (bulk) rt.onUpdate(updates);
+        else for (let u = 0; u < updates; u++) rt.onUpdate();
+        rt.charge(from_us + i * 1000, 2 * updates * 20_000, 2 * updates);
+      }
+    };
+    const pauses = (rt: G1Runtime) => rt.events.map((e) => `${e.kind} ${e.t_s} ${e.pause_ms}`);
+    const one = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    const bulk = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    feed(one, 0, 200_000, false);
+    feed(bulk, 0, 200_000, true);
+    expect(pauses(one).length).toBeGreaterThan(10);
+    expect(pauses(bulk)).toEqual(pauses(one));
+    // A collector that has run (its eden asked many times) given a fresh one's state collects as
+    // the fresh one does from it.
+    const state = one.state();
+    const fresh = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    fresh.setState(state);
+    const used = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    feed(used, 0, 50_000, true);
+    used.setState(state);
+    const before = used.events.length;
+    feed(fresh, 0, 100_000, true);
+    feed(used, 0, 100_000, true);
+    expect(pauses(fresh).length).toBeGreaterThan(3);
+    expect(pauses(used).slice(before)).toEqual(pauses(fresh));
+  });
+
   it('GC threads follow the cores: ParallelGCThreads = n up to 8, then 8 + 5/8 of the rest; ConcGCThreads a quarter', () => {
     expect(g1GcThreads(2)).toEqual({ parallel: 2, concurrent: 1 });
     expect(g1GcThreads(4)).toEqual({ parallel: 4, concurrent: 1 });

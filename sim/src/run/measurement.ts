@@ -475,7 +475,13 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
       if (snap && g1.state && t % 1_000_000 === 0) snapshots.push({ t_s: t / 1e6, state: g1.state.call(rt) });
       if (rt.onUpdate) {
         updatesDue += updatesPerStep;
-        for (; updatesDue >= 1; updatesDue--) rt.onUpdate();
+        // The whole updates due, at once: taking 1 away n times is exact below 2^53, so this
+        // leaves the same remainder.
+        if (updatesDue >= 1) {
+          const due = Math.floor(updatesDue);
+          updatesDue -= due;
+          rt.onUpdate(due);
+        }
       }
       rt.charge(t, bytesPerOp * opsPerStep, 0);
       if (rt.oom_at_us !== null || rt.events.length >= max_events) return;
