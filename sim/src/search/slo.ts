@@ -6,7 +6,7 @@ import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts';
 import { SpecError, resolveSpec } from '../run/spec.ts';
 import { GIB } from '../models/node-model.ts';
-import { modelWindow, type ModelWindow } from '../run/measurement.ts';
+import { modelWindow, QUIET_SAMPLE_MIN_S, type ModelWindow } from '../run/measurement.ts';
 import { memoryFreeKey, probeKey, ProbeCache, RunMemo } from './probe-cache.ts';
 import { windowQuantile_us } from './window-quantile.ts';
 import type { LatencyHistogram } from '../metrics/histogram.ts';
@@ -112,9 +112,8 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
 
 /** A run has settled when no window operation is more than this share of the SLO late. */
 const SETTLED_LAG_SHARE = 0.25;
-/** A quiet sample may end once it has run this long with no operation slower than
- * QUIET_CALM_SHARE of the SLO. */
-const QUIET_SAMPLE_MIN_S = 3;
+/** A quiet sample may end once it has run QUIET_SAMPLE_MIN_S with no operation slower than
+ * this share of the SLO. */
 const QUIET_CALM_SHARE = 0.5;
 
 function spectrumAt(spectrum: [number, number][], percentile: number): number {
