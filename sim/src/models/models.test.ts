@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from './cpu.ts';
-import { assistWorkPerByte_us, GoRuntime, heapGoal, markWork_us, projectedCycleEnd_us, triggerPoint } from './go-gc.ts';
+import { assistWorkPerByte_us, GoRuntime, heapGoal, idleWorkerYield_us, markWork_us, projectedCycleEnd_us, triggerPoint } from './go-gc.ts';
 import { ageSurvivors, edenSize, fullPauseMs, G1Runtime, g1GcThreads, goalEdenBytes, youngPauseMs } from './g1.ts';
 import { ManualMemory } from './runtime.ts';
 
@@ -31,7 +31,7 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
 
   const params = {
     gogc: 100, memory_limit_bytes: Infinity, non_heap_bytes: 0, gomaxprocs: 8, mark_ns_per_live_byte: 0.3,
-    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false, park_assists: false, start_phase: 0, chain_cycles: false,
+    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false, park_assists: false, start_phase: 0, chain_cycles: false, idle_check_us: 0, limit_headroom_fraction: 0,
   };
 
   it('a cycle starts when allocation reaches the trigger and takes 25 % of the cores', () => {
@@ -70,6 +70,64 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
     expect(without.share).toBeLessThan(0.35);
     expect(withIdle.share).toBeGreaterThan(0.9);
     expect(withIdle.duration_ms).toBeLessThan(without.duration_ms / 2);
+  });
+
+  it('with no idle core, a cycle takes the dedicated 25 % and the program keeps its cores', () => {
+    // The program keeps the 6 cores the dedicated workers leave busy: idle-time workers find
+    // nothing, so the cycle's share is the dedicated quarter (plus its two short pauses), and
+    // the program's work is done within a pause's length of when it would be without a cycle.
+    const pool = new CpuPool(8, 100_000);
+    const go = new GoRuntime({ ...params, idle_workers: true, idle_check_us: 30 }, 1 * GiB, pool);
+    let lateness_us = 0;
+    for (let t = 0; go.events.length < 2 && t < 1e9; t += 1000) {
+      // allocate up to the trigger, then little, so that assists add next to nothing
+      go.charge(t, go.collectingUntil_us() ? 1024 : 1024 * 1024, 1);
+      for (let k = 0; k < 6; k++) {
+        const iv = pool.run(t, 1000);
+        lateness_us = Math.max(lateness_us, iv.end_us - (t + 1000));
+      }
+    }
+    const e = go.events[1]!;
+    const share = e.cpu_ms / (e.duration_ms! * 8);
+    expect(share).toBeGreaterThan(0.249);
+    expect(share).toBeLessThan(0.26);
+    expect(lateness_us).toBeLessThanOrEqual(2 * params.stw_us);
+  });
+
+  it('an idle-time worker keeps a core until its next check for work (card 1.7.1: go.drain_check_bytes)', () => {
+    expect(idleWorkerYield_us(100, 100, 30)).toBe(100);
+    expect(idleWorkerYield_us(100, 101, 30)).toBe(130);
+    expect(idleWorkerYield_us(100, 160, 30)).toBe(160);
+    expect(idleWorkerYield_us(100, 161, 0)).toBe(161);
+    // A cycle on 8 idle cores: the 6 cores the dedicated workers leave go to idle-time workers
+    // when its first pause ends. Work that arrives 31 us later waits for the first check, at
+    // 60 us (29 us, counted as GC CPU); with no check period it starts at once.
+    const firstWork = (idle_check_us: number) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, idle_workers: true, idle_check_us }, 1 * GiB, pool);
+      let t = 0;
+      while (!go.collectingUntil_us()) go.charge((t += 1000), 1024 * 1024, 1);
+      const arrives = t + params.stw_us + 31;
+      go.charge(arrives, 0, 0);
+      return pool.run(arrives, 10).start_us - arrives;
+    };
+    expect(firstWork(0)).toBe(0);
+    expect(firstWork(30)).toBeCloseTo(29, 6);
+  });
+
+  it('at a binding memory limit the heap goal keeps 3 % headroom, so cycles come more often (card 1.7.1: go.limit_headroom_fraction)', () => {
+    expect(heapGoal(4 * GiB, 100, 6 * GiB, 0.5 * GiB, 0.03)).toBeCloseTo(5.5 * GiB * 0.97);
+    expect(heapGoal(4 * GiB, 100, 32 * GiB, 0.5 * GiB, 0.03)).toBe(8 * GiB); // GOGC's goal is lower: no change
+    const period_s = (limit_headroom_fraction: number) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, idle_workers: true, memory_limit_bytes: 1.5 * GiB, limit_headroom_fraction }, 1 * GiB, pool);
+      for (let t = 1; go.events.length < 3; t += 1000) go.charge(t, 100_000, 1);
+      return go.events[2]!.t_s - go.events[1]!.t_s;
+    };
+    // The runway to the trigger is 0.7 of 0.455 GiB instead of 0.7 of 0.5 GiB: cycles come
+    // about 1.1 times as often at the same allocation rate.
+    expect(period_s(0) / period_s(0.03)).toBeGreaterThan(1.08);
+    expect(period_s(0) / period_s(0.03)).toBeLessThan(1.12);
   });
 
   it('an allocation past the heap goal parks its goroutine until the cycle ends (card 1.5.0 on)', () => {

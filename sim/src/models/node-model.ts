@@ -75,6 +75,9 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           start_phase: s.go_start_phase ?? 0,
           // A card before 1.6.0 starts a back-to-back cycle only when the next event arrives.
           chain_cycles: (card.parameters['go.chain_cycles']?.value ?? 0) > 0,
+          // A card before 1.7.1 has idle-time workers that yield at once and no limit headroom.
+          idle_check_us: ((card.parameters['go.drain_check_bytes']?.value ?? 0) * param(card, 'go.mark_ns_per_live_byte')) / 1000,
+          limit_headroom_fraction: card.parameters['go.limit_headroom_fraction']?.value ?? 0,
         },
         live.data + live.log,
         pool,
