@@ -11,6 +11,7 @@ import { CARD_160_VERSION, EARLIER_DEFAULT_VERSION, card160Section } from '../fi
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
 import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
+import { CANDIDATE_171_VERSION, candidate171Section } from '../fidelity/candidate-171-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, TOLERANCE_PERCENT, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -436,6 +437,11 @@ function renderFromCsv(timing: string | null): void {
     defaultSummary: summarise(data),
     candidateSummary: summarise(cand),
   });
+  const candidate171Path = `data/fidelity-candidate-${CANDIDATE_171_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidate171Path)) && CARD.version !== CANDIDATE_171_VERSION) {
+    const c171 = readRows(candidate171Path);
+    candidate += candidate171Section(changedRows(data.map(asSection), c171.map(asSection)), CARD.version, candidateFigures(c171));
+  }
   const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;
   const candidatePath = `data/fidelity-candidate-${CANDIDATE_181_VERSION}.csv`;
   if (existsSync(join(ROOT, candidate182Path)) && existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_182_VERSION) {
