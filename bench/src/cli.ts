@@ -13,6 +13,7 @@ import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, w
 import { ProgressDisplay } from './progress.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 import { summarize } from './summary.ts';
+import { detailsDirOf, rederive } from './rederive.ts';
 import { ETCD_BINARY } from './systems.ts';
 import { BENCH_DIR, checkYcsbBuilt } from './ycsb.ts';
 import { validateResults } from './validate.ts';
@@ -80,6 +81,7 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--mitigation none|blade|mitmem|both]   (Go and Java servers only)
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
+       npm run bench -- rederive RESULTS.json…   (rows derived again from details/ beside it, in place)
 Presets: smoke (all systems, a few minutes), scaled (this 2-core machine, the paper's ratios),
 paper (the paper's full size, for bigger machines). Flags override the preset.`;
 
@@ -102,6 +104,14 @@ function installCleanup(progress: { log(m: string): void } | null): void {
 
 function timestamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+}
+
+/** The options a results file was measured with, from the command its metadata records. */
+function optionsOfCommand(command: string | undefined): BenchOptions {
+  const args = (command ?? '').replace(/^npm run bench --\s*/, '').split(/\s+/).filter(Boolean);
+  if (!command || args.some((a) => /['"]/.test(a))) throw new UsageError(`cannot read the options of the recorded command ${JSON.stringify(command)}`);
+  const { values } = parseArgs({ args, options: FLAGS, allowPositionals: false, strict: true });
+  return resolveOptions(values as Record<string, string | boolean | undefined>);
 }
 
 export function commandLine(argv: string[]): string {
@@ -233,6 +243,20 @@ async function main(): Promise<number> {
       const files = parsed.positionals.slice(1);
       if (!files.length) throw new UsageError('summarize needs one or more results.json files');
       for (const f of files) console.log(summarize(JSON.parse(readFileSync(fromCaller(f), 'utf8')) as ResultsFile) + '\n');
+      return 0;
+    }
+    if (parsed.positionals[0] === 'rederive') {
+      const files = parsed.positionals.slice(1);
+      if (!files.length) throw new UsageError('rederive needs one or more results.json files');
+      for (const f of files) {
+        const path = fromCaller(f);
+        const before = JSON.parse(readFileSync(path, 'utf8')) as ResultsFile;
+        const after = rederive(before, optionsOfCommand(before.metadata.command), detailsDirOf(path), REPO);
+        const problems = validateResults(after);
+        if (problems.length) throw new Error(`${f}: the rows derived again do not match the schema:\n  ${problems.join('\n  ')}`);
+        writeFileSync(path, JSON.stringify(after, null, 2) + '\n');
+        console.log(`${f}: ${before.rows.length} rows → ${after.rows.length}\n${summarize(after)}\n`);
+      }
       return 0;
     }
     if (parsed.positionals[0] === 'calibrate') {

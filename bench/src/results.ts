@@ -34,7 +34,9 @@ function settingNote(r: SettingResult, o: BenchOptions): string {
  * clean: every probe that decided the result was undisturbed (or met the SLO anyway);
  * bounded: a disturbed miss stopped the search above a clean rate (a lower bound);
  * disturbed: no rate could be decided — other tenants, not the system, failed the probes;
- * failed: the setting produced no probe to judge (the cluster did not start, the load failed…).
+ * failed: the setting produced no probe to judge (the cluster did not start, the load failed…),
+ * or a node exited (an OOM kill) and no probe completed a single operation: that is no latency
+ * missed at 100 ops/s but a system that did not run (issue 16: Rust at ratio 2).
  */
 export type SettingStatus = 'clean' | 'bounded' | 'disturbed' | 'failed';
 
@@ -42,7 +44,20 @@ export function settingStatus(r: SettingResult): SettingStatus {
   if (r.stopped_by && r.best) return 'bounded';
   if (!r.best && (r.stopped_by || r.floor?.disturbed)) return 'disturbed';
   if (!r.best && !r.floor) return 'failed';
+  if (!r.best && nodeExited(r) && r.probes.every((p) => p.intended.count === 0)) return 'failed';
   return 'clean';
+}
+
+/** A node of the setting exited: the cluster was restarted for it, or a node was OOM-killed. */
+function nodeExited(r: SettingResult): boolean {
+  return r.restarts > 0 || r.nodes.some((n) => n.oom_kills > 0);
+}
+
+/** Why a failed setting failed, with its evidence: the errors, and the OOM kills per node. */
+function failureEvidence(r: SettingResult): string {
+  const kills = r.nodes.some((n) => n.oom_kills > 0) ? `; OOM kills per node at the end: ${r.nodes.map((n) => n.oom_kills).join('/')}` : '';
+  const probes = r.probes.length ? `; ${r.probes.length} probe(s), none completed an operation` : '';
+  return `${r.errors.join(' | ').slice(0, 500) || 'no probe completed'}${kills}${probes}`;
 }
 
 function evidence(p: SettingResult['probes'][number]): string {
@@ -74,14 +89,15 @@ export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: stri
   const decider = r.stopped_by ?? r.floor;
   add('measurement_status', status, 'text', 'exact',
     status === 'clean' ? 'no disturbed probe decided this setting'
-      : status === 'failed' ? `no rate could be decided: the setting failed: ${r.errors.join(' | ').slice(0, 500) || 'no probe completed'}`
+      : status === 'failed' ? `no rate could be decided: the setting failed: ${failureEvidence(r)}`
         : `${status === 'bounded' ? 'search stopped early' : 'no rate could be decided'}: ${evidence(decider!)}`);
   const shownProbe = r.best ?? r.floor;
   if (shownProbe?.interference) {
     add('other_processes_cpu', shownProbe.interference.other_cores, 'vCPU', 'exact', `cores used by processes outside the benchmark during the probe reported: ${describeInterference(shownProbe.interference)}`);
   }
-  if (status === 'disturbed') {
-    // No max_throughput_slo: "< 0.1" would say the system failed, when other tenants did.
+  if (status === 'disturbed' || status === 'failed') {
+    // No max_throughput_slo: "< 0.1" would say the system ran and missed the SLO, when other
+    // tenants failed the probes (disturbed) or the system did not run at all (failed).
   } else if (r.best) {
     add('max_throughput_slo', round(r.best.target_ops_per_s / 1000), 'Kops/s', r.search.ceiling_reached || status === 'bounded' ? 'lower_bound' : 'exact',
       r.search.ceiling_reached ? 'the highest rate tried met the SLO' : status === 'bounded' ? `the search stopped at a disturbed probe of ${r.stopped_by!.target_ops_per_s} ops/s` : `bisection tolerance ${o.tolerance * 100} %`);

@@ -6,10 +6,11 @@
 // (closed-loop-window.ts), the variants' order rotated each repetition so that none always runs
 // first. Each variant's ratio to the first is taken within a repetition; the summary gives the
 // median and min–max of the ratios, with the load average and the other processes' CPU.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
 import { measureWindow, medianAndRange, type WindowFigures } from './closed-loop-window.ts';
+import { eachVariantRotated, parseVariants, type ServerVariant } from './server-variants.ts';
 
 interface Window extends WindowFigures {
   variant: string;
@@ -33,31 +34,24 @@ const { values } = parseArgs({
 });
 const engine = values.engine as EngineName;
 if (!ENGINE_NAMES.includes(engine)) fail(`unknown engine ${JSON.stringify(engine)}; choose from ${ENGINE_NAMES.join(', ')}`);
-const variants = (values.variants ?? '').split(',').filter(Boolean).map((v) => {
-  const at = v.indexOf('=');
-  if (at <= 0) fail(`--variants takes name=path pairs separated by commas, not ${JSON.stringify(v)}`);
-  const path = v.slice(at + 1);
-  if (!existsSync(path)) fail(`variant ${v.slice(0, at)}: no server at ${path}`);
-  return { name: v.slice(0, at), path };
-});
-if (variants.length < 2) fail('--variants needs at least two name=path pairs');
+let variants: ServerVariant[] = [];
+try {
+  variants = parseVariants(values.variants, 2);
+} catch (e) {
+  fail((e as Error).message);
+}
 const repetitions = Number(values.repetitions);
 const seconds = Number(values.seconds);
 const workers = Number(values.workers);
 if (![repetitions, seconds, workers].every((n) => Number.isInteger(n) && n >= 1)) fail('--repetitions, --seconds and --workers must be positive integers');
 
-const overrideVariable = `REPLICANT_SERVER_${engine.toUpperCase()}`;
 const windows: Window[] = [];
-for (let rep = 1; rep <= repetitions; rep++) {
-  const shift = (rep - 1) % variants.length;
-  for (const v of [...variants.slice(shift), ...variants.slice(0, shift)]) {
-    process.env[overrideVariable] = v.path; // the launcher reads it as it spawns each server
-    const w: Window = { variant: v.name, repetition: rep, ...(await measureWindow({ engines: [engine, engine, engine] }, seconds, workers)) };
-    windows.push(w);
-    console.log(JSON.stringify(w));
-    if (values.out) writeFileSync(values.out, windows.map((x) => JSON.stringify(x)).join('\n') + '\n');
-  }
-}
+await eachVariantRotated(engine, variants, repetitions, async (v, rep) => {
+  const w: Window = { variant: v.name, repetition: rep, ...(await measureWindow({ engines: [engine, engine, engine] }, seconds, workers)) };
+  windows.push(w);
+  console.log(JSON.stringify(w));
+  if (values.out) writeFileSync(values.out, windows.map((x) => JSON.stringify(x)).join('\n') + '\n');
+});
 
 const base = variants[0]!.name;
 console.log(`\n${engine}: ${repetitions} repetitions × ${seconds} s, ${workers} closed-loop clients, order rotated; median [min–max]`);

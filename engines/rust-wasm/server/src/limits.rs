@@ -30,7 +30,11 @@ pub const MAX_PEER_MESSAGE_AGE: Duration = Duration::from_secs(1);
 pub const MAX_PEER_WRITE_STALL: Duration = Duration::from_secs(1);
 /// The kernel's send buffer of a link and receive buffer of a peer connection: the bytes the
 /// kernel keeps for a stopped peer, where neither age nor size limits reach them (autotuned,
-/// loopback buffers held megabytes: seconds of stale traffic).
-pub const PEER_SOCKET_BUFFER_BYTES: u32 = 32 << 10;
+/// loopback buffers held megabytes: seconds of stale traffic). As large as the peer queue, so
+/// one batch (`PeerLink::take_batch`, up to 1 MiB) goes into the kernel in one write: at 32 KiB
+/// a link moved 64 KiB per wake-up of the reader, which on a loaded machine was below a
+/// leader's rate while it loads 1 KB records, so the queue overflowed, followers lost accepts,
+/// elections and snapshots followed, and a follower peaked at twice the store (issue 16).
+pub const PEER_SOCKET_BUFFER_BYTES: u32 = MAX_PEER_QUEUE_BYTES as u32;
 /// How often a node logs its status line.
 pub const STATUS_INTERVAL: Duration = Duration::from_secs(1);
