@@ -96,7 +96,8 @@ function optionValue(name: string): string | null {
 // --card FILE: the table for another model card (a candidate), passed as every spec's model_card
 // as the Lab would pass it; written to data/fidelity-candidate-<version>.csv, leaving the default's
 // table and docs/fidelity.md as they are.
-const CARD_FILE = optionValue('--card');
+// (With --native, --card names the cards to predict with; fidelity-native-cli.ts reads it.)
+const CARD_FILE = MODE === 'native' ? null : optionValue('--card');
 const CARD = CARD_FILE ? validateCard(JSON.parse(readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), CARD_FILE), 'utf8'))) : DEFAULT_CARD;
 const CANDIDATE_RUN = CARD.version !== DEFAULT_CARD.version;
 const withCard = <T extends object>(x: T): T => (CANDIDATE_RUN ? { ...x, model_card: CARD } : x);
