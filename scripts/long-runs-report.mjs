@@ -50,6 +50,7 @@ for (const f of files) {
         n.rechecked = (n.rechecked ?? 0) + 1;
         run.verdict = recheck;
         run.problems = (run.problems ?? []).filter((p) => !p.startsWith('Porcupine could not decide'));
+        if (recheck.verdict === 'violation') run.problems.push(`Porcupine (re-checked): not linearizable on keys ${recheck.violating_keys.join(', ')}`);
       }
       const verdict = run.verdict?.verdict ?? 'undecided';
       if (verdict === 'linearizable') n.linearizable++;

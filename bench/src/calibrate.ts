@@ -104,6 +104,17 @@ export async function coreAllocation(name: EngineName, commands: string[], warmu
   }
 }
 
+/** One measured parameter from its repetitions: the median (the mean of the middle two for an
+ * even count), every repetition's value and note kept in the note. */
+export function medianParameter(samples: { value: number; note: string }[], unit: string): CardParameter {
+  if (!samples.length) throw new Error('no repetition measured');
+  const xs = samples.map((x) => x.value).sort((a, b) => a - b);
+  const mid = xs.length >> 1;
+  const median = xs.length % 2 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
+  const head = samples.length === 1 ? '' : `Median of ${samples.length} repetitions (${samples.map((x) => x.value).join(', ')} ${unit}; min ${xs[0]}, max ${xs.at(-1)}). `;
+  return { value: Math.round(median * 10) / 10, unit, source: 'measured', note: head + samples.map((x) => x.note).join(' | ') };
+}
+
 export async function runCalibration(flags: Record<string, string | boolean | undefined>, command: string): Promise<number> {
   const engines = ((flags.engine as string | undefined) ?? ENGINE_NAMES.join(',')).split(',') as EngineName[];
   for (const e of engines) if (!ENGINE_NAMES.includes(e)) throw new UsageError(`calibrate --engine: ${JSON.stringify(e)} is not a Replicant engine (${ENGINE_NAMES.join(', ')})`);
@@ -124,6 +135,9 @@ export async function runCalibration(flags: Record<string, string | boolean | un
   const where = `bench calibrate, ${date}, commit ${commit.slice(0, 12)}, ${machine.vcpus}-core ${machine.cpu_model}`;
   const parameters: Record<string, CardParameter> = {};
   const scratch = join(BENCH_DIR, 'runs', `calibrate-${process.pid}`);
+  // The plan runs every setting --repetitions times (3 by default): each parameter is the
+  // median of its repetitions, with all of them in its note (the last one used to overwrite).
+  const cpuSamples = new Map<string, { value: number; note: string }[]>();
   for (const planned of buildPlan(options)) {
     // No memory limit at all: these are per-operation costs, not what a tight heap does to them.
     const setting = { ...planned, memory_bytes: 0 };
@@ -136,10 +150,13 @@ export async function runCalibration(flags: Record<string, string | boolean | un
     }
     const w = setting.workload;
     const note = `${where}; YCSB workload ${w.toUpperCase()} at ${m.achieved_ops_per_s} ops/s open loop, ${setting.records} records, no memory limit, nodes sharing cpuset ${options.node_cpus}, cgroup cpuacct over ${options.duration_s} s; intended p99 ${m.p99_ms?.toFixed(1) ?? '?'} ms; background load from other tenants ${m.background_cores} cores`;
-    parameters[`${e}.cpu_us_per_op.leader.${w}`] = { value: Math.round(m.leader_us_per_op * 10) / 10, unit: 'us', source: 'measured', note };
-    parameters[`${e}.cpu_us_per_op.follower.${w}`] = { value: Math.round(m.follower_us_per_op * 10) / 10, unit: 'us', source: 'measured', note };
+    for (const [role, v] of [['leader', m.leader_us_per_op], ['follower', m.follower_us_per_op]] as const) {
+      const key = `${e}.cpu_us_per_op.${role}.${w}`;
+      cpuSamples.set(key, [...(cpuSamples.get(key) ?? []), { value: Math.round(v * 10) / 10, note: `repetition ${setting.repetition}: ${note}` }]);
+    }
     console.log(`  CPU per op: leader ${m.leader_us_per_op.toFixed(1)} µs, follower ${m.follower_us_per_op.toFixed(1)} µs`);
   }
+  for (const [key, samples] of cpuSamples) parameters[key] = medianParameter(samples, 'us');
   for (const e of engines) {
     for (const [w, reads] of [['a', 0.5], ['b', 0.95]] as const) {
       try {

@@ -31,6 +31,9 @@ type Verdict struct {
 	// LeftOutUnknownWrites are the unknown writes the deciding check left out (relax.go): only a
 	// linearizable verdict leaves any out, and Checked then counts without them.
 	LeftOutUnknownWrites int `json:"left_out_unknown_writes"`
+	// ValuesOnly: the violation was shown on the history's puts and value-returning gets alone
+	// (values.go), which proves it for the whole history; Checked then counts those.
+	ValuesOnly bool `json:"values_only"`
 	Keys                 int `json:"keys"`
 	// ViolatingKeys are the keys whose sub-history has no linearization.
 	ViolatingKeys []string `json:"violating_keys"`
@@ -47,13 +50,18 @@ type Checked struct {
 
 // Check runs Porcupine over the history with the key-value model. A timeout of 0 means none.
 //
-// It first checks relaxed histories (relax.go): a linearizable one decides, since leaving out
-// unknown writes only takes linearizations away. The relaxed checks share at most half of the
-// timeout; the full history, the only one whose violation counts, gets what is left.
+// It first runs the value check (values.go): a violation there is one of the full history. Then
+// it checks relaxed histories (relax.go): a linearizable one decides, since leaving out unknown
+// writes only takes linearizations away. These checks share at most half of the timeout; the full
+// history gets what is left.
 func Check(h History, timeout time.Duration) Checked {
 	start := time.Now()
 	read := valuesRead(h)
 	relaxed := relaxations(h, read)
+	share := timeout / time.Duration(2*(len(relaxed)+1))
+	if c, ok := checkValuesOnly(h, read, share); ok {
+		return c
+	}
 	tried := map[string]bool{leftOutSignature(h, leaveNothingOut): true}
 	for _, relax := range relaxed {
 		sig := leftOutSignature(h, relax)
@@ -62,7 +70,7 @@ func Check(h History, timeout time.Duration) Checked {
 		}
 		tried[sig] = true
 		ops, v := toOperations(h, read, relax)
-		if c, res := checkOps(ops, v, timeout/time.Duration(2*len(relaxed))); res == porcupine.Ok {
+		if c, res := checkOps(ops, v, share); res == porcupine.Ok {
 			return c
 		}
 	}
@@ -74,6 +82,20 @@ func Check(h History, timeout time.Duration) Checked {
 	}
 	c, _ := checkOps(ops, v, remaining)
 	return c
+}
+
+// checkValuesOnly reports the value check's verdict when it shows a violation; a linearizable
+// or undecided one proves nothing about the full history.
+func checkValuesOnly(h History, read map[valueAt]bool, timeout time.Duration) (Checked, bool) {
+	ops, _ := toOperations(valuesOnly(h, read), read, leaveNothingOut)
+	_, all := toOperations(h, read, leaveNothingOut)
+	c, res := checkOps(ops, all, timeout)
+	if res != porcupine.Illegal {
+		return c, false
+	}
+	c.Verdict.Checked = len(ops)
+	c.Verdict.ValuesOnly = true
+	return c, true
 }
 
 func checkOps(ops []porcupine.Operation, v Verdict, timeout time.Duration) (Checked, porcupine.CheckResult) {

@@ -26,6 +26,9 @@ export interface Verdict {
   /** unknown writes the deciding check left out (checker/README.md): only a linearizable verdict
    * leaves any out, and `checked` then counts without them */
   left_out_unknown_writes: number;
+  /** a violation shown on the history's puts and value-returning gets alone, which proves it for
+   * the whole history (checker/README.md, "The value check"); `checked` then counts those */
+  values_only: boolean;
   keys: number;
   violating_keys: string[];
   /** history indices of the operations the longest partial linearization could not place */

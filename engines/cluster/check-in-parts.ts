@@ -55,6 +55,7 @@ export function mergeVerdicts(parts: readonly HistoryPart[], verdicts: readonly 
     unknown_writes: sum((v) => v.unknown_writes),
     unread_unknown_puts: sum((v) => v.unread_unknown_puts),
     left_out_unknown_writes: sum((v) => v.left_out_unknown_writes),
+    values_only: verdicts.some((v) => v.verdict === 'violation' && v.values_only),
     keys: sum((v) => v.keys),
     violating_keys: verdicts.flatMap((v) => v.violating_keys),
     suspect_operations: verdicts.flatMap((v, p) => v.suspect_operations.map((i) => parts[p]!.indices[i]!)),

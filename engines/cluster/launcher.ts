@@ -210,6 +210,9 @@ export class NativeCluster {
         if (!child || child.exitCode !== null) return;
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
+        // A node paused by SIGSTOP (a test or the nemesis left it so) holds the SIGTERM pending
+        // and would sit out the grace period to SIGKILL: resume it, and it handles the SIGTERM.
+        child.kill('SIGCONT');
         const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
         await exited;
         clearTimeout(timer);

@@ -35,6 +35,7 @@ import { StatusReader, parseStampedStatusLines, residentParts, type NodeStatus }
 import { SETTLE_MS, describeRssTrend, flatRuleFor, rssTrend, type RssSample } from './rss-trend.ts';
 import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
 import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type CatchUpTimes } from './catch-up-timing.ts';
+import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 const runSeconds = Number(process.env.REPLICANT_RESET_S ?? 10);
@@ -77,9 +78,20 @@ function describeGrowth(logPath: string, startMs: number): string {
   const b = lines[lines.length - 1]?.status;
   if (!a || !b) return 'status: too few lines';
   const mib = (x: number | undefined) => (x === undefined ? '?' : (x / MiB).toFixed(1));
+  const afterWarmUp = lines.filter((x) => x.atMs >= startMs + SETTLE_MS);
+  // a node that starts or stops leading after the warm-up holds other things (client
+  // connections, accept phases) within the window the slope is fitted to
+  const changes: string[] = [];
+  let role = a.role;
+  for (const x of afterWarmUp) {
+    if (x.status.role === 'candidate' || x.status.role === role) continue;
+    role = x.status.role;
+    changes.push(`${role} at ${((x.atMs - startMs) / 1000).toFixed(1)} s`);
+  }
   const parts = [
-    `held ${a.last_index - a.global_last_executed} -> ${b.last_index - b.global_last_executed} entries`,
-    `peer queues ${a.peer_queue_bytes} -> ${b.peer_queue_bytes} B`,
+    `held ${a.last_index - a.global_last_executed} -> ${b.last_index - b.global_last_executed} entries (at most ${Math.max(...afterWarmUp.map((x) => x.status.last_index - x.status.global_last_executed))})`,
+    `peer queues ${a.peer_queue_bytes} -> ${b.peer_queue_bytes} B (at most ${Math.max(...afterWarmUp.map((x) => x.status.peer_queue_bytes))} B)`,
+    `${a.role}${changes.length > 0 ? `, then ${changes.join(', ')}` : ' throughout'}`,
   ];
   if (b.go_heap_goal_bytes !== undefined)
     parts.push(`Go heap goal ${mib(a.go_heap_goal_bytes)} -> ${mib(b.go_heap_goal_bytes)} MiB, live ${mib(a.go_heap_live_bytes)} -> ${mib(b.go_heap_live_bytes)} MiB`);
@@ -164,11 +176,15 @@ for (const engines of mixes) {
           }, 500),
         );
         const catchUps: CatchUpTimes[] = [];
+        // which node was reset when: a reset breaks the links into the follower the leader of
+        // the moment names, so the breaks in the logs are read against this (link-breaks.ts)
+        const resets: ResetRecord[] = [];
         for (let k = 0; k * RESET_EVERY_MS < runSeconds * 1000; k++) {
           await sleep(Math.max(0, start + k * RESET_EVERY_MS - Date.now()));
           leader = latest(readers).findIndex((x) => x?.role === 'leader');
           if (leader < 0) leader = first;
           const follower = (leader + 1 + (k % 2)) % cluster.size;
+          resets.push({ atMs: Date.now(), leader, follower });
           // (a slow catch-up delays the next reset; it fails the run after the figures are out)
           catchUps.push(await resetAndTimeCatchUp(cluster, readers, leader, follower, CATCH_UP_WAIT_MS));
         }
@@ -193,6 +209,12 @@ for (const engines of mixes) {
         // What could grow, from each node's own status lines at the end of the warm-up and at the
         // end: the log it holds, its peer queues, and its runtime's heap figures
         for (const [i] of engines.entries()) console.log(`resets ${engines.join(',')}: n${i} (${engines[i]}) ${describeGrowth(cluster.logPath(i), start)}`);
+        const linkEvents = engines.flatMap((_, i) => parseLinkEvents(readFileSync(cluster.logPath(i), 'utf8'), i));
+        console.log(
+          `resets ${engines.join(',')}: ${resets.map((r) => `+${((r.atMs - start) / 1000).toFixed(2)} s n${r.follower} (leader n${r.leader})`).join(', ')}; ` +
+            describeLinkBreaks(attributeLinkBreaks(linkEvents, resets, start), start),
+        );
+        if (process.env.REPLICANT_CLUSTER_LOGS) writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets }));
         // (the writes to the workers' own keys are not read back here: the first test does that)
         const { verdict } = await readBackAndCheck(load, SHARED_KEYS, false);
         const ops = load.history.length;

@@ -98,7 +98,7 @@ for (const engines of clusters) {
     });
     const kills = res.faults.filter((f) => f.kind === 'kill');
     const leaderKills = kills.filter((f) => f.was_leader);
-    const line = `${engines.join(',')} seed ${seed}: ${res.problems.length ? 'FAIL' : 'ok'}; serving ${res.startup_ms} ms after the start; ${res.acknowledged} acknowledged, ${res.unknown} unknown; ` +
+    const line = `${engines.join(',')} seed ${seed}: ${res.problems.length ? 'FAIL' : 'ok'}; serving ${res.startup_ms} ms after the start${res.all_up_ms > res.startup_ms + 50 ? `, every node up after ${res.all_up_ms} ms` : ''}; ${res.acknowledged} acknowledged, ${res.unknown} unknown; ` +
       `Porcupine ${res.verdict.verdict}; ${res.lost_writes.length} lost writes; faults ${res.faults.map((f) => f.kind + (f.was_leader ? '(leader)' : '')).join(' ') || 'none'}; ` +
       `served again after leader kills in ${leaderKills.map((f) => (f.served_again_ms === null ? 'never' : f.served_again_ms + ' ms')).join(', ') || '–'}; ` +
       `after the last fault in ${res.served_after_faults_ms ?? 'never'} ms; ` +
@@ -121,6 +121,7 @@ for (const engines of clusters) {
 }
 process.stdout.write(`${summary.length} runs, ${failed} failing, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 // restart_readiness: the schedule waits for a restarted node to come up before the next fault
-// (reports without it are from before that rule; scripts/long-runs-report.mjs sums them apart)
-if (opt.get('report')) writeFileSync(fromStart(opt.get('report')!), JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, restart_readiness: true, runs: summary }, null, 2) + '\n');
+// (reports without it are from before that rule; scripts/long-runs-report.mjs sums them apart);
+// start_readiness: the run starts once every node has written a status line (all_up_ms)
+if (opt.get('report')) writeFileSync(fromStart(opt.get('report')!), JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, restart_readiness: true, start_readiness: true, runs: summary }, null, 2) + '\n');
 process.exit(failed ? 1 : 0);

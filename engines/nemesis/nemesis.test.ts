@@ -62,4 +62,20 @@ describe('nemesis', () => {
     }
     expectSafe(r);
   });
+
+  it('starts the run once every node is up, so none gets SIGTERM while still starting', async () => {
+    // Node 2 takes START_MS to start (a JVM beside two quick servers in a mixed cluster); the
+    // other two answer the first read without it. A run shorter than its start-up ended with
+    // SIGTERM to a server that had not begun ("was ended by SIGTERM").
+    const START_MS = 4000;
+    const r = await runNemesis({
+      engines: ['go', 'go', 'go'], seed: 5, duration_ms: 1500, tail_ms: 1000, clients: 2, keys: ['k0', 'k1'],
+      faults: ['pause'], commit_interval_ms: 50, request_timeout_ms: 1000,
+      wrap: (id, argv) => (id === 2 ? ['sh', '-c', `sleep ${START_MS / 1000}; exec "$@"`, 'sh', ...argv] : argv),
+      check: (h) => checkNative(h, CHECK_LIMIT_S),
+    });
+    expect(r.unclean_exits).toEqual([]);
+    expect(r.all_up_ms).toBeGreaterThanOrEqual(START_MS - 100);
+    expectSafe(r);
+  });
 });

@@ -231,7 +231,7 @@ export interface SloProbe {
    * episode and of the steady sample it weighed to the window. */
   estimated_from?: { episode_s: number; steady_s: number };
   /** Set when the probe's run measured only a sample of its window (Go's GC cycles, each node's
-   * seen to its end; slo.ts goCycleSample): the simulated seconds measured. */
+   * seen to its end, or G1's pauses; slo.ts collectorSample): the simulated seconds measured. */
   sampled_s?: number;
   /** Share of the window's operations slower than the SLO (0..1), when known. */
   over_slo_share?: number;

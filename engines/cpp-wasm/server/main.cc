@@ -17,6 +17,7 @@
 
 #include "server.h"
 #include "server_config.h"
+#include "stop_signals.h"
 
 namespace {
 
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   // before any thread starts, so no thread ever takes an arena past the limit (limits.h)
   mallopt(M_ARENA_MAX, replicant::server::kMallocArenas);
 #endif
+  replicant::server::WatchStopSignals();  // the first thread: every later one inherits its block
   std::string config_path, id_text, durability, fsync = "always";
   bool have_id = false;
   replicant::server::Options opts;
@@ -109,7 +111,6 @@ int main(int argc, char** argv) {
   if (!err.empty()) Usage(err);
 
   std::signal(SIGPIPE, SIG_IGN);
-  replicant::server::BlockStopSignals();  // before any thread starts
   replicant::server::Server server(std::move(cfg), id, opts);
   err = server.OpenLog();
   if (!err.empty()) Usage(err);

@@ -21,6 +21,7 @@
 #include "codec.h"
 #include "net.h"
 #include "peer.h"
+#include "stop_signals.h"
 
 namespace replicant {
 namespace server {
@@ -141,24 +142,8 @@ int Server::AcceptNext(int listener, const char* what, std::string* from) {
   }
 }
 
-void BlockStopSignals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-}
-
-void Server::RunSignals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  int sig = 0;
-  while (sigwait(&set, &sig) != 0) {
-  }
-  Log(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + "; stats " +
-      runtime::StatsJson());
+void Server::StopOnSignal(const char* name) {
+  Log(std::string("stopping on ") + name + "; stats " + runtime::StatsJson());
   std::fflush(stderr);
   // With a write-ahead log every record the core was told is persisted has been written
   // already (and synced, by policy); without one nothing is durable, as in Replicant.
@@ -184,7 +169,6 @@ void Server::Run() {
           _exit(1);
         });
   }
-  std::thread(&Server::RunSignals, this).detach();
   for (auto& link : links_) {
     if (link) std::thread(&Server::RunPeerLink, this, link.get()).detach();
   }
@@ -210,6 +194,7 @@ void Server::Run() {
       StepLocked(Event{}, Clock::now());  // start
     }
   }
+  StopSignalsServing([this](const char* name) { StopOnSignal(name); });
   Log("serving peers on " + cfg_.peers[id_].host + ":" + cfg_.peers[id_].port + ", clients on " +
       cfg_.clients[id_].host + ":" + cfg_.clients[id_].port);
   AcceptClients();  // never returns

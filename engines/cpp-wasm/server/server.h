@@ -55,10 +55,6 @@ struct Options {
   std::chrono::milliseconds status_interval = kStatusInterval;
 };
 
-// BlockStopSignals blocks SIGINT and SIGTERM in the calling thread and every thread it
-// creates later, so that only the server's signal thread receives them.
-void BlockStopSignals();
-
 class Server {
  public:
   Server(ServerConfig cfg, uint64_t id, Options opts);
@@ -73,7 +69,7 @@ class Server {
   // Listen binds the peer and client listeners. Returns "" or what is wrong.
   std::string Listen();
   // Run starts every thread and the core; it does not return (SIGINT/SIGTERM end the
-  // process with status 0). Call it with SIGINT and SIGTERM blocked (BlockStopSignals).
+  // process with status 0). Call it with SIGINT and SIGTERM watched (WatchStopSignals).
   [[noreturn]] void Run();
 
  private:
@@ -102,7 +98,7 @@ class Server {
   void ServePeer(int fd, std::string from);      // peer.cc
   void RunPeerLink(PeerLink* link);              // peer.cc
   void RunTimers();
-  void RunSignals();
+  [[noreturn]] void StopOnSignal(const char* name);
   void RunStatus();
 
   const ServerConfig cfg_;

@@ -10,7 +10,9 @@ export const FIDELITY_USAGE = `npm run fidelity -- [options]
                       run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS
   --cached-only       with --cache: write the table from the cache; points not in it keep their old rows
   --render-only       re-render docs/fidelity.md from data/fidelity.csv
-  --native FILE...    the simulator beside native results instead (see fidelity-native-cli.ts)
+  --native FILE[:ENGINES]...  the simulator beside native results instead; with --card lab (the
+                      default), machine (this machine's card, data/models/machine/) or a card
+                      file, several allowed (see fidelity-native-cli.ts)
   --help              this text`;
 
 const WITH_VALUE = new Set(['--card', '--cache', '--shard']);

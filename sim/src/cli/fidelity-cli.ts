@@ -11,6 +11,7 @@ import { CARD_160_VERSION, EARLIER_DEFAULT_VERSION, card160Section } from '../fi
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
 import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
+import { CANDIDATE_171_VERSION, candidate171Section } from '../fidelity/candidate-171-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, TOLERANCE_PERCENT, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -95,7 +96,8 @@ function optionValue(name: string): string | null {
 // --card FILE: the table for another model card (a candidate), passed as every spec's model_card
 // as the Lab would pass it; written to data/fidelity-candidate-<version>.csv, leaving the default's
 // table and docs/fidelity.md as they are.
-const CARD_FILE = optionValue('--card');
+// (With --native, --card names the cards to predict with; fidelity-native-cli.ts reads it.)
+const CARD_FILE = MODE === 'native' ? null : optionValue('--card');
 const CARD = CARD_FILE ? validateCard(JSON.parse(readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), CARD_FILE), 'utf8'))) : DEFAULT_CARD;
 const CANDIDATE_RUN = CARD.version !== DEFAULT_CARD.version;
 const withCard = <T extends object>(x: T): T => (CANDIDATE_RUN ? { ...x, model_card: CARD } : x);
@@ -436,6 +438,11 @@ function renderFromCsv(timing: string | null): void {
     defaultSummary: summarise(data),
     candidateSummary: summarise(cand),
   });
+  const candidate171Path = `data/fidelity-candidate-${CANDIDATE_171_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidate171Path)) && CARD.version !== CANDIDATE_171_VERSION) {
+    const c171 = readRows(candidate171Path);
+    candidate += candidate171Section(changedRows(data.map(asSection), c171.map(asSection)), CARD.version, candidateFigures(c171));
+  }
   const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;
   const candidatePath = `data/fidelity-candidate-${CANDIDATE_181_VERSION}.csv`;
   if (existsSync(join(ROOT, candidate182Path)) && existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_182_VERSION) {

@@ -11,6 +11,7 @@ import { describeFault, drawScenario, FAULT_KINDS, shrunk, type DrawOptions, typ
 import { shrink, tortureScenario, type CheckHistory, type SeedResult } from '../torture/torture.ts';
 import { describe, fmtMs } from '../torture/judge.ts';
 import { labReplayUrl } from '../torture/replay-spec.ts';
+import { noteSlowCheck, type SlowCheck } from '../torture/slow-checks.ts';
 
 const USAGE = `usage: npm run torture -- [options]
   --engine E[,E…]     go | cpp | rust | java (every node that engine) | all (each node's engine drawn);
@@ -244,12 +245,16 @@ async function main(argv: string[]): Promise<number> {
       recovery_us_max: 0, recovery_us_sum: 0, wall_s: 0,
       // where a seed's time goes: running the engines in virtual time vs Porcupine on the history
       run_s: 0, check_s: 0,
+      // the seeds whose histories took Porcupine longest, slowest first: a slow chunk names its seed
+      slowest_checks: [] as SlowCheck[],
     };
     const te = Date.now();
     const cpu0 = process.cpuUsage();
     for (let seed = args.from; seed < args.from + args.seeds; seed++) {
       const scenario = drawScenario(seed, options);
+      const checkedBefore_s = tally.check_s;
       const r = tortureScenario(scenario, provide, check, false, tally);
+      noteSlowCheck(tally.slowest_checks, { seed, check_s: tally.check_s - checkedBefore_s, operations: r.run.history.length, unknown_writes: r.verdict.unknown_writes });
       tally.seeds++;
       tally.operations += r.run.history.length;
       tally.unknown_outcomes += r.run.history.filter((o) => o.result === 'unknown').length;
@@ -298,7 +303,8 @@ async function main(argv: string[]): Promise<number> {
     out(`${engine}: ${tally.seeds} seeds (${args.from}..${args.from + args.seeds - 1}${modeLabel(args)}), ${tally.failures} failing (${tally.safety_failures} safety, ${tally.liveness_failures} liveness), ${tally.known_stalls.length} known stalls, ${tally.lost_writes} lost acknowledged writes; ` +
       `${tally.operations} operations (${tally.unknown_outcomes} unknown outcomes), ${tally.steps} core steps; ` +
       `served again after the faults within ${fmtMs(tally.recovery_us_max)} at most (mean ${fmtMs(meanRec)}); ${tally.wall_s.toFixed(1)} s ` +
-      `(engines ${tally.run_s.toFixed(1)} s, Porcupine ${tally.check_s.toFixed(1)} s; ${cpu_s.toFixed(1)} CPU s, ${(tally.seeds / Math.max(cpu_s, 1e-3)).toFixed(2)} seeds per CPU s)`);
+      `(engines ${tally.run_s.toFixed(1)} s, Porcupine ${tally.check_s.toFixed(1)} s; ${cpu_s.toFixed(1)} CPU s, ${(tally.seeds / Math.max(cpu_s, 1e-3)).toFixed(2)} seeds per CPU s)` +
+      (tally.slowest_checks[0] ? `; slowest in Porcupine: seed ${tally.slowest_checks[0].seed} (${tally.slowest_checks[0].check_s.toFixed(2)} s, ${tally.slowest_checks[0].operations} operations, ${tally.slowest_checks[0].unknown_writes} unknown writes)` : ''));
     const { recovery_us_sum, ...rest } = tally;
     report.push({ ...rest, cpu_s: Number(cpu_s.toFixed(2)), recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, mitigation: args.mitigation ?? 'none', from: args.from });
   }

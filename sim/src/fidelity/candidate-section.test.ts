@@ -39,4 +39,8 @@ describe('the candidate card section of docs/fidelity.md', () => {
     expect(differingNonStorageParameters(params('1.8.1'), params('1.8.2'))).toEqual(['commit.election_wait_max_intervals', 'commit.election_wait_min_intervals', 'commit.waits_for_all_peers']);
     expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.8.2: the paper's heartbeat waits for every peer");
   });
+  it('candidate card 1.7.1 is the default 1.7.0 with two Go runtime constants and nothing else, and docs/fidelity.md has its section', () => {
+    expect(differingNonStorageParameters(params('1.7.0'), params('1.7.1'))).toEqual(['go.drain_check_bytes', 'go.limit_headroom_fraction']);
+    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.7.1: Go's idle-time workers check for work, and the memory limit keeps headroom");
+  });
 });

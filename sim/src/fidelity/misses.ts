@@ -97,7 +97,13 @@ export const MODEL_LIMITS: ModelLimit[] = [
       "background credit pays its debt. Cycles at 5 GiB, back to back at about 200 ms each, come 9.5 times as often as at 6 GiB " +
       "against the paper's 5 times: at 6 GiB the model's cycles are rarer than the paper's (a cycle runs 26 % of the time, the " +
       "paper's 40 %). With ample memory the instantaneous GC share stays near the dedicated 25 % plus the " +
-      "little idle time the maximum load leaves, below the paper's 50 %.",
+      "little idle time the maximum load leaves, below the paper's 50 %: at Go's maximum (49.6 Kops/s, 32 GiB) the leader's " +
+      'cores are full while a cycle runs (69 % between cycles, 100 % over the 0.64 s a cycle lasts), so the idle-time workers ' +
+      "have nothing more to take; the paper's 50 % with the leader at 71 % overall (Fig 9(b)) needs the program to give up cores " +
+      'during a cycle. Candidate card 1.7.1 (two Go runtime constants, nothing fitted: the memory limit\'s 3 % heap-goal headroom ' +
+      "and the idle-time workers' check for work every 30 µs of marking) brings 6 GiB's cycles nearer the paper (a cycle runs " +
+      "28.7 % of the time, 42.9 % GC share while it does, 6 → 5 GiB 8.1 times), leaves 32 GiB's share at 31 %, and moves Go's " +
+      "throughput per utilisation at 6 GiB outside ±15 % (docs/fidelity.md, 'Candidate card 1.7.1').",
     ids: [
       'fig11a-go-b-5gib-8vcpu-max-throughput-slo',
       'sec5-5-go-b-5gib-8vcpu-p99-latency-intended',

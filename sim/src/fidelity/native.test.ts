@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { comparable, nativeFigure, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError, type NativeRow } from './native.ts';
+import type { ModelCard } from '../api.ts';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { comparable, limitOfNote, nativeFigure, nativeKnobs, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError, type NativeRow } from './native.ts';
 
 const note = (dur: string) => `scaled run: ${dur}; 5000 records; 1024 MiB/node via GOMEMLIMIT`;
 function rows(id: string, language: string, dur: string, slo: number, sat: number, qualifier = 'exact', spread?: { min: number; max: number }): NativeRow[] {
@@ -45,5 +47,47 @@ describe('native settings for the simulator', () => {
     expect(comparable({ qualifiers: ['exact', 'upper_bound'] })).toBe(false);
     expect(comparable({ qualifiers: ['lower_bound'] })).toBe(false);
     expect(comparable(null)).toBe(false);
+  });
+});
+
+describe("native settings with this machine's card", () => {
+  const machineNote = 'scaled run: durability none; memory:data ratio 8 over 100000 records (49.9 MiB raw); 412 MiB/node (= ratio × data + 13 MiB measured fixed footprint) via cgroup memory.limit_in_bytes';
+  const card: ModelCard = {
+    ...DEFAULT_CARD,
+    version: '0.2.0-machine.20261127',
+    parameters: {
+      ...DEFAULT_CARD.parameters,
+      'machine.node_cores': { value: 1, unit: 'cores', source: 'derived', note: '' },
+      'machine.cores_per_vcpu': { value: 0.125, unit: 'cores', source: 'derived', note: '' },
+      'machine.cpp.leader_core_share.a': { value: 0.7, unit: 'fraction', source: 'derived', note: '' },
+    },
+  };
+  const setting = () => {
+    const base = { language: 'C++', workload: 'A', memory_gib: null, memory_data_ratio: 8, vcpus: 8, note: machineNote };
+    return nativeSettings([{ source: 'x', rows: [
+      { ...base, id: 'cpp-a-r8-8vcpu-slo-p99-latency', metric: 'slo_p99_latency', value: 50 },
+      { ...base, id: 'cpp-a-r8-8vcpu-saturation-throughput', metric: 'saturation_throughput', value: 9 },
+    ] }]).settings[0]!;
+  };
+
+  it('reads the limit and the measured footprint from a row note', () => {
+    expect(limitOfNote(machineNote)).toEqual({ limit_mib: 412, footprint_mib: 13 });
+    expect(limitOfNote('scaled run; 198.8 MiB/node (= ratio × data + 99 MiB measured fixed footprint)')).toEqual({ limit_mib: 198.8, footprint_mib: 99 });
+    expect(limitOfNote('no figures here')).toEqual({});
+    expect(setting()).toMatchObject({ limit_mib: 412, footprint_mib: 13, memory: { ratio: 8 } });
+  });
+
+  it('simulates the limit the harness set, the footprint it measured and the core share; the Lab card keeps the ratio and the label', () => {
+    const s = setting();
+    const k = nativeKnobs(s, card);
+    expect(k.memory).toEqual({ gib: 412 / 1024 });
+    expect(k.vcpus).toBe(0.7);
+    expect(k.model_card!.parameters['memory.cpp.non_heap_bytes']!.value).toBe(13 * 1024 * 1024);
+    expect(card.parameters['memory.cpp.non_heap_bytes']!.value).toBe(DEFAULT_CARD.parameters['memory.cpp.non_heap_bytes']!.value);
+    expect(nativeSearchSpec(s, card).base.resources).toEqual({ vcpus: 0.7, memory_gib: 412 / 1024 });
+    expect(nativeSearchSpec(s).base.resources).toEqual({ vcpus: 8, memory_to_data_ratio: 8 });
+    expect(nativeSearchSpec(s).base.model_card).toBeUndefined();
+    expect(nativeSaturationSpec(s, DEFAULT_CARD).resources).toEqual({ vcpus: 8, memory_to_data_ratio: 8 });
+    expect(nativeSaturationSpec(s, card).resources).toEqual({ vcpus: 0.7, memory_gib: 412 / 1024 });
   });
 });

@@ -2,7 +2,8 @@
 // setting we have measured. This module is pure: it reads rows (already parsed), groups them into
 // settings, builds the simulator's specs for the same knobs, and compares. No files, no clock.
 import { engineOfLanguage } from '@replicant/engines/loader/catalogue';
-import type { EngineName, RunResult, RunSpec, SloSearchSpec } from '../api.ts';
+import type { EngineName, ModelCard, RunResult, RunSpec, SloSearchSpec } from '../api.ts';
+import { isMachineCard, machineVcpus } from '../models/machine-card.ts';
 import { PAPER_METHOD, baseRunSpec, type MeasurementKnobs } from '../run/measurement.ts';
 
 /** A row of a native results file (data/schema/results.schema.json), the fields used here. */
@@ -37,6 +38,18 @@ export interface NativeSetting {
    * file's own min–max where it had one, and its qualifier (exact, lower_bound, upper_bound…). */
   metrics: Map<string, { value: number; min: number; max: number; qualifier: string }[]>;
   statuses: string[];
+  /** The memory limit per node the harness set and the fixed footprint it measured and added,
+   * MiB, from the rows' notes ("412 MiB/node (= ratio × data + 13 MiB measured fixed
+   * footprint)"), when they say. */
+  limit_mib?: number;
+  footprint_mib?: number;
+}
+
+/** The limit per node and the measured footprint a native row's note states (MiB). */
+export function limitOfNote(note: string): { limit_mib?: number; footprint_mib?: number } {
+  const limit = Number(/([\d.]+) MiB\/node/.exec(note)?.[1]);
+  const footprint = Number(/\+ ([\d.]+) MiB measured fixed footprint/.exec(note)?.[1]);
+  return { ...(limit > 0 ? { limit_mib: limit } : {}), ...(footprint > 0 ? { footprint_mib: footprint } : {}) };
 }
 
 export interface Skipped {
@@ -98,6 +111,7 @@ export function nativeSettings(files: { source: string; rows: NativeRow[] }[]): 
         byKey.set(key, s);
       }
       if (!s.sources.includes(f.source)) s.sources.push(f.source);
+      if (s.limit_mib === undefined) Object.assign(s, limitOfNote(r.note ?? ''));
       if (r.metric === 'measurement_status') {
         s.statuses.push(String(r.value));
         continue;
@@ -135,8 +149,10 @@ export function nativeFigure(s: NativeSetting, metric: string): { median: number
  * "vCPUs" are paper vCPUs mapped onto a share of one core (docs/benchmarks.md): the simulator
  * gives each node that many vCPUs of the card's machine, which is the calibration gap this report
  * measures. */
-export function nativeKnobs(s: NativeSetting): MeasurementKnobs {
+export function nativeKnobs(s: NativeSetting, card?: ModelCard): MeasurementKnobs {
+  if (card && isMachineCard(card)) return machineKnobs(s, card);
   return {
+    ...(card ? { model_card: card } : {}),
     workload: s.workload,
     memory: s.memory,
     vcpus: s.vcpus,
@@ -148,9 +164,33 @@ export function nativeKnobs(s: NativeSetting): MeasurementKnobs {
   };
 }
 
-export function nativeSearchSpec(s: NativeSetting): SloSearchSpec {
+/** With this machine's card (sim/src/models/machine-card.ts) a native setting is simulated as
+ * it ran: each node gets the share of the shared core its quota and the CFS split allow
+ * (machineVcpus), the memory limit the harness set (its note's MiB per node, else the ratio),
+ * and, for the engines whose footprint is not in their heap limit, the footprint the harness
+ * measured for that run as the process's memory besides its data. */
+export function machineKnobs(s: NativeSetting, card: ModelCard): MeasurementKnobs {
+  let model_card = card;
+  if (s.footprint_mib !== undefined && s.engine !== 'java') {
+    const key = `memory.${s.engine}.non_heap_bytes`;
+    model_card = { ...card, parameters: { ...card.parameters, [key]: { ...card.parameters[key]!, value: Math.round(s.footprint_mib * 1024 * 1024), note: `${card.parameters[key]!.note} This setting: ${s.footprint_mib} MiB, as its native run measured.` } } };
+  }
   return {
-    base: baseRunSpec(nativeKnobs(s), s.engine, 1),
+    model_card,
+    workload: s.workload,
+    memory: s.limit_mib !== undefined ? { gib: s.limit_mib / 1024 } : s.memory,
+    vcpus: machineVcpus(card, s.engine, s.workload, s.vcpus),
+    records: s.records,
+    slo_p99_ms: s.slo_ms,
+    min_window_s: PAPER_METHOD.min_window_s,
+    fidelity: 'fast',
+    seed: PAPER_METHOD.seed,
+  };
+}
+
+export function nativeSearchSpec(s: NativeSetting, card?: ModelCard): SloSearchSpec {
+  return {
+    base: baseRunSpec(nativeKnobs(s, card), s.engine, 1),
     slo_p99_ms: s.slo_ms,
     min_ops_per_s: PAPER_METHOD.min_ops_per_s,
     max_ops_per_s: PAPER_METHOD.max_ops_per_s,
@@ -162,8 +202,8 @@ export function nativeSearchSpec(s: NativeSetting): SloSearchSpec {
 }
 
 /** The native harness's saturation probe: YCSB closed-loop, 64 threads, as fast as it goes. */
-export function nativeSaturationSpec(s: NativeSetting): RunSpec {
-  const spec = baseRunSpec({ ...nativeKnobs(s), mode: 'closed' }, s.engine, PAPER_METHOD.max_ops_per_s);
+export function nativeSaturationSpec(s: NativeSetting, card?: ModelCard): RunSpec {
+  const spec = baseRunSpec({ ...nativeKnobs(s, card), mode: 'closed' }, s.engine, PAPER_METHOD.max_ops_per_s);
   spec.load.duration_s = 10;
   return spec;
 }

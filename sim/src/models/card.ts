@@ -24,7 +24,9 @@ export function langParam(card: ModelCard, group: string, engine: EngineName, na
 export function validateCard(card: unknown): ModelCard {
   const c = card as ModelCard;
   if (!c || typeof c !== 'object') throw new CardError('a model card is an object');
-  if (typeof c.version !== 'string' || !/^\d+\.\d+\.\d+$/.test(c.version)) throw new CardError('model card version must be like 1.2.3');
+  // data/schema/model-card.schema.json's pattern: a derived card carries a pre-release tag
+  // (0.2.0-machine.20261127, data/models/machine/)
+  if (typeof c.version !== 'string' || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(c.version)) throw new CardError('model card version must be like 1.2.3 or 1.2.3-tag');
   if (!c.parameters || typeof c.parameters !== 'object') throw new CardError('model card has no parameters');
   for (const [k, p] of Object.entries(c.parameters)) {
     if (!p || typeof p.value !== 'number' || !Number.isFinite(p.value)) throw new CardError(`parameter ${k}: value must be a finite number`);

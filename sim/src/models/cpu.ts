@@ -7,12 +7,21 @@
 // Stop-the-world pauses stop every core and the mutex holder; a GC that occupies whole cores
 // (Go's dedicated mark workers) makes those cores unavailable for a while.
 
+/** The least vCPU count a node may have (a twentieth of a core). */
+export const MIN_VCPUS = 0.05;
+
 export interface Interval {
   start_us: number;
   end_us: number;
 }
 
 export class CpuPool {
+  /** Whole cores the node's threads run on: a fractional vCPU count is rounded up. */
+  readonly cores: number;
+  /** Work per µs of wall time on each core: 1 for whole vCPUs; vcpus / cores for a fractional
+   * count (a node given 0.4 of a shared core runs its work at 0.4 the speed, the fluid view of
+   * CFS sharing), so a job of w µs of CPU holds its core w / speed µs. */
+  readonly speed: number;
   readonly free_at: Float64Array;
   mutex_free_us = 0;
   /** Stop-the-world pauses, in start order (older ones pruned). */
@@ -20,27 +29,34 @@ export class CpuPool {
   readonly usage: UsageTimeline;
 
   constructor(
-    readonly cores: number,
+    vcpus: number,
     bucket_us: number,
   ) {
-    if (!Number.isInteger(cores) || cores < 1 || cores > 256) throw new RangeError(`vCPUs must be an integer in [1, 256]: ${cores}`);
-    this.free_at = new Float64Array(cores);
-    this.usage = new UsageTimeline(cores, bucket_us);
+    if (!Number.isFinite(vcpus) || vcpus < MIN_VCPUS || vcpus > 256) throw new RangeError(`vCPUs must be a number in [${MIN_VCPUS}, 256]: ${vcpus}`);
+    this.cores = Math.ceil(vcpus);
+    this.speed = Number.isInteger(vcpus) ? 1 : vcpus / this.cores;
+    this.free_at = new Float64Array(this.cores);
+    this.usage = new UsageTimeline(this.cores, bucket_us);
+  }
+
+  /** Wall time a job of `work_us` of CPU holds a core. */
+  private wall(work_us: number): number {
+    return this.speed === 1 ? work_us : work_us / this.speed;
   }
 
   /** Runs `work_us` of parallel work ready at `ready_us` on the earliest free core. */
   run(ready_us: number, work_us: number, gc = false): Interval {
     let best = 0;
     for (let i = 1; i < this.cores; i++) if (this.free_at[i]! < this.free_at[best]!) best = i;
-    const iv = this.stretch(Math.max(ready_us, this.free_at[best]!), work_us);
+    const iv = this.stretch(Math.max(ready_us, this.free_at[best]!), this.wall(work_us));
     this.free_at[best] = iv.end_us;
-    if (work_us > 0) this.usage.add(iv.start_us, iv.end_us, work_us, gc);
+    if (work_us > 0) this.usage.add(iv.start_us, iv.end_us, this.wall(work_us), gc);
     return iv;
   }
 
   /** The serialized section: starts when the mutex is free (FIFO in arrival order). */
   serial(ready_us: number, work_us: number): Interval {
-    const iv = this.stretch(Math.max(ready_us, this.mutex_free_us), work_us);
+    const iv = this.stretch(Math.max(ready_us, this.mutex_free_us), this.wall(work_us));
     this.mutex_free_us = iv.end_us;
     return iv;
   }

@@ -214,6 +214,17 @@ export class G1Runtime implements RuntimeModel {
   }
 
   private eden(): number {
+    // (Asked at every allocation; its inputs change only at a collection or a new state.)
+    if (this.oldGarbage === this.edenFor.oldGarbage && this.youngNsPerEdenByte === this.edenFor.youngNsPerEdenByte && this.freshPerEdenByte === this.edenFor.freshPerEdenByte) return this.edenFor.bytes;
+    const bytes = this.edenUncached();
+    this.edenFor = { oldGarbage: this.oldGarbage, youngNsPerEdenByte: this.youngNsPerEdenByte, freshPerEdenByte: this.freshPerEdenByte, bytes };
+    return bytes;
+  }
+
+  /** eden() as last computed, with the inputs it was computed from. */
+  private edenFor: { oldGarbage: number; youngNsPerEdenByte: number | null; freshPerEdenByte: number | null; bytes: number } = { oldGarbage: NaN, youngNsPerEdenByte: null, freshPerEdenByte: null, bytes: 0 };
+
+  private edenUncached(): number {
     const byHeap = edenSize(this.p.heap_bytes, this.old(), this.p.new_size_min_fraction, this.p.new_size_max_fraction, this.p.reserve_fraction);
     if (!Number.isFinite(this.p.pause_goal_ms)) return byHeap;
     // Until a pause has been seen G1 starts at the minimum young size; then it sizes for the goal.
@@ -256,10 +267,10 @@ export class G1Runtime implements RuntimeModel {
     return (reclaim * t) / (1 - t);
   }
 
-  /** Records an update that replaces a value in the map: the new value survives (it is
+  /** Records `count` updates that replace a value in the map: the new value survives (it is
    * referenced from the old map), the old one becomes old-generation garbage. */
-  onUpdate(): void {
-    this.updatesSinceYoung++;
+  onUpdate(count = 1): void {
+    this.updatesSinceYoung += count;
   }
 
   charge(t_us: number, alloc_bytes: number, _allocs: number): number {

@@ -43,6 +43,15 @@ export interface GoGcParams {
    * the next event's time and the next one starts only then, so a node that receives nothing
    * for a while starts a fresh cycle just as the next request arrives. */
   chain_cycles: boolean;
+  /** How long an idle-time worker marks between its checks for other work (card 1.7.1 on; 0 =
+   * it yields the moment work arrives). The runtime's idle worker drains until pollWork reports
+   * runnable goroutines or network readiness, and checks that only every drainCheckThreshold
+   * units of scan work (runtime/mgcmark.go), so work that arrives on a processor it holds waits
+   * for its next check, and that wait is GC time. */
+  idle_check_us: number;
+  /** The share of the memory-limit heap goal the pacer keeps free (card 1.7.1 on; 0 before):
+   * memoryLimitHeapGoalHeadroomPercent, 3 % (runtime/mgcpacer.go, memoryLimitHeapGoal). */
+  limit_headroom_fraction: number;
 }
 
 /** When a cycle with `remaining_work_us` of mark work left ends, if the dedicated workers and
@@ -51,11 +60,19 @@ export function projectedCycleEnd_us(t_us: number, remaining_work_us: number, de
   return t_us + Math.max(0, remaining_work_us) / Math.max(dedicated + idle_cores, 1e-9);
 }
 
-/** The heap goal for a live heap, GOGC and memory limit (bytes). */
-export function heapGoal(live_bytes: number, gogc: number, memory_limit_bytes: number, non_heap_bytes: number): number {
+/** The heap goal for a live heap, GOGC and memory limit (bytes); the limit's goal keeps
+ * `limit_headroom_fraction` of itself free, as the runtime's memoryLimitHeapGoal does. */
+export function heapGoal(live_bytes: number, gogc: number, memory_limit_bytes: number, non_heap_bytes: number, limit_headroom_fraction = 0): number {
   const byGogc = gogc < 0 ? Infinity : live_bytes * (1 + gogc / 100);
-  const byLimit = memory_limit_bytes - non_heap_bytes;
+  const byLimit = (memory_limit_bytes - non_heap_bytes) * (1 - limit_headroom_fraction);
   return Math.max(Math.min(byGogc, byLimit), 0);
+}
+
+/** When an idle-time worker that took a core at `idle_since_us` gives it back, if work arrives
+ * at `t_us`: at its first check for other work at or after `t_us` (at once with no check period). */
+export function idleWorkerYield_us(idle_since_us: number, t_us: number, check_us: number): number {
+  if (check_us <= 0 || t_us <= idle_since_us) return t_us;
+  return idle_since_us + Math.ceil((t_us - idle_since_us) / check_us) * check_us;
 }
 
 /** Where the next cycle starts. When the live heap leaves no runway the trigger is the live
@@ -112,7 +129,7 @@ export class GoRuntime implements RuntimeModel {
   ) {
     this.heap = live_bytes;
     this.liveMarked = live_bytes;
-    this.goal = heapGoal(live_bytes, p.gogc, p.memory_limit_bytes, p.non_heap_bytes);
+    this.goal = heapGoal(live_bytes, p.gogc, p.memory_limit_bytes, p.non_heap_bytes, p.limit_headroom_fraction);
     this.trigger = triggerPoint(live_bytes, this.goal, p.trigger_runway_fraction);
     const phase = Math.min(Math.max(p.start_phase, 0), 0.999);
     this.firstCycleDone = this.trigger > live_bytes ? 0 : phase;
@@ -143,7 +160,8 @@ export class GoRuntime implements RuntimeModel {
 
   /** Keeps the dedicated workers on the cores up to one slice ahead of `t`, and gives the
    * idle-time workers the time every other core has been idle since the cycle began, up to `t`
-   * (never beyond: an idle worker yields to the next piece of work at once). */
+   * and on to each worker's next check for other work (idleWorkerYield_us; with no check
+   * period, up to `t`: the worker yields to the next piece of work at once). */
   private placeWorkers(t: number): void {
     const until = Math.min(this.markEnd_us, t + OCCUPY_SLICE_US);
     if (until > this.occupiedUntil) {
@@ -157,8 +175,9 @@ export class GoRuntime implements RuntimeModel {
       if (this.workerCores.includes(i)) continue;
       const idleSince = Math.max(this.pool.free_at[i]!, from);
       if (idleSince >= t) continue;
-      this.pool.occupyCores([i], idleSince, t);
-      this.idleCpu += t - idleSince;
+      const yieldAt = idleWorkerYield_us(idleSince, t, this.p.idle_check_us);
+      this.pool.occupyCores([i], idleSince, yieldAt);
+      this.idleCpu += yieldAt - idleSince;
     }
   }
 
@@ -181,7 +200,7 @@ export class GoRuntime implements RuntimeModel {
     // What was allocated during marking is black (kept) this cycle: it counts as marked.
     this.liveMarked = this.live_bytes + this.allocDuringMark;
     this.heap = this.liveMarked;
-    this.goal = heapGoal(this.live_bytes, this.p.gogc, this.p.memory_limit_bytes, this.p.non_heap_bytes);
+    this.goal = heapGoal(this.live_bytes, this.p.gogc, this.p.memory_limit_bytes, this.p.non_heap_bytes, this.p.limit_headroom_fraction);
     this.trigger = triggerPoint(this.live_bytes, this.goal, this.p.trigger_runway_fraction);
   }
 

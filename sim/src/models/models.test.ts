@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from './cpu.ts';
-import { assistWorkPerByte_us, GoRuntime, heapGoal, markWork_us, projectedCycleEnd_us, triggerPoint } from './go-gc.ts';
+import { assistWorkPerByte_us, GoRuntime, heapGoal, idleWorkerYield_us, markWork_us, projectedCycleEnd_us, triggerPoint } from './go-gc.ts';
 import { ageSurvivors, edenSize, fullPauseMs, G1Runtime, g1GcThreads, goalEdenBytes, youngPauseMs } from './g1.ts';
 import { ManualMemory } from './runtime.ts';
 
@@ -31,7 +31,7 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
 
   const params = {
     gogc: 100, memory_limit_bytes: Infinity, non_heap_bytes: 0, gomaxprocs: 8, mark_ns_per_live_byte: 0.3,
-    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false, park_assists: false, start_phase: 0, chain_cycles: false,
+    trigger_runway_fraction: 0.7, stw_us: 100, dedicated_fraction: 0.25, cpu_limit_fraction: 0.5, cpu_limit_window_us: 1e6, idle_workers: false, park_assists: false, start_phase: 0, chain_cycles: false, idle_check_us: 0, limit_headroom_fraction: 0,
   };
 
   it('a cycle starts when allocation reaches the trigger and takes 25 % of the cores', () => {
@@ -70,6 +70,64 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
     expect(without.share).toBeLessThan(0.35);
     expect(withIdle.share).toBeGreaterThan(0.9);
     expect(withIdle.duration_ms).toBeLessThan(without.duration_ms / 2);
+  });
+
+  it('with no idle core, a cycle takes the dedicated 25 % and the program keeps its cores', () => {
+    // The program keeps the 6 cores the dedicated workers leave busy: idle-time workers find
+    // nothing, so the cycle's share is the dedicated quarter (plus its two short pauses), and
+    // the program's work is done within a pause's length of when it would be without a cycle.
+    const pool = new CpuPool(8, 100_000);
+    const go = new GoRuntime({ ...params, idle_workers: true, idle_check_us: 30 }, 1 * GiB, pool);
+    let lateness_us = 0;
+    for (let t = 0; go.events.length < 2 && t < 1e9; t += 1000) {
+      // allocate up to the trigger, then little, so that assists add next to nothing
+      go.charge(t, go.collectingUntil_us() ? 1024 : 1024 * 1024, 1);
+      for (let k = 0; k < 6; k++) {
+        const iv = pool.run(t, 1000);
+        lateness_us = Math.max(lateness_us, iv.end_us - (t + 1000));
+      }
+    }
+    const e = go.events[1]!;
+    const share = e.cpu_ms / (e.duration_ms! * 8);
+    expect(share).toBeGreaterThan(0.249);
+    expect(share).toBeLessThan(0.26);
+    expect(lateness_us).toBeLessThanOrEqual(2 * params.stw_us);
+  });
+
+  it('an idle-time worker keeps a core until its next check for work (card 1.7.1: go.drain_check_bytes)', () => {
+    expect(idleWorkerYield_us(100, 100, 30)).toBe(100);
+    expect(idleWorkerYield_us(100, 101, 30)).toBe(130);
+    expect(idleWorkerYield_us(100, 160, 30)).toBe(160);
+    expect(idleWorkerYield_us(100, 161, 0)).toBe(161);
+    // A cycle on 8 idle cores: the 6 cores the dedicated workers leave go to idle-time workers
+    // when its first pause ends. Work that arrives 31 us later waits for the first check, at
+    // 60 us (29 us, counted as GC CPU); with no check period it starts at once.
+    const firstWork = (idle_check_us: number) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, idle_workers: true, idle_check_us }, 1 * GiB, pool);
+      let t = 0;
+      while (!go.collectingUntil_us()) go.charge((t += 1000), 1024 * 1024, 1);
+      const arrives = t + params.stw_us + 31;
+      go.charge(arrives, 0, 0);
+      return pool.run(arrives, 10).start_us - arrives;
+    };
+    expect(firstWork(0)).toBe(0);
+    expect(firstWork(30)).toBeCloseTo(29, 6);
+  });
+
+  it('at a binding memory limit the heap goal keeps 3 % headroom, so cycles come more often (card 1.7.1: go.limit_headroom_fraction)', () => {
+    expect(heapGoal(4 * GiB, 100, 6 * GiB, 0.5 * GiB, 0.03)).toBeCloseTo(5.5 * GiB * 0.97);
+    expect(heapGoal(4 * GiB, 100, 32 * GiB, 0.5 * GiB, 0.03)).toBe(8 * GiB); // GOGC's goal is lower: no change
+    const period_s = (limit_headroom_fraction: number) => {
+      const pool = new CpuPool(8, 100_000);
+      const go = new GoRuntime({ ...params, idle_workers: true, memory_limit_bytes: 1.5 * GiB, limit_headroom_fraction }, 1 * GiB, pool);
+      for (let t = 1; go.events.length < 3; t += 1000) go.charge(t, 100_000, 1);
+      return go.events[2]!.t_s - go.events[1]!.t_s;
+    };
+    // The runway to the trigger is 0.7 of 0.455 GiB instead of 0.7 of 0.5 GiB: cycles come
+    // about 1.1 times as often at the same allocation rate.
+    expect(period_s(0) / period_s(0.03)).toBeGreaterThan(1.08);
+    expect(period_s(0) / period_s(0.03)).toBeLessThan(1.12);
   });
 
   it('an allocation past the heap goal parks its goroutine until the cycle ends (card 1.5.0 on)', () => {
@@ -195,6 +253,40 @@ describe('G1', () => {
     expect(fresh).toBeGreaterThan(0);
     expect(aged[2]! - once[2]!).toBeCloseTo(2 * fresh, 0);
     expect(aged[7]! - once[7]!).toBeCloseTo((0.0625 * 0.6 * 32 * GiB * 1.5) / 8 / 1e6, 0);
+  });
+
+  // The window's dry run (run/measurement.ts) counts a millisecond's updates at once, and eden()
+  // is kept between collections: neither may change what the collector does.
+  it('updates counted at once, and a state set over a used collector, give the pauses counted one by one from that state', () => {
+    const params = { ...g1, heap_bytes: 8 * GiB, pause_goal_ms: 200, max_tenuring_threshold: 15, survivor_target_fraction: 0.0625 };
+    const feed = (rt: G1Runtime, from_us: number, steps: number, bulk: boolean) => {
+      for (let i = 0; i < steps; i++) {
+        const updates = 5 + (i % 4); // 5-8 updates a millisecond, 20 kB each operation
+        if (bulk) rt.onUpdate(updates);
+        else for (let u = 0; u < updates; u++) rt.onUpdate();
+        rt.charge(from_us + i * 1000, 2 * updates * 20_000, 2 * updates);
+      }
+    };
+    const pauses = (rt: G1Runtime) => rt.events.map((e) => `${e.kind} ${e.t_s} ${e.pause_ms}`);
+    const one = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    const bulk = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    feed(one, 0, 200_000, false);
+    feed(bulk, 0, 200_000, true);
+    expect(pauses(one).length).toBeGreaterThan(10);
+    expect(pauses(bulk)).toEqual(pauses(one));
+    // A collector that has run (its eden asked many times) given a fresh one's state collects as
+    // the fresh one does from it.
+    const state = one.state();
+    const fresh = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    fresh.setState(state);
+    const used = new G1Runtime(params, 4.4 * GiB, 10e6, 544, new CpuPool(8, 1_000_000));
+    feed(used, 0, 50_000, true);
+    used.setState(state);
+    const before = used.events.length;
+    feed(fresh, 0, 100_000, true);
+    feed(used, 0, 100_000, true);
+    expect(pauses(fresh).length).toBeGreaterThan(3);
+    expect(pauses(used).slice(before)).toEqual(pauses(fresh));
   });
 
   it('GC threads follow the cores: ParallelGCThreads = n up to 8, then 8 + 5/8 of the rest; ConcGCThreads a quarter', () => {

@@ -54,6 +54,12 @@ export interface NodeRuntimeSettings {
 
 export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPool): RuntimeModel {
   const live = liveBytes(card, s.engine, s.records, s.log_instances);
+  // A node with a fractional vCPU count runs on slower cores (CpuPool.speed): the card's GC
+  // times are for a whole core, so a pause or a concurrent phase takes 1 / speed as long. Go's
+  // mark work is charged through the pool (assists) and its workers' wall time is not
+  // stretched: only its stop-the-world phases are (sim/README.md, "CPU").
+  const slow = 1 / pool.speed;
+  const threads = Math.ceil(s.vcpus);
   switch (s.engine) {
     case 'go':
       return new GoRuntime(
@@ -61,10 +67,10 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           gogc: param(card, 'go.gogc'),
           memory_limit_bytes: s.memory_bytes,
           non_heap_bytes: langParam(card, 'memory', 'go', 'non_heap_bytes'),
-          gomaxprocs: s.vcpus,
+          gomaxprocs: threads,
           mark_ns_per_live_byte: param(card, 'go.mark_ns_per_live_byte'),
           trigger_runway_fraction: param(card, 'go.trigger_runway_fraction'),
-          stw_us: param(card, 'go.stw_us'),
+          stw_us: param(card, 'go.stw_us') * slow,
           dedicated_fraction: param(card, 'go.dedicated_fraction'),
           cpu_limit_fraction: param(card, 'go.cpu_limit_fraction'),
           cpu_limit_window_us: param(card, 'go.cpu_limit_window_us'),
@@ -75,6 +81,9 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           start_phase: s.go_start_phase ?? 0,
           // A card before 1.6.0 starts a back-to-back cycle only when the next event arrives.
           chain_cycles: (card.parameters['go.chain_cycles']?.value ?? 0) > 0,
+          // A card before 1.7.1 has idle-time workers that yield at once and no limit headroom.
+          idle_check_us: ((card.parameters['go.drain_check_bytes']?.value ?? 0) * param(card, 'go.mark_ns_per_live_byte')) / 1000,
+          limit_headroom_fraction: card.parameters['go.limit_headroom_fraction']?.value ?? 0,
         },
         live.data + live.log,
         pool,
@@ -83,20 +92,20 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
       const g1 = new G1Runtime(
         {
           heap_bytes: s.memory_bytes,
-          parallel_gc_threads: g1GcThreads(s.vcpus).parallel,
-          conc_gc_threads: g1GcThreads(s.vcpus).concurrent,
+          parallel_gc_threads: g1GcThreads(threads).parallel,
+          conc_gc_threads: g1GcThreads(threads).concurrent,
           new_size_min_fraction: param(card, 'g1.new_size_min_fraction'),
           new_size_max_fraction: param(card, 'g1.new_size_max_fraction'),
           reserve_fraction: param(card, 'g1.reserve_fraction'),
           ihop_fraction: param(card, 'g1.ihop_fraction'),
-          young_pause_fixed_ms: param(card, 'g1.young_pause_fixed_ms'),
-          copy_ns_per_byte: param(card, 'g1.copy_ns_per_byte'),
-          card_scan_ns_per_update: param(card, 'g1.card_scan_ns_per_update'),
-          mark_ns_per_live_byte: param(card, 'g1.mark_ns_per_live_byte'),
-          remark_pause_ms: param(card, 'g1.remark_pause_ms'),
+          young_pause_fixed_ms: param(card, 'g1.young_pause_fixed_ms') * slow,
+          copy_ns_per_byte: param(card, 'g1.copy_ns_per_byte') * slow,
+          card_scan_ns_per_update: param(card, 'g1.card_scan_ns_per_update') * slow,
+          mark_ns_per_live_byte: param(card, 'g1.mark_ns_per_live_byte') * slow,
+          remark_pause_ms: param(card, 'g1.remark_pause_ms') * slow,
           mixed_reclaimable_fraction: param(card, 'g1.mixed_reclaimable_fraction'),
           mixed_count: param(card, 'g1.mixed_count'),
-          full_gc_ns_per_live_byte: param(card, 'g1.full_gc_ns_per_live_byte'),
+          full_gc_ns_per_live_byte: param(card, 'g1.full_gc_ns_per_live_byte') * slow,
           // A card before 1.4.0 sizes eden by the percentages alone.
           pause_goal_ms: card.parameters['g1.pause_goal_ms']?.value ?? Infinity,
           // A card before 1.5.0 promotes every survivor at its first pause.

@@ -32,9 +32,10 @@ export interface RuntimeModel {
   /** An event on this node allocates `alloc_bytes` with `allocs` allocations; returns the extra
    * CPU time (µs) the event itself must spend (assists, allocator). */
   charge(t_us: number, alloc_bytes: number, allocs: number): number;
-  /** An update replaced a value in the map (its old value becomes garbage, the new one survives
-   * the next young collection): only a generational collector (G1) keeps count. */
-  onUpdate?(): void;
+  /** An update (or `count` of them) replaced a value in the map (its old value becomes garbage,
+   * the new one survives the next young collection): only a generational collector (G1) keeps
+   * count. */
+  onUpdate?(count?: number): void;
   /** Modelled heap (or resident) bytes now. */
   heapBytes(): number;
   readonly events: GcEvent[];

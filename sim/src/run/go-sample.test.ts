@@ -1,4 +1,4 @@
-// Go's sampled probe (search/slo.ts, goCycleSample) against the plain run. A Go probe's window is
+// Go's sampled probe (search/slo.ts, collectorSample) against the plain run. A Go probe's window is
 // set by the GC cycle; the sampled run ends its window once every node's cycle that the window
 // holds is behind it (ended, or by the node's pacer not due before the window's end) and the
 // backlog has drained. Both must reach the same verdict, count the same share of operations over

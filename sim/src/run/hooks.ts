@@ -28,10 +28,11 @@ export interface RunHooks {
    * shortcut weighs by its own sample, so simulating it adds nothing. The result says where the
    * window ended (`RunResult.settled_at_s`). Ignored where operations are not issued ahead (exact
    * mode, the mitigation sandbox, durability, a closed loop): the window then runs to its end.
-   * With `after_collections`, not before every node has ended a collector cycle that began inside
-   * the window or, by its pacer, starts none before the window's end (Go's sampled probes,
-   * slo.ts: the sample holds each node's cycle that the window would). */
-  end_when_settled?: { after_s: number; lag_ms: number; calm_ms?: number; after_collections?: boolean };
+   * With `after_collections` (n), not before every node has had n collections that began inside
+   * the window (Go's cycles, G1's pauses) or, by its pacer or eden, starts none before the
+   * window's end (sampled probes, slo.ts collectorSample: the sample holds each node's
+   * collections that the window would). */
+  end_when_settled?: { after_s: number; lag_ms: number; calm_ms?: number; after_collections?: number };
   /** Handed the window's latencies (reads and updates) when the run ends: the steady-state
    * shortcut weighs its runs' histograms into the window's p99. */
   window_latencies?: (latencies: LatencyHistogram) => void;

@@ -222,7 +222,7 @@ export class Simulation {
       }
       if (events >= nextSettleCheck) {
         nextSettleCheck = events + SETTLE_CHECK_EVENTS;
-        if (this.now >= settleFrom_us && this.now < c.measureTo_us && (!settle!.after_collections || this.collectionsSeen(c.measureFrom_us, plannedTo_us)) && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
+        if (this.now >= settleFrom_us && this.now < c.measureTo_us && (!settle!.after_collections || this.collectionsSeen(c.measureFrom_us, plannedTo_us, settle!.after_collections)) && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
           c.endWindowAt(this.now);
           nextSettleCheck = Infinity;
         }
@@ -237,15 +237,14 @@ export class Simulation {
     return this.result();
   }
 
-  /** Every node's collector cycles that fall in the window are behind it: each node has ended
-   * a cycle that began at or after `from_us`, or is not collecting and, by its pacer (the bytes
-   * left to its next cycle's trigger at its allocation rate so far, taken PACER_RATE_MARGIN
-   * faster), starts none before the window's planned end `to_us`. A runtime with no collector
-   * has none to wait for. */
-  private collectionsSeen(from_us: number, to_us: number): boolean {
+  /** Every node's collector cycles that fall in the window are behind it: each node has had
+   * `count` collections (Go's cycles, G1's pauses) that began at or after `from_us`, or is not
+   * collecting and, by its pacer or eden (the bytes left to its next collection's trigger at its
+   * allocation rate so far, taken PACER_RATE_MARGIN faster), starts none before the window's
+   * planned end `to_us`. A runtime with no collector has none to wait for. */
+  private collectionsSeen(from_us: number, to_us: number, count: number): boolean {
     for (const n of this.nodes) {
-      const last = n.runtime.events[n.runtime.events.length - 1];
-      if (last && last.t_s * 1e6 >= from_us) continue;
+      if (collectionsSince(n.runtime.events, from_us) >= count) continue;
       if (!n.host || !n.runtime.pending) return false;
       const next = n.runtime.pending(this.now);
       if (next === null) continue;
@@ -482,6 +481,14 @@ export class Simulation {
       elections: this.fastCluster.elections?.stats ?? null,
     });
   }
+}
+
+/** Collections (a Go cycle, a G1 pause; not G1's concurrent marking, which follows a pause) that
+ * began at or after `from_us`. */
+function collectionsSince(events: readonly { t_s: number; kind: string }[], from_us: number): number {
+  let seen = 0;
+  for (let i = events.length - 1; i >= 0 && events[i]!.t_s * 1e6 >= from_us; i--) if (events[i]!.kind !== 'g1_concurrent_mark') seen++;
+  return seen;
 }
 
 /** A node's allocation may run this much faster than its average so far before its projected

@@ -5,6 +5,7 @@ import type { EngineName, Fidelity, ModelCard, RunSpec } from '../api.ts';
 import { validateClusterSeed } from '../core/nodes.ts';
 import { defaultNetwork, param } from '../models/card.ts';
 import { GIB } from '../models/node-model.ts';
+import { MIN_VCPUS } from '../models/cpu.ts';
 import { resolveMitigation, type MitigationSpec } from '../models/mitigation.ts';
 import { resolveStorage, type ResolvedStorage } from '../models/storage.ts';
 import type { NetworkParams } from '../net/network.ts';
@@ -127,7 +128,8 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
     seed: c.seed,
     commit_interval_us: num(c.commit_interval_us ?? 150_000, 'cluster.commit_interval_us', 1000, 60_000_000, true),
     network,
-    vcpus: num(r.vcpus, 'resources.vcpus', 1, 256, true),
+    // fractional below or between whole cores: a share of a shared core (CpuPool.speed)
+    vcpus: num(r.vcpus, 'resources.vcpus', MIN_VCPUS, 256),
     memory_bytes: memory_gib * GIB,
     record_count,
     engine_records: num(w.engine_record_count ?? Math.min(record_count, 1000), 'workload.engine_record_count', 1, 1_000_000, true),

@@ -89,7 +89,7 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
             ) : (
               <strong>Undecided</strong>
             )}{' '}
-            (up to step {outcome.at_step}: {outcome.verdict.checked} operations checked, {outcome.verdict.dropped_reads} unanswered reads left out,{' '}
+            (up to step {outcome.at_step}: {outcome.verdict.checked} operations checked{outcome.verdict.values_only ? ' (its writes of values and the reads that returned one: enough to prove the violation)' : ''}, {outcome.verdict.dropped_reads} unanswered reads left out,{' '}
             {outcome.verdict.unknown_writes} writes with an unknown outcome ({outcome.verdict.unread_unknown_puts} of them puts nobody read; {outcome.verdict.left_out_unknown_writes} left out of the check that decided), {outcome.history.rejected} commands turned away on arrival).
             {outcome.html && (
               <>

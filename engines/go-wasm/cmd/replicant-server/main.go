@@ -14,8 +14,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"replicant/engines/go-wasm/core"
@@ -23,6 +21,7 @@ import (
 )
 
 func main() {
+	stop := watchStopSignals()
 	configPath := flag.String("config", "", "cluster configuration (JSON)")
 	id := flag.Int("id", -1, "this node's position in the config's peers")
 	seed := flag.Uint64("seed", 0, "seed of the election-timeout jitter (default: the id)")
@@ -99,8 +98,6 @@ func main() {
 		fail(err)
 	}
 	logger.Printf("serving clients on %s, peers on %s", cfg.Clients[*id], cfg.Peers[*id])
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	<-sig
+	logger.Printf("stopping on %s", stop.serving())
 	s.Stop()
 }

@@ -20,6 +20,7 @@ mod peer;
 mod server;
 mod status;
 mod persister;
+mod stop_signals;
 mod wal;
 
 use config::{die, parse_args, parse_config, Args, ServerConfig};
@@ -45,6 +46,7 @@ static ALLOC: CountingAlloc<tikv_jemallocator::Jemalloc> = CountingAlloc::new(ti
 pub static malloc_conf: &[u8] = b"background_thread:true,dirty_decay_ms:0,muzzy_decay_ms:0\0";
 
 fn main() {
+    stop_signals::watch();
     let args: Args = parse_args(std::env::args().skip(1)).unwrap_or_else(|e| die(&e));
     let text = std::fs::read(&args.config_path)
         .unwrap_or_else(|e| die(&format!("cannot read configuration {}: {e}", args.config_path)));

@@ -20,7 +20,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
-use tokio::signal::unix::{signal, SignalKind};
 
 impl Shared {
     pub(crate) fn stats(&self, alloc: &CountingAlloc<tikv_jemallocator::Jemalloc>) -> String {
@@ -197,8 +196,10 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
     } else {
         shared.step(Event::Start);
     }
-    tokio::spawn(stop_on_signal(Arc::clone(&shared), alloc, SignalKind::terminate(), "SIGTERM"));
-    tokio::spawn(stop_on_signal(Arc::clone(&shared), alloc, SignalKind::interrupt(), "SIGINT"));
+    {
+        let shared = Arc::clone(&shared);
+        crate::stop_signals::serving(move |name| stop(&shared, alloc, name));
+    }
     // client ids id + n·k with k = 1, 2, … (as the Go server numbers them)
     let mut k = 1u64;
     loop {
@@ -224,14 +225,10 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
     }
 }
 
-/// SIGTERM or SIGINT ends the node cleanly, status 0, as the Go and C++ servers do: what it has
-/// acknowledged is already on the peers (and, with --data-dir, on disk before it was answered).
-pub(crate) async fn stop_on_signal(shared: Arc<Shared>, alloc: &'static CountingAlloc<tikv_jemallocator::Jemalloc>, kind: SignalKind, name: &'static str) {
-    let Ok(mut sig) = signal(kind) else {
-        shared.log(&format!("cannot watch {name}: the node will end by its default action"));
-        return;
-    };
-    sig.recv().await;
+/// SIGTERM or SIGINT once serving ends the node cleanly, status 0, as the other servers do: what
+/// it has acknowledged is already on the peers (and, with --data-dir, on disk before it was
+/// answered).
+fn stop(shared: &Shared, alloc: &'static CountingAlloc<tikv_jemallocator::Jemalloc>, name: &str) {
     shared.log(&format!("stopping on {name}; stats {}", shared.stats(alloc)));
     std::process::exit(0);
 }

@@ -15,6 +15,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] argv) {
+        StopSignals.watch();
         try {
             ServerConfig.Args args = ServerConfig.parseArgs(argv);
             byte[] text;

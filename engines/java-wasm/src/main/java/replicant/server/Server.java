@@ -131,17 +131,13 @@ final class Server {
     }
 
     /**
-     * SIGTERM or SIGINT ends the node cleanly, status 0, as the Go and C++ servers do (the JVM's
-     * default is status 143): what it acknowledged is already on the peers, and with a data dir on
-     * disk before it was answered.
+     * SIGTERM or SIGINT once serving ends the node cleanly, status 0, as the other servers do
+     * (the JVM's default is status 143): what it acknowledged is already on the peers, and with a
+     * data dir on disk before it was answered.
      */
-    private void stopOnSignals() {
-        for (String name : new String[] {"TERM", "INT"}) {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
-                log("stopping on SIG" + name + "; stats " + stats());
-                System.exit(0);
-            });
-        }
+    private void stopOnSignal(String signalName) {
+        log("stopping on " + signalName + "; stats " + stats());
+        System.exit(0);
     }
 
     /**
@@ -168,7 +164,6 @@ final class Server {
         start("peer-listener", () -> PeerLink.acceptAll(this, peerListener));
         start("status", this::runStatus);
         start("timers", core::runTimers);
-        stopOnSignals();
         if (args.mitigation != replicant.core.Mitigation.Mode.NONE) gcWatch = GcWatch.start(this);
         if (args.statsEverySeconds > 0) {
             statsThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
@@ -195,6 +190,8 @@ final class Server {
             }
             log("restarted from " + wal.path() + ": " + restart.records.size() + " records");
         }
+        warmStopPath();
+        StopSignals.serving(this::stopOnSignal);
         ClientConnection.acceptAll(this, clientListener);
     }
 

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { checkNativeArgs, parseNativeInput, resolveCardChoice } from './fidelity-native-cli.ts';
+
+describe('npm run fidelity -- --native: the card and the rows', () => {
+  it('takes the Lab card by default name, a card file, and refuses what is not a card', () => {
+    expect(resolveCardChoice('lab', '/')).toMatchObject({ card: DEFAULT_CARD });
+    expect(resolveCardChoice('data/models/1.6.0.json', process.cwd() + '/..').card.version).toBe('1.6.0');
+    expect(() => resolveCardChoice('package.json', process.cwd())).toThrow(/--card package.json: .* is not a readable model card/);
+    expect(() => resolveCardChoice('no/such.json', process.cwd())).toThrow(/not a readable model card/);
+  });
+
+  it('takes one engine list per results file', () => {
+    expect(parseNativeInput('data/native/x/results.json')).toEqual({ path: 'data/native/x/results.json', engines: null });
+    expect(parseNativeInput('data/native/x/results.json:cpp,rust')).toEqual({ path: 'data/native/x/results.json', engines: ['cpp', 'rust'] });
+    expect(() => parseNativeInput('x/results.json:cpp,etcd')).toThrow(/"etcd" is not an engine/);
+  });
+
+  it('stops on an unknown option or an empty list before anything runs', () => {
+    expect(() => checkNativeArgs(['--native', 'a.json', '--card', 'machine', 'lab', '--out-md', 'x.md'])).not.toThrow();
+    expect(() => checkNativeArgs(['--native', 'a.json', '--cards', 'machine'])).toThrow(/unknown option "--cards"/);
+    expect(() => checkNativeArgs(['--native', 'a.json', '--card'])).toThrow(/--card needs lab, machine or a card file/);
+    expect(() => checkNativeArgs(['--native'])).toThrow(/one or more results.json/);
+    expect(() => checkNativeArgs(['--native', 'a.json', '--out-csv'])).toThrow(/--out-csv needs a file/);
+  });
+});

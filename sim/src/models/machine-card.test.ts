@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
+import type { EngineName, ModelCard } from '../api.ts';
+import { DEFAULT_CARD, validateCard } from './card.ts';
+import { cpuScale, deriveMachineCard, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
+
+const m = (value: number, unit = 'us') => ({ value, unit, source: 'measured' as const, note: 'test' });
+function measured(): ModelCard {
+  const parameters: ModelCard['parameters'] = {};
+  ENGINE_NAMES.forEach((e, i) => {
+    for (const w of ['a', 'b']) {
+      parameters[`${e}.cpu_us_per_op.leader.${w}`] = m(100 + 10 * i + (w === 'b' ? 20 : 0));
+      parameters[`${e}.cpu_us_per_op.follower.${w}`] = m(25);
+    }
+  });
+  return { version: '0.1.0-measured.20261127', description: 'bench calibrate, 2026-11-27, commit abcdef123456, 2-core Test CPU', parameters };
+}
+const loopback: ModelCard = {
+  version: '0.1.0-loopback.20261127',
+  description: 'test',
+  parameters: { 'loopback.rtt_median_us': m(20), 'loopback.rtt_mean_us': m(60), 'loopback.rtt_p99_us': m(900), 'loopback.rtt_min_us': m(10), 'loopback.bandwidth_gbps': m(2, 'Gbit/s') },
+};
+const sim = Object.fromEntries(ENGINE_NAMES.map((e) => [e, { a: 200, b: 180 }])) as Record<EngineName, { a: number; b: number }>;
+const inputs = (over: Partial<MachineCardInputs> = {}): MachineCardInputs => ({
+  paper: DEFAULT_CARD,
+  measured: measured(),
+  loopback,
+  simulated_leader_us_per_op: sim,
+  simulated_point: 'test point',
+  footprint: { mib: { cpp: 13, rust: 7, go: 26, java: 0 }, source: 'test results' },
+  layout: HARNESS_DEFAULT_LAYOUT,
+  version: '0.2.0-machine.20261127',
+  machine: '2-core Test CPU',
+  ...over,
+});
+
+describe("this machine's model card", () => {
+  it('takes network, CPU per event, hand-off, footprints and core shares from the measurements; GC constants from the paper card', () => {
+    const card = validateCard(deriveMachineCard(inputs()));
+    expect(card.version).toBe('0.2.0-machine.20261127');
+    expect(isMachineCard(card)).toBe(true);
+    expect(isMachineCard(DEFAULT_CARD)).toBe(false);
+    expect(card.parameters['network.one_way_latency_us']).toMatchObject({ value: 10, source: 'measured' });
+    expect(card.parameters['network.jitter_mean_us']).toMatchObject({ value: 20, source: 'measured' });
+    expect(card.parameters['network.bandwidth_gbps']!.value).toBe(2);
+    // cpp: leader A 100, B 120 measured against 200 + 180 simulated
+    const k = 220 / 380;
+    expect(cpuScale(measured(), sim.cpp, 'cpp')).toBeCloseTo(k, 12);
+    for (const name of ['in_us', 'out_us', 'step_us', 'per_kib_us', 'timer_us']) {
+      expect(card.parameters[`cpu.cpp.${name}`]!.value).toBeCloseTo(DEFAULT_CARD.parameters[`cpu.cpp.${name}`]!.value * k, 3);
+      expect(card.parameters[`cpu.cpp.${name}`]!.note).toContain('0.5789');
+    }
+    for (const e of ENGINE_NAMES) expect(card.parameters[`cpu.${e}.handoff_mean_us`]!.value).toBe(0);
+    expect(card.parameters['memory.rust.non_heap_bytes']).toMatchObject({ value: 7 * 1024 * 1024, source: 'measured' });
+    expect(card.parameters['machine.cpp.leader_core_share.a']!.value).toBeCloseTo(100 / 150, 3);
+    // runtime properties are the paper card's, untouched
+    for (const key of ['go.gogc', 'go.mark_ns_per_live_byte', 'g1.copy_ns_per_byte', 'g1.young_pause_fixed_ms', 'memory.go.bytes_per_record', 'alloc.go.leader_bytes_per_update_op']) {
+      expect(card.parameters[key]).toEqual(DEFAULT_CARD.parameters[key]);
+    }
+    expect(card.description).toMatch(/Nothing is fitted to a native benchmark result/);
+    // the paper card is not changed by the derivation
+    expect(DEFAULT_CARD.parameters['network.one_way_latency_us']!.value).toBe(130);
+  });
+
+  it('gives a node its quota, at most the leader share of the shared core', () => {
+    const card = deriveMachineCard(inputs());
+    const share = leaderCoreShare(measured(), 'cpp', 'b');
+    expect(share).toBeCloseTo(120 / 170, 12);
+    expect(machineVcpus(card, 'cpp', 'B', 8)).toBeCloseTo(share, 3); // quota 1 core: the share binds
+    expect(machineVcpus(card, 'cpp', 'B', 4)).toBe(0.5); // quota 0.5 core binds
+    expect(machineVcpus(card, 'cpp', 'B', 2)).toBe(0.25);
+  });
+
+  it('says which measurement is missing', () => {
+    const bad = measured();
+    delete bad.parameters['go.cpu_us_per_op.follower.b'];
+    expect(() => deriveMachineCard(inputs({ measured: bad }))).toThrow(MachineCardError);
+    expect(() => deriveMachineCard(inputs({ measured: bad }))).toThrow(/go.cpu_us_per_op.follower.b/);
+    expect(() => deriveMachineCard(inputs({ loopback: { ...loopback, parameters: {} } }))).toThrow(/loopback.rtt_median_us/);
+    expect(() => machineVcpus(DEFAULT_CARD, 'go', 'A', 8)).toThrow(/machine.cores_per_vcpu/);
+  });
+});

@@ -1,0 +1,155 @@
+// A model card for the machine the native benchmark runs on ("this machine"): the paper card's
+// runtime constants, with everything that belongs to the hardware and the harness's set-up
+// replaced by what was measured here — CPU per operation (bench calibrate), the loopback
+// network (bench loopback), the cores the harness's cgroups give the nodes, each engine's fixed
+// footprint, and the servers' TCP transport. Pure: the simulated CPU per operation that the
+// per-message costs are scaled against is passed in (sim/src/cli/machine-card-cli.ts runs it).
+import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
+import type { CardParameter, EngineName, ModelCard } from '../api.ts';
+import { param } from './card.ts';
+import { MIN_VCPUS } from './cpu.ts';
+import { provenance } from './measured-card.ts';
+
+export class MachineCardError extends Error {}
+
+export type WorkloadKey = 'a' | 'b';
+export const WORKLOAD_KEYS: readonly WorkloadKey[] = ['a', 'b'];
+
+/** The harness's placement (bench/src/plan.ts defaults, docs/benchmarks.md "Scaling"). */
+export interface HarnessLayout {
+  /** Cores of the cpuset the three nodes share (--node-cpus, default CPU 1). */
+  node_cores: number;
+  /** Cores of the load generator's cpuset (YCSB on CPU 0). */
+  loadgen_cores: number;
+  /** A paper vCPU is this many cores of the quota (--cores-per-vcpu, default 1/8). */
+  cores_per_vcpu: number;
+  /** Where these come from, for the notes. */
+  source: string;
+}
+
+export const HARNESS_DEFAULT_LAYOUT: HarnessLayout = {
+  node_cores: 1,
+  loadgen_cores: 1,
+  cores_per_vcpu: 1 / 8,
+  source: 'the native harness\'s defaults (bench/src/plan.ts: --node-cpus 1, YCSB on cpuset 0, --cores-per-vcpu 1/8; docs/benchmarks.md, "Scaling to this machine")',
+};
+
+/** Each engine's fixed footprint as the harness measured it before its settings. */
+export interface Footprint {
+  mib: Record<EngineName, number>;
+  source: string;
+}
+
+export interface MachineCardInputs {
+  paper: ModelCard;
+  measured: ModelCard;
+  loopback: ModelCard;
+  /** Leader CPU µs per operation the paper card's simulator spends at the calibration's point,
+   * per engine and workload, for the card being scaled (the first entry is the paper card's). */
+  simulated_leader_us_per_op: Record<EngineName, Record<WorkloadKey, number>>;
+  /** How that point was simulated, for the notes. */
+  simulated_point: string;
+  footprint: Footprint;
+  layout: HarnessLayout;
+  version: string;
+  machine: string;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+function value(card: ModelCard, key: string): number {
+  const p = card.parameters[key];
+  if (!p || typeof p.value !== 'number' || !Number.isFinite(p.value) || p.value < 0) throw new MachineCardError(`card ${card.version} has no usable parameter "${key}"`);
+  return p.value;
+}
+
+/** The per-event CPU costs of an engine that the machine card scales. */
+export const SCALED_CPU_COSTS = ['in_us', 'out_us', 'step_us', 'per_kib_us', 'timer_us'] as const;
+
+/** One factor per engine: measured leader CPU per operation over what the card simulates at the
+ * same point, summed over workloads A and B (ratio of sums: the workloads weigh by their cost). */
+export function cpuScale(measured: ModelCard, simulated: Record<WorkloadKey, number>, e: EngineName): number {
+  let m = 0;
+  let s = 0;
+  for (const w of WORKLOAD_KEYS) {
+    m += value(measured, `${e}.cpu_us_per_op.leader.${w}`);
+    s += simulated[w];
+  }
+  if (!(s > 0)) throw new MachineCardError(`${e}: the simulated leader CPU per operation is not positive`);
+  return m / s;
+}
+
+/** The share of the nodes' shared cores the leader gets at saturation: with every node
+ * runnable, CFS with equal weights gives each what it asks for per operation, so the leader's
+ * share is its CPU per operation over the cluster's (leader + two followers), as measured. */
+export function leaderCoreShare(measured: ModelCard, e: EngineName, w: WorkloadKey): number {
+  const l = value(measured, `${e}.cpu_us_per_op.leader.${w}`);
+  const f = value(measured, `${e}.cpu_us_per_op.follower.${w}`);
+  if (!(l + 2 * f > 0)) throw new MachineCardError(`${e} ${w}: no measured CPU per operation`);
+  return l / (l + 2 * f);
+}
+
+export function deriveMachineCard(x: MachineCardInputs): ModelCard {
+  const card: ModelCard = structuredClone(x.paper);
+  const set = (key: string, v: number, unit: string, source: CardParameter['source'], note: string) => {
+    card.parameters[key] = { value: v, unit, source, note };
+  };
+  const from = provenance(x.measured);
+  const lb = (k: string) => value(x.loopback, `loopback.${k}`);
+  const lbFrom = `loopback card ${x.loopback.version}`;
+
+  // Network: loopback TCP between the nodes and to YCSB.
+  const median = lb('rtt_median_us');
+  const mean = lb('rtt_mean_us');
+  set('network.one_way_latency_us', round3(median / 2), 'us', 'measured', `Half the median loopback round trip (${median} us; ${lbFrom}). With the exponential extra delay below, the mean one-way delay is half the measured mean round trip.`);
+  set('network.jitter_mean_us', round3(Math.max(0, mean - median) / 2), 'us', 'measured', `Half the measured mean round trip (${mean} us) minus half its median (${median} us) (${lbFrom}): the scheduling tail of a shared 2-core machine (p99 ${lb('rtt_p99_us')} us), as an exponential.`);
+  set('network.bandwidth_gbps', round3(lb('bandwidth_gbps')), 'Gbit/s', 'measured', `One loopback TCP flow (${lbFrom}).`);
+
+  for (const e of ENGINE_NAMES) {
+    // Transport: the native servers all speak the Lab's TCP protocol (docs/protocol.md), the
+    // paper's Go and Rust set-up, whose hand-off the paper card sets to 0.
+    set(`cpu.${e}.handoff_mean_us`, 0, 'us', 'derived', `The native ${e} server talks the Lab's TCP protocol to its peers and clients (docs/protocol.md, "Native servers"), not gRPC: no thread hand-off beyond the CPU the card charges per message, as the paper card has for its TCP builds (Go and Rust).`);
+
+    // CPU per event: the paper card's split of an operation into messages and steps, scaled so
+    // the simulated leader spends what the native leader spent per operation here.
+    const sim = x.simulated_leader_us_per_op[e];
+    const k = cpuScale(x.measured, sim, e);
+    const meas = (role: string, w: WorkloadKey) => value(x.measured, `${e}.cpu_us_per_op.${role}.${w}`);
+    for (const name of SCALED_CPU_COSTS) {
+      const key = `cpu.${e}.${name}`;
+      const paperValue = param(x.paper, key);
+      set(key, round3(paperValue * k), x.paper.parameters[key]!.unit, 'derived', `Card ${x.paper.version}'s ${paperValue} ${x.paper.parameters[key]!.unit} x ${k.toFixed(4)}: the native ${e} leader's measured CPU per operation (${from}: A ${meas('leader', 'a')} us, B ${meas('leader', 'b')} us) over what card ${x.paper.version} simulates at the same point (${x.simulated_point}: A ${sim.a.toFixed(1)} us, B ${sim.b.toFixed(1)} us), the ratio of the sums. The card's split of an operation into messages and Log-mutex steps is kept.`);
+    }
+    for (const w of WORKLOAD_KEYS) {
+      const share = leaderCoreShare(x.measured, e, w);
+      set(`machine.${e}.leader_core_share.${w}`, round3(share), 'fraction', 'derived', `The leader's share of the nodes' shared cores at saturation, workload ${w.toUpperCase()}: leader / (leader + 2 followers) CPU per operation as measured (${from}: ${meas('leader', w)} / (${meas('leader', w)} + 2 x ${meas('follower', w)}) us), the split CFS gives three groups of equal weight each asking for that much per operation.`);
+    }
+    if (e !== 'java') {
+      set(`memory.${e}.non_heap_bytes`, Math.round(x.footprint.mib[e] * 1024 * 1024), 'B', 'measured', `The fixed footprint the native harness measured for the ${e} server (${x.footprint.mib[e]} MiB; ${x.footprint.source}): the process's memory besides its data at the scaled size. A native setting whose row names its own measured footprint is simulated with that one (npm run fidelity -- --native).`);
+    }
+  }
+
+  set('machine.node_cores', x.layout.node_cores, 'cores', 'derived', `Cores of the cpuset the three nodes share (${x.layout.source}).`);
+  set('machine.loadgen_cores', x.layout.loadgen_cores, 'cores', 'derived', `Cores of YCSB's own cpuset (${x.layout.source}). The simulator's clients cost no CPU; YCSB's 64 threads on their own core are taken not to limit the nodes.`);
+  set('machine.cores_per_vcpu', x.layout.cores_per_vcpu, 'cores', 'derived', `A paper vCPU is this many cores of a node's CFS quota (${x.layout.source}); the quota caps a node's share of the shared cores.`);
+
+  const replaced = 'network (loopback), per-event CPU (scaled to the measured CPU per operation), thread hand-off (0: TCP servers), fixed footprints (measured), and the nodes\' share of the shared cores (machine.*)';
+  card.version = x.version;
+  card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}. Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
+  return card;
+}
+
+/** The vCPUs a simulated node gets for a native setting's paper-vCPU label on this machine:
+ * its CFS quota (label x cores per vCPU), at most the leader's share of the shared cores. Every
+ * node gets the leader's figure: the leader is what saturates; the followers' smaller share is
+ * not modelled (they get more CPU than they had, which shortens latency a little). */
+export function machineVcpus(card: ModelCard, e: EngineName, workload: 'A' | 'B', paperVcpus: number): number {
+  const quota = paperVcpus * param(card, 'machine.cores_per_vcpu');
+  const share = param(card, `machine.${e}.leader_core_share.${workload.toLowerCase()}`) * param(card, 'machine.node_cores');
+  return Math.max(MIN_VCPUS, round3(Math.min(quota, share)));
+}
+
+/** Whether a card describes this machine (has the machine.* parameters). */
+export function isMachineCard(card: ModelCard): boolean {
+  return card.parameters['machine.node_cores'] !== undefined;
+}
