@@ -207,7 +207,8 @@ for (const engines of mixes) {
           const changes = leadershipChanges(
             parseStampedStatusLines(readFileSync(cluster.logPath(i), 'utf8')).map((x) => ({ atMs: x.atMs - start, role: x.status.role, leader: x.status.leader })),
           );
-          const lastChange = changes[changes.length - 1];
+          const sampledUntilMs = xs[xs.length - 1]?.atMs ?? 0;
+          const lastChange = changes.filter((atMs) => atMs <= sampledUntilMs).pop();
           if (lastChange !== undefined) console.log(`resets ${engines.join(',')}: ${name} RSS ${describeSlopeSinceChange(slopeSinceChange(xs, rule, lastChange))}`);
           // the samples themselves, beside the node logs, for rss-trend.test.ts's recorded series
           if (process.env.REPLICANT_CLUSTER_LOGS)
