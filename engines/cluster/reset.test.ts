@@ -32,7 +32,7 @@ import { NativeCluster } from './launcher.ts';
 import { sleep } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
 import { StatusReader, parseStampedStatusLines, residentParts, type NodeStatus } from './node-status.ts';
-import { SETTLE_MS, describeRssTrend, flatRuleFor, rssTrend, type RssSample } from './rss-trend.ts';
+import { SETTLE_MS, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
 import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
 import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type CatchUpTimes } from './catch-up-timing.ts';
 import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
@@ -202,6 +202,14 @@ for (const engines of mixes) {
           console.log(
             `resets ${engines.join(',')}: ${name} anonymous ${describeRssTrend(rssTrend(anonSeries[i]!, rule))}; file-backed ${describeRssTrend(rssTrend(fileSeries[i]!, rule))}`,
           );
+          // a leadership change during the run starts a new working set: the same rule, counted
+          // again from it (rss-trend.ts, slopeSinceChange), beside the verdict above
+          const changes = leadershipChanges(
+            parseStampedStatusLines(readFileSync(cluster.logPath(i), 'utf8')).map((x) => ({ atMs: x.atMs - start, role: x.status.role, leader: x.status.leader })),
+          );
+          const sampledUntilMs = xs[xs.length - 1]?.atMs ?? 0;
+          const lastChange = changes.filter((atMs) => atMs <= sampledUntilMs).pop();
+          if (lastChange !== undefined) console.log(`resets ${engines.join(',')}: ${name} RSS ${describeSlopeSinceChange(slopeSinceChange(xs, rule, lastChange))}`);
           // the samples themselves, beside the node logs, for rss-trend.test.ts's recorded series
           if (process.env.REPLICANT_CLUSTER_LOGS)
             writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, `rss-n${i}-${engines[i]}.json`), JSON.stringify({ total: xs, anon: anonSeries[i], file: fileSeries[i] }));

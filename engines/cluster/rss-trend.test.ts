@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FLAT_RULE, describeRssTrend, flatRuleFor, isFlat, rssTrend, type RssSample } from './rss-trend.ts';
+import { FLAT_RULE, describeRssTrend, describeSlopeSinceChange, flatRuleFor, isFlat, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
 
 const MiB = 1 << 20;
 
@@ -70,5 +70,54 @@ describe('flatRuleFor', () => {
     );
     expect(isFlat(t)).toBeNull();
     expect(describeRssTrend(t)).toMatch(/nothing after 120 s \(no verdict: bound ±1 after 120 s\)$/);
+  });
+});
+
+describe('slopeSinceChange', () => {
+  // The C++ node of a 180 s cpp,rust,java run: a follower until 41.1 s, then leader; its RSS
+  // stepped about +0.7 MiB within 5 s of the change and was flat after 85 s
+  const recorded = JSON.parse(readFileSync(new URL('./testdata/cpp-rss-leader-change-180s.json', import.meta.url), 'utf8')) as {
+    becameLeaderAtMs: number;
+    samples: [number, number][];
+  };
+  const cpp = recorded.samples.map(([atMs, bytes]): RssSample => ({ atMs, bytes }));
+  const change = recorded.becameLeaderAtMs;
+
+  it('reads the recorded step as not flat in the first minute, and flat counted from the change', () => {
+    // the 60 s run's verdict on the same node's first minute: the step falls inside its fit
+    expect(isFlat(rssTrend(cpp.filter((s) => s.atMs <= 60_000), FLAT_RULE))).toBe(false);
+    const since = slopeSinceChange(cpp, FLAT_RULE, change);
+    expect(since.fromMs).toBe(change + 20_000);
+    expect(Math.abs(since.slopeBytesPerMin!)).toBeLessThanOrEqual(FLAT_RULE.boundBytesPerMin);
+    expect(describeSlopeSinceChange(since)).toMatch(/^since the leadership change at 41\.1 s: after 61\.1 s \+0\.\d\d MiB\/min \(flat: bound ±1\)$/);
+  });
+
+  it('still fails a leak of 2 MiB a minute added to the recorded series', () => {
+    const leaking = cpp.map((s) => ({ atMs: s.atMs, bytes: s.bytes + (2 * MiB * s.atMs) / 60_000 }));
+    const since = slopeSinceChange(leaking, FLAT_RULE, change);
+    expect(since.slopeBytesPerMin! / MiB).toBeGreaterThan(1.5);
+    expect(describeSlopeSinceChange(since)).toContain('(not flat: bound ±1)');
+  });
+
+  it('gives no verdict on less than 40 s of samples after the change and its warm-up', () => {
+    // a 60 s run whose node became leader at 21.7 s (the third series' r2 cpp,rust,java)
+    const since = slopeSinceChange(cpp.filter((s) => s.atMs <= 60_000), FLAT_RULE, 21_700);
+    expect(since.slopeBytesPerMin).toBeNull();
+    expect(describeSlopeSinceChange(since)).toBe('since the leadership change at 21.7 s: after 41.7 s less than 40 s of samples (no verdict)');
+    // and the JVM keeps its own, later warm-up
+    expect(slopeSinceChange(cpp, flatRuleFor('java'), change).fromMs).toBe(120_000 + cpp[0]!.atMs);
+  });
+
+  it('finds role and leader changes, skipping candidates and what came before the run', () => {
+    const lines = [
+      { atMs: -3000, role: 'follower', leader: null },
+      { atMs: -2000, role: 'follower', leader: 1 },
+      { atMs: 1000, role: 'follower', leader: 1 },
+      { atMs: 39_500, role: 'candidate', leader: 1 },
+      { atMs: 40_000, role: 'follower', leader: 2 },
+      { atMs: 41_100, role: 'leader', leader: 0 },
+      { atMs: 42_000, role: 'leader', leader: 0 },
+    ];
+    expect(leadershipChanges(lines)).toEqual([40_000, 41_100]);
   });
 });

@@ -107,3 +107,62 @@ export function describeRssTrend(t: RssTrend | null): string {
       : `, after ${t.rule.settleMs / 1000} s ${signed(t.settledSlopeBytesPerMin / (1 << 20))} MiB/min (${isFlat(t) ? 'flat' : 'not flat'}: ${bound})`;
   return `first 10 s ${mib(t.firstMeanBytes)} MiB, last 10 s ${mib(t.lastMeanBytes)} MiB, slope ${signed(slope)} MiB/min, peak ${mib(t.peakBytes)} MiB${settled}`;
 }
+
+/**
+ * The least span of samples a settled slope is judged on: the 40 s the 60 s run's rule fits
+ * (20 s of warm-up, 40 s after). Shorter fits are too noisy for the ±1 MiB/min bound: in the
+ * third series (docs/reliability.md) the last 20 s of series flat over 40 s read −1.04 to
+ * +2.25 MiB/min.
+ */
+export const MIN_FIT_SPAN_MS = 40_000;
+
+/** Where a node's working set starts again: its first status line after the run started whose
+ * role (leader or follower; a candidate is between the two) or leader differs from the line
+ * before. Times in ms since the run started; candidates' lines are skipped. */
+export function leadershipChanges(lines: { atMs: number; role: string; leader: number | null }[]): number[] {
+  const out: number[] = [];
+  let last: string | null = null;
+  for (const x of lines) {
+    if (x.role === 'candidate') continue;
+    const now = `${x.role} ${x.leader}`;
+    if (last !== null && now !== last && x.atMs >= 0) out.push(x.atMs);
+    last = now;
+  }
+  return out;
+}
+
+export interface SlopeSinceChange {
+  changeAtMs: number;
+  /** Samples from here on are fitted: the change plus FLAT_RULE's warm-up, or the rule's own
+   * warm-up if that ends later. */
+  fromMs: number;
+  /** null when the samples after `fromMs` span less than MIN_FIT_SPAN_MS. */
+  slopeBytesPerMin: number | null;
+  rule: FlatRule;
+}
+
+/**
+ * The settled slope counted again from a leadership change (leadershipChanges): a node that
+ * starts leading takes on client connections and accept phases, and one whose leader changed
+ * hears from a new peer, so its working set grows to a new size as it did at start-up (seen:
+ * a C++ node +0.7 MiB within 5 s of becoming leader, then flat; testdata). The same warm-up
+ * and the same bound as the rule; only the start moves, and a fit shorter than MIN_FIT_SPAN_MS
+ * gets no verdict. A leak does not stop at a leadership change, so it still fails.
+ */
+export function slopeSinceChange(samples: RssSample[], rule: FlatRule, changeAtMs: number): SlopeSinceChange {
+  const start = samples[0]?.atMs ?? 0;
+  const fromMs = Math.max(changeAtMs + FLAT_RULE.settleMs, start + rule.settleMs);
+  const after = samples.filter((s) => s.atMs >= fromMs);
+  const span = after.length > 1 ? after[after.length - 1]!.atMs - after[0]!.atMs : 0;
+  return { changeAtMs, fromMs, slopeBytesPerMin: span >= MIN_FIT_SPAN_MS ? slope(after) : null, rule };
+}
+
+/** "since the leadership change at 41.1 s: after 61.1 s +0.11 MiB/min (flat: bound ±1)". */
+export function describeSlopeSinceChange(x: SlopeSinceChange): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const bound = x.rule.boundBytesPerMin;
+  const head = `since the leadership change at ${s(x.changeAtMs)}: after ${s(x.fromMs)}`;
+  if (x.slopeBytesPerMin === null) return `${head} less than ${MIN_FIT_SPAN_MS / 1000} s of samples (no verdict)`;
+  const v = x.slopeBytesPerMin / (1 << 20);
+  return `${head} ${v >= 0 ? '+' : ''}${v.toFixed(2)} MiB/min (${Math.abs(x.slopeBytesPerMin) <= bound ? 'flat' : 'not flat'}: bound ±${bound / (1 << 20)})`;
+}
