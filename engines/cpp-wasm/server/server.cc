@@ -169,12 +169,9 @@ void Server::Run() {
           _exit(1);
         });
   }
-  for (auto& link : links_) {
-    if (link) std::thread(&Server::RunPeerLink, this, link.get()).detach();
-  }
-  std::thread(&Server::AcceptPeers, this).detach();
-  std::thread(&Server::RunTimers, this).detach();
-  std::thread(&Server::RunStatus, this).detach();
+  // The restart (or start) is stepped before any peer, client or timer can reach the core: before
+  // its restart a node has not read its disk, and a promise it gave would carry none of the slots it
+  // accepted (docs/protocol.md, "Nothing before restart"; nemesis java seed 371).
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (wal_ != nullptr) {
@@ -194,6 +191,12 @@ void Server::Run() {
       StepLocked(Event{}, Clock::now());  // start
     }
   }
+  for (auto& link : links_) {
+    if (link) std::thread(&Server::RunPeerLink, this, link.get()).detach();
+  }
+  std::thread(&Server::AcceptPeers, this).detach();
+  std::thread(&Server::RunTimers, this).detach();
+  std::thread(&Server::RunStatus, this).detach();
   StopSignalsServing([this](const char* name) { StopOnSignal(name); });
   Log("serving peers on " + cfg_.peers[id_].host + ":" + cfg_.peers[id_].port + ", clients on " +
       cfg_.clients[id_].host + ":" + cfg_.clients[id_].port);

@@ -15,6 +15,13 @@ Node::Node(const Config& cfg) : cfg_(cfg), rng_(cfg.seed), heard_tick_(cfg.num_p
 const std::vector<Effect>& Node::Step(const Event& ev) {
   effects_.clear();
   counters_.events++;
+  if (Durable() && !dur_.started && ev.type != EventType::kStart && ev.type != EventType::kRestart) {
+    // Before its restart a durable node has not read its disk: a promise from it would carry none
+    // of the slots it accepted, so a candidate missing chosen entries could win with it
+    // (docs/protocol.md, "Nothing before restart"; nemesis java seed 371). Refused.
+    BadEvent();
+    return effects_;
+  }
   switch (ev.type) {
     case EventType::kStart:
       dur_.started = true;

@@ -114,6 +114,13 @@ func (n *Node) Config() Config { return n.cfg }
 func (n *Node) Step(ev *Event) []Effect {
 	n.effects = n.effects[:0]
 	n.counters.Events++
+	if n.durable() && !n.dur.started && ev.Type != EventStart && ev.Type != EventRestart {
+		// Before its restart a durable node has not read its disk: a promise from it would carry
+		// none of the slots it accepted, so a candidate missing chosen entries could win with it
+		// (docs/protocol.md, "Nothing before restart"; nemesis java seed 371). Refused.
+		n.badEvent()
+		return n.effects
+	}
 	switch ev.Type {
 	case EventStart:
 		n.dur.started = true

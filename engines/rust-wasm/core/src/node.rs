@@ -204,6 +204,13 @@ impl Node {
     pub fn step(&mut self, ev: Event) -> &[Effect] {
         self.effects.clear();
         self.counters.events += 1;
+        if self.durable() && !self.dur.started && !matches!(ev, Event::Start | Event::Restart(_)) {
+            // Before its restart a durable node has not read its disk: a promise from it would
+            // carry none of the slots it accepted, so a candidate missing chosen entries could win
+            // with it (docs/protocol.md, "Nothing before restart"; nemesis java seed 371). Refused.
+            self.bad_event();
+            return &self.effects;
+        }
         let persisted = matches!(ev, Event::Persisted(_));
         match ev {
             Event::Persisted(id) => self.on_persisted(id),

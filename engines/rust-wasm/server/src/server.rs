@@ -150,6 +150,22 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
             }
         });
     }
+    // The restart (or start) is stepped before any peer, client or timer can reach the core:
+    // before its restart a node has not read its disk, and a promise it gave would carry none of
+    // the slots it accepted (docs/protocol.md, "Nothing before restart"; nemesis java seed 371).
+    if args.data_dir.is_some() {
+        let count = restart.len();
+        let mut core = shared.core.lock().unwrap_or_else(|p| p.into_inner());
+        let bad_before = core.node.counters().bad_events;
+        shared.step_locked(&mut core, Event::Restart(restart));
+        if core.node.counters().bad_events != bad_before {
+            die("the core refused the write-ahead log's records (a record no node could have written)");
+        }
+        drop(core);
+        shared.log(&format!("restarted from {}: {count} records", args.data_dir.as_deref().unwrap_or("")));
+    } else {
+        shared.step(Event::Start);
+    }
     for p in (0..num_peers).filter(|&p| p != id) {
         tokio::spawn(peer_writer(Arc::clone(&shared), p, cfg.peers[p as usize]));
     }
@@ -183,19 +199,6 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
         "node {id} of {num_peers}: peers on {}, clients on {}, commit interval {} ms",
         cfg.peers[id as usize], cfg.clients[id as usize], cfg.commit_interval_ms
     ));
-    if args.data_dir.is_some() {
-        let count = restart.len();
-        let mut core = shared.core.lock().unwrap_or_else(|p| p.into_inner());
-        let bad_before = core.node.counters().bad_events;
-        shared.step_locked(&mut core, Event::Restart(restart));
-        if core.node.counters().bad_events != bad_before {
-            die("the core refused the write-ahead log's records (a record no node could have written)");
-        }
-        drop(core);
-        shared.log(&format!("restarted from {}: {count} records", args.data_dir.as_deref().unwrap_or("")));
-    } else {
-        shared.step(Event::Start);
-    }
     {
         let shared = Arc::clone(&shared);
         crate::stop_signals::serving(move |name| stop(&shared, alloc, name));

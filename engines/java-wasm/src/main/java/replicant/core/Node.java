@@ -163,6 +163,14 @@ public final class Node {
     public List<Effect> step(Event ev) {
         effects.clear();
         counters.events++;
+        if (Durability.durable(this) && !dur.started && ev.type != Messages.EventType.START
+                && ev.type != Messages.EventType.RESTART) {
+            // Before its restart a durable node has not read its disk: a promise from it would
+            // carry none of the slots it accepted, so a candidate missing chosen entries could win
+            // with it (docs/protocol.md, "Nothing before restart"; nemesis java seed 371). Refused.
+            badEvent();
+            return effects;
+        }
         switch (ev.type) {
             case START:
                 dur.started = true;

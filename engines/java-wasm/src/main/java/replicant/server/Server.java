@@ -157,21 +157,12 @@ final class Server {
         log("node " + id + " of " + numPeers + ": peers on " + cfg.peers.get((int) id) + ", clients on "
                 + cfg.clients.get((int) id) + ", commit interval " + cfg.commitIntervalMs + " ms");
         for (int p = 0; p < numPeers; p++) {
-            if (p == id) continue;
-            links[p] = new PeerLink(this, p, cfg.peers.get(p));
-            start("peer-link-" + p, links[p]::run);
+            if (p != id) links[p] = new PeerLink(this, p, cfg.peers.get(p));
         }
-        start("peer-listener", () -> PeerLink.acceptAll(this, peerListener));
-        start("status", this::runStatus);
-        start("timers", core::runTimers);
-        if (args.mitigation != replicant.core.Mitigation.Mode.NONE) gcWatch = GcWatch.start(this);
-        if (args.statsEverySeconds > 0) {
-            statsThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
-                    args.statsEverySeconds, TimeUnit.SECONDS);
-        }
-        if (wal == null) {
-            core.step(Event.start(), core.now());
-        } else {
+        if (wal != null) {
+            // The restart is stepped before any peer, client or timer can reach the core: before
+            // it the node has not read its disk, and a promise it gave would carry none of the
+            // slots it accepted (docs/protocol.md, "Nothing before restart"; nemesis java seed 371).
             start("persister", this::runPersister);
             lock.lock();
             try {
@@ -190,6 +181,18 @@ final class Server {
             }
             log("restarted from " + wal.path() + ": " + restart.records.size() + " records");
         }
+        for (int p = 0; p < numPeers; p++) {
+            if (p != id) start("peer-link-" + p, links[p]::run);
+        }
+        start("peer-listener", () -> PeerLink.acceptAll(this, peerListener));
+        start("status", this::runStatus);
+        start("timers", core::runTimers);
+        if (args.mitigation != replicant.core.Mitigation.Mode.NONE) gcWatch = GcWatch.start(this);
+        if (args.statsEverySeconds > 0) {
+            statsThread.scheduleAtFixedRate(() -> log("stats " + stats()), args.statsEverySeconds,
+                    args.statsEverySeconds, TimeUnit.SECONDS);
+        }
+        if (wal == null) core.step(Event.start(), core.now());
         warmStopPath();
         StopSignals.serving(this::stopOnSignal);
         ClientConnection.acceptAll(this, clientListener);
