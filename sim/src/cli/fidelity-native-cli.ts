@@ -142,6 +142,7 @@ export async function runNativeFidelity(argv: string[]): Promise<void> {
     }
     md.push('', '**Native saturation ÷ simulated saturation, per engine** (median [min–max] over its scored settings): ' + factorsLine(x.lines) + '.', '');
   }
+  md.push('What each miss comes from (the SLO throughput, ratio 2, Java\'s GC at a 0.15 GiB heap) and what the cards leave out: docs/benchmarks.md, "The simulator against native runs".', '');
   md.push('Settings not predicted: ' + (skipped.length ? [...new Set(skipped.map((k) => k.why))].map((why) => `${skipped.filter((k) => k.why === why).length} × ${why}`).join('; ') : 'none') + '.', '');
   mkdirSync(dirname(mdOut), { recursive: true });
   writeFileSync(mdOut, md.join('\n'));
