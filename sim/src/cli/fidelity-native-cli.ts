@@ -2,8 +2,8 @@
 // [--out-md F]`: the simulator's prediction beside every native setting measured
 // (sim/src/fidelity/native.ts), written to data/fidelity-native.csv and docs/fidelity-native.md.
 // Predicts with each card named (default: the Lab's card, the paper's machine; `machine`: this
-// machine's card, data/models/machine/, newest); the first card's rows make the table, every
-// card gets its summary line. Tunes nothing.
+// machine's card, the last by name in data/models/machine/); each card gets its summary line and
+// its table. Tunes nothing.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -214,7 +214,7 @@ interface CardChoice {
   card: ModelCard;
 }
 
-/** `lab` (the Lab's card: the paper's machine), `machine` (the newest card in
+/** `lab` (the Lab's card: the paper's machine), `machine` (the last card by name in
  * data/models/machine/) or a card file. */
 export function resolveCardChoice(name: string, cwd: string): CardChoice {
   if (name === 'lab') return { label: "the Lab's card, the paper's AWS machine", card: DEFAULT_CARD };
