@@ -127,6 +127,7 @@ export async function runCalibration(flags: Record<string, string | boolean | un
     ratio: '8',
     'duration-s': (flags['duration-s'] as string | undefined) ?? '20',
     'warmup-s': (flags['warmup-s'] as string | undefined) ?? '5',
+    ...(flags.repetitions !== undefined ? { repetitions: String(flags.repetitions) } : {}),
     preset: 'scaled',
   });
   const { commit } = gitCommit(REPO);
@@ -171,7 +172,8 @@ export async function runCalibration(flags: Record<string, string | boolean | un
     }
   }
   // data/validate.mjs checks every card under data/models against its schema, named <version>.json.
-  const version = `0.1.0-measured.${date.replace(/-/g, '')}`;
+  // a second rate gets its own card (the default 1,000 ops/s keeps the name the cards cite)
+  const version = `0.1.0-measured${rate === 1000 ? '' : `-${rate}ops`}.${date.replace(/-/g, '')}`;
   const out = flags.out ? resolve(process.env.INIT_CWD ?? process.cwd(), flags.out as string) : join(REPO, `data/models/measured/${version}.json`);
   mkdirSync(dirname(out), { recursive: true });
   const card = {

@@ -2,8 +2,8 @@
 // [--out-md F]`: the simulator's prediction beside every native setting measured
 // (sim/src/fidelity/native.ts), written to data/fidelity-native.csv and docs/fidelity-native.md.
 // Predicts with each card named (default: the Lab's card, the paper's machine; `machine`: this
-// machine's card, data/models/machine/, newest); the first card's rows make the table, every
-// card gets its summary line. Tunes nothing.
+// machine's card, the last by name in data/models/machine/); each card gets its summary line and
+// its table. Tunes nothing.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -142,6 +142,7 @@ export async function runNativeFidelity(argv: string[]): Promise<void> {
     }
     md.push('', '**Native saturation ÷ simulated saturation, per engine** (median [min–max] over its scored settings): ' + factorsLine(x.lines) + '.', '');
   }
+  md.push('What each miss comes from (the SLO throughput, ratio 2, Java\'s GC at a 0.15 GiB heap) and what the cards leave out: docs/benchmarks.md, "The simulator against native runs".', '');
   md.push('Settings not predicted: ' + (skipped.length ? [...new Set(skipped.map((k) => k.why))].map((why) => `${skipped.filter((k) => k.why === why).length} × ${why}`).join('; ') : 'none') + '.', '');
   mkdirSync(dirname(mdOut), { recursive: true });
   writeFileSync(mdOut, md.join('\n'));
@@ -213,7 +214,7 @@ interface CardChoice {
   card: ModelCard;
 }
 
-/** `lab` (the Lab's card: the paper's machine), `machine` (the newest card in
+/** `lab` (the Lab's card: the paper's machine), `machine` (the last card by name in
  * data/models/machine/) or a card file. */
 export function resolveCardChoice(name: string, cwd: string): CardChoice {
   if (name === 'lab') return { label: "the Lab's card, the paper's AWS machine", card: DEFAULT_CARD };

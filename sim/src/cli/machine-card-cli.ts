@@ -9,14 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { engineOfLanguage, ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
-import { deriveMachineCard, HARNESS_DEFAULT_LAYOUT, WORKLOAD_KEYS, type Footprint, type WorkloadKey } from '../models/machine-card.ts';
+import { cpuPerOp, deriveMachineCard, HARNESS_DEFAULT_LAYOUT, WORKLOAD_KEYS, type Footprint, type WorkloadKey } from '../models/machine-card.ts';
 import { limitOfNote } from '../fidelity/native.ts';
 import { simulate } from '../run/simulate.ts';
 import { leaderUtilization } from '../search/slo.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 
-const USAGE = `usage: machine-card --measured MEASURED.json --loopback LOOPBACK.json --footprint RESULTS.json… [--card IN] [--out OUT]`;
+const USAGE = `usage: machine-card --measured MEASURED.json [--measured-high MEASURED-AT-A-HIGHER-RATE.json] --loopback LOOPBACK.json --footprint RESULTS.json… [--card IN] [--version 0.2.0-machine.YYYYMMDD] [--out OUT]`;
 
 function values(argv: string[], name: string): string[] {
   const i = argv.indexOf(name);
@@ -85,9 +85,12 @@ async function main(argv: string[]): Promise<void> {
   if (!fpFiles.length) throw new Error(`--footprint needs one or more native results files\n${USAGE}`);
   const paper = one(argv, '--card', false) ? validateCard(readJson(one(argv, '--card', false)!, 'card')) : DEFAULT_CARD;
   const measured = readJson(measuredPath, 'measured card') as ModelCard;
+  const highPath = one(argv, '--measured-high', false);
+  const measured_high = highPath ? (readJson(highPath, 'measured card') as ModelCard) : undefined;
   const loopback = readJson(loopbackPath, 'loopback card') as ModelCard;
   const date = /(\d{8})$/.exec(measured.version)?.[1] ?? new Date().toISOString().slice(0, 10).replace(/-/g, '');
-  const version = `0.2.0-machine.${date}`;
+  const version = one(argv, '--version', false) ?? `0.2.0-machine.${date}`;
+  if (!/^\d+\.\d+\.\d+-machine\.\d{8}$/.test(version)) throw new Error(`--version ${version}: a machine card's version is like 0.2.0-machine.20261127`);
   const out = userPath(one(argv, '--out', false) ?? `${ROOT}/data/models/machine/${version}.json`);
   if (basename(out) !== `${version}.json`) throw new Error(`--out must be named ${version}.json (data/validate.mjs: a card's file name is its version)`);
   const sim = {} as Record<EngineName, Record<WorkloadKey, number>>;
@@ -96,12 +99,12 @@ async function main(argv: string[]): Promise<void> {
     for (const w of WORKLOAD_KEYS) sim[e][w] = simulatedLeaderUsPerOp(paper, e, w);
   }
   const machine = /, (\d+-core [^).;]+)/.exec(measured.description ?? '')?.[1] ?? 'this machine';
-  const card = validateCard(deriveMachineCard({ paper, measured, loopback, simulated_leader_us_per_op: sim, simulated_point: SIMULATED_POINT, footprint: footprints(fpFiles), layout: HARNESS_DEFAULT_LAYOUT, version, machine }));
+  const card = validateCard(deriveMachineCard({ paper, measured, ...(measured_high ? { measured_high } : {}), loopback, simulated_leader_us_per_op: sim, simulated_point: SIMULATED_POINT, footprint: footprints(fpFiles), layout: HARNESS_DEFAULT_LAYOUT, version, machine }));
   card.description += ` Command: npm --workspace @replicant/sim run machine-card -- ${argv.join(' ')}`;
   writeFileSync(out, JSON.stringify(card, null, 2) + '\n');
   // The check: the derived card, simulated at the calibration's point, against the measurement.
   for (const e of ENGINE_NAMES) {
-    const check = WORKLOAD_KEYS.map((w) => `${w.toUpperCase()} ${simulatedLeaderUsPerOp(card, e, w).toFixed(1)} (measured ${measured.parameters[`${e}.cpu_us_per_op.leader.${w}`]?.value})`).join(', ');
+    const check = WORKLOAD_KEYS.map((w) => `${w.toUpperCase()} ${simulatedLeaderUsPerOp(card, e, w).toFixed(1)} (measured ${cpuPerOp({ measured, ...(measured_high ? { measured_high } : {}) }, e, 'leader', w).us.toFixed(1)})`).join(', ');
     process.stderr.write(`${e}: card ${paper.version} leader ${sim[e].a.toFixed(1)} / ${sim[e].b.toFixed(1)} us/op; machine card leader ${check}\n`);
   }
   process.stderr.write(`wrote ${relative(process.cwd(), out)}\n`);

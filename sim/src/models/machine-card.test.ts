@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from './card.ts';
-import { cpuScale, deriveMachineCard, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
+import { cpuPerOp, cpuScale, deriveMachineCard, measuredRate, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
 
-const m = (value: number, unit = 'us') => ({ value, unit, source: 'measured' as const, note: 'test' });
-function measured(): ModelCard {
+const m = (value: number, unit = 'us', note = 'test') => ({ value, unit, source: 'measured' as const, note });
+function measured(scale = 1, rate = 1000): ModelCard {
   const parameters: ModelCard['parameters'] = {};
+  const note = `Median of 2 repetitions. repetition 1: YCSB workload A at ${rate - 2} ops/s open loop | repetition 2: YCSB workload A at ${rate + 2} ops/s open loop`;
   ENGINE_NAMES.forEach((e, i) => {
     for (const w of ['a', 'b']) {
-      parameters[`${e}.cpu_us_per_op.leader.${w}`] = m(100 + 10 * i + (w === 'b' ? 20 : 0));
-      parameters[`${e}.cpu_us_per_op.follower.${w}`] = m(25);
+      parameters[`${e}.cpu_us_per_op.leader.${w}`] = m(scale * (100 + 10 * i + (w === 'b' ? 20 : 0)), 'us', note);
+      parameters[`${e}.cpu_us_per_op.follower.${w}`] = m(scale * 25, 'us', note);
     }
   });
-  return { version: '0.1.0-measured.20261127', description: 'bench calibrate, 2026-11-27, commit abcdef123456, 2-core Test CPU', parameters };
+  return { version: `0.1.0-measured${rate === 1000 ? '' : `-${rate}ops`}.20261127`, description: 'bench calibrate, 2026-11-27, commit abcdef123456, 2-core Test CPU', parameters };
 }
 const loopback: ModelCard = {
   version: '0.1.0-loopback.20261127',
@@ -45,7 +46,7 @@ describe("this machine's model card", () => {
     expect(card.parameters['network.bandwidth_gbps']!.value).toBe(2);
     // cpp: leader A 100, B 120 measured against 200 + 180 simulated
     const k = 220 / 380;
-    expect(cpuScale(measured(), sim.cpp, 'cpp')).toBeCloseTo(k, 12);
+    expect(cpuScale({ measured: measured() }, sim.cpp, 'cpp')).toBeCloseTo(k, 12);
     for (const name of ['in_us', 'out_us', 'step_us', 'per_kib_us', 'timer_us']) {
       expect(card.parameters[`cpu.cpp.${name}`]!.value).toBeCloseTo(DEFAULT_CARD.parameters[`cpu.cpp.${name}`]!.value * k, 3);
       expect(card.parameters[`cpu.cpp.${name}`]!.note).toContain('0.5789');
@@ -64,11 +65,33 @@ describe("this machine's model card", () => {
 
   it('gives a node its quota, at most the leader share of the shared core', () => {
     const card = deriveMachineCard(inputs());
-    const share = leaderCoreShare(measured(), 'cpp', 'b');
+    const share = leaderCoreShare({ measured: measured() }, 'cpp', 'b');
     expect(share).toBeCloseTo(120 / 170, 12);
     expect(machineVcpus(card, 'cpp', 'B', 8)).toBeCloseTo(share, 3); // quota 1 core: the share binds
     expect(machineVcpus(card, 'cpp', 'B', 4)).toBe(0.5); // quota 0.5 core binds
     expect(machineVcpus(card, 'cpp', 'B', 2)).toBe(0.25);
+  });
+
+  it('with a second, higher rate, counts what each further operation costs', () => {
+    // cpp leader A: 100 us/op at 1,000 ops/s, 60 us/op at 4,000 ops/s -> (240,000 - 100,000) / 3,000 = 46.67 us
+    const two = { measured: measured(), measured_high: measured(0.6, 4000) };
+    expect(measuredRate(two.measured_high, 'cpp.cpu_us_per_op.leader.a')).toBe(4000);
+    const c = cpuPerOp(two, 'cpp', 'leader', 'a');
+    expect(c.us).toBeCloseTo((60 * 4000 - 100 * 1000) / 3000, 9);
+    expect(c.how).toContain('0.1.0-measured-4000ops.20261127');
+    // follower: 25 and 15 us/op -> (60,000 - 25,000) / 3,000 = 11.67 us
+    expect(leaderCoreShare(two, 'cpp', 'a')).toBeCloseTo(46.6667 / (46.6667 + 2 * 11.6667), 4);
+    const card = validateCard(deriveMachineCard(inputs(two)));
+    expect(card.parameters['cpu.cpp.in_us']!.note).toContain('(60 x 4000 - 100 x 1000) / (4000 - 1000)');
+    expect(card.description).toMatch(/marginal cost between the two calibration rates/);
+    // a second rate that is not higher, or a cost that falls too fast, is refused
+    expect(() => cpuPerOp({ measured: measured(), measured_high: measured(0.6, 1200) }, 'cpp', 'leader', 'a')).toThrow(/well above/);
+    // 20 us/op at 4,000 ops/s is less CPU per second than 100 us/op at 1,000: noise; the higher
+    // rate's whole cost stands for the marginal one
+    const noisy = cpuPerOp({ measured: measured(), measured_high: measured(0.2, 4000) }, 'cpp', 'leader', 'a');
+    expect(noisy.us).toBeCloseTo(20, 9);
+    expect(noisy.how).toMatch(/an upper bound: .* leaves no positive marginal cost/);
+    expect(() => measuredRate(DEFAULT_CARD, 'network.one_way_latency_us')).toThrow(/gives no rate/);
   });
 
   it('says which measurement is missing', () => {

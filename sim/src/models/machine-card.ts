@@ -43,6 +43,10 @@ export interface Footprint {
 export interface MachineCardInputs {
   paper: ModelCard;
   measured: ModelCard;
+  /** The same calibration at a higher rate (bench calibrate --rate R): CPU per operation then
+   * counts only what each further operation costs (marginalUsPerOp); without it, the lower
+   * rate's whole CPU per operation. */
+  measured_high?: ModelCard;
   loopback: ModelCard;
   /** Leader CPU µs per operation the paper card's simulator spends at the calibration's point,
    * per engine and workload, for the card being scaled (the first entry is the paper card's). */
@@ -63,16 +67,47 @@ function value(card: ModelCard, key: string): number {
   return p.value;
 }
 
+/** The rate a measured CPU parameter was taken at: the median of the achieved rates its note
+ * gives ("… at 998.7 ops/s open loop …", one per repetition). */
+export function measuredRate(card: ModelCard, key: string): number {
+  const note = card.parameters[key]?.note ?? '';
+  const rates = [...note.matchAll(/at ([\d.]+) ops\/s open loop/g)].map((m) => Number(m[1])).filter((x) => x > 0).sort((a, b) => a - b);
+  if (!rates.length) throw new MachineCardError(`card ${card.version}: the note of "${key}" gives no rate ("at N ops/s open loop")`);
+  const mid = rates.length >> 1;
+  return rates.length % 2 ? rates[mid]! : (rates[mid - 1]! + rates[mid]!) / 2;
+}
+
+/** CPU µs per operation of one role and workload, as the card uses it. With two rates r1 < r2
+ * and CPU per operation c1, c2 measured at them, a node's CPU per second is taken as fixed +
+ * marginal × rate (what it spends at any rate — timers, heartbeats, the status line, the
+ * runtime's own threads — plus what each operation adds), so marginal = (c2 r2 − c1 r1) /
+ * (r2 − r1): the cost that decides how far the rate can go. */
+export function cpuPerOp(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, e: EngineName, role: 'leader' | 'follower', w: WorkloadKey): { us: number; how: string } {
+  const key = `${e}.cpu_us_per_op.${role}.${w}`;
+  const c1 = value(x.measured, key);
+  if (!x.measured_high) return { us: c1, how: `${c1} us at ${provenance(x.measured)}` };
+  const c2 = value(x.measured_high, key);
+  const r1 = measuredRate(x.measured, key);
+  const r2 = measuredRate(x.measured_high, key);
+  if (!(r2 > r1 * 1.5)) throw new MachineCardError(`${key}: the second calibration's rate (${r2} ops/s) must be well above the first's (${r1} ops/s)`);
+  const marginal = (c2 * r2 - c1 * r1) / (r2 - r1);
+  // Noise between the two calibrations (other tenants, a slow repetition at the lower rate) can
+  // leave less CPU per second at the higher rate: then the higher rate's whole CPU per
+  // operation, an upper bound of the marginal one, stands for it, and the note says so.
+  if (!(marginal > 0)) return { us: c2, how: `${c2} us/op at ${r2} ops/s (${provenance(x.measured_high)}), an upper bound: ${c1} us/op at ${r1} ops/s (${provenance(x.measured)}) leaves no positive marginal cost, (${c2} x ${r2} - ${c1} x ${r1}) / (${r2} - ${r1}) = ${marginal.toFixed(1)} us` };
+  return { us: marginal, how: `(${c2} x ${r2} - ${c1} x ${r1}) / (${r2} - ${r1}) = ${marginal.toFixed(1)} us (${c1} us/op at ${r1} ops/s, ${provenance(x.measured)}; ${c2} us/op at ${r2} ops/s, ${provenance(x.measured_high)})` };
+}
+
 /** The per-event CPU costs of an engine that the machine card scales. */
 export const SCALED_CPU_COSTS = ['in_us', 'out_us', 'step_us', 'per_kib_us', 'timer_us'] as const;
 
 /** One factor per engine: measured leader CPU per operation over what the card simulates at the
  * same point, summed over workloads A and B (ratio of sums: the workloads weigh by their cost). */
-export function cpuScale(measured: ModelCard, simulated: Record<WorkloadKey, number>, e: EngineName): number {
+export function cpuScale(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, simulated: Record<WorkloadKey, number>, e: EngineName): number {
   let m = 0;
   let s = 0;
   for (const w of WORKLOAD_KEYS) {
-    m += value(measured, `${e}.cpu_us_per_op.leader.${w}`);
+    m += cpuPerOp(x, e, 'leader', w).us;
     s += simulated[w];
   }
   if (!(s > 0)) throw new MachineCardError(`${e}: the simulated leader CPU per operation is not positive`);
@@ -82,9 +117,9 @@ export function cpuScale(measured: ModelCard, simulated: Record<WorkloadKey, num
 /** The share of the nodes' shared cores the leader gets at saturation: with every node
  * runnable, CFS with equal weights gives each what it asks for per operation, so the leader's
  * share is its CPU per operation over the cluster's (leader + two followers), as measured. */
-export function leaderCoreShare(measured: ModelCard, e: EngineName, w: WorkloadKey): number {
-  const l = value(measured, `${e}.cpu_us_per_op.leader.${w}`);
-  const f = value(measured, `${e}.cpu_us_per_op.follower.${w}`);
+export function leaderCoreShare(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, e: EngineName, w: WorkloadKey): number {
+  const l = cpuPerOp(x, e, 'leader', w).us;
+  const f = cpuPerOp(x, e, 'follower', w).us;
   if (!(l + 2 * f > 0)) throw new MachineCardError(`${e} ${w}: no measured CPU per operation`);
   return l / (l + 2 * f);
 }
@@ -94,7 +129,7 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
   const set = (key: string, v: number, unit: string, source: CardParameter['source'], note: string) => {
     card.parameters[key] = { value: v, unit, source, note };
   };
-  const from = provenance(x.measured);
+  const from = x.measured_high ? `${provenance(x.measured)} and ${provenance(x.measured_high)}` : provenance(x.measured);
   const lb = (k: string) => value(x.loopback, `loopback.${k}`);
   const lbFrom = `loopback card ${x.loopback.version}`;
 
@@ -113,16 +148,16 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
     // CPU per event: the paper card's split of an operation into messages and steps, scaled so
     // the simulated leader spends what the native leader spent per operation here.
     const sim = x.simulated_leader_us_per_op[e];
-    const k = cpuScale(x.measured, sim, e);
-    const meas = (role: string, w: WorkloadKey) => value(x.measured, `${e}.cpu_us_per_op.${role}.${w}`);
+    const k = cpuScale(x, sim, e);
+    const meas = (role: 'leader' | 'follower', w: WorkloadKey) => cpuPerOp(x, e, role, w).how;
     for (const name of SCALED_CPU_COSTS) {
       const key = `cpu.${e}.${name}`;
       const paperValue = param(x.paper, key);
-      set(key, round3(paperValue * k), x.paper.parameters[key]!.unit, 'derived', `Card ${x.paper.version}'s ${paperValue} ${x.paper.parameters[key]!.unit} x ${k.toFixed(4)}: the native ${e} leader's measured CPU per operation (${from}: A ${meas('leader', 'a')} us, B ${meas('leader', 'b')} us) over what card ${x.paper.version} simulates at the same point (${x.simulated_point}: A ${sim.a.toFixed(1)} us, B ${sim.b.toFixed(1)} us), the ratio of the sums. The card's split of an operation into messages and Log-mutex steps is kept.`);
+      set(key, round3(paperValue * k), x.paper.parameters[key]!.unit, 'derived', `Card ${x.paper.version}'s ${paperValue} ${x.paper.parameters[key]!.unit} x ${k.toFixed(4)}: the native ${e} leader's measured CPU per operation (A: ${meas('leader', 'a')}; B: ${meas('leader', 'b')}) over what card ${x.paper.version} simulates at the same point (${x.simulated_point}: A ${sim.a.toFixed(1)} us, B ${sim.b.toFixed(1)} us), the ratio of the sums. The card's split of an operation into messages and Log-mutex steps is kept.`);
     }
     for (const w of WORKLOAD_KEYS) {
-      const share = leaderCoreShare(x.measured, e, w);
-      set(`machine.${e}.leader_core_share.${w}`, round3(share), 'fraction', 'derived', `The leader's share of the nodes' shared cores at saturation, workload ${w.toUpperCase()}: leader / (leader + 2 followers) CPU per operation as measured (${from}: ${meas('leader', w)} / (${meas('leader', w)} + 2 x ${meas('follower', w)}) us), the split CFS gives three groups of equal weight each asking for that much per operation.`);
+      const share = leaderCoreShare(x, e, w);
+      set(`machine.${e}.leader_core_share.${w}`, round3(share), 'fraction', 'derived', `The leader's share of the nodes' shared cores at saturation, workload ${w.toUpperCase()}: leader / (leader + 2 followers) CPU per operation as measured (leader: ${meas('leader', w)}; follower: ${meas('follower', w)}), the split CFS gives three groups of equal weight each asking for that much per operation.`);
     }
     if (e !== 'java') {
       set(`memory.${e}.non_heap_bytes`, Math.round(x.footprint.mib[e] * 1024 * 1024), 'B', 'measured', `The fixed footprint the native harness measured for the ${e} server (${x.footprint.mib[e]} MiB; ${x.footprint.source}): the process's memory besides its data at the scaled size. A native setting whose row names its own measured footprint is simulated with that one (npm run fidelity -- --native).`);
@@ -135,7 +170,7 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
 
   const replaced = 'network (loopback), per-event CPU (scaled to the measured CPU per operation), thread hand-off (0: TCP servers), fixed footprints (measured), and the nodes\' share of the shared cores (machine.*)';
   card.version = x.version;
-  card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}. Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
+  card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}.${x.measured_high ? ' CPU per operation is the marginal cost between the two calibration rates (what each further operation adds; the part every second costs regardless of the rate, small at saturation, is not modelled).' : ''} Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
   return card;
 }
 
