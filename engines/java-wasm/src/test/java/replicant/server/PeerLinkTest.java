@@ -38,15 +38,23 @@ class PeerLinkTest {
     // it accepts inherit. Linux reports twice the size asked for (its bookkeeping).
     @Test
     void socketBuffersAreBounded() throws Exception {
-        try (ServerSocket listener = Server.listen(new InetSocketAddress("127.0.0.1", 0), "test", Limits.PEER_SOCKET_BUFFER_BYTES);
-                Socket dialed = new Socket()) {
-            dialed.setSendBufferSize(Limits.PEER_SOCKET_BUFFER_BYTES);
-            dialed.connect(listener.getLocalSocketAddress(), 2000);
-            try (Socket accepted = listener.accept()) {
-                assertTrue(dialed.getSendBufferSize() <= 2 * Limits.PEER_SOCKET_BUFFER_BYTES, "send buffer " + dialed.getSendBufferSize());
-                assertTrue(accepted.getReceiveBufferSize() <= 2 * Limits.PEER_SOCKET_BUFFER_BYTES, "receive buffer " + accepted.getReceiveBufferSize());
-            }
+        try (ServerSocket listener = peerListener(); Socket dialed = dialPeer(listener); Socket accepted = listener.accept()) {
+            assertTrue(dialed.getSendBufferSize() <= 2 * Limits.PEER_SOCKET_BUFFER_BYTES, "send buffer " + dialed.getSendBufferSize());
+            assertTrue(accepted.getReceiveBufferSize() <= 2 * Limits.PEER_SOCKET_BUFFER_BYTES, "receive buffer " + accepted.getReceiveBufferSize());
         }
+    }
+
+    /** A loopback listener with the server's peer receive buffer (accepted connections inherit it). */
+    private static ServerSocket peerListener() throws java.io.IOException {
+        return Server.listen(new InetSocketAddress("127.0.0.1", 0), "test", Limits.PEER_SOCKET_BUFFER_BYTES);
+    }
+
+    /** A connection to listener with the server's peer send buffer, as a link dials. */
+    private static Socket dialPeer(ServerSocket listener) throws java.io.IOException {
+        Socket dialed = new Socket();
+        dialed.setSendBufferSize(Limits.PEER_SOCKET_BUFFER_BYTES);
+        dialed.connect(listener.getLocalSocketAddress(), 2000);
+        return dialed;
     }
 
     // A link's write that makes no progress for MAX_PEER_WRITE_STALL_NS fails (the link then
@@ -92,14 +100,10 @@ class PeerLinkTest {
     // default). The peer here never reads.
     @Test
     void aQuarterBatchFitsInTheKernelBuffers() throws Exception {
-        try (ServerSocket listener = Server.listen(new InetSocketAddress("127.0.0.1", 0), "test", Limits.PEER_SOCKET_BUFFER_BYTES);
-                Socket dialed = new Socket()) {
-            dialed.setSendBufferSize(Limits.PEER_SOCKET_BUFFER_BYTES);
-            dialed.connect(listener.getLocalSocketAddress(), 2000);
-            try (Socket held = listener.accept(); ProgressWriter w = new ProgressWriter(dialed, Limits.MAX_PEER_WRITE_STALL_NS)) {
-                byte[] part = new byte[(int) (Limits.MAX_PEER_QUEUE_BYTES / 4)];
-                w.write(part, part.length); // throws "no write progress" when the buffers hold less
-            }
+        try (ServerSocket listener = peerListener(); Socket dialed = dialPeer(listener); Socket held = listener.accept();
+                ProgressWriter w = new ProgressWriter(dialed, Limits.MAX_PEER_WRITE_STALL_NS)) {
+            byte[] part = new byte[(int) (Limits.MAX_PEER_QUEUE_BYTES / 4)];
+            w.write(part, part.length); // throws "no write progress" when the buffers hold less
         }
     }
 
