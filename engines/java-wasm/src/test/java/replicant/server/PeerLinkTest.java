@@ -45,7 +45,7 @@ class PeerLinkTest {
     }
 
     /** A loopback listener with the server's peer receive buffer (accepted connections inherit it). */
-    private static ServerSocket peerListener() throws java.io.IOException {
+    private static ServerSocket peerListener() throws Exception {
         return Server.listen(new InetSocketAddress("127.0.0.1", 0), "test", Limits.PEER_SOCKET_BUFFER_BYTES);
     }
 
