@@ -38,9 +38,13 @@ final class Limits {
     /**
      * The kernel's send buffer of a link and receive buffer of a peer connection: the bytes the kernel
      * keeps for a stopped peer, where neither age nor size limits reach them (autotuned, loopback
-     * buffers held megabytes: seconds of stale traffic).
+     * buffers held megabytes: seconds of stale traffic). As large as the peer queue, so one batch
+     * goes into the kernel in one write: at 32 KiB a link moved about 128 KiB per wake-up of the
+     * reader, below a leader's rate on a loaded machine while it loads 1 KB records, so the queue
+     * overflowed, followers lost accepts, and elections and snapshots followed (issue 16;
+     * data/native/2026-11-28-rust-followers; the same value in the other three servers).
      */
-    static final int PEER_SOCKET_BUFFER_BYTES = 32 << 10;
+    static final int PEER_SOCKET_BUFFER_BYTES = (int) MAX_PEER_QUEUE_BYTES;
     /** How often a node logs its status line. */
     static final long STATUS_INTERVAL_MS = 1000;
 }
