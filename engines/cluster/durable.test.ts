@@ -21,26 +21,9 @@ import { DURABLE_SCRIPT, runNemesis } from '../nemesis/nemesis.ts';
 import { NativeCluster } from './launcher.ts';
 import { ReplicantClient } from './client.ts';
 import { StatusReader } from './node-status.ts';
+import { walFrame as frame } from './wal-frame.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
-
-/** CRC-32C (Castagnoli, reflected), as the servers' write-ahead logs. */
-function crc32c(data: Buffer): number {
-  let c = ~0 >>> 0;
-  for (const b of data) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (0x82f63b78 ^ (c >>> 1)) >>> 0 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
-
-function frame(record: string): Buffer {
-  const payload = Buffer.from(record);
-  const head = Buffer.alloc(8);
-  head.writeUInt32LE(payload.length, 0);
-  head.writeUInt32LE(crc32c(payload), 4);
-  return Buffer.concat([head, payload]);
-}
 
 /** Every server reads the same frames and refuses or repairs a damaged log the same way. */
 describe.each([...new Set(mixes.flat())])('%s server write-ahead log on disk', (engine) => {
