@@ -1,6 +1,8 @@
 // Every server exits with status 0 on SIGTERM in the states the nemesis can leave it in
 // (issue 14): still starting (here: blocked reading its configuration, before it has done
-// anything else), and paused by SIGSTOP when the launcher stops the cluster. Each state is
+// anything else), the same after the reader of its output has gone (a parent that died: the
+// log line it writes on the way out must not stop it), and paused by SIGSTOP when the launcher
+// stops the cluster. Each state is
 // reached by waiting on it (the server opening a FIFO, a status line), never on a delay.
 // REPLICANT_CLUSTER_ENGINES picks the engines (every engine named in it runs).
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,7 +49,8 @@ describe.each(engines)('%s server on SIGTERM', (engine) => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  it('exits 0 while still starting (blocked reading its configuration)', async () => {
+  /** Starts the server on a FIFO as its configuration and waits until it has opened it. */
+  async function startBlockedOnConfig(): Promise<{ child: ChildProcess; output: () => string }> {
     const dir = mkdtempSync(join(tmpdir(), 'replicant-sigterm-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const fifo = join(dir, 'cluster.json');
@@ -66,8 +69,23 @@ describe.each(engines)('%s server on SIGTERM', (engine) => {
     // is then in its start-up, before any socket, data dir or thread of its own.
     const writer = await Promise.race([open(fifo, 'w'), ended(child).then((how) => Promise.reject(new Error(`the server ${how} before it opened its configuration:\n${output}`)))]);
     cleanups.push(() => writer.close());
+    return { child, output: () => output };
+  }
+
+  it('exits 0 while still starting (blocked reading its configuration)', async () => {
+    const { child, output } = await startBlockedOnConfig();
     const { how, ms } = await terminate(child);
-    expect(`${how} (${ms} ms after SIGTERM)`, output).toMatch(/^exited with status 0 /);
+    expect(`${how} (${ms} ms after SIGTERM)`, output()).toMatch(/^exited with status 0 /);
+  });
+
+  it('exits 0 while still starting after the reader of its output has gone', async () => {
+    const { child } = await startBlockedOnConfig();
+    const outputClosed = Promise.all([child.stdout!, child.stderr!].map((s) => new Promise((resolve) => s.once('close', resolve))));
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    await outputClosed; // the pipes' read ends are closed: a write to them now fails (EPIPE)
+    const { how, ms } = await terminate(child);
+    expect(`${how} (${ms} ms after SIGTERM)`).toMatch(/^exited with status 0 /);
   });
 
   it('exits 0 when SIGSTOPped as the launcher stops the cluster', async () => {

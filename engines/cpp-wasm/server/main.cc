@@ -110,7 +110,6 @@ int main(int argc, char** argv) {
   err = replicant::server::ParseNodeId(id_text, cfg, &id);
   if (!err.empty()) Usage(err);
 
-  std::signal(SIGPIPE, SIG_IGN);
   replicant::server::Server server(std::move(cfg), id, opts);
   err = server.OpenLog();
   if (!err.empty()) Usage(err);

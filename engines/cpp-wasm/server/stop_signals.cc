@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -26,6 +27,10 @@ sigset_t StopSignalSet() {
 }  // namespace
 
 void WatchStopSignals() {
+  // A write to a peer that has gone, or to a stderr whose reader (a parent) has died, must fail
+  // with EPIPE, not end the process: from the first line, so that the start-up stop's own log
+  // line cannot kill it either.
+  std::signal(SIGPIPE, SIG_IGN);
   const sigset_t set = StopSignalSet();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::thread([set] {

@@ -21,6 +21,10 @@ type stopSignals struct {
 
 func watchStopSignals() *stopSignals {
 	w := &stopSignals{signals: make(chan os.Signal, 1), up: make(chan struct{})}
+	// A parent that died takes the read end of our stderr with it; Go would then end the
+	// process by SIGPIPE at its next log line, this one included. Ignored, the write fails with
+	// EPIPE and the stop still exits 0 (the other servers behave the same).
+	signal.Ignore(syscall.SIGPIPE)
 	signal.Notify(w.signals, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		select {

@@ -7,7 +7,7 @@ use std::process::exit;
 /// Ends the process on a bad start (a flag, the configuration file, an address that cannot be
 /// bound, the data directory): a message naming the problem, status 2.
 pub fn die(msg: &str) -> ! {
-    eprintln!("replicant-server: {msg}");
+    crate::log_line::write_stderr(&format!("replicant-server: {msg}"));
     exit(2);
 }
 

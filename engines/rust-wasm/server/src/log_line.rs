@@ -52,7 +52,15 @@ pub(crate) fn log_line(id: u64, at: &LocalTime, message: &str) -> String {
 
 /// Writes one line to stderr, stamped now.
 pub(crate) fn log(id: u64, message: &str) {
-    eprintln!("{}", log_line(id, &LocalTime::now(), message));
+    write_stderr(&log_line(id, &LocalTime::now(), message));
+}
+
+/// Writes one line to stderr and ignores a failure: `eprintln!` panics when the reader has
+/// gone (EPIPE, a parent that died), and a panic in the stop-signal thread left the server
+/// deaf to SIGTERM.
+pub(crate) fn write_stderr(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub fn watch() {
         match SERVING_STOP.get() {
             Some(stop) => stop(name),
             None => {
-                eprintln!("replicant-server: stopping on {name} during start-up");
+                crate::log_line::write_stderr(&format!("replicant-server: stopping on {name} during start-up"));
                 std::process::exit(0);
             }
         }
