@@ -22,7 +22,8 @@ for (const f of files) {
   if (f.startsWith('torture-')) {
     for (const r of report.results ?? []) {
       // chunks run with real restarts (--durability) are summed apart from those whose crashes kept state
-      const name = r.durability === 'log' || r.durability === 'none' ? `${r.engine}, durability ${r.durability}` : r.engine;
+      // and those with checkpoints (--checkpoints) apart from both
+      const name = (r.durability === 'log' || r.durability === 'none' ? `${r.engine}, durability ${r.durability}` : r.engine) + (r.checkpoints ? ', checkpoints' : '');
       const t = torture.get(name) ?? { seeds: 0, ranges: [], failures: 0, safety_failures: 0, liveness_failures: 0, lost_writes: 0, operations: 0, unknown_outcomes: 0, steps: 0, failing_seeds: [], recovery_us_max: 0, wall_s: 0 };
       t.seeds += r.seeds;
       t.ranges.push([r.from, r.from + r.seeds - 1]);

@@ -9,7 +9,9 @@
 # REPLICANT_LONG_UNTIL (seconds since the epoch; default: never) or when every choice reached its
 # target (REPLICANT_TORTURE_SEEDS, default 10000; REPLICANT_NEMESIS_RUNS, default 100).
 # REPLICANT_TORTURE_DURABILITY=log|none makes crashes real restarts (npm run torture --durability);
-# its chunks are named torture-<durability>-<choice>-<first>. REPLICANT_TORTURE_CHOICES overrides
+# its chunks are named torture-<durability>-<choice>-<first>. REPLICANT_TORTURE_CHECKPOINTS=1 (with
+# durability log) runs the servers' knobs with checkpoints drawn (--repair 256 --election 256
+# --checkpoints), chunks torture-log-checkpoints-<choice>-<first>. REPLICANT_TORTURE_CHOICES overrides
 # the engine choices (default: rust cpp go java all); REPLICANT_NEMESIS_CHOICES the nemesis's
 # clusters (default: go cpp rust java go+cpp+rust cpp+rust+java).
 # Sum the chunks up with: node scripts/long-runs-report.mjs
@@ -40,6 +42,10 @@ torture() {
   declare -A next=([rust]=1 [cpp]=1 [go]=1 [java]=1 [all]=1)
   local durability=${REPLICANT_TORTURE_DURABILITY:-} prefix=torture flags=()
   if [ -n "$durability" ]; then prefix=torture-$durability flags=(--durability "$durability"); fi
+  if [ -n "${REPLICANT_TORTURE_CHECKPOINTS:-}" ]; then
+    [ "$durability" = log ] || die "REPLICANT_TORTURE_CHECKPOINTS needs REPLICANT_TORTURE_DURABILITY=log"
+    prefix=$prefix-checkpoints flags+=(--repair 256 --election 256 --checkpoints)
+  fi
   local busy=1
   while [ $busy = 1 ] && time_left; do
     busy=0

@@ -30,7 +30,7 @@ suite checker npm --workspace @replicant/checker test
 # a smoke that the fuzzers build and run; the million-input runs are `npm run fuzz -- --inputs N`
 suite fuzz-smoke npm run --silent fuzz -- --engine all --inputs 2000
 # (then 60 seeds each on rust and cpp with crashes as real restarts from the cores' write-ahead records)
-suite torture bash -c 'npm run --silent torture -- --engine rust,cpp --seeds 300 --known data/reliability/known-stalls.json && npm run --silent torture -- --engine go,java,all --seeds 60 --known data/reliability/known-stalls.json && npm run --silent torture -- --engine rust,cpp --seeds 60 --durability log'
+suite torture bash -c 'npm run --silent torture -- --engine rust,cpp --seeds 300 --known data/reliability/known-stalls.json && npm run --silent torture -- --engine go,java,all --seeds 60 --known data/reliability/known-stalls.json && npm run --silent torture -- --engine rust,cpp --seeds 60 --durability log && npm run --silent torture -- --engine rust,cpp,go,java --seeds 10 --durability log --repair 256 --election 256 --checkpoints'
 
 # --- simulator, web lab, data and cost model
 suite sim-unit npm --workspace @replicant/sim test

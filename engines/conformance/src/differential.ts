@@ -93,7 +93,9 @@ export async function runSequence(engine: AsyncEngine, opts: SequenceOptions): P
     snapshot_every: rand() < 0.5 ? 0 : 1 + Math.floor(rand() * 8),
     log_bound: 0,
   };
-  // the log bound needs repair and bounded elections (docs/protocol.md, "Log bound")
+  // the log bound and checkpoints need repair and bounded elections (docs/protocol.md, "Log
+  // bound", "Compaction"); snapshot_every is drawn either way so the stream stays as it was
+  if (knobs.repair_batch === 0 || knobs.election_batch === 0) knobs.snapshot_every = 0;
   if (knobs.repair_batch > 0 && knobs.election_batch > 0 && rand() < 0.5) knobs.log_bound = 1 + Math.floor(rand() * 8);
   const cluster = await Cluster.start(engine, { num_nodes: n, seed: opts.seed, ...knobs });
   const durable = knobs.durability === 'log';

@@ -4,7 +4,7 @@
 // expected lines may be written in the readable form (readable.ts), which stands for exactly
 // one canonical line, or in the canonical form itself.
 import { createHash } from 'node:crypto';
-import type { AsyncEngine } from '../../loader/engine.ts';
+import { EngineError, type AsyncEngine } from '../../loader/engine.ts';
 import { AsyncScriptedCluster as Cluster, HarnessError, type MessageFilter, type TimerName } from '../../scripted/index.ts';
 import { formatBallot } from '../../loader/ballot.ts';
 import { groupLogicalLines, parseLine, renderLine } from './readable.ts';
@@ -275,7 +275,7 @@ export class TranscriptRunner {
           ...(args.has('mitigation') && { mitigation: mitigationArg(args.get('mitigation')!) }),
           ...(args.has('deadline') && { mitmem_deadline_us: intArg(args, 'deadline') }),
         };
-        this.cluster = await Cluster.start(this.engine, opts);
+        this.cluster = await startOrConfigError(this.engine, opts);
         return this.c.take();
       }
       case 'fire':
@@ -357,5 +357,18 @@ export class TranscriptRunner {
       default:
         throw new Error(`unknown command ${JSON.stringify(name)}`);
     }
+  }
+}
+
+/** The cluster, or the core's refusal of its configuration as a transcript error line. A core
+ * names the problem the same way in every engine (`config: …`); the loader's engine prefix is
+ * dropped so the line is byte-identical across engines. */
+async function startOrConfigError(engine: AsyncEngine, opts: Parameters<typeof Cluster.start>[1]): Promise<Cluster> {
+  try {
+    return await Cluster.start(engine, opts);
+  } catch (err) {
+    const refusal = err instanceof EngineError ? /(?:^|: )(config: .*)$/s.exec(err.message) : null;
+    if (refusal) throw new HarnessError(refusal[1]!.trim());
+    throw err;
   }
 }

@@ -202,6 +202,9 @@ std::unique_ptr<Node> DurableNode(uint64_t snapshot_every) {
   c.seed = 1;
   c.durability = Durability::kLog;
   c.snapshot_every = snapshot_every;
+  // checkpoints need both batches (Validate), as the server runs them
+  c.repair_batch = kServerRepairBatch;
+  c.election_batch = kServerElectionBatch;
   return std::make_unique<Node>(c);
 }
 

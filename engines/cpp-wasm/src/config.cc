@@ -27,6 +27,12 @@ std::string Validate(const Config& c) {
     return "config: log_bound needs repair_batch and election_batch";
   }
   if (c.snapshot_every > 1000000) return "config: snapshot_every must be between 0 and 1000000";
+  // A node restarted from a checkpoint holds no slots at or below it: only the trim-point
+  // guard of bounded elections keeps a candidate behind it from filling them with no-ops, and
+  // only state transfer brings a follower behind it back (docs/protocol.md, Compaction).
+  if (c.snapshot_every > 0 && (c.repair_batch == 0 || c.election_batch == 0)) {
+    return "config: snapshot_every needs repair_batch and election_batch";
+  }
   if (c.mitmem_deadline_us > 60000000) {
     return "config: mitmem_deadline_us must be between 0 and 60000000";
   }

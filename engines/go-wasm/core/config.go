@@ -102,6 +102,11 @@ func (c Config) Validate() error {
 		return errors.New("config: log_bound needs repair_batch and election_batch")
 	case c.SnapshotEvery > 1_000_000:
 		return errors.New("config: snapshot_every must be between 0 and 1000000")
+	// A node restarted from a checkpoint holds no slots at or below it: only the trim-point
+	// guard of bounded elections keeps a candidate behind it from filling them with no-ops, and
+	// only state transfer brings a follower behind it back (docs/protocol.md, Compaction).
+	case c.SnapshotEvery > 0 && (c.RepairBatch == 0 || c.ElectionBatch == 0):
+		return errors.New("config: snapshot_every needs repair_batch and election_batch")
 	case c.MitmemDeadlineUs > 60_000_000:
 		return errors.New("config: mitmem_deadline_us must be between 0 and 60000000")
 	}

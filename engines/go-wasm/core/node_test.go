@@ -147,3 +147,19 @@ func TestLogBoundConfig(t *testing.T) {
 		}
 	}
 }
+
+// Checkpoints need the same two batches: a node restarted from a checkpoint has no slots at or
+// below it, so only from_index keeps a candidate behind it from filling them with no-ops, and
+// only state transfer brings a follower behind it back (docs/protocol.md, "Compaction").
+func TestSnapshotEveryConfig(t *testing.T) {
+	cfg, err := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1,"repair_batch":4,"election_batch":4,"durability":"log","snapshot_every":4}`))
+	if err != nil || cfg.SnapshotEvery != 4 {
+		t.Fatalf("got %+v, %v", cfg, err)
+	}
+	for _, bad := range []string{`"snapshot_every":4`, `"repair_batch":4,"snapshot_every":4`, `"election_batch":4,"snapshot_every":4`} {
+		_, err := DecodeConfig([]byte(`{"id":0,"num_peers":3,"seed":1,"durability":"log",` + bad + `}`))
+		if err == nil || err.Error() != "config: snapshot_every needs repair_batch and election_batch" {
+			t.Fatalf("%s: got %v", bad, err)
+		}
+	}
+}

@@ -31,6 +31,10 @@ const USAGE = `usage: npm run torture -- [options]
   --log-bound N       the cores' log bound: the leader trims to last_executed − N without every
                       peer's answer (needs --repair and --election; native servers: 16384;
                       default 0, the paper's protocol)
+  --checkpoints       the cores take checkpoints: each seed draws snapshot_every in 4..32 (its own
+                      stream: the rest of the seed's draw is unchanged) and a node's disk is
+                      compacted at each checkpoint, as the servers do (needs --durability log,
+                      --repair and --election; native servers: 4096)
   --mitigation blade  the cores run BLADE: every GC-like pause is announced (gc_pending) and
                       starts when the core says collect (a leader hands off first); default none
   --no-shrink         print failures without shrinking them
@@ -58,6 +62,7 @@ interface Args {
   repair: number;
   election: number;
   logBound: number;
+  checkpoints: boolean;
   mitigation: 'blade' | null;
   shrink: boolean;
   replay: number | null;
@@ -76,7 +81,7 @@ function fromStart(path: string): string {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, durability: null, checkQuorum: false, repair: 0, election: 0, logBound: 0, mitigation: null, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
+  const a: Args = { engines: ['all'], seeds: 100, from: 1, amnesia: false, durability: null, checkQuorum: false, repair: 0, election: 0, logBound: 0, checkpoints: false, mitigation: null, shrink: true, replay: null, keepFaults: null, ops: null, trace: false, history: null, html: null, report: null, known: null };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} needs an integer in [${min}, ${max}]: ${v ?? '(missing)'}`);
@@ -108,6 +113,7 @@ function parseArgs(argv: string[]): Args {
       case '--repair': a.repair = int('repair', argv[++i], 0, 1_000_000); break;
       case '--election': a.election = int('election', argv[++i], 0, 4096); break;
       case '--log-bound': a.logBound = int('log-bound', argv[++i], 0, 1_000_000); break;
+      case '--checkpoints': a.checkpoints = true; break;
       case '--mitigation': {
         const m = value('mitigation', argv[++i]);
         if (m !== 'blade' && m !== 'none') throw new UsageError(`--mitigation must be blade or none, not "${m}"`);
@@ -136,6 +142,7 @@ function parseArgs(argv: string[]): Args {
     throw new UsageError('--keep-faults, --ops, --trace, --history and --html go with --replay');
   if (a.replay !== null && a.engines.length !== 1) throw new UsageError('--replay needs one --engine choice');
   if (a.logBound && (!a.repair || !a.election)) throw new UsageError('--log-bound needs --repair and --election');
+  if (a.checkpoints && (!a.repair || !a.election || a.durability !== 'log')) throw new UsageError('--checkpoints needs --durability log, --repair and --election');
   if (a.amnesia && a.durability === 'log') throw new UsageError('--amnesia is --durability none: not with --durability log');
   return a;
 }
@@ -143,6 +150,7 @@ function parseArgs(argv: string[]): Args {
 function drawOptions(args: Args, engine: EngineName | 'all'): DrawOptions {
   const o: DrawOptions = { engine, amnesia: args.amnesia, checkQuorum: args.checkQuorum, repairBatch: args.repair, electionBatch: args.election, logBound: args.logBound };
   if (args.durability) o.durability = args.durability;
+  if (args.checkpoints) o.checkpoints = true;
   if (args.mitigation) o.mitigation = args.mitigation;
   return o;
 }
@@ -150,11 +158,11 @@ function drawOptions(args: Args, engine: EngineName | 'all'): DrawOptions {
 /** ", amnesia, check-quorum, …": the options a run was drawn with, for its printed lines */
 function modeLabel(args: Args): string {
   return (args.amnesia ? ', amnesia' : '') + (args.durability ? `, durability ${args.durability}` : '') + (args.checkQuorum ? ', check-quorum' : '') +
-    (args.repair ? `, repair ${args.repair}` : '') + (args.election ? `, election ${args.election}` : '') + (args.logBound ? `, log bound ${args.logBound}` : '') + (args.mitigation ? `, ${args.mitigation}` : '');
+    (args.repair ? `, repair ${args.repair}` : '') + (args.election ? `, election ${args.election}` : '') + (args.logBound ? `, log bound ${args.logBound}` : '') + (args.checkpoints ? ', checkpoints' : '') + (args.mitigation ? `, ${args.mitigation}` : '');
 }
 
 function summary(s: Scenario): string {
-  return `cluster ${s.engines.join(',')}; ${s.clients} clients; keys ${s.keys.join(',')}; ${s.ops_per_client} ops/client; fault window ${fmtMs(s.fault_window_us)}; ${s.faults.length} fault(s)`;
+  return `cluster ${s.engines.join(',')}; ${s.clients} clients; keys ${s.keys.join(',')}; ${s.ops_per_client} ops/client; fault window ${fmtMs(s.fault_window_us)}; ${s.faults.length} fault(s)${s.snapshot_every ? `; checkpoint every ${s.snapshot_every}` : ''}`;
 }
 
 function replayCommand(engine: string, seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
@@ -167,13 +175,14 @@ function replayCommand(engine: string, seed: number, options: DrawOptions, keep?
   if (options.repairBatch) cmd += ` --repair ${options.repairBatch}`;
   if (options.electionBatch) cmd += ` --election ${options.electionBatch}`;
   if (options.logBound) cmd += ` --log-bound ${options.logBound}`;
+  if (options.checkpoints) cmd += ' --checkpoints';
   if (options.mitigation) cmd += ` --mitigation ${options.mitigation}`;
   return cmd;
 }
 
 /** The Cluster view's address that opens the same run (npm start serves the lab there). */
 function labUrl(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
-  return labReplayUrl({ engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, durability: options.durability ?? null, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0 });
+  return labReplayUrl({ engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, durability: options.durability ?? null, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0, checkpoints: options.checkpoints === true });
 }
 
 function printFailure(out: (s: string) => void, engine: string, r: SeedResult) {
@@ -306,7 +315,7 @@ async function main(argv: string[]): Promise<number> {
       `(engines ${tally.run_s.toFixed(1)} s, Porcupine ${tally.check_s.toFixed(1)} s; ${cpu_s.toFixed(1)} CPU s, ${(tally.seeds / Math.max(cpu_s, 1e-3)).toFixed(2)} seeds per CPU s)` +
       (tally.slowest_checks[0] ? `; slowest in Porcupine: seed ${tally.slowest_checks[0].seed} (${tally.slowest_checks[0].check_s.toFixed(2)} s, ${tally.slowest_checks[0].operations} operations, ${tally.slowest_checks[0].unknown_writes} unknown writes)` : ''));
     const { recovery_us_sum, ...rest } = tally;
-    report.push({ ...rest, cpu_s: Number(cpu_s.toFixed(2)), recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, mitigation: args.mitigation ?? 'none', from: args.from });
+    report.push({ ...rest, cpu_s: Number(cpu_s.toFixed(2)), recovery_us_mean: Math.round(meanRec), amnesia: args.amnesia, durability: args.durability ?? 'crashes keep state', check_quorum: args.checkQuorum, repair_batch: args.repair, election_batch: args.election, log_bound: args.logBound, checkpoints: args.checkpoints, mitigation: args.mitigation ?? 'none', from: args.from });
   }
   if (args.report) writeFileSync(args.report, JSON.stringify({ command: `npm run torture -- ${argv.join(' ')}`, wall_s: (Date.now() - t0) / 1000, results: report }, null, 2) + '\n');
   return failed ? 1 : 0;

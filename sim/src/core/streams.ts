@@ -18,6 +18,8 @@ export const STREAM_FAULT_DICE = 13;
 export const STREAM_TORTURE_NETWORK = 14;
 export const STREAM_RESETS = 15;
 export const STREAM_DISK = 16;
+/** --checkpoints: each seed's snapshot_every, on its own stream so the other draws stay as they were */
+export const STREAM_CHECKPOINTS = 17;
 
 /** Client c of a torture run draws its operations from its own stream. */
 export function clientOpsStream(client: number): number {

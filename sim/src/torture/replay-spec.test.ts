@@ -24,6 +24,11 @@ describe('replay spec (the lab address of a torture run)', () => {
     expect(formatReplaySpec(durable173)).toBe('rust:173;durability=log');
     expect(replayScenario(durable173)).toEqual(drawScenario(173, { engine: 'rust', durability: 'log' }));
     expect(replayScenario(parseReplaySpec('rust:173;durability=none')).faults).toEqual(drawScenario(173, { engine: 'rust', durability: 'none' }).faults);
+    // checkpoints (npm run torture --checkpoints): the drawn snapshot_every comes back too
+    const checkpointed = parseReplaySpec('cpp:306;durability=log;repair=256;election=256;checkpoints');
+    expect(formatReplaySpec(checkpointed)).toBe('cpp:306;durability=log;repair=256;election=256;checkpoints');
+    expect(replayScenario(checkpointed)).toEqual(drawScenario(306, { engine: 'cpp', durability: 'log', repairBatch: 256, electionBatch: 256, checkpoints: true }));
+    expect(replayScenario(checkpointed).snapshot_every).toBeGreaterThan(0);
   });
 
   it('a bad line says what is wrong', () => {

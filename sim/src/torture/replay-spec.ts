@@ -24,6 +24,8 @@ export interface ReplaySpec {
   check_quorum: boolean;
   repair: number;
   election: number;
+  /** the cores checkpoint (snapshot_every drawn per seed; torture --checkpoints) */
+  checkpoints?: boolean;
 }
 
 export class ReplaySpecError extends Error {}
@@ -39,6 +41,7 @@ export function formatReplaySpec(r: ReplaySpec): string {
   if (r.check_quorum) parts.push('check-quorum');
   if (r.repair) parts.push(`repair=${r.repair}`);
   if (r.election) parts.push(`election=${r.election}`);
+  if (r.checkpoints) parts.push('checkpoints');
   return parts.join(';');
 }
 
@@ -79,7 +82,8 @@ export function parseReplaySpec(text: string): ReplaySpec {
       case 'check-quorum': r.check_quorum = true; break;
       case 'repair': r.repair = int('repair', needs(), 1_000_000); break;
       case 'election': r.election = int('election', needs(), 4096); break;
-      default: throw new ReplaySpecError(`unknown part "${part}" (keep=…, ops=…, amnesia, durability=…, check-quorum, repair=…, election=…)`);
+      case 'checkpoints': r.checkpoints = true; break;
+      default: throw new ReplaySpecError(`unknown part "${part}" (keep=…, ops=…, amnesia, durability=…, check-quorum, repair=…, election=…, checkpoints)`);
     }
   }
   return r;
@@ -88,6 +92,7 @@ export function parseReplaySpec(text: string): ReplaySpec {
 export function drawOptions(r: ReplaySpec): DrawOptions {
   const o: DrawOptions = { engine: r.engine, amnesia: r.amnesia, checkQuorum: r.check_quorum, repairBatch: r.repair, electionBatch: r.election };
   if (r.durability) o.durability = r.durability;
+  if (r.checkpoints) o.checkpoints = true;
   return o;
 }
 

@@ -84,6 +84,7 @@ interface Client {
 const MAX_STEPS = 3_000_000;
 const PERSIST_PREFIX = '{"type":"persist","persist_id":';
 const RECORDS_FIELD = ',"records":[';
+const CHECKPOINT_RECORD_PREFIX = '{"kind":"checkpoint",';
 /** a flush takes 100–999 µs of virtual time, one at a time per node (an SSD's fsync, roughly) */
 const FLUSH_MIN_US = 100;
 const FLUSH_SPREAD_US = 900;
@@ -104,7 +105,7 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
   const n = s.engines.length;
   const ci = s.commit_interval_us;
   const durable = s.durability === 'log';
-  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, log_bound: s.log_bound ?? 0, ...(durable ? { durability: 'log' as const } : {}), ...(s.mitigation ? { mitigation: s.mitigation } : {}), trace: true });
+  const nodes = new NodeSet(s.engines.map(provide), { seed: s.seed, commit_interval_us: ci, check_quorum: s.check_quorum, repair_batch: s.repair_batch, election_batch: s.election_batch ?? 0, log_bound: s.log_bound ?? 0, ...(durable ? { durability: 'log' as const } : {}), ...(s.snapshot_every ? { snapshot_every: s.snapshot_every } : {}), ...(s.mitigation ? { mitigation: s.mitigation } : {}), trace: true });
   const net = new Network(defaultNetwork(), new Prng(s.seed, STREAM_TORTURE_NETWORK));
   const dice = new Prng(s.seed, STREAM_FAULT_DICE);
   const q = new EventQueue<Ev>();
@@ -380,6 +381,9 @@ export function runScenario(s: Scenario, provide: (name: EngineName) => SyncEngi
         // a crash before the flush ended loses the batch (nothing that depended on it was sent)
         if (ev.epoch !== epoch[ev.node]) break;
         if (!ev.written) {
+          // a batch that opens with a checkpoint supersedes every earlier one: the disk is
+          // compacted to it, as the servers do (docs/protocol.md, Compaction)
+          if (ev.records.startsWith(CHECKPOINT_RECORD_PREFIX)) disk[ev.node]!.length = 0;
           disk[ev.node]!.push(ev.records);
           ev.written = true;
         }

@@ -7,7 +7,7 @@
 // operations, so a shrunk run is (seed, kept faults, operation limit) and replays exactly.
 import { ENGINE_NAMES, type EngineName } from '@replicant/engines/loader/engine';
 import { Prng } from '../core/prng.ts';
-import { STREAM_RESETS, STREAM_SCENARIO } from '../core/streams.ts';
+import { STREAM_CHECKPOINTS, STREAM_RESETS, STREAM_SCENARIO } from '../core/streams.ts';
 
 export type Fault =
   /** nodes in `side` cannot exchange messages with the others, both ways */
@@ -58,6 +58,9 @@ export interface Scenario {
   /** 'log': the cores persist (docs/protocol.md, Durability), the run is their disk, and a
    * crashed node restarts from the batches written before the crash; absent: durability none */
   durability?: 'log';
+  /** the cores take a checkpoint every this many executed slots (docs/protocol.md, Compaction;
+   * needs repair_batch, election_batch and durability log); absent: no checkpoints */
+  snapshot_every?: number;
   clients: number;
   keys: string[];
   /** operations each client issues (a prefix of its drawn sequence when shrunk) */
@@ -88,6 +91,10 @@ export interface DrawOptions {
   electionBatch?: number;
   /** the cores' log bound (0 or absent: off; needs repairBatch and electionBatch) */
   logBound?: number;
+  /** the cores checkpoint: each seed draws snapshot_every in [CHECKPOINT_EVERY_MIN,
+   * CHECKPOINT_EVERY_MAX] from a stream of its own (the rest of the draw is unchanged; needs
+   * durability log, repairBatch and electionBatch, as the cores do) */
+  checkpoints?: boolean;
   /** the cores' GC mitigation: GC-like pauses are announced and run when the core says (the
    * drawing is unchanged: the same seed, the same schedule) */
   mitigation?: 'blade';
@@ -97,6 +104,9 @@ export interface DrawOptions {
 }
 
 export const COMMIT_INTERVAL_US = 10_000;
+/** A seed runs a few hundred operations: checkpoints this often happen several times in one. */
+export const CHECKPOINT_EVERY_MIN = 4;
+export const CHECKPOINT_EVERY_MAX = 32;
 
 export function drawScenario(seed: number, options: DrawOptions): Scenario {
   const rng = new Prng(seed, STREAM_SCENARIO);
@@ -167,6 +177,7 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     ...(options.electionBatch ? { election_batch: options.electionBatch } : {}),
     ...(options.logBound ? { log_bound: options.logBound } : {}),
     ...(options.durability === 'log' ? { durability: 'log' as const } : {}),
+    ...(options.checkpoints ? { snapshot_every: drawCheckpointEvery(seed) } : {}),
     ...(options.mitigation ? { mitigation: options.mitigation } : {}),
     clients,
     keys,
@@ -177,6 +188,11 @@ export function drawScenario(seed: number, options: DrawOptions): Scenario {
     client_timeout_us: 10 * ci,
     faults,
   };
+}
+
+function drawCheckpointEvery(seed: number): number {
+  const rng = new Prng(seed, STREAM_CHECKPOINTS);
+  return CHECKPOINT_EVERY_MIN + rng.nextInt(CHECKPOINT_EVERY_MAX - CHECKPOINT_EVERY_MIN + 1);
 }
 
 /** The scenario with only the faults at the given indices and at most `ops` per client. */

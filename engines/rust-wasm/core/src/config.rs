@@ -128,6 +128,12 @@ impl Config {
         if self.snapshot_every > 1_000_000 {
             return err("snapshot_every must be between 0 and 1000000");
         }
+        // A node restarted from a checkpoint holds no slots at or below it: only the trim-point
+        // guard of bounded elections keeps a candidate behind it from filling them with no-ops,
+        // and only state transfer brings a follower behind it back (docs/protocol.md, Compaction).
+        if self.snapshot_every > 0 && (self.repair_batch == 0 || self.election_batch == 0) {
+            return err("snapshot_every needs repair_batch and election_batch");
+        }
         if self.mitmem_deadline_us > 60_000_000 {
             return err("mitmem_deadline_us must be between 0 and 60000000");
         }

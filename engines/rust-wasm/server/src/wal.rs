@@ -343,7 +343,9 @@ mod tests {
     use replicant_core::Config;
 
     fn durable_node(snapshot_every: u64) -> Node {
-        Node::new(Config { num_peers: 1, seed: 1, durability: Durability::Log, snapshot_every, ..Config::default() })
+        // checkpoints need both batches (Config::validate), as the server runs them
+        let (repair_batch, election_batch) = (replicant_core::config::SERVER_REPAIR_BATCH, replicant_core::config::SERVER_ELECTION_BATCH);
+        Node::new(Config { num_peers: 1, seed: 1, durability: Durability::Log, snapshot_every, repair_batch, election_batch, ..Config::default() })
     }
 
     /// Steps the node as the server does: every persist effect appended, then `persisted`.

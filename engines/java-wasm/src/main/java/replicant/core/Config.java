@@ -133,6 +133,12 @@ public final class Config {
             throw new ConfigException("config: log_bound needs repair_batch and election_batch");
         } else if (snapshotEvery < 0 || snapshotEvery > 1_000_000) {
             throw new ConfigException("config: snapshot_every must be between 0 and 1000000");
+        } else if (snapshotEvery > 0 && (repairBatch == 0 || electionBatch == 0)) {
+            // A node restarted from a checkpoint holds no slots at or below it: only the
+            // trim-point guard of bounded elections keeps a candidate behind it from filling them
+            // with no-ops, and only state transfer brings a follower behind it back
+            // (docs/protocol.md, Compaction).
+            throw new ConfigException("config: snapshot_every needs repair_batch and election_batch");
         } else if (mitmemDeadlineUs < 0 || mitmemDeadlineUs > 60_000_000) {
             throw new ConfigException("config: mitmem_deadline_us must be between 0 and 60000000");
         }

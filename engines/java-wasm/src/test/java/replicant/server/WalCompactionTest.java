@@ -37,6 +37,9 @@ class WalCompactionTest {
         c.seed = 1;
         c.durability = Durability.Mode.LOG;
         c.snapshotEvery = snapshotEvery;
+        // checkpoints need both batches (validate), as the server runs them
+        c.repairBatch = Config.SERVER_REPAIR_BATCH;
+        c.electionBatch = Config.SERVER_ELECTION_BATCH;
         c.validate();
         return new Node(c);
     }
