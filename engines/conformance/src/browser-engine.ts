@@ -6,7 +6,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { AsyncEngine, AsyncNode, EngineName, NodeConfig } from '../../loader/engine.ts';
+import { EngineError, type AsyncEngine, type AsyncNode, type EngineName, type NodeConfig } from '../../loader/engine.ts';
 import { ENGINES_DIR } from '../../loader/node-loaders.ts';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
@@ -73,16 +73,29 @@ type Host = {
   destroy(handle: number): void;
 };
 
+/** A core's refusal thrown in the page reaches Node as Playwright's error with the page's
+ * message in its text; rebuilt as the EngineError every other target throws, so callers (the
+ * transcript runner's config refusals) see one kind of error whatever the target. */
+export function engineErrorFromPage(err: unknown): EngineError | null {
+  const m = err instanceof Error ? /EngineError: ([a-z]+): ([^\n]*)/.exec(err.message) : null;
+  return m ? new EngineError(m[1]!, m[2]!.trim()) : null;
+}
+
 export async function browserEngine(name: EngineName): Promise<AsyncEngine> {
   shared ??= start();
   const s = await shared;
   s.users++;
   const page = s.page;
-  const call = <T>(fn: (host: Host, arg: never) => T, arg: unknown): Promise<T> =>
-    page.evaluate(([f, a]) => {
-      const host = (globalThis as unknown as { replicantHost: Host }).replicantHost;
-      return new Function('host', 'arg', `return (${f})(host, arg)`)(host, a);
-    }, [fn.toString(), arg] as const) as Promise<T>;
+  const call = async <T>(fn: (host: Host, arg: never) => T, arg: unknown): Promise<T> => {
+    try {
+      return (await page.evaluate(([f, a]) => {
+        const host = (globalThis as unknown as { replicantHost: Host }).replicantHost;
+        return new Function('host', 'arg', `return (${f})(host, arg)`)(host, a);
+      }, [fn.toString(), arg] as const)) as T;
+    } catch (err) {
+      throw engineErrorFromPage(err) ?? err;
+    }
+  };
   await call((h, n: string) => h.load(n), name);
   return {
     name,
