@@ -4,7 +4,8 @@
 // same check on the same engines at a cost of minutes in `npm test`. Those checks run on the
 // one-engine mixes only (Go's is the default mix, in engines-unit; C++, Rust and Java in
 // cluster-mixed); what crosses engines (replication, catch-up, failover, restarts) is still
-// asserted on every mix. REPLICANT_PER_ENGINE_EVERY_MIX=1 runs them on every mix.
+// asserted on every mix. REPLICANT_PER_ENGINE_EVERY_MIX=1 runs them on every mix (the opt-in
+// long forms, `cluster:soak` and `cluster:resets`, set it).
 import type { EngineName } from '../loader/engine.ts';
 
 export function runsPerEngineCheck(engines: readonly EngineName[], env: NodeJS.ProcessEnv = process.env): boolean {
