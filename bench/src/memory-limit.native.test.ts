@@ -29,7 +29,10 @@ afterAll(() => {
 describe('memory limits mean the paper\'s ratio', () => {
   for (const engine of ENGINES) {
     it(`${engine} survives ratio 1.25 of ${RECORDS} records plus its measured footprint`, async () => {
-      const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1' });
+      // No wait for other tenants to go quiet before a probe (the smoke preset's up to 5 s): the
+      // check is survival at the limit, not a figure, and a busy machine only lowers the rate
+      // both the footprint and the survival run are driven at (each probe still records it).
+      const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1', 'quiet-wait-s': '0' });
       const setting = buildPlan(o)[0]!;
       const footprint = await measureFootprintOverRuns(setting, o, scratch, FOOTPRINT_RUNS, 3, (run, n, e) => console.log(`${engine}: footprint run ${run}, attempt ${n} failed: ${e.message}`));
       setting.baseline_bytes = footprint.bytes;
