@@ -35,6 +35,7 @@ import { StatusReader, parseStampedStatusLines, residentParts, type NodeStatus }
 import { SETTLE_MS, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
 import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
 import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type ResetCatchUp } from './catch-up-timing.ts';
+import { LoopLagRecorder } from './loop-lag.ts';
 import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
@@ -148,6 +149,8 @@ for (const engines of mixes) {
       const readers = engines.map((_, id) => new StatusReader(cluster.logPath(id)));
       let load: HistoryLoad | undefined;
       const samplers: ReturnType<typeof setInterval>[] = [];
+      // when the proxies' loop ran late over the whole run (election-causes.ts reads it)
+      const loopLag = new LoopLagRecorder();
       try {
         const first = await settledLeader(readers);
         // a fixed key set: the store stops growing after the first round, so a plateau can show
@@ -158,6 +161,7 @@ for (const engines of mixes) {
         const before = pids.map((pid) => residentParts(pid)?.totalBytes ?? 0);
         const peak = [...before];
         const start = Date.now();
+        loopLag.start();
         // every node's resident memory over the run, twice a second (the figures printed below),
         // and its anonymous and file-backed parts: a leak grows the first; the kernel dropping
         // and re-reading library pages moves the second
@@ -224,7 +228,11 @@ for (const engines of mixes) {
           `resets ${engines.join(',')}: ${resets.map((r) => `+${((r.atMs - start) / 1000).toFixed(2)} s n${r.follower} (leader n${r.leader})`).join(', ')}; ` +
             describeLinkBreaks(attributeLinkBreaks(linkEvents, resets, start), start),
         );
-        if (process.env.REPLICANT_CLUSTER_LOGS) writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets }));
+        loopLag.stop();
+        if (process.env.REPLICANT_CLUSTER_LOGS) {
+          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets }));
+          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'loop-lag.json'), JSON.stringify({ samples: loopLag.samples }));
+        }
         // (the writes to the workers' own keys are not read back here: the first test does that)
         const { verdict } = await readBackAndCheck(load, SHARED_KEYS, false);
         const ops = load.history.length;
@@ -242,6 +250,7 @@ for (const engines of mixes) {
         for (const g of growth) expect(g, 'RSS growth (bytes)').toBeLessThanOrEqual(RSS_BOUND_BYTES);
       } finally {
         for (const t of samplers) clearInterval(t);
+        loopLag.stop();
         await load?.stop();
         load?.close();
         await cluster.stop();
