@@ -138,7 +138,7 @@ function main(argv: string[]): void {
     );
   }
   const c = countCauses(records);
-  console.log(`${records.reduce((n, r) => n + r.count, 0)} elections: ${c.harness} harness (test loop late), ${c.starvation} starvation (servers late), ${c.reset} after a reset of the node with timers on time, ${c.unexplained} unexplained`);
+  console.log(`${records.reduce((n, r) => n + r.count, 0)} elections: ${loopLag === null ? 'test loop not recorded' : `${c.harness} harness (test loop late)`}, ${c.starvation} starvation (servers late), ${c.reset} after a reset of the node with timers on time, ${c.unexplained} unexplained`);
 }
 
 if (process.argv[1]?.endsWith('election-causes.ts')) main(process.argv.slice(2));
