@@ -61,16 +61,17 @@ export function catchUpTimes(leaderLines: StampedStatus[], followerLines: Stampe
  * catch-up slower than a few heartbeats has had one of three causes so far, and these tell them
  * apart: an election (a node that heard no heartbeat in time stood, and a healthy leader can lose
  * its place to it: `elections`), servers held back by the machine (`clusterTimerLateMs`, every
- * node's, the third one's too: its election can depose the leader), or this process held back —
- * the peer proxies that carry every peer message in the reset tests (peer-proxy.ts) run on its
- * event loop, so while it stalls no node hears any other (`harnessLateMs`). */
+ * node's, the third one's too: its election can depose the leader), or the peer proxies held
+ * back — they carry every peer message in the reset tests (peer-proxy.ts), so while their event
+ * loop stalls no node hears any other (`harnessLateMs`; they have their own process now,
+ * peer-proxy-host.ts, after their loop in the test process ran up to 2.5 s late). */
 export interface ResetCatchUp extends CatchUpTimes {
   /** Elections the nodes started from the reset until both events (status `elections`). */
   elections: number;
   /** The worst timer lateness any node reported over the same lines. */
   clusterTimerLateMs: number;
-  /** The worst event-loop delay of this process (the proxies' loop) from the reset until the
-   * wait ended (node:perf_hooks monitorEventLoopDelay). */
+  /** The worst lateness of the peer proxies' event loop from the reset until the wait ended
+   * (loop-lag.ts, in the proxies' process). */
   harnessLateMs: number;
 }
 
@@ -104,7 +105,7 @@ export function caughtUpAndTrimmed(t: CatchUpTimes): boolean {
 export function describeCatchUp(t: CatchUpTimes | ResetCatchUp): string {
   const ms = (x: number | null) => (x === null ? 'never' : `${x} ms`);
   const meanwhile =
-    'harnessLateMs' in t ? `; any node's timers up to ${t.clusterTimerLateMs} ms late, ${t.elections} elections, this process's event loop up to ${t.harnessLateMs} ms late` : '';
+    'harnessLateMs' in t ? `; any node's timers up to ${t.clusterTimerLateMs} ms late, ${t.elections} elections, the peer proxies' event loop up to ${t.harnessLateMs} ms late` : '';
   return (
     `caught up ${ms(t.caughtUpMs)}, trimming resumed ${ms(t.trimmingResumedMs)} after the reset (reference index ${t.referenceIndex ?? '-'}; ` +
     `timers up to ${t.timerLateMs} ms late${meanwhile}; status lines every ${FINE_STATUS_INTERVAL_MS} ms)`

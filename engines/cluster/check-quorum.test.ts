@@ -73,13 +73,13 @@ async function cutLeaderInbound(engines: EngineName[], checkQuorum: boolean) {
     });
     expect(await waitUntil(() => acks.length >= 100, 20_000)).toBe(true);
     const cutAt = Date.now();
-    cluster.cutInbound(leader);
+    await cluster.cutInbound(leader);
     const served = await waitUntil(() => acks.some((a) => a.at > cutAt && a.node !== leader), CUT_MS);
     const servedMs = served ? acks.find((a) => a.at > cutAt && a.node !== leader)!.at - cutAt : null;
     const during = () => acks.filter((a) => a.at > cutAt).length;
     await waitUntil(() => Date.now() - cutAt >= CUT_MS, CUT_MS + 1000); // the cut lasts 5 s
     const writesDuringCut = during();
-    cluster.healAll();
+    await cluster.healAll();
     const healedAt = Date.now();
     const before = acks.length;
     expect(await waitUntil(() => acks.length > before + 20, 20_000)).toBe(true);
@@ -97,7 +97,7 @@ async function cutLeaderInbound(engines: EngineName[], checkQuorum: boolean) {
     return { leader, servedMs, writesDuringCut, recoveredAfterHealMs: Date.now() - healedAt, acks: acks.length, verdict, lost, operations: history.length };
   } finally {
     stop = true;
-    cluster.healAll(); // also on failure: nothing stays cut
+    await cluster.healAll(); // also on failure: nothing stays cut
     for (const c of clients) c.close();
     await cluster.stop();
   }

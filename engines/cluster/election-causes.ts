@@ -7,8 +7,9 @@
 // - starvation: some server's timers ran late, or its status lines stopped coming (the status
 //   timer is one of its timers), by enough to miss a heartbeat's slot — the machine, not the
 //   protocol;
-// - the harness: the test process's event loop ran late (loop-lag.ts; recorded from this stop
-//   on), and the peer proxies on it forwarded nothing meanwhile — no node heard any other;
+// - the harness: the peer proxies' event loop ran late (loop-lag.ts; recorded from this stop
+//   on; the proxies' own process from peer-proxy-host.ts on), and the peer proxies on it
+//   forwarded nothing meanwhile — no node heard any other;
 // - a reset: the node that stood had its inbound peer connections reset shortly before, with
 //   every timer on time — the messages the reset dropped, or a redial, cost it the heartbeats.
 //

@@ -1,7 +1,8 @@
-// When this process's event loop ran late, over a whole run. The reset tests' peer proxies
-// (peer-proxy.ts) forward every peer message on this loop, so while it is held up — by its own
-// synchronous work or by the machine — no node hears any other, and followers stand for election
-// with every server's timers on time. election-causes.ts reads the record beside the node logs.
+// When an event loop ran late, over a whole run: the peer proxies' (peer-proxy-host.ts records
+// its own). The proxies forward every peer message of a proxied cluster on that loop, so while it
+// is held up — by other work on it or by the machine — no node hears any other, and followers
+// stand for election with every server's timers on time. reset.test.ts writes the record beside
+// the node logs (loop-lag.json) and election-causes.ts reads it.
 
 export interface LoopLagSample {
   /** When the late tick ran (ms since the epoch). */

@@ -35,7 +35,6 @@ import { StatusReader, parseStampedStatusLines, residentParts, type NodeStatus }
 import { SETTLE_MS, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
 import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
 import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type ResetCatchUp } from './catch-up-timing.ts';
-import { LoopLagRecorder } from './loop-lag.ts';
 import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
@@ -105,11 +104,11 @@ function describeGrowth(logPath: string, startMs: number): string {
 
 /** Issue 20: caught up and trimming resumed within a second of the reset in the issue's own run
  * (the 10 s form: within the regression bound), plus the lateness the two servers measured
- * meanwhile and the lateness of this process's event loop, which carries every peer message
- * through the proxies (a proxy that forwards late is the machine's delay, as a late timer is). */
+ * meanwhile and the lateness of the peer proxies' event loop, which carries every peer message
+ * (a proxy that forwards late is the machine's delay, as a late timer is). */
 function expectWithinTheSecond(t: ResetCatchUp): void {
   const boundMs = ISSUE_RUN ? ISSUE_SECOND_MS : CATCH_UP_REGRESSION_MS;
-  const allowance = `${t.timerLateMs} ms of measured timer lateness + ${t.harnessLateMs} ms of the proxies' event-loop lateness`;
+  const allowance = `${t.timerLateMs} ms of measured timer lateness + ${t.harnessLateMs} ms of the peer proxies' event-loop lateness`;
   const budget = boundMs + t.timerLateMs + t.harnessLateMs;
   expect(t.caughtUpMs, `ms from the reset until the follower executed the leader's index at the reset (${describeCatchUp(t)})`).not.toBeNull();
   expect(t.trimmingResumedMs, `ms from the reset until the leader's gle reached it (${describeCatchUp(t)})`).not.toBeNull();
@@ -149,8 +148,6 @@ for (const engines of mixes) {
       const readers = engines.map((_, id) => new StatusReader(cluster.logPath(id)));
       let load: HistoryLoad | undefined;
       const samplers: ReturnType<typeof setInterval>[] = [];
-      // when the proxies' loop ran late over the whole run (election-causes.ts reads it)
-      const loopLag = new LoopLagRecorder();
       try {
         const first = await settledLeader(readers);
         // a fixed key set: the store stops growing after the first round, so a plateau can show
@@ -161,7 +158,6 @@ for (const engines of mixes) {
         const before = pids.map((pid) => residentParts(pid)?.totalBytes ?? 0);
         const peak = [...before];
         const start = Date.now();
-        loopLag.start();
         // every node's resident memory over the run, twice a second (the figures printed below),
         // and its anonymous and file-backed parts: a leak grows the first; the kernel dropping
         // and re-reading library pages moves the second
@@ -228,10 +224,9 @@ for (const engines of mixes) {
           `resets ${engines.join(',')}: ${resets.map((r) => `+${((r.atMs - start) / 1000).toFixed(2)} s n${r.follower} (leader n${r.leader})`).join(', ')}; ` +
             describeLinkBreaks(attributeLinkBreaks(linkEvents, resets, start), start),
         );
-        loopLag.stop();
         if (process.env.REPLICANT_CLUSTER_LOGS) {
           writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets }));
-          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'loop-lag.json'), JSON.stringify({ samples: loopLag.samples }));
+          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'loop-lag.json'), JSON.stringify({ samples: await cluster.proxyLoopLag() }));
         }
         // (the writes to the workers' own keys are not read back here: the first test does that)
         const { verdict } = await readBackAndCheck(load, SHARED_KEYS, false);
@@ -250,7 +245,6 @@ for (const engines of mixes) {
         for (const g of growth) expect(g, 'RSS growth (bytes)').toBeLessThanOrEqual(RSS_BOUND_BYTES);
       } finally {
         for (const t of samplers) clearInterval(t);
-        loopLag.stop();
         await load?.stop();
         load?.close();
         await cluster.stop();
