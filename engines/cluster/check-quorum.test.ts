@@ -80,7 +80,7 @@ async function cutLeaderInbound(engines: EngineName[], checkQuorum: boolean) {
     const cutLeader = new StatusReader(cluster.logPath(leader));
     cutLeader.mark(); // every line stamped after the cut is written after this
     const cutAt = Date.now();
-    cluster.cutInbound(leader);
+    await cluster.cutInbound(leader);
     const served = await waitUntil(() => acks.some((a) => a.at > cutAt && a.node !== leader), CUT_MS);
     const servedMs = served ? acks.find((a) => a.at > cutAt && a.node !== leader)!.at - cutAt : null;
     const during = () => acks.filter((a) => a.at > cutAt).length;
@@ -100,7 +100,7 @@ async function cutLeaderInbound(engines: EngineName[], checkQuorum: boolean) {
     }
     const writesDuringCut = during();
     const cutMs = Date.now() - cutAt;
-    cluster.healAll();
+    await cluster.healAll();
     const healedAt = Date.now();
     const before = acks.length;
     expect(await waitUntil(() => acks.length > before + 20, 20_000)).toBe(true);
@@ -118,7 +118,7 @@ async function cutLeaderInbound(engines: EngineName[], checkQuorum: boolean) {
     return { leader, servedMs, cutMs, writesDuringCut, recoveredAfterHealMs: Date.now() - healedAt, acks: acks.length, verdict, lost, operations: history.length };
   } finally {
     stop = true;
-    cluster.healAll(); // also on failure: nothing stays cut
+    await cluster.healAll(); // also on failure: nothing stays cut
     for (const c of clients) c.close();
     await cluster.stop();
   }
