@@ -44,7 +44,8 @@ describe('resolveOptions', () => {
     expect(text).toContain('on separate hosts (Ansible inventory inventory.yml)');
     expect(text).toContain('interference on the hosts is not measured');
     expect(text).toContain('fixed footprint (measured first on this controller');
-    expect(text).not.toMatch(/cpu\.shares \d|cpusets:|schedstat\)|wait up to/);
+    expect(text).toContain('cold searches: the hosts path bisects');
+    expect(text).not.toMatch(/cpu\.shares \d|cpusets:|schedstat\)|wait up to|warm-started/);
     const local = resolveOptions({ engine: 'go', ratio: '2', records: '20000' });
     expect(describePlan(local, buildPlan(local))).toMatch(/cpu\.shares 262144[^]*cpusets: load generator 0, nodes 1/);
   });

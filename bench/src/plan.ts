@@ -397,7 +397,9 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
           `  a probe is disturbed when other processes use > ${o.disturbed_cores} cores or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
         ]),
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
-    o.warm_start
+    o.hosts
+      ? '  cold searches: the hosts path bisects every setting\'s whole bracket (no warm start there)'
+      : o.warm_start
       ? '  warm-started: each search probes the previous memory size\'s answer (same system, workload, vCPUs, mode, repetition) right after the top, then its neighbour one tolerance away (--cold-search: off)'
       : '  cold searches (--cold-search): every setting bisects its whole bracket',
     ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
