@@ -48,7 +48,7 @@ export interface ElectionRecord {
   /** The longest gap between two status lines of any node ending in that window, less the
    * status period (0 when they came on time). */
   worstStatusGapMs: number;
-  /** The worst lateness of the test process's event loop in that window (null: not recorded). */
+  /** The worst lateness of the peer proxies' event loop in that window (null: not recorded). */
   worstLoopLateMs: number | null;
   /** ms since the latest reset of this node's inbound connections (null: none within reach). */
   sinceResetOfThisNodeMs: number | null;
@@ -135,11 +135,11 @@ function main(argv: string[]): void {
     const s = ((r.atMs - startMs) / 1000).toFixed(2);
     const reset = r.sinceResetOfThisNodeMs === null ? 'no reset of it within 1 s' : `its links reset ${r.sinceResetOfThisNodeMs} ms before`;
     console.log(
-      `${s} s n${r.node}: ${r.count} election(s), leader before ${r.leaderBefore ?? 'none'}; timers up to ${r.worstLateMs} ms late, status lines up to ${r.worstStatusGapMs} ms late, ${r.worstLoopLateMs === null ? 'test loop not recorded' : `test loop up to ${r.worstLoopLateMs} ms late`} in the ${CONTEXT_MS} ms before; ${reset} -> ${r.cause}`,
+      `${s} s n${r.node}: ${r.count} election(s), leader before ${r.leaderBefore ?? 'none'}; timers up to ${r.worstLateMs} ms late, status lines up to ${r.worstStatusGapMs} ms late, ${r.worstLoopLateMs === null ? "proxies' loop not recorded" : `proxies' loop up to ${r.worstLoopLateMs} ms late`} in the ${CONTEXT_MS} ms before; ${reset} -> ${r.cause}`,
     );
   }
   const c = countCauses(records);
-  console.log(`${records.reduce((n, r) => n + r.count, 0)} elections: ${loopLag === null ? 'test loop not recorded' : `${c.harness} harness (test loop late)`}, ${c.starvation} starvation (servers late), ${c.reset} after a reset of the node with timers on time, ${c.unexplained} unexplained`);
+  console.log(`${records.reduce((n, r) => n + r.count, 0)} elections: ${loopLag === null ? "proxies' loop not recorded" : `${c.harness} harness (proxies' loop late)`}, ${c.starvation} starvation (servers late), ${c.reset} after a reset of the node with timers on time, ${c.unexplained} unexplained`);
 }
 
 if (process.argv[1]?.endsWith('election-causes.ts')) main(process.argv.slice(2));
