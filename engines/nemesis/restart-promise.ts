@@ -6,7 +6,9 @@
 //   2. kill -9 C: L and B acknowledge more writes, which C's log lacks;
 //   3. kill -9 L and B; restart C from its disk: it campaigns, alone;
 //   4. hold every connection into B's proxy, restart B from its disk, and release the candidate's
-//      newest line (its current prepare) to B the moment B's peer port accepts.
+//      newest line (its current prepare) to B the moment B's peer port accepts; pause C
+//      (SIGSTOP) from then until B writes its first status line, so that B's answer finds C
+//      still campaigning at that ballot.
 // A server that answers that prepare before stepping its restart promises with an empty log; C
 // then leads without the writes of step 2 and serves reads from its older state: Porcupine
 // rejects the history. A server that reads its disk first promises with its log, and C learns
@@ -149,8 +151,15 @@ export async function runRestartPromise(o: RestartPromiseOptions): Promise<Resta
   cluster.startNode(restarted);
   log(`  ${at()}: restart n${restarted} from its disk; n${shortLog}'s newest line to it held until its peer port accepts`);
   const released = await cluster.releaseInbound(restarted, o.wait_timeout_ms);
+  // C paused (SIGSTOP, a GC-like pause) until B is up: B's answer to that prepare waits in C's
+  // socket instead of arriving after C's next election timeout has moved C to a higher ballot
+  // (a JVM steps its restart for up to seconds on this machine, longer than a candidate's phase)
+  cluster.processes[shortLog]?.kill('SIGSTOP');
   const released_ms = Math.round(performance.now() - spawnedAt);
-  log(`  ${at()}: released to n${restarted} (${released_ms} ms after its spawn): ${released.map((l) => l.slice(0, 120)).join(' | ') || 'nothing'}`);
+  log(`  ${at()}: released to n${restarted} (${released_ms} ms after its spawn), n${shortLog} paused: ${released.map((l) => l.slice(0, 120)).join(' | ') || 'nothing'}`);
+  await waitFor(`n${restarted} writing a status line after its restart`, () => statuses[restarted]!.latestSinceMark() !== null);
+  cluster.processes[shortLog]?.kill('SIGCONT');
+  log(`  ${at()}: n${shortLog} resumed`);
   const before = acks.length;
   await moreAcks(`after n${restarted}'s restart`);
   const acknowledged_after = acks.length - before;
