@@ -127,6 +127,20 @@ export class NativeCluster {
     await proxy.reset();
   }
 
+  /** Holds every peer connection into node id (needs `peerProxies`; PeerProxy.hold). */
+  holdInbound(id: number): void {
+    const proxy = this.proxies[id];
+    if (!proxy) throw new Error('holdInbound needs a cluster started with peerProxies');
+    proxy.hold();
+  }
+
+  /** Ends holdInbound: the newest line held reaches node id the moment its port accepts (returned). */
+  releaseInbound(id: number, timeoutMs: number): Promise<string[]> {
+    const proxy = this.proxies[id];
+    if (!proxy) throw new Error('releaseInbound needs a cluster started with peerProxies');
+    return proxy.release(timeoutMs);
+  }
+
   /** Heals every cut; safe to call at any time (tests call it on failure too). */
   async healAll(): Promise<void> {
     await Promise.all(this.proxies.map((p) => p.heal()));
