@@ -128,10 +128,10 @@ export class NativeCluster {
   }
 
   /** Holds every peer connection into node id (needs `peerProxies`; PeerProxy.hold). */
-  holdInbound(id: number): void {
+  async holdInbound(id: number): Promise<void> {
     const proxy = this.proxies[id];
     if (!proxy) throw new Error('holdInbound needs a cluster started with peerProxies');
-    proxy.hold();
+    await proxy.hold();
   }
 
   /** Ends holdInbound: the newest line held reaches node id the moment its port accepts (returned). */

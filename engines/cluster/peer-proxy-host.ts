@@ -11,7 +11,8 @@ import { PeerProxy } from './peer-proxy.ts';
 
 export type ProxyCommand =
   | { seq: number; op: 'listen'; host: string; port: number; target: { host: string; port: number } }
-  | { seq: number; op: 'cut' | 'heal' | 'reset' | 'refuse' | 'accept' | 'close'; proxy: number }
+  | { seq: number; op: 'cut' | 'heal' | 'reset' | 'hold' | 'refuse' | 'accept' | 'close'; proxy: number }
+  | { seq: number; op: 'release'; proxy: number; timeoutMs: number }
   | { seq: number; op: 'lag' };
 
 export interface ProxyAnswer {
@@ -21,6 +22,8 @@ export interface ProxyAnswer {
   proxy?: number;
   /** lag: this loop's late ticks so far (loop-lag.ts). */
   lag?: { atMs: number; lateMs: number }[];
+  /** release: the lines that had been held, as PeerProxy.release returns them. */
+  released?: string[];
 }
 
 const proxies: PeerProxy[] = [];
@@ -38,6 +41,8 @@ async function run(c: ProxyCommand): Promise<ProxyAnswer> {
   if (c.op === 'cut') p.cut();
   else if (c.op === 'heal') p.heal();
   else if (c.op === 'reset') p.reset();
+  else if (c.op === 'hold') p.hold();
+  else if (c.op === 'release') return { seq: c.seq, released: await p.release(c.timeoutMs) };
   else await p[c.op]();
   return { seq: c.seq };
 }

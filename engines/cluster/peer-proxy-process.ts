@@ -84,6 +84,14 @@ export class RemotePeerProxy {
   reset(): Promise<unknown> {
     return this.host.call({ op: 'reset', proxy: this.index });
   }
+  /** Holds every connection into the node (PeerProxy.hold); applied in order with the other verbs. */
+  hold(): Promise<unknown> {
+    return this.host.call({ op: 'hold', proxy: this.index });
+  }
+  /** Ends hold() (PeerProxy.release): the lines that had been held. */
+  async release(timeoutMs: number): Promise<string[]> {
+    return (await this.host.call({ op: 'release', proxy: this.index, timeoutMs })).released ?? [];
+  }
   async refuse(): Promise<void> {
     await this.host.call({ op: 'refuse', proxy: this.index });
   }

@@ -145,7 +145,7 @@ export async function runRestartPromise(o: RestartPromiseOptions): Promise<Resta
   await waitFor(`n${shortLog} writing a status line after its restart`, () => statuses[shortLog]!.latestSinceMark() !== null);
 
   // 4. B back, the candidate's prepare waiting for it at its port
-  cluster.holdInbound(restarted);
+  await cluster.holdInbound(restarted);
   statuses[restarted]!.mark();
   const spawnedAt = performance.now();
   cluster.startNode(restarted);
