@@ -9,7 +9,7 @@
 // the steady-state shortcut's (shortcut.test.ts), not sampled.
 import { describe, expect, it } from 'vitest';
 import type { SloProbe } from '../api.ts';
-import { runProbe } from '../search/slo.ts';
+import { followerUtilization, leaderUtilization, runProbe, searchSlo } from '../search/slo.ts';
 import { fidelitySearchSpec } from '../fidelity/specs.ts';
 
 function bothWays(gib: number, rate: number): { sampled: SloProbe; plain: SloProbe } {
@@ -38,6 +38,20 @@ describe("Java's sampled probe against the plain run", () => {
       expect(Math.abs(sampled.p99_ms / plain.p99_ms - 1), `p99 ${sampled.p99_ms} ms against ${plain.p99_ms} ms`).toBeLessThanOrEqual(0.15);
     });
   }
+
+  // The point's utilisation is the whole window's, not the sample's: the 3 s sample at 8 GiB falls
+  // inside the leader's concurrent marking and reads 77.4 % (followers 20.9 %) where the whole
+  // window reads 70.4 % (27.7 %). A search that ends on the sampled probe reads its CPU figures
+  // from the plain window; held within 0.5 percentage points.
+  it('Java A at 8 GiB, 23220 ops/s: the search reports the plain window\'s utilisation, not the sample\'s', () => {
+    const spec = fidelitySearchSpec('java', 'A', 8, 8);
+    const found = searchSlo({ ...spec, hint: { met_ops_per_s: 23_220, missed_ops_per_s: 23_220 * 1.04 } }, null);
+    expect(found.max_ops_per_s_at_slo).toBe(23_220);
+    expect(found.probes.find((p) => p.target_ops_per_s === 23_220)?.sampled_s).toBeDefined();
+    const plain = runProbe({ ...spec, steady_state_shortcut: false }, 23_220, null, {}).run;
+    expect(Math.abs(found.leader_cpu_utilization_at_max! - leaderUtilization(plain)!), `leader ${found.leader_cpu_utilization_at_max} against ${leaderUtilization(plain)}`).toBeLessThanOrEqual(0.005);
+    expect(Math.abs(found.follower_cpu_utilization_at_max! - followerUtilization(plain)!), `followers ${found.follower_cpu_utilization_at_max} against ${followerUtilization(plain)}`).toBeLessThanOrEqual(0.005);
+  });
 
   it('Java A at 5 GiB, 2679 ops/s: full collections set the window, so the probe is estimated, not sampled', () => {
     const probe = runProbe({ ...fidelitySearchSpec('java', 'A', 5, 8), steady_state_shortcut: true }, 2_679, null, {}).probe;

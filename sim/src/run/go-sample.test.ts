@@ -7,7 +7,7 @@
 // shortcut), the probe is the plain run itself.
 import { describe, expect, it } from 'vitest';
 import type { EngineName, SloProbe } from '../api.ts';
-import { runProbe } from '../search/slo.ts';
+import { followerUtilization, leaderUtilization, runProbe, searchSlo } from '../search/slo.ts';
 import { fidelitySearchSpec } from '../fidelity/specs.ts';
 
 function bothWays(engine: EngineName, gib: number, rate: number): { sampled: SloProbe; plain: SloProbe } {
@@ -38,6 +38,20 @@ describe("Go's sampled probe against the plain run", () => {
       expect(sampled.sampled_s!).toBeLessThan(plain.window_s! / 3);
     });
   }
+
+  // The point's utilisation is the whole window's: at 6 GiB the 2.1 s sample holds the
+  // followers' cycles in a larger share than the window does and reads them at 28.3 % where the
+  // window reads 25.8 % (the leader 69.1 against 69.8 %). A search that ends on the sampled probe
+  // reads its CPU figures from the plain window; held within 0.5 percentage points.
+  it("Go A at 6 GiB, 42636 ops/s: the search reports the plain window's utilisation, not the sample's", () => {
+    const spec = fidelitySearchSpec('go', 'A', 6, 8);
+    const found = searchSlo({ ...spec, hint: { met_ops_per_s: 42_636, missed_ops_per_s: 44_196 } }, null);
+    expect(found.max_ops_per_s_at_slo).toBe(42_636);
+    expect(found.probes.find((p) => p.target_ops_per_s === 42_636)?.sampled_s).toBeDefined();
+    const plain = runProbe({ ...spec, steady_state_shortcut: false }, 42_636, null, {}).run;
+    expect(Math.abs(found.leader_cpu_utilization_at_max! - leaderUtilization(plain)!), `leader ${found.leader_cpu_utilization_at_max} against ${leaderUtilization(plain)}`).toBeLessThanOrEqual(0.005);
+    expect(Math.abs(found.follower_cpu_utilization_at_max! - followerUtilization(plain)!), `followers ${found.follower_cpu_utilization_at_max} against ${followerUtilization(plain)}`).toBeLessThanOrEqual(0.005);
+  });
 
   // 8 GiB at its answer (49.6 Kops/s): the p99 (6.7 ms) is made by the cycles; a sample that
   // held none of them would read ~1 ms.
