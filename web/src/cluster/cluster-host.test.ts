@@ -1,4 +1,3 @@
-// @vitest-environment node
 // The Cluster view's side of the engine worker on the real engines (their Node wasm builds):
 // every request gets one answer that survives postMessage (structured clone), engines stay
 // byte-identical through it, the timeline rewinds and redoes, and durability log restarts a node

@@ -1,4 +1,3 @@
-// @vitest-environment node
 // The Cluster view's torture replays in the engine worker, on the real engines (Node wasm
 // builds) and Porcupine's wasm build: a printed failing run is rebuilt from its lab address
 // exactly as the CLI runs it (same digest), Porcupine rejects it and names the operations, and

@@ -1,4 +1,3 @@
-// @vitest-environment node
 // The lesson worker's host on the real engines (their Node wasm builds): what it answers must
 // cross postMessage (structured clone), every request gets one answer, and an engine pair stays
 // byte-identical through the protocol.
