@@ -11,9 +11,10 @@ for tool in go node npm python3; do
 done
 
 # --- Debian packages: Chromium for the browser tests (Playwright drives /usr/bin/chromium), and
-# openssh-server for the namespace hosts of bench/hosts (their sshd; no service is started)
+# openssh-server with openssh-sftp-server for the namespace hosts of bench/hosts (their sshd and
+# its sftp subsystem, which Ansible's transfers use; no service is started)
 apt_missing=()
-for pkg in chromium openssh-server; do
+for pkg in chromium openssh-server openssh-sftp-server; do
   dpkg -s "$pkg" >/dev/null 2>&1 || apt_missing+=("$pkg")
 done
 if [ ${#apt_missing[@]} -gt 0 ]; then

@@ -16,6 +16,8 @@ SUBNET=10.213.77
 HOSTS=(s0 s1 s2 c0)
 declare -A ADDR=([s0]=1 [s1]=2 [s2]=3 [c0]=10)
 CONTROLLER_ADDR=254
+# Debian's openssh-sftp-server
+SFTP_SERVER=/usr/lib/openssh/sftp-server
 
 usage() { echo "usage: $0 up DIR [DELAY_MS] | down DIR" >&2; exit 2; }
 
@@ -25,6 +27,9 @@ up() {
   local delay_ms=${1:-0}
   [ "$(id -u)" = 0 ] || { echo "netns.sh: needs root (ip netns, veth, sshd)" >&2; exit 1; }
   [ -x /usr/sbin/sshd ] || { echo "netns.sh: /usr/sbin/sshd missing (scripts/setup.sh installs openssh-server)" >&2; exit 1; }
+  # Ansible copies and fetches files over SFTP; without the subsystem every transfer fails
+  # first and falls back to piping through the shell (a warning per host and step).
+  [ -x "$SFTP_SERVER" ] || { echo "netns.sh: $SFTP_SERVER missing (scripts/setup.sh installs openssh-sftp-server)" >&2; exit 1; }
   mkdir -p "$DIR"
   # A short tag keeps interface names under 15 characters and tells this run's objects apart.
   echo "rb$$" > "$DIR/tag"
@@ -73,6 +78,7 @@ KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
 MaxStartups 64
+Subsystem sftp $SFTP_SERVER
 EOF
     # nsenter --net, not `ip netns exec`: the latter also makes a mount namespace with its own
     # /sys, without the cgroup hierarchies the nodes' limits need.

@@ -53,5 +53,15 @@ if (!status.length || !max.length) { console.error("bench-hosts: no status or ma
 for (const r of max) console.log(`bench-hosts: ${r.id} = ${r.qualifier === "upper_bound" ? "< " : ""}${r.value} ${r.unit}`);
 ' "$OUT"
 ls "$OUT"/hdr/*/Intended-*.hdr >/dev/null
+# Transfers went over the hosts' sftp subsystem (netns.sh), not the fallback that pipes them.
+if grep -l 'sftp transfer mechanism failed' "$OUT"/hosts/*/*.log 2>/dev/null; then
+  echo "bench-hosts: Ansible fell back from SFTP (the logs above): the hosts' sshd has no sftp subsystem" >&2
+  exit 1
+fi
+# Nothing but results, details, histograms and the hosts' logs: no playbook variable files.
+if find "$OUT" -name '*.json' ! -name results.json | grep .; then
+  echo "bench-hosts: stray JSON files in $OUT (above): data/validate.mjs would read them as results" >&2
+  exit 1
+fi
 ls "$OUT"/hosts/*/nodes/s0/node.log >/dev/null
 echo "bench-hosts: results, histograms and node logs collected in $OUT"

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
 import { gitCommit, machineInfo, toolVersions } from './machine.ts';
 import { FOOTPRINT_RUNS, measureFootprintOverRuns, measureSetting, type Footprint, type SettingResult } from './measure.ts';
-import { buildPlan, describePlan, estimateSeconds, resolveOptions, UsageError, warmStartKey as warmKey, type BenchOptions } from './plan.ts';
+import { buildPlan, describePlan, estimateSeconds, footprintApplies, resolveOptions, UsageError, warmStartKey as warmKey, withFootprint, type BenchOptions } from './plan.ts';
 import { ProgressDisplay } from './progress.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 import { summarize } from './summary.ts';
@@ -171,9 +171,11 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   const decided = new Map<string, number>();
   for (const [i, s] of settings.entries()) {
     progress.setting(i, s.id);
-    if (s.ratio !== null && o.memory_baseline === 'auto') {
+    if (footprintApplies(s, o)) {
       if (!footprints.has(s.system)) {
-        progress.step(i, 'measuring the fixed memory footprint');
+        // On hosts too it is measured here, on the controller, with the same server binaries the
+        // deploy ships: what a runtime holds besides its data is the runtime's, not the host's.
+        progress.step(i, `measuring the fixed memory footprint${hosts ? ' (on this controller)' : ''}`);
         try {
           const f = await measureFootprintOverRuns(s, o, scratch, FOOTPRINT_RUNS, 3, (run, attempt, err) =>
             progress.log(`${s.system}: could not measure the fixed footprint (run ${run} of ${FOOTPRINT_RUNS}), attempt ${attempt} of 3 (${err.message})${attempt === 3 ? '; this run is left out' : ''}`));
@@ -184,8 +186,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
           footprints.set(s.system, null);
         }
       }
-      s.baseline_bytes = footprints.get(s.system)?.bytes ?? 0;
-      s.memory_bytes += s.baseline_bytes;
+      Object.assign(s, withFootprint(s, footprints.get(s.system)?.bytes ?? 0));
     }
     let r: SettingResult;
     if (hosts) {

@@ -65,6 +65,8 @@ export interface NodeReport {
   memory_peak_bytes: number;
   rss_peak_bytes: number | null;
   oom_kills: number;
+  /** On hosts: the node's process was gone when the cluster was stopped (nothing restarts it there). */
+  exited?: boolean;
   gc: GcSummary | null;
   gc_events: GcEvent[];
 }

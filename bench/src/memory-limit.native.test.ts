@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { removeAll } from './cgroup.ts';
 import { FOOTPRINT_RUNS, measureFootprintOverRuns, measureSurvival } from './measure.ts';
 import { describeMemory } from './memory-watch.ts';
-import { buildPlan, resolveOptions } from './plan.ts';
+import { buildPlan, resolveOptions, withFootprint } from './plan.ts';
 import type { SystemName } from './systems.ts';
 
 const ENGINES = (process.env.REPLICANT_BENCH_ENGINES ?? 'go,cpp,rust,java').split(',') as SystemName[];
@@ -29,11 +29,13 @@ afterAll(() => {
 describe('memory limits mean the paper\'s ratio', () => {
   for (const engine of ENGINES) {
     it(`${engine} survives ratio 1.25 of ${RECORDS} records plus its measured footprint`, async () => {
-      const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1' });
-      const setting = buildPlan(o)[0]!;
-      const footprint = await measureFootprintOverRuns(setting, o, scratch, FOOTPRINT_RUNS, 3, (run, n, e) => console.log(`${engine}: footprint run ${run}, attempt ${n} failed: ${e.message}`));
-      setting.baseline_bytes = footprint.bytes;
-      setting.memory_bytes += footprint.bytes;
+      // No wait for other tenants to go quiet before a probe (the smoke preset's up to 5 s): the
+      // check is survival at the limit, not a figure, and a busy machine only lowers the rate
+      // both the footprint and the survival run are driven at (each probe still records it).
+      const o = resolveOptions({ engine, preset: 'smoke', records: String(RECORDS), ratio: '1.25', 'duration-s': '6', 'warmup-s': '2', repetitions: '1', 'quiet-wait-s': '0' });
+      const planned = buildPlan(o)[0]!;
+      const footprint = await measureFootprintOverRuns(planned, o, scratch, FOOTPRINT_RUNS, 3, (run, n, e) => console.log(`${engine}: footprint run ${run}, attempt ${n} failed: ${e.message}`));
+      const setting = withFootprint(planned, footprint.bytes);
       // Driven at the lowest rate the footprint runs went (closed loop): in-flight buffers and the
       // not-yet-trimmed log grow with the rate, and a closed loop that happens to run faster than
       // the footprint runs did (the machine is shared) would test a different footprint.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan, cpuCount, describePlan, judgeByWait, PAPER_RATIOS, RECORD_BYTES, resolveOptions, UsageError, warmStartKey } from './plan.ts';
+import { buildPlan, cpuCount, describePlan, footprintApplies, judgeByWait, PAPER_RATIOS, RECORD_BYTES, resolveOptions, UsageError, warmStartKey, withFootprint } from './plan.ts';
 
 describe('resolveOptions', () => {
   it('takes the preset, then the flags over it', () => {
@@ -18,6 +18,36 @@ describe('resolveOptions', () => {
     expect(o.vcpus).toEqual([8, 4, 2]);
     expect(o.warmup_s).toBe(20);
     expect(o.memory_baseline).toBe('none');
+  });
+
+  // Issue 16: `--hosts` forced "no footprint", so at ratio 2 of 20,000 records a node got 20 MiB
+  // and the JVM, C++ and Rust could not load (data/native/2026-11-27-hosts).
+  it('adds the measured footprint on hosts by the same rule as on one machine', () => {
+    for (const hosts of [undefined, 'inventory.yml']) {
+      const o = resolveOptions({ engine: 'java', ratio: '2', records: '20000', ...(hosts ? { hosts } : {}) });
+      const s = buildPlan(o)[0]!;
+      expect(footprintApplies(s, o)).toBe(true);
+      const limited = withFootprint(s, 60 * 2 ** 20);
+      expect(limited.memory_bytes).toBe(2 * 20_000 * RECORD_BYTES + 60 * 2 ** 20);
+      expect(limited.baseline_bytes).toBe(60 * 2 ** 20);
+      // Applying it again gives the same limit, not a second footprint.
+      expect(withFootprint(limited, 60 * 2 ** 20).memory_bytes).toBe(limited.memory_bytes);
+    }
+    // The paper's full size keeps its own rule (no footprint) on hosts too, and so does the flag.
+    expect(resolveOptions({ preset: 'paper', hosts: 'inventory.yml' }).memory_baseline).toBe('none');
+    expect(resolveOptions({ hosts: 'inventory.yml', 'memory-baseline': 'none' }).memory_baseline).toBe('none');
+  });
+
+  it('prints a hosts run its own plan header, not the local cgroups, cpusets and shares', () => {
+    const o = resolveOptions({ engine: 'go', ratio: '2', records: '20000', hosts: 'inventory.yml' });
+    const text = describePlan(o, buildPlan(o));
+    expect(text).toContain('on separate hosts (Ansible inventory inventory.yml)');
+    expect(text).toContain('interference on the hosts is not measured');
+    expect(text).toContain('fixed footprint (measured first on this controller');
+    expect(text).toContain('cold searches: the hosts path bisects');
+    expect(text).not.toMatch(/cpu\.shares \d|cpusets:|schedstat\)|wait up to|warm-started/);
+    const local = resolveOptions({ engine: 'go', ratio: '2', records: '20000' });
+    expect(describePlan(local, buildPlan(local))).toMatch(/cpu\.shares 262144[^]*cpusets: load generator 0, nodes 1/);
   });
 
   it.each([

@@ -235,8 +235,9 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
   if (flags['cold-search'] === true) o.warm_start = false;
   if (s('hosts')) {
     o.hosts = s('hosts');
-    // On separate hosts the footprint is the paper's rounding error again; limits are ratio × data.
-    o.memory_baseline = 'none';
+    // The memory rule is the preset's and --memory-baseline's, as on one machine (withFootprint):
+    // at a scaled data set a runtime's own memory is no rounding error on a host either
+    // (data/native/2026-11-27-hosts: 20 MiB at ratio 2 and the JVM, C++ and Rust could not load).
     if (!s('cores-per-vcpu')) o.cores_per_vcpu = 1;
   }
   if (s('mitigation')) {
@@ -347,6 +348,19 @@ export function buildPlan(o: BenchOptions): Setting[] {
   return out;
 }
 
+/** Whether a setting's limit gets the system's measured fixed footprint added (withFootprint). */
+export function footprintApplies(s: Setting, o: BenchOptions): boolean {
+  return s.ratio !== null && o.memory_baseline === 'auto';
+}
+
+/**
+ * The setting with its per-node memory limit: ratio × raw data plus the system's measured fixed
+ * footprint. The one rule for a run on this machine and on hosts alike.
+ */
+export function withFootprint(s: Setting, footprint_bytes: number): Setting {
+  return { ...s, baseline_bytes: footprint_bytes, memory_bytes: Math.round(s.ratio! * s.raw_data_bytes) + footprint_bytes };
+}
+
 /** Number of CPUs in a cpu list such as "0-1,3". */
 export function cpuCount(list: string): number {
   return list.split(',').reduce((n, part) => {
@@ -366,7 +380,13 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
   const lines = [
     `plan: ${settings.length} setting(s), preset ${o.preset}, about ${Math.ceil(estimateSeconds(o, settings) / 60)} min at most`,
     `  ${o.nodes} nodes per cluster; YCSB ${o.threads} threads, intended p99 ≤ ${o.slo_auto ? '10 × the mean latency at the minimum rate (measured on the first setting, as §5.1 chose 20 ms)' : `${o.slo_ms} ms`}; probes of ${o.warmup_s} s warm-up + ${o.duration_s} s measured`,
-    ...(judgeByWait(o)
+    ...(o.hosts
+      ? [
+          `  on separate hosts (Ansible inventory ${o.hosts}): one node per host of its servers group, YCSB on its client host`,
+          '  each node in its own resource group on its host (cgroup v1, v2 or systemd-run) with the memory limit below; no cpu.shares, cpusets or schedstat there',
+          '  interference on the hosts is not measured (their /proc is not read): no probe is judged by other tenants\' CPU or repeated for it (only a stalled YCSB interval log marks one disturbed)',
+        ]
+      : judgeByWait(o)
       ? [
           `  cpu.shares ${o.cpu_shares} on every node's and the load generator's group (a plain process has 1024): others get mostly the cycles the benchmark leaves idle`,
           `  a probe is disturbed when the benchmark's threads wait > ${o.disturbed_wait_us} µs for a CPU per slice (schedstat) or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
@@ -377,15 +397,19 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
           `  a probe is disturbed when other processes use > ${o.disturbed_cores} cores or steal is > ${o.disturbed_steal * 100} % during its window; repeated up to ${o.disturbed_retries} time(s)`,
         ]),
     `  bisection from ${o.min_rate} ops/s to ${o.max_rate || 'the closed-loop saturation rate + 10 %'}, tolerance ${o.tolerance * 100} %, at most ${o.max_probes} probes`,
-    o.warm_start
+    o.hosts
+      ? '  cold searches: the hosts path bisects every setting\'s whole bracket (no warm start there)'
+      : o.warm_start
       ? '  warm-started: each search probes the previous memory size\'s answer (same system, workload, vCPUs, mode, repetition) right after the top, then its neighbour one tolerance away (--cold-search: off)'
       : '  cold searches (--cold-search): every setting bisects its whole bracket',
     ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
-    `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
+    o.hosts
+      ? `  1 paper vCPU = ${o.cores_per_vcpu} core(s) of a host`
+      : `  cpusets: load generator ${o.loadgen_cpus}, nodes ${o.node_cpus}; 1 paper vCPU = ${o.cores_per_vcpu} core(s)`,
     `  durability ${durabilityModes(o).map((m) => (m.fsync ? `${m.durability} (fsync ${m.fsync})` : m.durability)).join(', ')}${o.systems.some((x) => x === 'etcd') ? '; etcd with its own WAL (fsync on commit), once per setting' : ''}`,
     `  records ${o.records} (${((o.records * RECORD_BYTES) / 2 ** 20).toFixed(1)} MiB of raw data at ${RECORD_BYTES} B/record)`,
     o.memory_baseline === 'auto' && !o.mem_gib
-      ? '  memory per node = ratio × raw data + the system\'s fixed footprint (measured first: 64 clients connected, 1,000 records)'
+      ? `  memory per node = ratio × raw data + the system's fixed footprint (measured first${o.hosts ? ' on this controller, with the binaries the deploy ships' : ''}: 64 clients connected, 1,000 records)`
       : '  memory per node as given (no footprint added)',
   ];
   for (const s of settings) {

@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hostsFromInventoryList } from './remote.ts';
+import { collectedNodeReport, hostsFromInventoryList, playbook } from './remote.ts';
 
 // What `ansible-inventory --list` prints for an inventory like bench/ansible/inventory.ec2.example.yml.
 const list = (servers: string[], clients: string[]) =>
@@ -30,5 +33,36 @@ describe('hostsFromInventoryList', () => {
     expect(() => hostsFromInventoryList('inv.yml', list(['s0', 's1'], ['c0']))).toThrow(/"servers" group needs at least 3 hosts, has 2/);
     expect(() => hostsFromInventoryList('inv.yml', list(['s0', 's1', 's2'], []))).toThrow(/"client" group needs exactly 1 host, has 0/);
     expect(() => hostsFromInventoryList('inv.yml', list(['s0', 's1', 's2'], ['c0', 'c1']))).toThrow(/has 2/);
+  });
+});
+
+describe('playbook', () => {
+  it('leaves only its log in the output folder: no variables file for data/validate.mjs to read as results', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'replicant-playbook-test-'));
+    try {
+      const hosts = { inventory: join(out, 'no-inventory.yml'), servers: [], client: { name: 'c0', address: 'c0' } };
+      // A playbook that does not exist: ansible-playbook (or, without it, the spawn) fails at once.
+      await expect(playbook(hosts, 'no-such-playbook.yml', { engine: 'go' }, join(out, 'step.log'))).rejects.toThrow();
+      expect(readdirSync(out)).toEqual(['step.log']);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('collectedNodeReport', () => {
+  it("reads stop-node.sh's files: memory peak, OOM kills, and a node gone before the stop", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replicant-collected-'));
+    try {
+      mkdirSync(join(dir, 's1'));
+      writeFileSync(join(dir, 's1', 'memory_peak_bytes'), '20918272\n');
+      writeFileSync(join(dir, 's1', 'oom_kills'), '1\n');
+      writeFileSync(join(dir, 's1', 'node_exited'), '1\n');
+      expect(collectedNodeReport(join(dir, 's1'), 1)).toMatchObject({ id: 1, memory_peak_bytes: 20918272, oom_kills: 1, exited: true });
+      // Nothing brought back (an older host script, a failed fetch): nothing seen.
+      expect(collectedNodeReport(join(dir, 's2'), 2)).toMatchObject({ id: 2, memory_peak_bytes: 0, oom_kills: 0, exited: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

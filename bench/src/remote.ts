@@ -4,7 +4,8 @@
 // against the inventory, and what the hosts produced (HdrHistogram logs, YCSB output, node and
 // GC logs, OOM kills, memory peaks) is fetched back and read exactly as a local run reads it.
 import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { searchMaxRate } from './bisect.ts';
 import { latencyStats, longestIntervalSeconds, mergeWindow, readLogs, windowSeconds } from './hdr.ts';
@@ -48,12 +49,20 @@ export function readHosts(inventory: string): Hosts {
   return hostsFromInventoryList(inventory, text);
 }
 
-/** Runs one playbook with its variables; resolves when it succeeded, rejects with the log's tail otherwise. */
+/**
+ * Runs one playbook with its variables; resolves when it succeeded, rejects with the log's tail
+ * otherwise. The variables go to a file of their own outside the output folder, removed when the
+ * playbook ends: only the log stays beside the results (a .json there would be read as a results
+ * file by data/validate.mjs when the output is under data/). The log's first line names them.
+ */
 export function playbook(hosts: Hosts, name: string, vars: Record<string, unknown>, logPath: string): Promise<void> {
-  const varsPath = `${logPath}.vars.json`;
+  const varsDir = mkdtempSync(join(tmpdir(), 'replicant-playbook-vars-'));
+  const varsPath = join(varsDir, 'vars.json');
   writeFileSync(varsPath, JSON.stringify(vars, null, 2));
   const log = createWriteStream(logPath);
-  return new Promise((ok, fail) => {
+  log.write(`# ansible-playbook ${name} -e ${JSON.stringify(vars)}\n`);
+  const removeVars = () => rmSync(varsDir, { recursive: true, force: true });
+  return new Promise<void>((ok, fail) => {
     const child = spawn(PLAYBOOK, ['-i', hosts.inventory, join(ANSIBLE_DIR, name), '-e', `@${varsPath}`], {
       cwd: ANSIBLE_DIR,
       // Pipelining: one SSH round trip per task instead of several (modules are piped, not copied).
@@ -73,7 +82,7 @@ export function playbook(hosts: Hosts, name: string, vars: Record<string, unknow
       if (code === 0) ok();
       else fail(new Error(`ansible-playbook ${name} exited with ${code} (log ${logPath}):\n${tail}`));
     });
-  });
+  }).finally(removeVars);
 }
 
 /** The argv after YCSB's classpath, with the client host's paths as placeholders the playbook fills in. */
@@ -107,10 +116,16 @@ export async function measureRemoteSetting(hosts: Hosts, s: Setting, o: BenchOpt
   const common = { engine: s.system, setting_id: s.id };
   if (!deployed.has(s.system)) {
     progress(`deploying the ${s.system} server and YCSB to ${hosts.servers.length + 1} hosts`);
-    // YCSB's ~40 jars as one archive: one transfer instead of one per file.
-    const archive = join(dir, 'ycsb.tar.gz');
-    execFileSync('tar', ['czf', archive, '-C', join(BENCH_DIR, 'ycsb'), 'target/lib', 'target/replicant-ycsb.jar', 'workloads']);
-    await playbook(hosts, 'deploy.yml', { engine: s.system, server_files: serverFiles(s.system), ycsb_archive: archive }, join(dir, 'deploy.log'));
+    // YCSB's ~40 jars as one archive: one transfer instead of one per file. It is rebuilt from
+    // bench/ycsb, so it goes to a scratch folder, not beside the results.
+    const archiveDir = mkdtempSync(join(tmpdir(), 'replicant-ycsb-archive-'));
+    try {
+      const archive = join(archiveDir, 'ycsb.tar.gz');
+      execFileSync('tar', ['czf', archive, '-C', join(BENCH_DIR, 'ycsb'), 'target/lib', 'target/replicant-ycsb.jar', 'workloads']);
+      await playbook(hosts, 'deploy.yml', { engine: s.system, server_files: serverFiles(s.system), ycsb_archive: archive }, join(dir, 'deploy.log'));
+    } finally {
+      rmSync(archiveDir, { recursive: true, force: true });
+    }
     deployed.add(s.system);
   }
   const limit = s.memory_bytes > 0 ? s.memory_bytes : undefined;
@@ -204,15 +219,22 @@ export async function measureRemoteSetting(hosts: Hosts, s: Setting, o: BenchOpt
     progress('stopping the cluster and collecting its logs');
     const collect = join(dir, 'nodes');
     await playbook(hosts, 'stop.yml', { ...common, collect_dir: collect }, join(dir, 'stop.log')).catch((e) => errors.push(`stop: ${(e as Error).message}`));
-    result.nodes = hosts.servers.map((h, id): NodeReport => {
-      const read = (f: string) => (existsSync(join(collect, h.name, f)) ? readFileSync(join(collect, h.name, f), 'utf8').trim() : '');
-      return {
-        id, role: 'unknown', cpu_cores: 0, cpu_utilization: 0, cpu_timeline: [], memory_peak_bytes: Number(read('memory_peak_bytes') || 0), rss_peak_bytes: null,
-        oom_kills: Number(read('oom_kills') || 0), gc: null, gc_events: [],
-      };
-    });
+    result.nodes = hosts.servers.map((h, id) => collectedNodeReport(join(collect, h.name), id));
   }
   return result;
+}
+
+/**
+ * What stop.yml brought back of one node (stop-node.sh's files): its memory peak, OOM kills,
+ * and whether its process was already gone when the cluster was stopped. Missing files read as
+ * nothing seen (0, not exited).
+ */
+export function collectedNodeReport(nodeDir: string, id: number): NodeReport {
+  const read = (f: string) => (existsSync(join(nodeDir, f)) ? readFileSync(join(nodeDir, f), 'utf8').trim() : '');
+  return {
+    id, role: 'unknown', cpu_cores: 0, cpu_utilization: 0, cpu_timeline: [], memory_peak_bytes: Number(read('memory_peak_bytes') || 0), rss_peak_bytes: null,
+    oom_kills: Number(read('oom_kills') || 0), exited: read('node_exited') === '1', gc: null, gc_events: [],
+  };
 }
 
 /** Keeps the histograms of the probe a row reports next to the results, as a local run does. */

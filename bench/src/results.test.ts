@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SettingResult, ProbeDetail, NodeReport } from './measure.ts';
-import { resolveOptions, buildPlan } from './plan.ts';
+import { resolveOptions, buildPlan, withFootprint } from './plan.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, settingStatus, withoutRepetition } from './results.ts';
 import type { Interference } from './interference.ts';
 import { validateResults } from './validate.ts';
 
 const o = resolveOptions({ preset: 'smoke', engine: 'go' });
-const setting = { ...buildPlan(o)[0]!, baseline_bytes: 70 * 2 ** 20 };
-setting.memory_bytes += setting.baseline_bytes;
+const setting = withFootprint(buildPlan(o)[0]!, 70 * 2 ** 20);
 
 const quietWindow: Interference = { window_s: 5, other_cores: 0.05, steal_share: 0, load_1m: 1.5, runnable: 3, top_others: [] };
 const busyWindow: Interference = { window_s: 5, other_cores: 1.4, steal_share: 0.01, load_1m: 14.2, runnable: 12, top_others: [{ comm: 'cc1plus', processes: 1, cores: 0.9 }] };
@@ -92,6 +91,35 @@ describe('settingRows', () => {
     expect(settingStatus(r)).toBe('failed');
     const status = settingRows(r, o, 'x.jsonl').find((x) => x.metric === 'measurement_status')!;
     expect(status.note).toContain('the setting failed: ansible-playbook start.yml exited with 2');
+  });
+
+  // Issue 16, on hosts at ratio 2 (data/native/2026-11-27-hosts): every probe ran and none
+  // completed an operation. Those rows read "clean, < 0.1".
+  const nothingCompleted = (): ProbeDetail => {
+    const p = probe(100, null, false);
+    return { ...p, intended: { ...p.intended, count: 0 }, achieved_ops_per_s: 6 };
+  };
+
+  it('says "failed" when the load failed and no probe completed an operation (Java out of heap, no node gone)', () => {
+    const floor = nothingCompleted();
+    const r = { ...result(null, floor), load: { seconds: 65, ops_per_s: 0, ok: false }, errors: ['load phase did not insert every record'] };
+    expect(settingStatus(r)).toBe('failed');
+    const rows = settingRows(r, o, 'x.jsonl');
+    expect(rows.find((x) => x.metric === 'max_throughput_slo')).toBeUndefined();
+    expect(rows.find((x) => x.metric === 'measurement_status')!.note).toContain('the setting failed: load phase did not insert every record');
+  });
+
+  it('says "failed" when a node on a host had exited and no probe completed an operation', () => {
+    const floor = nothingCompleted();
+    const base = result(null, floor);
+    const r = { ...base, nodes: base.nodes.map((n) => (n.id === 2 ? { ...n, exited: true } : n)) };
+    expect(settingStatus(r)).toBe('failed');
+    expect(settingRows(r, o, 'x.jsonl').find((x) => x.metric === 'measurement_status')!.note).toContain('node(s) 2 had exited before the cluster was stopped');
+  });
+
+  it('keeps "clean" when the load failed but a probe completed operations (the system ran and missed)', () => {
+    const r = { ...result(null, probe(100, 154, false)), load: { seconds: 65, ops_per_s: 300, ok: false } };
+    expect(settingStatus(r)).toBe('clean');
   });
 
   it('makes a rate below a disturbed miss a lower bound', () => {

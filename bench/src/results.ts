@@ -13,7 +13,7 @@ const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
 function settingNote(r: SettingResult, o: BenchOptions): string {
   const s = r.setting;
-  const footprint = s.baseline_bytes ? ` (= ratio × data + ${round(s.baseline_bytes / 2 ** 20, 0)} MiB measured fixed footprint)` : '';
+  const footprint = s.baseline_bytes ? ` (= ratio × data + ${round(s.baseline_bytes / 2 ** 20, 0)} MiB measured fixed footprint${o.hosts ? ', measured on the controller' : ''})` : '';
   const mem = `${round(s.memory_bytes / 2 ** 20, 1)} MiB/node${footprint} via ${r.memory_how}`;
   const ratio = s.ratio !== null ? `memory:data ratio ${s.ratio} over ${s.records} records (${round(s.raw_data_bytes / 2 ** 20, 1)} MiB raw)` : `${s.records} records`;
   const dur = s.system === 'etcd' ? "etcd's own WAL" : s.durability === 'log' ? `durability log (write-ahead log, fsync ${s.fsync})` : 'durability none';
@@ -34,9 +34,10 @@ function settingNote(r: SettingResult, o: BenchOptions): string {
  * clean: every probe that decided the result was undisturbed (or met the SLO anyway);
  * bounded: a disturbed miss stopped the search above a clean rate (a lower bound);
  * disturbed: no rate could be decided — other tenants, not the system, failed the probes;
- * failed: the setting produced no probe to judge (the cluster did not start, the load failed…),
- * or a node exited (an OOM kill) and no probe completed a single operation: that is no latency
- * missed at 100 ops/s but a system that did not run (issue 16: Rust at ratio 2).
+ * failed: the setting produced no probe to judge (the cluster did not start…), or no probe
+ * completed a single operation after a node exited (an OOM kill, a process gone) or the load
+ * failed to insert every record: that is no latency missed at 100 ops/s but a system that did
+ * not run (issue 16: Rust at ratio 2 locally; Java, C++ and Rust at ratio 2 on hosts).
  */
 export type SettingStatus = 'clean' | 'bounded' | 'disturbed' | 'failed';
 
@@ -44,20 +45,23 @@ export function settingStatus(r: SettingResult): SettingStatus {
   if (r.stopped_by && r.best) return 'bounded';
   if (!r.best && (r.stopped_by || r.floor?.disturbed)) return 'disturbed';
   if (!r.best && !r.floor) return 'failed';
-  if (!r.best && nodeExited(r) && r.probes.every((p) => p.intended.count === 0)) return 'failed';
+  if (!r.best && (nodeExited(r) || !r.load.ok) && r.probes.every((p) => p.intended.count === 0)) return 'failed';
   return 'clean';
 }
 
-/** A node of the setting exited: the cluster was restarted for it, or a node was OOM-killed. */
+/** A node of the setting exited: the cluster was restarted for it, a node was OOM-killed, or
+ * (on hosts, where nothing restarts a node) a node was gone when the cluster was stopped. */
 function nodeExited(r: SettingResult): boolean {
-  return r.restarts > 0 || r.nodes.some((n) => n.oom_kills > 0);
+  return r.restarts > 0 || r.nodes.some((n) => n.oom_kills > 0 || n.exited === true);
 }
 
 /** Why a failed setting failed, with its evidence: the errors, and the OOM kills per node. */
 function failureEvidence(r: SettingResult): string {
   const kills = r.nodes.some((n) => n.oom_kills > 0) ? `; OOM kills per node at the end: ${r.nodes.map((n) => n.oom_kills).join('/')}` : '';
+  const gone = r.nodes.filter((n) => n.exited === true).map((n) => n.id);
+  const exited = gone.length ? `; node(s) ${gone.join(', ')} had exited before the cluster was stopped` : '';
   const probes = r.probes.length ? `; ${r.probes.length} probe(s), none completed an operation` : '';
-  return `${r.errors.join(' | ').slice(0, 500) || 'no probe completed'}${kills}${probes}`;
+  return `${r.errors.join(' | ').slice(0, 500) || 'no probe completed'}${kills}${exited}${probes}`;
 }
 
 function evidence(p: SettingResult['probes'][number]): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catchUpTimes, caughtUpAndTrimmed, statusIntervalFromEnv, type StampedStatus } from './catch-up-timing.ts';
+import { catchUpTimes, caughtUpAndTrimmed, clusterMeanwhile, statusIntervalFromEnv, type StampedStatus } from './catch-up-timing.ts';
 
 /** A stamped line with the fields catch-up timing reads. */
 const line = (atMs: number, lastExecuted: number, gle: number, late = 0): StampedStatus =>
@@ -36,6 +36,40 @@ describe('catch-up timing after a reset', () => {
     const t = catchUpTimes([line(9_950, 500, 480)], [line(10_090, 600, 480)], RESET);
     expect(t.referenceIndex).toBeNull();
     expect(caughtUpAndTrimmed(t)).toBe(false);
+  });
+});
+
+/** A stamped line with an elections counter and a timer lateness. */
+const counted = (atMs: number, elections: number, late = 0): StampedStatus =>
+  ({ atMs, status: { elections, timer_late_max_ms: late } }) as unknown as StampedStatus;
+
+describe('what the cluster went through while a follower caught up', () => {
+  // the java,java,java 4 shape (fourth series, first reset): the reset follower n0 and the third
+  // node n1 stood while n2 led; caught up 1,994 ms after the reset with every timer nearly on time
+  const caughtUp = { referenceIndex: 2647, caughtUpMs: 1994, trimmingResumedMs: 2212, timerLateMs: 22 };
+  const lines = [
+    [counted(10_100, 3), counted(10_400, 4), counted(11_500, 6, 21), counted(12_300, 6), counted(13_000, 9, 400)],
+    [counted(10_100, 5), counted(10_600, 6), counted(11_300, 8, 34), counted(12_200, 8)],
+    [counted(10_100, 3), counted(11_000, 4, 22), counted(11_900, 6, 11), counted(12_200, 6)],
+  ];
+
+  it('counts the elections every node started and the worst lateness of any node up to the later event', () => {
+    // n0 3 -> 6, n1 5 -> 8, n2 3 -> 6; the 400 ms at 13,000 comes after trimming resumed (12,212)
+    expect(clusterMeanwhile(lines, [3, 5, 3], RESET, caughtUp)).toEqual({ elections: 9, clusterTimerLateMs: 34 });
+  });
+
+  it('counts from the last line before the reset, so an election on the first line after it is counted', () => {
+    expect(clusterMeanwhile([[counted(10_050, 4)]], [3], RESET, { ...caughtUp, caughtUpMs: 100, trimmingResumedMs: 100 })).toEqual({ elections: 1, clusterTimerLateMs: 0 });
+  });
+
+  it('reads every line since the reset while the follower has not caught up', () => {
+    const pending = { ...caughtUp, caughtUpMs: null };
+    expect(clusterMeanwhile(lines, [3, 5, 3], RESET, pending)).toEqual({ elections: 12, clusterTimerLateMs: 400 });
+  });
+
+  it('counts no election for a quiet cluster', () => {
+    const quiet = [[counted(10_100, 2), counted(10_200, 2)], [counted(10_150, 1)], []];
+    expect(clusterMeanwhile(quiet, [2, 1, 1], RESET, { ...caughtUp, caughtUpMs: 250, trimmingResumedMs: 300 })).toEqual({ elections: 0, clusterTimerLateMs: 0 });
   });
 });
 

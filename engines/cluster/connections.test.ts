@@ -7,6 +7,7 @@ import { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
+import { FINE_STATUS_INTERVAL_MS } from './catch-up-timing.ts';
 import { ReplicantClient, waitUntil } from './client.ts';
 import { StatusReader } from './node-status.ts';
 
@@ -48,7 +49,7 @@ for (const engine of engines) {
     });
 
     it(`keeps ${MAX_CLIENTS} client connections, answers the next one retry, and serves again when one closes`, async () => {
-      const c = (cluster = await NativeCluster.start({ engines: [engine], commitIntervalMs: 150, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
+      const c = (cluster = await NativeCluster.start({ engines: [engine], commitIntervalMs: 150, statusIntervalMs: FINE_STATUS_INTERVAL_MS, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
       const reader = new StatusReader(c.logPath(0));
       const address = c.config.clients[0]!;
       const probe = new ReplicantClient([address], { timeoutMs: 1000 });

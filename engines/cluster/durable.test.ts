@@ -22,6 +22,7 @@ import { NativeCluster } from './launcher.ts';
 import { ReplicantClient } from './client.ts';
 import { StatusReader } from './node-status.ts';
 import { walFrame as frame } from './wal-frame.ts';
+import { FINE_STATUS_INTERVAL_MS } from './catch-up-timing.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
 
@@ -108,6 +109,8 @@ describe.each(mixes)('durable cluster %s,%s,%s', (...engines) => {
       wait_timeout_ms: 90_000,
       commit_interval_ms: 50,
       request_timeout_ms: 1500,
+      // the waits on a restarted node's progress read status lines: ten a second, not one
+      status_interval_ms: FINE_STATUS_INTERVAL_MS,
       // long histories: the native checker, with a time limit (as npm run nemesis)
       check: (h) => checkNative(h, 120),
       log: (l) => lines.push(l),

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { EngineName } from '../loader/engine.ts';
 import { serverCommand } from '../loader/node-loaders.ts';
 import { freePorts } from './ports.ts';
-import { PeerProxy } from './peer-proxy.ts';
+import type { LoopLagSample } from './loop-lag.ts';
+import { PeerProxyProcess, type RemotePeerProxy } from './peer-proxy-process.ts';
 
 export interface ClusterConfig {
   commit_interval_ms: number;
@@ -31,7 +32,8 @@ export interface LaunchOptions {
   checkQuorum?: boolean;
   /** Puts a PeerProxy in front of every node's peer port, so tests can cut the traffic into a
    * node (`cutInbound`) without a firewall. Each node then gets its own config file, in which
-   * the other nodes' peer addresses are their proxies. */
+   * the other nodes' peer addresses are their proxies. The proxies run in a process of their own
+   * (peer-proxy-host.ts), whose event loop nothing else holds up. */
   peerProxies?: boolean;
   /** Durability log: every node keeps its write-ahead log in its own data dir
    * (`dataDirPath(id)`) and a restarted node comes back from it. Absent: durability none (the
@@ -64,7 +66,8 @@ export class NativeCluster {
   private readonly spawned: { child: ChildProcess; log: WriteStream; closed: Promise<unknown> }[] = [];
   private readonly dir: string;
   private readonly configPaths: string[] = [];
-  private readonly proxies: PeerProxy[] = [];
+  private readonly proxies: RemotePeerProxy[] = [];
+  private proxyHost: PeerProxyProcess | null = null;
   private stopping = false;
 
   private constructor(
@@ -100,8 +103,9 @@ export class NativeCluster {
     const proxyPorts = options.peerProxies ? ports.slice(2 * n) : null;
     const cluster = new NativeCluster(options, config, proxyPorts?.map((p) => `127.0.0.1:${p}`) ?? null);
     if (proxyPorts) {
+      const host = (cluster.proxyHost = PeerProxyProcess.start());
       for (let id = 0; id < n; id++) {
-        cluster.proxies.push(await PeerProxy.listen('127.0.0.1', proxyPorts[id]!, { host: '127.0.0.1', port: ports[id]! }));
+        cluster.proxies.push(await host.listen('127.0.0.1', proxyPorts[id]!, { host: '127.0.0.1', port: ports[id]! }));
       }
     }
     for (let id = 0; id < n; id++) cluster.startNode(id);
@@ -109,24 +113,43 @@ export class NativeCluster {
   }
 
   /** Cuts (or with false heals) every peer message into node id; needs `peerProxies`. */
-  cutInbound(id: number, cut = true): void {
+  async cutInbound(id: number, cut = true): Promise<void> {
     const proxy = this.proxies[id];
     if (!proxy) throw new Error('cutInbound needs a cluster started with peerProxies');
-    if (cut) proxy.cut();
-    else proxy.heal();
+    await (cut ? proxy.cut() : proxy.heal());
   }
 
   /** Resets every peer connection into node id (needs `peerProxies`): what the senders had
    * queued is lost, as with a TCP reset. */
-  resetInbound(id: number): void {
+  async resetInbound(id: number): Promise<void> {
     const proxy = this.proxies[id];
     if (!proxy) throw new Error('resetInbound needs a cluster started with peerProxies');
-    proxy.reset();
+    await proxy.reset();
+  }
+
+  /** Holds every peer connection into node id (needs `peerProxies`; PeerProxy.hold). */
+  holdInbound(id: number): void {
+    const proxy = this.proxies[id];
+    if (!proxy) throw new Error('holdInbound needs a cluster started with peerProxies');
+    proxy.hold();
+  }
+
+  /** Ends holdInbound: the newest line held reaches node id the moment its port accepts (returned). */
+  releaseInbound(id: number, timeoutMs: number): Promise<string[]> {
+    const proxy = this.proxies[id];
+    if (!proxy) throw new Error('releaseInbound needs a cluster started with peerProxies');
+    return proxy.release(timeoutMs);
   }
 
   /** Heals every cut; safe to call at any time (tests call it on failure too). */
-  healAll(): void {
-    for (const p of this.proxies) p.heal();
+  async healAll(): Promise<void> {
+    await Promise.all(this.proxies.map((p) => p.heal()));
+  }
+
+  /** When the proxies' process ran late so far (no peer message moved meanwhile); empty
+   * without proxies. */
+  async proxyLoopLag(): Promise<LoopLagSample[]> {
+    return this.proxyHost ? this.proxyHost.loopLag() : [];
   }
 
   get size(): number {
@@ -219,6 +242,7 @@ export class NativeCluster {
       }),
     );
     await Promise.all(this.proxies.map((p) => p.close()));
+    await this.proxyHost?.stop();
     const settled = Promise.all(this.spawned.map((s) => s.closed));
     await Promise.race([settled, new Promise((r) => setTimeout(r, graceMs).unref())]);
     for (const s of this.spawned) {

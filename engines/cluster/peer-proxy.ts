@@ -4,10 +4,18 @@
 // senders write and TCP delivers it after the cut heals, unless the sender gave up first.
 import { createServer, Socket, type Server } from 'node:net';
 
+/** A connection into the node held by hold(): what its sender wrote, not yet forwarded. */
+interface HeldConnection {
+  inbound: Socket;
+  chunks: Buffer[];
+}
+
 export class PeerProxy {
   private readonly server: Server;
   private readonly pairs = new Set<[Socket, Socket]>();
   private cutNow = false;
+  private holding = false;
+  private readonly held = new Set<HeldConnection>();
   /** Where it listened before refuse(). */
   private address: { address: string; port: number } | null = null;
 
@@ -44,6 +52,64 @@ export class PeerProxy {
   reset(): void {
     for (const [a, b] of this.pairs) (a.resetAndDestroy(), b.resetAndDestroy());
     this.pairs.clear();
+    for (const h of this.held) h.inbound.resetAndDestroy();
+    this.held.clear();
+  }
+
+  /**
+   * From now on accepts connections into the node but neither dials the node nor forwards:
+   * what the senders write is kept, until release(). The restart-promise scenario holds a
+   * candidate's messages this way while the node behind the proxy is down.
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /**
+   * Ends hold() once a sender has written a whole line: dials the node for each held
+   * connection until its port accepts (every 1 ms:
+   * the moment it binds), sends it the newest whole line the sender wrote (the older ones are
+   * lost, as a network may lose them) and forwards as usual from then on.
+   */
+  async release(timeoutMs: number): Promise<string[]> {
+    const sent: string[] = [];
+    const deadline = performance.now() + timeoutMs;
+    // a sender must have connected and written a whole line first: that line is the point
+    while (![...this.held].some((h) => h.chunks.some((c) => c.includes(10))) && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    this.holding = false;
+    await Promise.all(
+      [...this.held].map(async (h) => {
+        const outbound = await this.dialUntilAccepted(deadline);
+        if (!this.held.delete(h) || !outbound) {
+          outbound?.destroy();
+          return;
+        }
+        h.inbound.removeAllListeners('data');
+        const text = Buffer.concat(h.chunks).toString('utf8');
+        const lines = text.split('\n');
+        const partial = lines.pop()!;
+        const newest = lines.pop();
+        outbound.write((newest === undefined ? '' : newest + '\n') + partial);
+        if (newest !== undefined) sent.push(newest);
+        this.pair(h.inbound, outbound);
+      }),
+    );
+    return sent;
+  }
+
+  private async dialUntilAccepted(deadline: number): Promise<Socket | null> {
+    while (performance.now() < deadline) {
+      const socket = await new Promise<Socket | null>((resolve) => {
+        const s = new Socket();
+        s.once('error', () => resolve(null));
+        s.connect(this.target.port, this.target.host, () => resolve(s));
+      });
+      if (socket) return socket;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    return null;
   }
 
   /**
@@ -76,7 +142,20 @@ export class PeerProxy {
   }
 
   private forward(inbound: Socket): void {
+    if (this.holding) {
+      const h: HeldConnection = { inbound, chunks: [] };
+      this.held.add(h);
+      inbound.on('data', (chunk: Buffer) => h.chunks.push(chunk));
+      inbound.on('error', () => inbound.destroy()).on('close', () => this.held.delete(h));
+      return;
+    }
     const outbound = new Socket();
+    this.pair(inbound, outbound);
+    outbound.connect(this.target.port, this.target.host);
+  }
+
+  /** Forwards between a connection into the node and one to it (connected or connecting). */
+  private pair(inbound: Socket, outbound: Socket): void {
     const pair: [Socket, Socket] = [inbound, outbound];
     this.pairs.add(pair);
     const end = () => {
@@ -98,6 +177,5 @@ export class PeerProxy {
     });
     outbound.on('data', (chunk) => inbound.write(chunk)); // the node's side sends nothing in practice
     if (this.cutNow) inbound.pause();
-    outbound.connect(this.target.port, this.target.host);
   }
 }

@@ -13,7 +13,7 @@ import { NativeCluster } from './launcher.ts';
 import { sleep, waitUntil } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
 import { StatusReader } from './node-status.ts';
-import { FINE_STATUS_INTERVAL_MS, catchUpTimes, caughtUpAndTrimmed, describeCatchUp, type CatchUpTimes } from './catch-up-timing.ts';
+import { FINE_STATUS_INTERVAL_MS, catchUpTimes, caughtUpAndTrimmed, clusterMeanwhile, describeCatchUp, type ResetCatchUp } from './catch-up-timing.ts';
 
 /** Keys every worker reads and writes: what Porcupine has to order across clients. */
 export const SHARED_KEYS = 8;
@@ -64,16 +64,24 @@ export async function settledLeader(readers: StatusReader[], timeoutMs = 60_000)
 const CATCH_UP_POLL_MS = 20;
 
 /** Resets every peer connection into `follower` and waits until it has caught up and the
- * leader's trimming resumed (catch-up-timing.ts), or `timeoutMs`; the figures so far either way. */
-export async function resetAndTimeCatchUp(cluster: NativeCluster, readers: StatusReader[], leader: number, follower: number, timeoutMs: number): Promise<CatchUpTimes> {
+ * leader's trimming resumed (catch-up-timing.ts), or `timeoutMs`; the figures so far either way,
+ * with what the other node and this process went through meanwhile (ResetCatchUp). */
+export async function resetAndTimeCatchUp(cluster: NativeCluster, readers: StatusReader[], leader: number, follower: number, timeoutMs: number): Promise<ResetCatchUp> {
+  const electionsBefore = readers.map((r) => r.latest()?.elections ?? 0);
   // marked before the reset: every line stamped after it comes after the marks
-  readers[leader]!.mark();
-  readers[follower]!.mark();
-  cluster.resetInbound(follower);
+  for (const r of readers) r.mark();
+  const resetDone = cluster.resetInbound(follower);
+  // (taken as the command leaves: the reset happens at most this late, so the figures are upper bounds)
   const resetAtMs = Date.now();
+  await resetDone;
   const now = () => catchUpTimes(readers[leader]!.stampedSinceMark(), readers[follower]!.stampedSinceMark(), resetAtMs);
   for (const deadline = resetAtMs + timeoutMs; !caughtUpAndTrimmed(now()) && Date.now() < deadline; ) await sleep(CATCH_UP_POLL_MS);
-  return now();
+  const endMs = Date.now();
+  const t = now();
+  const meanwhile = clusterMeanwhile(readers.map((r) => r.stampedSinceMark()), electionsBefore, resetAtMs, t);
+  // a late tick is logged when it finally runs: its stall began lateMs before that
+  const lag = (await cluster.proxyLoopLag()).filter((x) => x.atMs >= resetAtMs && x.atMs - x.lateMs <= endMs);
+  return { ...t, ...meanwhile, harnessLateMs: Math.max(0, ...lag.map((x) => x.lateMs)) };
 }
 
 export interface ResetFailoverRound {
@@ -86,7 +94,7 @@ export interface ResetFailoverRound {
   gleAtReset: number;
   /** Caught up and trimming resumed, in ms after the reset (catch-up-timing.ts; upper bounds
    * at the status period's resolution), with the timer lateness meanwhile. */
-  catchUp: CatchUpTimes;
+  catchUp: ResetCatchUp;
   /** The leader that was killed (the current one, which a loaded machine may have changed). */
   killed: number;
   /** Entries each survivor held (last_index − gle) on its last status line before the kill:

@@ -29,12 +29,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
+import { runsPerEngineCheck } from './per-engine.ts';
 import { sleep } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
 import { StatusReader, parseStampedStatusLines, residentParts, type NodeStatus } from './node-status.ts';
 import { SETTLE_MS, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
 import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
-import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type CatchUpTimes } from './catch-up-timing.ts';
+import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type ResetCatchUp } from './catch-up-timing.ts';
 import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
 
 const mixes = (process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').map((m) => m.split(',') as EngineName[]);
@@ -104,14 +105,16 @@ function describeGrowth(logPath: string, startMs: number): string {
 
 /** Issue 20: caught up and trimming resumed within a second of the reset in the issue's own run
  * (the 10 s form: within the regression bound), plus the lateness the two servers measured
- * meanwhile. */
-function expectWithinTheSecond(t: CatchUpTimes): void {
+ * meanwhile and the lateness of the peer proxies' event loop, which carries every peer message
+ * (a proxy that forwards late is the machine's delay, as a late timer is). */
+function expectWithinTheSecond(t: ResetCatchUp): void {
   const boundMs = ISSUE_RUN ? ISSUE_SECOND_MS : CATCH_UP_REGRESSION_MS;
-  const budget = boundMs + t.timerLateMs;
+  const allowance = `${t.timerLateMs} ms of measured timer lateness + ${t.harnessLateMs} ms of the peer proxies' event-loop lateness`;
+  const budget = boundMs + t.timerLateMs + t.harnessLateMs;
   expect(t.caughtUpMs, `ms from the reset until the follower executed the leader's index at the reset (${describeCatchUp(t)})`).not.toBeNull();
   expect(t.trimmingResumedMs, `ms from the reset until the leader's gle reached it (${describeCatchUp(t)})`).not.toBeNull();
-  expect(t.caughtUpMs!, `caught up within ${boundMs} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
-  expect(t.trimmingResumedMs!, `trimming resumed within ${boundMs} ms + ${t.timerLateMs} ms of measured timer lateness`).toBeLessThanOrEqual(budget);
+  expect(t.caughtUpMs!, `caught up within ${boundMs} ms + ${allowance} (${describeCatchUp(t)})`).toBeLessThanOrEqual(budget);
+  expect(t.trimmingResumedMs!, `trimming resumed within ${boundMs} ms + ${allowance} (${describeCatchUp(t)})`).toBeLessThanOrEqual(budget);
 }
 
 /** Every node's newest status line (null until it has logged one). */
@@ -135,7 +138,9 @@ for (const engines of mixes) {
       expect(r.verdict.verdict, `Porcupine on the history (${JSON.stringify(r.verdict)})`).toBe('linearizable');
     }, 180_000);
 
-    it(`keeps every node's memory flat through ${runSeconds} s of load with a reset every 5 s`, async () => {
+    // a node's memory is its engine's: on the one-engine mixes (per-engine.ts); the first test
+    // resets and fails over on every mix
+    it.skipIf(!runsPerEngineCheck(engines))(`keeps every node's memory flat through ${runSeconds} s of load with a reset every 5 s`, async () => {
       const cluster = await NativeCluster.start({
         engines,
         commitIntervalMs: 150,
@@ -175,7 +180,7 @@ for (const engines of mixes) {
             });
           }, 500),
         );
-        const catchUps: CatchUpTimes[] = [];
+        const catchUps: ResetCatchUp[] = [];
         // which node was reset when: a reset breaks the links into the follower the leader of
         // the moment names, so the breaks in the logs are read against this (link-breaks.ts)
         const resets: ResetRecord[] = [];
@@ -222,14 +227,17 @@ for (const engines of mixes) {
           `resets ${engines.join(',')}: ${resets.map((r) => `+${((r.atMs - start) / 1000).toFixed(2)} s n${r.follower} (leader n${r.leader})`).join(', ')}; ` +
             describeLinkBreaks(attributeLinkBreaks(linkEvents, resets, start), start),
         );
-        if (process.env.REPLICANT_CLUSTER_LOGS) writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets }));
+        if (process.env.REPLICANT_CLUSTER_LOGS) {
+          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets }));
+          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'loop-lag.json'), JSON.stringify({ samples: await cluster.proxyLoopLag() }));
+        }
         // (the writes to the workers' own keys are not read back here: the first test does that)
         const { verdict } = await readBackAndCheck(load, SHARED_KEYS, false);
         const ops = load.history.length;
         const ok = load.acknowledged.length;
         console.log(
           `resets ${engines.join(',')}: ${catchUps.length} resets in ${runSeconds} s; caught up / trimming resumed after ` +
-            `${catchUps.map((t) => `${t.caughtUpMs ?? 'never'}/${t.trimmingResumedMs ?? 'never'} ms (timers ${t.timerLateMs} ms late)`).join(', ')} ` +
+            `${catchUps.map((t) => `${t.caughtUpMs ?? 'never'}/${t.trimmingResumedMs ?? 'never'} ms (timers ${t.timerLateMs} ms late, any node's ${t.clusterTimerLateMs}; event loop ${t.harnessLateMs} ms late; ${t.elections} elections)`).join(', ')} ` +
             `(status lines every ${FINE_STATUS_INTERVAL_MS} ms); RSS before ` +
             `${before.map((b) => (b / MiB).toFixed(1)).join('/')} MiB, growth to peak ${growth.map((g) => (g / MiB).toFixed(1)).join('/')} MiB; ` +
             `${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`,

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { serverCommand } from '../loader/node-loaders.ts';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
+import { FINE_STATUS_INTERVAL_MS } from './catch-up-timing.ts';
 import { StatusReader } from './node-status.ts';
 
 const engines = [...new Set((process.env.REPLICANT_CLUSTER_ENGINES ?? 'go,go,go').split(';').flatMap((m) => m.split(',') as EngineName[]))];
@@ -89,7 +90,7 @@ describe.each(engines)('%s server on SIGTERM', (engine) => {
   });
 
   it('exits 0 when SIGSTOPped as the launcher stops the cluster', async () => {
-    const cluster = await NativeCluster.start({ engines: [engine] });
+    const cluster = await NativeCluster.start({ engines: [engine], statusIntervalMs: FINE_STATUS_INTERVAL_MS });
     cleanups.push(() => cluster.stop(0));
     const status = new StatusReader(cluster.logPath(0));
     await status.nextStatus(120_000); // the server is up: its loop writes status lines

@@ -15,6 +15,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from './launcher.ts';
+import { FINE_STATUS_INTERVAL_MS } from './catch-up-timing.ts';
 import { ReplicantClient } from './client.ts';
 import { ClosedLoopLoad, Pipeliner } from './load.ts';
 import { StatusReader, residentBytes } from './node-status.ts';
@@ -63,7 +64,7 @@ for (const engine of engines) {
     });
 
     it(`keeps the leader's memory within 64 MiB through a ${stallSeconds} s stall and recovers`, async () => {
-      const c = (cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 150, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
+      const c = (cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 150, statusIntervalMs: FINE_STATUS_INTERVAL_MS, logDir: process.env.REPLICANT_CLUSTER_LOGS }));
       const readers = [0, 1, 2].map((id) => new StatusReader(c.logPath(id)));
       // asked again after the warm-up (see settledLeader)
       const firstLeader = await settledLeader(readers);

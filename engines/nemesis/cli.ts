@@ -1,13 +1,16 @@
 // npm run nemesis -- --engine go|cpp|rust|java|all [--runs N] [--duration-s S] [--faults kill,pause[,restart]]
 //                    [--durability log|none] [--script durable]
+//                    [--scenario restart-promise]
 // Real 3-node clusters on loopback under kill -9 and SIGSTOP/SIGCONT, every history checked by
 // Porcupine. "all": the four engines alone, then two mixed clusters.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { checkNative, loadChecker } from '@replicant/checker/node';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
 import { DURABLE_SCRIPT, runNemesis, type NemesisFault } from './nemesis.ts';
+import { runRestartPromise } from './restart-promise.ts';
 
 const USAGE = `usage: npm run nemesis -- [options]
   --engine E[,E…]   go | cpp | rust | java | all (each alone, then go,cpp,rust and cpp,rust,java) | a mix a+b+c
@@ -21,6 +24,10 @@ const USAGE = `usage: npm run nemesis -- [options]
                     restart it; kill -9 a follower, wipe its disk, restart it (state transfer);
                     kill -9 all three at once and restart them;
                     every step waits on the cluster's state (the test cluster/durable.test.ts)
+  --scenario restart-promise
+                    instead: a candidate with a short log campaigns while a durable node restarts,
+                    its prepare reaching that node the moment its peer port accepts (durability log;
+                    engines/nemesis/restart-promise.ts); the servers of REPLICANT_SERVER_<ENGINE>
   --clients N       concurrent clients (default 3)
   --seed S          first run's seed (default 1): the schedule's shape, not its timing
   --out DIR         write each run's history (checker/ format), the servers' logs and Porcupine's HTML for failures
@@ -40,7 +47,7 @@ for (let i = 0; i < argv.length; i++) {
   if (!a.startsWith('--') || argv[i + 1] === undefined) fail(`bad argument "${a}"\n${USAGE}`);
   opt.set(a.slice(2), argv[++i]!);
 }
-const known = ['engine', 'runs', 'duration-s', 'tail-s', 'faults', 'clients', 'seed', 'out', 'report', 'durability', 'script'];
+const known = ['engine', 'runs', 'duration-s', 'tail-s', 'faults', 'clients', 'seed', 'out', 'report', 'durability', 'script', 'scenario'];
 for (const k of opt.keys()) if (!known.includes(k)) fail(`unknown option --${k}\n${USAGE}`);
 const num = (name: string, dflt: number, min: number, max: number) => {
   const v = opt.get(name);
@@ -81,6 +88,34 @@ const outDir = opt.has('out') ? fromStart(opt.get('out')!) : undefined;
 if (outDir) mkdirSync(outDir, { recursive: true });
 
 const checker = await loadChecker();
+const scenario = opt.get('scenario');
+if (scenario !== undefined && scenario !== 'restart-promise') fail(`--scenario must be restart-promise, not "${scenario}"`);
+if (scenario) {
+  const results: Record<string, unknown>[] = [];
+  let violations = 0;
+  const started = Date.now();
+  for (const engines of clusters) {
+    for (let r = 0; r < runs; r++) {
+      const tag = `restart-promise-${engines.join('-')}-${r + 1}`;
+      const logDir = outDir ? join(outDir, `${tag}-logs`) : undefined;
+      if (logDir) mkdirSync(logDir, { recursive: true });
+      const res = await runRestartPromise({
+        engines, clients, keys: ['k0', 'k1', 'k2'], acks_between: 60, wait_timeout_ms: 120_000, log_dir: logDir,
+        check: (h) => checkNative(h, 120), log: (l) => process.stderr.write(l + '\n'),
+      });
+      if (res.verdict.verdict === 'violation') violations++;
+      process.stdout.write(`${engines.join(',')} run ${r + 1}: Porcupine ${res.verdict.verdict}; ${res.acknowledged} acknowledged, ${res.unknown} unknown; ` +
+        `${res.acknowledged_after} acknowledged after the restart; released ${res.released_ms ?? 'never'} ms after the spawn` +
+        `${res.problems.length ? '; ' + res.problems.join('; ') : ''}\n`);
+      if (outDir) writeFileSync(join(outDir, `${tag}.jsonl`), formatHistory(res.history));
+      const { history, ...rest } = res;
+      results.push({ ...rest, operations: history.length, started_utc: new Date().toISOString() });
+    }
+  }
+  process.stdout.write(`${results.length} runs, ${violations} not linearizable, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  if (opt.get('report')) writeFileSync(fromStart(opt.get('report')!), JSON.stringify({ command: `npm run nemesis -- ${argv.join(' ')}`, scenario, load_average_1m_end: loadavg()[0], servers: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('REPLICANT_SERVER_'))), runs: results }, null, 2) + '\n');
+  process.exit(violations ? 1 : 0);
+}
 const summary: Record<string, unknown>[] = [];
 let failed = 0;
 const t0 = Date.now();

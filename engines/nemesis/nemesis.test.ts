@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkNative } from '@replicant/checker/node';
 import type { NemesisResult } from './nemesis.ts';
 import { faultTargets, runNemesis } from './nemesis.ts';
+import { FINE_STATUS_INTERVAL_MS } from '../cluster/catch-up-timing.ts';
 
 // On a loaded machine many requests time out, and each write with no reply stays concurrent with
 // everything after it: Porcupine's search grows with their number and once ran for an hour in the
@@ -25,7 +26,7 @@ describe('nemesis', () => {
     const r = await runNemesis({
       engines: ['go', 'go', 'go'], seed: 7, duration_ms: 4000, tail_ms: 1500, clients: 3, keys: ['k0', 'k1'],
       faults: ['kill', 'pause'], commit_interval_ms: 50, request_timeout_ms: 1000,
-      check: (h) => checkNative(h, CHECK_LIMIT_S),
+      check: (h) => checkNative(h, CHECK_LIMIT_S), status_interval_ms: FINE_STATUS_INTERVAL_MS,
     });
     expect(r.faults.length).toBeGreaterThan(0);
     expect(r.acknowledged).toBeGreaterThan(50);
@@ -51,7 +52,7 @@ describe('nemesis', () => {
       engines: ['go', 'go', 'go'], seed: 3, duration_ms: 9000, tail_ms: 1500, clients: 2, keys: ['k0', 'k1'],
       faults: ['kill', 'restart'], durability: 'log', commit_interval_ms: 50, request_timeout_ms: 1000,
       wrap: (id, argv) => (starts[id]!++ === 0 ? argv : ['sh', '-c', `sleep ${START_MS / 1000}; exec "$@"`, 'sh', ...argv]),
-      check: (h) => checkNative(h, CHECK_LIMIT_S),
+      check: (h) => checkNative(h, CHECK_LIMIT_S), status_interval_ms: FINE_STATUS_INTERVAL_MS,
     });
     const restarts = r.faults.filter((f) => f.kind === 'restart');
     expect(restarts.length).toBeGreaterThan(0);
@@ -72,7 +73,7 @@ describe('nemesis', () => {
       engines: ['go', 'go', 'go'], seed: 5, duration_ms: 1500, tail_ms: 1000, clients: 2, keys: ['k0', 'k1'],
       faults: ['pause'], commit_interval_ms: 50, request_timeout_ms: 1000,
       wrap: (id, argv) => (id === 2 ? ['sh', '-c', `sleep ${START_MS / 1000}; exec "$@"`, 'sh', ...argv] : argv),
-      check: (h) => checkNative(h, CHECK_LIMIT_S),
+      check: (h) => checkNative(h, CHECK_LIMIT_S), status_interval_ms: FINE_STATUS_INTERVAL_MS,
     });
     expect(r.unclean_exits).toEqual([]);
     expect(r.all_up_ms).toBeGreaterThanOrEqual(START_MS - 100);

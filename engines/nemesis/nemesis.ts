@@ -58,6 +58,9 @@ export interface NemesisOptions {
   startup_timeout_ms?: number;
   /** rewrites a server's command line (tests: a server that is slow to start, as a JVM is) */
   wrap?: (id: number, argv: string[]) => string[];
+  /** the servers' --status-interval-ms (unset: their default, a line a second). The waits on a
+   * node's progress read its status lines, so a test that waits on them sets it finer. */
+  status_interval_ms?: number;
 }
 
 export interface FaultRecord {
@@ -138,7 +141,7 @@ export function faultTargets(n: number, down: ReadonlySet<number>, starting: Rea
 export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const log = o.log ?? (() => {});
   const dice = new Dice(o.seed);
-  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir, wrap: o.wrap });
+  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir, wrap: o.wrap, statusIntervalMs: o.status_interval_ms });
   const n = cluster.size;
   const statuses = [...Array(n).keys()].map((i) => new StatusReader(cluster.logPath(i)));
   let t0 = performance.now();

@@ -5,6 +5,9 @@ dir=$1
 cd "$dir" || exit 0
 if [ -f node.pid ]; then
   pid=$(cat node.pid)
+  # A node already gone before it was asked to stop had exited (a crash, an OOM kill): the
+  # controller judges the setting by it (bench/src/results.ts, settingStatus).
+  if kill -0 "$pid" 2>/dev/null; then echo 0 > node_exited; else echo 1 > node_exited; fi
   kill "$pid" 2>/dev/null
   i=0
   while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done

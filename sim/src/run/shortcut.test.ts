@@ -19,7 +19,7 @@ const card181 = validateCard(JSON.parse(readFileSync(new URL('../../../data/mode
 /** Runs one probe both ways; the shortcut must estimate, keep the window and the verdict, count
  * the share of operations over the SLO within `share_tolerance`, and (when given) put the p99
  * within `p99_tolerance` of the plain run's, as a share of it. */
-function expectShortcutAgrees(gib: number, rate: number, share_tolerance: number, card?: ModelCard, p99_tolerance?: number): SloProbe {
+function expectShortcutAgrees(gib: number, rate: number, share_tolerance: number, card?: ModelCard, p99_tolerance?: number): { fast: SloProbe; plain: SloProbe } {
   const found = fidelitySearchSpec('java', 'A', gib, 8);
   const spec = card ? { ...found, base: { ...found.base, model_card: card } } : found;
   const fast = runProbe({ ...spec, steady_state_shortcut: true }, rate, null, {}).probe;
@@ -33,7 +33,7 @@ function expectShortcutAgrees(gib: number, rate: number, share_tolerance: number
   expect(fast.met).toBe(plain.met);
   expect(Math.abs(fast.over_slo_share! - plain.over_slo_share!)).toBeLessThanOrEqual(share_tolerance);
   if (p99_tolerance !== undefined) expect(Math.abs(fast.p99_ms / plain.p99_ms - 1), `p99 ${fast.p99_ms} ms against ${plain.p99_ms} ms`).toBeLessThanOrEqual(p99_tolerance);
-  return fast;
+  return { fast, plain };
 }
 
 describe('steady-state shortcut vs the plain run', () => {
@@ -44,10 +44,28 @@ describe('steady-state shortcut vs the plain run', () => {
     [3450, 0.002, 0.1],
   ] as const) {
     it(`Java A at 5 GiB, ${rate} ops/s: the same verdict, the share over the SLO within ${share * 100} percentage points, the p99 within ${p99 * 100} %`, () => {
-      const fast = expectShortcutAgrees(5, rate, share, undefined, p99);
+      const { fast, plain } = expectShortcutAgrees(5, rate, share, undefined, p99);
       expect(fast.window_event?.kind).toBe('g1_full');
       // the episodes ended settled, before their planned end (lead 1 s + pauses + tail 5 s)
       expect(fast.estimated_from!.episode_s).toBeLessThan(fast.window_s! / 20);
+      // Under the search's early stop the episodes run first: the met probe still runs its steady
+      // sample and reads as without the stop; the missed one is decided by its episode alone
+      // (its slow operations already pass 1 % of the window's), reporting a share over the SLO
+      // that is a lower bound of the plain run's and a p99 at least the SLO, and no served rate
+      // (the episode's is held down by its full collection).
+      const spec = { ...fidelitySearchSpec('java', 'A', 5, 8), steady_state_shortcut: true };
+      const early = runProbe(spec, rate, null, { stop_when_p99_exceeds_us: spec.slo_p99_ms * 1000 });
+      expect(early.probe.met).toBe(plain.met);
+      if (plain.met) {
+        expect(early.probe.over_slo_share).toBe(fast.over_slo_share);
+        expect(early.probe.p99_ms).toBe(fast.p99_ms);
+      } else {
+        expect(early.probe.estimated_from!.steady_s).toBe(0);
+        expect(early.probe.over_slo_share!).toBeGreaterThan(0.01);
+        expect(early.probe.over_slo_share!).toBeLessThanOrEqual(plain.over_slo_share! + share);
+        expect(early.probe.p99_ms).toBeGreaterThanOrEqual(spec.slo_p99_ms);
+        expect(early.run.served_ops_per_s).toBeUndefined();
+      }
     }, 1_800_000);
   }
 
@@ -57,7 +75,7 @@ describe('steady-state shortcut vs the plain run', () => {
   // covers since its planned runs are short enough to save 30 %.
   for (const rate of [16_314, 17_379, 21_884]) {
     it(`Java A at 32 GiB, ${rate} ops/s (young pauses decide the window): the same verdict, the share over the SLO within 0.1 percentage points, the p99 within 10 %`, () => {
-      const fast = expectShortcutAgrees(32, rate, 0.001, undefined, 0.1);
+      const { fast } = expectShortcutAgrees(32, rate, 0.001, undefined, 0.1);
       expect(fast.window_event?.kind).toBe('g1_young');
       expect(fast.estimated_from!.episode_s).toBeLessThan(5);
     }, 1_800_000);
@@ -67,7 +85,7 @@ describe('steady-state shortcut vs the plain run', () => {
   // window, far above the answer. Judged on the lengths its runs take when they end settled, the
   // shortcut covers it (on their planned lengths it ran plain: 2.6 CPU-s against 1.1).
   it('Java A at 32 GiB, 27355 ops/s (a 26 s window): missed both ways, the share over the SLO within 0.5 percentage points, the p99 within 10 %', () => {
-    const fast = expectShortcutAgrees(32, 27_355, 0.005, undefined, 0.1);
+    const { fast } = expectShortcutAgrees(32, 27_355, 0.005, undefined, 0.1);
     expect(fast.window_s!).toBeLessThan(27);
     expect(fast.met).toBe(false);
   }, 1_800_000);
@@ -79,7 +97,7 @@ describe('steady-state shortcut vs the plain run', () => {
   // scaled a 10 s steady sample holding one pause of each role: at 10,680 ops/s it missed the
   // SLO (1.02 % over) where the plain run from t = 0 meets it (0.76 %).
   it('card 1.8.0, Java A at 8 GiB, 10680 ops/s (a dense mixed burst decides the window): the same verdict, the share over the SLO within 0.15 percentage points', () => {
-    const fast = expectShortcutAgrees(8, 10_680, 0.0015, card180);
+    const { fast } = expectShortcutAgrees(8, 10_680, 0.0015, card180);
     expect(fast.window_event?.kind).toBe('g1_mixed_dense');
     // the steady sample is whole leader pause periods, not the fixed 10 s
     expect(fast.estimated_from!.steady_s).toBeGreaterThan(10);
@@ -90,7 +108,7 @@ describe('the shortcut with each JVM at its own phase (card 1.8.1)', () => {
   // At 5 GiB the three nodes' full collections fall a few seconds apart (seed 1, 3 Kops/s:
   // 323.4, 326.3 and 329.3 s): one episode, started from three states of three dry runs.
   it('card 1.8.1, Java A at 5 GiB, 3000 ops/s: the same verdict, the share over the SLO within 0.1 percentage points', () => {
-    const fast = expectShortcutAgrees(5, 3000, 0.001, card181);
+    const { fast } = expectShortcutAgrees(5, 3000, 0.001, card181);
     expect(fast.window_event?.kind).toBe('g1_full');
   }, 1_800_000);
 });

@@ -45,7 +45,7 @@ export function leaderUtilization(r: RunResult): number | null {
  * the episodes' and the sample's histograms weighed by the operations each stands for. Its runs
  * end early once settled unless `settled` is false (SloSearchSpec.settled_runs).
  */
-export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_s: number, slo_ms: number, provide: EngineProvider | null, hooks: RunHooks, settled = true): { steady: RunResult; met: boolean; p99_ms: number; over_share: number; estimated_from: { episode_s: number; steady_s: number } } {
+export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_s: number, slo_ms: number, provide: EngineProvider | null, hooks: RunHooks, settled = true, servedRate = false): { steady: RunResult; met: boolean; p99_ms: number; over_share: number; estimated_from: { episode_s: number; steady_s: number } } {
   const rate = probeSpec.load.target_ops_per_s;
   const limit_us = slo_ms * 1000;
   // (A dense phase's window asks for a sample of whole pause periods; see wholePeriodsSample.)
@@ -75,23 +75,29 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
       if (!worst || episode.latency.all.p99_us > worst.latency.all.p99_us) worst = episode;
     }
   };
-  // Young pauses (the window is one of their periods): the episodes come first, and when their
-  // own slow operations are already more than 1 % of the window's the probe has missed — the
-  // steady sample could only add to them.
-  const episodesFirst = w.g1_start !== undefined;
+  // The episodes come first when the window is one of the young pauses' periods, and, under the
+  // search's early stop, when it is the full collections' cycle: once their own slow operations
+  // are more than 1 % of the window's the probe has missed — the steady sample could only add to
+  // them. (Without the early stop a full-collection probe runs both, so its share over the SLO is
+  // the window's, not a lower bound. A probe whose served rate the search steps from runs its
+  // steady sample first: an overloaded one stops early and reports what the cluster carries.)
+  const young = w.g1_start !== undefined;
+  const episodesFirst = young || (hooks.stop_when_p99_exceeds_us !== undefined && !servedRate);
   if (episodesFirst) {
     episodes();
     const ep = worst as RunResult | null;
     if (ep && slowE > 0.01 * total) {
       const pAt = 100 * Math.max(0, 1 - (0.01 * total) / Math.max(nE, 1));
-      return { steady: ep, met: false, p99_ms: Math.max(spectrumAt(ep.latency.all.spectrum, pAt) / 1000, slo_ms), over_share: slowE / Math.max(total, 1), estimated_from: { episode_s: round3(episodeSeconds), steady_s: 0 } };
+      // A full collection's episode serves less than the cluster can carry while it pauses: its
+      // served rate is no guess of the answer, so the probe reports none.
+      return { steady: young ? ep : withoutServedRate(ep), met: false, p99_ms: Math.max(spectrumAt(ep.latency.all.spectrum, pAt) / 1000, slo_ms), over_share: slowE / Math.max(total, 1), estimated_from: { episode_s: round3(episodeSeconds), steady_s: 0 } };
     }
   }
   // A sample of a stretch with no pause in it (young pauses decide the window) ends once it has
   // run QUIET_SAMPLE_MIN_S with no operation near the SLO and no backlog: such a steady state
   // adds no slow operation however long it runs. Otherwise (slow operations in it, or pauses
   // inside the sample) it runs its whole length.
-  const quiet = settled && episodesFirst ? { end_when_settled: { after_s: QUIET_SAMPLE_MIN_S, lag_ms: slo_ms * SETTLED_LAG_SHARE, calm_ms: slo_ms * QUIET_CALM_SHARE } } : {};
+  const quiet = settled && young ? { end_when_settled: { after_s: QUIET_SAMPLE_MIN_S, lag_ms: slo_ms * SETTLED_LAG_SHARE, calm_ms: slo_ms * QUIET_CALM_SHARE } } : {};
   let steadyLatencies: LatencyHistogram | null = null;
   const steady = simulate({ ...probeSpec, load: { ...probeSpec.load, duration_s: steadyWindow } }, provide, { ...hooks, count_over_us: limit_us, g1_states: w.g1_phases!.steady, window_latencies: (h) => void (steadyLatencies = h), ...quiet });
   const steadySeconds = steady.settled_at_s ?? steadyWindow;
@@ -110,6 +116,12 @@ export function steadyStateProbe(probeSpec: RunSpec, w: ModelWindow, min_window_
   return { steady, met, p99_ms, over_share: share, estimated_from: { episode_s: round3(episodeSeconds), steady_s: steadySeconds } };
 }
 
+function withoutServedRate(r: RunResult): RunResult {
+  const { served_ops_per_s, ...rest } = r;
+  void served_ops_per_s;
+  return rest;
+}
+
 /** A run has settled when no window operation is more than this share of the SLO late. */
 const SETTLED_LAG_SHARE = 0.25;
 /** A quiet sample may end once it has run QUIET_SAMPLE_MIN_S with no operation slower than
@@ -123,18 +135,21 @@ function spectrumAt(spectrum: [number, number][], percentile: number): number {
 
 /** One probe of a search at a target rate: its window (model-derived unless the spec says
  * otherwise), its run (or the steady-state shortcut's two), and whether the SLO held. */
-export function runProbe(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks): { probe: SloProbe; run: RunResult } {
+export function runProbe(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks, servedRate = false): { probe: SloProbe; run: RunResult } {
   // The same probe again (a Race stepping back, a sweep repeated, the fidelity runner's sections)
-  // is the same result: fast mode depends on nothing but the spec and the seed.
-  const key = spec.base.fidelity === 'fast' ? probeKey(spec, round3(target), inner.stop_when_p99_exceeds_us) : null;
+  // is the same result: fast mode depends on nothing but the spec and the seed. (Whether the
+  // search reads its served rate changes what a G1 shortcut runs first, so it is part of the key
+  // where G1 runs.)
+  const served = servedRate && spec.base.cluster.engines.includes('java');
+  const key = spec.base.fidelity === 'fast' ? probeKey(spec, round3(target), inner.stop_when_p99_exceeds_us) + (served ? ' served' : '') : null;
   const seen = key === null ? undefined : MEMO.get(key);
   if (seen) return seen;
-  const out = runProbeUncached(spec, target, provide, inner);
+  const out = runProbeUncached(spec, target, provide, inner, served);
   if (key !== null) MEMO.set(key, out);
   return out;
 }
 
-function runProbeUncached(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks): { probe: SloProbe; run: RunResult } {
+function runProbeUncached(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks, servedRate: boolean): { probe: SloProbe; run: RunResult } {
   const slo = spec.slo_p99_ms;
   const window = spec.window ?? (spec.probe_operations !== undefined ? 'fixed' : 'model');
   const probeSpec = withTarget(spec.base, round3(target));
@@ -154,7 +169,7 @@ function runProbeUncached(spec: SloSearchSpec, target: number, provide: EnginePr
   let estimated: SloProbe['estimated_from'];
   let overShare: number | undefined;
   if (window === 'model' && w?.g1_phases && probeSpec.fidelity === 'fast' && spec.steady_state_shortcut !== false) {
-    const est = steadyStateProbe(probeSpec, w, spec.base.load.duration_s, slo, provide, inner, spec.settled_runs !== false);
+    const est = steadyStateProbe(probeSpec, w, spec.base.load.duration_s, slo, provide, inner, spec.settled_runs !== false, servedRate);
     r = est.steady;
     met = est.met;
     p99 = est.p99_ms;
@@ -265,14 +280,15 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
   let firstMissedAbove: SloProbe | null = null;
   let lastRun: RunResult | null = null;
   let expected = Math.ceil(Math.log2(Math.log(hi / lo) / Math.log(1 + tol))) + 2;
-  const probe = (target: number): boolean => {
+  // `servedRate`: the search steps from what this probe served if it stopped early overloaded.
+  const probe = (target: number, servedRate = false): boolean => {
     if (probes.length >= MAX_PROBES) throw new Error('SLO search did not converge');
     const inner: RunHooks = {
       cancelled: hooks.cancelled,
       stop_when_p99_exceeds_us: slo * 1000,
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
-    const { probe: p, run: r } = runProbe(spec, target, provide, inner);
+    const { probe: p, run: r } = runProbe(spec, target, provide, inner, servedRate);
     lastRun = r;
     const met = p.met;
     probes.push(p);
@@ -293,7 +309,7 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
   // steps, down to `lo`. The bracket is always re-established by probes made here (`lo` and
   // `hi` are probed again unless this search already has: `edgesProbed`).
   const startFrom = (m: number, missed: number | undefined, edgesProbed: boolean): 'done' | 'bracketed' | 'nothing_meets' => {
-    if (probe(m)) {
+    if (probe(m, true)) {
       lo = m;
       // Up from the guess one tolerance step at a time, widening the step only while the SLO
       // keeps holding (1+tol, then its square, its fourth power …): a neighbour's answer is
@@ -339,7 +355,7 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
   }
   if (!bracketed) {
     if (!probe(lo)) return finish(null);
-    if (probe(hi)) return finish(best);
+    if (probe(hi, true)) return finish(best);
     // The top of the range overloaded the cluster, and an overloaded run serves what the cluster
     // can carry: the answer is at most about that. Start just under it rather than at the
     // bracket's geometric middle (most of whose probes would meet the SLO at full cost).
