@@ -102,8 +102,8 @@ export const MODEL_LIMITS: ModelLimit[] = [
       "have nothing more to take; the paper's 50 % with the leader at 71 % overall (Fig 9(b)) needs the program to give up cores " +
       'during a cycle. Candidate card 1.7.1 (two Go runtime constants, nothing fitted: the memory limit\'s 3 % heap-goal headroom ' +
       "and the idle-time workers' check for work every 30 µs of marking) brings 6 GiB's cycles nearer the paper (a cycle runs " +
-      "28.7 % of the time, 42.9 % GC share while it does, 6 → 5 GiB 8.1 times), leaves 32 GiB's share at 31 %, and moves Go's " +
-      "throughput per utilisation at 6 GiB outside ±15 % (docs/fidelity.md, 'Candidate card 1.7.1').",
+      "28.7 % of the time, 42.9 % GC share while it does, 6 → 5 GiB 8.1 times), leaves 32 GiB's share at 31 %, and keeps every " +
+      "held-out throughput point within ±15 % (docs/fidelity.md, 'Candidate card 1.7.1').",
     ids: [
       'fig11a-go-b-5gib-8vcpu-max-throughput-slo',
       'sec5-5-go-b-5gib-8vcpu-p99-latency-intended',
