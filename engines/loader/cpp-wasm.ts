@@ -4,6 +4,7 @@
 // it never fetches or reads a file. No Node-only imports here: the same adapter runs in
 // browsers and workers.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
+import { readText, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 /** The exports of one instance (see replicant_wasm.cc for the calling convention). */
 interface CppExports {
@@ -19,9 +20,6 @@ interface CppExports {
 
 /** The glue's default export (MODULARIZE + EXPORT_ES6): a factory taking Module settings. */
 export type CppModuleFactory = (moduleArg: Record<string, unknown>) => Promise<unknown>;
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Creates one instance synchronously: instantiateWasm hands back a ready instance. */
 function instantiate(module: WebAssembly.Module, factory: CppModuleFactory): CppExports {
@@ -55,17 +53,15 @@ export function cppEngine(module: WebAssembly.Module, factory: CppModuleFactory,
         if (!m) throw new EngineError('cpp', 'node destroyed');
         return m;
       };
+      const memory: LinearMemoryExports = { heap: () => api().HEAPU8, reserve: (length) => api()._rc_input(length) };
       const write = (text: string): number => {
-        const bytes = encoder.encode(text);
-        const ptr = api()._rc_input(bytes.length);
-        if (!ptr) throw new EngineError('cpp', 'out of memory');
-        api().HEAPU8.set(bytes, ptr); // HEAPU8 is re-read: memory may have grown
-        return bytes.length;
+        const length = writeText(memory, text);
+        if (length < 0) throw new EngineError('cpp', 'out of memory');
+        return length;
       };
       const read = (length: number, what: string): string => {
         if (length < 0) throw new EngineError('cpp', `${what}: unknown node`);
-        const ptr = api()._rc_output();
-        return decoder.decode(api().HEAPU8.subarray(ptr, ptr + length));
+        return readText(memory, api()._rc_output(), length);
       };
       const handle = api()._rc_create(write(JSON.stringify(config)));
       if (handle <= 0) {

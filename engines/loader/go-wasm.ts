@@ -1,6 +1,10 @@
 // Loads the Go core's js/wasm build. Every node gets its own Go runtime instance (its own
 // linear memory and garbage collector, like a process); all share one compiled module.
+// Steps go through the module's plain byte exports (rc_*: the C++ module's convention, see
+// linear-memory.ts), which skip syscall/js's per-call hand-off to the parked Go program and
+// its string copies; create, inspect and stats through the syscall/js object.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
+import { readText, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 interface GoExports {
   create(configJson: string): { handle?: number; error?: string };
@@ -8,6 +12,14 @@ interface GoExports {
   inspect(handle: number): string | undefined;
   stats(handle: number): string | undefined;
   destroy(handle: number): void;
+}
+
+/** The module's own exports (engines/go-wasm/cmd/replicant-wasm/main.go, go:wasmexport). */
+interface GoByteExports {
+  mem: WebAssembly.Memory;
+  rc_input(length: number): number;
+  rc_step(handle: number, length: number): number;
+  rc_output(): number;
 }
 
 interface GoRuntime {
@@ -49,11 +61,29 @@ export function goEngine(module: WebAssembly.Module, Go: GoConstructor, target: 
         throw new EngineError('go', created.error ?? 'create failed');
       }
       const handle = created.handle;
+      const bytes = instance.exports as unknown as GoByteExports;
+      let view = new Uint8Array(0);
+      const memory: LinearMemoryExports = {
+        heap: () => {
+          if (view.buffer !== bytes.mem.buffer) view = new Uint8Array(bytes.mem.buffer);
+          return view;
+        },
+        reserve: (length) => bytes.rc_input(length),
+      };
+      let destroyed = false;
       return {
-        step: (e) => check(api.step(handle, e), 'step'),
+        step: (e) => {
+          if (destroyed) throw new EngineError('go', 'step: unknown node');
+          const length = writeText(memory, e);
+          if (length < 0) throw new EngineError('go', 'step: out of memory');
+          const effects = bytes.rc_step(handle, length);
+          if (effects < 0) throw new EngineError('go', 'step: unknown node');
+          return readText(memory, bytes.rc_output(), effects);
+        },
         inspect: () => check(api.inspect(handle), 'inspect'),
         stats: () => check(api.stats(handle), 'stats'),
         destroy: () => {
+          destroyed = true;
           api.destroy(handle);
           delete g[exportName]; // lets the runtime instance be collected
         },

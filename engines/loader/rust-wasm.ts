@@ -2,8 +2,11 @@
 // own linear memory and allocator, like a process) from one compiled module: wasm-bindgen's
 // glue keeps one instance per JavaScript module, so the build wraps it as a factory
 // (engines/rust-wasm/wrap-glue.mjs) and each node gets a fresh copy of the glue.
+// Steps go through the module's byte exports (rc_*: the C++ module's convention, see
+// linear-memory.ts); create, inspect and stats through the glue's strings.
 // No Node-only imports here: browsers and Vite use this file too.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
+import { readText, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 /** What one copy of the wrapped glue offers (engines/rust-wasm/dist/replicant_wasm.d.ts). */
 export interface RustGlue {
@@ -13,6 +16,10 @@ export interface RustGlue {
   inspect(handle: number): string;
   stats(handle: number): string;
   destroy(handle: number): void;
+  rc_input(length: number): number;
+  rc_step(handle: number, length: number): number;
+  rc_output(): number;
+  memory(): WebAssembly.Memory;
 }
 
 /**
@@ -42,8 +49,24 @@ export function rustEngine(
         if (!glue) throw new EngineError('rust', 'node was destroyed');
         return glue;
       };
+      // A Uint8Array view of the memory, made again only when the memory has grown.
+      let view = new Uint8Array(0);
+      const memory: LinearMemoryExports = {
+        heap: () => {
+          const buffer = live().memory().buffer;
+          if (view.buffer !== buffer) view = new Uint8Array(buffer);
+          return view;
+        },
+        reserve: (length) => live().rc_input(length),
+      };
       return {
-        step: (e) => live().step(handle, e),
+        step: (e) => {
+          const length = writeText(memory, e);
+          if (length < 0) throw new EngineError('rust', 'step: out of memory');
+          const effects = live().rc_step(handle, length);
+          if (effects < 0) throw new EngineError('rust', 'step: unknown node');
+          return readText(memory, live().rc_output(), effects);
+        },
         inspect: () => wrap('inspect', () => live().inspect(handle)),
         stats: () => wrap('stats', () => live().stats(handle)),
         destroy: () => {

@@ -14,11 +14,12 @@
 //   npm run bench:sim -- --no-browser --repeats 5 --baseline 1169073
 // Other options: --engines cpp,rust (default all), --skip exact,fast,chromium,sweep.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
+import type { SyncEngine } from '@replicant/engines/loader/engine';
 import type { EngineName, EngineProvider, RunResult, RunSpec, SloSearchResult, SloSearchSpec } from '../src/api.ts';
 import { simulate } from '../src/run/simulate.ts';
 import { searchSlo, sweepPointSearchSpec } from '../src/search/slo.ts';
@@ -34,6 +35,8 @@ interface SimSide {
   label: string;
   simulate: (spec: RunSpec, provide: EngineProvider | null) => RunResult;
   searchSlo: (spec: SloSearchSpec, provide: EngineProvider | null) => SloSearchResult;
+  /** the side's own engine loaders (engines/loader at its commit), for exact runs */
+  provide?: EngineProvider;
 }
 
 function spec(e: EngineName, fidelity: 'exact' | 'fast', target: number, duration_s: number): RunSpec {
@@ -69,19 +72,42 @@ function timed<T>(f: () => T): { value: T; wall_s: number; cpu_s: number } {
   return { value, wall_s, cpu_s: (c.user + c.system) / 1e6 };
 }
 
-/** sim/src at a git commit, extracted under sim/.bench-baseline/ (ignored by git) so that it
- * resolves the same workspace packages as this checkout. */
-async function baselineSide(ref: string): Promise<SimSide> {
+/** sim/src and engines/loader at a git commit, extracted under sim/.bench-baseline/ (ignored
+ * by git) so that it resolves the same workspace packages as this checkout. The baseline's
+ * loaders drive this checkout's engine builds (its dist/ folders are linked in), so an exact
+ * run compares the two ways across the wasm boundary on the same modules. */
+async function baselineSide(ref: string, engines: readonly EngineName[]): Promise<SimSide> {
   const sha = execFileSync('git', ['rev-parse', '--short=12', `${ref}^{commit}`], { cwd: REPO, encoding: 'utf8' }).trim();
   const dir = join(REPO, 'sim', '.bench-baseline', sha);
-  if (!existsSync(join(dir, 'sim', 'src', 'run', 'simulate.ts'))) {
+  const extract = (path: string) => {
+    if (existsSync(join(dir, path))) return;
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', sha, 'sim/src'], { cwd: REPO, maxBuffer: 1 << 28 });
+    const tar = execFileSync('git', ['archive', sha, path], { cwd: REPO, maxBuffer: 1 << 28 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  }
+  };
+  extract('sim/src');
+  extract('engines/loader');
   const run = await import(pathToFileURL(join(dir, 'sim', 'src', 'run', 'simulate.ts')).href);
   const slo = await import(pathToFileURL(join(dir, 'sim', 'src', 'search', 'slo.ts')).href);
-  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo };
+  const loaders = (await import(pathToFileURL(join(dir, 'engines', 'loader', 'node-loaders.ts')).href)) as {
+    wasmNodeEngine(name: EngineName): Promise<SyncEngine>;
+    artefacts: Record<EngineName, { wasm: string }>;
+  };
+  const loaded = new Map<EngineName, SyncEngine>();
+  for (const e of engines) {
+    const dist = dirname(loaders.artefacts[e].wasm);
+    if (!existsSync(dist)) {
+      mkdirSync(dirname(dist), { recursive: true });
+      symlinkSync(join(REPO, dist.slice(dir.length + 1)), dist);
+    }
+    loaded.set(e, await loaders.wasmNodeEngine(e));
+  }
+  const provide = (name: EngineName): SyncEngine => {
+    const e = loaded.get(name);
+    if (!e) throw new Error(`engine ${name} was not loaded by the baseline's loaders`);
+    return e;
+  };
+  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide };
 }
 
 interface Sample {
@@ -119,11 +145,11 @@ async function main(): Promise<void> {
   for (const e of only ?? []) if (!ENGINE_NAMES.includes(e)) throw new Error(`unknown engine ${e}; one of ${ENGINE_NAMES.join(', ')}`);
   const ALL = only ?? [...ENGINE_NAMES];
   const ref = opt('--baseline');
-  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo }];
-  if (ref) sides.push(await baselineSide(ref));
-
   const engines = await availableEngines();
   const provide = await provider(engines);
+  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo }];
+  if (ref) sides.push(await baselineSide(ref, engines));
+
   console.log(`machine: ${cpus().length} cores, load average ${load()}; engines with a wasm build: ${engines.join(', ') || 'none'}; ${repeats} repeats${ref ? `, interleaved with ${sides[1]!.label}` : ''}; figures are median [min–max]`);
   const EXACT = { target: 5000, duration_s: 2 };
   const FASTRUN = { target: 30_000, duration_s: 20 };
@@ -136,8 +162,8 @@ async function main(): Promise<void> {
   for (const e of ALL) {
     if (!skip.has('exact')) {
       if (engines.includes(e)) {
-        for (const s of sides) s.simulate(spec(e, 'exact', 1000, 0.2), provide); // warm the JIT and the wasm tiers
-        const xs = interleave(sides, repeats, (s) => sample(() => s.simulate(spec(e, 'exact', EXACT.target, EXACT.duration_s), provide)));
+        for (const s of sides) s.simulate(spec(e, 'exact', 1000, 0.2), s.provide ?? provide); // warm the JIT and the wasm tiers
+        const xs = interleave(sides, repeats, (s) => sample(() => s.simulate(spec(e, 'exact', EXACT.target, EXACT.duration_s), s.provide ?? provide)));
         console.log(`${e.padEnd(5)} node exact | ${describe(sides, xs)}`);
       } else console.log(`${e.padEnd(5)} node exact n/a (no wasm build in this checkout)`);
     }

@@ -9,18 +9,64 @@ package main
 import (
 	"os"
 	"syscall/js"
+	"unsafe"
 
 	"replicant/engines/go-wasm/core"
 	"replicant/engines/go-wasm/runtimestats"
 )
+
+// The nodes by handle, shared by the syscall/js functions and the byte exports.
+var (
+	nodes      = map[int]*core.Node{}
+	nextHandle = 1
+)
+
+// The hot path's byte exports over linear memory, the same convention as the C++ module
+// (engines/cpp-wasm/wasm/replicant_wasm.cc): rc_input(n) hands out an n-byte input buffer,
+// rc_step(handle, n) steps on the n bytes written there and returns the effects' length (-1:
+// unknown handle), rc_output() is their address. Plain wasm exports skip syscall/js's
+// per-call event hand-off and its string copies (engines/loader/linear-memory.ts).
+var (
+	input  []byte
+	output []byte
+)
+
+//go:wasmexport rc_input
+func rcInput(length int32) unsafe.Pointer {
+	need := max(int(length), 1)
+	if len(input) < need {
+		size := 4096
+		for size < need {
+			size *= 2
+		}
+		input = make([]byte, size)
+	}
+	return unsafe.Pointer(&input[0])
+}
+
+//go:wasmexport rc_step
+func rcStep(handle, length int32) int32 {
+	n := nodes[int(handle)]
+	if n == nil || length < 0 || int(length) > len(input) {
+		return -1
+	}
+	output = n.StepJSON(input[:length])
+	return int32(len(output))
+}
+
+//go:wasmexport rc_output
+func rcOutput() unsafe.Pointer {
+	if len(output) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&output[0])
+}
 
 func main() {
 	name := "replicantGo"
 	if len(os.Args) > 1 {
 		name = os.Args[1]
 	}
-	nodes := map[int]*core.Node{}
-	nextHandle := 1
 	// Each function returns undefined for an unknown handle; the loader turns that into an
 	// exception (a panic here would end the Go program).
 	withNode := func(f func(n *core.Node, args []js.Value) any) js.Func {

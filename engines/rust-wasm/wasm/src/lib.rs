@@ -2,13 +2,19 @@
 //! `create(config_json) -> handle`, `step(handle, event_json) -> effects`, `inspect(handle)`,
 //! `stats(handle)`, `destroy(handle)` (docs/protocol.md, "WebAssembly exports").
 //!
+//! The hot path also has byte exports over linear memory, the same convention as the C++
+//! module (engines/cpp-wasm/wasm/replicant_wasm.cc): `rc_input(n)` hands out an n-byte input
+//! buffer, `rc_step(handle, n)` steps on the n bytes written there and returns the effects'
+//! length (-1: unknown handle), `rc_output()` is their address. This spares the glue's string
+//! copies in both directions (engines/loader/linear-memory.ts writes and reads the bytes).
+//!
 //! A module instance can hold several nodes by handle; the TypeScript adapter
 //! (engines/loader/rust-wasm.ts) gives every node an instance of its own, so each node has
 //! its own linear memory and allocator, like a process.
 
 use replicant_core::{decode_config, Node};
 use replicant_runtimestats::{stats_json, CountingAlloc};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
@@ -23,6 +29,11 @@ struct Nodes {
 
 thread_local! {
     static NODES: RefCell<Nodes> = RefCell::new(Nodes::default());
+    /// The byte exports' input buffer: the driver's, kept between calls.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// Where the last rc_step left its effects (inside the node's own output buffer, valid
+    /// until that node steps again).
+    static OUTPUT: Cell<usize> = const { Cell::new(0) };
 }
 
 fn with_node<T>(handle: u32, f: impl FnOnce(&mut Node) -> T) -> Result<T, JsError> {
@@ -53,6 +64,41 @@ pub fn step(handle: u32, event_json: &str) -> Result<String, JsError> {
         // Effects are canonical JSON of printable ASCII: always valid UTF-8.
         String::from_utf8_lossy(effects).into_owned()
     })
+}
+
+/// An input buffer of at least `length` bytes for rc_step; its address.
+#[wasm_bindgen]
+pub fn rc_input(length: u32) -> *mut u8 {
+    INPUT.with(|input| {
+        let mut input = input.borrow_mut();
+        let need = (length as usize).max(1);
+        if input.len() < need {
+            input.resize(need.next_power_of_two().max(4096), 0);
+        }
+        input.as_mut_ptr()
+    })
+}
+
+/// Steps on the `length` bytes written at rc_input's address; returns the effects' length
+/// (JSON Lines at rc_output's address), or -1 for an unknown handle.
+#[wasm_bindgen]
+pub fn rc_step(handle: u32, length: u32) -> i32 {
+    INPUT.with(|input| {
+        let input = input.borrow();
+        let event = &input[..(length as usize).min(input.len())];
+        with_node(handle, |node| {
+            let effects = node.step_json(event);
+            OUTPUT.with(|out| out.set(effects.as_ptr() as usize));
+            effects.len() as i32
+        })
+        .unwrap_or(-1)
+    })
+}
+
+/// The address of the last rc_step's effects.
+#[wasm_bindgen]
+pub fn rc_output() -> *const u8 {
+    OUTPUT.with(|out| out.get() as *const u8)
 }
 
 /// The node's inspect view.

@@ -1,0 +1,37 @@
+// Text across a WebAssembly module's linear memory, for the cores whose wasm exports take
+// bytes (C++: engines/cpp-wasm/wasm/replicant_wasm.cc; Rust: engines/rust-wasm/wasm/src/lib.rs,
+// the rc_* exports). The convention is the same in both: rc_input(n) hands out an n-byte input
+// buffer, the call reads its input there, and leaves its result in an output buffer whose
+// address rc_output() returns and whose length the call returns.
+//
+// Events are ASCII almost always, so the input is first reserved at one byte per UTF-16 unit
+// and encoded straight into the module's memory (no intermediate Uint8Array); only text that
+// does not fit (non-ASCII) is reserved again at the UTF-8 worst case.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export interface LinearMemoryExports {
+  /** the module's memory as bytes, re-read on every call: memory may have grown */
+  heap(): Uint8Array;
+  /** an input buffer of at least `length` bytes (its address), or 0 when memory ran out */
+  reserve(length: number): number;
+}
+
+/** Writes `text` as UTF-8 into the module's input buffer; returns its length in bytes, or -1
+ * when the module could not reserve the buffer. */
+export function writeText(m: LinearMemoryExports, text: string): number {
+  let capacity = text.length;
+  for (;;) {
+    const ptr = m.reserve(capacity);
+    if (!ptr) return -1;
+    const { read, written } = encoder.encodeInto(text, m.heap().subarray(ptr, ptr + capacity));
+    if (read === text.length) return written;
+    capacity = text.length * 3; // every UTF-16 unit fits in 3 UTF-8 bytes
+  }
+}
+
+/** The `length` bytes at `ptr` as text. */
+export function readText(m: LinearMemoryExports, ptr: number, length: number): string {
+  return decoder.decode(m.heap().subarray(ptr, ptr + length));
+}
