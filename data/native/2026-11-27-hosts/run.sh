@@ -16,10 +16,5 @@ for e in "${engines[@]}"; do
     --preset scaled --repetitions 1 2>&1 | grep -v '^$' | tail -40
   echo "=== $e test.sh exit ${PIPESTATUS[0]}"
   echo "=== $e end $(date -u +%T) $(cat /proc/loadavg)"
-  # What the clean-up left (test.sh fails on its own tag's leftovers; this looks for any).
-  echo "--- left behind: namespaces [$(ip netns list | grep -c '^rb[0-9]*-' || true)]" \
-    "links [$(ip -br link | grep -c '^rb[0-9]*c' || true)]" \
-    "groups [$(ls -d /sys/fs/cgroup/*/replicant-hosts-* /sys/fs/cgroup/replicant-hosts-* 2>/dev/null | wc -l)]" \
-    "processes [$(pgrep -fc '/tmp/replicant-hosts-' || true)]" \
-    "scratch dirs [$(ls -d /tmp/replicant-hosts-* 2>/dev/null | wc -l)]"
+  bash bench/hosts/leftovers.sh
 done
