@@ -28,7 +28,7 @@ describe('the candidate card section of docs/fidelity.md', () => {
     const md = readFileSync(root('docs/fidelity.md'), 'utf8');
     expect(md).toContain(`with model card ${DEFAULT_CARD.version}, the Lab's default`);
     expect(md).toContain(`## Card ${DEFAULT_CARD.version} against the previous default 1.7.0`);
-    expect(md).toContain("Go's idle-time workers check for work, and the memory limit keeps headroom");
+    expect(md).toContain('**An idle-time worker gives its core back at its next check for work**');
     expect(md).toContain('## Card 1.7.0 against its previous default 1.6.0');
     expect(md).toContain('| fig8a-java-b-5gib-8vcpu-max-throughput-slo | 17 Kops/s |');
     expect(md).toContain('## Card 1.6.0 against its previous default 1.3.0');
