@@ -119,11 +119,13 @@ export class NativeCluster {
     return cluster;
   }
 
-  /** Cuts (or with false heals) every peer message into node id; needs `peerProxies`. */
-  async cutInbound(id: number, cut = true): Promise<void> {
+  /** Cuts (or with false heals) every peer message into node id; needs `peerProxies`. Resolves
+   * with when the cut took effect (the proxies' process stamps it: a clock read before the call
+   * is early by however late that process runs). */
+  async cutInbound(id: number, cut = true): Promise<number> {
     const proxy = this.proxies[id];
     if (!proxy) throw new Error('cutInbound needs a cluster started with peerProxies');
-    await (cut ? proxy.cut() : proxy.heal());
+    return cut ? proxy.cut() : proxy.heal();
   }
 
   /** Resets every peer connection into node id: what the senders had queued is lost, as with a
