@@ -138,6 +138,13 @@ export function faultTargets(n: number, down: ReadonlySet<number>, starting: Rea
   return [...Array(n).keys()].filter((i) => !down.has(i));
 }
 
+/** How long a killed node stays down: the drawn delay, and a killed leader at least until its
+ * recovery window has passed — the issue judges the survivors, and a server starting on the same
+ * cores (a JVM: seconds) is not one of them. */
+export function restartDelayMs(drawn_ms: number, kill: { at_ms: number; was_leader: boolean }, now_ms: number): number {
+  return kill.was_leader ? Math.max(drawn_ms, kill.at_ms + RATE_RECOVERY_MS + RATE_WINDOW_MS - now_ms) : drawn_ms;
+}
+
 export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const log = o.log ?? (() => {});
   const dice = new Dice(o.seed);
@@ -277,9 +284,7 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
         if (o.faults.includes('restart')) {
           const ms = 300 + dice.int(1000);
           rec.duration_ms = ms;
-          // a killed leader stays down until its recovery window has passed: the issue judges the
-          // survivors, and a server starting on the same cores (a JVM: seconds) is not them
-          await sleep(rec.was_leader ? Math.max(ms, rec.at_ms + RATE_RECOVERY_MS + RATE_WINDOW_MS - (performance.now() - t0)) : ms);
+          await sleep(restartDelayMs(ms, rec, performance.now() - t0));
           log(`  ${Math.round(performance.now() - t0)} ms: restart n${node} (${o.durability === 'log' ? 'from its data dir' : 'empty: durability none'})`);
           const restart: FaultRecord = { at_ms: Math.round(performance.now() - t0), kind: 'restart', node, was_leader: false, served_again_ms: null, ready_ms: null };
           faults.push(restart);
