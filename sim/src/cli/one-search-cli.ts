@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fidelityKnobs } from '../fidelity/specs.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
-import { measurementSearchSpec } from '../run/measurement.ts';
+import { PAPER_METHOD, measurementSearchSpec } from '../run/measurement.ts';
 import { searchSlo } from '../search/slo.ts';
 import { ONE_SEARCH_USAGE, cardWithSettings, parseOneSearchArgs } from './one-search-args.ts';
 
@@ -34,6 +34,7 @@ function main(argv: string[]): void {
       vcpus: a.vcpus,
       card: card.version,
       set: Object.fromEntries(a.set),
+      client_threads: a.client_threads ?? PAPER_METHOD.client_threads,
       max_kops_at_slo: r.max_ops_per_s_at_slo === null ? null : round(r.max_ops_per_s_at_slo / 1000),
       leader_cpu_utilization_pct: round(r.leader_cpu_utilization_at_max === null ? null : r.leader_cpu_utilization_at_max * 100, 1),
       deciding_event: r.deciding_event ?? null,
