@@ -12,7 +12,7 @@ Issue 10 asks for Fig 7's 4-vCPU point (Java A, 32 GiB: 7 Kops/s at 38 % leader 
 16-vCPU point (m5.4xlarge: 29 Kops/s) within ±20 %, by a mechanism, not a fit, leaving the 8-vCPU
 points where they are. The model gives 9.45 Kops/s (+35 %) and 19.4 (-33 %). Each figure below is
 one cold SLO search with the spec this table uses for the point (sim/src/fidelity/specs.ts; the
-table's sweeps warm-start and give the same 9.447 and 19.444), card 1.7.1 (its Java parameters are
+table's sweeps, warm-started, give 9.447 and 19.444), card 1.7.1 (its Java parameters are
 card 1.7.0's) with the one change named, run as
 \`npm --workspace @replicant/sim run one-search -- --engine java --card ../data/models/1.7.1.json --gib G --vcpus N [--set KEY=VALUE]...\`
 (the card path is relative to sim/). Each search took 12 to 95 s wall and 2.3 to 6.5 CPU-s, at a
