@@ -328,7 +328,7 @@ export class Simulation {
     return true;
   }
 
-  private stepAhead(to: SimNode, from: number, o: { type: string; payload: string | FastMsg; bytes: number; update: boolean }, at_us: number): void {
+  private stepAhead(to: SimNode, from: number, o: { type: string; payload: Extract<NodeOutput, { kind: 'send' }>['payload']; bytes: number; update: boolean }, at_us: number): void {
     const a = this.ahead;
     const now = this.now;
     a.busy = true;
