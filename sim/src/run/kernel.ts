@@ -15,7 +15,7 @@ import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
 import { allocCosts } from '../models/alloc.ts';
 import { cpuCosts, makeRuntime } from '../models/node-model.ts';
-import { acceptResponseBytes, EngineHost, FastHost, newFastCluster, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
+import { acceptResponseBytes, EngineHost, FastHost, newFastCluster, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
 import { BLADE_ELECTION_BATCH, BLADE_REPAIR_BATCH, bladeOn } from '../models/mitigation.ts';
 import { MitigationSandbox } from './mitigation-sandbox.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
@@ -30,6 +30,7 @@ import { recordBytes, runResult } from './run-result.ts';
 import { CancelledError, type RunHooks } from './hooks.ts';
 
 const MAX_EVENTS = 2_000_000_000;
+type SendPayload = Extract<NodeOutput, { kind: 'send' }>['payload'];
 // Timer events carry nothing but their name: one object each, shared (hosts only read events).
 const COMMIT_TIMER: NodeEvent = { kind: 'timer', timer: 'commit' };
 const ELECTION_TIMER: NodeEvent = { kind: 'timer', timer: 'election' };
@@ -328,7 +329,7 @@ export class Simulation {
     return true;
   }
 
-  private stepAhead(to: SimNode, from: number, o: { type: string; payload: Extract<NodeOutput, { kind: 'send' }>['payload']; bytes: number; update: boolean }, at_us: number): void {
+  private stepAhead(to: SimNode, from: number, o: { type: string; payload: SendPayload; bytes: number; update: boolean }, at_us: number): void {
     const a = this.ahead;
     const now = this.now;
     a.busy = true;
@@ -350,7 +351,7 @@ export class Simulation {
 
   /** The follower's step for an accept request, its answer known (acceptResponseBytes): what
    * stepAt would do with the host's one send, without the host. */
-  private acceptAhead(to: SimNode, from: number, payload: string | FastMsg, bytes: number, update: boolean, at_us: number): void {
+  private acceptAhead(to: SimNode, from: number, payload: SendPayload, bytes: number, update: boolean, at_us: number): void {
     const tm = this.ahead.timing;
     const response_bytes = acceptResponseBytes(this.sizes);
     if (!stepAcceptRequest(to, bytes, update, response_bytes, at_us, this.clients.loading, this.bucket_us, tm)) {
