@@ -38,8 +38,9 @@ for (const engine of ENGINES) {
         }
         // only the verb itself is the hook's: a longer one is a client command, and a bad one
         expect(await operator.raw(1, 'reset-peers 0')).toBe('bad command');
-        // the connection is still usable after every error
-        expect(await operator.raw(1, 'get before')).toMatch(/^(the-value|leader is 0)$/);
+        // the connection is still usable after every error (any answer of the client protocol:
+        // node 1 may lead, follow, or be standing for election on a loaded machine)
+        expect(await operator.raw(1, 'get before')).toMatch(/^(the-value|leader is 0|retry)$/);
 
         const before = readFileSync(cluster.logPath(1), 'utf8').split('\n').length;
         expect(await operator.raw(1, 'reset-peer 0')).toBe('reset peer 0');

@@ -36,7 +36,7 @@ import { HistoryLoad } from './history-client.ts';
 import { StatusReader, parseStampedStatusLines, residentParts } from './node-status.ts';
 import { leaderAfterLastElection } from './current-leader.ts';
 import { SETTLE_MS, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
-import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
+import { describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
 import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type ResetCatchUp } from './catch-up-timing.ts';
 import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
 
@@ -67,6 +67,11 @@ const CATCH_UP_REGRESSION_MS = 5000;
  * entry since the reset. */
 const HELD_BOUND = 16_384 + 4096;
 const MiB = 1 << 20;
+/** Keys every worker of the memory run reads and writes. Two thirds of its operations go to
+ * them, and the checker's time grows faster than a key's history: with the peers connected
+ * directly a 180 s cpp,rust,java run served 2.16 million operations, about 180,000 per key over
+ * 8 keys, and a part's check timed out (verdict unknown; docs/reliability.md, sixth series). */
+const MEMORY_RUN_SHARED_KEYS = 64;
 /** Keys of its own each worker of the memory run writes in turn (8 workers: 512 keys). */
 const OWN_KEYS = 64;
 /** The same bound the stall test holds a node to (docs/protocol.md, "Limits"). */
@@ -151,7 +156,7 @@ for (const engines of mixes) {
       try {
         const first = await settledLeader(readers);
         // a fixed key set: the store stops growing after the first round, so a plateau can show
-        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: SHARED_KEYS, ownKeys: OWN_KEYS });
+        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: MEMORY_RUN_SHARED_KEYS, ownKeys: OWN_KEYS });
         await sleep(3000); // warm-up: buffers and heaps reach their working size
         let leader = await settledLeader(readers);
         const pids = cluster.processes.map((p) => p!.pid!);
@@ -236,7 +241,7 @@ for (const engines of mixes) {
           writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets, catchUps }));
         }
         // (the writes to the workers' own keys are not read back here: the first test does that)
-        const { verdict } = await readBackAndCheck(load, SHARED_KEYS, false);
+        const { verdict } = await readBackAndCheck(load, MEMORY_RUN_SHARED_KEYS, false);
         const ops = load.history.length;
         const ok = load.acknowledged.length;
         console.log(`resets ${engines.join(',')}: ${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`);
