@@ -77,7 +77,7 @@ describe('nemesis', () => {
       const back = r.faults.find((f) => f.kind === 'restart' && f.node === k.node && f.at_ms > k.at_ms);
       if (back) expect(back.at_ms).toBeGreaterThanOrEqual(k.at_ms + RATE_RECOVERY_MS + RATE_WINDOW_MS);
     }
-    for (const k of r.leader_kills) if (k.post_rate_per_s !== null) expect(k.new_leader).not.toBeNull();
+    for (const k of r.leader_kills) if (k.post_rate_per_s) expect(k.new_leader).not.toBeNull();
     expectSafe(r);
   });
 

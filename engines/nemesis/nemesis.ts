@@ -284,7 +284,9 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
         if (o.faults.includes('restart')) {
           const ms = 300 + dice.int(1000);
           rec.duration_ms = ms;
-          await sleep(restartDelayMs(ms, rec, performance.now() - t0));
+          // timers may fire a little early, and a restart a millisecond inside the window would
+          // leave the rate unjudged: wait until the delay is really over
+          for (let wait = restartDelayMs(ms, rec, performance.now() - t0); wait > 0; wait = restartDelayMs(0, rec, performance.now() - t0)) await sleep(wait);
           log(`  ${Math.round(performance.now() - t0)} ms: restart n${node} (${o.durability === 'log' ? 'from its data dir' : 'empty: durability none'})`);
           const restart: FaultRecord = { at_ms: Math.round(performance.now() - t0), kind: 'restart', node, was_leader: false, served_again_ms: null, ready_ms: null };
           faults.push(restart);
