@@ -1,6 +1,6 @@
 // The binary step's encoding (binary-codec.ts, docs/protocol.md "Binary step"): canonical JSON
 // and the binary form carry the same values, a send's wire size is computed without writing
-// its JSON, and bad bytes are clear errors — in the codec and in a real core (Rust's wasm build).
+// its JSON, and bad bytes are clear errors — in the codec and in the real cores that have the binary step (their wasm builds).
 import { describe, expect, it } from 'vitest';
 import {
   BinaryCodecError, ByteReader, ByteWriter, effectsJsonLines, eventBinaryOf, eventJsonOf, EVENT_JSON, messageJson, readSendFacts,
@@ -75,9 +75,9 @@ describe('the binary encoding', () => {
   });
 });
 
-describe("a core's binary step (Rust)", () => {
-  it('answers bad bytes with bad_event, loses nothing, and steps on', async () => {
-    const engine = await wasmNodeEngine('rust');
+describe("a core's binary step", () => {
+  it.each(['rust', 'cpp', 'go'] as const)('%s answers bad bytes with bad_event, loses nothing, and steps on', async (name) => {
+    const engine = await wasmNodeEngine(name);
     const node = engine.createNode({ id: 0, num_peers: 1, seed: 1, trace: false });
     const put = (i: number) => `{"type":"client","client_id":1,"request_id":${i},"line":"put k v${i}"}`;
     const json = engine.createNode({ id: 0, num_peers: 1, seed: 1, trace: false });

@@ -1,7 +1,8 @@
 // The exact host through the engines' binary step (docs/protocol.md, "Binary step") against
 // the same host on canonical JSON: the same spec and seed must give the same run, byte for
-// byte — sizes on the wire, puts, replies and all. Rust has the binary step; Go, in the mixed
-// cluster, does not, so binary messages reach a JSON peer and JSON messages a binary one.
+// byte — sizes on the wire, puts, replies and all. In the mixed cluster Go's binary step is
+// taken away, so binary messages reach a JSON peer and JSON messages a binary one (as with
+// Java, which has no binary step yet).
 import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
 import type { EngineName } from '@replicant/engines/loader/catalogue';
@@ -18,9 +19,10 @@ const spec = (engines: EngineName[]): RunSpec => ({
 });
 
 /** The real engines, counting their binary steps, or with the binary step taken away. */
-function engines(base: (name: EngineName) => SyncEngine, binary: boolean, counter: { binarySteps: number }) {
+function engines(base: (name: EngineName) => SyncEngine, binaryOn: readonly EngineName[], counter: { binarySteps: number }) {
   return (name: EngineName): SyncEngine => {
     const e = base(name);
+    const binary = binaryOn.includes(name);
     return {
       ...e,
       createNode(config) {
@@ -43,13 +45,19 @@ function engines(base: (name: EngineName) => SyncEngine, binary: boolean, counte
 }
 
 describe('the exact host on the binary step', () => {
-  for (const cluster of [['rust', 'rust', 'rust'], ['rust', 'go', 'rust']] as EngineName[][]) {
-    it(`gives the run JSON gives (${cluster.join(', ')})`, async () => {
+  const cases: [EngineName[], EngineName[]][] = [
+    [['rust', 'rust', 'rust'], ['rust']],
+    [['cpp', 'cpp', 'cpp'], ['cpp']],
+    [['go', 'go', 'go'], ['go']],
+    [['rust', 'go', 'cpp'], ['rust', 'cpp']],
+  ];
+  for (const [cluster, binaryOn] of cases) {
+    it(`gives the run JSON gives (${cluster.join(', ')}; binary: ${binaryOn.join(', ')})`, async () => {
       const base = await provider(cluster);
       const counted = { binarySteps: 0 };
-      const viaBinary = JSON.stringify(simulate(spec(cluster), engines(base, true, counted)));
+      const viaBinary = JSON.stringify(simulate(spec(cluster), engines(base, binaryOn, counted)));
       expect(counted.binarySteps).toBeGreaterThan(2000); // the binary path really ran
-      const viaJson = JSON.stringify(simulate(spec(cluster), engines(base, false, { binarySteps: 0 })));
+      const viaJson = JSON.stringify(simulate(spec(cluster), engines(base, [], { binarySteps: 0 })));
       expect(viaBinary).toBe(viaJson);
       expect(JSON.parse(viaBinary).achieved_ops_per_s).toBeGreaterThan(1900);
     });

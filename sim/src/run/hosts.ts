@@ -204,6 +204,12 @@ export function newFastCluster(elections: FastElections | null = null): FastClus
   return { leader: 0, nextIndex: 1, gle: 0, executedAtHeartbeat: 0, elections };
 }
 
+/** A fast-mode node's whole answer to an accept request: an accept response of this size to
+ * its sender, and no change to its own state (the kernel's stepAhead relies on both). */
+export function acceptResponseBytes(s: WireSizes): number {
+  return s.read.accept_response;
+}
+
 /** Node 0 leads from the start; followers accept; the leader commits on a majority and replies
  * in log order; heartbeats (commit requests) every commit interval. No elections, no faults.
  *
@@ -343,7 +349,7 @@ export class FastHost implements Host {
         const m = ev.payload as FastMsg;
         switch (ev.type) {
           case 'accept_request':
-            out.push({ kind: 'send', to: ev.from, type: 'accept_response', payload: m, bytes: s.read.accept_response, update: false });
+            out.push({ kind: 'send', to: ev.from, type: 'accept_response', payload: m, bytes: acceptResponseBytes(s), update: false });
             return out;
           case 'commit_request':
             if (this.cluster.elections) return this.onCommitRequest(ev.from, m);

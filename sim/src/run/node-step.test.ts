@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from '../models/cpu.ts';
 import { ManualMemory, type RuntimeModel } from '../models/runtime.ts';
-import { FastHost, type NodeEvent } from './hosts.ts';
-import { isUpdate, opEntering, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { acceptResponseBytes, FastHost, type NodeEvent } from './hosts.ts';
+import { isUpdate, opEntering, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import { wireSizes } from './sizes.ts';
 
 const sizes = wireSizes(23, 500);
@@ -47,6 +47,42 @@ describe('stepNode', () => {
     stepNode(n, put, 0, false, null, 1e6, tm);
     stepNode(n, { ...put, request_id: 2, op: 'read' }, 0, false, null, 1e6, tm);
     expect(updates).toBe(1);
+  });
+});
+
+describe('stepAcceptRequest', () => {
+  it("takes a follower's accept step as stepNode does: the same answer, CPU, allocation and heap samples", () => {
+    const plain = node(1);
+    const known = node(1);
+    const updates: number[] = [0, 0];
+    plain.runtime = Object.assign(new ManualMemory(1, 2, 0.5), { onUpdate: () => void updates[0]!++ });
+    known.runtime = Object.assign(new ManualMemory(1, 2, 0.5), { onUpdate: () => void updates[1]!++ });
+    const c = { ...cpu, per_kib_us: 0.7 };
+    const a = { ...alloc, allocs_per_event: 3 };
+    for (const n of [plain, known]) Object.assign(n, { cpu: c, alloc: a });
+    const tmPlain: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    const tmKnown: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    // back to back, so the cores and the mutex queue up
+    for (let i = 0; i < 40; i++) {
+      const update = i % 3 !== 0;
+      const bytes = update ? sizes.update.accept_request : sizes.read.accept_request;
+      const at = 100 + i * 2.5;
+      const accept: NodeEvent = { kind: 'message', from: 0, type: 'accept_request', payload: { index: i + 1, op: update ? 'update' : 'read' }, bytes, update };
+      const out = stepNode(plain, accept, at, false, null, 10, tmPlain)!;
+      expect(out).toEqual([{ kind: 'send', to: 0, type: 'accept_response', payload: accept.payload, bytes: acceptResponseBytes(sizes), update: false }]);
+      expect(stepAcceptRequest(known, bytes, update, acceptResponseBytes(sizes), at, false, 10, tmKnown)).toBe(true);
+      expect(tmKnown).toEqual(tmPlain);
+    }
+    for (const k of ['opsEntered', 'allocatedBytes', 'heapSamples'] as const) expect(known[k]).toEqual(plain[k]);
+    expect(known.pool.usage.busy).toEqual(plain.pool.usage.busy);
+    expect(updates[1]).toBe(updates[0]);
+    expect(updates[0]).toBeGreaterThan(0);
+  });
+
+  it('a process over its memory limit takes no step', () => {
+    const n = node(1, new ManualMemory(3, 2, 0));
+    expect(stepAcceptRequest(n, 100, true, 50, 0, false, 1e6, { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 })).toBe(false);
+    expect(n.opsEntered).toBe(0);
   });
 });
 

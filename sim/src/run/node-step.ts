@@ -97,18 +97,42 @@ export function stepNode(n: SimNode, ev: NodeEvent, now_us: number, loading: boo
       else post += w;
     }
   }
+  placeStep(n, now_us, pre, post, serialWrite, loading ? null : opEntering(ev, out), isUpdate(ev), bucket_us, timing);
+  return out;
+}
+
+/**
+ * Fast mode: a follower's step for its leader's accept request, whose one effect (the accept
+ * response of `response_bytes`, FastHost.acceptResponseBytes) is known without the host: the
+ * same models and the same arithmetic as stepNode, without an event or an output array (two
+ * such steps per operation). Returns false when the runtime finds the process killed.
+ */
+export function stepAcceptRequest(n: SimNode, request_bytes: number, update: boolean, response_bytes: number, now_us: number, loading: boolean, bucket_us: number, timing: StepTiming): boolean {
+  n.runtime.advance(now_us);
+  if (n.runtime.oom_at_us !== null) return false;
+  const c = n.cpu;
+  const pre = c.in_us + (c.per_kib_us * request_bytes) / 1024;
+  const post = c.out_us + (c.per_kib_us * response_bytes) / 1024;
+  placeStep(n, now_us, pre, post, 0, loading ? null : update ? FOLLOWER_UPDATE : FOLLOWER_READ, update, bucket_us, timing);
+  return true;
+}
+
+/** The step's allocation, runtime charge and CPU: its parallel work (`pre` before the core
+ * step, `post` after it) on a core, the core step (and an ordered log's `serialWrite`) on the
+ * Log mutex; fills `timing` and the node's heap sample. */
+function placeStep(n: SimNode, now_us: number, pre: number, post: number, serialWrite: number, entering: { readonly role: Role; readonly op: OpKind } | null, update: boolean, bucket_us: number, timing: StepTiming): void {
+  const c = n.cpu;
   // Allocation: a node allocates an operation's bytes (card: per role and kind, measured on
   // the native engines, everything the operation costs that node included) once, where the
   // operation enters its log; every event pays the allocator per allocation. The runtime may
   // answer with extra CPU for this event (Go assists, allocator work) and may start a collection.
   // The exact mode's load phase only gives the engines their scaled-down keys; the memory
   // model already holds every modelled record, so loading allocates nothing here.
-  const entering = loading ? null : opEntering(ev, out);
   const allocated = entering ? opBytes(n.alloc, entering.role, entering.op) : 0;
   if (entering) n.opsEntered++;
   n.allocatedBytes += allocated;
   post += n.runtime.charge(now_us, allocated, n.alloc.allocs_per_event);
-  if (n.runtime.onUpdate && isUpdate(ev)) n.runtime.onUpdate();
+  if (update && n.runtime.onUpdate) n.runtime.onUpdate();
   // The event's work is one piece on a core (a thread waiting for the mutex gives its core
   // back, so the wait is not on the core); the serialized part waits for the mutex; the
   // effects leave when both the work and the serialized section are done, and not before a
@@ -119,7 +143,6 @@ export function stepNode(n: SimNode, ev: NodeEvent, now_us: number, loading: boo
   timing.ser_end_us = ser.end_us;
   timing.send_at_us = Math.max(core.end_us, ser.end_us + post, n.runtime.assistParkedUntil_us?.() ?? 0);
   n.heapSamples[Math.floor(ser.start_us / bucket_us)] = n.runtime.heapBytes();
-  return out;
 }
 
 /** The operation this event brings into the node's log, if any: a client command the node
