@@ -76,7 +76,7 @@ describe('the binary encoding', () => {
 });
 
 describe("a core's binary step", () => {
-  it.each(['rust', 'cpp', 'go'] as const)('%s answers bad bytes with bad_event, loses nothing, and steps on', async (name) => {
+  it.each(['rust', 'cpp', 'go', 'java'] as const)('%s answers bad bytes with bad_event, loses nothing, and steps on', async (name) => {
     const engine = await wasmNodeEngine(name);
     const node = engine.createNode({ id: 0, num_peers: 1, seed: 1, trace: false });
     const put = (i: number) => `{"type":"client","client_id":1,"request_id":${i},"line":"put k v${i}"}`;

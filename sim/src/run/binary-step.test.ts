@@ -1,8 +1,7 @@
 // The exact host through the engines' binary step (docs/protocol.md, "Binary step") against
 // the same host on canonical JSON: the same spec and seed must give the same run, byte for
 // byte — sizes on the wire, puts, replies and all. In the mixed cluster Go's binary step is
-// taken away, so binary messages reach a JSON peer and JSON messages a binary one (as with
-// Java, which has no binary step yet).
+// taken away, so binary messages reach a JSON peer and JSON messages a binary one.
 import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
 import type { EngineName } from '@replicant/engines/loader/catalogue';
@@ -49,6 +48,7 @@ describe('the exact host on the binary step', () => {
     [['rust', 'rust', 'rust'], ['rust']],
     [['cpp', 'cpp', 'cpp'], ['cpp']],
     [['go', 'go', 'go'], ['go']],
+    [['java', 'java', 'java'], ['java']],
     [['rust', 'go', 'cpp'], ['rust', 'cpp']],
   ];
   for (const [cluster, binaryOn] of cases) {
