@@ -60,6 +60,8 @@ describe("native settings with this machine's card", () => {
       'machine.node_cores': { value: 1, unit: 'cores', source: 'derived', note: '' },
       'machine.cores_per_vcpu': { value: 0.125, unit: 'cores', source: 'derived', note: '' },
       'machine.cpp.leader_core_share.a': { value: 0.7, unit: 'fraction', source: 'derived', note: '' },
+      'machine.cpp.closed_loop_leader_core_share.a': { value: 0.6, unit: 'fraction', source: 'derived', note: '' },
+      'machine.cpp.closed_loop_cpu_factor': { value: 0.5, unit: 'fraction', source: 'derived', note: '' },
     },
   };
   const setting = () => {
@@ -88,6 +90,11 @@ describe("native settings with this machine's card", () => {
     expect(nativeSearchSpec(s).base.resources).toEqual({ vcpus: 8, memory_to_data_ratio: 8 });
     expect(nativeSearchSpec(s).base.model_card).toBeUndefined();
     expect(nativeSaturationSpec(s, DEFAULT_CARD).resources).toEqual({ vcpus: 8, memory_to_data_ratio: 8 });
-    expect(nativeSaturationSpec(s, card).resources).toEqual({ vcpus: 0.7, memory_gib: 412 / 1024 });
+    // the closed-loop saturation run gets the batched costs and their core share, the footprint too
+    const sat = nativeSaturationSpec(s, card);
+    expect(sat.resources).toEqual({ vcpus: 0.6, memory_gib: 412 / 1024 });
+    expect(sat.model_card!.parameters['cpu.cpp.in_us']!.value).toBeCloseTo(card.parameters['cpu.cpp.in_us']!.value * 0.5, 2);
+    expect(sat.model_card!.parameters['memory.cpp.non_heap_bytes']!.value).toBe(13 * 1024 * 1024);
+    expect(nativeSearchSpec(s, card).base.model_card!.parameters['cpu.cpp.in_us']!.value).toBe(card.parameters['cpu.cpp.in_us']!.value);
   });
 });

@@ -3,7 +3,7 @@
 // settings, builds the simulator's specs for the same knobs, and compares. No files, no clock.
 import { engineOfLanguage } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard, RunResult, RunSpec, SloSearchSpec } from '../api.ts';
-import { isMachineCard, machineVcpus } from '../models/machine-card.ts';
+import { closedLoopCard, isMachineCard, machineVcpus, type LoadRegime } from '../models/machine-card.ts';
 import { PAPER_METHOD, baseRunSpec, type MeasurementKnobs } from '../run/measurement.ts';
 
 /** A row of a native results file (data/schema/results.schema.json), the fields used here. */
@@ -149,8 +149,8 @@ export function nativeFigure(s: NativeSetting, metric: string): { median: number
  * "vCPUs" are paper vCPUs mapped onto a share of one core (docs/benchmarks.md): the simulator
  * gives each node that many vCPUs of the card's machine, which is the calibration gap this report
  * measures. */
-export function nativeKnobs(s: NativeSetting, card?: ModelCard): MeasurementKnobs {
-  if (card && isMachineCard(card)) return machineKnobs(s, card);
+export function nativeKnobs(s: NativeSetting, card?: ModelCard, regime: LoadRegime = 'open'): MeasurementKnobs {
+  if (card && isMachineCard(card)) return machineKnobs(s, card, regime);
   return {
     ...(card ? { model_card: card } : {}),
     workload: s.workload,
@@ -168,18 +168,20 @@ export function nativeKnobs(s: NativeSetting, card?: ModelCard): MeasurementKnob
  * it ran: each node gets the share of the shared core its quota and the CFS split allow
  * (machineVcpus), the memory limit the harness set (its note's MiB per node, else the ratio),
  * and, for the engines whose footprint is not in their heap limit, the footprint the harness
- * measured for that run as the process's memory besides its data. */
-export function machineKnobs(s: NativeSetting, card: ModelCard): MeasurementKnobs {
-  let model_card = card;
+ * measured for that run as the process's memory besides its data. A closed loop (the saturation
+ * probe) keeps the servers' queues full: it runs on the card's batched CPU costs and core share
+ * (closedLoopCard); the SLO search's open-loop probes on the unbatched ones. */
+export function machineKnobs(s: NativeSetting, card: ModelCard, regime: LoadRegime = 'open'): MeasurementKnobs {
+  let model_card = regime === 'closed' ? closedLoopCard(card, s.engine) : card;
   if (s.footprint_mib !== undefined && s.engine !== 'java') {
     const key = `memory.${s.engine}.non_heap_bytes`;
-    model_card = { ...card, parameters: { ...card.parameters, [key]: { ...card.parameters[key]!, value: Math.round(s.footprint_mib * 1024 * 1024), note: `${card.parameters[key]!.note} This setting: ${s.footprint_mib} MiB, as its native run measured.` } } };
+    model_card = { ...model_card, parameters: { ...model_card.parameters, [key]: { ...model_card.parameters[key]!, value: Math.round(s.footprint_mib * 1024 * 1024), note: `${model_card.parameters[key]!.note} This setting: ${s.footprint_mib} MiB, as its native run measured.` } } };
   }
   return {
     model_card,
     workload: s.workload,
     memory: s.limit_mib !== undefined ? { gib: s.limit_mib / 1024 } : s.memory,
-    vcpus: machineVcpus(card, s.engine, s.workload, s.vcpus),
+    vcpus: machineVcpus(card, s.engine, s.workload, s.vcpus, regime),
     records: s.records,
     slo_p99_ms: s.slo_ms,
     min_window_s: PAPER_METHOD.min_window_s,
@@ -203,7 +205,7 @@ export function nativeSearchSpec(s: NativeSetting, card?: ModelCard): SloSearchS
 
 /** The native harness's saturation probe: YCSB closed-loop, 64 threads, as fast as it goes. */
 export function nativeSaturationSpec(s: NativeSetting, card?: ModelCard): RunSpec {
-  const spec = baseRunSpec({ ...nativeKnobs(s, card), mode: 'closed' }, s.engine, PAPER_METHOD.max_ops_per_s);
+  const spec = baseRunSpec({ ...nativeKnobs(s, card, 'closed'), mode: 'closed' }, s.engine, PAPER_METHOD.max_ops_per_s);
   spec.load.duration_s = 10;
   return spec;
 }
