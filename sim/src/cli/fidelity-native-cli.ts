@@ -15,7 +15,7 @@ import { isMachineCard } from '../models/machine-card.ts';
 import { searchSlo } from '../search/slo.ts';
 import { simulate } from '../run/simulate.ts';
 import {
-  comparable, gcRunningSharePercent, median, nativeFigure, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError,
+  comparable, gcRunningSharePercent, SCORE_BAND, median, nativeFigure, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError,
   type NativeRow, type NativeSetting,
 } from '../fidelity/native.ts';
 
@@ -194,7 +194,7 @@ function summaryLine(x: Section): string {
   const sloErrs = valid.filter((l) => comparable(l.slo)).map((l) => relativeError(l.sim_slo_kops, l.slo!.median));
   const satErrs = valid.filter((l) => comparable(l.sat)).map((l) => relativeError(l.sim_sat_kops, l.sat!.median));
   const gcDiffs = valid.filter((l) => l.gc && l.sim_gc_pct !== null).map((l) => Math.abs(l.sim_gc_pct! - l.gc!.median));
-  return `Card ${x.choice.card.version} (${x.choice.label}): max throughput at the SLO within ±25 %: ${sloErrs.filter((e) => within(e, 0.25)).length} of ${sloErrs.length} scored settings; saturation within ±25 %: ${satErrs.filter((e) => within(e, 0.25)).length} of ${satErrs.length}; GC share within 10 pp: ${gcDiffs.filter((d) => d <= 10).length} of ${gcDiffs.length}. Median error at the SLO ${sloErrs.length ? pct(median(sloErrs.map((e) => e!))) : '–'}, at saturation ${satErrs.length ? pct(median(satErrs.map((e) => e!))) : '–'}.`;
+  return `Card ${x.choice.card.version} (${x.choice.label}): max throughput at the SLO within ±25 %: ${sloErrs.filter((e) => within(e, SCORE_BAND)).length} of ${sloErrs.length} scored settings; saturation within ±25 %: ${satErrs.filter((e) => within(e, SCORE_BAND)).length} of ${satErrs.length}; GC share within 10 pp: ${gcDiffs.filter((d) => d <= 10).length} of ${gcDiffs.length}. Median error at the SLO ${sloErrs.length ? pct(median(sloErrs.map((e) => e!))) : '–'}, at saturation ${satErrs.length ? pct(median(satErrs.map((e) => e!))) : '–'}.`;
 }
 
 // How far off, per engine: the factor by which native saturation falls short of the simulated

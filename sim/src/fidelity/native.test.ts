@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelCard } from '../api.ts';
 import { DEFAULT_CARD } from '../models/card.ts';
-import { comparable, limitOfNote, nativeFigure, nativeKnobs, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError, type NativeRow } from './native.ts';
+import { comparable, limitOfNote, scoredQualifier, nativeFigure, nativeKnobs, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError, type NativeRow } from './native.ts';
 
 const note = (dur: string) => `scaled run: ${dur}; 5000 records; 1024 MiB/node via GOMEMLIMIT`;
 function rows(id: string, language: string, dur: string, slo: number, sat: number, qualifier = 'exact', spread?: { min: number; max: number }): NativeRow[] {
@@ -47,6 +47,16 @@ describe('native settings for the simulator', () => {
     expect(comparable({ qualifiers: ['exact', 'upper_bound'] })).toBe(false);
     expect(comparable({ qualifiers: ['lower_bound'] })).toBe(false);
     expect(comparable(null)).toBe(false);
+  });
+
+  it('scores a search that ran out of probes only when its bracket is narrower than the ±25 % band', () => {
+    const note = (gap: number) => `scaled run; 8 vCPUs; the search ran out of probes (--max-probes 7) between 6298 ops/s met and 7479 ops/s missed, a bracket of ${gap} % (tolerance 10 %)`;
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: note(15.8) })).toBe('approx');
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: note(93.7) })).toBe('lower_bound');
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: note(15.8), repetitions: 3 })).toBe('lower_bound');
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: 'the search stopped at a disturbed probe of 1600 ops/s' })).toBe('lower_bound');
+    expect(scoredQualifier({ qualifier: 'upper_bound', note: note(5) })).toBe('upper_bound');
+    expect(scoredQualifier({})).toBe('exact');
   });
 });
 

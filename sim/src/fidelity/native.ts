@@ -52,6 +52,21 @@ export function limitOfNote(note: string): { limit_mib?: number; footprint_mib?:
   return { ...(limit > 0 ? { limit_mib: limit } : {}), ...(footprint > 0 ? { footprint_mib: footprint } : {}) };
 }
 
+/** The report scores a prediction within ±25 % of the native value (fidelity-native-cli). */
+export const SCORE_BAND = 0.25;
+
+/** A row's qualifier as the report reads it. A search that ran out of probes leaves its answer a
+ * lower bound (bench/src/results.ts openBracket); when its bracket is narrower than the band a
+ * prediction is scored in, the answer is read as approximate, since the true rate lies within
+ * that band above it. A wider bracket (a 3-probe search stopped at 1.6 of 25 Kops/s) stays a
+ * lower bound, shown but not scored. Only a single repetition's note names its own bracket. */
+export function scoredQualifier(r: Pick<NativeRow, 'qualifier' | 'note' | 'repetitions'>): string {
+  const q = r.qualifier ?? 'exact';
+  if (q !== 'lower_bound' || (r.repetitions ?? 1) > 1) return q;
+  const gap = Number(/ran out of probes .*? missed, a bracket of ([\d.]+) %/.exec(r.note ?? '')?.[1]);
+  return gap > 0 && gap / 100 <= SCORE_BAND ? 'approx' : q;
+}
+
 export interface Skipped {
   source: string;
   id: string;
@@ -118,7 +133,7 @@ export function nativeSettings(files: { source: string; rows: NativeRow[] }[]): 
       }
       if (typeof r.value !== 'number' || !Number.isFinite(r.value)) continue;
       const list = s.metrics.get(r.metric) ?? [];
-      list.push({ value: r.value, min: r.spread?.min ?? r.value, max: r.spread?.max ?? r.value, qualifier: r.qualifier ?? 'exact' });
+      list.push({ value: r.value, min: r.spread?.min ?? r.value, max: r.spread?.max ?? r.value, qualifier: scoredQualifier(r) });
       s.metrics.set(r.metric, list);
     }
   }
