@@ -49,6 +49,18 @@ describe('native settings for the simulator', () => {
     expect(comparable(null)).toBe(false);
   });
 
+  it('takes the files that measured a number over those that only bounded it', () => {
+    const row = (source: string, value: number, qualifier: string) => ({ source, rows: [
+      { id: 'rust-b-r8-8vcpu-slo-p99-latency', language: 'Rust', workload: 'B', memory_gib: null, memory_data_ratio: 8, vcpus: 8, metric: 'slo_p99_latency', value: 50, note: '100000 records' },
+      { id: 'rust-b-r8-8vcpu-max-throughput-slo', language: 'Rust', workload: 'B', memory_gib: null, memory_data_ratio: 8, vcpus: 8, metric: 'max_throughput_slo', value, qualifier, note: '100000 records' },
+    ] });
+    const mixed = nativeSettings([row('full', 14.552, 'approx'), row('three-probe', 1.56, 'lower_bound')]).settings[0]!;
+    expect(nativeFigure(mixed, 'max_throughput_slo')).toMatchObject({ median: 14.552, n: 1, qualifiers: ['approx'] });
+    const bounds = nativeSettings([row('a', 2, 'lower_bound'), row('b', 1.5, 'lower_bound')]).settings[0]!;
+    expect(nativeFigure(bounds, 'max_throughput_slo')).toMatchObject({ median: 1.75, n: 2, qualifiers: ['lower_bound'] });
+    expect(comparable(nativeFigure(bounds, 'max_throughput_slo'))).toBe(false);
+  });
+
   it('scores a search that ran out of probes only when its bracket is narrower than the ±25 % band', () => {
     const note = (gap: number) => `scaled run; 8 vCPUs; the search ran out of probes (--max-probes 7) between 6298 ops/s met and 7479 ops/s missed, a bracket of ${gap} % (tolerance 10 %)`;
     expect(scoredQualifier({ qualifier: 'lower_bound', note: note(15.8) })).toBe('approx');

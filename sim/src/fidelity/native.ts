@@ -146,10 +146,16 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** A native metric over every file that measured it: median of the values, the widest min–max. */
+const isNumber = (q: string) => q === 'exact' || q === 'approx';
+
+/** A native metric over every file that measured it: median of the values, the widest min–max.
+ * Where some files measured it as a number and others only bounded it (a 3-probe search's "≥ 1.6"
+ * beside a full search's 14.6), the figure is of the numbers: a bound beside them says less. */
 export function nativeFigure(s: NativeSetting, metric: string): { median: number; min: number; max: number; n: number; qualifiers: string[] } | null {
-  const xs = s.metrics.get(metric);
-  if (!xs || !xs.length) return null;
+  const all = s.metrics.get(metric);
+  if (!all || !all.length) return null;
+  const numbers = all.filter((x) => isNumber(x.qualifier));
+  const xs = numbers.length ? numbers : all;
   return {
     median: median(xs.map((x) => x.value)),
     min: Math.min(...xs.map((x) => x.min)),
@@ -250,5 +256,5 @@ export function relativeError(predicted: number | null, native: number | null): 
 /** A native value within the harness's reach: a lower bound (search stopped under a disturbed
  * miss) or an upper bound ("< 0.1": even the minimum missed) cannot be an error's reference. */
 export function comparable(fig: { qualifiers: string[] } | null): boolean {
-  return !!fig && fig.qualifiers.every((q) => q === 'exact' || q === 'approx');
+  return !!fig && fig.qualifiers.every(isNumber);
 }
