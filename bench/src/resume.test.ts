@@ -30,8 +30,9 @@ describe('finishedEarlier', () => {
     const done = finishedEarlier(dir, settings, command);
     expect([...done.keys()]).toEqual(['cpp-b-r8-8vcpu-rep1', 'go-b-r8-8vcpu-rep1']);
     expect(done.get('cpp-b-r8-8vcpu-rep1')!.probes).toHaveLength(1);
-    // --dry-run does not change what the run measures
+    // --dry-run does not change what the run measures, nor does the order of the flags
     expect(finishedEarlier(dir, settings, `${command} --dry-run`).size).toBe(2);
+    expect(finishedEarlier(dir, settings, 'npm run bench -- --preset smoke --out x --ratio 8,2 --workload b --engine cpp,go').size).toBe(2);
   });
 
   it('starts afresh in a new or empty folder', () => {

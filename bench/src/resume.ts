@@ -11,9 +11,15 @@ import { readDetails } from './rederive.ts';
 
 export class ResumeError extends Error {}
 
-/** The command a run records, without the flags that do not change what it measures. */
+/** The command a run records as its flags with their values, in any order, without the flags
+ * that do not change what it measures. */
 function sameRun(command: string): string {
-  return command.split(/\s+/).filter((a) => a && a !== '--dry-run').join(' ');
+  const groups: string[] = [];
+  for (const a of command.replace(/^npm run bench --\s*/, '').split(/\s+/).filter(Boolean)) {
+    if (a.startsWith('--') || !groups.length) groups.push(a);
+    else groups[groups.length - 1] += ` ${a}`;
+  }
+  return groups.filter((g) => g !== '--dry-run').sort().join(' ');
 }
 
 /**
