@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { CpuPool } from '../models/cpu.ts';
 import { ManualMemory, type RuntimeModel } from '../models/runtime.ts';
 import { acceptResponseBytes, FastHost, type NodeEvent } from './hosts.ts';
-import { isUpdate, opEntering, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { isUpdate, opEntering, runtimeSettings, servableOpsPerS, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { resolveSpec } from './spec.ts';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { cpuCosts } from '../models/node-model.ts';
 import { wireSizes } from './sizes.ts';
 
 const sizes = wireSizes(23, 500);
@@ -94,5 +97,41 @@ describe('opEntering', () => {
     expect(opEntering(accept, [])).toEqual({ role: 'follower', op: 'read' });
     expect(isUpdate(put)).toBe(true);
     expect(isUpdate(accept)).toBe(false);
+  });
+});
+
+describe('runtimeSettings', () => {
+  const spec = (mode: 'open' | 'closed', target_ops_per_s: number, vcpus = 1 / 3) =>
+    resolveSpec({
+      cluster: { engines: ['cpp', 'cpp', 'cpp'], seed: 1 },
+      resources: { vcpus, memory_gib: 0.11 },
+      workload: { name: 'A', read_proportion: 0.5, record_count: 100_000, value_bytes: 500, distribution: 'zipfian' },
+      load: { mode, target_ops_per_s, duration_s: 10 },
+      fidelity: 'fast',
+    }, DEFAULT_CARD);
+  const cpp = cpuCosts(DEFAULT_CARD, 'cpp');
+
+  it("sizes a closed loop's log at what the node can serve, not at the search's 200,000 ops/s ceiling", () => {
+    // was ceil(200,000 x 2 x 0.15) + 64 = 60,064 instances (54 MB at 900 B each) per node
+    const servable = (1e6 / 3) / (cpp.in_us + cpp.step_us + cpp.out_us);
+    expect(servableOpsPerS(spec('closed', 200_000), cpp)).toBeCloseTo(servable, 6);
+    expect(runtimeSettings(spec('closed', 200_000), 'cpp').log_instances).toBe(Math.ceil(servable * 2 * 0.15) + 64);
+    expect(runtimeSettings(spec('closed', 200_000), 'cpp').log_instances).toBeLessThan(60_064);
+  });
+
+  it('keeps the offered rate when the node can serve it (open loop below its bound)', () => {
+    expect(runtimeSettings(spec('open', 1000), 'cpp').log_instances).toBe(Math.ceil(1000 * 2 * 0.15) + 64);
+  });
+
+  it("takes the costs from the run's card", () => {
+    const card = structuredClone(DEFAULT_CARD);
+    for (const k of ['in_us', 'step_us', 'out_us']) card.parameters[`cpu.cpp.${k}`]!.value = 2 * (card.parameters[`cpu.cpp.${k}`]!.value as number);
+    const s = { ...spec('closed', 200_000), original: { ...spec('closed', 200_000).original, model_card: card } };
+    expect(servableOpsPerS(s, cpuCosts(card, 'cpp'))).toBeCloseTo(servableOpsPerS(spec('closed', 200_000), cpp) / 2, 6);
+    expect(runtimeSettings(s, 'cpp').log_instances).toBe(Math.ceil(servableOpsPerS(s, cpuCosts(card, 'cpp')) * 2 * 0.15) + 64);
+  });
+
+  it('caps at the Log mutex on many cores: one step per operation at least', () => {
+    expect(servableOpsPerS(spec('closed', 10_000_000, 64), cpp)).toBeCloseTo(1e6 / cpp.step_us, 6);
   });
 });

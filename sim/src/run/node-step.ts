@@ -7,7 +7,8 @@ import type { ResolvedSpec } from './spec.ts';
 import type { TimerName } from '../core/effects.ts';
 import { opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
 import type { CpuPool } from '../models/cpu.ts';
-import type { CpuCosts, NodeRuntimeSettings } from '../models/node-model.ts';
+import { cpuCosts, type CpuCosts, type NodeRuntimeSettings } from '../models/node-model.ts';
+import { DEFAULT_CARD } from '../models/card.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
 import { writeCpu_us, type DiskQueue, type StorageCosts } from '../models/storage.ts';
 import type { Host, NodeEvent, NodeOutput, OpKind } from './hosts.ts';
@@ -47,11 +48,29 @@ export interface SimNode {
   disk: DiskQueue | null;
 }
 
-/** A node's runtime model settings in a run (one definition: the run and the probe cache). The
- * log holds about two commit intervals of instances at the offered rate. */
+/**
+ * A node's runtime model settings in a run (one definition: the run and the probe cache). The
+ * log holds about two commit intervals of instances at the rate the node serves: the offered
+ * rate, but never more than the node can serve by its CPU costs (servableOpsPerS). A closed loop
+ * "offers" the search's ceiling (200,000 ops/s); sized at that, a node's log was 60,064
+ * instances, 54 MB on this machine's card, above the whole limit at ratio 2, so the simulated
+ * C++ and Rust nodes were killed at start (docs/fidelity-native.md). The costs are the run's
+ * card's (the spec's own, else the Lab's).
+ */
 export function runtimeSettings(spec: ResolvedSpec, engine: EngineName): NodeRuntimeSettings {
-  const log_instances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
+  const cpu = cpuCosts(spec.original.model_card ?? DEFAULT_CARD, engine);
+  const log_instances = Math.ceil(servableOpsPerS(spec, cpu) * 2 * (spec.commit_interval_us / 1e6)) + 64;
   return { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances };
+}
+
+/** The offered rate, capped at the most a node could serve: each operation costs it at least a
+ * receive, a core step and a reply on its vCPUs, and its steps are serialized under the Log
+ * mutex. Generous on purpose, so a rate a node can serve is never cut. */
+export function servableOpsPerS(spec: Pick<ResolvedSpec, 'target_ops_per_s' | 'vcpus'>, cpu: CpuCosts): number {
+  const perOp_us = cpu.in_us + cpu.step_us + cpu.out_us;
+  const byCores = perOp_us > 0 ? (spec.vcpus * 1e6) / perOp_us : Infinity;
+  const byLogMutex = cpu.step_us > 0 ? 1e6 / cpu.step_us : Infinity;
+  return Math.min(spec.target_ops_per_s, byCores, byLogMutex);
 }
 
 /** Where a step's effects go out: the serialized section (the core step under the Log mutex)
