@@ -14,6 +14,7 @@ import { ProgressDisplay } from './progress.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 import { summarize } from './summary.ts';
 import { detailsDirOf, rederive } from './rederive.ts';
+import { finishedEarlier } from './resume.ts';
 import { ETCD_BINARY } from './systems.ts';
 import { BENCH_DIR, checkYcsbBuilt } from './ycsb.ts';
 import { validateResults } from './validate.ts';
@@ -120,7 +121,11 @@ export function commandLine(argv: string[]): string {
 
 async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   const settings = buildPlan(o);
-  console.log(describePlan(o, settings));
+  const out = o.out_dir ? fromCaller(o.out_dir) : join(BENCH_DIR, 'runs', `${timestamp()}-${o.preset}`);
+  // an earlier run of this command into --out: its finished settings are kept, not measured again
+  const finished = finishedEarlier(out, settings, commandLine(argv));
+  console.log(describePlan(o, settings.filter((s) => !finished.has(s.id))));
+  if (finished.size) console.log(`  resuming ${relative(CALLER_CWD, out)}: ${finished.size} of ${settings.length} setting(s) finished there earlier are kept, not measured again (remove a details/<id>.jsonl to measure it again)`);
   if (o.dry_run) return 0;
   checkYcsbBuilt();
   let hosts: Hosts | null = null;
@@ -132,11 +137,10 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   const deployed = new Set<string>();
   const stale = sweepStale();
   if (stale.length) console.log(`removed ${stale.length} stale cgroup(s) of an earlier run`);
-  const out = o.out_dir ? fromCaller(o.out_dir) : join(BENCH_DIR, 'runs', `${timestamp()}-${o.preset}`);
   if (o.workload_file) o.workload_file = fromCaller(o.workload_file);
   const scratch = join(BENCH_DIR, 'runs', `scratch-${process.pid}`);
   mkdirSync(out, { recursive: true });
-  const progress = new ProgressDisplay(settings.length, estimateSeconds(o, settings));
+  const progress = new ProgressDisplay(settings.length, estimateSeconds(o, settings.filter((s) => !finished.has(s.id))));
   installCleanup(progress);
 
   const { commit, dirty } = gitCommit(REPO);
@@ -169,8 +173,21 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     return file;
   };
   const decided = new Map<string, number>();
+  // the next memory size of this system starts its search here (only from a clean answer)
+  const remember = (s: (typeof settings)[number], r: SettingResult) => {
+    if (r.best && !r.stopped_by && !r.errors.length) decided.set(warmKey(s), r.best.target_ops_per_s);
+    else decided.delete(warmKey(s));
+  };
   for (const [i, s] of settings.entries()) {
     progress.setting(i, s.id);
+    const earlier = finished.get(s.id);
+    if (earlier) {
+      results.push(earlier);
+      remember(s, earlier);
+      rows.push(...settingRows(earlier, o, relative(REPO, join(out, 'details', `${s.id}.jsonl`))));
+      progress.log(`${s.id}: finished in an earlier run of this command, kept`);
+      continue;
+    }
     if (footprintApplies(s, o)) {
       if (!footprints.has(s.system)) {
         // On hosts too it is measured here, on the controller, with the same server binaries the
@@ -194,9 +211,7 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
       keepRemoteHistograms(r, join(out, 'hdr', s.id));
     } else r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m), o.warm_start ? decided.get(warmKey(s)) : undefined);
     results.push(r);
-    // the next memory size of this system starts its search here (only from a clean answer)
-    if (r.best && !r.stopped_by && !r.errors.length) decided.set(warmKey(s), r.best.target_ops_per_s);
-    else decided.delete(warmKey(s));
+    remember(s, r);
     const detailsRel = relative(REPO, join(out, 'details', `${s.id}.jsonl`));
     mkdirSync(join(out, 'details'), { recursive: true });
     writeFileSync(join(REPO, detailsRel), detailsLines(r));

@@ -130,6 +130,20 @@ describe('settingRows', () => {
     expect(max.note).toContain('disturbed probe of 1600 ops/s');
   });
 
+  it('makes the best rate of a search that ran out of probes with its bracket open a lower bound', () => {
+    // 2026-11-27-ratio8-tail, go-b-r8 rep 1: 25,054 missed, 100 and 1,583 met, then --max-probes 3
+    const best = probe(1583, 42, true);
+    const open = { ...result(best, null), probes: [probe(25054, 1842, false), probe(100, 32, true), best] };
+    const max = settingRows(open, { ...o, tolerance: 0.1, max_probes: 3 }, 'x.jsonl').find((x) => x.metric === 'max_throughput_slo')!;
+    expect(max).toMatchObject({ value: 1.583, qualifier: 'lower_bound' });
+    expect(max.note).toContain('ran out of probes (--max-probes 3) between 1583 ops/s met and 25054 ops/s missed, a bracket of 93.7 %');
+    // a bracket within the tolerance is the search's answer; a disturbed miss above is no edge
+    const closed = { ...open, probes: [probe(1700, 80, false), probe(100, 32, true), best] };
+    expect(settingRows(closed, { ...o, tolerance: 0.1 }, 'x.jsonl').find((x) => x.metric === 'max_throughput_slo')!.qualifier).toBe('exact');
+    const noisy = { ...open, probes: [probe(1700, 80, false), probe(25054, 1842, false, true), best] };
+    expect(settingRows(noisy, { ...o, tolerance: 0.1 }, 'x.jsonl').find((x) => x.metric === 'max_throughput_slo')!.qualifier).toBe('exact');
+  });
+
   it('records a ceiling as a lower bound', () => {
     const rows = settingRows(result(probe(9000, 3, true), null, true), o, 'x.jsonl');
     expect(rows.find((r) => r.metric === 'max_throughput_slo')!.qualifier).toBe('lower_bound');

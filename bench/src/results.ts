@@ -71,6 +71,19 @@ function evidence(p: SettingResult['probes'][number]): string {
 }
 
 /** Rows of one measured setting. */
+/** The bracket a clean search left wider than the tolerance when it ran out of probes: the best
+ * met rate is then only a lower bound (2026-11-27-ratio8-tail's 3-probe searches stopped at
+ * 1.5 Kops/s met under 23 Kops/s missed and read "exact"). Null when the bracket closed. */
+export function openBracket(r: SettingResult, o: Pick<BenchOptions, 'tolerance' | 'max_probes'>): { missed_ops_per_s: number; gap: number } | null {
+  if (!r.best || r.search.ceiling_reached || r.search.stopped_by) return null;
+  const best = r.best.target_ops_per_s;
+  const missed = r.probes.filter((p) => p.kind === 'search' && !p.met && !p.disturbed && p.target_ops_per_s > best).map((p) => p.target_ops_per_s);
+  if (!missed.length) return null;
+  const hi = Math.min(...missed);
+  const gap = (hi - best) / hi; // the search's own measure (bench/src/bisect.ts)
+  return gap > o.tolerance ? { missed_ops_per_s: hi, gap } : null;
+}
+
 export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: string): ResultRow[] {
   const s = r.setting;
   const base = {
@@ -103,8 +116,11 @@ export function settingRows(r: SettingResult, o: BenchOptions, detailsPath: stri
     // No max_throughput_slo: "< 0.1" would say the system ran and missed the SLO, when other
     // tenants failed the probes (disturbed) or the system did not run at all (failed).
   } else if (r.best) {
-    add('max_throughput_slo', round(r.best.target_ops_per_s / 1000), 'Kops/s', r.search.ceiling_reached || status === 'bounded' ? 'lower_bound' : 'exact',
-      r.search.ceiling_reached ? 'the highest rate tried met the SLO' : status === 'bounded' ? `the search stopped at a disturbed probe of ${r.stopped_by!.target_ops_per_s} ops/s` : `bisection tolerance ${o.tolerance * 100} %`);
+    const open = openBracket(r, o);
+    add('max_throughput_slo', round(r.best.target_ops_per_s / 1000), 'Kops/s', r.search.ceiling_reached || status === 'bounded' || open ? 'lower_bound' : 'exact',
+      r.search.ceiling_reached ? 'the highest rate tried met the SLO' : status === 'bounded' ? `the search stopped at a disturbed probe of ${r.stopped_by!.target_ops_per_s} ops/s`
+        : open ? `the search ran out of probes (--max-probes ${o.max_probes}) between ${r.best.target_ops_per_s} ops/s met and ${open.missed_ops_per_s} ops/s missed, a bracket of ${round(open.gap * 100, 1)} % (tolerance ${o.tolerance * 100} %)`
+          : `bisection tolerance ${o.tolerance * 100} %`);
   } else if (r.floor) {
     const p99 = r.floor.p99_ms === null ? 'unbounded (failures)' : `${round(r.floor.p99_ms, 1)} ms`;
     add('max_throughput_slo', round(r.floor.target_ops_per_s / 1000), 'Kops/s', 'upper_bound', `not even ${r.floor.target_ops_per_s} ops/s met the SLO: intended p99 ${p99}`);

@@ -57,22 +57,18 @@ export function catchUpTimes(leaderLines: StampedStatus[], followerLines: Stampe
   return { referenceIndex: reference, caughtUpMs: since(caughtUp), trimmingResumedMs: since(trimmed), timerLateMs: Math.max(0, ...late) };
 }
 
-/** What the rest of the cluster and this process went through while a follower caught up. A
- * catch-up slower than a few heartbeats has had one of three causes so far, and these tell them
- * apart: an election (a node that heard no heartbeat in time stood, and a healthy leader can lose
- * its place to it: `elections`), servers held back by the machine (`clusterTimerLateMs`, every
- * node's, the third one's too: its election can depose the leader), or the peer proxies held
- * back — they carry every peer message in the reset tests (peer-proxy.ts), so while their event
- * loop stalls no node hears any other (`harnessLateMs`; they have their own process now,
- * peer-proxy-host.ts, after their loop in the test process ran up to 2.5 s late). */
+/** What the rest of the cluster went through while a follower caught up. A catch-up slower
+ * than a few heartbeats has had two causes since the peer proxies left the reset tests' message
+ * path (their event loop, stalled under load, held every peer message: docs/reliability.md,
+ * "Fifth series"), and these tell them apart: an election (a node that heard no heartbeat in
+ * time stood, and a healthy leader can lose its place to it: `elections`), or servers held back
+ * by the machine (`clusterTimerLateMs`, every node's, the third one's too: its election can
+ * depose the leader). */
 export interface ResetCatchUp extends CatchUpTimes {
   /** Elections the nodes started from the reset until both events (status `elections`). */
   elections: number;
   /** The worst timer lateness any node reported over the same lines. */
   clusterTimerLateMs: number;
-  /** The worst lateness of the peer proxies' event loop from the reset until the wait ended
-   * (loop-lag.ts, in the proxies' process). */
-  harnessLateMs: number;
 }
 
 /** Elections started and the worst timer lateness over every node's lines stamped from the reset
@@ -105,7 +101,7 @@ export function caughtUpAndTrimmed(t: CatchUpTimes): boolean {
 export function describeCatchUp(t: CatchUpTimes | ResetCatchUp): string {
   const ms = (x: number | null) => (x === null ? 'never' : `${x} ms`);
   const meanwhile =
-    'harnessLateMs' in t ? `; any node's timers up to ${t.clusterTimerLateMs} ms late, ${t.elections} elections, the peer proxies' event loop up to ${t.harnessLateMs} ms late` : '';
+    'elections' in t ? `; any node's timers up to ${t.clusterTimerLateMs} ms late, ${t.elections} elections` : '';
   return (
     `caught up ${ms(t.caughtUpMs)}, trimming resumed ${ms(t.trimmingResumedMs)} after the reset (reference index ${t.referenceIndex ?? '-'}; ` +
     `timers up to ${t.timerLateMs} ms late${meanwhile}; status lines every ${FINE_STATUS_INTERVAL_MS} ms)`

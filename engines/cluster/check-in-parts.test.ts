@@ -32,6 +32,13 @@ describe('checkInParts', () => {
     expect(() => splitByKeys(history, 9)).toThrow(/key "k0" has 10 operations/);
   });
 
+  // A 180 s reset run with the peers connected directly (stop 34): a shared key with well over
+  // 100,000 operations overflowed the stack of `push(...xs)` while the parts were grouped.
+  it('groups a key with 150,000 operations (a spread that large overflowed the stack)', () => {
+    const parts = splitByKeys(sequentialHistory(2, 75_000), CHECKER_MAX_OPERATIONS);
+    expect(parts.map((p) => p.ops.length)).toEqual([150_000, 150_000]);
+  });
+
   it('finds a stale read in any part and names it by its place in the whole history', () => {
     const history = sequentialHistory(7, 5);
     // the last read of k5 (round 4) returns the value of round 3: not linearizable

@@ -79,8 +79,9 @@ async function cutLeaderInbound(engines: EngineName[], checkQuorum: boolean) {
     expect(await waitUntil(() => acks.length >= 100, 20_000)).toBe(true);
     const cutLeader = new StatusReader(cluster.logPath(leader));
     cutLeader.mark(); // every line stamped after the cut is written after this
-    const cutAt = Date.now();
-    await cluster.cutInbound(leader);
+    // when the cut took effect, as the proxies' process answers it: a clock read before the
+    // command counted the writes the leader acknowledged until the cut landed as "during" it
+    const cutAt = await cluster.cutInbound(leader);
     const served = await waitUntil(() => acks.some((a) => a.at > cutAt && a.node !== leader), CUT_MS);
     const servedMs = served ? acks.find((a) => a.at > cutAt && a.node !== leader)!.at - cutAt : null;
     const during = () => acks.filter((a) => a.at > cutAt).length;

@@ -9,7 +9,8 @@
 //   protocol;
 // - the harness: the peer proxies' event loop ran late (loop-lag.ts; recorded from this stop
 //   on; the proxies' own process from peer-proxy-host.ts on), and the peer proxies on it
-//   forwarded nothing meanwhile — no node heard any other;
+//   forwarded nothing meanwhile — no node heard any other (runs since the servers' reset-peer
+//   hook have no proxies in the path and no loop-lag.json: none can be "harness");
 // - a reset: the node that stood had its inbound peer connections reset shortly before, with
 //   every timer on time — the messages the reset dropped, or a redial, cost it the heartbeats.
 //
@@ -139,7 +140,7 @@ function main(argv: string[]): void {
     );
   }
   const c = countCauses(records);
-  console.log(`${records.reduce((n, r) => n + r.count, 0)} elections: ${loopLag === null ? "proxies' loop not recorded" : `${c.harness} harness (proxies' loop late)`}, ${c.starvation} starvation (servers late), ${c.reset} after a reset of the node with timers on time, ${c.unexplained} unexplained`);
+  console.log(`${records.reduce((n, r) => n + r.count, 0)} elections: ${loopLag === null ? "no proxies' loop record (none in the path with the reset-peer hook)" : `${c.harness} harness (proxies' loop late)`}, ${c.starvation} starvation (servers late), ${c.reset} after a reset of the node with timers on time, ${c.unexplained} unexplained`);
 }
 
 if (process.argv[1]?.endsWith('election-causes.ts')) main(process.argv.slice(2));

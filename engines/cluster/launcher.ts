@@ -10,6 +10,7 @@ import { serverCommand } from '../loader/node-loaders.ts';
 import { freePorts } from './ports.ts';
 import type { LoopLagSample } from './loop-lag.ts';
 import { PeerProxyProcess, type RemotePeerProxy } from './peer-proxy-process.ts';
+import { ReplicantClient } from './client.ts';
 
 export interface ClusterConfig {
   commit_interval_ms: number;
@@ -35,6 +36,10 @@ export interface LaunchOptions {
    * the other nodes' peer addresses are their proxies. The proxies run in a process of their own
    * (peer-proxy-host.ts), whose event loop nothing else holds up. */
   peerProxies?: boolean;
+  /** Starts every server with --test-peer-reset, so `resetInbound` resets links from inside the
+   * servers (the reset-peer command, docs/protocol.md "Native servers") with the peers
+   * connected directly: no forwarder in the message path. */
+  testPeerReset?: boolean;
   /** Durability log: every node keeps its write-ahead log in its own data dir
    * (`dataDirPath(id)`) and a restarted node comes back from it. Absent: durability none (the
    * paper's design), a restarted node starts empty. */
@@ -68,6 +73,8 @@ export class NativeCluster {
   private readonly configPaths: string[] = [];
   private readonly proxies: RemotePeerProxy[] = [];
   private proxyHost: PeerProxyProcess | null = null;
+  /** One connection per node's client port for operator commands (reset-peer). */
+  private operator: ReplicantClient | null = null;
   private stopping = false;
 
   private constructor(
@@ -112,18 +119,33 @@ export class NativeCluster {
     return cluster;
   }
 
-  /** Cuts (or with false heals) every peer message into node id; needs `peerProxies`. */
-  async cutInbound(id: number, cut = true): Promise<void> {
+  /** Cuts (or with false heals) every peer message into node id; needs `peerProxies`. Resolves
+   * with when the cut took effect (the proxies' process stamps it: a clock read before the call
+   * is early by however late that process runs). */
+  async cutInbound(id: number, cut = true): Promise<number> {
     const proxy = this.proxies[id];
     if (!proxy) throw new Error('cutInbound needs a cluster started with peerProxies');
-    await (cut ? proxy.cut() : proxy.heal());
+    return cut ? proxy.cut() : proxy.heal();
   }
 
-  /** Resets every peer connection into node id (needs `peerProxies`): what the senders had
-   * queued is lost, as with a TCP reset. */
+  /** Resets every peer connection into node id: what the senders had queued is lost, as with a
+   * TCP reset. With `testPeerReset` every other running node drops its link to id itself (the
+   * reset-peer command; a node that is down has no link to reset); with `peerProxies` the
+   * proxy in front of id resets them. Resolves once every reset has been made. */
   async resetInbound(id: number): Promise<void> {
+    if (this.options.testPeerReset) {
+      const operator = (this.operator ??= new ReplicantClient(this.config.clients));
+      const senders = this.processes.flatMap((p, j) => (p && j !== id ? [j] : []));
+      await Promise.all(
+        senders.map(async (j) => {
+          const reply = await operator.raw(j, `reset-peer ${id}`);
+          if (reply !== `reset peer ${id}`) throw new Error(`node ${j} answered reset-peer ${id} with ${JSON.stringify(reply)}`);
+        }),
+      );
+      return;
+    }
     const proxy = this.proxies[id];
-    if (!proxy) throw new Error('resetInbound needs a cluster started with peerProxies');
+    if (!proxy) throw new Error('resetInbound needs a cluster started with testPeerReset or peerProxies');
     await proxy.reset();
   }
 
@@ -188,6 +210,7 @@ export class NativeCluster {
     }
     if (this.options.logBound !== undefined) argv.push('--log-bound', String(this.options.logBound));
     if (this.options.statusIntervalMs !== undefined) argv.push('--status-interval-ms', String(this.options.statusIntervalMs));
+    if (this.options.testPeerReset) argv.push('--test-peer-reset');
     if (this.options.wrap) argv = this.options.wrap(id, argv);
     const log = (this.logs[id] ??= createWriteStream(this.logPath(id), { flags: 'a' }));
     // a proxy that refused while the node was down accepts again (the others redial)
@@ -228,6 +251,7 @@ export class NativeCluster {
   /** Stops every node (SIGTERM, then SIGKILL after a grace period) and removes temp files. */
   async stop(graceMs = 3000): Promise<void> {
     this.stopping = true;
+    this.operator?.close();
     await Promise.all(
       this.processes.map(async (child) => {
         if (!child || child.exitCode !== null) return;

@@ -24,6 +24,10 @@ export interface ProxyAnswer {
   lag?: { atMs: number; lateMs: number }[];
   /** release: the lines that had been held, as PeerProxy.release returns them. */
   released?: string[];
+  /** cut, heal, reset, hold: when it took effect here (ms since the epoch). A caller's clock
+   * read before the command leaves can be early by however late this loop runs (seen: up to
+   * 933 ms under load). */
+  atMs?: number;
 }
 
 const proxies: PeerProxy[] = [];
@@ -38,11 +42,11 @@ async function run(c: ProxyCommand): Promise<ProxyAnswer> {
   if (c.op === 'lag') return { seq: c.seq, lag: loopLag.samples };
   const p = proxies[c.proxy];
   if (!p) throw new Error(`no proxy ${c.proxy}`);
-  if (c.op === 'cut') p.cut();
-  else if (c.op === 'heal') p.heal();
-  else if (c.op === 'reset') p.reset();
-  else if (c.op === 'hold') p.hold();
-  else if (c.op === 'release') return { seq: c.seq, released: await p.release(c.timeoutMs) };
+  if (c.op === 'cut' || c.op === 'heal' || c.op === 'reset' || c.op === 'hold') {
+    p[c.op]();
+    return { seq: c.seq, atMs: Date.now() };
+  }
+  if (c.op === 'release') return { seq: c.seq, released: await p.release(c.timeoutMs) };
   else await p[c.op]();
   return { seq: c.seq };
 }

@@ -5,7 +5,7 @@ import { createServer, Socket, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePorts } from './ports.ts';
 import { PeerProxyProcess } from './peer-proxy-process.ts';
-import { waitUntil } from './client.ts';
+import { sleep, waitUntil } from './client.ts';
 
 let host: PeerProxyProcess | null = null;
 let target: Server | null = null;
@@ -50,5 +50,19 @@ describe('peer proxies in their own process', () => {
     await expect(host!.call({ op: 'reset', proxy: 7 })).rejects.toThrow(/no proxy 7/);
     await host!.stop();
     await expect(host!.call({ op: 'lag' })).rejects.toThrow(/peer proxy host exited/);
+  }, 30_000);
+
+  // check-quorum.test.ts counts the writes acknowledged after the cut as "during" it; it took
+  // the time before the command left, so with the host late (up to 933 ms seen under load) the
+  // writes acknowledged until the cut landed counted too. The cut now answers when it took effect.
+  it('answers a cut with when it took effect, not when it was sent', async () => {
+    const { proxy } = await throughProxy();
+    const sentAtMs = Date.now();
+    process.kill(host!.pid, 'SIGSTOP'); // a host the machine holds back
+    const cut = proxy.cut();
+    await sleep(300); // (the stall itself: nothing to wait on but time)
+    process.kill(host!.pid, 'SIGCONT');
+    const cutAtMs = await cut;
+    expect(cutAtMs - sentAtMs).toBeGreaterThanOrEqual(300);
   }, 30_000);
 });

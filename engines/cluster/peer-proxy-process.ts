@@ -31,6 +31,11 @@ export class PeerProxyProcess {
     });
   }
 
+  /** The host's process id (a test stalls it to stand for a loaded machine). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Starts the host (TypeScript through tsx, as this package runs it). */
   static start(): PeerProxyProcess {
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -75,11 +80,13 @@ export class RemotePeerProxy {
     private readonly index: number,
   ) {}
 
-  cut(): Promise<unknown> {
-    return this.host.call({ op: 'cut', proxy: this.index });
+  /** Cuts; resolves with when the cut took effect in the host (ms since the epoch). */
+  async cut(): Promise<number> {
+    return (await this.host.call({ op: 'cut', proxy: this.index })).atMs!;
   }
-  heal(): Promise<unknown> {
-    return this.host.call({ op: 'heal', proxy: this.index });
+  /** Heals; resolves with when it took effect in the host. */
+  async heal(): Promise<number> {
+    return (await this.host.call({ op: 'heal', proxy: this.index })).atMs!;
   }
   reset(): Promise<unknown> {
     return this.host.call({ op: 'reset', proxy: this.index });

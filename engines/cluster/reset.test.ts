@@ -2,7 +2,8 @@
 // follower a heartbeat or two, not its place in the cluster.
 //
 // 1. Under load, reset every peer connection into one follower (what its senders had queued is
-//    lost, as with `ss -K`). The follower must catch up and trimming resume (catch-up-timing.ts:
+//    lost, as with `ss -K`; the servers do it themselves, the reset-peer hook of docs/protocol.md,
+//    with the peers connected directly). The follower must catch up and trimming resume (catch-up-timing.ts:
 //    from the servers' own status lines, ten a second). Then kill the leader: the cluster serves
 //    again, and every acknowledged write reads back. Both within issue 20's second in the 60 s
 //    form (`cluster:resets`), within regression bounds in the 10 s form (see ISSUE_RUN).
@@ -32,9 +33,10 @@ import { NativeCluster } from './launcher.ts';
 import { runsPerEngineCheck } from './per-engine.ts';
 import { sleep } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
-import { StatusReader, parseStampedStatusLines, residentParts, type NodeStatus } from './node-status.ts';
+import { StatusReader, parseStampedStatusLines, residentParts } from './node-status.ts';
+import { leaderAfterLastElection } from './current-leader.ts';
 import { SETTLE_MS, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
-import { SHARED_KEYS, describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
+import { describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
 import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type ResetCatchUp } from './catch-up-timing.ts';
 import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
 
@@ -65,6 +67,11 @@ const CATCH_UP_REGRESSION_MS = 5000;
  * entry since the reset. */
 const HELD_BOUND = 16_384 + 4096;
 const MiB = 1 << 20;
+/** Keys every worker of the memory run reads and writes. Two thirds of its operations go to
+ * them, and the checker's time grows faster than a key's history: with the peers connected
+ * directly a 180 s cpp,rust,java run served 2.16 million operations, about 180,000 per key over
+ * 8 keys, and a part's check timed out (verdict unknown; docs/reliability.md, sixth series). */
+const MEMORY_RUN_SHARED_KEYS = 64;
 /** Keys of its own each worker of the memory run writes in turn (8 workers: 512 keys). */
 const OWN_KEYS = 64;
 /** The same bound the stall test holds a node to (docs/protocol.md, "Limits"). */
@@ -105,21 +112,16 @@ function describeGrowth(logPath: string, startMs: number): string {
 
 /** Issue 20: caught up and trimming resumed within a second of the reset in the issue's own run
  * (the 10 s form: within the regression bound), plus the lateness the two servers measured
- * meanwhile and the lateness of the peer proxies' event loop, which carries every peer message
- * (a proxy that forwards late is the machine's delay, as a late timer is). */
+ * meanwhile. (No forwarder's lateness any more: the servers reset their own links and the peers
+ * are connected directly.) */
 function expectWithinTheSecond(t: ResetCatchUp): void {
   const boundMs = ISSUE_RUN ? ISSUE_SECOND_MS : CATCH_UP_REGRESSION_MS;
-  const allowance = `${t.timerLateMs} ms of measured timer lateness + ${t.harnessLateMs} ms of the peer proxies' event-loop lateness`;
-  const budget = boundMs + t.timerLateMs + t.harnessLateMs;
+  const allowance = `${t.timerLateMs} ms of measured timer lateness`;
+  const budget = boundMs + t.timerLateMs;
   expect(t.caughtUpMs, `ms from the reset until the follower executed the leader's index at the reset (${describeCatchUp(t)})`).not.toBeNull();
   expect(t.trimmingResumedMs, `ms from the reset until the leader's gle reached it (${describeCatchUp(t)})`).not.toBeNull();
   expect(t.caughtUpMs!, `caught up within ${boundMs} ms + ${allowance} (${describeCatchUp(t)})`).toBeLessThanOrEqual(budget);
   expect(t.trimmingResumedMs!, `trimming resumed within ${boundMs} ms + ${allowance} (${describeCatchUp(t)})`).toBeLessThanOrEqual(budget);
-}
-
-/** Every node's newest status line (null until it has logged one). */
-function latest(readers: StatusReader[]): (NodeStatus | null)[] {
-  return readers.map((r) => r.latest());
 }
 
 for (const engines of mixes) {
@@ -144,7 +146,7 @@ for (const engines of mixes) {
       const cluster = await NativeCluster.start({
         engines,
         commitIntervalMs: 150,
-        peerProxies: true,
+        testPeerReset: true,
         statusIntervalMs: FINE_STATUS_INTERVAL_MS,
         logDir: process.env.REPLICANT_CLUSTER_LOGS,
       });
@@ -154,7 +156,7 @@ for (const engines of mixes) {
       try {
         const first = await settledLeader(readers);
         // a fixed key set: the store stops growing after the first round, so a plateau can show
-        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: SHARED_KEYS, ownKeys: OWN_KEYS });
+        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: MEMORY_RUN_SHARED_KEYS, ownKeys: OWN_KEYS });
         await sleep(3000); // warm-up: buffers and heaps reach their working size
         let leader = await settledLeader(readers);
         const pids = cluster.processes.map((p) => p!.pid!);
@@ -186,8 +188,8 @@ for (const engines of mixes) {
         const resets: ResetRecord[] = [];
         for (let k = 0; k * RESET_EVERY_MS < runSeconds * 1000; k++) {
           await sleep(Math.max(0, start + k * RESET_EVERY_MS - Date.now()));
-          leader = latest(readers).findIndex((x) => x?.role === 'leader');
-          if (leader < 0) leader = first;
+          // (a deposed leader's newest line can still say "leader": current-leader.ts)
+          leader = leaderAfterLastElection(readers.map((r) => r.stamped())) ?? (await settledLeader(readers));
           const follower = (leader + 1 + (k % 2)) % cluster.size;
           resets.push({ atMs: Date.now(), leader, follower });
           // (a slow catch-up delays the next reset; it fails the run after the figures are out)
@@ -227,21 +229,22 @@ for (const engines of mixes) {
           `resets ${engines.join(',')}: ${resets.map((r) => `+${((r.atMs - start) / 1000).toFixed(2)} s n${r.follower} (leader n${r.leader})`).join(', ')}; ` +
             describeLinkBreaks(attributeLinkBreaks(linkEvents, resets, start), start),
         );
-        if (process.env.REPLICANT_CLUSTER_LOGS) {
-          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets }));
-          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'loop-lag.json'), JSON.stringify({ samples: await cluster.proxyLoopLag() }));
-        }
-        // (the writes to the workers' own keys are not read back here: the first test does that)
-        const { verdict } = await readBackAndCheck(load, SHARED_KEYS, false);
-        const ops = load.history.length;
-        const ok = load.acknowledged.length;
+        // the per-reset figures before the read-back too: a long run's check can outlast a
+        // series script's time limit (the fifth series lost two runs' figures so)
         console.log(
           `resets ${engines.join(',')}: ${catchUps.length} resets in ${runSeconds} s; caught up / trimming resumed after ` +
-            `${catchUps.map((t) => `${t.caughtUpMs ?? 'never'}/${t.trimmingResumedMs ?? 'never'} ms (timers ${t.timerLateMs} ms late, any node's ${t.clusterTimerLateMs}; event loop ${t.harnessLateMs} ms late; ${t.elections} elections)`).join(', ')} ` +
+            `${catchUps.map((t) => `${t.caughtUpMs ?? 'never'}/${t.trimmingResumedMs ?? 'never'} ms (timers ${t.timerLateMs} ms late, any node's ${t.clusterTimerLateMs}; ${t.elections} elections)`).join(', ')} ` +
             `(status lines every ${FINE_STATUS_INTERVAL_MS} ms); RSS before ` +
-            `${before.map((b) => (b / MiB).toFixed(1)).join('/')} MiB, growth to peak ${growth.map((g) => (g / MiB).toFixed(1)).join('/')} MiB; ` +
-            `${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`,
+            `${before.map((b) => (b / MiB).toFixed(1)).join('/')} MiB, growth to peak ${growth.map((g) => (g / MiB).toFixed(1)).join('/')} MiB`,
         );
+        if (process.env.REPLICANT_CLUSTER_LOGS) {
+          writeFileSync(join(process.env.REPLICANT_CLUSTER_LOGS, 'resets.json'), JSON.stringify({ startMs: start, resets, catchUps }));
+        }
+        // (the writes to the workers' own keys are not read back here: the first test does that)
+        const { verdict } = await readBackAndCheck(load, MEMORY_RUN_SHARED_KEYS, false);
+        const ops = load.history.length;
+        const ok = load.acknowledged.length;
+        console.log(`resets ${engines.join(',')}: ${ok} of ${ops} operations acknowledged; history: ${verdict.verdict}`);
         expect(ok).toBeGreaterThan(0);
         expect(verdict.verdict, `Porcupine on the history (${JSON.stringify(verdict)})`).toBe('linearizable');
         for (const t of catchUps) expectWithinTheSecond(t);

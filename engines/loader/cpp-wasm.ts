@@ -4,7 +4,7 @@
 // it never fetches or reads a file. No Node-only imports here: the same adapter runs in
 // browsers and workers.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
-import { readText, writeText, type LinearMemoryExports } from './linear-memory.ts';
+import { readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 /** The exports of one instance (see replicant_wasm.cc for the calling convention). */
 interface CppExports {
@@ -13,6 +13,7 @@ interface CppExports {
   _rc_output(): number;
   _rc_create(length: number): number;
   _rc_step(handle: number, length: number): number;
+  _rc_step_binary(handle: number, length: number): number;
   _rc_inspect(handle: number): number;
   _rc_stats(handle: number): number;
   _rc_destroy(handle: number): void;
@@ -73,6 +74,13 @@ export function cppEngine(module: WebAssembly.Module, factory: CppModuleFactory,
         step: (e) => {
           const length = write(e);
           return read(api()._rc_step(handle, length), 'step');
+        },
+        stepBinary: (event) => {
+          if (!writeBytes(memory, event)) throw new EngineError('cpp', 'out of memory');
+          const length = api()._rc_step_binary(handle, event.length);
+          if (length < 0) throw new EngineError('cpp', 'step: unknown node');
+          const at = api()._rc_output();
+          return api().HEAPU8.subarray(at, at + length);
         },
         inspect: () => read(api()._rc_inspect(handle), 'inspect'),
         stats: () => read(api()._rc_stats(handle), 'stats'),

@@ -3,6 +3,7 @@
 // reached through these two interfaces. See docs/protocol.md, "WebAssembly exports".
 
 import type { EngineName } from './catalogue.ts';
+import { stepBinaryAsJson } from './binary-codec.ts';
 
 export { ENGINE_NAMES, type EngineName } from './catalogue.ts';
 
@@ -40,6 +41,10 @@ export interface NodeConfig {
 export interface SyncNode {
   /** Feeds one canonical event; returns the effects as JSON Lines. */
   step(eventJson: string): string;
+  /** Optional while the cores are converted (docs/protocol.md, "Binary step"): feeds one event
+   * in the binary encoding (binary-codec.ts); returns the effects in the binary encoding, a
+   * view of the module's memory valid until this node's next call. */
+  stepBinary?(event: Uint8Array): Uint8Array;
   inspect(): string;
   stats(): string;
   destroy(): void;
@@ -56,6 +61,9 @@ export interface SyncEngine {
 /** The asynchronous view used by drivers that may talk to another process. */
 export interface AsyncNode {
   step(eventJson: string): Promise<string>;
+  /** The binary step, translated to and from JSON where the node lives (binary-codec.ts's
+   * stepBinaryAsJson); absent when the engine has none. */
+  stepBinaryAsJson?(eventJson: string): Promise<string>;
   inspect(): Promise<string>;
   stats(): Promise<string>;
   destroy(): Promise<void>;
@@ -77,6 +85,7 @@ export function asAsync(engine: SyncEngine): AsyncEngine {
       const node = engine.createNode(config);
       return {
         step: async (e) => node.step(e),
+        ...(node.stepBinary ? { stepBinaryAsJson: async (e: string) => stepBinaryAsJson(node, e) } : {}),
         inspect: async () => node.inspect(),
         stats: async () => node.stats(),
         destroy: async () => node.destroy(),

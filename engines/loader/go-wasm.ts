@@ -4,7 +4,7 @@
 // linear-memory.ts), which skip syscall/js's per-call hand-off to the parked Go program and
 // its string copies; create, inspect and stats through the syscall/js object.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
-import { readText, writeText, type LinearMemoryExports } from './linear-memory.ts';
+import { readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 interface GoExports {
   create(configJson: string): { handle?: number; error?: string };
@@ -19,6 +19,7 @@ interface GoByteExports {
   mem: WebAssembly.Memory;
   rc_input(length: number): number;
   rc_step(handle: number, length: number): number;
+  rc_step_binary(handle: number, length: number): number;
   rc_output(): number;
 }
 
@@ -79,6 +80,14 @@ export function goEngine(module: WebAssembly.Module, Go: GoConstructor, target: 
           const effects = bytes.rc_step(handle, length);
           if (effects < 0) throw new EngineError('go', 'step: unknown node');
           return readText(memory, bytes.rc_output(), effects);
+        },
+        stepBinary: (event) => {
+          if (destroyed) throw new EngineError('go', 'step: unknown node');
+          if (!writeBytes(memory, event)) throw new EngineError('go', 'step: out of memory');
+          const effects = bytes.rc_step_binary(handle, event.length);
+          if (effects < 0) throw new EngineError('go', 'step: unknown node');
+          const at = bytes.rc_output();
+          return memory.heap().subarray(at, at + effects);
         },
         inspect: () => check(api.inspect(handle), 'inspect'),
         stats: () => check(api.stats(handle), 'stats'),

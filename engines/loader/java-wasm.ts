@@ -20,9 +20,11 @@ interface JavaExports {
   inspect(handle: number): string | null;
   stats(handle: number): string | null;
   destroy(handle: number): void;
+  /** The binary step (docs/protocol.md, "Binary step"): effects as an Int8Array, or null for an unknown handle. */
+  rc_step_binary(handle: number, event: Uint8Array): Int8Array | null;
 }
 
-const EXPORT_NAMES = ['create', 'lastError', 'step', 'inspect', 'stats', 'destroy'] as const;
+const EXPORT_NAMES = ['create', 'lastError', 'step', 'rc_step_binary', 'inspect', 'stats', 'destroy'] as const;
 
 function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
   const handle = api.create(JSON.stringify(config));
@@ -36,6 +38,11 @@ function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
   };
   return {
     step: (e) => check(api.step(handle, e), 'step'),
+    stepBinary: (event) => {
+      const effects = api.rc_step_binary(handle, event);
+      if (!effects) throw new EngineError('java', 'step: unknown node');
+      return new Uint8Array(effects.buffer, effects.byteOffset, effects.length);
+    },
     inspect: () => check(api.inspect(handle), 'inspect'),
     stats: () => check(api.stats(handle), 'stats'),
     // Once the caller drops the node, its instance (and that instance's whole heap) is garbage.

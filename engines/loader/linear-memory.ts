@@ -35,3 +35,11 @@ export function writeText(m: LinearMemoryExports, text: string): number {
 export function readText(m: LinearMemoryExports, ptr: number, length: number): string {
   return decoder.decode(m.heap().subarray(ptr, ptr + length));
 }
+
+/** Copies `bytes` into the module's input buffer; false when it could not be reserved. */
+export function writeBytes(m: LinearMemoryExports, bytes: Uint8Array): boolean {
+  const ptr = m.reserve(bytes.length);
+  if (!ptr) return false;
+  m.heap().set(bytes, ptr);
+  return true;
+}

@@ -138,7 +138,7 @@ for (const engines of clusters) {
       `served again after leader kills in ${leaderKills.map((f) => (f.served_again_ms === null ? 'never' : f.served_again_ms + ' ms')).join(', ') || '–'}; ` +
       `after the last fault in ${res.served_after_faults_ms ?? 'never'} ms; ` +
       (res.faults.some((f) => f.ready_ms !== undefined) ? `restarted nodes up after ${res.faults.filter((f) => f.ready_ms !== undefined).map((f) => (f.ready_ms === null ? 'never' : f.ready_ms + ' ms')).join(', ')}; ` : '') +
-      `leader kills (first ack ms, ops/s before → 3–4 s after): ${res.leader_kills.map((k) => `${k.first_ack_ms ?? 'never'}, ${k.pre_rate_per_s.toFixed(0)} → ${k.post_rate_per_s === null ? 'ended' : k.post_rate_per_s.toFixed(0)}${k.window_clean ? '' : ' (other fault)'}`).join('; ') || '–'}` + (res.unclean_exits.length ? `; SIGTERM: ${res.unclean_exits.join(', ')}` : '');
+      `leader kills (first ack ms, ops/s before → 3–4 s after, leader engines, verdict against the same engine's rate): ${res.leader_kills.map((k) => `${k.first_ack_ms ?? 'never'}, ${k.pre_rate_per_s.toFixed(0)} → ${k.post_rate_per_s === null ? 'ended' : k.post_rate_per_s.toFixed(0)}, ${k.killed_engine} → ${k.new_leader_engine ?? '?'}, ${k.rate_ok === null ? `not judged: ${k.rate_not_judged}` : `${k.rate_ok ? 'back' : 'MISSED'} (${k.baseline_per_s!.toFixed(0)} ops/s, ${k.baseline})`}`).join('; ') || '–'}` + (res.unclean_exits.length ? `; SIGTERM: ${res.unclean_exits.join(', ')}` : '');
     process.stdout.write(line + '\n');
     for (const p of res.problems) process.stdout.write(`  ${p}\n`);
     for (const p of res.recovery_misses) process.stdout.write(`  ${p}\n`);

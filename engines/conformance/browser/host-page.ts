@@ -6,6 +6,7 @@ import { goEngine } from '../../loader/go-wasm.ts';
 import { rustEngine, type RustGlue } from '../../loader/rust-wasm.ts';
 import { javaWasmGcEngine } from '../../loader/java-wasm.ts';
 import { cppEngine, type CppModuleFactory } from '../../loader/cpp-wasm.ts';
+import { stepBinaryAsJson } from '../../loader/binary-codec.ts';
 
 type Loader = () => Promise<SyncEngine>;
 
@@ -68,6 +69,9 @@ const host = {
   step(handle: number, event: string): string {
     return nodes.get(handle)!.step(event);
   },
+  hasBinaryStep: (handle: number): boolean => nodes.get(handle)!.stepBinary !== undefined,
+  /** The binary step, translated here, where the node lives (binary-codec.ts). */
+  stepBinaryAsJson: (handle: number, event: string): string => stepBinaryAsJson(nodes.get(handle)!, event),
   /** Many steps in one round trip (the differential test sends batches). */
   stepMany(handle: number, events: string[]): string[] {
     const n = nodes.get(handle)!;

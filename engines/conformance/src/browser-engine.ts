@@ -68,6 +68,8 @@ type Host = {
   load(name: string): Promise<void>;
   create(name: string, config: NodeConfig): number;
   step(handle: number, event: string): string;
+  hasBinaryStep(handle: number): boolean;
+  stepBinaryAsJson(handle: number, event: string): string;
   inspect(handle: number): string;
   stats(handle: number): string;
   destroy(handle: number): void;
@@ -102,8 +104,10 @@ export async function browserEngine(name: EngineName): Promise<AsyncEngine> {
     target: 'wasm-browser',
     async createNode(config: NodeConfig): Promise<AsyncNode> {
       const handle = await call((h, a: [string, NodeConfig]) => h.create(a[0], a[1]), [name, config]);
+      const binary = await call((h, a: number) => h.hasBinaryStep(a), handle);
       return {
         step: (e) => call((h, a: [number, string]) => h.step(a[0], a[1]), [handle, e]),
+        ...(binary ? { stepBinaryAsJson: (e: string) => call((h, a: [number, string]) => h.stepBinaryAsJson(a[0], a[1]), [handle, e]) } : {}),
         inspect: () => call((h, a: number) => h.inspect(a), handle),
         stats: () => call((h, a: number) => h.stats(a), handle),
         destroy: () => call((h, a: number) => h.destroy(a), handle),

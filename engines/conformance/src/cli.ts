@@ -1,10 +1,11 @@
 // npm run conformance -- --engine go|cpp|rust|java|all --target native|wasm-node|wasm-browser
-//                        [--rewrite] [--run REGEX] [--twice]
+//                        [--rewrite] [--run REGEX] [--twice] [--binary]
 // npm run conformance -- --canonical [--run REGEX]
 // Runs every transcript of engines/conformance/testdata on each engine and prints, per
 // engine, a final line `N passed, M failed`. --rewrite writes the actual output back into the
 // files in the readable form (review the diff!); --twice runs each transcript twice and
-// demands identical bytes; --canonical prints the expected lines as the cores' exact bytes.
+// demands identical bytes; --binary steps every event twice, on JSON and through the binary
+// step, and demands the same effects and inspect views (binary-sameness.ts); --canonical prints the expected lines as the cores' exact bytes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,19 +13,11 @@ import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, EngineName, TARGETS, Target, AsyncEngine } from '../../loader/engine.ts';
 import { blockMismatch, type Block, canonicalLines, formatTranscript, type Item, parseTranscript, renderItems, TranscriptRunner } from './transcript.ts';
 import { openEngine } from './targets.ts';
+import { binaryTwins, type SamenessCount } from './binary-sameness.ts';
+import { firstDifference } from './difference.ts';
 import { TESTDATA, transcriptFiles } from './testdata.ts';
 
-export { TESTDATA, transcriptFiles };
-
-/** First differing line of two outputs, for the failure report. */
-export function firstDifference(expected: string, actual: string): string {
-  const a = expected.split('\n');
-  const b = actual.split('\n');
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1}:\n    expected: ${a[i] ?? '(end)'}\n    actual:   ${b[i] ?? '(end)'}`;
-  }
-  return 'identical';
-}
+export { TESTDATA, transcriptFiles, firstDifference };
 
 function blocks(items: Item[]): Block[] {
   return items.filter((i): i is Block => i.kind === 'command');
@@ -86,6 +79,7 @@ async function main() {
       twice: { type: 'boolean', default: false },
       run: { type: 'string' },
       canonical: { type: 'boolean', default: false },
+      binary: { type: 'boolean', default: false },
     },
   });
   if (values.canonical) return printCanonical(transcriptFiles(values.run ? new RegExp(values.run) : undefined));
@@ -97,10 +91,13 @@ async function main() {
   let anyFailed = false;
   const summary: string[] = [];
   for (const name of engines) {
-    const engine = await openEngine(name, target);
+    const opened = await openEngine(name, target);
+    const sameness: SamenessCount = { steps: 0, binary: 0 };
+    const engine = values.binary ? binaryTwins(opened, sameness) : opened;
     try {
       const { passed, failed } = await runEngine(engine, files, { rewrite: values.rewrite!, twice: values.twice! });
-      summary.push(`${name} (${target}): ${passed} passed, ${failed} failed`);
+      const binary = values.binary ? `; binary step against JSON: ${sameness.steps} events compared (${sameness.binary} of them binary)` : '';
+      summary.push(`${name} (${target}): ${passed} passed, ${failed} failed${binary}`);
       anyFailed ||= failed > 0;
     } finally {
       await engine.close();

@@ -96,6 +96,12 @@ void Server::AcceptClients() {
 // OnClientLine hands one request to the core, or answers `retry` itself when the connection or
 // the node already has as many requests in the core as the limits allow.
 void Server::OnClientLine(ClientConn* conn, uint64_t request_id, std::string line) {
+  std::string reset_reply;
+  if (PeerResetCommand(line, &reset_reply)) {
+    // (answered at once, not in the core's order: an operator's connection)
+    conn->Queue(reset_reply, /*wake_owner=*/false);  // the client's own thread: it flushes next
+    return;
+  }
   std::vector<std::shared_ptr<ClientConn>> replied;
   bool stepped = false;
   const Clock::time_point received = Clock::now();

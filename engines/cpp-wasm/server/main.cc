@@ -26,7 +26,8 @@ namespace {
                "replicant-server: %s\n"
                "usage: replicant-server --config CONFIG.json --id N [--trace] [--seed S]\n"
                "       [--data-dir DIR [--durability log|none] [--fsync always|interval|never]\n"
-               "        [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]\n",
+               "        [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]\n"
+               "        [--test-peer-reset]\n",
                why.c_str());
   std::exit(2);
 }
@@ -79,6 +80,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--status-interval-ms" || arg.rfind("--status-interval-ms=", 0) == 0) {
       opts.status_interval = std::chrono::milliseconds(whole("--status-interval-ms", 60000, "between 10 and 60000"));
       if (opts.status_interval.count() < 10) Usage("--status-interval-ms must be between 10 and 60000");
+    } else if (arg == "--test-peer-reset") {
+      opts.test_peer_reset = true;
     } else if (arg == "--trace") {
       opts.trace = true;
     } else if (!arg.empty() && arg[0] != '-' && config_path.empty()) {

@@ -103,16 +103,21 @@ void Server::RunPeerLink(PeerLink* link) {
     std::unique_lock<std::mutex> lk(link->mu);
     link->up = true;
     std::string batch;
+    bool reset = false;
     for (;;) {
-      if (link->queue.empty()) {
+      if (link->queue.empty() && !link->reset_requested) {
         link->cv.wait_for(lk, std::chrono::milliseconds(200));
-        if (link->queue.empty()) {
+        if (link->queue.empty() && !link->reset_requested) {
           // Idle: notice a peer that went away (it never writes on this connection).
           pollfd p{fd, POLLIN, 0};
           char byte;
           if (poll(&p, 1, 0) > 0 && recv(fd, &byte, 1, MSG_DONTWAIT) <= 0) break;
           continue;
         }
+      }
+      if (link->reset_requested) {
+        reset = true;
+        break;
       }
       // (what waited too long while the peer did not read is dropped, not sent)
       link->DropAged(PeerLink::Clock::now());
@@ -133,11 +138,20 @@ void Server::RunPeerLink(PeerLink* link) {
       if (written != WriteResult::kOk) break;
     }
     link->up = false;
+    link->reset_requested = false;
     counters_.dropped_sends.fetch_add(link->queue.size(), std::memory_order_relaxed);
     link->Forget(link->queued_bytes);
     link->queue.clear();  // lost with the connection
     link->queued_at.clear();
     lk.unlock();
+    if (reset) {
+      const linger abortive{1, 0};  // an RST, as a reset from outside: what the kernel held is lost
+      setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive);
+      close(fd);
+      Log("link to peer " + std::to_string(link->peer) + " at " + link->addr.host + ":" + link->addr.port +
+          " broke: reset-peer; reconnecting");
+      continue;
+    }
     close(fd);
     Log("lost the connection to " + name + "; reconnecting");
   }

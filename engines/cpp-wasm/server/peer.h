@@ -34,6 +34,8 @@ struct PeerLink {
   std::deque<Clock::time_point> queued_at;  // when each queued message was queued
   size_t queued_bytes = 0;
   bool up = false;  // connected: messages are queued only while true
+  // reset-peer asked the sender to close this connection abortively and redial (peer_reset.cc)
+  bool reset_requested = false;
 
   // Enqueue queues one message line while the link is up (drops it otherwise, the lines queued
   // over kMaxPeerMessageAge ago, and the oldest lines over kMaxPeerQueueBytes); never blocks
@@ -46,6 +48,10 @@ struct PeerLink {
   void DropOldest();
   // Forget takes bytes that left the queue off the counts (mu held).
   void Forget(size_t bytes);
+  // RequestReset drops what is queued and has the sender close its connection with an RST
+  // (SO_LINGER 0) and redial, as after a TCP reset from outside; a write under way finishes
+  // first. False when the link is down (nothing to reset). peer_reset.cc.
+  bool RequestReset();
 };
 
 }  // namespace server

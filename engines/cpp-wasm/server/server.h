@@ -25,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "limits.h"
@@ -53,6 +54,8 @@ struct Options {
   uint64_t log_bound = kServerLogBound;
   // how often the status line is logged
   std::chrono::milliseconds status_interval = kStatusInterval;
+  // --test-peer-reset: the reset-peer command on the client port is on (tests only)
+  bool test_peer_reset = false;
 };
 
 class Server {
@@ -87,6 +90,9 @@ class Server {
   void NoteTimerLateness(Clock::time_point deadline);
   void UpdateNextDeadlineLocked();  // timer_mu_ held
   void OnClientLine(ClientConn* conn, uint64_t request_id, std::string line);  // client.cc
+  // The reply to a reset-peer line in *reply (its newline included); false when the line is not
+  // one (it goes to the core). peer_reset.cc.
+  bool PeerResetCommand(std::string_view line, std::string* reply);
   void SendReplies(std::vector<std::shared_ptr<ClientConn>>* conns);
 
   // AcceptNext waits for the next connection on listener (errors are logged and waited out),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "binary_codec.h"
 #include "codec.h"
 
 namespace replicant {
@@ -67,16 +68,23 @@ const std::vector<Effect>& Node::Step(const Event& ev) {
   return effects_;
 }
 
-void Node::StepJson(std::string_view in, std::string* out) {
+void Node::StepJson(std::string_view in, std::string* out) { StepEncoded(in, out, DecodeEvent, EncodeEffects); }
+
+void Node::StepBinary(std::string_view in, std::string* out) {
+  StepEncoded(in, out, DecodeBinaryEvent, EncodeBinaryEffects);
+}
+
+void Node::StepEncoded(std::string_view in, std::string* out, bool (*decode)(std::string_view, Event*),
+                       void (*encode)(std::string&, const std::vector<Effect>&)) {
   Event ev;
-  if (!DecodeEvent(in, &ev)) {
+  if (!decode(in, &ev)) {
     effects_.clear();
     counters_.events++;
     BadEvent();
-    EncodeEffects(*out, effects_);
+    encode(*out, effects_);
     return;
   }
-  EncodeEffects(*out, Step(ev));
+  encode(*out, Step(ev));
 }
 
 std::string Node::StepJson(std::string_view in) {

@@ -57,6 +57,8 @@ class Node {
   // Lines.
   void StepJson(std::string_view in, std::string* out);
   std::string StepJson(std::string_view in);
+  // StepBinary is StepJson in the binary encoding (docs/protocol.md, "Binary step").
+  void StepBinary(std::string_view in, std::string* out);
 
   // Inspect returns the node's whole state as canonical JSON (docs/protocol.md, "Inspect").
   std::string Inspect() const;
@@ -117,6 +119,9 @@ class Node {
 
   // node.cc
   void BadEvent();
+  // One step on an encoded event; an event that does not decode is a bad event.
+  void StepEncoded(std::string_view in, std::string* out, bool (*decode)(std::string_view, Event*),
+                   void (*encode)(std::string&, const std::vector<Effect>&));
   bool ValidMessage(const Message& m) const;
   bool IsLeader() const { return LeaderOf(ballot_) == cfg_.id; }
   // AppendRoleBallotLeader writes "role", "ballot" and "leader" (null while there is none) as

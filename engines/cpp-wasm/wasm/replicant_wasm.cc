@@ -48,6 +48,16 @@ int SetOutput(std::string s) {
   return static_cast<int>(Output().size());
 }
 
+// Steps the node on the input buffer's first `length` bytes; the effects go to the output.
+int StepInput(int handle, int length, void (replicant::Node::*step)(std::string_view, std::string*)) {
+  replicant::Node* node = Find(handle);
+  if (node == nullptr) return -1;
+  std::string& out = Output();
+  out.clear();
+  (node->*step)(std::string_view(g_input, static_cast<size_t>(length)), &out);
+  return static_cast<int>(out.size());
+}
+
 }  // namespace
 
 extern "C" {
@@ -79,13 +89,11 @@ EMSCRIPTEN_KEEPALIVE int rc_create(int length) {
   return handle;
 }
 
-EMSCRIPTEN_KEEPALIVE int rc_step(int handle, int length) {
-  replicant::Node* node = Find(handle);
-  if (node == nullptr) return -1;
-  std::string& out = Output();
-  out.clear();
-  node->StepJson(std::string_view(g_input, static_cast<size_t>(length)), &out);
-  return static_cast<int>(out.size());
+EMSCRIPTEN_KEEPALIVE int rc_step(int handle, int length) { return StepInput(handle, length, &replicant::Node::StepJson); }
+
+// rc_step in the binary encoding (docs/protocol.md, "Binary step").
+EMSCRIPTEN_KEEPALIVE int rc_step_binary(int handle, int length) {
+  return StepInput(handle, length, &replicant::Node::StepBinary);
 }
 
 EMSCRIPTEN_KEEPALIVE int rc_inspect(int handle) {

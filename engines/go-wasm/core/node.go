@@ -162,14 +162,24 @@ func (n *Node) Step(ev *Event) []Effect {
 
 // StepJSON decodes one canonical event, steps, and returns the effects as JSON Lines.
 func (n *Node) StepJSON(in []byte) []byte {
-	ev, err := DecodeEvent(in)
+	return n.stepEncoded(in, DecodeEvent, EncodeEffects)
+}
+
+// StepBinary is StepJSON in the binary encoding (docs/protocol.md, "Binary step").
+func (n *Node) StepBinary(in []byte) []byte {
+	return n.stepEncoded(in, DecodeBinaryEvent, EncodeBinaryEffects)
+}
+
+// stepEncoded steps on an encoded event; an event that does not decode is a bad event.
+func (n *Node) stepEncoded(in []byte, decode func([]byte) (Event, error), encode func([]Effect) []byte) []byte {
+	ev, err := decode(in)
 	if err != nil {
 		n.effects = n.effects[:0]
 		n.counters.Events++
 		n.badEvent()
-		return EncodeEffects(n.effects)
+		return encode(n.effects)
 	}
-	return EncodeEffects(n.Step(&ev))
+	return encode(n.Step(&ev))
 }
 
 func (n *Node) badEvent() {

@@ -147,6 +147,10 @@ func (s *Server) serveClient(conn net.Conn) {
 // clientLine hands one request to the core, or answers `retry` itself when the connection or
 // the node already has as many requests in the core as the limits allow.
 func (s *Server) clientLine(c *clientConn, requestID uint64, line string) {
+	if reply, ok := s.peerResetCommand(line); ok {
+		c.queue(reply) // (answered at once, not in the core's order: an operator's connection)
+		return
+	}
 	s.mu.Lock()
 	if c.inFlight < maxInFlightPerClient && s.inFlight < maxInFlightTotal {
 		c.inFlight++

@@ -31,6 +31,8 @@ type peerLink struct {
 	up          bool             // connected: sends are queued only while true
 	stopped     bool
 	conn        net.Conn
+	// resetPending: reset-peer asked the writer to close this connection and redial
+	resetPending bool
 }
 
 func newPeerLink(s *Server, id int, addr string) *peerLink {
@@ -79,6 +81,7 @@ func (p *peerLink) forget(bytes int) {
 func (p *peerLink) setUp(up bool) {
 	p.mu.Lock()
 	p.up = up
+	p.resetPending = false
 	if !up {
 		p.s.counters.droppedSends.Add(uint64(len(p.queue)))
 		p.forget(p.queuedBytes)
@@ -132,28 +135,37 @@ func (p *peerLink) run() {
 		p.conn = conn
 		p.mu.Unlock()
 		p.setUp(true)
-		more := p.pump(conn)
+		more, reset := p.pump(conn)
 		p.setUp(false) // what is queued is lost with the connection
-		conn.Close()
+		if reset {
+			closeAbortively(conn)
+			p.s.logger.Printf("link to peer %d at %s broke: reset-peer; reconnecting", p.id, p.addr)
+		} else {
+			conn.Close()
+		}
 		if !more {
 			return
 		}
 	}
 }
 
-// pump writes queued messages until the connection fails or stalls (true: redial) or the link
-// stops.
-func (p *peerLink) pump(conn net.Conn) bool {
+// pump writes queued messages until the connection fails or stalls (more: redial), reset-peer
+// asks for a redial (more and reset), or the link stops.
+func (p *peerLink) pump(conn net.Conn) (more, reset bool) {
 	var batch [][]byte
 	var buf []byte
 	for {
 		p.mu.Lock()
-		for len(p.queue) == 0 && !p.stopped {
+		for len(p.queue) == 0 && !p.stopped && !p.resetPending {
 			p.wake.Wait()
 		}
 		if p.stopped {
 			p.mu.Unlock()
-			return false
+			return false, false
+		}
+		if p.resetPending {
+			p.mu.Unlock()
+			return true, true
 		}
 		// Take a batch out of the queue and write it with the lock released: a slow peer must
 		// never hold up the core, which queues under this lock.
@@ -178,7 +190,7 @@ func (p *peerLink) pump(conn net.Conn) bool {
 			buf = append(buf, '\n')
 		}
 		if err := p.writeWithProgress(conn, buf); err != nil {
-			return true
+			return true, false
 		}
 	}
 }

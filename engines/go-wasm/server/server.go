@@ -32,6 +32,8 @@ type Server struct {
 	stopStatus    chan struct{}
 	// how often the status line is logged (SetStatusInterval; default statusInterval)
 	statusEvery time.Duration
+	// the reset-peer test hook is on (EnablePeerReset, --test-peer-reset; peer_reset.go)
+	peerResetOn bool
 
 	// durability log (EnableDurability): the write-ahead log and the records it held at start
 	wal            *WAL

@@ -8,6 +8,7 @@ import { runNativeFidelity } from './fidelity-native-cli.ts';
 import { FIDELITY_USAGE, checkFidelityArgs } from './fidelity-args.ts';
 import { changedRows, differingNonStorageParameters } from '../fidelity/candidate-section.ts';
 import { CARD_160_VERSION, EARLIER_DEFAULT_VERSION, card160Section } from '../fidelity/card-160-section.ts';
+import { vcpuMechanismsSection } from '../fidelity/vcpu-mechanisms-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { CARD_170_VERSION, card170Section } from '../fidelity/card-170-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
@@ -450,6 +451,8 @@ function renderFromCsv(timing: string | null): void {
     defaultSummary: summarise(base),
     candidateSummary: summarise(cand),
   });
+  // Java's vCPU points: what was tried and why no candidate came of it (written by hand).
+  candidate += vcpuMechanismsSection();
   const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;
   const candidatePath = `data/fidelity-candidate-${CANDIDATE_181_VERSION}.csv`;
   if (existsSync(join(ROOT, candidate182Path)) && existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_182_VERSION) {

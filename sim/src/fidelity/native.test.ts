@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelCard } from '../api.ts';
 import { DEFAULT_CARD } from '../models/card.ts';
-import { comparable, limitOfNote, nativeFigure, nativeKnobs, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError, type NativeRow } from './native.ts';
+import { comparable, limitOfNote, scoredQualifier, nativeFigure, nativeKnobs, nativeSaturationSpec, nativeSearchSpec, nativeSettings, relativeError, type NativeRow } from './native.ts';
 
 const note = (dur: string) => `scaled run: ${dur}; 5000 records; 1024 MiB/node via GOMEMLIMIT`;
 function rows(id: string, language: string, dur: string, slo: number, sat: number, qualifier = 'exact', spread?: { min: number; max: number }): NativeRow[] {
@@ -48,6 +48,28 @@ describe('native settings for the simulator', () => {
     expect(comparable({ qualifiers: ['lower_bound'] })).toBe(false);
     expect(comparable(null)).toBe(false);
   });
+
+  it('takes the files that measured a number over those that only bounded it', () => {
+    const row = (source: string, value: number, qualifier: string) => ({ source, rows: [
+      { id: 'rust-b-r8-8vcpu-slo-p99-latency', language: 'Rust', workload: 'B', memory_gib: null, memory_data_ratio: 8, vcpus: 8, metric: 'slo_p99_latency', value: 50, note: '100000 records' },
+      { id: 'rust-b-r8-8vcpu-max-throughput-slo', language: 'Rust', workload: 'B', memory_gib: null, memory_data_ratio: 8, vcpus: 8, metric: 'max_throughput_slo', value, qualifier, note: '100000 records' },
+    ] });
+    const mixed = nativeSettings([row('full', 14.552, 'approx'), row('three-probe', 1.56, 'lower_bound')]).settings[0]!;
+    expect(nativeFigure(mixed, 'max_throughput_slo')).toMatchObject({ median: 14.552, n: 1, qualifiers: ['approx'] });
+    const bounds = nativeSettings([row('a', 2, 'lower_bound'), row('b', 1.5, 'lower_bound')]).settings[0]!;
+    expect(nativeFigure(bounds, 'max_throughput_slo')).toMatchObject({ median: 1.75, n: 2, qualifiers: ['lower_bound'] });
+    expect(comparable(nativeFigure(bounds, 'max_throughput_slo'))).toBe(false);
+  });
+
+  it('scores a search that ran out of probes only when its bracket is narrower than the ±25 % band', () => {
+    const note = (gap: number) => `scaled run; 8 vCPUs; the search ran out of probes (--max-probes 7) between 6298 ops/s met and 7479 ops/s missed, a bracket of ${gap} % (tolerance 10 %)`;
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: note(15.8) })).toBe('approx');
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: note(93.7) })).toBe('lower_bound');
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: note(15.8), repetitions: 3 })).toBe('lower_bound');
+    expect(scoredQualifier({ qualifier: 'lower_bound', note: 'the search stopped at a disturbed probe of 1600 ops/s' })).toBe('lower_bound');
+    expect(scoredQualifier({ qualifier: 'upper_bound', note: note(5) })).toBe('upper_bound');
+    expect(scoredQualifier({})).toBe('exact');
+  });
 });
 
 describe("native settings with this machine's card", () => {
@@ -60,6 +82,8 @@ describe("native settings with this machine's card", () => {
       'machine.node_cores': { value: 1, unit: 'cores', source: 'derived', note: '' },
       'machine.cores_per_vcpu': { value: 0.125, unit: 'cores', source: 'derived', note: '' },
       'machine.cpp.leader_core_share.a': { value: 0.7, unit: 'fraction', source: 'derived', note: '' },
+      'machine.cpp.closed_loop_leader_core_share.a': { value: 0.6, unit: 'fraction', source: 'derived', note: '' },
+      'machine.cpp.closed_loop_cpu_factor': { value: 0.5, unit: 'fraction', source: 'derived', note: '' },
     },
   };
   const setting = () => {
@@ -88,6 +112,11 @@ describe("native settings with this machine's card", () => {
     expect(nativeSearchSpec(s).base.resources).toEqual({ vcpus: 8, memory_to_data_ratio: 8 });
     expect(nativeSearchSpec(s).base.model_card).toBeUndefined();
     expect(nativeSaturationSpec(s, DEFAULT_CARD).resources).toEqual({ vcpus: 8, memory_to_data_ratio: 8 });
-    expect(nativeSaturationSpec(s, card).resources).toEqual({ vcpus: 0.7, memory_gib: 412 / 1024 });
+    // the closed-loop saturation run gets the batched costs and their core share, the footprint too
+    const sat = nativeSaturationSpec(s, card);
+    expect(sat.resources).toEqual({ vcpus: 0.6, memory_gib: 412 / 1024 });
+    expect(sat.model_card!.parameters['cpu.cpp.in_us']!.value).toBeCloseTo(card.parameters['cpu.cpp.in_us']!.value * 0.5, 2);
+    expect(sat.model_card!.parameters['memory.cpp.non_heap_bytes']!.value).toBe(13 * 1024 * 1024);
+    expect(nativeSearchSpec(s, card).base.model_card!.parameters['cpu.cpp.in_us']!.value).toBe(card.parameters['cpu.cpp.in_us']!.value);
   });
 });

@@ -3,7 +3,7 @@
 // settings, builds the simulator's specs for the same knobs, and compares. No files, no clock.
 import { engineOfLanguage } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard, RunResult, RunSpec, SloSearchSpec } from '../api.ts';
-import { isMachineCard, machineVcpus } from '../models/machine-card.ts';
+import { closedLoopCard, isMachineCard, machineVcpus, type LoadRegime } from '../models/machine-card.ts';
 import { PAPER_METHOD, baseRunSpec, type MeasurementKnobs } from '../run/measurement.ts';
 
 /** A row of a native results file (data/schema/results.schema.json), the fields used here. */
@@ -50,6 +50,21 @@ export function limitOfNote(note: string): { limit_mib?: number; footprint_mib?:
   const limit = Number(/([\d.]+) MiB\/node/.exec(note)?.[1]);
   const footprint = Number(/\+ ([\d.]+) MiB measured fixed footprint/.exec(note)?.[1]);
   return { ...(limit > 0 ? { limit_mib: limit } : {}), ...(footprint > 0 ? { footprint_mib: footprint } : {}) };
+}
+
+/** The report scores a prediction within ±25 % of the native value (fidelity-native-cli). */
+export const SCORE_BAND = 0.25;
+
+/** A row's qualifier as the report reads it. A search that ran out of probes leaves its answer a
+ * lower bound (bench/src/results.ts openBracket); when its bracket is narrower than the band a
+ * prediction is scored in, the answer is read as approximate, since the true rate lies within
+ * that band above it. A wider bracket (a 3-probe search stopped at 1.6 of 25 Kops/s) stays a
+ * lower bound, shown but not scored. Only a single repetition's note names its own bracket. */
+export function scoredQualifier(r: Pick<NativeRow, 'qualifier' | 'note' | 'repetitions'>): string {
+  const q = r.qualifier ?? 'exact';
+  if (q !== 'lower_bound' || (r.repetitions ?? 1) > 1) return q;
+  const gap = Number(/ran out of probes .*? missed, a bracket of ([\d.]+) %/.exec(r.note ?? '')?.[1]);
+  return gap > 0 && gap / 100 <= SCORE_BAND ? 'approx' : q;
 }
 
 export interface Skipped {
@@ -118,7 +133,7 @@ export function nativeSettings(files: { source: string; rows: NativeRow[] }[]): 
       }
       if (typeof r.value !== 'number' || !Number.isFinite(r.value)) continue;
       const list = s.metrics.get(r.metric) ?? [];
-      list.push({ value: r.value, min: r.spread?.min ?? r.value, max: r.spread?.max ?? r.value, qualifier: r.qualifier ?? 'exact' });
+      list.push({ value: r.value, min: r.spread?.min ?? r.value, max: r.spread?.max ?? r.value, qualifier: scoredQualifier(r) });
       s.metrics.set(r.metric, list);
     }
   }
@@ -131,10 +146,16 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** A native metric over every file that measured it: median of the values, the widest min–max. */
+const isNumber = (q: string) => q === 'exact' || q === 'approx';
+
+/** A native metric over every file that measured it: median of the values, the widest min–max.
+ * Where some files measured it as a number and others only bounded it (a 3-probe search's "≥ 1.6"
+ * beside a full search's 14.6), the figure is of the numbers: a bound beside them says less. */
 export function nativeFigure(s: NativeSetting, metric: string): { median: number; min: number; max: number; n: number; qualifiers: string[] } | null {
-  const xs = s.metrics.get(metric);
-  if (!xs || !xs.length) return null;
+  const all = s.metrics.get(metric);
+  if (!all || !all.length) return null;
+  const numbers = all.filter((x) => isNumber(x.qualifier));
+  const xs = numbers.length ? numbers : all;
   return {
     median: median(xs.map((x) => x.value)),
     min: Math.min(...xs.map((x) => x.min)),
@@ -149,8 +170,8 @@ export function nativeFigure(s: NativeSetting, metric: string): { median: number
  * "vCPUs" are paper vCPUs mapped onto a share of one core (docs/benchmarks.md): the simulator
  * gives each node that many vCPUs of the card's machine, which is the calibration gap this report
  * measures. */
-export function nativeKnobs(s: NativeSetting, card?: ModelCard): MeasurementKnobs {
-  if (card && isMachineCard(card)) return machineKnobs(s, card);
+export function nativeKnobs(s: NativeSetting, card?: ModelCard, regime: LoadRegime = 'open'): MeasurementKnobs {
+  if (card && isMachineCard(card)) return machineKnobs(s, card, regime);
   return {
     ...(card ? { model_card: card } : {}),
     workload: s.workload,
@@ -168,18 +189,20 @@ export function nativeKnobs(s: NativeSetting, card?: ModelCard): MeasurementKnob
  * it ran: each node gets the share of the shared core its quota and the CFS split allow
  * (machineVcpus), the memory limit the harness set (its note's MiB per node, else the ratio),
  * and, for the engines whose footprint is not in their heap limit, the footprint the harness
- * measured for that run as the process's memory besides its data. */
-export function machineKnobs(s: NativeSetting, card: ModelCard): MeasurementKnobs {
-  let model_card = card;
+ * measured for that run as the process's memory besides its data. A closed loop (the saturation
+ * probe) keeps the servers' queues full: it runs on the card's batched CPU costs and core share
+ * (closedLoopCard); the SLO search's open-loop probes on the unbatched ones. */
+export function machineKnobs(s: NativeSetting, card: ModelCard, regime: LoadRegime = 'open'): MeasurementKnobs {
+  let model_card = regime === 'closed' ? closedLoopCard(card, s.engine) : card;
   if (s.footprint_mib !== undefined && s.engine !== 'java') {
     const key = `memory.${s.engine}.non_heap_bytes`;
-    model_card = { ...card, parameters: { ...card.parameters, [key]: { ...card.parameters[key]!, value: Math.round(s.footprint_mib * 1024 * 1024), note: `${card.parameters[key]!.note} This setting: ${s.footprint_mib} MiB, as its native run measured.` } } };
+    model_card = { ...model_card, parameters: { ...model_card.parameters, [key]: { ...model_card.parameters[key]!, value: Math.round(s.footprint_mib * 1024 * 1024), note: `${model_card.parameters[key]!.note} This setting: ${s.footprint_mib} MiB, as its native run measured.` } } };
   }
   return {
     model_card,
     workload: s.workload,
     memory: s.limit_mib !== undefined ? { gib: s.limit_mib / 1024 } : s.memory,
-    vcpus: machineVcpus(card, s.engine, s.workload, s.vcpus),
+    vcpus: machineVcpus(card, s.engine, s.workload, s.vcpus, regime),
     records: s.records,
     slo_p99_ms: s.slo_ms,
     min_window_s: PAPER_METHOD.min_window_s,
@@ -203,7 +226,7 @@ export function nativeSearchSpec(s: NativeSetting, card?: ModelCard): SloSearchS
 
 /** The native harness's saturation probe: YCSB closed-loop, 64 threads, as fast as it goes. */
 export function nativeSaturationSpec(s: NativeSetting, card?: ModelCard): RunSpec {
-  const spec = baseRunSpec({ ...nativeKnobs(s, card), mode: 'closed' }, s.engine, PAPER_METHOD.max_ops_per_s);
+  const spec = baseRunSpec({ ...nativeKnobs(s, card, 'closed'), mode: 'closed' }, s.engine, PAPER_METHOD.max_ops_per_s);
   spec.load.duration_s = 10;
   return spec;
 }
@@ -233,5 +256,5 @@ export function relativeError(predicted: number | null, native: number | null): 
 /** A native value within the harness's reach: a lower bound (search stopped under a disturbed
  * miss) or an upper bound ("< 0.1": even the minimum missed) cannot be an error's reference. */
 export function comparable(fig: { qualifiers: string[] } | null): boolean {
-  return !!fig && fig.qualifiers.every((q) => q === 'exact' || q === 'approx');
+  return !!fig && fig.qualifiers.every(isNumber);
 }

@@ -15,9 +15,25 @@ const V2_COMPRESSED_COOKIE = 0x1c849304 | 0x10;
 
 type JsHist = hdr.Histogram & {
   countsArrayIndex(v: number): number;
+  incrementCountAtIndex(i: number): void;
+  updateMinAndMax(v: number): void;
+  incrementTotalCount(): void;
   getCountAtIndex(i: number): number;
   maxValue: number;
 };
+
+/** Latencies below this many µs (65 ms: nearly every one) find their counts index in a table. */
+const INDEX_TABLE_VALUES = 65_536;
+/** Every histogram here has the same layout, so one table, built by the library's own
+ * countsArrayIndex on first use. */
+let COUNTS_INDEX: Int32Array | null = null;
+
+function countsIndexTable(h: JsHist): Int32Array {
+  const t = new Int32Array(INDEX_TABLE_VALUES);
+  for (let v = 0; v < INDEX_TABLE_VALUES; v++) t[v] = h.countsArrayIndex(v);
+  COUNTS_INDEX = t;
+  return t;
+}
 
 export class LatencyHistogram {
   readonly h: JsHist;
@@ -37,7 +53,13 @@ export class LatencyHistogram {
   /** Records a latency in µs (rounded up to a whole µs, clamped to the trackable range). */
   record(latency_us: number): void {
     const v = Math.min(HIGHEST_TRACKABLE_US, Math.max(1, Math.ceil(latency_us)));
-    this.h.recordValue(v);
+    const h = this.h;
+    if (v < INDEX_TABLE_VALUES) {
+      // recordValue's own steps, with its counts index (two logarithms and a power) looked up
+      h.incrementCountAtIndex((COUNTS_INDEX ?? countsIndexTable(h))[v]!);
+      h.updateMinAndMax(v);
+      h.incrementTotalCount();
+    } else h.recordValue(v);
     this.sum_us += v;
     this.cumulative = null;
   }

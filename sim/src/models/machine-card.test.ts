@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from './card.ts';
-import { cpuPerOp, cpuScale, deriveMachineCard, measuredRate, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
+import { closedLoopCard, cpuPerOp, cpuScale, deriveMachineCard, measuredRate, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
 
 const m = (value: number, unit = 'us', note = 'test') => ({ value, unit, source: 'measured' as const, note });
 function measured(scale = 1, rate = 1000): ModelCard {
@@ -82,7 +82,7 @@ describe("this machine's model card", () => {
     // follower: 25 and 15 us/op -> (60,000 - 25,000) / 3,000 = 11.67 us
     expect(leaderCoreShare(two, 'cpp', 'a')).toBeCloseTo(46.6667 / (46.6667 + 2 * 11.6667), 4);
     const card = validateCard(deriveMachineCard(inputs(two)));
-    expect(card.parameters['cpu.cpp.in_us']!.note).toContain('(60 x 4000 - 100 x 1000) / (4000 - 1000)');
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor']!.note).toContain('(60 x 4000 - 100 x 1000) / (4000 - 1000)');
     expect(card.description).toMatch(/marginal cost between the two calibration rates/);
     // a second rate that is not higher, or a cost that falls too fast, is refused
     expect(() => cpuPerOp({ measured: measured(), measured_high: measured(0.6, 1200) }, 'cpp', 'leader', 'a')).toThrow(/well above/);
@@ -92,6 +92,33 @@ describe("this machine's model card", () => {
     expect(noisy.us).toBeCloseTo(20, 9);
     expect(noisy.how).toMatch(/an upper bound: .* leaves no positive marginal cost/);
     expect(() => measuredRate(DEFAULT_CARD, 'network.one_way_latency_us')).toThrow(/gives no rate/);
+  });
+
+  it('charges an open loop the whole CPU per operation and a closed loop the batched, marginal one', () => {
+    // cpp leader: A 100 -> 46.67, B 120 -> (72 x 4000 - 120 x 1000) / 3000 = 56 us/op; followers 25 -> 11.67
+    const two = { measured: measured(), measured_high: measured(0.6, 4000) };
+    const card = validateCard(deriveMachineCard(inputs(two)));
+    const kOpen = (100 + 120) / 380;
+    const kClosed = ((60 * 4000 - 100 * 1000) / 3000 + (72 * 4000 - 120 * 1000) / 3000) / 380;
+    expect(cpuScale(two, sim.cpp, 'cpp', 'open')).toBeCloseTo(kOpen, 12);
+    expect(cpuScale(two, sim.cpp, 'cpp', 'closed')).toBeCloseTo(kClosed, 12);
+    // the card's own costs are the open loop's: the same as a card from the lower rate alone
+    const one = validateCard(deriveMachineCard(inputs()));
+    for (const name of ['in_us', 'out_us', 'step_us', 'per_kib_us', 'timer_us']) expect(card.parameters[`cpu.cpp.${name}`]!.value).toBe(one.parameters[`cpu.cpp.${name}`]!.value);
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor']!.value).toBeCloseTo(kClosed / kOpen, 3);
+    expect(one.parameters['machine.cpp.closed_loop_cpu_factor']!.value).toBe(1);
+    // the closed-loop card scales every per-event cost by the factor and leaves the rest
+    const closed = closedLoopCard(card, 'cpp');
+    expect(closed.parameters['cpu.cpp.in_us']!.value).toBeCloseTo(card.parameters['cpu.cpp.in_us']!.value * card.parameters['machine.cpp.closed_loop_cpu_factor']!.value, 2);
+    expect(closed.parameters['cpu.go.in_us']).toEqual(card.parameters['cpu.go.in_us']);
+    expect(closedLoopCard(one, 'cpp')).toBe(one);
+    // and each regime has its own leader share of the core: B open 120 / 170, closed 56 / (56 + 23.33)
+    expect(machineVcpus(card, 'cpp', 'B', 8, 'open')).toBeCloseTo(120 / 170, 3);
+    expect(machineVcpus(card, 'cpp', 'B', 8, 'closed')).toBeCloseTo(56 / (56 + 2 * 35 / 3), 3);
+    // a card without the closed-loop share (before 0.3.0) uses its one share for both
+    const old = structuredClone(card);
+    delete old.parameters['machine.cpp.closed_loop_leader_core_share.b'];
+    expect(machineVcpus(old, 'cpp', 'B', 8, 'closed')).toBe(machineVcpus(old, 'cpp', 'B', 8, 'open'));
   });
 
   it('says which measurement is missing', () => {

@@ -101,13 +101,27 @@ export function cpuPerOp(x: Pick<MachineCardInputs, 'measured' | 'measured_high'
 /** The per-event CPU costs of an engine that the machine card scales. */
 export const SCALED_CPU_COSTS = ['in_us', 'out_us', 'step_us', 'per_kib_us', 'timer_us'] as const;
 
+/** Which CPU per operation a load pays on this machine's servers. An open-loop search probe
+ * below the servers' core limit finds their queues empty, so each operation pays its own
+ * messages, syscalls and wake-ups: the whole CPU per operation at the lower calibration rate
+ * ('open'). A closed loop of 64 outstanding requests keeps the queues full, and the servers
+ * batch what is queued into each read, write and step: what each further operation adds, the
+ * marginal cost between the two calibration rates ('closed'). Without a second calibration both
+ * are the lower rate's whole cost. The native probes' leader CPU per operation shows the split
+ * (docs/fidelity-native.md, "Why the SLO comes before saturation"). */
+export type LoadRegime = 'open' | 'closed';
+
+function regimeCpuPerOp(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, e: EngineName, role: 'leader' | 'follower', w: WorkloadKey, regime: LoadRegime) {
+  return cpuPerOp(regime === 'open' ? { measured: x.measured } : x, e, role, w);
+}
+
 /** One factor per engine: measured leader CPU per operation over what the card simulates at the
  * same point, summed over workloads A and B (ratio of sums: the workloads weigh by their cost). */
-export function cpuScale(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, simulated: Record<WorkloadKey, number>, e: EngineName): number {
+export function cpuScale(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, simulated: Record<WorkloadKey, number>, e: EngineName, regime: LoadRegime = 'closed'): number {
   let m = 0;
   let s = 0;
   for (const w of WORKLOAD_KEYS) {
-    m += cpuPerOp(x, e, 'leader', w).us;
+    m += regimeCpuPerOp(x, e, 'leader', w, regime).us;
     s += simulated[w];
   }
   if (!(s > 0)) throw new MachineCardError(`${e}: the simulated leader CPU per operation is not positive`);
@@ -117,9 +131,9 @@ export function cpuScale(x: Pick<MachineCardInputs, 'measured' | 'measured_high'
 /** The share of the nodes' shared cores the leader gets at saturation: with every node
  * runnable, CFS with equal weights gives each what it asks for per operation, so the leader's
  * share is its CPU per operation over the cluster's (leader + two followers), as measured. */
-export function leaderCoreShare(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, e: EngineName, w: WorkloadKey): number {
-  const l = cpuPerOp(x, e, 'leader', w).us;
-  const f = cpuPerOp(x, e, 'follower', w).us;
+export function leaderCoreShare(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, e: EngineName, w: WorkloadKey, regime: LoadRegime = 'closed'): number {
+  const l = regimeCpuPerOp(x, e, 'leader', w, regime).us;
+  const f = regimeCpuPerOp(x, e, 'follower', w, regime).us;
   if (!(l + 2 * f > 0)) throw new MachineCardError(`${e} ${w}: no measured CPU per operation`);
   return l / (l + 2 * f);
 }
@@ -148,16 +162,23 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
     // CPU per event: the paper card's split of an operation into messages and steps, scaled so
     // the simulated leader spends what the native leader spent per operation here.
     const sim = x.simulated_leader_us_per_op[e];
-    const k = cpuScale(x, sim, e);
-    const meas = (role: 'leader' | 'follower', w: WorkloadKey) => cpuPerOp(x, e, role, w).how;
+    const k = cpuScale(x, sim, e, 'open');
+    const meas = (role: 'leader' | 'follower', w: WorkloadKey, regime: LoadRegime) => regimeCpuPerOp(x, e, role, w, regime).how;
     for (const name of SCALED_CPU_COSTS) {
       const key = `cpu.${e}.${name}`;
       const paperValue = param(x.paper, key);
-      set(key, round3(paperValue * k), x.paper.parameters[key]!.unit, 'derived', `Card ${x.paper.version}'s ${paperValue} ${x.paper.parameters[key]!.unit} x ${k.toFixed(4)}: the native ${e} leader's measured CPU per operation (A: ${meas('leader', 'a')}; B: ${meas('leader', 'b')}) over what card ${x.paper.version} simulates at the same point (${x.simulated_point}: A ${sim.a.toFixed(1)} us, B ${sim.b.toFixed(1)} us), the ratio of the sums. The card's split of an operation into messages and Log-mutex steps is kept.`);
+      set(key, round3(paperValue * k), x.paper.parameters[key]!.unit, 'derived', `Card ${x.paper.version}'s ${paperValue} ${x.paper.parameters[key]!.unit} x ${k.toFixed(4)}: the native ${e} leader's measured CPU per operation with its queues empty (A: ${meas('leader', 'a', 'open')}; B: ${meas('leader', 'b', 'open')}) over what card ${x.paper.version} simulates at the same point (${x.simulated_point}: A ${sim.a.toFixed(1)} us, B ${sim.b.toFixed(1)} us), the ratio of the sums. The card's split of an operation into messages and Log-mutex steps is kept. What an open-loop load pays; a closed loop pays machine.${e}.closed_loop_cpu_factor of it.`);
     }
+    const kClosed = cpuScale(x, sim, e, 'closed');
+    set(`machine.${e}.closed_loop_cpu_factor`, round3(kClosed / k), 'fraction', 'derived', x.measured_high
+      ? `Under a closed loop (the harness's saturation probe: 64 outstanding requests) the servers' queues stay full and each read, write and step carries a batch, so an operation costs what each further one adds between the two calibration rates, not its whole cost at the lower rate: ${kClosed.toFixed(4)} / ${k.toFixed(4)}, the same ratio of sums over A (${meas('leader', 'a', 'closed')}) and B (${meas('leader', 'b', 'closed')}). Applied to cpu.${e}.{${SCALED_CPU_COSTS.join(',')}} for closed-loop runs.`
+      : 'One calibration rate only: no batched cost measured, so a closed loop pays the open-loop cost.');
     for (const w of WORKLOAD_KEYS) {
-      const share = leaderCoreShare(x, e, w);
-      set(`machine.${e}.leader_core_share.${w}`, round3(share), 'fraction', 'derived', `The leader's share of the nodes' shared cores at saturation, workload ${w.toUpperCase()}: leader / (leader + 2 followers) CPU per operation as measured (leader: ${meas('leader', w)}; follower: ${meas('follower', w)}), the split CFS gives three groups of equal weight each asking for that much per operation.`);
+      for (const regime of ['open', 'closed'] as const) {
+        const share = leaderCoreShare(x, e, w, regime);
+        const key = regime === 'open' ? `machine.${e}.leader_core_share.${w}` : `machine.${e}.closed_loop_leader_core_share.${w}`;
+        set(key, round3(share), 'fraction', 'derived', `The leader's share of the nodes' shared cores when they are full, workload ${w.toUpperCase()}, ${regime === 'open' ? 'open loop (queues empty until the core fills)' : 'closed loop (batched)'}: leader / (leader + 2 followers) CPU per operation as measured (leader: ${meas('leader', w, regime)}; follower: ${meas('follower', w, regime)}), the split CFS gives three groups of equal weight each asking for that much per operation.`);
+      }
     }
     if (e !== 'java') {
       set(`memory.${e}.non_heap_bytes`, Math.round(x.footprint.mib[e] * 1024 * 1024), 'B', 'measured', `The fixed footprint the native harness measured for the ${e} server (${x.footprint.mib[e]} MiB; ${x.footprint.source}): the process's memory besides its data at the scaled size. A native setting whose row names its own measured footprint is simulated with that one (npm run fidelity -- --native).`);
@@ -168,20 +189,40 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
   set('machine.loadgen_cores', x.layout.loadgen_cores, 'cores', 'derived', `Cores of YCSB's own cpuset (${x.layout.source}). The simulator's clients cost no CPU; YCSB's 64 threads on their own core are taken not to limit the nodes.`);
   set('machine.cores_per_vcpu', x.layout.cores_per_vcpu, 'cores', 'derived', `A paper vCPU is this many cores of a node's CFS quota (${x.layout.source}); the quota caps a node's share of the shared cores.`);
 
-  const replaced = 'network (loopback), per-event CPU (scaled to the measured CPU per operation), thread hand-off (0: TCP servers), fixed footprints (measured), and the nodes\' share of the shared cores (machine.*)';
+  const replaced = 'network (loopback), per-event CPU (scaled to the measured CPU per operation: the whole cost with queues empty for open-loop loads, the batched marginal cost for closed loops), thread hand-off (0: TCP servers), fixed footprints (measured), and the nodes\' share of the shared cores (machine.*)';
   card.version = x.version;
-  card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}.${x.measured_high ? ' CPU per operation is the marginal cost between the two calibration rates (what each further operation adds; the part every second costs regardless of the rate, small at saturation, is not modelled).' : ''} Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
+  card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}.${x.measured_high ? ' An open-loop load pays the lower rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two calibration rates (what each further, batched operation adds), machine.<engine>.closed_loop_cpu_factor times the open-loop cost.' : ''} Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
   return card;
 }
 
 /** The vCPUs a simulated node gets for a native setting's paper-vCPU label on this machine:
- * its CFS quota (label x cores per vCPU), at most the leader's share of the shared cores. Every
- * node gets the leader's figure: the leader is what saturates; the followers' smaller share is
- * not modelled (they get more CPU than they had, which shortens latency a little). */
-export function machineVcpus(card: ModelCard, e: EngineName, workload: 'A' | 'B', paperVcpus: number): number {
+ * its CFS quota (label x cores per vCPU), at most the leader's share of the shared cores under
+ * that load regime. Every node gets the leader's figure: the leader is what saturates; the
+ * followers' smaller share is not modelled (they get more CPU than they had, which shortens
+ * latency a little). */
+export function machineVcpus(card: ModelCard, e: EngineName, workload: 'A' | 'B', paperVcpus: number, regime: LoadRegime = 'open'): number {
   const quota = paperVcpus * param(card, 'machine.cores_per_vcpu');
-  const share = param(card, `machine.${e}.leader_core_share.${workload.toLowerCase()}`) * param(card, 'machine.node_cores');
+  const w = workload.toLowerCase();
+  const closedKey = `machine.${e}.closed_loop_leader_core_share.${w}`;
+  // cards before 0.3.0 have one share for both regimes
+  const key = regime === 'closed' && card.parameters[closedKey] ? closedKey : `machine.${e}.leader_core_share.${w}`;
+  const share = param(card, key) * param(card, 'machine.node_cores');
   return Math.max(MIN_VCPUS, round3(Math.min(quota, share)));
+}
+
+/** The card a closed-loop run on this machine's servers uses: the per-event CPU costs times
+ * machine.<e>.closed_loop_cpu_factor (batched operations). Cards before 0.3.0 have no factor
+ * and are returned as they are. */
+export function closedLoopCard(card: ModelCard, e: EngineName): ModelCard {
+  const factor = card.parameters[`machine.${e}.closed_loop_cpu_factor`]?.value;
+  if (typeof factor !== 'number' || factor === 1) return card;
+  const parameters = { ...card.parameters };
+  for (const name of SCALED_CPU_COSTS) {
+    const key = `cpu.${e}.${name}`;
+    const p = parameters[key]!;
+    parameters[key] = { ...p, value: round3(Number(p.value) * factor), note: `${p.note} Closed loop: x ${factor} (machine.${e}.closed_loop_cpu_factor).` };
+  }
+  return { ...card, parameters };
 }
 
 /** Whether a card describes this machine (has the machine.* parameters). */

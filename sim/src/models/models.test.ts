@@ -330,6 +330,37 @@ describe('G1', () => {
     expect(eight.share).toBeGreaterThan(0.002); // 10 Kops/s × ½ × (544 × 8 + 150) ns / 8 threads
   });
 
+  // Why no G1 thread count or pause-time goal alone moves Fig 7's 4-vCPU point or §5.2's 16
+  // (docs/fidelity.md, "Java's vCPU points"): with eden sized for the goal, a pause's length
+  // cancels against its period, so the share of time stopped at a given rate is the pause work per
+  // eden byte over ParallelGCThreads — 4, 8, 13 threads at 4, 8, 16 vCPUs — whatever the goal.
+  function settledStoppedShare(vcpus: number, pause_goal_ms: number): number {
+    const threads = g1GcThreads(vcpus);
+    const rt = new G1Runtime({ ...g1, heap_bytes: 64 * GiB, copy_ns_per_byte: 8, parallel_gc_threads: threads.parallel, conc_gc_threads: threads.concurrent, pause_goal_ms }, 4.4 * GiB, 10e6, 544, new CpuPool(vcpus, 1_000_000));
+    // 10 Kops/s for 400 s, half of them updates, 20 kB allocated per operation.
+    for (let i = 0; i < 4_000_000; i++) {
+      if (i % 2 === 0) rt.onUpdate();
+      rt.charge(i * 100, 20_000, 10);
+    }
+    // From the second pause on (the first eden is G1NewSizePercent's, before any prediction):
+    // each pause over the time since the one before.
+    const young = rt.events.filter((e) => e.kind === 'g1_young').slice(1);
+    expect(young.length).toBeGreaterThan(2);
+    const stopped_ms = young.slice(1).reduce((a, e) => a + e.pause_ms, 0);
+    return stopped_ms / ((young[young.length - 1]!.t_s - young[0]!.t_s) * 1000);
+  }
+
+  it('with the pause-time goal, the stopped share follows 1 / ParallelGCThreads and not the goal', () => {
+    const eight = settledStoppedShare(8, 200);
+    // Within 10 %: the fixed part of each pause (3 ms, and copying the live log) takes a larger
+    // share of the goal with fewer threads, a little more than 1 / threads.
+    const near = (x: number, want: number) => expect(Math.abs(x / want - 1)).toBeLessThan(0.1);
+    near(settledStoppedShare(4, 200) / eight, 8 / 4);
+    near(settledStoppedShare(16, 200) / eight, 8 / 13);
+    // Halving the goal halves the pauses and doubles how often they come.
+    near(settledStoppedShare(8, 100) / eight, 1);
+  });
+
   it('a tight heap collects often, marks concurrently above IHOP and ends in full collections', () => {
     const pool = new CpuPool(8, 100_000);
     // Scattered garbage: no region is cheap enough for mixed collections to take.

@@ -6,15 +6,20 @@ import type { RunResult } from '../api.ts';
 import { clientEvent, messageEvent, parseEffect, routeOf, splitLines, START_EVENT, timerEvent, type TimerName } from '../core/effects.ts';
 import type { WireSizes } from './sizes.ts';
 import { leaderOfBallot, nextBallot, PAPER_REPLAY_BATCH } from '../models/heartbeat.ts';
+import {
+  BINARY_MESSAGES, BinaryCodecError, ByteReader, ByteWriter, EFFECT_JSON, EFFECT_REPLY, EFFECT_SEND, EVENT_MESSAGE, messageEventJson,
+  readReplyFacts, readSendFacts, RESULTS, writeClientEvent, writeJsonEvent, type ReplyFacts, type SendFacts,
+} from '@replicant/engines/loader/binary-codec';
 
 export type OpKind = 'read' | 'update';
 
-/** An event arriving at a node. `payload` is the canonical message (exact) or a model record (fast). */
+/** An event arriving at a node. `payload` is the canonical message or its binary event (exact)
+ * or a model record (fast). */
 export type NodeEvent =
   | { kind: 'start' }
   | { kind: 'timer'; timer: TimerName }
   | { kind: 'client'; client_id: number; request_id: number; op: OpKind; line: string; bytes: number }
-  | { kind: 'message'; from: number; type: string; payload: string | FastMsg; bytes: number; update: boolean }
+  | { kind: 'message'; from: number; type: string; payload: string | BinaryMessage | FastMsg; bytes: number; update: boolean }
   /** durability: the device has made these persists durable (ids in the order issued) */
   | { kind: 'persisted'; ids: number[] }
   /** GC mitigation (exact mode): the runtime announces a collection / the collection ended */
@@ -22,7 +27,7 @@ export type NodeEvent =
   | { kind: 'gc_done' };
 
 export type NodeOutput =
-  | { kind: 'send'; to: number; type: string; payload: string | FastMsg; bytes: number; update: boolean }
+  | { kind: 'send'; to: number; type: string; payload: string | BinaryMessage | FastMsg; bytes: number; update: boolean }
   | { kind: 'reply'; client_id: number; request_id: number; result: string; leader?: number; bytes: number }
   | { kind: 'set_timer'; timer: TimerName; delay_us: number }
   | { kind: 'cancel_timer'; timer: TimerName }
@@ -38,41 +43,65 @@ export interface Host {
 
 // --- exact: the real engine ---
 
+/** A message from an engine with the binary step: the whole binary event (tag 0x02 first,
+ * docs/protocol.md "Binary step"), handed to the receiver as it came. */
+export type BinaryMessage = Uint8Array;
+
+/** Steps an engine; through its binary step when it has one (the per-operation events and
+ * effects then never become JSON text), else on canonical JSON. Both give the same outputs. */
 export class EngineHost implements Host {
+  private readonly writer = new ByteWriter();
+  private readonly reader = new ByteReader();
+  private readonly sendReader = new ByteReader();
+  private readonly send: SendFacts = { type: 0, to: 0, jsonLength: 0, put: false };
+  private readonly reply: ReplyFacts = { client_id: 0, request_id: 0, result: 0, valueLength: 0, leader: 0, pause_us: 0 };
+
   constructor(private readonly node: SyncNode) {}
 
   step(ev: NodeEvent): NodeOutput[] {
-    let json: string;
-    switch (ev.kind) {
-      case 'start': json = START_EVENT; break;
-      case 'timer': json = timerEvent(ev.timer); break;
-      case 'client': json = clientEvent(ev.client_id, ev.request_id, ev.line); break;
-      case 'message': json = messageEvent(ev.payload as string); break;
-      // batches are written in order, so the newest id reports every one before it
-      case 'persisted': json = `{"type":"persisted","persist_id":${Math.max(...ev.ids)}}`; break;
-      case 'gc_pending': json = `{"type":"gc_pending","pause_us":${ev.pause_us}}`; break;
-      case 'gc_done': json = '{"type":"gc_done"}'; break;
-    }
+    return this.node.stepBinary ? this.stepBinary(ev, this.node.stepBinary.bind(this.node)) : this.stepJson(ev);
+  }
+
+  private stepJson(ev: NodeEvent): NodeOutput[] {
     const out: NodeOutput[] = [];
-    for (const line of splitLines(this.node.step(json))) {
-      const e = parseEffect(line);
-      switch (e.kind) {
-        case 'send':
-          out.push({ kind: 'send', to: e.to, type: e.type, payload: e.json, bytes: e.json.length + 1, update: e.type === 'accept_request' && e.json.includes('"command":{"type":"put"') });
-          break;
-        case 'reply': {
-          const r: NodeOutput = { kind: 'reply', client_id: e.client_id, request_id: e.request_id, result: e.result, bytes: replyBytes(e.result, e.value) };
-          if (e.leader !== undefined) r.leader = e.leader;
-          out.push(r);
-          break;
-        }
-        case 'set_timer': out.push({ kind: 'set_timer', timer: e.timer, delay_us: e.delay_us }); break;
-        case 'cancel_timer': out.push({ kind: 'cancel_timer', timer: e.timer }); break;
-        case 'persist': out.push({ kind: 'persist', persist_id: e.persist_id, bytes: e.bytes }); break;
-        case 'collect': out.push({ kind: 'collect' }); break;
-        case 'error': throw new Error(`engine refused an event the simulator built: ${e.line}`);
-        case 'trace': break;
-      }
+    for (const line of splitLines(this.node.step(eventJson(ev)))) pushJsonEffect(out, line);
+    return out;
+  }
+
+  private stepBinary(ev: NodeEvent, stepBinary: (event: Uint8Array) => Uint8Array): NodeOutput[] {
+    let event: Uint8Array;
+    if (ev.kind === 'message' && ev.payload instanceof Uint8Array) event = ev.payload;
+    else {
+      const w = this.writer.clear();
+      if (ev.kind === 'client') writeClientEvent(w, ev.client_id, ev.request_id, ev.line);
+      else writeJsonEvent(w, eventJson(ev));
+      event = w.view();
+    }
+    const effects = stepBinary(event);
+    const out: NodeOutput[] = [];
+    const r = this.reader.reset(effects);
+    while (!r.done()) {
+      const tag = r.byte();
+      if (tag === EFFECT_SEND) {
+        const length = r.uint();
+        const at = r.pos;
+        const f = readSendFacts(this.sendReader.reset(effects, at, at + length), this.send);
+        // copied out: the module's output buffer is rewritten by the node's next step
+        const payload = new Uint8Array(length + 1);
+        payload[0] = EVENT_MESSAGE;
+        payload.set(effects.subarray(at, at + length), 1);
+        r.pos = at + length;
+        out.push({ kind: 'send', to: f.to, type: BINARY_MESSAGES[f.type]!, payload, bytes: f.jsonLength + 1, update: f.put });
+      } else if (tag === EFFECT_REPLY) {
+        const f = readReplyFacts(r, this.reply);
+        const result = RESULTS[f.result]!;
+        const o: NodeOutput = { kind: 'reply', client_id: f.client_id, request_id: f.request_id, result, bytes: replyBytes(result, f.valueLength) };
+        if (result === 'leader_is') o.leader = f.leader;
+        out.push(o);
+      } else if (tag === EFFECT_JSON) {
+        const length = r.stringLength();
+        pushJsonEffect(out, textDecoder.decode(effects.subarray(r.stringAt, r.stringAt + length)));
+      } else throw new BinaryCodecError(`unknown effect tag ${tag}`);
     }
     return out;
   }
@@ -82,9 +111,48 @@ export class EngineHost implements Host {
   }
 }
 
-function replyBytes(result: string, value: string | undefined): number {
+const textDecoder = new TextDecoder();
+
+/** The canonical JSON of an event. */
+function eventJson(ev: NodeEvent): string {
+  switch (ev.kind) {
+    case 'start': return START_EVENT;
+    case 'timer': return timerEvent(ev.timer);
+    case 'client': return clientEvent(ev.client_id, ev.request_id, ev.line);
+    case 'message': return ev.payload instanceof Uint8Array ? messageEventJson(ev.payload) : messageEvent(ev.payload as string);
+    // batches are written in order, so the newest id reports every one before it
+    case 'persisted': return `{"type":"persisted","persist_id":${Math.max(...ev.ids)}}`;
+    case 'gc_pending': return `{"type":"gc_pending","pause_us":${ev.pause_us}}`;
+    case 'gc_done': return '{"type":"gc_done"}';
+  }
+}
+
+/** One effect line of canonical JSON as the simulator's output. */
+function pushJsonEffect(out: NodeOutput[], line: string): void {
+  const e = parseEffect(line);
+  switch (e.kind) {
+    case 'send':
+      out.push({ kind: 'send', to: e.to, type: e.type, payload: e.json, bytes: e.json.length + 1, update: e.type === 'accept_request' && e.json.includes('"command":{"type":"put"') });
+      break;
+    case 'reply': {
+      const r: NodeOutput = { kind: 'reply', client_id: e.client_id, request_id: e.request_id, result: e.result, bytes: replyBytes(e.result, e.value?.length ?? 0) };
+      if (e.leader !== undefined) r.leader = e.leader;
+      out.push(r);
+      break;
+    }
+    case 'set_timer': out.push({ kind: 'set_timer', timer: e.timer, delay_us: e.delay_us }); break;
+    case 'cancel_timer': out.push({ kind: 'cancel_timer', timer: e.timer }); break;
+    case 'persist': out.push({ kind: 'persist', persist_id: e.persist_id, bytes: e.bytes }); break;
+    case 'collect': out.push({ kind: 'collect' }); break;
+    case 'error': throw new Error(`engine refused an event the simulator built: ${e.line}`);
+    case 'trace': break;
+  }
+}
+
+/** A reply's wire size; `valueLength` is an `ok` reply's value length. */
+function replyBytes(result: string, valueLength: number): number {
   switch (result) {
-    case 'ok': return (value?.length ?? 0) + 1;
+    case 'ok': return valueLength + 1;
     case 'not_found': return 14;
     case 'retry': return 6;
     case 'leader_is': return 12;
@@ -134,6 +202,12 @@ export interface FastCluster {
 
 export function newFastCluster(elections: FastElections | null = null): FastCluster {
   return { leader: 0, nextIndex: 1, gle: 0, executedAtHeartbeat: 0, elections };
+}
+
+/** A fast-mode node's whole answer to an accept request: an accept response of this size to
+ * its sender, and no change to its own state (the kernel's stepAhead relies on both). */
+export function acceptResponseBytes(s: WireSizes): number {
+  return s.read.accept_response;
 }
 
 /** Node 0 leads from the start; followers accept; the leader commits on a majority and replies
@@ -275,7 +349,7 @@ export class FastHost implements Host {
         const m = ev.payload as FastMsg;
         switch (ev.type) {
           case 'accept_request':
-            out.push({ kind: 'send', to: ev.from, type: 'accept_response', payload: m, bytes: s.read.accept_response, update: false });
+            out.push({ kind: 'send', to: ev.from, type: 'accept_response', payload: m, bytes: acceptResponseBytes(s), update: false });
             return out;
           case 'commit_request':
             if (this.cluster.elections) return this.onCommitRequest(ev.from, m);

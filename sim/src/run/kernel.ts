@@ -15,7 +15,7 @@ import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
 import { allocCosts } from '../models/alloc.ts';
 import { cpuCosts, makeRuntime } from '../models/node-model.ts';
-import { EngineHost, FastHost, newFastCluster, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
+import { acceptResponseBytes, EngineHost, FastHost, newFastCluster, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
 import { BLADE_ELECTION_BATCH, BLADE_REPAIR_BATCH, bladeOn } from '../models/mitigation.ts';
 import { MitigationSandbox } from './mitigation-sandbox.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
@@ -23,13 +23,14 @@ import { DiskQueue, deviceModel, storageCosts, type DeviceModel, type Flush, typ
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Arrival, type Ev } from './events.ts';
-import { runtimeSettings, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { runtimeSettings, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
 import type { ResolvedSpec } from './spec.ts';
 import { round6 } from '../results/timelines.ts';
 import { recordBytes, runResult } from './run-result.ts';
 import { CancelledError, type RunHooks } from './hooks.ts';
 
 const MAX_EVENTS = 2_000_000_000;
+type SendPayload = Extract<NodeOutput, { kind: 'send' }>['payload'];
 // Timer events carry nothing but their name: one object each, shared (hosts only read events).
 const COMMIT_TIMER: NodeEvent = { kind: 'timer', timer: 'commit' };
 const ELECTION_TIMER: NodeEvent = { kind: 'timer', timer: 'election' };
@@ -328,21 +329,38 @@ export class Simulation {
     return true;
   }
 
-  private stepAhead(to: SimNode, from: number, o: { type: string; payload: string | FastMsg; bytes: number; update: boolean }, at_us: number): void {
+  private stepAhead(to: SimNode, from: number, o: { type: string; payload: SendPayload; bytes: number; update: boolean }, at_us: number): void {
     const a = this.ahead;
-    const ev = a.ev;
-    ev.from = from;
-    ev.type = o.type;
-    ev.payload = o.payload;
-    ev.bytes = o.bytes;
-    ev.update = o.update;
     const now = this.now;
     a.busy = true;
     this.now = at_us; // a crash (an OOM kill) is dated by it
     to.steppedTo_us = at_us;
-    this.stepAt(to, ev, at_us, a.timing);
+    if (o.type === 'accept_request' && to.host instanceof FastHost) this.acceptAhead(to, from, o.payload, o.bytes, o.update, at_us);
+    else {
+      const ev = a.ev;
+      ev.from = from;
+      ev.type = o.type;
+      ev.payload = o.payload;
+      ev.bytes = o.bytes;
+      ev.update = o.update;
+      this.stepAt(to, ev, at_us, a.timing);
+    }
     this.now = now;
     a.busy = false;
+  }
+
+  /** The follower's step for an accept request, its answer known (acceptResponseBytes): what
+   * stepAt would do with the host's one send, without the host. */
+  private acceptAhead(to: SimNode, from: number, payload: SendPayload, bytes: number, update: boolean, at_us: number): void {
+    const tm = this.ahead.timing;
+    const response_bytes = acceptResponseBytes(this.sizes);
+    if (!stepAcceptRequest(to, bytes, update, response_bytes, at_us, this.clients.loading, this.bucket_us, tm)) {
+      this.crash(to);
+      return;
+    }
+    if (this.net.isCut(to.id, from)) return;
+    const at = this.net.arrival(to.id, from, response_bytes, tm.send_at_us);
+    this.push(at, { k: EV.arrival, node: from, inc: this.nodes[from]!.inc, kind: 'message', from: to.id, type: 'accept_response', payload, bytes: response_bytes, update: false });
   }
 
   private emit(n: SimNode, o: NodeOutput, ser_start_us: number, ser_end_us: number, send_at_us: number): void {

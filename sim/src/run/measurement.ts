@@ -208,8 +208,7 @@ export function modelWindow(specIn: RunSpec, max_s: number = PAPER_METHOD.max_wi
     // A dense mixed phase (card 1.8.0 on) is a burst of eight pauses a few seconds apart: its
     // period is from one burst's start to the next (the first comes one period after the start).
     const starts = kind === 'g1_mixed_dense' ? burstStarts(k.times) : k.times;
-    // (Go's back-to-back cycles, at GOMEMLIMIT, come at uneven gaps: their mean after the first.)
-    const period_s = kind === 'go_cycle' && starts.length >= 3 ? (starts[starts.length - 1]! - starts[1]!) / (starts.length - 2) : starts.length >= 2 ? starts[starts.length - 1]! - starts[starts.length - 2]! : starts[0]!;
+    const period_s = kind === 'go_cycle' ? goCyclePeriod_s(starts) : starts.length >= 2 ? starts[starts.length - 1]! - starts[starts.length - 2]! : starts[0]!;
     // Go's cycles are concurrent: what they cost is CPU (assists, dedicated workers), so every
     // cycle matters; a stop-the-world pause matters when it can decide the p99.
     // (A burst's share is that of all its pauses.)
@@ -504,6 +503,32 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
     return [...rt.events, ...late].filter((e) => e.kind === 'g1_full' && e.t_s * 1e6 < until_us).map((e) => e.t_s);
   };
   return { rt, snapshots, fullCollectionsBefore };
+}
+
+/** The period of Go's cycles from their start times (s) in a dry run. Cycles with room between
+ * them come at one period; back-to-back ones, at GOMEMLIMIT, at uneven gaps: their mean after the
+ * first (which comes from the fresh start). */
+function goCyclePeriod_s(starts: number[]): number {
+  if (starts.length >= 3) return (starts[starts.length - 1]! - starts[1]!) / (starts.length - 2);
+  return starts.length >= 2 ? starts[starts.length - 1]! - starts[starts.length - 2]! : starts[0]!;
+}
+
+/**
+ * Go's cycle period (s) on the leader and on a follower at the spec's offered rate, each role's
+ * collector run alone on its own allocation stream (the window's dry run; a follower allocates
+ * less per operation, so cycles less often). Infinity for a role that does not cycle within the
+ * horizon; null for an engine other than Go.
+ */
+export function goCyclePeriods_s(specIn: RunSpec, max_s: number = PAPER_METHOD.max_window_s): { leader_s: number; follower_s: number } | null {
+  const card = validateCard(specIn.model_card ?? DEFAULT_CARD);
+  const s = resolveSpec(specIn, card);
+  if (s.engines[0] !== 'go') return null;
+  const horizon_us = (s.warmup_s + Math.max(max_s, s.duration_s)) * 1e6;
+  const period = (role: 'leader' | 'follower') => {
+    const starts = dryRun(card, s, 'go', role, horizon_us, undefined, GO_DRY_CYCLES).rt.events.filter((e) => e.kind === 'go_cycle').map((e) => e.t_s);
+    return starts.length >= 2 ? goCyclePeriod_s(starts) : Infinity;
+  };
+  return { leader_s: period('leader'), follower_s: period('follower') };
 }
 
 /** The spec with its window lengthened to what the model asks for at its rate. */

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from '../models/cpu.ts';
 import { ManualMemory, type RuntimeModel } from '../models/runtime.ts';
-import { FastHost, type NodeEvent } from './hosts.ts';
-import { isUpdate, opEntering, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { acceptResponseBytes, FastHost, type NodeEvent } from './hosts.ts';
+import { isUpdate, opEntering, runtimeSettings, servableOpsPerS, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { resolveSpec } from './spec.ts';
+import { DEFAULT_CARD } from '../models/card.ts';
+import { cpuCosts } from '../models/node-model.ts';
 import { wireSizes } from './sizes.ts';
 
 const sizes = wireSizes(23, 500);
@@ -50,6 +53,42 @@ describe('stepNode', () => {
   });
 });
 
+describe('stepAcceptRequest', () => {
+  it("takes a follower's accept step as stepNode does: the same answer, CPU, allocation and heap samples", () => {
+    const plain = node(1);
+    const known = node(1);
+    const updates: number[] = [0, 0];
+    plain.runtime = Object.assign(new ManualMemory(1, 2, 0.5), { onUpdate: () => void updates[0]!++ });
+    known.runtime = Object.assign(new ManualMemory(1, 2, 0.5), { onUpdate: () => void updates[1]!++ });
+    const c = { ...cpu, per_kib_us: 0.7 };
+    const a = { ...alloc, allocs_per_event: 3 };
+    for (const n of [plain, known]) Object.assign(n, { cpu: c, alloc: a });
+    const tmPlain: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    const tmKnown: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    // back to back, so the cores and the mutex queue up
+    for (let i = 0; i < 40; i++) {
+      const update = i % 3 !== 0;
+      const bytes = update ? sizes.update.accept_request : sizes.read.accept_request;
+      const at = 100 + i * 2.5;
+      const accept: NodeEvent = { kind: 'message', from: 0, type: 'accept_request', payload: { index: i + 1, op: update ? 'update' : 'read' }, bytes, update };
+      const out = stepNode(plain, accept, at, false, null, 10, tmPlain)!;
+      expect(out).toEqual([{ kind: 'send', to: 0, type: 'accept_response', payload: accept.payload, bytes: acceptResponseBytes(sizes), update: false }]);
+      expect(stepAcceptRequest(known, bytes, update, acceptResponseBytes(sizes), at, false, 10, tmKnown)).toBe(true);
+      expect(tmKnown).toEqual(tmPlain);
+    }
+    for (const k of ['opsEntered', 'allocatedBytes', 'heapSamples'] as const) expect(known[k]).toEqual(plain[k]);
+    expect(known.pool.usage.busy).toEqual(plain.pool.usage.busy);
+    expect(updates[1]).toBe(updates[0]);
+    expect(updates[0]).toBeGreaterThan(0);
+  });
+
+  it('a process over its memory limit takes no step', () => {
+    const n = node(1, new ManualMemory(3, 2, 0));
+    expect(stepAcceptRequest(n, 100, true, 50, 0, false, 1e6, { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 })).toBe(false);
+    expect(n.opsEntered).toBe(0);
+  });
+});
+
 describe('opEntering', () => {
   it('a command the leader proposes, and a follower accept, enter the log; a redirect does not', () => {
     expect(opEntering(put, [{ kind: 'send', to: 1, type: 'accept_request', payload: { index: 1, op: 'update' }, bytes: 1, update: true }])).toEqual({ role: 'leader', op: 'update' });
@@ -58,5 +97,41 @@ describe('opEntering', () => {
     expect(opEntering(accept, [])).toEqual({ role: 'follower', op: 'read' });
     expect(isUpdate(put)).toBe(true);
     expect(isUpdate(accept)).toBe(false);
+  });
+});
+
+describe('runtimeSettings', () => {
+  const spec = (mode: 'open' | 'closed', target_ops_per_s: number, vcpus = 1 / 3) =>
+    resolveSpec({
+      cluster: { engines: ['cpp', 'cpp', 'cpp'], seed: 1 },
+      resources: { vcpus, memory_gib: 0.11 },
+      workload: { name: 'A', read_proportion: 0.5, record_count: 100_000, value_bytes: 500, distribution: 'zipfian' },
+      load: { mode, target_ops_per_s, duration_s: 10 },
+      fidelity: 'fast',
+    }, DEFAULT_CARD);
+  const cpp = cpuCosts(DEFAULT_CARD, 'cpp');
+
+  it("sizes a closed loop's log at what the node can serve, not at the search's 200,000 ops/s ceiling", () => {
+    // was ceil(200,000 x 2 x 0.15) + 64 = 60,064 instances (54 MB at 900 B each) per node
+    const servable = (1e6 / 3) / (cpp.in_us + cpp.step_us + cpp.out_us);
+    expect(servableOpsPerS(spec('closed', 200_000), cpp)).toBeCloseTo(servable, 6);
+    expect(runtimeSettings(spec('closed', 200_000), 'cpp').log_instances).toBe(Math.ceil(servable * 2 * 0.15) + 64);
+    expect(runtimeSettings(spec('closed', 200_000), 'cpp').log_instances).toBeLessThan(60_064);
+  });
+
+  it('keeps the offered rate when the node can serve it (open loop below its bound)', () => {
+    expect(runtimeSettings(spec('open', 1000), 'cpp').log_instances).toBe(Math.ceil(1000 * 2 * 0.15) + 64);
+  });
+
+  it("takes the costs from the run's card", () => {
+    const card = structuredClone(DEFAULT_CARD);
+    for (const k of ['in_us', 'step_us', 'out_us']) card.parameters[`cpu.cpp.${k}`]!.value = 2 * (card.parameters[`cpu.cpp.${k}`]!.value as number);
+    const s = { ...spec('closed', 200_000), original: { ...spec('closed', 200_000).original, model_card: card } };
+    expect(servableOpsPerS(s, cpuCosts(card, 'cpp'))).toBeCloseTo(servableOpsPerS(spec('closed', 200_000), cpp) / 2, 6);
+    expect(runtimeSettings(s, 'cpp').log_instances).toBe(Math.ceil(servableOpsPerS(s, cpuCosts(card, 'cpp')) * 2 * 0.15) + 64);
+  });
+
+  it('caps at the Log mutex on many cores: one step per operation at least', () => {
+    expect(servableOpsPerS(spec('closed', 10_000_000, 64), cpp)).toBeCloseTo(1e6 / cpp.step_us, 6);
   });
 });

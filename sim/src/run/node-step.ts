@@ -7,7 +7,8 @@ import type { ResolvedSpec } from './spec.ts';
 import type { TimerName } from '../core/effects.ts';
 import { opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
 import type { CpuPool } from '../models/cpu.ts';
-import type { CpuCosts, NodeRuntimeSettings } from '../models/node-model.ts';
+import { cpuCosts, type CpuCosts, type NodeRuntimeSettings } from '../models/node-model.ts';
+import { DEFAULT_CARD } from '../models/card.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
 import { writeCpu_us, type DiskQueue, type StorageCosts } from '../models/storage.ts';
 import type { Host, NodeEvent, NodeOutput, OpKind } from './hosts.ts';
@@ -47,11 +48,29 @@ export interface SimNode {
   disk: DiskQueue | null;
 }
 
-/** A node's runtime model settings in a run (one definition: the run and the probe cache). The
- * log holds about two commit intervals of instances at the offered rate. */
+/**
+ * A node's runtime model settings in a run (one definition: the run and the probe cache). The
+ * log holds about two commit intervals of instances at the rate the node serves: the offered
+ * rate, but never more than the node can serve by its CPU costs (servableOpsPerS). A closed loop
+ * "offers" the search's ceiling (200,000 ops/s); sized at that, a node's log was 60,064
+ * instances, 54 MB on this machine's card, above the whole limit at ratio 2, so the simulated
+ * C++ and Rust nodes were killed at start (docs/fidelity-native.md). The costs are the run's
+ * card's (the spec's own, else the Lab's).
+ */
 export function runtimeSettings(spec: ResolvedSpec, engine: EngineName): NodeRuntimeSettings {
-  const log_instances = Math.ceil(spec.target_ops_per_s * 2 * (spec.commit_interval_us / 1e6)) + 64;
+  const cpu = cpuCosts(spec.original.model_card ?? DEFAULT_CARD, engine);
+  const log_instances = Math.ceil(servableOpsPerS(spec, cpu) * 2 * (spec.commit_interval_us / 1e6)) + 64;
   return { engine, memory_bytes: spec.memory_bytes, vcpus: spec.vcpus, records: spec.record_count, log_instances };
+}
+
+/** The offered rate, capped at the most a node could serve: each operation costs it at least a
+ * receive, a core step and a reply on its vCPUs, and its steps are serialized under the Log
+ * mutex. Generous on purpose, so a rate a node can serve is never cut. */
+export function servableOpsPerS(spec: Pick<ResolvedSpec, 'target_ops_per_s' | 'vcpus'>, cpu: CpuCosts): number {
+  const perOp_us = cpu.in_us + cpu.step_us + cpu.out_us;
+  const byCores = perOp_us > 0 ? (spec.vcpus * 1e6) / perOp_us : Infinity;
+  const byLogMutex = cpu.step_us > 0 ? 1e6 / cpu.step_us : Infinity;
+  return Math.min(spec.target_ops_per_s, byCores, byLogMutex);
 }
 
 /** Where a step's effects go out: the serialized section (the core step under the Log mutex)
@@ -97,18 +116,42 @@ export function stepNode(n: SimNode, ev: NodeEvent, now_us: number, loading: boo
       else post += w;
     }
   }
+  placeStep(n, now_us, pre, post, serialWrite, loading ? null : opEntering(ev, out), isUpdate(ev), bucket_us, timing);
+  return out;
+}
+
+/**
+ * Fast mode: a follower's step for its leader's accept request, whose one effect (the accept
+ * response of `response_bytes`, FastHost.acceptResponseBytes) is known without the host: the
+ * same models and the same arithmetic as stepNode, without an event or an output array (two
+ * such steps per operation). Returns false when the runtime finds the process killed.
+ */
+export function stepAcceptRequest(n: SimNode, request_bytes: number, update: boolean, response_bytes: number, now_us: number, loading: boolean, bucket_us: number, timing: StepTiming): boolean {
+  n.runtime.advance(now_us);
+  if (n.runtime.oom_at_us !== null) return false;
+  const c = n.cpu;
+  const pre = c.in_us + (c.per_kib_us * request_bytes) / 1024;
+  const post = c.out_us + (c.per_kib_us * response_bytes) / 1024;
+  placeStep(n, now_us, pre, post, 0, loading ? null : update ? FOLLOWER_UPDATE : FOLLOWER_READ, update, bucket_us, timing);
+  return true;
+}
+
+/** The step's allocation, runtime charge and CPU: its parallel work (`pre` before the core
+ * step, `post` after it) on a core, the core step (and an ordered log's `serialWrite`) on the
+ * Log mutex; fills `timing` and the node's heap sample. */
+function placeStep(n: SimNode, now_us: number, pre: number, post: number, serialWrite: number, entering: { readonly role: Role; readonly op: OpKind } | null, update: boolean, bucket_us: number, timing: StepTiming): void {
+  const c = n.cpu;
   // Allocation: a node allocates an operation's bytes (card: per role and kind, measured on
   // the native engines, everything the operation costs that node included) once, where the
   // operation enters its log; every event pays the allocator per allocation. The runtime may
   // answer with extra CPU for this event (Go assists, allocator work) and may start a collection.
   // The exact mode's load phase only gives the engines their scaled-down keys; the memory
   // model already holds every modelled record, so loading allocates nothing here.
-  const entering = loading ? null : opEntering(ev, out);
   const allocated = entering ? opBytes(n.alloc, entering.role, entering.op) : 0;
   if (entering) n.opsEntered++;
   n.allocatedBytes += allocated;
   post += n.runtime.charge(now_us, allocated, n.alloc.allocs_per_event);
-  if (n.runtime.onUpdate && isUpdate(ev)) n.runtime.onUpdate();
+  if (update && n.runtime.onUpdate) n.runtime.onUpdate();
   // The event's work is one piece on a core (a thread waiting for the mutex gives its core
   // back, so the wait is not on the core); the serialized part waits for the mutex; the
   // effects leave when both the work and the serialized section are done, and not before a
@@ -119,7 +162,6 @@ export function stepNode(n: SimNode, ev: NodeEvent, now_us: number, loading: boo
   timing.ser_end_us = ser.end_us;
   timing.send_at_us = Math.max(core.end_us, ser.end_us + post, n.runtime.assistParkedUntil_us?.() ?? 0);
   n.heapSamples[Math.floor(ser.start_us / bucket_us)] = n.runtime.heapBytes();
-  return out;
 }
 
 /** The operation this event brings into the node's log, if any: a client command the node

@@ -6,9 +6,10 @@ import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts';
 import { SpecError, resolveSpec } from '../run/spec.ts';
 import { GIB } from '../models/node-model.ts';
-import { modelWindow, QUIET_SAMPLE_MIN_S, type ModelWindow } from '../run/measurement.ts';
+import { goCyclePeriods_s, modelWindow, QUIET_SAMPLE_MIN_S, type ModelWindow } from '../run/measurement.ts';
 import { memoryFreeKey, probeKey, ProbeCache, RunMemo } from './probe-cache.ts';
 import { windowQuantile_us } from './window-quantile.ts';
+import { wholeWindowUtilization } from './window-utilization.ts';
 import type { LatencyHistogram } from '../metrics/histogram.ts';
 
 const MAX_PROBES = 40;
@@ -248,11 +249,31 @@ const GO_SAMPLE_MIN_S = 2;
  * (g1-sample.test.ts, go-sample.test.ts), but not in its CPU: what a few seconds hold of a
  * collector's phases is not the window's mix (Java A at 8 GiB, 23,220 ops/s: the 3 s sample lies
  * inside the leader's concurrent marking and reads 77.4 % where the whole window reads 70.4 %).
- * So the sampled best probe is run once more over its whole window, plain: one run a search.
+ * A sampled Go probe's window is computed from its sample and the cycles its nodes' periods put
+ * in the rest of the window (window-utilization.ts; go-sample.test.ts holds it to the plain run);
+ * otherwise (Java, or a node whose cost per cycle the sample does not show) the sampled best
+ * probe is run once more over its whole window, plain: one run a search.
  */
 export function wholeWindowRun(spec: SloSearchSpec, best: SloProbe | null, bestRun: RunResult, provide: EngineProvider | null, hooks: RunHooks = {}): RunResult {
   if (best?.sampled_s === undefined) return bestRun;
+  const fromSample = best.window_event?.kind === 'go_cycle' ? goWindowFromSample(bestRun, best) : null;
+  if (fromSample) return fromSample;
   return runProbe({ ...spec, steady_state_shortcut: false }, bestRun.spec.load.target_ops_per_s, provide, { cancelled: hooks.cancelled }).run;
+}
+
+/** The sampled Go run with each node's mean utilisation made the whole window's (null: it cannot
+ * be, see wholeWindowUtilization). Only the utilisation is the window's. */
+function goWindowFromSample(run: RunResult, best: SloProbe): RunResult | null {
+  const periods = goCyclePeriods_s(run.spec);
+  if (!periods) return null;
+  const leader = run.leader_at_end ?? run.leader_changes.at(-1)?.leader ?? 0;
+  const resolved = resolveSpec(run.spec, validateCard(run.spec.model_card ?? DEFAULT_CARD));
+  const u = wholeWindowUtilization(
+    run,
+    { from_s: resolved.warmup_s, window_s: best.window_s!, sampled_s: best.sampled_s!, bucket_s: resolved.timeline_bucket_us / 1e6 },
+    run.nodes.map((n) => (n.node === leader ? periods.leader_s : periods.follower_s)),
+  );
+  return u ? { ...run, nodes: run.nodes.map((n, i) => ({ ...n, mean_cpu_utilization: round4(u[i]!) })) } : null;
 }
 
 /** The followers' mean CPU utilisation over the window. */
@@ -450,5 +471,9 @@ function stripRun(r: SloSearchResult): SloSearchResult {
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
 }
 

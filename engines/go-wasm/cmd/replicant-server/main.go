@@ -32,6 +32,7 @@ func main() {
 	logBound := flag.Uint64("log-bound", core.ServerLogBound, "the most executed entries the leader keeps while a peer is silent (docs/protocol.md, \"Log bound\"); 0 unbounded")
 	statusIntervalMs := flag.Uint64("status-interval-ms", 1000, "how often the status line is logged, 10 to 60000 ms")
 	mitigation := flag.String("mitigation", "none", "GC mitigation: none, blade, mitmem or both (GOGC off under a watcher; docs/mitigation.md)")
+	testPeerReset := flag.Bool("test-peer-reset", false, "tests only: accept the reset-peer command on the client port (docs/protocol.md, \"Native servers\")")
 	flag.Parse()
 	fail := func(err error) {
 		fmt.Fprintf(os.Stderr, "replicant-server: %v\n", err)
@@ -51,6 +52,9 @@ func main() {
 	s, err := server.New(cfg, *id, *seed, logger)
 	if err != nil {
 		fail(err)
+	}
+	if *testPeerReset {
+		s.EnablePeerReset()
 	}
 	if err := s.SetLogBound(*logBound); err != nil {
 		fail(err)

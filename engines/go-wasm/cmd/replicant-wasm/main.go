@@ -46,11 +46,22 @@ func rcInput(length int32) unsafe.Pointer {
 
 //go:wasmexport rc_step
 func rcStep(handle, length int32) int32 {
+	return stepInput(handle, length, (*core.Node).StepJSON)
+}
+
+// rc_step in the binary encoding (docs/protocol.md, "Binary step").
+//
+//go:wasmexport rc_step_binary
+func rcStepBinary(handle, length int32) int32 {
+	return stepInput(handle, length, (*core.Node).StepBinary)
+}
+
+func stepInput(handle, length int32, step func(*core.Node, []byte) []byte) int32 {
 	n := nodes[int(handle)]
 	if n == nil || length < 0 || int(length) > len(input) {
 		return -1
 	}
-	output = n.StepJSON(input[:length])
+	output = step(n, input[:length])
 	return int32(len(output))
 }
 

@@ -4,6 +4,7 @@
 //! files these modules mirror one to one.
 
 pub mod ballot;
+pub mod binary_codec;
 pub mod codec;
 pub mod command;
 pub mod config;
@@ -22,6 +23,7 @@ pub mod snapshot;
 pub mod types;
 
 pub use ballot::{leader_of, next_ballot, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADER};
+pub use binary_codec::{decode_binary_event, encode_binary_effects};
 pub use codec::{append_effect, append_message, decode_config, decode_event, decode_message, encode_effects, CodecError};
 pub use command::{parse_command, reply_line, Command, CommandType, Result, ResultType};
 pub use config::Config;

@@ -1,7 +1,8 @@
 //! `Node`: one Replicant peer, the sans-IO core. It is advanced only by [`Node::step`].
 
 use crate::ballot::{leader_of, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADER};
-use crate::codec::{decode_event, encode_effects};
+use crate::binary_codec::{decode_binary_event, encode_binary_effects};
+use crate::codec::{decode_event, encode_effects, CodecError};
 use crate::command::Result;
 use crate::config::{Config, ELECTION_BACKOFF_MAX};
 use crate::instance::Instance;
@@ -250,7 +251,23 @@ impl Node {
     /// Decodes one canonical event, steps, and returns the effects as JSON Lines (valid until
     /// the next step).
     pub fn step_json(&mut self, input: &[u8]) -> &[u8] {
-        match decode_event(input) {
+        self.step_encoded(input, decode_event, encode_effects)
+    }
+
+    /// `step_json` for the binary encoding (docs/protocol.md, "Binary step"): the same step,
+    /// the effects written in the binary encoding.
+    pub fn step_binary(&mut self, input: &[u8]) -> &[u8] {
+        self.step_encoded(input, decode_binary_event, encode_binary_effects)
+    }
+
+    /// One step on an encoded event; an event that does not decode is a bad event.
+    fn step_encoded(
+        &mut self,
+        input: &[u8],
+        decode: fn(&[u8]) -> std::result::Result<Event, CodecError>,
+        encode: fn(&[Effect], &mut Vec<u8>),
+    ) -> &[u8] {
+        match decode(input) {
             Ok(ev) => {
                 self.step(ev);
             }
@@ -261,7 +278,7 @@ impl Node {
             }
         }
         self.encoded.clear();
-        encode_effects(&self.effects, &mut self.encoded);
+        encode(&self.effects, &mut self.encoded);
         &self.encoded
     }
 

@@ -19,6 +19,15 @@ impl Shared {
     /// Hands one client request to the core, or answers `retry` itself when the connection or
     /// the node already has as many requests in the core as the limits allow.
     pub(crate) fn client_line(self: &Arc<Self>, client_id: u64, request_id: u64, line: Vec<u8>) {
+        if let Some(reply) = self.peer_reset_command(&line) {
+            // (answered at once, not in the core's order: an operator's connection)
+            let core = self.core.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(c) = core.clients.get(&client_id) {
+                c.backlog.fetch_add(reply.len(), Ordering::Relaxed);
+                let _ = c.tx.send(reply);
+            }
+            return;
+        }
         let mut guard = self.core.lock().unwrap_or_else(|p| p.into_inner());
         let core = &mut *guard;
         let total = core.in_flight;

@@ -31,10 +31,12 @@ pub struct Args {
     pub log_bound: u64,
     /// How often the status line is logged, in ms (10 to 60,000; default once a second).
     pub status_interval_ms: u64,
+    /// Tests only: the reset-peer command on the client port is on (docs/protocol.md).
+    pub test_peer_reset: bool,
 }
 
 pub const USAGE: &str =
-    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]";
+    "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--threads N] [--verbose] [--stats-every SECONDS] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N] [--status-interval-ms N] [--test-peer-reset]";
 
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut config_path = None;
@@ -48,6 +50,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     let mut snapshot_every = replicant_core::config::SERVER_SNAPSHOT_EVERY;
     let mut log_bound = replicant_core::config::SERVER_LOG_BOUND;
     let mut status_interval_ms = crate::limits::STATUS_INTERVAL.as_millis() as u64;
+    let mut test_peer_reset = false;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -72,6 +75,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
                 snapshot_every = whole("--snapshot-every", &value("--snapshot-every")?, 0..=1_000_000, ": between 0 and 1000000")?
             }
             "--verbose" | "-v" => verbose = true,
+            "--test-peer-reset" => test_peer_reset = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
             s if s.starts_with("--id=") => {
                 let v = &s[5..];
@@ -83,7 +87,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String
     }
     let config_path = config_path.ok_or_else(|| format!("no configuration file given\n{USAGE}"))?;
     let id = id.ok_or_else(|| format!("no --id given\n{USAGE}"))?;
-    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every, log_bound, status_interval_ms })
+    Ok(Args { config_path, id, threads, verbose, stats_every_s, seed, data_dir, fsync, snapshot_every, log_bound, status_interval_ms, test_peer_reset })
 }
 
 /// A flag's value as a whole number in `range`; otherwise "bad FLAG VALUE" and `rule`.

@@ -27,6 +27,8 @@ pub(crate) struct Shared {
     pub(crate) core: Mutex<Core>,
     pub(crate) peers: Vec<Option<PeerLink>>,
     pub(crate) verbose: bool,
+    /// --test-peer-reset: the reset-peer command on the client port is on (peer_reset.rs)
+    pub(crate) test_peer_reset: bool,
     pub(crate) commit_interval_ms: u64,
     pub(crate) counters: DriverCounters,
     /// durability log: every persist effect goes to its queue first (persister.rs)

@@ -17,6 +17,7 @@ mod line_reader;
 mod log_line;
 mod outbound;
 mod peer;
+mod peer_reset;
 mod server;
 mod status;
 mod persister;

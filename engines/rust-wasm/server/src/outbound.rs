@@ -26,6 +26,8 @@ pub(crate) struct PeerQueue {
     pub(crate) bytes: usize,
     /// connected: messages are queued only while true
     pub(crate) up: bool,
+    /// reset-peer asked the writer to close this connection abortively and redial (peer_reset.rs)
+    pub(crate) reset_requested: bool,
 }
 
 pub(crate) struct PeerLink {
@@ -36,7 +38,7 @@ pub(crate) struct PeerLink {
 impl PeerLink {
     /// A link that is down, with nothing queued, until its writer task connects.
     pub(crate) fn new() -> Self {
-        PeerLink { state: Mutex::new(PeerQueue { queue: VecDeque::new(), bytes: 0, up: false }), wake: Notify::new() }
+        PeerLink { state: Mutex::new(PeerQueue { queue: VecDeque::new(), bytes: 0, up: false, reset_requested: false }), wake: Notify::new() }
     }
 
     pub(crate) fn enqueue(&self, line: Vec<u8>, c: &DriverCounters) {
@@ -65,12 +67,36 @@ impl PeerLink {
     pub(crate) fn set_up(&self, up: bool, c: &DriverCounters) {
         let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
         q.up = up;
+        q.reset_requested = false;
         if !up {
             c.dropped_sends.fetch_add(q.queue.len() as u64, Ordering::Relaxed);
             c.peer_queue_bytes.fetch_sub(q.bytes as i64, Ordering::Relaxed);
             q.queue.clear();
             q.bytes = 0;
         }
+    }
+
+    /// Drops what is queued and has the writer close its connection with an RST (SO_LINGER 0)
+    /// and redial, as after a TCP reset from outside; a write under way finishes first. False
+    /// when the link is down (nothing to reset).
+    pub(crate) fn request_reset(&self, c: &DriverCounters) -> bool {
+        let mut q = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if !q.up {
+            return false;
+        }
+        c.dropped_sends.fetch_add(q.queue.len() as u64, Ordering::Relaxed);
+        c.peer_queue_bytes.fetch_sub(q.bytes as i64, Ordering::Relaxed);
+        q.queue.clear();
+        q.bytes = 0;
+        q.reset_requested = true;
+        drop(q);
+        self.wake.notify_one();
+        true
+    }
+
+    /// Whether reset-peer asked for this connection to be closed (the writer checks before each batch).
+    pub(crate) fn reset_requested(&self) -> bool {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).reset_requested
     }
 
     /// Takes up to about 1 MiB of queued messages as one batch (what waited too long while

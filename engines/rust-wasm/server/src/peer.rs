@@ -138,6 +138,11 @@ pub(crate) async fn peer_writer(shared: Arc<Shared>, to: u64, addr: SocketAddr) 
                 was_connected = true;
                 link.set_up(true, &shared.counters);
                 loop {
+                    if link.reset_requested() {
+                        let _ = stream.set_zero_linger(); // an RST, as a reset from outside
+                        shared.log(&format!("link to peer {to} at {addr} broke: reset-peer; reconnecting"));
+                        break;
+                    }
                     let batch = link.take_batch(&shared.counters);
                     if batch.is_empty() {
                         link.wake.notified().await;

@@ -131,6 +131,7 @@ pub(crate) async fn run(args: Args, cfg: ServerConfig, alloc: &'static CountingA
         }),
         peers,
         verbose: args.verbose,
+        test_peer_reset: args.test_peer_reset,
         commit_interval_ms: cfg.commit_interval_ms,
         counters: DriverCounters::default(),
         persister: wal.is_some().then(Persister::default),

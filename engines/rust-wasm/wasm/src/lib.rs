@@ -7,6 +7,7 @@
 //! buffer, `rc_step(handle, n)` steps on the n bytes written there and returns the effects'
 //! length (-1: unknown handle), `rc_output()` is their address. This spares the glue's string
 //! copies in both directions (engines/loader/linear-memory.ts writes and reads the bytes).
+//! `rc_step_binary` is the same call in the binary encoding (core/src/binary_codec.rs).
 //!
 //! A module instance can hold several nodes by handle; the TypeScript adapter
 //! (engines/loader/rust-wasm.ts) gives every node an instance of its own, so each node has
@@ -83,11 +84,22 @@ pub fn rc_input(length: u32) -> *mut u8 {
 /// (JSON Lines at rc_output's address), or -1 for an unknown handle.
 #[wasm_bindgen]
 pub fn rc_step(handle: u32, length: u32) -> i32 {
+    step_input(handle, length, Node::step_json)
+}
+
+/// rc_step in the binary encoding (docs/protocol.md, "Binary step"): a binary event in, the
+/// effects in the binary encoding at rc_output's address.
+#[wasm_bindgen]
+pub fn rc_step_binary(handle: u32, length: u32) -> i32 {
+    step_input(handle, length, Node::step_binary)
+}
+
+fn step_input(handle: u32, length: u32, step: for<'n> fn(&'n mut Node, &[u8]) -> &'n [u8]) -> i32 {
     INPUT.with(|input| {
         let input = input.borrow();
         let event = &input[..(length as usize).min(input.len())];
         with_node(handle, |node| {
-            let effects = node.step_json(event);
+            let effects = step(node, event);
             OUTPUT.with(|out| out.set(effects.as_ptr() as usize));
             effects.len() as i32
         })

@@ -222,6 +222,27 @@ public final class Node {
         return Codec.encodeEffects(step(ev));
     }
 
+    /** The binary step's effects, reused from step to step. */
+    private final BinaryCodec.Output binaryOut = new BinaryCodec.Output();
+
+    /**
+     * {@link #stepJson} in the binary encoding (docs/protocol.md, "Binary step"): the first
+     * length bytes of in are one event; the same step, the effects written in the binary
+     * encoding into an output valid until the next step.
+     */
+    public BinaryCodec.Output stepBinary(byte[] in, int length) {
+        Event ev = BinaryCodec.decodeEvent(in, length);
+        if (ev == null) {
+            effects.clear();
+            counters.events++;
+            badEvent();
+        } else {
+            step(ev);
+        }
+        BinaryCodec.encodeEffects(effects, binaryOut);
+        return binaryOut;
+    }
+
     /** The node's whole state as canonical JSON (docs/protocol.md, "Inspect"). */
     public String inspect() {
         return Inspect.inspect(this);

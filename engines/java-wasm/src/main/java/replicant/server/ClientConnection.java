@@ -190,6 +190,11 @@ final class ClientConnection {
      * node already has as many requests in the core as the limits allow.
      */
     private void clientLine(long requestId, String line, long receivedNanos) {
+        String resetReply = server.peerResetCommand(line);
+        if (resetReply != null) {
+            reply(resetReply); // (answered at once, not in the core's order: an operator's connection)
+            return;
+        }
         server.lock.lock();
         try {
             if (inFlight < Limits.MAX_IN_FLIGHT_PER_CLIENT && server.inFlight < Limits.MAX_IN_FLIGHT_TOTAL) {

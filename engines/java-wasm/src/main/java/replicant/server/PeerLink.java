@@ -31,6 +31,8 @@ final class PeerLink {
     private final ArrayDeque<Long> queuedAtNs = new ArrayDeque<>(); // guarded by this: when each was queued
     private long queuedBytes; // guarded by this
     private boolean up; // guarded by this: connected, messages are queued only while true
+    /** Guarded by this: reset-peer asked the writer to close this connection abortively and redial (PeerReset). */
+    private boolean resetRequested;
 
     PeerLink(Server server, int to, InetSocketAddress addr) {
         this(server, to, addr, server.counters, System::nanoTime);
@@ -87,6 +89,7 @@ final class PeerLink {
 
     synchronized void setUp(boolean now) {
         up = now;
+        resetRequested = false;
         if (!now) {
             counters.droppedSends.addAndGet(queue.size());
             forget(queuedBytes);
@@ -99,8 +102,9 @@ final class PeerLink {
      * Waits for messages and copies up to about 1 MiB of them into buf (grown as needed); returns the
      * bytes taken (what waited too long while the peer did not read is dropped, not sent).
      */
-    private synchronized int takeBatch(byte[][] buf) throws InterruptedException {
-        while (queue.isEmpty()) wait();
+    private synchronized int takeBatch(byte[][] buf) throws InterruptedException, PeerReset.Requested {
+        while (queue.isEmpty() && !resetRequested) wait();
+        if (resetRequested) throw new PeerReset.Requested();
         dropAged(nanoTime.getAsLong());
         int n = 0;
         while (!queue.isEmpty() && n < (1 << 20)) {
@@ -112,6 +116,22 @@ final class PeerLink {
         }
         forget(n);
         return n;
+    }
+
+    /**
+     * Drops what is queued and has the writer close its connection with an RST (SO_LINGER 0) and
+     * redial, as after a TCP reset from outside; a write under way finishes first. False when the
+     * link is down (nothing to reset).
+     */
+    synchronized boolean requestReset() {
+        if (!up) return false;
+        counters.droppedSends.addAndGet(queue.size());
+        forget(queuedBytes);
+        queue.clear();
+        queuedAtNs.clear();
+        resetRequested = true;
+        notifyAll();
+        return true;
     }
 
     /** The writer's step: waits for messages, takes a batch into buf[0] (grown as needed) and writes it. */
@@ -144,6 +164,7 @@ final class PeerLink {
                 byte[][] buf = {new byte[64 * 1024]};
                 for (;;) writeBatch(writer, buf);
             } catch (IOException e) {
+                if (e instanceof PeerReset.Requested) abortOnClose(s); // an RST, as a reset from outside
                 if (connected) server.log("link to peer " + to + " at " + addr + " broke: " + e.getMessage() + "; reconnecting");
                 else server.debug("cannot reach peer " + to + " at " + addr + ": " + e.getMessage());
             } catch (InterruptedException e) {
@@ -159,6 +180,14 @@ final class PeerLink {
                 return;
             }
             backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
+        }
+    }
+
+    private static void abortOnClose(Socket s) {
+        try {
+            s.setSoLinger(true, 0);
+        } catch (IOException e) {
+            // closed already: nothing left to reset
         }
     }
 

@@ -53,6 +53,11 @@ final class Server {
 
     final ConcurrentHashMap<Long, ClientConnection> clients = new ConcurrentHashMap<>();
     private final PeerLink[] links;
+
+    /** The reply to a reset-peer line, or null when the line is not one (PeerReset). */
+    String peerResetCommand(String line) {
+        return PeerReset.command(line, args.testPeerReset, id, links);
+    }
     final Status.DriverCounters counters = new Status.DriverCounters();
     /** GC mitigation hooks; null when off (or when no pool can announce collections). */
     private volatile GcWatch gcWatch;

@@ -16,7 +16,8 @@ import replicant.core.Json;
 final class ServerConfig {
     static final String USAGE =
             "usage: replicant-server [--config] CONFIG.json --id N [--seed N] [--verbose] [--trace] [--stats-every SECONDS]"
-                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]";
+                    + " [--mitigation none|blade|mitmem|both] [--data-dir DIR [--fsync always|interval|never] [--snapshot-every N]] [--log-bound N] [--status-interval-ms N]"
+                    + " [--test-peer-reset]";
 
     /** A problem with the command line or the configuration; the server exits with status 2. */
     static final class BadConfig extends Exception {
@@ -42,6 +43,8 @@ final class ServerConfig {
         long logBound = replicant.core.Config.SERVER_LOG_BOUND;
         /** How often the status line is logged, in ms (10 to 60,000). */
         long statusIntervalMs = Limits.STATUS_INTERVAL_MS;
+        /** Tests only: the reset-peer command on the client port is on (docs/protocol.md). */
+        boolean testPeerReset;
         /** GC mitigation: none, blade, mitmem or both (docs/mitigation.md). */
         replicant.core.Mitigation.Mode mitigation = replicant.core.Mitigation.Mode.NONE;
     }
@@ -107,6 +110,9 @@ final class ServerConfig {
                     break;
                 case "--trace":
                     a.trace = true;
+                    break;
+                case "--test-peer-reset":
+                    a.testPeerReset = true;
                     break;
                 case "--help":
                 case "-h":

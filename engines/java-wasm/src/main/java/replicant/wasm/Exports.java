@@ -3,8 +3,11 @@ package replicant.wasm;
 import java.util.HashMap;
 
 import org.teavm.classlib.PlatformDetector;
+import org.teavm.jso.JSByRef;
 import org.teavm.jso.JSExport;
+import org.teavm.jso.JSMethod;
 
+import replicant.core.BinaryCodec;
 import replicant.core.Codec;
 import replicant.core.Config;
 import replicant.core.Json;
@@ -53,6 +56,22 @@ public final class Exports {
     public static String step(int handle, String eventJson) {
         Node n = nodes.get(handle);
         return n == null ? null : n.stepJson(Utf8.encode(eventJson));
+    }
+
+    /**
+     * The binary step (docs/protocol.md, "Binary step"), exported under the Rust module's name:
+     * one event in the binary encoding in, the effects in the binary encoding out, or null for
+     * an unknown handle. Bytes cross by reference where TeaVM can (the JavaScript build: the
+     * array is the caller's Int8Array, and the result an Int8Array over the Java array) and are
+     * copied where it cannot (WebAssembly GC), so no JSON text is made on this path.
+     */
+    @JSExport
+    @JSMethod("rc_step_binary")
+    public static @JSByRef(optional = true) byte[] stepBinary(int handle, @JSByRef(optional = true) byte[] event) {
+        Node n = nodes.get(handle);
+        if (n == null) return null;
+        BinaryCodec.Output out = n.stepBinary(event, event.length);
+        return out.toArray();
     }
 
     @JSExport

@@ -1,0 +1,328 @@
+package replicant.core;
+
+import java.util.List;
+
+import replicant.core.Messages.Effect;
+import replicant.core.Messages.EffectType;
+import replicant.core.Messages.Event;
+import replicant.core.Messages.Message;
+import replicant.core.Messages.MessageType;
+
+/**
+ * Events and effects to and from the binary step's encoding (docs/protocol.md, "Binary step");
+ * the mirror of engines/loader/binary-codec.ts and the Rust core's binary_codec.rs. Only the
+ * per-operation events and effects have a binary form; everything else is canonical JSON behind
+ * tag 0 ({@link Codec} reads and writes it). Strings follow the core's one-char-per-byte
+ * convention ({@link Json}), so a binary string reads exactly as the same bytes inside JSON.
+ */
+public final class BinaryCodec {
+    private BinaryCodec() {}
+
+    static final int EVENT_JSON = 0x00;
+    static final int EVENT_CLIENT = 0x01;
+    static final int EVENT_MESSAGE = 0x02;
+
+    static final int EFFECT_JSON = 0x00;
+    static final int EFFECT_REPLY = 0x01;
+    static final int EFFECT_SEND = 0x02;
+
+    static final int MESSAGE_ACCEPT_REQUEST = 1;
+    static final int MESSAGE_ACCEPT_RESPONSE = 2;
+    static final int MESSAGE_COMMIT_REQUEST = 3;
+    static final int MESSAGE_COMMIT_RESPONSE = 4;
+
+    private static final int MAX_UINT_BYTES = 8;
+    private static final long UINT_LIMIT = 1L << 53;
+
+    /** The wire order of the enumerations (docs/protocol.md): an enum's ordinal is its byte. */
+    private static final Instance.State[] STATES = Instance.State.values();
+    private static final Command.Type[] COMMAND_TYPES = Command.Type.values();
+
+    /** Thrown on bytes the encoding does not allow; the step turns it into a bad event. */
+    static final class BadBytes extends Exception {
+        BadBytes() {
+            super("bad binary event");
+        }
+    }
+
+    private static final BadBytes BAD = new BadBytes();
+
+    /** A cursor over one event's bytes. */
+    private static final class Reader {
+        final byte[] in;
+        final int end;
+        int pos;
+
+        Reader(byte[] in, int length) {
+            this.in = in;
+            this.end = length;
+        }
+
+        int u8() throws BadBytes {
+            if (pos >= end) throw BAD;
+            return in[pos++] & 0xff;
+        }
+
+        /** Unsigned LEB128, shortest form, below 2^53. */
+        long uint() throws BadBytes {
+            long value = 0;
+            for (int i = 0; i < MAX_UINT_BYTES; i++) {
+                int b = u8();
+                value |= (long) (b & 0x7f) << (7 * i);
+                if ((b & 0x80) == 0) {
+                    if ((b == 0 && i > 0) || value >= UINT_LIMIT) throw BAD;
+                    return value;
+                }
+            }
+            throw BAD;
+        }
+
+        boolean bool() throws BadBytes {
+            int b = u8();
+            if (b > 1) throw BAD;
+            return b == 1;
+        }
+
+        String string() throws BadBytes {
+            long n = uint();
+            if (n > end - pos) throw BAD;
+            String s = Json.fromBytes(in, pos, (int) n);
+            pos += (int) n;
+            return s;
+        }
+
+        void finished() throws BadBytes {
+            if (pos != end) throw BAD;
+        }
+    }
+
+    /** Reads the first length bytes of in as one event; null when they are not one. */
+    public static Event decodeEvent(byte[] in, int length) {
+        try {
+            Reader r = new Reader(in, length);
+            Event ev;
+            switch (r.u8()) {
+                case EVENT_JSON: {
+                    byte[] json = new byte[length - 1];
+                    System.arraycopy(in, 1, json, 0, json.length);
+                    return Codec.decodeEvent(json);
+                }
+                case EVENT_CLIENT: {
+                    long clientId = r.uint();
+                    long requestId = r.uint();
+                    ev = Event.client(clientId, requestId, r.string());
+                    break;
+                }
+                case EVENT_MESSAGE:
+                    ev = Event.message(readMessage(r));
+                    break;
+                default:
+                    return null;
+            }
+            r.finished();
+            return ev;
+        } catch (BadBytes e) {
+            return null;
+        }
+    }
+
+    private static Command readCommand(Reader r) throws BadBytes {
+        int t = r.u8();
+        if (t >= COMMAND_TYPES.length) throw BAD;
+        Command.Type type = COMMAND_TYPES[t];
+        if (type == Command.Type.NOOP) return Command.noop();
+        String key = r.string();
+        if (!Command.validKey(key)) throw BAD;
+        if (type != Command.Type.PUT) return new Command(type, key, "");
+        String value = r.string();
+        if (!Command.validValue(value)) throw BAD;
+        return Command.put(key, value);
+    }
+
+    private static Message readMessage(Reader r) throws BadBytes {
+        int kind = r.u8();
+        MessageType type;
+        switch (kind) {
+            case MESSAGE_ACCEPT_REQUEST: type = MessageType.ACCEPT_REQUEST; break;
+            case MESSAGE_ACCEPT_RESPONSE: type = MessageType.ACCEPT_RESPONSE; break;
+            case MESSAGE_COMMIT_REQUEST: type = MessageType.COMMIT_REQUEST; break;
+            case MESSAGE_COMMIT_RESPONSE: type = MessageType.COMMIT_RESPONSE; break;
+            default: throw BAD;
+        }
+        Message m = new Message(type);
+        m.from = r.uint();
+        m.to = r.uint();
+        m.channelId = r.uint();
+        switch (kind) {
+            case MESSAGE_ACCEPT_REQUEST: {
+                long ballot = r.uint();
+                long index = r.uint();
+                long clientId = r.uint();
+                long requestId = r.uint();
+                int s = r.u8();
+                if (s >= STATES.length) throw BAD;
+                m.instance = new Instance(ballot, index, clientId, requestId, STATES[s], readCommand(r));
+                break;
+            }
+            case MESSAGE_ACCEPT_RESPONSE:
+                m.ok = r.bool();
+                m.ballot = r.uint();
+                break;
+            case MESSAGE_COMMIT_REQUEST:
+                m.ballot = r.uint();
+                m.lastExecuted = r.uint();
+                m.globalLastExecuted = r.uint();
+                break;
+            default:
+                m.ok = r.bool();
+                m.ballot = r.uint();
+                m.lastExecuted = r.uint();
+                break;
+        }
+        return m;
+    }
+
+    /** A growing byte buffer, reused from step to step. */
+    public static final class Output {
+        byte[] bytes = new byte[256];
+        int length;
+        /** Scratch for the JSON of tag-0 records. */
+        private final StringBuilder json = new StringBuilder(256);
+
+        public int length() {
+            return length;
+        }
+
+        /** The output's first length() bytes as an array of their own. */
+        public byte[] toArray() {
+            byte[] out = new byte[length];
+            System.arraycopy(bytes, 0, out, 0, length);
+            return out;
+        }
+
+        private void room(int n) {
+            if (length + n <= bytes.length) return;
+            byte[] grown = new byte[Math.max(bytes.length * 2, length + n)];
+            System.arraycopy(bytes, 0, grown, 0, length);
+            bytes = grown;
+        }
+
+        void u8(int b) {
+            room(1);
+            bytes[length++] = (byte) b;
+        }
+
+        void uint(long v) {
+            room(MAX_UINT_BYTES + 1);
+            while (v >= 0x80) {
+                bytes[length++] = (byte) ((v & 0x7f) | 0x80);
+                v >>>= 7;
+            }
+            bytes[length++] = (byte) v;
+        }
+
+        void string(CharSequence s) {
+            int n = s.length();
+            uint(n);
+            room(n);
+            for (int i = 0; i < n; i++) bytes[length++] = (byte) s.charAt(i);
+        }
+
+        /** Moves the bytes written since start behind their LEB128 length. */
+        void prefixLength(int start) {
+            int body = length - start;
+            int prefix = 1;
+            for (long v = body; v >= 0x80; v >>>= 7) prefix++;
+            room(prefix);
+            System.arraycopy(bytes, start, bytes, start + prefix, body);
+            int end = length + prefix;
+            length = start;
+            uint(body);
+            length = end;
+        }
+    }
+
+    /** The message's type byte, or 0 when it has no binary form. */
+    private static int binaryType(Message m) {
+        switch (m.type) {
+            case ACCEPT_REQUEST: return MESSAGE_ACCEPT_REQUEST;
+            case ACCEPT_RESPONSE: return MESSAGE_ACCEPT_RESPONSE;
+            case COMMIT_REQUEST: return MESSAGE_COMMIT_REQUEST;
+            case COMMIT_RESPONSE: return MESSAGE_COMMIT_RESPONSE;
+            default: return 0;
+        }
+    }
+
+    static void writeMessage(Output out, int kind, Message m) {
+        out.u8(kind);
+        out.uint(m.from);
+        out.uint(m.to);
+        out.uint(m.channelId);
+        switch (kind) {
+            case MESSAGE_ACCEPT_REQUEST: {
+                Instance inst = m.instance;
+                out.uint(inst.ballot);
+                out.uint(inst.index);
+                out.uint(inst.clientId);
+                out.uint(inst.requestId);
+                out.u8(inst.state.ordinal());
+                Command c = inst.command;
+                out.u8(c.type.ordinal());
+                if (c.type != Command.Type.NOOP) out.string(c.key);
+                if (c.type == Command.Type.PUT) out.string(c.value);
+                break;
+            }
+            case MESSAGE_ACCEPT_RESPONSE:
+                out.u8(m.ok ? 1 : 0);
+                out.uint(m.ballot);
+                break;
+            case MESSAGE_COMMIT_REQUEST:
+                out.uint(m.ballot);
+                out.uint(m.lastExecuted);
+                out.uint(m.globalLastExecuted);
+                break;
+            default:
+                out.u8(m.ok ? 1 : 0);
+                out.uint(m.ballot);
+                out.uint(m.lastExecuted);
+                break;
+        }
+    }
+
+    private static void writeReply(Output out, Effect e) {
+        out.u8(EFFECT_REPLY);
+        out.uint(e.clientId);
+        out.uint(e.requestId);
+        Command.Result result = e.result;
+        out.u8(result.type.ordinal());
+        switch (result.type) {
+            case OK: out.string(result.value); break;
+            case LEADER_IS: out.uint(result.leader); break;
+            case BUSY: out.uint(result.pauseUs); break;
+            default: break;
+        }
+    }
+
+    /** Writes effects in the binary encoding into out (cleared first). */
+    public static void encodeEffects(List<Effect> effects, Output out) {
+        out.length = 0;
+        for (int i = 0; i < effects.size(); i++) {
+            Effect e = effects.get(i);
+            int kind = e.type == EffectType.SEND ? binaryType(e.message) : 0;
+            if (e.type == EffectType.REPLY) {
+                writeReply(out, e);
+            } else if (kind != 0) {
+                out.u8(EFFECT_SEND);
+                int start = out.length;
+                writeMessage(out, kind, e.message);
+                out.prefixLength(start);
+            } else {
+                out.u8(EFFECT_JSON);
+                StringBuilder json = out.json;
+                json.setLength(0);
+                Codec.appendEffect(json, e);
+                out.string(json);
+            }
+        }
+    }
+}
