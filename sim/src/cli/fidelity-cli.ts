@@ -10,9 +10,9 @@ import { changedRows, differingNonStorageParameters } from '../fidelity/candidat
 import { CARD_160_VERSION, EARLIER_DEFAULT_VERSION, card160Section } from '../fidelity/card-160-section.ts';
 import { vcpuMechanismsSection } from '../fidelity/vcpu-mechanisms-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
+import { CARD_170_VERSION, card170Section } from '../fidelity/card-170-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
 import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
-import { CANDIDATE_171_VERSION, candidate171Section } from '../fidelity/candidate-171-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, TOLERANCE_PERCENT, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -438,20 +438,19 @@ function renderFromCsv(timing: string | null): void {
     const prev = readRows(previousPath);
     candidate = previousDefaultSection(changedRows(prev.map(asSection), data.map(asSection)), CARD.version, summarise(prev), summarise(data));
   }
-  // The candidate cards' whole tables beside the default's, when they have been computed.
+  // The candidate cards 1.8.x were built on card 1.7.0 (they lack 1.7.1's two Go constants), so
+  // their tables stand beside 1.7.0's kept table, not the default's: Go's rows would differ by
+  // what 1.7.1 adds, not by what the candidates do.
   // (calibrated rows a candidate moves outside ±15 %: a row both cards miss alike is not its doing)
-  const defaults = new Map(data.map((d) => [d.id, d]));
+  const card170Path = `data/fidelity-card-${CARD_170_VERSION}.csv`;
+  const base = existsSync(join(ROOT, card170Path)) ? readRows(card170Path) : data;
+  const defaults = new Map(base.map((d) => [d.id, d]));
   const outside = (d: FidelityRow | undefined) => d !== undefined && !d.pp && !d.within && d.error !== null && Math.abs(d.error) > TOLERANCE_PERCENT;
   const candidateFigures = (cand: FidelityRow[]) => ({
     calibratedOutside: cand.filter((d) => d.calibration && outside(d) && !outside(defaults.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) })),
-    defaultSummary: summarise(data),
+    defaultSummary: summarise(base),
     candidateSummary: summarise(cand),
   });
-  const candidate171Path = `data/fidelity-candidate-${CANDIDATE_171_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate171Path)) && CARD.version !== CANDIDATE_171_VERSION) {
-    const c171 = readRows(candidate171Path);
-    candidate += candidate171Section(changedRows(data.map(asSection), c171.map(asSection)), CARD.version, candidateFigures(c171));
-  }
   // Java's vCPU points: what was tried and why no candidate came of it (written by hand).
   candidate += vcpuMechanismsSection();
   const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;
@@ -461,19 +460,25 @@ function renderFromCsv(timing: string | null): void {
     const c182 = readRows(candidate182Path);
     const cell = (d: FidelityRow | undefined) => (d ? `${d.sim} (${errorText(d)})` : '-');
     const rows = c182.filter((d) => c181.get(d.id)?.sim !== d.sim).map((d) => ({ id: d.id, paper: asSection(d).paper, default_cell: cell(defaults.get(d.id)), c181_cell: cell(c181.get(d.id)), c182_cell: cell(d) }));
-    candidate += candidate182Section(rows, CARD.version, candidateFigures(c182));
+    candidate += candidate182Section(rows, CARD_170_VERSION, candidateFigures(c182));
   }
   if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_181_VERSION) {
     const cand = readRows(candidatePath);
-    candidate += candidate181Section(changedRows(data.map(asSection), cand.map(asSection)), CARD.version, candidateFigures(cand));
+    candidate += candidate181Section(changedRows(base.map(asSection), cand.map(asSection)), CARD_170_VERSION, candidateFigures(cand));
   }
-  // The default before: card 1.6.0 against its own previous default, from the two kept tables.
-  const earlierPath = `data/fidelity-card-${EARLIER_DEFAULT_VERSION}.csv`;
+  // The defaults before: card 1.7.0 against 1.6.0, and 1.6.0 against 1.3.0, from the kept tables.
   const card160Path = `data/fidelity-card-${CARD_160_VERSION}.csv`;
-  if (existsSync(join(ROOT, earlierPath)) && existsSync(join(ROOT, card160Path))) {
-    const earlier = readRows(earlierPath);
+  const earlierPath = `data/fidelity-card-${EARLIER_DEFAULT_VERSION}.csv`;
+  if (existsSync(join(ROOT, card160Path))) {
     const c160 = readRows(card160Path);
-    candidate += card160Section(changedRows(earlier.map(asSection), c160.map(asSection)), summarise(earlier), summarise(c160));
+    if (existsSync(join(ROOT, card170Path))) {
+      const c170 = readRows(card170Path);
+      candidate += card170Section(changedRows(c160.map(asSection), c170.map(asSection)), summarise(c160), summarise(c170));
+    }
+    if (existsSync(join(ROOT, earlierPath))) {
+      const earlier = readRows(earlierPath);
+      candidate += card160Section(changedRows(earlier.map(asSection), c160.map(asSection)), summarise(earlier), summarise(c160));
+    }
   }
   writeFileSync(join(ROOT, 'docs/fidelity.md'), renderMd(md, heldOut, staleText + summarise(data), misses(data), timing ?? previous, cardText, candidate));
 }

@@ -1,5 +1,6 @@
-// The "Candidate card 1.8.1 against the default" section of docs/fidelity.md: the rows whose
-// simulated value differs between the default's table (data/fidelity.csv) and the candidate's
+// The "Candidate card 1.8.1 against card 1.7.0" section of docs/fidelity.md: the rows whose
+// simulated value differs between its base card 1.7.0's table (data/fidelity-card-1.7.0.csv, the
+// default's until card 1.7.1) and the candidate's
 // (data/fidelity-candidate-1.8.1.csv), both summaries and the calibrated points outside their
 // tolerance, all computed from the tables; and, written by hand from those runs, what the
 // candidate changes, why it stays a candidate, and what the model lacks there.
@@ -15,13 +16,16 @@ export interface CandidateFigures {
   candidateSummary: string;
 }
 
-export function candidate181Section(changed: ComparedRow[], defaultVersion: string, f: CandidateFigures): string {
+export function candidate181Section(changed: ComparedRow[], baseVersion: string, f: CandidateFigures): string {
   const table = changed.map((r) => `| ${r.id} | ${r.paper} | ${r.default_sim} (${r.default_error}) | ${r.candidate_sim} (${r.candidate_error}) |`);
   const v = CANDIDATE_181_VERSION;
   const outside = f.calibratedOutside.length
-    ? `Calibrated points card ${v} moves outside ±15 % (card ${defaultVersion} has them inside): ${f.calibratedOutside.map((r) => `${r.id} ${r.sim} (${r.error})`).join('; ')}. So card ${v} does not become the default: a calibrated point must stay within its tolerance.`
+    ? `Calibrated points card ${v} moves outside ±15 % (card ${baseVersion} has them inside): ${f.calibratedOutside.map((r) => `${r.id} ${r.sim} (${r.error})`).join('; ')}. So card ${v} does not become the default: a calibrated point must stay within its tolerance.`
     : `Card ${v} moves no calibrated point outside ±15 %.`;
-  return `## Candidate card ${v} against the default ${defaultVersion}
+  return `## Candidate card ${v} against card ${baseVersion}, its base
+
+Card ${v} is built on card ${baseVersion}, the Lab's default until card 1.7.1, and lacks 1.7.1's two Go
+constants, so it is compared with card ${baseVersion}'s kept table (its Go rows are 1.7.0's).
 
 Card ${v} ([data/models/${v}.json](../data/models/${v}.json), its whole table in
 [data/fidelity-candidate-${v}.csv](../data/fidelity-candidate-${v}.csv)) is candidate card 1.8.0 (the map's
@@ -42,7 +46,7 @@ allocate alike, so each of their young pauses stops both at the same instant and
 operation waits (the leader needs one follower's vote). With their own phases a follower's
 pause is covered by the other follower: Java A at 8 GiB meets the SLO up to 14.98 Kops/s at
 40.6 % leader CPU, against the paper's 43 % (card 1.7.0: 23.2 Kops/s at 70.4 %; card 1.8.0, one
-search: 11.05 at 30.1 %), the largest utilisation miss of the default's table gone. At 6 GiB it
+search: 11.05 at 30.1 %), the largest utilisation miss of card 1.7.0's table gone. At 6 GiB it
 overshoots instead: 17.5 Kops/s, more than at 8 GiB, at 54.8 % (paper 39 %; card 1.7.0 33.6 %),
 not examined further in this run. At 5 GiB the same change removes half of what held the
 model's Java near the paper's 3 Kops/s, and it rises to 4.67 Kops/s (+55.6 %) at 19 % leader CPU
@@ -69,15 +73,15 @@ or not. The model's fast mode keeps node 0 leading and never elects; the exact m
 engines, which do elect (a long pause on the leader costs it its leadership, simulate.test.ts)
 but whose heartbeats never wait on a slow peer, as the paper's did. So neither can show this; modelling the paper's heartbeat and its elections is what would let
 independent JVMs and the 5 GiB point stand together. Until then card ${v} stays a candidate:
-besides the calibrated point, its held-out utilisation median is worse than the default's
+besides the calibrated point, its held-out utilisation median is worse than card 1.7.0's
 (the summaries below), although its held-out throughputs are level.
 
 **How it was computed.** \`npm run fidelity -- --card data/models/${v}.json\` at \`nice -n 10\`, one
-uncached run with the commit that adds the card (the default's table above was computed just
-before it, on its parent): 848 s wall, 198 s CPU, load average 13 on 2 cores; the default's,
-758 s wall, 157 s CPU, load average 25. The card differs from ${defaultVersion} only in \`g1.*\`, and
+uncached run with the commit that adds the card (card 1.7.0's table, then the default's, was computed just
+before it, on its parent): 848 s wall, 198 s CPU, load average 13 on 2 cores; card 1.7.0's,
+758 s wall, 157 s CPU, load average 25. The card differs from ${baseVersion} only in \`g1.*\`, and
 every row of C++, Go and Rust came out the same to the digit in both runs (the per-node phases
-leave cards without the flag as they were; card ${defaultVersion}'s Java rows were not recomputed with them).
+leave cards without the flag as they were; card ${baseVersion}'s Java rows were not recomputed with them).
 The steady-state shortcut, now started from three nodes' states, against the plain run at the
 candidate's answers (the table's spec, one probe each way, same verdict every time): 8 GiB at
 14,982 ops/s 0.93 % of operations over the SLO against 0.86 %, 6 GiB at 17,527 ops/s 0.99 % against
@@ -85,7 +89,7 @@ candidate's answers (the table's spec, one probe each way, same verdict every ti
 
 The rows whose simulated value differs (simulated, error against the paper):
 
-| paper id | paper | card ${defaultVersion} | card ${v} |
+| paper id | paper | card ${baseVersion} | card ${v} |
 |---|---|---|---|
 ${table.join('\n')}
 
@@ -93,7 +97,7 @@ Summary of card ${v}'s table:
 
 ${f.candidateSummary}
 
-Card ${defaultVersion}'s (as at the top):
+Card ${baseVersion}'s ([data/fidelity-card-${baseVersion}.csv](../data/fidelity-card-${baseVersion}.csv)):
 
 ${f.defaultSummary}
 

@@ -1,6 +1,6 @@
 // The "Candidate card 1.8.2" section of docs/fidelity.md: the rows whose simulated value card
 // 1.8.2's table (data/fidelity-candidate-1.8.2.csv) changes from card 1.8.1's, beside the
-// default's, the calibrated points outside their tolerance and the summary, all computed from
+// base card 1.7.0's (the default's until card 1.7.1), the calibrated points outside their tolerance and the summary, all computed from
 // the tables; and, written by hand from the runs named in it, what the paper's heartbeat does
 // to Java at 5 GiB and why the card stays a candidate.
 import type { CandidateFigures } from './candidate-181-section.ts';
@@ -15,11 +15,11 @@ export interface ThreeCardRow {
   c182_cell: string;
 }
 
-export function candidate182Section(rows: ThreeCardRow[], defaultVersion: string, f: CandidateFigures): string {
+export function candidate182Section(rows: ThreeCardRow[], baseVersion: string, f: CandidateFigures): string {
   const v = CANDIDATE_182_VERSION;
   const table = rows.map((r) => `| ${r.id} | ${r.paper} | ${r.default_cell} | ${r.c181_cell} | ${r.c182_cell} |`);
   const outside = f.calibratedOutside.length
-    ? `Calibrated points card ${v} moves outside ±15 % (card ${defaultVersion} has them inside): ${f.calibratedOutside.map((r) => `${r.id} ${r.sim} (${r.error})`).join('; ')}. So card ${v} does not become the default: a calibrated point must stay within its tolerance.`
+    ? `Calibrated points card ${v} moves outside ±15 % (card ${baseVersion} has them inside): ${f.calibratedOutside.map((r) => `${r.id} ${r.sim} (${r.error})`).join('; ')}. So card ${v} does not become the default: a calibrated point must stay within its tolerance.`
     : `Card ${v} moves no calibrated point outside ±15 %.`;
   return `## Candidate card ${v}: the paper's heartbeat waits for every peer
 
@@ -82,9 +82,9 @@ at 8 GiB's leader utilisation is 38.7 % (paper 43 %; card 1.8.1 40.6 %), at 5 Gi
 12 %; card 1.8.1 19 %).
 
 **Not the default.** Besides the calibrated points above, the p99 points within a factor of 2
-fall from 4 of 6 to 2 of 6 (Go at 5 GiB). Held-out throughputs are level with the default
+fall from 4 of 6 to 2 of 6 (Go at 5 GiB). Held-out throughputs are level with card 1.7.0
 (10 of 10 within ±15 %, median 2.4 % against 2.5 %), and the utilisation median is 8.3 pp
-against the default's 8.4 (card 1.8.1: 9.4).
+against card 1.7.0's 8.4 (card 1.8.1: 9.4).
 
 **How it was computed.** \`npm run fidelity -- --card data/models/${v}.json --cache DIR\` at \`nice -n 10\`,
 one process computing every sweep and run in order (the cache was empty; the timing line it
@@ -98,7 +98,7 @@ withheld, 2 elections, p99 1.13 s; under card 1.8.1, or a 98 ms pause, none and 
 
 The rows whose simulated value card ${v} changes from card 1.8.1's (simulated, error against the paper):
 
-| paper id | paper | card ${defaultVersion} (default) | card 1.8.1 | card ${v} |
+| paper id | paper | card ${baseVersion} (the base; default until 1.7.1) | card 1.8.1 | card ${v} |
 |---|---|---|---|---|
 ${table.join('\n')}
 

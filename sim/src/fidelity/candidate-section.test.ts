@@ -17,30 +17,29 @@ describe('the candidate card section of docs/fidelity.md', () => {
     const row = (id: string) => ({ id, paper: '1 x', sim: 1, error: '', card: '1.4.0' });
     expect(() => changedRows([row('a'), row('b')], [row('a')])).toThrow(/no row b/);
   });
-  it('card 1.7.0 (the default) differs from 1.6.0 only in Java, and 1.6.0 from 1.5.0 only in Go, so the other engines\' searches are shared', () => {
-    expect(DEFAULT_CARD.version).toBe('1.7.0');
+  it('card 1.7.1 (the default) is 1.7.0 with two Go runtime constants, 1.7.0 differs from 1.6.0 only in Java, and 1.6.0 from 1.5.0 only in Go, so the other engines\' searches are shared', () => {
+    expect(DEFAULT_CARD.version).toBe('1.7.1');
+    expect(differingNonStorageParameters(params('1.7.0'), params('1.7.1'))).toEqual(['go.drain_check_bytes', 'go.limit_headroom_fraction']);
     expect(differingNonStorageParameters(params('1.6.0'), params('1.7.0'))).toEqual(['cpu.java.in_us', 'cpu.java.out_us', 'cpu.java.per_kib_us', 'cpu.java.step_us', 'g1.mixed_reclaimable_fraction', 'g1.reclaim_once']);
     expect(differingNonStorageParameters(params('1.2.0'), params('1.3.0'))).toEqual([]);
     expect(differingNonStorageParameters(params('1.5.0'), params('1.6.0'))).toEqual(['go.chain_cycles', 'go.independent_phases']);
   });
-  it('docs/fidelity.md names the default card and compares it with the previous default, then 1.6.0 with its own', () => {
+  it('docs/fidelity.md names the default card and compares it with the previous default 1.7.0, then each earlier default with its own', () => {
     const md = readFileSync(root('docs/fidelity.md'), 'utf8');
     expect(md).toContain(`with model card ${DEFAULT_CARD.version}, the Lab's default`);
-    expect(md).toContain(`## Card ${DEFAULT_CARD.version} against the previous default 1.6.0`);
+    expect(md).toContain(`## Card ${DEFAULT_CARD.version} against the previous default 1.7.0`);
+    expect(md).toContain('**An idle-time worker gives its core back at its next check for work**');
+    expect(md).toContain('## Card 1.7.0 against its previous default 1.6.0');
     expect(md).toContain('| fig8a-java-b-5gib-8vcpu-max-throughput-slo | 17 Kops/s |');
     expect(md).toContain('## Card 1.6.0 against its previous default 1.3.0');
-    expect(md).toContain(`## Candidate card 1.8.1 against the default ${DEFAULT_CARD.version}`);
+    expect(md).toContain('## Candidate card 1.8.1 against card 1.7.0, its base');
   });
-  it('candidate card 1.8.1 differs from the default only in G1 (dense candidates and per-node phases), so its table shares every other engine\'s searches', () => {
+  it('candidate card 1.8.1 differs from its base 1.7.0 only in G1 (dense candidates and per-node phases), so its table shares every other engine\'s searches', () => {
     expect(differingNonStorageParameters(params('1.7.0'), params('1.8.1'))).toEqual(['g1.dense_candidates', 'g1.independent_phases', 'g1.mixed_live_threshold_fraction']);
     expect(differingNonStorageParameters(params('1.8.0'), params('1.8.1'))).toEqual(['g1.independent_phases']);
   });
   it("candidate card 1.8.2 is 1.8.1 with the paper's heartbeat and nothing else, and docs/fidelity.md has its section", () => {
     expect(differingNonStorageParameters(params('1.8.1'), params('1.8.2'))).toEqual(['commit.election_wait_max_intervals', 'commit.election_wait_min_intervals', 'commit.waits_for_all_peers']);
     expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.8.2: the paper's heartbeat waits for every peer");
-  });
-  it('candidate card 1.7.1 is the default 1.7.0 with two Go runtime constants and nothing else, and docs/fidelity.md has its section', () => {
-    expect(differingNonStorageParameters(params('1.7.0'), params('1.7.1'))).toEqual(['go.drain_check_bytes', 'go.limit_headroom_fraction']);
-    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.7.1: Go's idle-time workers check for work, and the memory limit keeps headroom");
   });
 });

@@ -2,7 +2,7 @@
 // from (measured / derived from a stated paper figure / assumed). The default card is the
 // newest file in data/models/; a run may pass its own card (RunSpec.model_card).
 import type { CardParameter, EngineName, ModelCard } from '../api.ts';
-import defaultCardJson from '@replicant/data/models/1.7.0.json' with { type: 'json' };
+import defaultCardJson from '@replicant/data/models/1.7.1.json' with { type: 'json' };
 
 export const DEFAULT_CARD: ModelCard = defaultCardJson as ModelCard;
 
