@@ -1,9 +1,25 @@
+import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '@replicant/engines/chromium';
 
-// REPLICANT_E2E_PORT lets two checkouts run their browser tests side by side on one machine.
-const port = Number(process.env.REPLICANT_E2E_PORT ?? 4399);
+/** The port the lab is served on for these tests: REPLICANT_E2E_PORT if set, else one that is
+ * free now. A fixed default failed a whole run when a server from an earlier run still held it.
+ * The runner writes its choice into the environment, which its worker processes inherit, so
+ * every process of one run reads the same port. */
+function e2ePort(): number {
+  const given = process.env.REPLICANT_E2E_PORT;
+  if (given !== undefined && given !== '') {
+    const port = Number(given);
+    if (!/^[0-9]+$/.test(given) || port < 1 || port > 65535) throw new Error(`REPLICANT_E2E_PORT must be a port number from 1 to 65535, got ${JSON.stringify(given)}`);
+    return port;
+  }
+  const chosen = execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/free-port.mjs', import.meta.url))]).toString().trim();
+  process.env.REPLICANT_E2E_PORT = chosen;
+  return Number(chosen);
+}
+const port = e2ePort();
 
 // Debian's Chromium, started as everywhere in the project (@replicant/engines/chromium).
 export default defineConfig({
