@@ -29,6 +29,16 @@ async function next(page: Page, times = 1) {
   for (let i = 0; i < times; i++) await page.getByTestId('next-step').click();
 }
 
+/** Sends the client form's command and waits until the worker lists it as pending: the pending
+ * list is the worker's answer, so the command shows a moment after the click, and stepping
+ * before then would find only timers and stop (a stepUntilQuiet that returned at once). */
+async function sendClient(page: Page) {
+  const pending = page.getByTestId('pending-list').locator('li[data-kind="client"]');
+  const before = await pending.count();
+  await page.getByTestId('client-send').click();
+  await expect(pending).toHaveCount(before + 1);
+}
+
 /** Steps until only timers are pending (every message delivered). */
 async function stepUntilQuiet(page: Page, limit = 80) {
   for (let i = 0; i < limit; i++) {
@@ -65,7 +75,7 @@ test('every engine in the build elects a leader and executes a put, and the page
     // A put sent to the leader: accepted by a majority, committed, executed.
     await page.getByTestId('client-node').selectOption(String(leaderId));
     await page.getByTestId('client-line').fill('put color blue');
-    await page.getByTestId('client-send').click();
+    await sendClient(page);
     await next(page, 2); // the command arrives; the leader's accepts are on the wire
     if (engine === 'go') {
       await expect(page.getByTestId('flight')).toHaveCount(0); // animations done
@@ -133,9 +143,7 @@ test('faults: a crashed node, a cut link and a follower that redirects the clien
   const leaderId = Number((await page.locator('[data-role="leader"]').getAttribute('data-testid'))!.replace('node-', ''));
   const follower = (leaderId + 1) % 3;
   await page.getByTestId('client-node').selectOption(String(follower));
-  await page.getByTestId('client-send').click();
-  // the pending list is the worker's answer, so it shows the command a moment after the click
-  await expect(page.getByTestId('pending-list').locator('li[data-kind="client"]')).not.toHaveCount(0);
+  await sendClient(page);
   await stepUntilQuiet(page);
   await expect(page.getByTestId('event-log')).toContainText(`answers the client: ask n${leaderId}, the leader`);
   await page.getByTestId(`node-${follower}`).getByRole('button', { name: 'Crash' }).click();
@@ -160,7 +168,7 @@ test('all engines side by side stay identical', async ({ page }) => {
   await page.getByTestId('client-line').fill('put k v');
   const leaderId = (await page.locator('[data-role="leader"]').getAttribute('data-testid'))!.replace('node-', '');
   await page.getByTestId('client-node').selectOption(leaderId);
-  await page.getByTestId('client-send').click();
+  await sendClient(page);
   await stepUntilQuiet(page);
   await expect(page.getByTestId('comparison')).toContainText('identical');
   await expect(page.getByTestId('comparison')).toContainText('byte for byte');
@@ -213,7 +221,7 @@ test('log markers stay inside their node card at 1440 px', async ({ page }) => {
   const leaderId = await elect(page);
   await page.getByTestId('client-node').selectOption(String(leaderId));
   await page.getByTestId('client-line').fill('put a-rather-long-key some-long-value');
-  await page.getByTestId('client-send').click();
+  await sendClient(page);
   await stepUntilQuiet(page);
   await expect(page.getByTestId(`log-${leaderId}`).locator('.marker-chip').first()).toBeVisible();
   const spills = await page.locator('.node-card').evaluateAll((cards) =>
@@ -239,7 +247,7 @@ test('durability log: each node shows its disk; restart from disk keeps the prom
   const f = (leaderId + 1) % 3;
   await page.getByTestId('client-node').selectOption(String(leaderId));
   await page.getByTestId('client-line').fill('put color blue');
-  await page.getByTestId('client-send').click();
+  await sendClient(page);
   await stepUntilQuiet(page);
   const ballot = await page.getByTestId(`node-${f}`).getAttribute('data-ballot');
   const promise = await page.getByTestId(`disk-promise-${f}`).textContent();
