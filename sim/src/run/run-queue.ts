@@ -101,6 +101,9 @@ export class RunQueue {
   /** the lanes made so far, the ones a pop looks at */
   private readonly used: Lane[] = [];
   private laneEntries = 0;
+  /** firstLane()'s answer since the last push or pop (undefined: not looked yet), so the run
+   * loop's peek and pop look once per event. */
+  private first: Lane | null | undefined = undefined;
   /** What a pop from a lane returns: one object, refilled by each such pop. The run is done
    * with an event before it pops the next, and a host only reads the events it steps. */
   private readonly fromLane: MessageArrival = { k: EV.arrival, node: 0, inc: 0, kind: 'message', from: 0, type: '', payload: '', bytes: 0, update: false };
@@ -114,6 +117,7 @@ export class RunQueue {
   }
 
   push(time_us: number, ev: Ev): void {
+    this.first = undefined;
     this.heap.push(time_us, ev);
   }
 
@@ -130,6 +134,7 @@ export class RunQueue {
       this.used.push(lane);
     }
     if (time_us < lane.lastTime()) return false;
+    this.first = undefined;
     lane.push(time_us, this.heap.takeSeq(), inc, type, payload, bytes, update);
     this.laneEntries++;
     return true;
@@ -137,6 +142,12 @@ export class RunQueue {
 
   /** The earliest entry's lane, or null when the heap's top comes first (or all is empty). */
   private firstLane(): Lane | null {
+    if (this.first !== undefined) return this.first;
+    this.first = this.earliestLane();
+    return this.first;
+  }
+
+  private earliestLane(): Lane | null {
     if (this.laneEntries === 0) return null;
     let best: Lane | null = null;
     let t = this.heap.peekTime();
@@ -164,6 +175,7 @@ export class RunQueue {
    * one shared object, valid until the next pop. */
   pop(): Ev | undefined {
     const lane = this.firstLane();
+    this.first = undefined;
     if (!lane) return this.heap.pop();
     lane.shiftInto(this.fromLane);
     this.laneEntries--;
