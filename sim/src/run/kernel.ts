@@ -14,7 +14,7 @@ import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
 import { allocCosts } from '../models/alloc.ts';
 import { cpuCosts, makeRuntime } from '../models/node-model.ts';
-import { acceptResponseBytes, EngineHost, FastHost, newFastCluster, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
+import { acceptResponseBytes, EngineHost, FastHost, newFastCluster, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
 import { BLADE_ELECTION_BATCH, BLADE_REPAIR_BATCH, bladeOn } from '../models/mitigation.ts';
 import { MitigationSandbox } from './mitigation-sandbox.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
@@ -22,7 +22,7 @@ import { DiskQueue, deviceModel, storageCosts, type DeviceModel, type Flush, typ
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Arrival, type Ev } from './events.ts';
-import { runtimeSettings, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { runtimeSettings, stepAcceptRequest, stepNode, stepQuietVote, type SimNode, type StepTiming } from './node-step.ts';
 import type { ResolvedSpec } from './spec.ts';
 import { round6 } from '../results/timelines.ts';
 import { recordBytes, runResult } from './run-result.ts';
@@ -295,6 +295,11 @@ export class Simulation {
   }
 
   private stepAt(n: SimNode, ev: NodeEvent, t_us: number, tm: StepTiming): void {
+    // A vote after the majority's (fast mode): the step's CPU and runtime, nothing else.
+    if (ev.kind === 'message' && ev.type === 'accept_response' && n.host instanceof FastHost && n.host.voteChangesNothing(ev.payload as FastMsg)) {
+      if (!stepQuietVote(n, ev.bytes, ev.update, t_us, this.bucket_us, tm)) this.crash(n);
+      return;
+    }
     const out = stepNode(n, ev, t_us, this.clients.loading, this.store, this.bucket_us, tm);
     if (out === null) {
       this.crash(n);
