@@ -15,6 +15,7 @@ const accept = (value: string, key = 'k') =>
 const HOT_EVENTS = [
   accept('plain value'),
   accept('quotes " and \\ backslashes', 'k"\\'),
+  accept('"quoted" \\ after a plain key', 'plain'), // the key's count must stop at its end
   accept(''),
   accept('x'.repeat(70_000)), // a length past two LEB128 bytes (too long for the core: it says so)
   '{"type":"message","msg":{"type":"accept_request","from":2,"to":0,"channel_id":0,"instance":{"ballot":258,"index":1,"client_id":0,"request_id":0,"state":"committed","command":{"type":"noop"}}}}',
