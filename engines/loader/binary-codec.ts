@@ -233,19 +233,15 @@ function digits(n: number): number {
   return d;
 }
 
-/** A string's length once escaped for JSON (`"` and `\` take two characters). The bytes are
- * searched with the native indexOf (a value is ~1 KB and seldom holds either character). */
+/** A string's length once escaped for JSON (`"` and `\` take two characters). */
 function escapedLength(r: ByteReader): number {
   const n = r.stringLength();
-  const start = r.stringAt;
-  const end = start + n;
-  return n + occurrences(r.bytes, 0x22, start, end) + occurrences(r.bytes, 0x5c, start, end);
-}
-
-function occurrences(bytes: Uint8Array, byte: number, start: number, end: number): number {
-  let count = 0;
-  for (let i = bytes.indexOf(byte, start); i >= 0 && i < end; i = bytes.indexOf(byte, i + 1)) count++;
-  return count;
+  let extra = 0;
+  for (let i = r.stringAt, end = r.stringAt + n; i < end; i++) {
+    const c = r.bytes[i]!;
+    if (c === 0x22 || c === 0x5c) extra++;
+  }
+  return n + extra;
 }
 
 /** What the driver needs of a binary send: its type byte, `to`, the length of its canonical
