@@ -20,8 +20,12 @@ interface JavaExports {
   inspect(handle: number): string | null;
   stats(handle: number): string | null;
   destroy(handle: number): void;
-  /** The binary step (docs/protocol.md, "Binary step"): effects as an Int8Array, or null for an unknown handle. */
-  rc_step_binary(handle: number, event: Uint8Array): Int8Array | null;
+  /**
+   * The binary step (docs/protocol.md, "Binary step"): effects as an Int8Array, or null for an
+   * unknown handle. In the JavaScript build the event is read in place and the effects are a
+   * view of the node's output buffer, rewritten by its next step.
+   */
+  rc_step_binary(handle: number, event: Int8Array): Int8Array | null;
 }
 
 const EXPORT_NAMES = ['create', 'lastError', 'step', 'rc_step_binary', 'inspect', 'stats', 'destroy'] as const;
@@ -39,7 +43,8 @@ function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
   return {
     step: (e) => check(api.step(handle, e), 'step'),
     stepBinary: (event) => {
-      const effects = api.rc_step_binary(handle, event);
+      // Java's byte is signed: the module reads the event through an Int8Array view of it
+      const effects = api.rc_step_binary(handle, new Int8Array(event.buffer, event.byteOffset, event.length));
       if (!effects) throw new EngineError('java', 'step: unknown node');
       return new Uint8Array(effects.buffer, effects.byteOffset, effects.length);
     },

@@ -246,9 +246,8 @@ func appendLengthPrefixed(b []byte, write func([]byte) []byte) []byte {
 	return b
 }
 
-// EncodeBinaryEffects writes effects in the binary encoding.
-func EncodeBinaryEffects(effects []Effect) []byte {
-	var b []byte
+// AppendBinaryEffects appends effects in the binary encoding to b.
+func AppendBinaryEffects(b []byte, effects []Effect) []byte {
 	for i := range effects {
 		e := &effects[i]
 		switch kind := binaryType(&e.Message); {

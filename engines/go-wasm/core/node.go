@@ -39,8 +39,9 @@ type Node struct {
 	dur durableState // persist bookkeeping (durability.go)
 	gc  gcState      // GC mitigation (mitigation.go)
 
-	effects []Effect    // the current step's output
-	changes []LogChange // scratch for log operations
+	effects   []Effect    // the current step's output
+	binaryOut []byte      // the current step's output in the binary encoding (StepBinary)
+	changes   []LogChange // scratch for log operations
 }
 
 type clientRequest struct{ clientID, requestID uint64 }
@@ -162,24 +163,26 @@ func (n *Node) Step(ev *Event) []Effect {
 
 // StepJSON decodes one canonical event, steps, and returns the effects as JSON Lines.
 func (n *Node) StepJSON(in []byte) []byte {
-	return n.stepEncoded(in, DecodeEvent, EncodeEffects)
+	return EncodeEffects(n.stepDecoded(DecodeEvent(in)))
 }
 
-// StepBinary is StepJSON in the binary encoding (docs/protocol.md, "Binary step").
+// StepBinary is StepJSON in the binary encoding (docs/protocol.md, "Binary step"). The effects
+// are written into the node's own buffer, reused by its next step (rc_output's contract), so a
+// step allocates no output.
 func (n *Node) StepBinary(in []byte) []byte {
-	return n.stepEncoded(in, DecodeBinaryEvent, EncodeBinaryEffects)
+	n.binaryOut = AppendBinaryEffects(n.binaryOut[:0], n.stepDecoded(DecodeBinaryEvent(in)))
+	return n.binaryOut
 }
 
-// stepEncoded steps on an encoded event; an event that does not decode is a bad event.
-func (n *Node) stepEncoded(in []byte, decode func([]byte) (Event, error), encode func([]Effect) []byte) []byte {
-	ev, err := decode(in)
+// stepDecoded steps on a decoded event; an event that did not decode is a bad event.
+func (n *Node) stepDecoded(ev Event, err error) []Effect {
 	if err != nil {
 		n.effects = n.effects[:0]
 		n.counters.Events++
 		n.badEvent()
-		return encode(n.effects)
+		return n.effects
 	}
-	return encode(n.Step(&ev))
+	return n.Step(&ev)
 }
 
 func (n *Node) badEvent() {

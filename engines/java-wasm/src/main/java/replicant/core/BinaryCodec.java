@@ -32,6 +32,7 @@ public final class BinaryCodec {
     static final int MESSAGE_COMMIT_RESPONSE = 4;
 
     private static final int MAX_UINT_BYTES = 8;
+    private static final int SMALL_UINT_BYTES = 4;
     private static final long UINT_LIMIT = 1L << 53;
 
     /** The wire order of the enumerations (docs/protocol.md): an enum's ordinal is its byte. */
@@ -65,8 +66,19 @@ public final class BinaryCodec {
 
         /** Unsigned LEB128, shortest form, below 2^53. */
         long uint() throws BadBytes {
-            long value = 0;
-            for (int i = 0; i < MAX_UINT_BYTES; i++) {
+            // The first four bytes (28 bits, every value an operation carries in practice) in
+            // int arithmetic: TeaVM's JavaScript build allocates for every long operation.
+            int small = 0;
+            for (int i = 0; i < SMALL_UINT_BYTES; i++) {
+                int b = u8();
+                small |= (b & 0x7f) << (7 * i);
+                if ((b & 0x80) == 0) {
+                    if (b == 0 && i > 0) throw BAD;
+                    return small;
+                }
+            }
+            long value = small;
+            for (int i = SMALL_UINT_BYTES; i < MAX_UINT_BYTES; i++) {
                 int b = u8();
                 value |= (long) (b & 0x7f) << (7 * i);
                 if ((b & 0x80) == 0) {
@@ -193,6 +205,11 @@ public final class BinaryCodec {
             return length;
         }
 
+        /** The buffer the output is written into: its first length() bytes are the output. */
+        public byte[] buffer() {
+            return bytes;
+        }
+
         /** The output's first length() bytes as an array of their own. */
         public byte[] toArray() {
             byte[] out = new byte[length];
@@ -213,6 +230,20 @@ public final class BinaryCodec {
         }
 
         void uint(long v) {
+            if (v >= 0 && v <= Integer.MAX_VALUE) {
+                uint((int) v);
+                return;
+            }
+            room(MAX_UINT_BYTES + 1);
+            while (v >= 0x80) {
+                bytes[length++] = (byte) ((v & 0x7f) | 0x80);
+                v >>>= 7;
+            }
+            bytes[length++] = (byte) v;
+        }
+
+        /** uint for a value in 0..2^31-1, in int arithmetic (see Reader.uint). */
+        void uint(int v) {
             room(MAX_UINT_BYTES + 1);
             while (v >= 0x80) {
                 bytes[length++] = (byte) ((v & 0x7f) | 0x80);
@@ -232,7 +263,7 @@ public final class BinaryCodec {
         void prefixLength(int start) {
             int body = length - start;
             int prefix = 1;
-            for (long v = body; v >= 0x80; v >>>= 7) prefix++;
+            for (int v = body; v >= 0x80; v >>>= 7) prefix++;
             room(prefix);
             System.arraycopy(bytes, start, bytes, start + prefix, body);
             int end = length + prefix;

@@ -3,9 +3,9 @@ package replicant.wasm;
 import java.util.HashMap;
 
 import org.teavm.classlib.PlatformDetector;
-import org.teavm.jso.JSByRef;
 import org.teavm.jso.JSExport;
 import org.teavm.jso.JSMethod;
+import org.teavm.jso.typedarrays.Int8Array;
 
 import replicant.core.BinaryCodec;
 import replicant.core.Codec;
@@ -61,17 +61,22 @@ public final class Exports {
     /**
      * The binary step (docs/protocol.md, "Binary step"), exported under the Rust module's name:
      * one event in the binary encoding in, the effects in the binary encoding out, or null for
-     * an unknown handle. Bytes cross by reference where TeaVM can (the JavaScript build: the
-     * array is the caller's Int8Array, and the result an Int8Array over the Java array) and are
-     * copied where it cannot (WebAssembly GC), so no JSON text is made on this path.
+     * an unknown handle. The bytes cross as typed arrays: in the JavaScript build the event is
+     * read in place (the Java array wraps the caller's Int8Array) and the effects are a view of
+     * the node's own output buffer, valid until its next step (the contract of rc_output); in
+     * WebAssembly GC, where Java arrays cannot share JavaScript memory, TeaVM copies both ways.
+     * TeaVM's by-reference conversion of a plain byte[] parameter or result of an export copies
+     * element by element in the JavaScript build, so the signature names Int8Array instead.
      */
     @JSExport
     @JSMethod("rc_step_binary")
-    public static @JSByRef(optional = true) byte[] stepBinary(int handle, @JSByRef(optional = true) byte[] event) {
+    public static Int8Array stepBinary(int handle, Int8Array event) {
         Node n = nodes.get(handle);
         if (n == null) return null;
-        BinaryCodec.Output out = n.stepBinary(event, event.length);
-        return out.toArray();
+        byte[] in = event.copyToJavaArray();
+        BinaryCodec.Output out = n.stepBinary(in, in.length);
+        Int8Array whole = Int8Array.copyFromJavaArray(out.buffer());
+        return Int8Array.create(whole.getBuffer(), whole.getByteOffset(), out.length());
     }
 
     @JSExport

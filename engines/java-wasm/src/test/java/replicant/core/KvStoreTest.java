@@ -108,4 +108,33 @@ class KvStoreTest {
         assertEquals(Inspect.INSPECT_KV_ENTRIES, got.size());
         assertTrue(allocated <= 64 << 10, "firstEntries(" + Inspect.INSPECT_KV_ENTRIES + ") of 100,000 keys allocated " + allocated + " bytes: it copies (and sorts) every key");
     }
+
+    /** FNV-1a-64 over key, 0x00, value in plain long arithmetic: what entryHash's int form must equal. */
+    private static long plainEntryHash(String key, String value) {
+        long h = KvStore.FNV_OFFSET_BASIS;
+        for (int i = 0; i < key.length(); i++) h = (h ^ (key.charAt(i) & 0xff)) * KvStore.FNV_PRIME;
+        h *= KvStore.FNV_PRIME;
+        for (int i = 0; i < value.length(); i++) h = (h ^ (value.charAt(i) & 0xff)) * KvStore.FNV_PRIME;
+        return h;
+    }
+
+    @Test
+    void entryHashEqualsPlainLongFnv() {
+        Prng rng = new Prng(7);
+        for (int round = 0; round < 2_000; round++) {
+            String key = randomBytes(rng, (int) ((rng.next() >>> 1) % 40));
+            String value = randomBytes(rng, (int) ((rng.next() >>> 1) % 300));
+            assertEquals(plainEntryHash(key, value), KvStore.entryHash(key, value), "key " + round);
+        }
+        assertEquals(plainEntryHash("", ""), KvStore.entryHash("", ""));
+        String high = "\u00ff\u00ff\u00ff\u00ff\u00ff\u00ff\u00ff\u00ff";
+        assertEquals(plainEntryHash(high, high), KvStore.entryHash(high, high));
+    }
+
+    /** One char per byte, every byte value 0..255 possible. */
+    private static String randomBytes(Prng rng, int length) {
+        char[] cs = new char[length];
+        for (int i = 0; i < length; i++) cs[i] = (char) (rng.next() & 0xff);
+        return new String(cs);
+    }
 }
