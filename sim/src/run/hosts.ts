@@ -286,6 +286,14 @@ export class FastHost implements Host {
     this.cluster.gle = this.cluster.executedAtHeartbeat = this.executed;
   }
 
+  /** An accept response this node's step answers with nothing and changes nothing for: its
+   * instance is executed or committed already (a late vote: the majority voted before it), or
+   * is not one this node proposed. The run steps such a vote without the host (stepQuietVote). */
+  voteChangesNothing(m: FastMsg): boolean {
+    const index = m.index;
+    return index <= this.executed || index >= this.nextIndex || this.votes[index & this.mask] === 0;
+  }
+
   /** The last index this node executed. */
   executedIndex(): number {
     return this.executed;
@@ -365,11 +373,10 @@ export class FastHost implements Host {
             if (this.cluster.elections) this.onPrepareResponse(m);
             return out;
           case 'accept_response': {
+            if (this.voteChangesNothing(m)) return out;
             const index = m.index;
-            if (index <= this.executed || index >= this.nextIndex) return out; // late, or not ours
             const slot = index & this.mask;
             const v = this.votes[slot]!;
-            if (v === 0) return out; // already committed: a late vote
             if (v + 1 < this.majority) {
               this.votes[slot] = v + 1;
               return out;
