@@ -205,8 +205,10 @@ function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: 
   if (!r && CACHED_ONLY) throw new NotCached(`run ${key} is not in the cache`);
   if (!r) {
     const s = withCard(fidelityRunSpec(e, w, mem, vcpus, target, records));
+    const t0 = performance.now();
+    const c0 = cpuSeconds();
     r = simulate({ ...s, load: { ...s.load, duration_s: Math.max(s.load.duration_s, duration_s) } }, null);
-    process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms\n`);
+    process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(1)} s CPU\n`);
     if (cached) writeFileSync(cached, JSON.stringify(r));
   }
   runs.set(key, r);
