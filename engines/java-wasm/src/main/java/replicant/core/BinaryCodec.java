@@ -252,7 +252,8 @@ public final class BinaryCodec {
             bytes[length++] = (byte) v;
         }
 
-        void string(CharSequence s) {
+        /** Takes a String, not a CharSequence: String.charAt is a direct call in TeaVM's output. */
+        void string(String s) {
             int n = s.length();
             uint(n);
             room(n);
@@ -352,7 +353,7 @@ public final class BinaryCodec {
                 StringBuilder json = out.json;
                 json.setLength(0);
                 Codec.appendEffect(json, e);
-                out.string(json);
+                out.string(json.toString()); // tag 0 is off the per-operation path
             }
         }
     }

@@ -27,13 +27,17 @@ public final class KvStore {
      * core in exact simulation. The result is the plain 64-bit FNV-1a (KvStoreTest checks it).
      */
     static long entryHash(String key, String value) {
-        int hi = (int) (FNV_OFFSET_BASIS >>> 32);
-        int lo = (int) FNV_OFFSET_BASIS;
-        int keyLength = key.length();
-        int total = keyLength + 1 + value.length();
-        for (int i = 0; i < total; i++) {
-            int b = i < keyLength ? key.charAt(i) & 0xff : i == keyLength ? 0 : value.charAt(i - keyLength - 1) & 0xff;
-            lo ^= b;
+        return fnv1a(fnv1a(fnv1a(FNV_OFFSET_BASIS, key), SEPARATOR), value);
+    }
+
+    private static final String SEPARATOR = "\0";
+
+    /** FNV-1a-64 state h after the bytes of s (one per char). */
+    private static long fnv1a(long h, String s) {
+        int hi = (int) (h >>> 32);
+        int lo = (int) h;
+        for (int i = 0, n = s.length(); i < n; i++) {
+            lo ^= s.charAt(i) & 0xff;
             // (hi:lo) * (2^40 + 0x1b3) mod 2^64, with lo * 0x1b3 split into 16-bit halves so
             // that its bits above 32 (the carry into hi) are exact in int arithmetic
             int lowHalf = (lo & 0xffff) * FNV_PRIME_LOW;
