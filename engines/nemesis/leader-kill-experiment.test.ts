@@ -20,3 +20,13 @@ describe('the leader-kill experiment counts acknowledgements per 250 ms', () => 
     expect(bins[4]!.served_by).toBeNull();
   });
 });
+
+describe('the leader-kill summary', () => {
+  it('counts the elections of the nodes that survived, and names a row by what differs from the servers', async () => {
+    const { survivorElections, rowName } = await import('./leader-kill-summary.ts');
+    // n0 was killed (no count at the end); n2's count at the fault is unknown
+    expect(survivorElections({ elections_at_fault: [4, 1, null], elections_at_end: [null, 3, 9] })).toBe(2);
+    expect(rowName({ engine: 'cpp', mode: 'kill-leader', fsync: 'always', snapshot_every: undefined })).toBe('cpp, kill-leader');
+    expect(rowName({ engine: 'go', mode: 'no-fault', fsync: 'never', snapshot_every: 0 })).toBe('go, no-fault, fsync never, no checkpoints');
+  });
+});

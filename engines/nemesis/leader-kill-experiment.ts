@@ -114,6 +114,7 @@ export interface RunResult {
 
 async function oneRun(engine: EngineName, mode: Mode, fsync: Fsync, snapshotEvery?: number): Promise<RunResult> {
   const load0 = loadavg()[0]!;
+  const startedUtc = new Date().toISOString();
   const cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 50, durability: 'log', fsync, snapshotEvery });
   const sinks: Server[] = [];
   try {
@@ -200,7 +201,7 @@ async function oneRun(engine: EngineName, mode: Mode, fsync: Fsync, snapshotEver
       fsync,
       snapshot_every: snapshotEvery,
       engine,
-      started_utc: new Date().toISOString(),
+      started_utc: startedUtc,
       load_average_1m: [load0, loadavg()[0]!],
       killed,
       leader_before: leader,
