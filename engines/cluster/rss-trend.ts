@@ -51,6 +51,19 @@ export const SETTLE_MS = FLAT_RULE.settleMs;
  */
 export const JVM_FLAT_RULE: FlatRule = { settleMs: 120_000, boundBytesPerMin: FLAT_RULE.boundBytesPerMin };
 
+/**
+ * What a JVM node's status says about trimming its native heap (`jvm_native_trim_interval_ms`),
+ * printed beside its verdict: a JVM that never trims keeps the high-water mark of every C2
+ * compilation in its RSS, so a compilation after the warm-up reads as growth (the sixth reset
+ * series' two risers; docs/reliability.md, "The Java node beside C++ and Rust").
+ */
+export function describeNativeTrim(intervalMs: number | undefined): string {
+  if (intervalMs === undefined) return 'not reported (an older server)';
+  if (intervalMs < 0) return 'never (this JVM has no TrimNativeHeapInterval)';
+  if (intervalMs === 0) return 'never (TrimNativeHeapInterval=0: RSS keeps each compilation\'s high-water mark)';
+  return `every ${intervalMs} ms`;
+}
+
 /** The rule a node of `engine` is judged by (only the JVM's differs). */
 export function flatRuleFor(engine: EngineName | undefined): FlatRule {
   return engine === 'java' ? JVM_FLAT_RULE : FLAT_RULE;
