@@ -47,7 +47,9 @@ export const SETTLE_MS = FLAT_RULE.settleMs;
  * give it back a few seconds later, and malloc returns only part of it to the kernel. Heap
  * (fixed, pre-touched), GC structures, code cache, metaspace and threads stay flat. In the
  * 180 s runs of docs/reliability.md the last such step came at ~100 s; a leak still climbs
- * through the last minute, which the unchanged bound catches.
+ * through the last minute, which the unchanged bound catches. Since the launcher has the JVM
+ * trim its native heap once a second (describeNativeTrim), such a step is handed back within
+ * seconds; a late compilation stayed in RSS before (the sixth series' Java risers).
  */
 export const JVM_FLAT_RULE: FlatRule = { settleMs: 120_000, boundBytesPerMin: FLAT_RULE.boundBytesPerMin };
 
