@@ -97,8 +97,8 @@ export const FLOOR_WINDOW_MS = 5_000;
  * arenas once the JVM trims its native heap; a collector's cycle) is not in it; memory kept is,
  * in every window after it, so a leak or a held step climbs the floor as much as the samples.
  * Seen: a Java node's +19.5 MiB for 4 s at 159 s, given back, read +2.16 MiB/min over every
- * sample after 120 s and +0.46 over the floor (docs/reliability.md, "The Java node beside C++
- * and Rust"); the sixth series' two held steps read +2.00 and +5.49 over the floor.
+ * sample after 120 s and +0.45 over the floor (docs/reliability.md, "The Java node beside C++
+ * and Rust"); the sixth series' two held steps read +1.97 and +5.39 over the floor.
  */
 export function residentFloor(samples: RssSample[], windowMs = FLOOR_WINDOW_MS): RssSample[] {
   const out: RssSample[] = [];
