@@ -145,6 +145,15 @@ describe("this machine's model card", () => {
     const kClosed = ((30 * 12000 - 60 * 4000) / 8000 + 18) / 380;
     expect(card.parameters['machine.cpp.closed_loop_cpu_factor']!.value).toBeCloseTo(kClosed / kOpen, 3);
     expect(card.parameters['machine.cpp.closed_loop_cpu_factor']!.note).toContain('two highest calibration rates');
+    // and one per workload, so a closed loop of B pays B's marginal cost (18 us against 180 simulated)
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor.b']!.value).toBeCloseTo(18 / 180 / kOpen, 3);
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor.a']!.value).toBeCloseTo(15 / 200 / kOpen, 3);
+    const closedB = closedLoopCard(card, 'cpp', 'B');
+    expect(closedB.parameters['cpu.cpp.in_us']!.value).toBeCloseTo(card.parameters['cpu.cpp.in_us']!.value * card.parameters['machine.cpp.closed_loop_cpu_factor.b']!.value, 2);
+    expect(closedB.parameters['cpu.cpp.in_us']!.note).toContain('machine.cpp.closed_loop_cpu_factor.b');
+    // a card with one factor per engine (0.3.0) keeps it for either workload
+    const two = validateCard(deriveMachineCard(inputs({ measured: measured(), measured_high: measured(0.6, 4000) })));
+    expect(closedLoopCard(two, 'cpp', 'B').parameters['cpu.cpp.in_us']).toEqual(closedLoopCard(two, 'cpp').parameters['cpu.cpp.in_us']);
     // the open loop's costs and shares stay those of the lowest rate
     const one = validateCard(deriveMachineCard(inputs()));
     expect(card.parameters['cpu.cpp.in_us']!.value).toBe(one.parameters['cpu.cpp.in_us']!.value);

@@ -217,6 +217,15 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
       set(key, round3(paperValue * k), x.paper.parameters[key]!.unit, 'derived', `Card ${x.paper.version}'s ${paperValue} ${x.paper.parameters[key]!.unit} x ${k.toFixed(4)}: the native ${e} leader's measured CPU per operation with its queues empty (A: ${meas('leader', 'a', 'open')}; B: ${meas('leader', 'b', 'open')}) over what card ${x.paper.version} simulates at the same point (${x.simulated_point}: A ${sim.a.toFixed(1)} us, B ${sim.b.toFixed(1)} us), the ratio of the sums. The card's split of an operation into messages and Log-mutex steps is kept. What an open-loop load pays; a closed loop pays machine.${e}.closed_loop_cpu_factor of it.`);
     }
     const kClosed = cpuScale(x, sim, e, 'closed');
+    if (x.measured_top) {
+      // One factor per workload: between 4,000 and 12,000 ops/s an update-heavy A batches far less
+      // than B (C++ leader 41.1 against 21.0 us/op), a spread the paper card's split of an
+      // operation does not carry; the leader's closed-loop share is computed per workload too.
+      for (const w of WORKLOAD_KEYS) {
+        const kw = regimeCpuPerOp(x, e, 'leader', w, 'closed').us / sim[w];
+        set(`machine.${e}.closed_loop_cpu_factor.${w}`, round3(kw / k), 'fraction', 'derived', `Workload ${w.toUpperCase()} under a closed loop: the leader's marginal CPU per operation between the two highest calibration rates (${meas('leader', w, 'closed')}) over what card ${x.paper.version} simulates at the calibration point (${sim[w].toFixed(1)} us), ${kw.toFixed(4)}, over the open-loop scale ${k.toFixed(4)}. Applied to cpu.${e}.{${SCALED_CPU_COSTS.join(',')}} for closed-loop runs of workload ${w.toUpperCase()}, in place of machine.${e}.closed_loop_cpu_factor.`);
+      }
+    }
     set(`machine.${e}.closed_loop_cpu_factor`, round3(kClosed / k), 'fraction', 'derived', x.measured_high
       ? `Under a closed loop (the harness's saturation probe: 64 outstanding requests) the servers' queues stay full and each read, write and step carries a batch, so an operation costs what each further one adds between the ${x.measured_top ? 'two highest calibration rates (the closed loop runs at 12-38 K ops/s here, well above the lowest)' : 'two calibration rates'}, not its whole cost at the lower rate: ${kClosed.toFixed(4)} / ${k.toFixed(4)}, the same ratio of sums over A (${meas('leader', 'a', 'closed')}) and B (${meas('leader', 'b', 'closed')}). Applied to cpu.${e}.{${SCALED_CPU_COSTS.join(',')}} for closed-loop runs.`
       : 'One calibration rate only: no batched cost measured, so a closed loop pays the open-loop cost.');
@@ -244,7 +253,7 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
   const replaced = 'network (loopback), per-event CPU (scaled to the measured CPU per operation: the whole cost with queues empty for open-loop loads, the batched marginal cost for closed loops), thread hand-off (0: TCP servers), fixed footprints (measured), and the nodes\' share of the shared cores (machine.*)';
   card.version = x.version;
   const closedHow = x.measured_top
-    ? ' An open-loop load pays the lowest rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two highest calibration rates (what each further, batched operation adds near the rates a closed loop runs at), machine.<engine>.closed_loop_cpu_factor times the open-loop cost, and its leader gets the share of the cores its operations have once every node\'s fixed CPU per second is paid (machine.<engine>.closed_loop_leader_core_share.*).'
+    ? ' An open-loop load pays the lowest rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two highest calibration rates (what each further, batched operation adds near the rates a closed loop runs at), per workload: machine.<engine>.closed_loop_cpu_factor.<workload> times the open-loop cost, and its leader gets the share of the cores its operations have once every node\'s fixed CPU per second is paid (machine.<engine>.closed_loop_leader_core_share.*).'
     : x.measured_high ? ' An open-loop load pays the lower rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two calibration rates (what each further, batched operation adds), machine.<engine>.closed_loop_cpu_factor times the open-loop cost.' : '';
   card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}.${closedHow} Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
   return card;
@@ -266,16 +275,18 @@ export function machineVcpus(card: ModelCard, e: EngineName, workload: 'A' | 'B'
 }
 
 /** The card a closed-loop run on this machine's servers uses: the per-event CPU costs times
- * machine.<e>.closed_loop_cpu_factor (batched operations). Cards before 0.3.0 have no factor
- * and are returned as they are. */
-export function closedLoopCard(card: ModelCard, e: EngineName): ModelCard {
-  const factor = card.parameters[`machine.${e}.closed_loop_cpu_factor`]?.value;
+ * machine.<e>.closed_loop_cpu_factor.<w> (0.4.0 on) or machine.<e>.closed_loop_cpu_factor
+ * (batched operations). Cards before 0.3.0 have no factor and are returned as they are. */
+export function closedLoopCard(card: ModelCard, e: EngineName, workload?: 'A' | 'B'): ModelCard {
+  const perWorkloadKey = workload ? `machine.${e}.closed_loop_cpu_factor.${workload.toLowerCase()}` : undefined;
+  const factorKey = perWorkloadKey && card.parameters[perWorkloadKey] ? perWorkloadKey : `machine.${e}.closed_loop_cpu_factor`;
+  const factor = card.parameters[factorKey]?.value;
   if (typeof factor !== 'number' || factor === 1) return card;
   const parameters = { ...card.parameters };
   for (const name of SCALED_CPU_COSTS) {
     const key = `cpu.${e}.${name}`;
     const p = parameters[key]!;
-    parameters[key] = { ...p, value: round3(Number(p.value) * factor), note: `${p.note} Closed loop: x ${factor} (machine.${e}.closed_loop_cpu_factor).` };
+    parameters[key] = { ...p, value: round3(Number(p.value) * factor), note: `${p.note} Closed loop: x ${factor} (${factorKey}).` };
   }
   return { ...card, parameters };
 }
