@@ -46,6 +46,11 @@ export class HistoryClient {
     return k;
   }
 
+  /** Opens this client's connection to every node now, instead of on its first request there. */
+  async connectEveryNode(): Promise<void> {
+    await Promise.all(this.o.addresses.map((_, id) => this.conn(id).connected));
+  }
+
   /** Runs one operation and records it; the operation, with result `unknown` if no reply said. */
   async run(kind: HistoryOp['op'], key: string, value?: string): Promise<HistoryOp> {
     const n = this.o.addresses.length;
@@ -112,6 +117,12 @@ export interface HistoryLoadOptions {
    * later write of unknown outcome may have replaced (so such a run reads back shared keys only). */
   ownKeys?: number;
   requestTimeoutMs?: number;
+  /** Each worker connects to every node before its first operation, so the client connections
+   * a node serves are there from the start: a worker whose request to the leader times out
+   * asks the next node, and that node's first connection from it (a reader and a writer thread
+   * in the Java server, ~0.2 MiB of RSS each) would otherwise arrive in the middle of a memory
+   * run and read as growth (docs/reliability.md, "The Java node beside C++ and Rust"). */
+  connectEveryNode?: boolean;
 }
 
 /**
@@ -160,6 +171,7 @@ export class HistoryLoad {
       requestTimeoutMs: this.o.requestTimeoutMs ?? 1000,
     });
     this.clients.push(c);
+    if (this.o.connectEveryNode) await c.connectEveryNode();
     for (let i = 0; this.running; i++) {
       const shared = `s${(i + w) % this.o.sharedKeys}`;
       const own = this.o.ownKeys ? Math.floor(i / 3) % this.o.ownKeys : i;

@@ -32,6 +32,10 @@ export interface NodeStatus {
   go_heap_live_bytes?: number;
   jvm_heap_committed_bytes?: number;
   jvm_nonheap_committed_bytes?: number;
+  /** How often the JVM hands freed native memory back to the kernel (ms; 0 never, -1 a JVM
+   * without the option): the launcher sets it, or RSS keeps each late JIT compilation's
+   * high-water mark (engines/java-wasm/build.sh). */
+  jvm_native_trim_interval_ms?: number;
 }
 
 /** Every status line in a log text, oldest first; lines that do not parse are skipped. */

@@ -35,7 +35,7 @@ import { sleep } from './client.ts';
 import { HistoryLoad } from './history-client.ts';
 import { StatusReader, parseStampedStatusLines, residentParts } from './node-status.ts';
 import { leaderAfterLastElection } from './current-leader.ts';
-import { SETTLE_MS, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
+import { SETTLE_MS, describeNativeTrim, describeRssTrend, describeSlopeSinceChange, flatRuleFor, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
 import { describeRound, readBackAndCheck, resetThenFailover, settledLeader, resetAndTimeCatchUp } from './reset-failover.ts';
 import { FINE_STATUS_INTERVAL_MS, describeCatchUp, type ResetCatchUp } from './catch-up-timing.ts';
 import { attributeLinkBreaks, describeLinkBreaks, parseLinkEvents, type ResetRecord } from './link-breaks.ts';
@@ -105,7 +105,8 @@ function describeGrowth(logPath: string, startMs: number): string {
     parts.push(`Go heap goal ${mib(a.go_heap_goal_bytes)} -> ${mib(b.go_heap_goal_bytes)} MiB, live ${mib(a.go_heap_live_bytes)} -> ${mib(b.go_heap_live_bytes)} MiB`);
   if (b.jvm_heap_committed_bytes !== undefined)
     parts.push(
-      `JVM heap committed ${mib(a.jvm_heap_committed_bytes)} -> ${mib(b.jvm_heap_committed_bytes)} MiB, non-heap ${mib(a.jvm_nonheap_committed_bytes)} -> ${mib(b.jvm_nonheap_committed_bytes)} MiB`,
+      `JVM heap committed ${mib(a.jvm_heap_committed_bytes)} -> ${mib(b.jvm_heap_committed_bytes)} MiB, non-heap ${mib(a.jvm_nonheap_committed_bytes)} -> ${mib(b.jvm_nonheap_committed_bytes)} MiB, ` +
+        `native heap trimmed ${describeNativeTrim(b.jvm_native_trim_interval_ms)}`,
     );
   return `after ${SETTLE_MS / 1000} s -> end: ${parts.join(', ')}`;
 }
@@ -155,8 +156,9 @@ for (const engines of mixes) {
       const samplers: ReturnType<typeof setInterval>[] = [];
       try {
         const first = await settledLeader(readers);
-        // a fixed key set: the store stops growing after the first round, so a plateau can show
-        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: MEMORY_RUN_SHARED_KEYS, ownKeys: OWN_KEYS });
+        // a fixed key set and connections: the store stops growing after the first round and no
+        // node gains clients mid-run (connectEveryNode), so a plateau can show
+        load = new HistoryLoad({ addresses: cluster.config.clients, workers: 8, startNode: first, sharedKeys: MEMORY_RUN_SHARED_KEYS, ownKeys: OWN_KEYS, connectEveryNode: true });
         await sleep(3000); // warm-up: buffers and heaps reach their working size
         let leader = await settledLeader(readers);
         const pids = cluster.processes.map((p) => p!.pid!);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FLAT_RULE, describeRssTrend, describeSlopeSinceChange, flatRuleFor, isFlat, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
+import { FLAT_RULE, residentFloor, describeRssTrend, describeSlopeSinceChange, flatRuleFor, isFlat, leadershipChanges, rssTrend, slopeSinceChange, type RssSample } from './rss-trend.ts';
 
 const MiB = 1 << 20;
 
@@ -17,7 +17,7 @@ describe('rssTrend', () => {
     expect(climb.lastMeanBytes / MiB).toBeCloseTo(65, 6);
     expect(climb.peakBytes).toBe(70 * MiB);
     expect(describeRssTrend(climb)).toBe(
-      'first 10 s 15.0 MiB, last 10 s 65.0 MiB, slope +60.00 MiB/min, peak 70.0 MiB, after 20 s +60.00 MiB/min (not flat: bound ±1)',
+      'first 10 s 15.0 MiB, last 10 s 65.0 MiB, slope +60.00 MiB/min, peak 70.0 MiB, after 20 s +60.00 MiB/min, its 5 s floor +60.00 MiB/min (not flat: bound ±1)',
     );
   });
 
@@ -70,6 +70,35 @@ describe('flatRuleFor', () => {
     );
     expect(isFlat(t)).toBeNull();
     expect(describeRssTrend(t)).toMatch(/nothing after 120 s \(no verdict: bound ±1 after 120 s\)$/);
+  });
+});
+
+describe('the resident floor', () => {
+  it("keeps each 5 s window's least sample", () => {
+    const xs = [0, 500, 4_999, 5_000, 9_000, 12_000].map((atMs, i) => ({ atMs, bytes: [5, 3, 4, 9, 7, 8][i]! }));
+    expect(residentFloor(xs)).toEqual([{ atMs: 500, bytes: 3 }, { atMs: 9_000, bytes: 7 }, { atMs: 12_000, bytes: 8 }]);
+  });
+
+  // Two Java nodes of 180 s cpp,rust,java runs: one whose 19.5 MiB for 4 s at 159 s was given
+  // back (the JVM trimming its native heap), one whose steps were kept (no trim)
+  const floorData = JSON.parse(readFileSync(new URL('./testdata/jvm-rss-floor-180s.json', import.meta.url), 'utf8')) as Record<
+    'givenBack' | 'held',
+    { samples: [number, number][] }
+  >;
+  const samplesOf = (k: 'givenBack' | 'held'): RssSample[] => floorData[k].samples.map(([atMs, bytes]) => ({ atMs, bytes }));
+
+  it('calls memory given back within seconds flat, where a fit to every sample did not', () => {
+    const t = rssTrend(samplesOf('givenBack'), flatRuleFor('java'))!;
+    expect(t.settledSlopeBytesPerMin! / MiB).toBeGreaterThan(2);
+    expect(isFlat(t)).toBe(true);
+  });
+
+  it('still calls kept steps not flat, and a leak of 2 MiB a minute added to the given-back series', () => {
+    expect(isFlat(rssTrend(samplesOf('held'), flatRuleFor('java')))).toBe(false);
+    const leaking = samplesOf('givenBack').map((s) => ({ atMs: s.atMs, bytes: s.bytes + (2 * MiB * s.atMs) / 60_000 }));
+    const t = rssTrend(leaking, flatRuleFor('java'))!;
+    expect(isFlat(t)).toBe(false);
+    expect(t.settledFloorSlopeBytesPerMin! / MiB).toBeGreaterThan(1.5);
   });
 });
 

@@ -41,5 +41,9 @@ launcher replicant-host replicant.host.Main '-XX:+UseSerialGC -XX:TieredStopAtLe
 # at 256 MiB and touched at start, so resident memory does not grow when a stalled cluster makes
 # garbage fast (left alone, G1 grows the heap towards a quarter of the machine's memory);
 # docs/protocol.md, "Native servers", "Limits". Benchmarks size the heap themselves.
-launcher replicant-server replicant.server.Main '' '-Xms256m -Xmx256m -XX:+AlwaysPreTouch'
+# TrimNativeHeapInterval (a product option since JDK 17.0.9) has the JVM hand the memory its
+# JIT compilers malloc'd for one compilation and freed back to the kernel once a second; without
+# it glibc keeps much of it, and RSS stays a few MiB higher after each late C2 compilation, which
+# reads as growth in a 180 s run (docs/reliability.md, "The Java node beside C++ and Rust").
+launcher replicant-server replicant.server.Main '' '-Xms256m -Xmx256m -XX:+AlwaysPreTouch -XX:TrimNativeHeapInterval=1000'
 touch "$stamp"

@@ -3,9 +3,10 @@
 // its JSON, and bad bytes are clear errors — in the codec and in the real cores that have the binary step (their wasm builds).
 import { describe, expect, it } from 'vitest';
 import {
-  BinaryCodecError, ByteReader, ByteWriter, effectsJsonLines, eventBinaryOf, eventJsonOf, EVENT_JSON, messageJson, readSendFacts,
-  stepBinaryAsJson, type SendFacts,
+  batchFrames, BinaryCodecError, ByteReader, ByteWriter, effectsJsonLines, eventBinaryOf, eventJsonOf, EVENT_JSON, messageJson, readSendFacts,
+  stepBatchAsJson, stepBinaryAsJson, writeBatchFrame, type SendFacts,
 } from './binary-codec.ts';
+import { EngineError } from './engine.ts';
 import { wasmNodeEngine } from './node-loaders.ts';
 
 const accept = (value: string, key = 'k') =>
@@ -14,6 +15,7 @@ const accept = (value: string, key = 'k') =>
 const HOT_EVENTS = [
   accept('plain value'),
   accept('quotes " and \\ backslashes', 'k"\\'),
+  accept('"quoted" \\ after a plain key', 'plain'), // the key's count must stop at its end
   accept(''),
   accept('x'.repeat(70_000)), // a length past two LEB128 bytes (too long for the core: it says so)
   '{"type":"message","msg":{"type":"accept_request","from":2,"to":0,"channel_id":0,"instance":{"ballot":258,"index":1,"client_id":0,"request_id":0,"state":"committed","command":{"type":"noop"}}}}',
@@ -98,6 +100,40 @@ describe("a core's binary step", () => {
     expect(both(put(2))).toContain('"result":"ok"');
     expect(node.inspect()).toBe(json.inspect());
     node.destroy();
+    json.destroy();
+  });
+});
+
+describe('the batch step (docs/protocol.md, "Batch step")', () => {
+  it('frames bodies behind their lengths and refuses framing that does not hold', () => {
+    const w = new ByteWriter();
+    const bodies = [Uint8Array.from([1, 2]), new Uint8Array(0), new Uint8Array(300).fill(7)];
+    for (const b of bodies) writeBatchFrame(w, b);
+    expect(batchFrames(w.view()).map((f) => [...f])).toEqual(bodies.map((b) => [...b]));
+    expect(batchFrames(new Uint8Array(0))).toEqual([]);
+    for (const [bytes, message] of [[[3, 1, 2], /truncated string/], [[0x80], /truncated/], [[0x80, 0], /shortest form/]] as const) {
+      expect(() => batchFrames(Uint8Array.from(bytes)), String(bytes)).toThrow(message);
+    }
+  });
+
+  it.each(['rust', 'cpp'] as const)('%s: a batch gives the effects of its events stepped one by one; bad framing steps nothing', async (name) => {
+    const engine = await wasmNodeEngine(name);
+    const batched = engine.createNode({ id: 0, num_peers: 1, seed: 1, trace: false });
+    const json = engine.createNode({ id: 0, num_peers: 1, seed: 1, trace: false });
+    const put = (i: number) => `{"type":"client","client_id":1,"request_id":${i},"line":"put k v${i}"}`;
+    const events = ['{"type":"start"}', '{"type":"timer","timer":"election"}', put(1), 'not json', put(2), accept('v'), put(3)];
+    const before = batched.inspect();
+    // a good frame, then one that promises more bytes than there are: refused as a whole
+    expect(() => batched.stepBatch!(Uint8Array.from([2, 0, 0x7b, 9, 1]))).toThrow(EngineError);
+    expect(() => batched.stepBatch!(Uint8Array.from([0x80]))).toThrow(/bad batch framing/);
+    expect(batched.inspect()).toBe(before);
+    const want = events.map((e) => json.step(e));
+    expect(want[2]).toContain('"result":"ok"');
+    expect(stepBatchAsJson(batched, events.slice(0, 3))).toEqual(want.slice(0, 3));
+    expect(stepBatchAsJson(batched, [])).toEqual([]);
+    expect(stepBatchAsJson(batched, events.slice(3))).toEqual(want.slice(3));
+    expect(batched.inspect()).toBe(json.inspect());
+    batched.destroy();
     json.destroy();
   });
 });

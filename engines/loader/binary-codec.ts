@@ -467,6 +467,43 @@ function tryBinaryEvent(w: ByteWriter, json: string): Uint8Array | null {
   }
 }
 
+// --- the batch step (docs/protocol.md, "Batch step") ---
+
+/** Appends one frame of a batch: the body's length, then the body. */
+export function writeBatchFrame(w: ByteWriter, body: Uint8Array): void {
+  w.uint(body.length);
+  w.raw(body);
+}
+
+/** A batch step's output split into its frames (views of `bytes`), one per event; throws on
+ * framing that does not hold. */
+export function batchFrames(bytes: Uint8Array): Uint8Array[] {
+  const r = new ByteReader().reset(bytes);
+  const frames: Uint8Array[] = [];
+  while (!r.done()) {
+    const n = r.stringLength();
+    frames.push(bytes.subarray(r.stringAt, r.stringAt + n));
+  }
+  return frames;
+}
+
+/** What a node with the batch step offers (engine.ts's SyncNode). */
+interface BatchStepper {
+  stepBatch?(batch: Uint8Array): Uint8Array;
+}
+
+/** Steps `node` through its batch step on the events `eventJsons` stand for, all in one call,
+ * and returns each event's effects as JSON Lines: what stepping them one by one through
+ * `node.step` returns, if the batch step keeps its promise (the conformance check compares). */
+export function stepBatchAsJson(node: BatchStepper, eventJsons: readonly string[]): string[] {
+  if (!node.stepBatch) throw new BinaryCodecError('this engine has no batch step');
+  const w = new ByteWriter();
+  for (const e of eventJsons) writeBatchFrame(w, eventBinaryOf(e));
+  const frames = batchFrames(node.stepBatch(w.view()));
+  if (frames.length !== eventJsons.length) throw new BinaryCodecError(`batch of ${eventJsons.length} events gave ${frames.length} frames`);
+  return frames.map(effectsJsonLines);
+}
+
 // --- a node's binary step, seen as JSON ---
 
 /** Steps `node` through its binary step on the event `eventJson` stands for, and returns the

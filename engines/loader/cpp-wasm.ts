@@ -4,7 +4,7 @@
 // it never fetches or reads a file. No Node-only imports here: the same adapter runs in
 // browsers and workers.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
-import { readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
+import { BAD_BATCH_FRAMING, readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 /** The exports of one instance (see replicant_wasm.cc for the calling convention). */
 interface CppExports {
@@ -14,6 +14,7 @@ interface CppExports {
   _rc_create(length: number): number;
   _rc_step(handle: number, length: number): number;
   _rc_step_binary(handle: number, length: number): number;
+  _rc_step_batch(handle: number, length: number): number;
   _rc_inspect(handle: number): number;
   _rc_stats(handle: number): number;
   _rc_destroy(handle: number): void;
@@ -64,6 +65,14 @@ export function cppEngine(module: WebAssembly.Module, factory: CppModuleFactory,
         if (length < 0) throw new EngineError('cpp', `${what}: unknown node`);
         return readText(memory, api()._rc_output(), length);
       };
+      // The binary and batch steps: bytes in, a view of the output buffer back.
+      const stepBytes = (input: Uint8Array, call: (handle: number, length: number) => number): Uint8Array => {
+        if (!writeBytes(memory, input)) throw new EngineError('cpp', 'out of memory');
+        const length = call(handle, input.length);
+        if (length < 0) throw new EngineError('cpp', length === BAD_BATCH_FRAMING ? 'step: bad batch framing' : 'step: unknown node');
+        const at = api()._rc_output();
+        return api().HEAPU8.subarray(at, at + length);
+      };
       const handle = api()._rc_create(write(JSON.stringify(config)));
       if (handle <= 0) {
         const message = read(-handle, 'create');
@@ -75,13 +84,8 @@ export function cppEngine(module: WebAssembly.Module, factory: CppModuleFactory,
           const length = write(e);
           return read(api()._rc_step(handle, length), 'step');
         },
-        stepBinary: (event) => {
-          if (!writeBytes(memory, event)) throw new EngineError('cpp', 'out of memory');
-          const length = api()._rc_step_binary(handle, event.length);
-          if (length < 0) throw new EngineError('cpp', 'step: unknown node');
-          const at = api()._rc_output();
-          return api().HEAPU8.subarray(at, at + length);
-        },
+        stepBinary: (event) => stepBytes(event, api()._rc_step_binary),
+        stepBatch: (batch) => stepBytes(batch, api()._rc_step_batch),
         inspect: () => read(api()._rc_inspect(handle), 'inspect'),
         stats: () => read(api()._rc_stats(handle), 'stats'),
         destroy: () => {

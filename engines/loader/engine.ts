@@ -3,7 +3,7 @@
 // reached through these two interfaces. See docs/protocol.md, "WebAssembly exports".
 
 import type { EngineName } from './catalogue.ts';
-import { stepBinaryAsJson } from './binary-codec.ts';
+import { stepBatchAsJson, stepBinaryAsJson } from './binary-codec.ts';
 
 export { ENGINE_NAMES, type EngineName } from './catalogue.ts';
 
@@ -45,6 +45,10 @@ export interface SyncNode {
    * in the binary encoding (binary-codec.ts); returns the effects in the binary encoding, a
    * view of the module's memory valid until this node's next call. */
   stepBinary?(event: Uint8Array): Uint8Array;
+  /** Optional (C++ and Rust; docs/protocol.md, "Batch step"): several binary events, each in
+   * a frame (binary-codec.ts's writeBatchFrame), stepped in one call; returns one frame of
+   * effects per event, a view valid until this node's next call. Bad framing throws. */
+  stepBatch?(batch: Uint8Array): Uint8Array;
   inspect(): string;
   stats(): string;
   destroy(): void;
@@ -64,6 +68,9 @@ export interface AsyncNode {
   /** The binary step, translated to and from JSON where the node lives (binary-codec.ts's
    * stepBinaryAsJson); absent when the engine has none. */
   stepBinaryAsJson?(eventJson: string): Promise<string>;
+  /** The batch step on these events in one call, each one's effects as JSON Lines
+   * (binary-codec.ts's stepBatchAsJson); absent when the engine has none. */
+  stepBatchAsJson?(eventJsons: readonly string[]): Promise<string[]>;
   inspect(): Promise<string>;
   stats(): Promise<string>;
   destroy(): Promise<void>;
@@ -86,6 +93,7 @@ export function asAsync(engine: SyncEngine): AsyncEngine {
       return {
         step: async (e) => node.step(e),
         ...(node.stepBinary ? { stepBinaryAsJson: async (e: string) => stepBinaryAsJson(node, e) } : {}),
+        ...(node.stepBatch ? { stepBatchAsJson: async (es: readonly string[]) => stepBatchAsJson(node, es) } : {}),
         inspect: async () => node.inspect(),
         stats: async () => node.stats(),
         destroy: async () => node.destroy(),

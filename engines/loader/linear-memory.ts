@@ -8,6 +8,10 @@
 // and encoded straight into the module's memory (no intermediate Uint8Array); only text that
 // does not fit (non-ASCII) is reserved again at the UTF-8 worst case.
 
+/** What rc_step_batch returns on bad framing (docs/protocol.md, "Batch step"); -1 is an
+ * unknown handle in every rc_ call. */
+export const BAD_BATCH_FRAMING = -2;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

@@ -3,10 +3,10 @@
 // glue keeps one instance per JavaScript module, so the build wraps it as a factory
 // (engines/rust-wasm/wrap-glue.mjs) and each node gets a fresh copy of the glue.
 // Steps go through the module's byte exports (rc_*: the C++ module's convention, see
-// linear-memory.ts; rc_step_binary for the binary step); create, inspect and stats through the glue's strings.
+// linear-memory.ts; rc_step_binary for the binary step, rc_step_batch for the batch step); create, inspect and stats through the glue's strings.
 // No Node-only imports here: browsers and Vite use this file too.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
-import { readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
+import { BAD_BATCH_FRAMING, readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 /** What one copy of the wrapped glue offers (engines/rust-wasm/dist/replicant_wasm.d.ts). */
 export interface RustGlue {
@@ -19,6 +19,7 @@ export interface RustGlue {
   rc_input(length: number): number;
   rc_step(handle: number, length: number): number;
   rc_step_binary(handle: number, length: number): number;
+  rc_step_batch(handle: number, length: number): number;
   rc_output(): number;
   memory(): WebAssembly.Memory;
 }
@@ -60,6 +61,14 @@ export function rustEngine(
         },
         reserve: (length) => live().rc_input(length),
       };
+      // The binary and batch steps: bytes in, a view of the output buffer back.
+      const stepBytes = (input: Uint8Array, call: (handle: number, length: number) => number): Uint8Array => {
+        if (!writeBytes(memory, input)) throw new EngineError('rust', 'step: out of memory');
+        const effects = call(handle, input.length);
+        if (effects < 0) throw new EngineError('rust', effects === BAD_BATCH_FRAMING ? 'step: bad batch framing' : 'step: unknown node');
+        const at = live().rc_output();
+        return memory.heap().subarray(at, at + effects);
+      };
       return {
         step: (e) => {
           const length = writeText(memory, e);
@@ -68,13 +77,8 @@ export function rustEngine(
           if (effects < 0) throw new EngineError('rust', 'step: unknown node');
           return readText(memory, live().rc_output(), effects);
         },
-        stepBinary: (event) => {
-          if (!writeBytes(memory, event)) throw new EngineError('rust', 'step: out of memory');
-          const effects = live().rc_step_binary(handle, event.length);
-          if (effects < 0) throw new EngineError('rust', 'step: unknown node');
-          const at = live().rc_output();
-          return memory.heap().subarray(at, at + effects);
-        },
+        stepBinary: (event) => stepBytes(event, live().rc_step_binary),
+        stepBatch: (batch) => stepBytes(batch, live().rc_step_batch),
         inspect: () => wrap('inspect', () => live().inspect(handle)),
         stats: () => wrap('stats', () => live().stats(handle)),
         destroy: () => {

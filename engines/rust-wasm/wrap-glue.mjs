@@ -14,7 +14,7 @@ if (!input || !output) {
   process.exit(2);
 }
 const text = readFileSync(input, 'utf8');
-const API = ['create', 'destroy', 'inspect', 'rc_input', 'rc_output', 'rc_step', 'rc_step_binary', 'stats', 'step'];
+const API = ['create', 'destroy', 'inspect', 'rc_input', 'rc_output', 'rc_step', 'rc_step_batch', 'rc_step_binary', 'stats', 'step'];
 const TAIL = 'export { initSync, __wbg_init as default };';
 
 const fail = (why) => {
@@ -59,6 +59,7 @@ export interface RustGlue {
   rc_input(length: number): number;
   rc_step(handle: number, length: number): number;
   rc_step_binary(handle: number, length: number): number;
+  rc_step_batch(handle: number, length: number): number;
   rc_output(): number;
   memory(): WebAssembly.Memory;
 }

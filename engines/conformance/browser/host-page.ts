@@ -6,7 +6,7 @@ import { goEngine } from '../../loader/go-wasm.ts';
 import { rustEngine, type RustGlue } from '../../loader/rust-wasm.ts';
 import { javaWasmGcEngine } from '../../loader/java-wasm.ts';
 import { cppEngine, type CppModuleFactory } from '../../loader/cpp-wasm.ts';
-import { stepBinaryAsJson } from '../../loader/binary-codec.ts';
+import { stepBatchAsJson, stepBinaryAsJson } from '../../loader/binary-codec.ts';
 
 type Loader = () => Promise<SyncEngine>;
 
@@ -72,6 +72,9 @@ const host = {
   hasBinaryStep: (handle: number): boolean => nodes.get(handle)!.stepBinary !== undefined,
   /** The binary step, translated here, where the node lives (binary-codec.ts). */
   stepBinaryAsJson: (handle: number, event: string): string => stepBinaryAsJson(nodes.get(handle)!, event),
+  hasBatchStep: (handle: number): boolean => nodes.get(handle)!.stepBatch !== undefined,
+  /** The batch step on these events in one call, translated here (binary-codec.ts). */
+  stepBatchAsJson: (handle: number, events: string[]): string[] => stepBatchAsJson(nodes.get(handle)!, events),
   /** Many steps in one round trip (the differential test sends batches). */
   stepMany(handle: number, events: string[]): string[] {
     const n = nodes.get(handle)!;

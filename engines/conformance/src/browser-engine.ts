@@ -70,6 +70,8 @@ type Host = {
   step(handle: number, event: string): string;
   hasBinaryStep(handle: number): boolean;
   stepBinaryAsJson(handle: number, event: string): string;
+  hasBatchStep(handle: number): boolean;
+  stepBatchAsJson(handle: number, events: string[]): string[];
   inspect(handle: number): string;
   stats(handle: number): string;
   destroy(handle: number): void;
@@ -105,9 +107,11 @@ export async function browserEngine(name: EngineName): Promise<AsyncEngine> {
     async createNode(config: NodeConfig): Promise<AsyncNode> {
       const handle = await call((h, a: [string, NodeConfig]) => h.create(a[0], a[1]), [name, config]);
       const binary = await call((h, a: number) => h.hasBinaryStep(a), handle);
+      const batch = await call((h, a: number) => h.hasBatchStep(a), handle);
       return {
         step: (e) => call((h, a: [number, string]) => h.step(a[0], a[1]), [handle, e]),
         ...(binary ? { stepBinaryAsJson: (e: string) => call((h, a: [number, string]) => h.stepBinaryAsJson(a[0], a[1]), [handle, e]) } : {}),
+        ...(batch ? { stepBatchAsJson: (es: readonly string[]) => call((h, a: [number, string[]]) => h.stepBatchAsJson(a[0], a[1]), [handle, [...es]]) } : {}),
         inspect: () => call((h, a: number) => h.inspect(a), handle),
         stats: () => call((h, a: number) => h.stats(a), handle),
         destroy: () => call((h, a: number) => h.destroy(a), handle),

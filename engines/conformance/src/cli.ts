@@ -92,11 +92,12 @@ async function main() {
   const summary: string[] = [];
   for (const name of engines) {
     const opened = await openEngine(name, target);
-    const sameness: SamenessCount = { steps: 0, binary: 0 };
+    const sameness: SamenessCount = { steps: 0, binary: 0, batched: 0, batches: 0 };
     const engine = values.binary ? binaryTwins(opened, sameness) : opened;
     try {
       const { passed, failed } = await runEngine(engine, files, { rewrite: values.rewrite!, twice: values.twice! });
-      const binary = values.binary ? `; binary step against JSON: ${sameness.steps} events compared (${sameness.binary} of them binary)` : '';
+      const batched = sameness.batches > 0 ? `; batch step against JSON: ${sameness.batched} events in ${sameness.batches} batches` : '';
+      const binary = values.binary ? `; binary step against JSON: ${sameness.steps} events compared (${sameness.binary} of them binary)${batched}` : '';
       summary.push(`${name} (${target}): ${passed} passed, ${failed} failed${binary}`);
       anyFailed ||= failed > 0;
     } finally {

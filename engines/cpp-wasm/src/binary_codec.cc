@@ -68,6 +68,7 @@ class Reader {
   }
 
   bool Finished() const { return pos_ == in_.size(); }
+  size_t Remaining() const { return in_.size() - pos_; }
 
  private:
   std::string_view in_;
@@ -220,6 +221,24 @@ bool DecodeBinaryEvent(std::string_view in, Event* out) {
   }
   return r.Finished();
 }
+
+bool NextBatchFrame(std::string_view in, size_t* pos, std::string_view* frame) {
+  Reader r(in.substr(*pos));
+  if (!r.Bytes(frame)) return false;
+  *pos = in.size() - r.Remaining();
+  return true;
+}
+
+bool ValidBatchFraming(std::string_view in) {
+  size_t pos = 0;
+  std::string_view frame;
+  while (pos < in.size()) {
+    if (!NextBatchFrame(in, &pos, &frame)) return false;
+  }
+  return true;
+}
+
+void AppendBatchFrame(std::string& b, std::string_view body) { PushBytes(b, body); }
 
 void EncodeBinaryEffects(std::string& b, const std::vector<Effect>& effects) {
   for (const Effect& e : effects) {

@@ -74,6 +74,18 @@ void Node::StepBinary(std::string_view in, std::string* out) {
   StepEncoded(in, out, DecodeBinaryEvent, EncodeBinaryEffects);
 }
 
+bool Node::StepBatch(std::string_view in, std::string* out) {
+  if (!ValidBatchFraming(in)) return false;
+  size_t pos = 0;
+  std::string_view event;
+  while (pos < in.size() && NextBatchFrame(in, &pos, &event)) {
+    batch_effects_.clear();
+    StepBinary(event, &batch_effects_);
+    AppendBatchFrame(*out, batch_effects_);
+  }
+  return true;
+}
+
 void Node::StepEncoded(std::string_view in, std::string* out, bool (*decode)(std::string_view, Event*),
                        void (*encode)(std::string&, const std::vector<Effect>&)) {
   Event ev;

@@ -59,6 +59,10 @@ class Node {
   std::string StepJson(std::string_view in);
   // StepBinary is StepJson in the binary encoding (docs/protocol.md, "Binary step").
   void StepBinary(std::string_view in, std::string* out);
+  // StepBatch steps each frame's event as StepBinary would and appends one frame of effects
+  // per event to *out (docs/protocol.md, "Batch step"); false, with nothing stepped, when the
+  // framing is bad.
+  bool StepBatch(std::string_view in, std::string* out);
 
   // Inspect returns the node's whole state as canonical JSON (docs/protocol.md, "Inspect").
   std::string Inspect() const;
@@ -314,6 +318,7 @@ class Node {
   GcState gc_;  // GC mitigation (mitigation.cc)
 
   std::vector<Effect> effects_;     // the current step's output
+  std::string batch_effects_;       // StepBatch: one event's effects, kept for its capacity
   std::vector<LogChange> changes_;  // scratch for log operations
 };
 

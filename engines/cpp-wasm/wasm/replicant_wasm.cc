@@ -96,6 +96,17 @@ EMSCRIPTEN_KEEPALIVE int rc_step_binary(int handle, int length) {
   return StepInput(handle, length, &replicant::Node::StepBinary);
 }
 
+// Several binary events for one node in one call (docs/protocol.md, "Batch step"); -2, with
+// nothing stepped, on bad framing.
+EMSCRIPTEN_KEEPALIVE int rc_step_batch(int handle, int length) {
+  replicant::Node* node = Find(handle);
+  if (node == nullptr) return -1;
+  std::string& out = Output();
+  out.clear();
+  if (!node->StepBatch(std::string_view(g_input, static_cast<size_t>(length)), &out)) return -2;
+  return static_cast<int>(out.size());
+}
+
 EMSCRIPTEN_KEEPALIVE int rc_inspect(int handle) {
   replicant::Node* node = Find(handle);
   if (node == nullptr) return -1;

@@ -13,6 +13,7 @@ import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/pr
 import { CARD_170_VERSION, card170Section } from '../fidelity/card-170-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
 import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
+import { CANDIDATE_190_VERSION, candidate190Section } from '../fidelity/candidate-190-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, TOLERANCE_PERCENT, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -204,8 +205,10 @@ function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: 
   if (!r && CACHED_ONLY) throw new NotCached(`run ${key} is not in the cache`);
   if (!r) {
     const s = withCard(fidelityRunSpec(e, w, mem, vcpus, target, records));
+    const t0 = performance.now();
+    const c0 = cpuSeconds();
     r = simulate({ ...s, load: { ...s.load, duration_s: Math.max(s.load.duration_s, duration_s) } }, null);
-    process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms\n`);
+    process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(1)} s CPU\n`);
     if (cached) writeFileSync(cached, JSON.stringify(r));
   }
   runs.set(key, r);
@@ -451,6 +454,14 @@ function renderFromCsv(timing: string | null): void {
     defaultSummary: summarise(base),
     candidateSummary: summarise(cand),
   });
+  // Candidate 1.9.0 is built on the default 1.7.1, so it stands beside the default's own table.
+  const candidate190Path = `data/fidelity-candidate-${CANDIDATE_190_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidate190Path)) && CARD.version !== CANDIDATE_190_VERSION) {
+    const c190 = readRows(candidate190Path);
+    const current = new Map(data.map((d) => [d.id, d]));
+    const calibratedOutside = c190.filter((d) => d.calibration && outside(d) && !outside(current.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) }));
+    candidate += candidate190Section(changedRows(data.map(asSection), c190.map(asSection)), CARD.version, { calibratedOutside, defaultSummary: summarise(data), candidateSummary: summarise(c190) });
+  }
   // Java's vCPU points: what was tried and why no candidate came of it (written by hand).
   candidate += vcpuMechanismsSection();
   const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;

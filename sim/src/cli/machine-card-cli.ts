@@ -16,7 +16,7 @@ import { leaderUtilization } from '../search/slo.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 
-const USAGE = `usage: machine-card --measured MEASURED.json [--measured-high MEASURED-AT-A-HIGHER-RATE.json] --loopback LOOPBACK.json --footprint RESULTS.json… [--card IN] [--version 0.2.0-machine.YYYYMMDD] [--out OUT]`;
+const USAGE = `usage: machine-card --measured MEASURED.json [--measured-high MEASURED-AT-A-HIGHER-RATE.json [--measured-top MEASURED-NEARER-THE-CLOSED-LOOP.json]] --loopback LOOPBACK.json --footprint RESULTS.json… [--card IN] [--version 0.2.0-machine.YYYYMMDD] [--out OUT]`;
 
 function values(argv: string[], name: string): string[] {
   const i = argv.indexOf(name);
@@ -87,6 +87,9 @@ async function main(argv: string[]): Promise<void> {
   const measured = readJson(measuredPath, 'measured card') as ModelCard;
   const highPath = one(argv, '--measured-high', false);
   const measured_high = highPath ? (readJson(highPath, 'measured card') as ModelCard) : undefined;
+  const topPath = one(argv, '--measured-top', false);
+  if (topPath && !highPath) throw new Error(`--measured-top needs --measured-high (the closed loop's marginal cost is taken between the two highest rates)\n${USAGE}`);
+  const measured_top = topPath ? (readJson(topPath, 'measured card') as ModelCard) : undefined;
   const loopback = readJson(loopbackPath, 'loopback card') as ModelCard;
   const date = /(\d{8})$/.exec(measured.version)?.[1] ?? new Date().toISOString().slice(0, 10).replace(/-/g, '');
   const version = one(argv, '--version', false) ?? `0.2.0-machine.${date}`;
@@ -99,7 +102,7 @@ async function main(argv: string[]): Promise<void> {
     for (const w of WORKLOAD_KEYS) sim[e][w] = simulatedLeaderUsPerOp(paper, e, w);
   }
   const machine = /, (\d+-core [^).;]+)/.exec(measured.description ?? '')?.[1] ?? 'this machine';
-  const card = validateCard(deriveMachineCard({ paper, measured, ...(measured_high ? { measured_high } : {}), loopback, simulated_leader_us_per_op: sim, simulated_point: SIMULATED_POINT, footprint: footprints(fpFiles), layout: HARNESS_DEFAULT_LAYOUT, version, machine }));
+  const card = validateCard(deriveMachineCard({ paper, measured, ...(measured_high ? { measured_high } : {}), ...(measured_top ? { measured_top } : {}), loopback, simulated_leader_us_per_op: sim, simulated_point: SIMULATED_POINT, footprint: footprints(fpFiles), layout: HARNESS_DEFAULT_LAYOUT, version, machine }));
   card.description += ` Command: npm --workspace @replicant/sim run machine-card -- ${argv.join(' ')}`;
   writeFileSync(out, JSON.stringify(card, null, 2) + '\n');
   // The check: the derived card, simulated at the calibration's point, against the measurement.

@@ -28,6 +28,12 @@ export class EventQueue<T> {
     return this.n;
   }
 
+  /** The sequence number the next push would take, taken now: an event kept outside the heap
+   * (run/run-queue.ts, a FIFO lane) still orders among the heap's events by (time, sequence). */
+  takeSeq(): number {
+    return this.nextSeq++;
+  }
+
   push(time_us: number, item: T): void {
     if (!Number.isFinite(time_us)) throw new RangeError(`event time must be finite: ${time_us}`);
     if (this.n === this.times.length) this.grow();
@@ -55,6 +61,11 @@ export class EventQueue<T> {
   /** The time of the earliest event; Infinity when the queue is empty. */
   peekTime(): number {
     return this.n > 0 ? this.times[0]! : Infinity;
+  }
+
+  /** The earliest event's sequence number; Infinity when the queue is empty. */
+  peekSeq(): number {
+    return this.n > 0 ? this.seqs[0]! : Infinity;
   }
 
   /** The earliest event's item (its time is peekTime() before the pop). */

@@ -38,6 +38,10 @@ describe('the candidate card section of docs/fidelity.md', () => {
     expect(differingNonStorageParameters(params('1.7.0'), params('1.8.1'))).toEqual(['g1.dense_candidates', 'g1.independent_phases', 'g1.mixed_live_threshold_fraction']);
     expect(differingNonStorageParameters(params('1.8.0'), params('1.8.1'))).toEqual(['g1.independent_phases']);
   });
+  it("candidate card 1.9.0 is the default 1.7.1 with Go's pacer and nothing else, and docs/fidelity.md has its section", () => {
+    expect(differingNonStorageParameters(params('1.7.1'), params('1.9.0'))).toEqual(['go.pacer_cons_mark_mean_of_two', 'go.pacer_trigger']);
+    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.9.0: Go's pacer sets the trigger from its cons/mark estimate");
+  });
   it("candidate card 1.8.2 is 1.8.1 with the paper's heartbeat and nothing else, and docs/fidelity.md has its section", () => {
     expect(differingNonStorageParameters(params('1.8.1'), params('1.8.2'))).toEqual(['commit.election_wait_max_intervals', 'commit.election_wait_min_intervals', 'commit.waits_for_all_peers']);
     expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.8.2: the paper's heartbeat waits for every peer");

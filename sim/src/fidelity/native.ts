@@ -193,7 +193,7 @@ export function nativeKnobs(s: NativeSetting, card?: ModelCard, regime: LoadRegi
  * probe) keeps the servers' queues full: it runs on the card's batched CPU costs and core share
  * (closedLoopCard); the SLO search's open-loop probes on the unbatched ones. */
 export function machineKnobs(s: NativeSetting, card: ModelCard, regime: LoadRegime = 'open'): MeasurementKnobs {
-  let model_card = regime === 'closed' ? closedLoopCard(card, s.engine) : card;
+  let model_card = regime === 'closed' ? closedLoopCard(card, s.engine, s.workload) : card;
   if (s.footprint_mib !== undefined && s.engine !== 'java') {
     const key = `memory.${s.engine}.non_heap_bytes`;
     model_card = { ...model_card, parameters: { ...model_card.parameters, [key]: { ...model_card.parameters[key]!, value: Math.round(s.footprint_mib * 1024 * 1024), note: `${model_card.parameters[key]!.note} This setting: ${s.footprint_mib} MiB, as its native run measured.` } } };

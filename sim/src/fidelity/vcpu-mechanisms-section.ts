@@ -6,7 +6,7 @@
 // card 1.7.0's.
 
 export function vcpuMechanismsSection(): string {
-  return `## Java's vCPU points: the mechanisms tried, and why there is no candidate card 1.9.0
+  return `## Java's vCPU points: the mechanisms tried, and why there is no G1 candidate card
 
 Issue 10 asks for Fig 7's 4-vCPU point (Java A, 32 GiB: 7 Kops/s at 38 % leader CPU) and §5.2's
 16-vCPU point (m5.4xlarge: 29 Kops/s) within ±20 %, by a mechanism, not a fit, leaving the 8-vCPU
@@ -76,7 +76,7 @@ Only the step and the hand-off together reach the paper (32.0), and they are cal
 parameters that move the calibrated 8-vCPU point too (16.3 → 19.4). The paper's Table 1 (C++ at
 36 Kops/s on m5.metal's 8 CPUs) says the 8-vCPU C++ limit the step was fitted to is not its
 serialized step alone; a card that re-derives the step from it would be a recalibration, for the
-lead to decide, not a G1 mechanism. So there is no candidate card 1.9.0: the G1 model keeps card
+lead to decide, not a G1 mechanism. So there is no G1 candidate card: the G1 model keeps card
 1.7.1's mechanism, and the two points stay listed as misses.
 `;
 }

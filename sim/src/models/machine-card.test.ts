@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from './card.ts';
-import { closedLoopCard, cpuPerOp, cpuScale, deriveMachineCard, measuredRate, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
+import { closedLoopCard, closedLoopPoint, cpuPerOp, cpuScale, deriveMachineCard, measuredRate, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
 
 const m = (value: number, unit = 'us', note = 'test') => ({ value, unit, source: 'measured' as const, note });
 function measured(scale = 1, rate = 1000): ModelCard {
@@ -119,6 +119,49 @@ describe("this machine's model card", () => {
     const old = structuredClone(card);
     delete old.parameters['machine.cpp.closed_loop_leader_core_share.b'];
     expect(machineVcpus(old, 'cpp', 'B', 8, 'closed')).toBe(machineVcpus(old, 'cpp', 'B', 8, 'open'));
+  });
+
+  it('with a third calibration, runs a closed loop on the two highest rates and leaves the cores\' fixed CPU out of the leader\'s share', () => {
+    // cpp leader B: 120 us/op at 1,000, 72 at 4,000, 36 at 12,000 ops/s -> marginal between the two
+    // highest (36 x 12000 - 72 x 4000) / 8000 = 18 us, fixed (72 - 18) x 4000 = 0.216 cores;
+    // followers 25, 15, 7.5 us/op -> marginal (90,000 - 60,000) / 8000 = 3.75 us, fixed 0.045 cores
+    const three = { measured: measured(), measured_high: measured(0.6, 4000), measured_top: measured(0.3, 12000) };
+    expect(cpuPerOp({ measured: three.measured_high, measured_high: three.measured_top }, 'cpp', 'leader', 'b').us).toBeCloseTo(18, 9);
+    const point = closedLoopPoint(three, 'cpp', 'b', 1);
+    const fixed = 0.216 + 2 * 0.045;
+    expect(point.fixed_cores).toBeCloseTo(fixed, 9);
+    const rate = (1 - fixed) / ((18 + 2 * 3.75) / 1e6);
+    expect(point.ops_per_s).toBeCloseTo(rate, 6);
+    expect(point.leader_ops_share).toBeCloseTo((18 / 1e6) * rate, 9);
+    const card = validateCard(deriveMachineCard(inputs(three)));
+    // the closed-loop share is that of the leader's operations, below the plain split 18 / 25.5
+    expect(card.parameters['machine.cpp.closed_loop_leader_core_share.b']!.value).toBeCloseTo(point.leader_ops_share, 3);
+    expect(point.leader_ops_share).toBeLessThan(18 / 25.5);
+    expect(machineVcpus(card, 'cpp', 'B', 8, 'closed')).toBeCloseTo(point.leader_ops_share, 3);
+    // the simulated closed loop then saturates where the nodes' core fills: share / marginal cost
+    expect(point.leader_ops_share / (18 / 1e6)).toBeCloseTo(rate, 6);
+    // the closed-loop factor is the upper pair's marginal cost over the open loop's whole one
+    const kOpen = (100 + 120) / 380;
+    const kClosed = ((30 * 12000 - 60 * 4000) / 8000 + 18) / 380;
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor']!.value).toBeCloseTo(kClosed / kOpen, 3);
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor']!.note).toContain('two highest calibration rates');
+    // and one per workload, so a closed loop of B pays B's marginal cost (18 us against 180 simulated)
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor.b']!.value).toBeCloseTo(18 / 180 / kOpen, 3);
+    expect(card.parameters['machine.cpp.closed_loop_cpu_factor.a']!.value).toBeCloseTo(15 / 200 / kOpen, 3);
+    const closedB = closedLoopCard(card, 'cpp', 'B');
+    expect(closedB.parameters['cpu.cpp.in_us']!.value).toBeCloseTo(card.parameters['cpu.cpp.in_us']!.value * card.parameters['machine.cpp.closed_loop_cpu_factor.b']!.value, 2);
+    expect(closedB.parameters['cpu.cpp.in_us']!.note).toContain('machine.cpp.closed_loop_cpu_factor.b');
+    // a card with one factor per engine (0.3.0) keeps it for either workload
+    const two = validateCard(deriveMachineCard(inputs({ measured: measured(), measured_high: measured(0.6, 4000) })));
+    expect(closedLoopCard(two, 'cpp', 'B').parameters['cpu.cpp.in_us']).toEqual(closedLoopCard(two, 'cpp').parameters['cpu.cpp.in_us']);
+    // the open loop's costs and shares stay those of the lowest rate
+    const one = validateCard(deriveMachineCard(inputs()));
+    expect(card.parameters['cpu.cpp.in_us']!.value).toBe(one.parameters['cpu.cpp.in_us']!.value);
+    expect(card.parameters['machine.cpp.leader_core_share.b']!.value).toBe(one.parameters['machine.cpp.leader_core_share.b']!.value);
+    expect(card.description).toMatch(/two highest calibration rates/);
+    // a third calibration without the second, or fixed CPU that fills the cores, is refused by name
+    expect(() => closedLoopPoint({ measured: measured(), measured_top: measured(0.3, 12000) }, 'cpp', 'b', 1)).toThrow(/needs the second one/);
+    expect(() => closedLoopPoint(three, 'cpp', 'b', 0.2)).toThrow(/leaves nothing of 0.2 cores/);
   });
 
   it('says which measurement is missing', () => {

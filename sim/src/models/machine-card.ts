@@ -47,6 +47,10 @@ export interface MachineCardInputs {
    * counts only what each further operation costs (marginalUsPerOp); without it, the lower
    * rate's whole CPU per operation. */
   measured_high?: ModelCard;
+  /** A third calibration at a rate nearer the closed loop's (bench calibrate --rate 12000): the
+   * closed loop then pays the marginal cost between the two higher rates, and its leader share
+   * leaves room for every node's fixed CPU per second (closedLoopPoint). */
+  measured_top?: ModelCard;
   loopback: ModelCard;
   /** Leader CPU µs per operation the paper card's simulator spends at the calibration's point,
    * per engine and workload, for the card being scaled (the first entry is the paper card's). */
@@ -111,13 +115,56 @@ export const SCALED_CPU_COSTS = ['in_us', 'out_us', 'step_us', 'per_kib_us', 'ti
  * (docs/fidelity-native.md, "Why the SLO comes before saturation"). */
 export type LoadRegime = 'open' | 'closed';
 
-function regimeCpuPerOp(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, e: EngineName, role: 'leader' | 'follower', w: WorkloadKey, regime: LoadRegime) {
-  return cpuPerOp(regime === 'open' ? { measured: x.measured } : x, e, role, w);
+type Calibrations = Pick<MachineCardInputs, 'measured' | 'measured_high' | 'measured_top'>;
+
+/** The two calibrations a closed loop's marginal cost is taken between: the two highest rates. */
+function closedPair(x: Calibrations): Pick<MachineCardInputs, 'measured' | 'measured_high'> {
+  if (x.measured_top) {
+    if (!x.measured_high) throw new MachineCardError('a third calibration (measured_top) needs the second one (measured_high)');
+    return { measured: x.measured_high, measured_high: x.measured_top };
+  }
+  return x;
+}
+
+function regimeCpuPerOp(x: Calibrations, e: EngineName, role: 'leader' | 'follower', w: WorkloadKey, regime: LoadRegime) {
+  return cpuPerOp(regime === 'open' ? { measured: x.measured } : closedPair(x), e, role, w);
+}
+
+/** Where a closed loop runs on this machine: the rate at which the three nodes' CPU fills their
+ * cores. Each node spends fixed + marginal x rate per second (the line through the two highest
+ * calibrations, fixed = c_low x r_low - marginal x r_low: timers, heartbeats, the status line,
+ * the runtime's own threads), so the rate is (cores - leader fixed - 2 follower fixed) / (leader
+ * marginal + 2 follower marginal), and the leader's operations get marginal x rate of the cores;
+ * the rest is the followers' and every node's fixed CPU. The native saturation probes show the
+ * nodes filling their core (0.94-0.98 cores in every clean probe of the scored runs). */
+export function closedLoopPoint(x: Calibrations, e: EngineName, w: WorkloadKey, nodeCores: number): { ops_per_s: number; leader_ops_share: number; fixed_cores: number; how: string } {
+  const pair = closedPair(x);
+  if (!pair.measured_high) throw new MachineCardError('the closed loop\'s operating point needs two calibration rates');
+  const role = (r: 'leader' | 'follower') => {
+    const key = `${e}.cpu_us_per_op.${r}.${w}`;
+    const m = cpuPerOp(pair, e, r, w).us;
+    const rLow = measuredRate(pair.measured, key);
+    // noise can put the line's intercept below 0; a node spends no less than nothing per second
+    const fixed = Math.max(0, (value(pair.measured, key) - m) * rLow) / 1e6;
+    return { m, fixed };
+  };
+  const l = role('leader');
+  const f = role('follower');
+  const fixed = l.fixed + 2 * f.fixed;
+  const perOp = (l.m + 2 * f.m) / 1e6;
+  if (!(nodeCores > fixed)) throw new MachineCardError(`${e} ${w}: the nodes' fixed CPU (${fixed.toFixed(3)} cores) leaves nothing of ${nodeCores} cores for operations`);
+  const rate = (nodeCores - fixed) / perOp;
+  return {
+    ops_per_s: rate,
+    leader_ops_share: (l.m / 1e6) * rate / nodeCores,
+    fixed_cores: fixed,
+    how: `fixed CPU leader ${l.fixed.toFixed(4)} + followers 2 x ${f.fixed.toFixed(4)} = ${fixed.toFixed(4)} cores, marginal ${l.m.toFixed(1)} + 2 x ${f.m.toFixed(1)} us/op: the nodes' ${nodeCores} core(s) fill at ${Math.round(rate)} ops/s, where the leader's operations take ${l.m.toFixed(1)} us x ${Math.round(rate)} ops/s`,
+  };
 }
 
 /** One factor per engine: measured leader CPU per operation over what the card simulates at the
  * same point, summed over workloads A and B (ratio of sums: the workloads weigh by their cost). */
-export function cpuScale(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, simulated: Record<WorkloadKey, number>, e: EngineName, regime: LoadRegime = 'closed'): number {
+export function cpuScale(x: Calibrations, simulated: Record<WorkloadKey, number>, e: EngineName, regime: LoadRegime = 'closed'): number {
   let m = 0;
   let s = 0;
   for (const w of WORKLOAD_KEYS) {
@@ -131,7 +178,7 @@ export function cpuScale(x: Pick<MachineCardInputs, 'measured' | 'measured_high'
 /** The share of the nodes' shared cores the leader gets at saturation: with every node
  * runnable, CFS with equal weights gives each what it asks for per operation, so the leader's
  * share is its CPU per operation over the cluster's (leader + two followers), as measured. */
-export function leaderCoreShare(x: Pick<MachineCardInputs, 'measured' | 'measured_high'>, e: EngineName, w: WorkloadKey, regime: LoadRegime = 'closed'): number {
+export function leaderCoreShare(x: Calibrations, e: EngineName, w: WorkloadKey, regime: LoadRegime = 'closed'): number {
   const l = regimeCpuPerOp(x, e, 'leader', w, regime).us;
   const f = regimeCpuPerOp(x, e, 'follower', w, regime).us;
   if (!(l + 2 * f > 0)) throw new MachineCardError(`${e} ${w}: no measured CPU per operation`);
@@ -143,7 +190,7 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
   const set = (key: string, v: number, unit: string, source: CardParameter['source'], note: string) => {
     card.parameters[key] = { value: v, unit, source, note };
   };
-  const from = x.measured_high ? `${provenance(x.measured)} and ${provenance(x.measured_high)}` : provenance(x.measured);
+  const from = [x.measured, x.measured_high, x.measured_top].filter((c): c is ModelCard => !!c).map(provenance).join(' and ');
   const lb = (k: string) => value(x.loopback, `loopback.${k}`);
   const lbFrom = `loopback card ${x.loopback.version}`;
 
@@ -170,13 +217,27 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
       set(key, round3(paperValue * k), x.paper.parameters[key]!.unit, 'derived', `Card ${x.paper.version}'s ${paperValue} ${x.paper.parameters[key]!.unit} x ${k.toFixed(4)}: the native ${e} leader's measured CPU per operation with its queues empty (A: ${meas('leader', 'a', 'open')}; B: ${meas('leader', 'b', 'open')}) over what card ${x.paper.version} simulates at the same point (${x.simulated_point}: A ${sim.a.toFixed(1)} us, B ${sim.b.toFixed(1)} us), the ratio of the sums. The card's split of an operation into messages and Log-mutex steps is kept. What an open-loop load pays; a closed loop pays machine.${e}.closed_loop_cpu_factor of it.`);
     }
     const kClosed = cpuScale(x, sim, e, 'closed');
+    if (x.measured_top) {
+      // One factor per workload: between 4,000 and 12,000 ops/s an update-heavy A batches far less
+      // than B (C++ leader 41.1 against 21.0 us/op), a spread the paper card's split of an
+      // operation does not carry; the leader's closed-loop share is computed per workload too.
+      for (const w of WORKLOAD_KEYS) {
+        const kw = regimeCpuPerOp(x, e, 'leader', w, 'closed').us / sim[w];
+        set(`machine.${e}.closed_loop_cpu_factor.${w}`, round3(kw / k), 'fraction', 'derived', `Workload ${w.toUpperCase()} under a closed loop: the leader's marginal CPU per operation between the two highest calibration rates (${meas('leader', w, 'closed')}) over what card ${x.paper.version} simulates at the calibration point (${sim[w].toFixed(1)} us), ${kw.toFixed(4)}, over the open-loop scale ${k.toFixed(4)}. Applied to cpu.${e}.{${SCALED_CPU_COSTS.join(',')}} for closed-loop runs of workload ${w.toUpperCase()}, in place of machine.${e}.closed_loop_cpu_factor.`);
+      }
+    }
     set(`machine.${e}.closed_loop_cpu_factor`, round3(kClosed / k), 'fraction', 'derived', x.measured_high
-      ? `Under a closed loop (the harness's saturation probe: 64 outstanding requests) the servers' queues stay full and each read, write and step carries a batch, so an operation costs what each further one adds between the two calibration rates, not its whole cost at the lower rate: ${kClosed.toFixed(4)} / ${k.toFixed(4)}, the same ratio of sums over A (${meas('leader', 'a', 'closed')}) and B (${meas('leader', 'b', 'closed')}). Applied to cpu.${e}.{${SCALED_CPU_COSTS.join(',')}} for closed-loop runs.`
+      ? `Under a closed loop (the harness's saturation probe: 64 outstanding requests) the servers' queues stay full and each read, write and step carries a batch, so an operation costs what each further one adds between the ${x.measured_top ? 'two highest calibration rates (the closed loop runs at 12-38 K ops/s here, well above the lowest)' : 'two calibration rates'}, not its whole cost at the lower rate: ${kClosed.toFixed(4)} / ${k.toFixed(4)}, the same ratio of sums over A (${meas('leader', 'a', 'closed')}) and B (${meas('leader', 'b', 'closed')}). Applied to cpu.${e}.{${SCALED_CPU_COSTS.join(',')}} for closed-loop runs.`
       : 'One calibration rate only: no batched cost measured, so a closed loop pays the open-loop cost.');
     for (const w of WORKLOAD_KEYS) {
       for (const regime of ['open', 'closed'] as const) {
-        const share = leaderCoreShare(x, e, w, regime);
         const key = regime === 'open' ? `machine.${e}.leader_core_share.${w}` : `machine.${e}.closed_loop_leader_core_share.${w}`;
+        if (regime === 'closed' && x.measured_top) {
+          const point = closedLoopPoint(x, e, w, x.layout.node_cores);
+          set(key, round3(point.leader_ops_share), 'fraction', 'derived', `The share of the nodes' shared cores the leader's operations get under a closed loop, workload ${w.toUpperCase()}: at the rate where the three nodes' CPU fills their cores, the leader's marginal CPU times that rate, over the cores; every node's fixed CPU per second and the followers' operations take the rest (${point.how}; leader: ${meas('leader', w, regime)}; follower: ${meas('follower', w, regime)}).`);
+          continue;
+        }
+        const share = leaderCoreShare(x, e, w, regime);
         set(key, round3(share), 'fraction', 'derived', `The leader's share of the nodes' shared cores when they are full, workload ${w.toUpperCase()}, ${regime === 'open' ? 'open loop (queues empty until the core fills)' : 'closed loop (batched)'}: leader / (leader + 2 followers) CPU per operation as measured (leader: ${meas('leader', w, regime)}; follower: ${meas('follower', w, regime)}), the split CFS gives three groups of equal weight each asking for that much per operation.`);
       }
     }
@@ -191,7 +252,10 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
 
   const replaced = 'network (loopback), per-event CPU (scaled to the measured CPU per operation: the whole cost with queues empty for open-loop loads, the batched marginal cost for closed loops), thread hand-off (0: TCP servers), fixed footprints (measured), and the nodes\' share of the shared cores (machine.*)';
   card.version = x.version;
-  card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}.${x.measured_high ? ' An open-loop load pays the lower rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two calibration rates (what each further, batched operation adds), machine.<engine>.closed_loop_cpu_factor times the open-loop cost.' : ''} Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
+  const closedHow = x.measured_top
+    ? ' An open-loop load pays the lowest rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two highest calibration rates (what each further, batched operation adds near the rates a closed loop runs at), per workload: machine.<engine>.closed_loop_cpu_factor.<workload> times the open-loop cost, and its leader gets the share of the cores its operations have once every node\'s fixed CPU per second is paid (machine.<engine>.closed_loop_leader_core_share.*).'
+    : x.measured_high ? ' An open-loop load pays the lower rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two calibration rates (what each further, batched operation adds), machine.<engine>.closed_loop_cpu_factor times the open-loop cost.' : '';
+  card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}.${closedHow} Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
   return card;
 }
 
@@ -211,16 +275,18 @@ export function machineVcpus(card: ModelCard, e: EngineName, workload: 'A' | 'B'
 }
 
 /** The card a closed-loop run on this machine's servers uses: the per-event CPU costs times
- * machine.<e>.closed_loop_cpu_factor (batched operations). Cards before 0.3.0 have no factor
- * and are returned as they are. */
-export function closedLoopCard(card: ModelCard, e: EngineName): ModelCard {
-  const factor = card.parameters[`machine.${e}.closed_loop_cpu_factor`]?.value;
+ * machine.<e>.closed_loop_cpu_factor.<w> (0.4.0 on) or machine.<e>.closed_loop_cpu_factor
+ * (batched operations). Cards before 0.3.0 have no factor and are returned as they are. */
+export function closedLoopCard(card: ModelCard, e: EngineName, workload?: 'A' | 'B'): ModelCard {
+  const perWorkloadKey = workload ? `machine.${e}.closed_loop_cpu_factor.${workload.toLowerCase()}` : undefined;
+  const factorKey = perWorkloadKey && card.parameters[perWorkloadKey] ? perWorkloadKey : `machine.${e}.closed_loop_cpu_factor`;
+  const factor = card.parameters[factorKey]?.value;
   if (typeof factor !== 'number' || factor === 1) return card;
   const parameters = { ...card.parameters };
   for (const name of SCALED_CPU_COSTS) {
     const key = `cpu.${e}.${name}`;
     const p = parameters[key]!;
-    parameters[key] = { ...p, value: round3(Number(p.value) * factor), note: `${p.note} Closed loop: x ${factor} (machine.${e}.closed_loop_cpu_factor).` };
+    parameters[key] = { ...p, value: round3(Number(p.value) * factor), note: `${p.note} Closed loop: x ${factor} (${factorKey}).` };
   }
   return { ...card, parameters };
 }

@@ -84,6 +84,9 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           // A card before 1.7.1 has idle-time workers that yield at once and no limit headroom.
           idle_check_us: ((card.parameters['go.drain_check_bytes']?.value ?? 0) * param(card, 'go.mark_ns_per_live_byte')) / 1000,
           limit_headroom_fraction: card.parameters['go.limit_headroom_fraction']?.value ?? 0,
+          // A card before 1.9.0 has a fixed trigger over the static live set.
+          pacer_trigger: (card.parameters['go.pacer_trigger']?.value ?? 0) > 0,
+          pacer_cons_mark_mean_of_two: (card.parameters['go.pacer_cons_mark_mean_of_two']?.value ?? 0) > 0,
         },
         live.data + live.log,
         pool,

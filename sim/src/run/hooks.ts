@@ -39,6 +39,10 @@ export interface RunHooks {
   /** Fast mode: false takes every follower step from the queue (the plain run that stepping
    * ahead is checked against); default true. */
   step_ahead?: boolean;
+  /** Fast mode, stepping ahead: false queues the messages that reach the leader as heap events
+   * instead of in their links' FIFO lanes (run/run-queue.ts; the same order, checked byte for
+   * byte by run-queue.test.ts); default true. */
+  link_lanes?: boolean;
 }
 
 export class CancelledError extends Error {

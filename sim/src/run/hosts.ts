@@ -56,10 +56,15 @@ export class EngineHost implements Host {
   private readonly send: SendFacts = { type: 0, to: 0, jsonLength: 0, put: false };
   private readonly reply: ReplyFacts = { client_id: 0, request_id: 0, result: 0, valueLength: 0, leader: 0, pause_us: 0 };
 
-  constructor(private readonly node: SyncNode) {}
+  /** the node's binary step, bound once (null: it steps on JSON) */
+  private readonly binaryStep: ((event: Uint8Array) => Uint8Array) | null;
+
+  constructor(private readonly node: SyncNode) {
+    this.binaryStep = node.stepBinary ? node.stepBinary.bind(node) : null;
+  }
 
   step(ev: NodeEvent): NodeOutput[] {
-    return this.node.stepBinary ? this.stepBinary(ev, this.node.stepBinary.bind(this.node)) : this.stepJson(ev);
+    return this.binaryStep ? this.stepBinary(ev, this.binaryStep) : this.stepJson(ev);
   }
 
   private stepJson(ev: NodeEvent): NodeOutput[] {
@@ -86,8 +91,9 @@ export class EngineHost implements Host {
         const length = r.uint();
         const at = r.pos;
         const f = readSendFacts(this.sendReader.reset(effects, at, at + length), this.send);
-        // copied out: the module's output buffer is rewritten by the node's next step
-        const payload = new Uint8Array(length + 1);
+        // copied out (the module's output buffer is rewritten by the node's next step) into
+        // a shared slab: a view per send, not a buffer per send
+        const payload = sendSlab.take(length + 1);
         payload[0] = EVENT_MESSAGE;
         payload.set(effects.subarray(at, at + length), 1);
         r.pos = at + length;
@@ -112,6 +118,28 @@ export class EngineHost implements Host {
 }
 
 const textDecoder = new TextDecoder();
+
+/** Bytes for the binary messages in flight, handed out as views of one slab at a time: a
+ * fresh ArrayBuffer per send cost more than its copy. A slab is never written again once
+ * full; it is collected when the last message viewing it is. */
+class Slab {
+  private bytes = new Uint8Array(0);
+  private used = 0;
+
+  constructor(private readonly size: number) {}
+
+  take(length: number): Uint8Array {
+    if (this.used + length > this.bytes.length) {
+      this.bytes = new Uint8Array(Math.max(this.size, length));
+      this.used = 0;
+    }
+    const view = this.bytes.subarray(this.used, this.used + length);
+    this.used += length;
+    return view;
+  }
+}
+
+const sendSlab = new Slab(64 * 1024);
 
 /** The canonical JSON of an event. */
 function eventJson(ev: NodeEvent): string {
@@ -286,6 +314,14 @@ export class FastHost implements Host {
     this.cluster.gle = this.cluster.executedAtHeartbeat = this.executed;
   }
 
+  /** An accept response this node's step answers with nothing and changes nothing for: its
+   * instance is executed or committed already (a late vote: the majority voted before it), or
+   * is not one this node proposed. The run steps such a vote without the host (stepQuietVote). */
+  voteChangesNothing(m: FastMsg): boolean {
+    const index = m.index;
+    return index <= this.executed || index >= this.nextIndex || this.votes[index & this.mask] === 0;
+  }
+
   /** The last index this node executed. */
   executedIndex(): number {
     return this.executed;
@@ -365,11 +401,10 @@ export class FastHost implements Host {
             if (this.cluster.elections) this.onPrepareResponse(m);
             return out;
           case 'accept_response': {
+            if (this.voteChangesNothing(m)) return out;
             const index = m.index;
-            if (index <= this.executed || index >= this.nextIndex) return out; // late, or not ours
             const slot = index & this.mask;
             const v = this.votes[slot]!;
-            if (v === 0) return out; // already committed: a late vote
             if (v + 1 < this.majority) {
               this.votes[slot] = v + 1;
               return out;

@@ -4,7 +4,6 @@
 // sandbox (mitigation-sandbox.ts) and the result (run-result.ts) are their own modules;
 // simulate.ts composes them.
 import type { EngineProvider, ModelCard, RunResult } from '../api.ts';
-import { EventQueue } from '../core/heap.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
 import { runtimeStartPhases } from '../models/start-phases.ts';
@@ -15,7 +14,7 @@ import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
 import { allocCosts } from '../models/alloc.ts';
 import { cpuCosts, makeRuntime } from '../models/node-model.ts';
-import { acceptResponseBytes, EngineHost, FastHost, newFastCluster, type FastCluster, type NodeEvent, type NodeOutput } from './hosts.ts';
+import { acceptResponseBytes, EngineHost, FastHost, newFastCluster, type FastCluster, type FastMsg, type NodeEvent, type NodeOutput } from './hosts.ts';
 import { BLADE_ELECTION_BATCH, BLADE_REPAIR_BATCH, bladeOn } from '../models/mitigation.ts';
 import { MitigationSandbox } from './mitigation-sandbox.ts';
 import { wireSizes, type WireSizes } from './sizes.ts';
@@ -23,11 +22,12 @@ import { DiskQueue, deviceModel, storageCosts, type DeviceModel, type Flush, typ
 import { DurableHost } from './durable-host.ts';
 import { Clients, threadOfClient } from '../load/clients.ts';
 import { EV, type Arrival, type Ev } from './events.ts';
-import { runtimeSettings, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { runtimeSettings, stepAcceptRequest, stepNode, stepQuietVote, type SimNode, type StepTiming } from './node-step.ts';
 import type { ResolvedSpec } from './spec.ts';
 import { round6 } from '../results/timelines.ts';
 import { recordBytes, runResult } from './run-result.ts';
 import { CancelledError, type RunHooks } from './hooks.ts';
+import { RunQueue } from './run-queue.ts';
 
 const MAX_EVENTS = 2_000_000_000;
 type SendPayload = Extract<NodeOutput, { kind: 'send' }>['payload'];
@@ -36,7 +36,7 @@ const COMMIT_TIMER: NodeEvent = { kind: 'timer', timer: 'commit' };
 const ELECTION_TIMER: NodeEvent = { kind: 'timer', timer: 'election' };
 
 export class Simulation {
-  private readonly q = new EventQueue<Ev>();
+  private readonly q: RunQueue;
   private now = 0;
   private readonly nodes: SimNode[] = [];
   private readonly nodeSet: NodeSet | null;
@@ -49,7 +49,7 @@ export class Simulation {
   private readonly bucket_us: number;
   private readonly timing: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
   /** Fast mode, a follower's steps taken when the leader sends (stepAhead): on, and in one now. */
-  private readonly ahead: { on: boolean; busy: boolean; timing: StepTiming; ev: NodeEvent & { kind: 'message' } };
+  private readonly ahead: { on: boolean; busy: boolean; lanes: boolean; timing: StepTiming; ev: NodeEvent & { kind: 'message' } };
   // The mitigation sandbox: null when the spec asks for none (nothing below runs then).
   private readonly mit: MitigationSandbox | null;
   private readonly fastCluster: FastCluster;
@@ -63,6 +63,7 @@ export class Simulation {
     private readonly hooks: RunHooks,
   ) {
     const seed = spec.seed;
+    this.q = new RunQueue(spec.engines.length);
     this.net = new Network(spec.network, new Prng(seed, STREAM_NETWORK));
     this.sizes = wireSizes(spec.key_bytes, spec.value_bytes);
     this.request_timeout_us = param(card, 'clients.request_timeout_us');
@@ -142,6 +143,7 @@ export class Simulation {
     this.ahead = {
       on: !exact && !durable && this.mit === null && hooks.step_ahead !== false,
       busy: false,
+      lanes: hooks.link_lanes !== false,
       timing: { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 },
       ev: { kind: 'message', from: 0, type: '', payload: '', bytes: 0, update: false },
     };
@@ -293,6 +295,11 @@ export class Simulation {
   }
 
   private stepAt(n: SimNode, ev: NodeEvent, t_us: number, tm: StepTiming): void {
+    // A vote after the majority's (fast mode): the step's CPU and runtime, nothing else.
+    if (ev.kind === 'message' && ev.type === 'accept_response' && n.host instanceof FastHost && n.host.voteChangesNothing(ev.payload as FastMsg)) {
+      if (!stepQuietVote(n, ev.bytes, ev.update, t_us, this.bucket_us, tm)) this.crash(n);
+      return;
+    }
     const out = stepNode(n, ev, t_us, this.clients.loading, this.store, this.bucket_us, tm);
     if (out === null) {
       this.crash(n);
@@ -360,7 +367,16 @@ export class Simulation {
     }
     if (this.net.isCut(to.id, from)) return;
     const at = this.net.arrival(to.id, from, response_bytes, tm.send_at_us);
-    this.push(at, { k: EV.arrival, node: from, inc: this.nodes[from]!.inc, kind: 'message', from: to.id, type: 'accept_response', payload, bytes: response_bytes, update: false });
+    this.pushMessage(at, to.id, from, 'accept_response', payload, response_bytes, false);
+  }
+
+  /** A message between nodes, sent now, reaches node `to` at `at`: in its link's FIFO lane when
+   * the leader receives it while its followers are stepped ahead (run-queue.ts), else as an
+   * event of its own. */
+  private pushMessage(at: number, from: number, to: number, type: string, payload: SendPayload, bytes: number, update: boolean): void {
+    const inc = this.nodes[to]!.inc;
+    if (this.ahead.on && this.ahead.lanes && to === this.fastCluster.leader && this.q.pushMessage(at, from, to, inc, type, payload, bytes, update)) return;
+    this.push(at, { k: EV.arrival, node: to, inc, kind: 'message', from, type, payload, bytes, update });
   }
 
   private emit(n: SimNode, o: NodeOutput, ser_start_us: number, ser_end_us: number, send_at_us: number): void {
@@ -377,7 +393,7 @@ export class Simulation {
             return;
           }
         }
-        this.push(at, { k: EV.arrival, node: o.to, inc: this.nodes[o.to]!.inc, kind: 'message', from: n.id, type: o.type, payload: o.payload, bytes: o.bytes, update: o.update });
+        this.pushMessage(at, n.id, o.to, o.type, o.payload, o.bytes, o.update);
         return;
       }
       case 'reply': {

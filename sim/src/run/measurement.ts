@@ -464,10 +464,10 @@ function settledState(events: { t_s: number; kind: string }[], snapshots: Snapsh
 /** The collector of one node alone on the allocation stream of the spec's rate, 1 ms at a
  * time, with its phase every simulated second (G1); `g1_start_phase`: the node's own, as the run
  * gives it (card 1.8.1 on). */
-function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number, g1_start_phase?: number, max_events = Infinity) {
-  const pool = new CpuPool(s.vcpus, 1e6);
+function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: EngineName, role: 'leader' | 'follower', horizon_us: number, g1_start_phase?: number, max_events = Infinity, from?: { g1_state: G1State; bucket_us: number }) {
+  const pool = new CpuPool(s.vcpus, from?.bucket_us ?? 1e6);
   const logInstances = Math.ceil(s.target_ops_per_s * 2 * (s.commit_interval_us / 1e6)) + 64;
-  const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances, ...(g1_start_phase !== undefined ? { g1_start_phase } : {}) }, pool);
+  const rt = makeRuntime(card, { engine, memory_bytes: s.memory_bytes, vcpus: s.vcpus, records: s.record_count, log_instances: logInstances, ...(g1_start_phase !== undefined ? { g1_start_phase } : {}), ...(from ? { g1_state: from.g1_state } : {}) }, pool);
   const a = allocCosts(card, engine);
   const bytesPerOp = s.read_proportion * opBytes(a, role, 'read') + (1 - s.read_proportion) * opBytes(a, role, 'update');
   const opsPerStep = (s.target_ops_per_s * DRY_STEP_US) / 1e6;
@@ -502,7 +502,7 @@ function dryRun(card: ModelCard, s: ReturnType<typeof resolveSpec>, engine: Engi
     const late = rt.events.splice(kept);
     return [...rt.events, ...late].filter((e) => e.kind === 'g1_full' && e.t_s * 1e6 < until_us).map((e) => e.t_s);
   };
-  return { rt, snapshots, fullCollectionsBefore };
+  return { rt, pool, snapshots, fullCollectionsBefore };
 }
 
 /** The period of Go's cycles from their start times (s) in a dry run. Cycles with room between
@@ -529,6 +529,25 @@ export function goCyclePeriods_s(specIn: RunSpec, max_s: number = PAPER_METHOD.m
     return starts.length >= 2 ? goCyclePeriod_s(starts) : Infinity;
   };
   return { leader_s: period('leader'), follower_s: period('follower') };
+}
+
+/**
+ * Each node's collector CPU over the measured window, as a share of its cores: its G1 collector
+ * run alone from the state the run starts it in (`states`, RunHooks.g1_states: the leader's
+ * first) on its role's allocation stream, its pauses and concurrent marking counted as the run's
+ * CPU pool counts them. Where a sample of the window saw the collector in another phase than the
+ * window holds (a 3 s sample inside one concurrent marking), its collector share is not the
+ * window's; this is (slo.ts, g1WindowFromSample). Node 0 leads (fast mode).
+ */
+export function g1WindowGcShares(specIn: RunSpec, states: readonly G1State[], nodes: number): number[] {
+  const card = validateCard(specIn.model_card ?? DEFAULT_CARD);
+  const s = resolveSpec(specIn, card);
+  const from_us = s.warmup_s * 1e6;
+  const to_us = from_us + s.duration_s * 1e6;
+  return Array.from({ length: nodes }, (_, i) => {
+    const d = dryRun(card, s, 'java', i === 0 ? 'leader' : 'follower', to_us, undefined, Infinity, { g1_state: states[Math.min(i, states.length - 1)]!, bucket_us: s.timeline_bucket_us });
+    return d.pool.usage.utilization(from_us, to_us).gc;
+  });
 }
 
 /** The spec with its window lengthened to what the model asks for at its rate. */

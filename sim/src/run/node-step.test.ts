@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from '../models/cpu.ts';
 import { ManualMemory, type RuntimeModel } from '../models/runtime.ts';
-import { acceptResponseBytes, FastHost, type NodeEvent } from './hosts.ts';
-import { isUpdate, opEntering, runtimeSettings, servableOpsPerS, stepAcceptRequest, stepNode, type SimNode, type StepTiming } from './node-step.ts';
+import { acceptResponseBytes, FastHost, type FastMsg, type NodeEvent } from './hosts.ts';
+import { isUpdate, opEntering, runtimeSettings, servableOpsPerS, stepAcceptRequest, stepNode, stepQuietVote, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec } from './spec.ts';
 import { DEFAULT_CARD } from '../models/card.ts';
 import { cpuCosts } from '../models/node-model.ts';
@@ -86,6 +86,65 @@ describe('stepAcceptRequest', () => {
     const n = node(1, new ManualMemory(3, 2, 0));
     expect(stepAcceptRequest(n, 100, true, 50, 0, false, 1e6, { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 })).toBe(false);
     expect(n.opsEntered).toBe(0);
+  });
+});
+
+describe('stepQuietVote', () => {
+  it("takes the leader's vote after the majority as stepNode does: no effects, the same CPU, runtime charge and heap samples", () => {
+    const plain = node(0);
+    const quiet = node(0);
+    plain.runtime = new ManualMemory(1, 2, 0.5);
+    quiet.runtime = new ManualMemory(1, 2, 0.5);
+    const c = { ...cpu, per_kib_us: 0.7 };
+    const a = { ...alloc, allocs_per_event: 3 };
+    for (const n of [plain, quiet]) Object.assign(n, { cpu: c, alloc: a });
+    const tmPlain: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    const tmQuiet: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
+    const bytes = acceptResponseBytes(sizes);
+    let quietVotes = 0;
+    // back to back, so the cores and the mutex queue up
+    for (let i = 0; i < 40; i++) {
+      const at = 100 + i * 4;
+      const cmd: NodeEvent = { ...put, request_id: i + 1, op: i % 3 === 0 ? 'read' : 'update' };
+      const sent = stepNode(plain, cmd, at, false, null, 10, tmPlain)!;
+      stepNode(quiet, cmd, at, false, null, 10, tmQuiet);
+      const payload = (sent.find((o) => o.kind === 'send')! as { payload: FastMsg }).payload;
+      for (const [from, dt] of [[1, 1], [2, 1.5]] as const) {
+        const vote: NodeEvent = { kind: 'message', from, type: 'accept_response', payload, bytes, update: false };
+        const out = stepNode(plain, vote, at + dt, false, null, 10, tmPlain)!;
+        const host = quiet.host as FastHost;
+        if (host.voteChangesNothing(payload)) {
+          quietVotes++;
+          expect(out).toEqual([]);
+          expect(stepQuietVote(quiet, bytes, false, at + dt, 10, tmQuiet)).toBe(true);
+        } else {
+          expect(out).toEqual(stepNode(quiet, vote, at + dt, false, null, 10, tmQuiet));
+        }
+        expect(tmQuiet).toEqual(tmPlain);
+      }
+    }
+    // three nodes: the first vote commits, the second changes nothing
+    expect(quietVotes).toBe(40);
+    for (const k of ['opsEntered', 'allocatedBytes', 'heapSamples'] as const) expect(quiet[k]).toEqual(plain[k]);
+    expect(quiet.pool.usage.busy).toEqual(plain.pool.usage.busy);
+    expect(quiet.pool.mutex_free_us).toBe(plain.pool.mutex_free_us);
+  });
+
+  it('a vote that still counts (five nodes, below the majority) or commits is not quiet', () => {
+    const host = new FastHost(0, 5, 1000, sizes);
+    const out = host.step(put);
+    const payload = (out.find((o) => o.kind === 'send')! as { payload: FastMsg }).payload;
+    const vote: NodeEvent = { kind: 'message', from: 1, type: 'accept_response', payload, bytes: 10, update: false };
+    expect(host.voteChangesNothing(payload)).toBe(false);
+    host.step(vote); // 2 of 3
+    expect(host.voteChangesNothing(payload)).toBe(false);
+    expect(host.step({ ...vote, from: 2 }).map((o) => o.kind)).toEqual(['reply']); // 3 of 3: commits
+    expect(host.voteChangesNothing(payload)).toBe(true);
+    expect(host.voteChangesNothing({ index: 99, op: 'read' })).toBe(true); // not proposed here
+  });
+
+  it('a process over its memory limit takes no step', () => {
+    expect(stepQuietVote(node(0, new ManualMemory(3, 2, 0)), 10, false, 0, 1e6, { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 })).toBe(false);
   });
 });
 

@@ -136,6 +136,20 @@ export function stepAcceptRequest(n: SimNode, request_bytes: number, update: boo
   return true;
 }
 
+/**
+ * Fast mode: the leader's step for an accept response that changes nothing in its host
+ * (FastHost.voteChangesNothing; with three nodes, each operation's second vote): the same models
+ * and the same arithmetic as stepNode for an event with no effects, without the host or an
+ * output array. Returns false when the runtime finds the process killed.
+ */
+export function stepQuietVote(n: SimNode, bytes: number, update: boolean, now_us: number, bucket_us: number, timing: StepTiming): boolean {
+  n.runtime.advance(now_us);
+  if (n.runtime.oom_at_us !== null) return false;
+  const c = n.cpu;
+  placeStep(n, now_us, c.in_us + (c.per_kib_us * bytes) / 1024, 0, 0, null, update, bucket_us, timing);
+  return true;
+}
+
 /** The step's allocation, runtime charge and CPU: its parallel work (`pre` before the core
  * step, `post` after it) on a core, the core step (and an ordered log's `serialWrite`) on the
  * Log mutex; fills `timing` and the node's heap sample. */

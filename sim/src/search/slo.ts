@@ -6,10 +6,10 @@ import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { simulate, type EngineProvider, type RunHooks } from '../run/simulate.ts';
 import { SpecError, resolveSpec } from '../run/spec.ts';
 import { GIB } from '../models/node-model.ts';
-import { goCyclePeriods_s, modelWindow, QUIET_SAMPLE_MIN_S, type ModelWindow } from '../run/measurement.ts';
+import { g1WindowGcShares, goCyclePeriods_s, modelWindow, QUIET_SAMPLE_MIN_S, type ModelWindow } from '../run/measurement.ts';
 import { memoryFreeKey, probeKey, ProbeCache, RunMemo } from './probe-cache.ts';
 import { windowQuantile_us } from './window-quantile.ts';
-import { wholeWindowUtilization } from './window-utilization.ts';
+import { g1WholeWindowUtilization, wholeWindowUtilization } from './window-utilization.ts';
 import type { LatencyHistogram } from '../metrics/histogram.ts';
 
 const MAX_PROBES = 40;
@@ -250,13 +250,16 @@ const GO_SAMPLE_MIN_S = 2;
  * collector's phases is not the window's mix (Java A at 8 GiB, 23,220 ops/s: the 3 s sample lies
  * inside the leader's concurrent marking and reads 77.4 % where the whole window reads 70.4 %).
  * A sampled Go probe's window is computed from its sample and the cycles its nodes' periods put
- * in the rest of the window (window-utilization.ts; go-sample.test.ts holds it to the plain run);
- * otherwise (Java, or a node whose cost per cycle the sample does not show) the sampled best
- * probe is run once more over its whole window, plain: one run a search.
+ * in the rest of the window, a sampled Java probe's from its sample's mutator rate and the
+ * window's collector share from the model (window-utilization.ts; go-sample.test.ts and
+ * g1-sample.test.ts hold them to the plain run); otherwise (a node whose cost per cycle the
+ * sample does not show, a leader other than node 0) the sampled best probe is run once more
+ * over its whole window, plain: one run a search.
  */
 export function wholeWindowRun(spec: SloSearchSpec, best: SloProbe | null, bestRun: RunResult, provide: EngineProvider | null, hooks: RunHooks = {}): RunResult {
   if (best?.sampled_s === undefined) return bestRun;
-  const fromSample = best.window_event?.kind === 'go_cycle' ? goWindowFromSample(bestRun, best) : null;
+  const kind = best.window_event?.kind;
+  const fromSample = kind === 'go_cycle' ? goWindowFromSample(bestRun, best) : kind === 'g1_young' || kind === 'g1_mixed' ? g1WindowFromSample(spec, bestRun, best) : null;
   if (fromSample) return fromSample;
   return runProbe({ ...spec, steady_state_shortcut: false }, bestRun.spec.load.target_ops_per_s, provide, { cancelled: hooks.cancelled }).run;
 }
@@ -272,6 +275,24 @@ function goWindowFromSample(run: RunResult, best: SloProbe): RunResult | null {
     run,
     { from_s: resolved.warmup_s, window_s: best.window_s!, sampled_s: best.sampled_s!, bucket_s: resolved.timeline_bucket_us / 1e6 },
     run.nodes.map((n) => (n.node === leader ? periods.leader_s : periods.follower_s)),
+  );
+  return u ? { ...run, nodes: run.nodes.map((n, i) => ({ ...n, mean_cpu_utilization: round4(u[i]!) })) } : null;
+}
+
+/** The sampled Java run with each node's mean utilisation made the whole window's: the sample's
+ * mutator rate and the window's collector share, from the collector run alone from the states the
+ * run started in (window-utilization.ts, g1WholeWindowUtilization). Null when the window the
+ * model gives now is not the probe's (then the plain rerun). */
+function g1WindowFromSample(spec: SloSearchSpec, run: RunResult, best: SloProbe): RunResult | null {
+  // (The states are by node, node 0 the leader's: fast mode's leader unless an election moved it.)
+  if ((run.leader_at_end ?? 0) !== 0 || run.leader_changes.some((c) => c.leader !== 0)) return null;
+  const w = modelWindow(run.spec, spec.max_duration_s ?? 600, spec.slo_p99_ms);
+  if (!w.g1_start || w.window_s !== best.window_s) return null;
+  const resolved = resolveSpec(run.spec, validateCard(run.spec.model_card ?? DEFAULT_CARD));
+  const u = g1WholeWindowUtilization(
+    run,
+    { from_s: resolved.warmup_s, window_s: best.window_s!, sampled_s: best.sampled_s!, bucket_s: resolved.timeline_bucket_us / 1e6 },
+    g1WindowGcShares(run.spec, w.g1_start, run.nodes.length),
   );
   return u ? { ...run, nodes: run.nodes.map((n, i) => ({ ...n, mean_cpu_utilization: round4(u[i]!) })) } : null;
 }

@@ -5,8 +5,10 @@
 // same cost — its pacer runs on from its own state at a steady offered rate — and so does its CPU,
 // the collector's and the rest's alike (the mutator's work runs slower while a cycle marks:
 // 0.66 against 0.59 of the cores on Go's leader at 6 GiB). So each timeline bucket of the window
-// that the sample did not reach is the node's own bucket one or more periods earlier. Pure: from
-// the sampled run's timelines and the periods.
+// that the sample did not reach is the node's own bucket one or more periods earlier. A sampled
+// Java probe's window is the sample's mutator rate plus the collector's share the model gives for
+// the window (g1WholeWindowUtilization). Pure: from the sampled run's timelines and the periods or
+// the collector's shares.
 import type { NodeTimelines, RunResult } from '../api.ts';
 
 /** Where a sampled run stands in its window, in seconds of the run's clock. */
@@ -100,6 +102,38 @@ export function wholeWindowUtilization(run: RunResult, w: SampledWindow, periods
       sum += (ran > 0 ? (values[i] ?? 0) : 0) + quiet * (1 - ran);
     }
     return Math.min(1, sum / Math.max(end - first, 1));
+  });
+  return out.every((u) => u !== null) ? (out as number[]) : null;
+}
+
+/**
+ * Each node's mean CPU utilisation over the whole window of a sampled Java probe. G1's cycle is
+ * longer than its sample (Java A 8 GiB, 23,220 ops/s: the leader's 3 s sample lies inside one
+ * 2.4 s concurrent marking on two of its eight cores, and reads 77.4 % where the window reads
+ * 70.4 %), so no bucket of the sample stands for the rest. What repeats is the split: the
+ * mutator's CPU runs at one rate whatever the collector does (the leader's 0.62 of its cores in
+ * every bucket, marking or not), and the collector's share over the window is its own cycle's,
+ * which the model gives alone (`gcShares`: measurement.ts g1WindowGcShares, the collector run
+ * from the state the run starts it in). So: the mutator's mean over the sample's whole buckets
+ * (the last, cut short, is not read: counting it whole put the leader 1.8 pp low) plus the
+ * window's collector share.
+ */
+export function g1WholeWindowUtilization(run: RunResult, w: SampledWindow, gcShares: readonly number[]): number[] | null {
+  const bs = w.bucket_s;
+  const first = Math.round(w.from_s / bs);
+  const whole = Math.floor((w.from_s + w.sampled_s) / bs + 1e-9);
+  if (whole <= first) return null;
+  const out = run.nodes.map((n, node) => {
+    const busy = byBucket(n, bs);
+    const gc: number[] = [];
+    for (const p of n.gc_cpu_share) gc[Math.round(p.t_s / bs) - 1] = p.value;
+    let mutator = 0;
+    for (let i = first; i < whole; i++) {
+      if (busy[i] === undefined) return null;
+      mutator += busy[i]! - (gc[i] ?? 0);
+    }
+    const share = gcShares[node];
+    return share === undefined ? null : Math.min(1, mutator / (whole - first) + share);
   });
   return out.every((u) => u !== null) ? (out as number[]) : null;
 }

@@ -79,6 +79,31 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The next frame of a batch (docs/protocol.md, "Batch step") at `*pos`: its body, `*pos`
+/// moved past it; an error when its length is not a valid integer or runs past the end.
+pub fn batch_frame<'a>(input: &'a [u8], pos: &mut usize) -> Read<&'a [u8]> {
+    let mut r = Reader { bytes: input, pos: *pos };
+    let frame = r.bytes()?;
+    *pos = r.pos;
+    Ok(frame)
+}
+
+/// Whether `input` is a sequence of whole frames (checked before a batch steps anything).
+pub fn valid_batch_framing(input: &[u8]) -> bool {
+    let mut pos = 0;
+    while pos < input.len() {
+        if batch_frame(input, &mut pos).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// Appends one output frame: `body`'s length, then `body`.
+pub fn push_batch_frame(out: &mut Vec<u8>, body: &[u8]) {
+    push_bytes(out, body);
+}
+
 /// Reads one event in the binary encoding (tag 0: its canonical JSON).
 pub fn decode_binary_event(input: &[u8]) -> Read<Event> {
     let mut r = Reader { bytes: input, pos: 0 };
@@ -302,6 +327,27 @@ mod tests {
         ] {
             assert!(decode_binary_event(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn batch_framing_is_whole_frames_or_an_error() {
+        assert!(valid_batch_framing(&[]));
+        assert!(valid_batch_framing(&[0, 2, EVENT_JSON, b'{', 1, 9]));
+        for bad in [
+            &[1][..],           // a frame past the end
+            &[3, 1, 2],         // the same
+            &[0x80],            // a length cut short
+            &[0x80, 0],         // not shortest form
+            &[0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], // ≥ 2^53
+        ] {
+            assert!(!valid_batch_framing(bad), "{bad:?}");
+        }
+        let mut pos = 0;
+        let input = [2, 7, 8, 0, 1, 9];
+        assert_eq!(batch_frame(&input, &mut pos).unwrap(), &[7, 8]);
+        assert_eq!(batch_frame(&input, &mut pos).unwrap(), &[] as &[u8]);
+        assert_eq!(batch_frame(&input, &mut pos).unwrap(), &[9]);
+        assert_eq!(pos, input.len());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `Node`: one Replicant peer, the sans-IO core. It is advanced only by [`Node::step`].
 
 use crate::ballot::{leader_of, INITIAL_BALLOT, MAX_NUM_PEERS, NO_LEADER};
-use crate::binary_codec::{decode_binary_event, encode_binary_effects};
+use crate::binary_codec::{batch_frame, decode_binary_event, encode_binary_effects, push_batch_frame, valid_batch_framing};
 use crate::codec::{decode_event, encode_effects, CodecError};
 use crate::command::Result;
 use crate::config::{Config, ELECTION_BACKOFF_MAX};
@@ -154,6 +154,8 @@ pub struct Node {
     pub(crate) changes: Vec<LogChange>,
     /// The current step's output as JSON Lines (`step_json`).
     encoded: Vec<u8>,
+    /// The current batch's output frames (`step_batch`).
+    batch: Vec<u8>,
 }
 
 impl Node {
@@ -190,6 +192,7 @@ impl Node {
             effects: Vec::new(),
             changes: Vec::new(),
             encoded: Vec::new(),
+            batch: Vec::new(),
         }
     }
 
@@ -258,6 +261,24 @@ impl Node {
     /// the effects written in the binary encoding.
     pub fn step_binary(&mut self, input: &[u8]) -> &[u8] {
         self.step_encoded(input, decode_binary_event, encode_binary_effects)
+    }
+
+    /// The batch step (docs/protocol.md, "Batch step"): each frame's event stepped as
+    /// `step_binary` steps it, its effects in an output frame of their own; None, with nothing
+    /// stepped, when the framing is bad. Valid until the next step.
+    pub fn step_batch(&mut self, input: &[u8]) -> Option<&[u8]> {
+        if !valid_batch_framing(input) {
+            return None;
+        }
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clear();
+        let mut pos = 0;
+        while pos < input.len() {
+            let event = batch_frame(input, &mut pos).ok()?;
+            push_batch_frame(&mut batch, self.step_binary(event));
+        }
+        self.batch = batch;
+        Some(&self.batch)
     }
 
     /// One step on an encoded event; an event that does not decode is a bad event.
@@ -580,6 +601,51 @@ pub(crate) mod tests {
         let inspect = String::from_utf8(n.inspect()).unwrap();
         assert!(inspect.contains(r#""events":3,"messages_in":0"#), "{inspect}");
         assert!(inspect.contains(r#""bad_events":3"#), "{inspect}");
+    }
+
+    /// Binary events for the batch tests: start, a client's put, a bad event, a commit timer.
+    fn batch_events() -> Vec<Vec<u8>> {
+        let mut put = vec![0x01, 7, 1];
+        let line = b"put k v";
+        put.push(line.len() as u8);
+        put.extend_from_slice(line);
+        let json = |j: &str| [&[0x00][..], j.as_bytes()].concat();
+        vec![json(r#"{"type":"start"}"#), put, json(r#"{"type":"nope"}"#), json(r#"{"type":"timer","timer":"commit"}"#)]
+    }
+
+    #[test]
+    fn a_batch_steps_as_its_events_one_by_one() {
+        let events = batch_events();
+        let mut one = Node::new(Config::default());
+        let mut expected = Vec::new();
+        for e in &events {
+            let effects = one.step_binary(e).to_vec();
+            expected.push(effects.len() as u8); // every body here is shorter than 128 bytes
+            expected.extend_from_slice(&effects);
+        }
+        let mut input = Vec::new();
+        for e in &events {
+            input.push(e.len() as u8);
+            input.extend_from_slice(e);
+        }
+        let mut batched = Node::new(Config::default());
+        assert_eq!(batched.step_batch(&input).unwrap(), &expected[..]);
+        assert_eq!(batched.inspect(), one.inspect());
+        assert_eq!(batched.step_batch(&[]).unwrap(), &[] as &[u8]);
+    }
+
+    #[test]
+    fn bad_batch_framing_steps_nothing() {
+        let mut n = Node::new(Config::default());
+        let before = n.inspect();
+        let start = [&[0x00][..], br#"{"type":"start"}"#].concat();
+        let mut input = vec![start.len() as u8];
+        input.extend_from_slice(&start);
+        input.push(5); // a second frame promising more bytes than there are
+        input.push(0x00);
+        assert!(n.step_batch(&input).is_none());
+        assert!(n.step_batch(&[0x80]).is_none());
+        assert_eq!(n.inspect(), before);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! buffer, `rc_step(handle, n)` steps on the n bytes written there and returns the effects'
 //! length (-1: unknown handle), `rc_output()` is their address. This spares the glue's string
 //! copies in both directions (engines/loader/linear-memory.ts writes and reads the bytes).
-//! `rc_step_binary` is the same call in the binary encoding (core/src/binary_codec.rs).
+//! `rc_step_binary` is the same call in the binary encoding (core/src/binary_codec.rs), and
+//! `rc_step_batch` several such events for one node in one call (docs/protocol.md, "Batch step").
 //!
 //! A module instance can hold several nodes by handle; the TypeScript adapter
 //! (engines/loader/rust-wasm.ts) gives every node an instance of its own, so each node has
@@ -92,6 +93,24 @@ pub fn rc_step(handle: u32, length: u32) -> i32 {
 #[wasm_bindgen]
 pub fn rc_step_binary(handle: u32, length: u32) -> i32 {
     step_input(handle, length, Node::step_binary)
+}
+
+/// The batch step (docs/protocol.md, "Batch step"): frames of binary events in, one frame of
+/// effects per event at rc_output's address; -2 (nothing stepped) on bad framing.
+#[wasm_bindgen]
+pub fn rc_step_batch(handle: u32, length: u32) -> i32 {
+    INPUT.with(|input| {
+        let input = input.borrow();
+        let batch = &input[..(length as usize).min(input.len())];
+        with_node(handle, |node| match node.step_batch(batch) {
+            Some(effects) => {
+                OUTPUT.with(|out| out.set(effects.as_ptr() as usize));
+                effects.len() as i32
+            }
+            None => -2,
+        })
+        .unwrap_or(-1)
+    })
 }
 
 fn step_input(handle: u32, length: u32, step: for<'n> fn(&'n mut Node, &[u8]) -> &'n [u8]) -> i32 {

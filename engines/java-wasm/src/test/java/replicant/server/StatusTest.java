@@ -25,4 +25,14 @@ class StatusTest {
         // a running JVM has committed code cache and metaspace
         assertTrue(nonHeap > 1 << 20, line);
     }
+
+    @Test
+    void theStatusLineReportsHowOftenTheJvmTrimsItsNativeHeap() {
+        String line = Status.statusLine(Status.readCoreView("{}"), new Status.DriverCounters(), "0.00");
+        // this test's JVM runs without the launcher's options: 0 (never) on JDK 17.0.9 or later, -1 before
+        Matcher m = Pattern.compile("\"jvm_native_trim_interval_ms\":(-?\\d+)[,}]").matcher(line);
+        assertTrue(m.find(), line);
+        long ms = Long.parseLong(m.group(1));
+        assertTrue(ms == 0 || ms == -1, line);
+    }
 }
