@@ -114,7 +114,7 @@ func TestWALRefusesACorruptSnapshot(t *testing.T) {
 // Under a long load with a small snapshot_every the log stays bounded on every node, and the
 // cluster, stopped and started again from its snapshots and logs, reads back every write.
 func TestDurableClusterLogStaysBoundedAndRestartsFromItsSnapshot(t *testing.T) {
-	const snapshotEvery, puts, keys = 16, 300, 10
+	const snapshotEvery, puts, keys = 16, 900, 10
 	d := startDurableCluster(t, FsyncNever, snapshotEvery)
 	cfg := d.cfg
 	c := leaderClient(t, cfg)
@@ -131,10 +131,13 @@ func TestDurableClusterLogStaysBoundedAndRestartsFromItsSnapshot(t *testing.T) {
 		}
 	}
 	// A put's slot is written at least twice (accepted, committed) in 150 bytes or more, so
-	// without compaction every log would end above 300 × 2 × 150 = 90,000 bytes. With it a log
-	// holds the slots since the last checkpoint: snapshot_every, plus those in flight (a
-	// follower hears of commits at the next heartbeat).
-	if limit := int64(8 * snapshotEvery * 250); maxLog > limit {
+	// without compaction every log would end above 900 × 2 × 150 = 270,000 bytes. With it a log
+	// holds the slots since the last checkpoint (snapshot_every) plus those in flight: a
+	// follower hears of commits at the next 20 ms heartbeat, and how many puts fit in one
+	// depends on the machine's speed (a log reached 28,010 bytes on a quiet machine, 33,599 in
+	// a fresh-clone CI run, against the 32,000 this test allowed before). The limit is set
+	// by history, not by speed: about half of what 900 puts leave uncompacted.
+	if limit := int64(32 * snapshotEvery * 250); maxLog > limit {
 		t.Fatalf("a log grew to %d bytes under load, want at most %d with snapshot_every %d", maxLog, limit, snapshotEvery)
 	}
 	for id, dir := range d.dirs {
