@@ -25,8 +25,17 @@ async function engineOptions(page: Page): Promise<EngineName[]> {
   ) as Promise<EngineName[]>;
 }
 
+/** Steps once per time and waits until the step counter moves: the step is the worker's answer,
+ * so the screen (the pending list too) shows it a moment after the click, and a caller reading
+ * the screen before then would act on the state before the step (stepUntilQuiet then clicked
+ * once more than it needed and recorded a choice after the test had read the count). */
 async function next(page: Page, times = 1) {
-  for (let i = 0; i < times; i++) await page.getByTestId('next-step').click();
+  const counter = page.getByTestId('step-counter');
+  for (let i = 0; i < times; i++) {
+    const before = (await counter.textContent()) ?? '';
+    await page.getByTestId('next-step').click();
+    await expect(counter).not.toHaveText(before);
+  }
 }
 
 /** Sends the client form's command and waits until the worker lists it as pending: the pending
