@@ -194,26 +194,37 @@ function followerUtil(e: EngineName, w: 'A' | 'B', mem: number, v: number): numb
   return (search(e, w, mem, v).follower_cpu_utilization_at_max ?? 0) * 100;
 }
 
+/** A computed value kept in `memo` and, with --cache, in the cache directory as `file`: read
+ * from either if there, else made by `compute` (which says on stderr what it cost), or, with
+ * --cached-only, NotCached. */
+function keptOrComputed<T>(memo: Map<string, T>, key: string, file: string, compute: () => { value: T; said: string }): T {
+  let v = memo.get(key);
+  const cached = cachePath(file);
+  if (v === undefined && cached && existsSync(cached)) {
+    v = JSON.parse(readFileSync(cached, 'utf8')) as T;
+    readFromCache++;
+  }
+  if (v === undefined && CACHED_ONLY) throw new NotCached(`run ${key} is not in the cache`);
+  if (v === undefined) {
+    const t0 = performance.now();
+    const c0 = cpuSeconds();
+    const made = compute();
+    v = made.value;
+    process.stderr.write(`run ${key}: ${made.said} — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(1)} s CPU\n`);
+    if (cached) writeFileSync(cached, JSON.stringify(v));
+  }
+  memo.set(key, v);
+  return v;
+}
+
 const runs = new Map<string, RunResult>();
 function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: number, duration_s: number, records = PAPER_METHOD.records as number): RunResult {
   const key = `${e}/${w}/${mem}/${vcpus}/${target}/${duration_s}/${records}`;
-  let r = runs.get(key);
-  const cached = cachePath(`run-${key}`);
-  if (!r && cached && existsSync(cached)) {
-    r = JSON.parse(readFileSync(cached, 'utf8')) as RunResult;
-    readFromCache++;
-  }
-  if (!r && CACHED_ONLY) throw new NotCached(`run ${key} is not in the cache`);
-  if (!r) {
+  return keptOrComputed(runs, key, `run-${key}`, () => {
     const s = withCard(fidelityRunSpec(e, w, mem, vcpus, target, records));
-    const t0 = performance.now();
-    const c0 = cpuSeconds();
-    r = simulate({ ...s, load: { ...s.load, duration_s: Math.max(s.load.duration_s, duration_s) } }, null);
-    process.stderr.write(`run ${key}: p99 ${r.latency.all.p99_us / 1000} ms — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(1)} s CPU\n`);
-    if (cached) writeFileSync(cached, JSON.stringify(r));
-  }
-  runs.set(key, r);
-  return r;
+    const r = simulate({ ...s, load: { ...s.load, duration_s: Math.max(s.load.duration_s, duration_s) } }, null);
+    return { value: r, said: `p99 ${r.latency.all.p99_us / 1000} ms` };
+  });
 }
 
 /** Fig 12's Go GC figures at one memory's answer over GO_GC_RUN_S (120 s), read from a sample of
@@ -221,23 +232,10 @@ function runAt(e: EngineName, w: 'A' | 'B', mem: number, vcpus: number, target: 
 const goGcRuns = new Map<string, GoGcFigures>();
 function goGcAt(w: 'A' | 'B', mem: number, vcpus: number, target: number): GoGcFigures {
   const key = `go/${w}/${mem}/${vcpus}/${target}/${GO_GC_RUN_S}/sampled`;
-  let f = goGcRuns.get(key);
-  const cached = cachePath(`gogc-${key}`);
-  if (!f && cached && existsSync(cached)) {
-    f = JSON.parse(readFileSync(cached, 'utf8')) as GoGcFigures;
-    readFromCache++;
-  }
-  if (!f && CACHED_ONLY) throw new NotCached(`run ${key} is not in the cache`);
-  if (!f) {
-    const t0 = performance.now();
-    const c0 = cpuSeconds();
+  return keptOrComputed(goGcRuns, key, `gogc-${key}`, () => {
     const r = sampledGoGc(withCard(goGcRunSpec(w, mem, vcpus, target)));
-    f = r.figures;
-    process.stderr.write(`run ${key}: sampled ${r.sampled_s ?? 'whole'} s of the window, leader's cycles every ${r.leader_period_s} s — ${((performance.now() - t0) / 1000).toFixed(0)} s wall, ${(cpuSeconds() - c0).toFixed(1)} s CPU\n`);
-    if (cached) writeFileSync(cached, JSON.stringify(f));
-  }
-  goGcRuns.set(key, f);
-  return f;
+    return { value: r.figures, said: `sampled ${r.sampled_s ?? 'whole'} s of the window, leader's cycles every ${r.leader_period_s} s` };
+  });
 }
 
 /** The figures under the names the cases read. */
