@@ -37,6 +37,8 @@ export type NodeOutput =
   | { kind: 'collect' };
 
 export interface Host {
+  /** The step's effects. The array may be the host's own, reused by its next step: read it
+   * before stepping the same host again (the output objects themselves are not reused). */
   step(ev: NodeEvent): NodeOutput[];
   destroy(): void;
 }
@@ -254,7 +256,7 @@ export class FastHost implements Host {
   private requestOf = new Float64Array(256);
   /** 1 read, 2 update; 0 no client waiting */
   private opOf = new Uint8Array(256);
-  private out: NodeOutput[] = [];
+  private readonly out: NodeOutput[] = [];
   private readonly majority: number;
   /** A successor's replay (takeOver): the next index to send and the end of the range. */
   private replaySent = 0;
@@ -334,8 +336,10 @@ export class FastHost implements Host {
 
   step(ev: NodeEvent): NodeOutput[] {
     const s = this.sizes;
-    const out: NodeOutput[] = [];
-    this.out = out;
+    // The host's one output array, emptied by pop (which keeps its storage; `length = 0` would
+    // drop it and the next push allocate anew): two steps an operation allocate no array.
+    const out = this.out;
+    while (out.length > 0) out.pop();
     switch (ev.kind) {
       case 'start':
         if (this.leader) out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
