@@ -453,6 +453,26 @@ void Node::OnAcceptRequest(const Message& m) {
   r.ok = true;
   r.ballot = ballot_;
   Respond(m, std::move(r));
+  AskForGap(m.from, inst.index);
+}
+
+// AskForGap: a follower that accepts an entry whose predecessor it neither executed nor holds
+// has lost an accept, and asks the sender at once with the message its heartbeat answer is (a
+// commit_response on channel 0, its last_executed) instead of waiting for the next heartbeat.
+// It asks once per last_executed, so a burst of later accepts over the same gap asks once.
+void Node::AskForGap(uint64_t leader, uint64_t index) {
+  const uint64_t next = log_.LastExecuted() + 1;
+  if (cfg_.repair_batch == 0 || IsLeader() || index <= next || gap_asked_from_ == next) return;
+  if (log_.Get(index - 1) != nullptr) return;
+  gap_asked_from_ = next;
+  Message ask;
+  ask.type = MessageType::kCommitResponse;
+  ask.from = cfg_.id;
+  ask.to = leader;
+  ask.ok = true;
+  ask.ballot = ballot_;
+  ask.last_executed = next - 1;
+  Send(ask);
 }
 
 void Node::OnAcceptResponse(const Message& m) {
@@ -586,6 +606,10 @@ void Node::OnCommitRequest(const Message& m) {
 }
 
 void Node::OnCommitResponse(const Message& m) {
+  if (m.channel_id == 0 && IsLeader() && cfg_.repair_batch > 0 && m.ok && m.from < kMaxNumPeers) {
+    OnGapAsk(m);
+    return;
+  }
   CommitRound* r = commit_round_.get();
   if (r == nullptr || m.channel_id != r->channel_id || (r->answered & PeerBit(m.from)) != 0) {
     counters_.stale_responses++;
@@ -616,6 +640,18 @@ void Node::OnCommitResponse(const Message& m) {
 }
 
 // --- repair ---
+
+// OnGapAsk answers a follower's ask (AskForGap) as its heartbeat answer would be answered,
+// unless a repair batch to it is already in flight: that stream reaches the gap by itself.
+void Node::OnGapAsk(const Message& m) {
+  if (repairs_[m.from].awaiting > 0 || m.last_executed >= log_.LastExecuted()) return;
+  if (m.last_executed < log_.GlobalLastExecuted()) {
+    repairs_[m.from] = RepairStream{};
+    SendSnapshot(m.from);
+    return;
+  }
+  Repair(m.from, m.last_executed + 1, log_.LastExecuted());
+}
 
 // Repair re-sends to peer, as accept requests under this leader's ballot, the entries from
 // `from` up to up_to: it lacked them (a lost accept) or held them from an older ballot (stale).

@@ -179,6 +179,8 @@ class Node {
   void FailWhileLeader(AcceptPhase* ph);
   void OnClientCommand(const ClientRequest& c, std::string_view line);
   void OnAcceptRequest(const Message& m);
+  void AskForGap(uint64_t leader, uint64_t index);
+  void OnGapAsk(const Message& m);
   void OnAcceptResponse(const Message& m);
   void OnCommitTimer();
   void TrimAndOpenCommitRound();
@@ -286,6 +288,7 @@ class Node {
   std::unique_ptr<CommitRound> commit_round_;
   std::array<RepairStream, kMaxNumPeers> repairs_{};  // per peer (leader)
   uint64_t commit_gle_ = 0;
+  uint64_t gap_asked_from_ = 0;  // follower: the last_executed + 1 it last asked the leader to repair from
   std::unordered_map<uint64_t, ClientRequest> awaiting_;  // index -> the request it answers
   Counters counters_;
   // check-quorum (Config::check_quorum): heartbeats since this node became leader, the

@@ -400,6 +400,23 @@ func (n *Node) onAcceptRequest(m *Message) {
 		n.becomeFollower(inst.Ballot)
 	}
 	n.respond(m, Message{Type: AcceptResponse, Ok: true, Ballot: n.ballot})
+	n.askForGap(m.From, inst.Index)
+}
+
+// askForGap: a follower that accepts an entry whose predecessor it neither executed nor holds
+// has lost an accept, and asks the sender at once with the message its heartbeat answer is (a
+// commit_response on channel 0, its last_executed) instead of waiting for the next heartbeat.
+// It asks once per last_executed, so a burst of later accepts over the same gap asks once.
+func (n *Node) askForGap(leader, index uint64) {
+	next := n.log.LastExecuted() + 1
+	if n.cfg.RepairBatch == 0 || n.isLeader() || index <= next || n.gapAskedFrom == next {
+		return
+	}
+	if _, held := n.log.Get(index - 1); held {
+		return
+	}
+	n.gapAskedFrom = next
+	n.send(Message{Type: CommitResponse, From: n.cfg.ID, To: leader, Ok: true, Ballot: n.ballot, LastExecuted: next - 1})
 }
 
 func (n *Node) onAcceptResponse(m *Message) {
@@ -513,6 +530,10 @@ func (n *Node) onCommitRequest(m *Message) {
 }
 
 func (n *Node) onCommitResponse(m *Message) {
+	if m.ChannelID == 0 && n.isLeader() && n.cfg.RepairBatch > 0 && m.Ok && m.From < MaxNumPeers {
+		n.onGapAsk(m)
+		return
+	}
 	r := n.commitRound
 	if r == nil || m.ChannelID != r.channelID || r.answered&peerBit(m.From) != 0 {
 		n.counters.StaleResponses++
@@ -542,6 +563,20 @@ func (n *Node) onCommitResponse(m *Message) {
 }
 
 // --- repair ---
+
+// onGapAsk answers a follower's ask (askForGap) as its heartbeat answer would be answered,
+// unless a repair batch to it is already in flight: that stream reaches the gap by itself.
+func (n *Node) onGapAsk(m *Message) {
+	if n.repairs[m.From].awaiting > 0 || m.LastExecuted >= n.log.LastExecuted() {
+		return
+	}
+	if m.LastExecuted < n.log.GlobalLastExecuted() {
+		n.repairs[m.From] = repairStream{}
+		n.sendSnapshot(m.From)
+		return
+	}
+	n.repair(m.From, m.LastExecuted+1, n.log.LastExecuted())
+}
 
 // repair re-sends to peer, as accept requests under this leader's ballot, the entries from
 // `from` up to upTo: it lacked them (a lost accept) or held them from an older ballot (stale).

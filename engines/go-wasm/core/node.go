@@ -18,6 +18,7 @@ type Node struct {
 	commitRound       *commitRound
 	repairs           [MaxNumPeers]repairStream // per peer: the repair batch in flight (leader)
 	commitGle         uint64
+	gapAskedFrom      uint64                   // follower: the last_executed + 1 it last asked the leader to repair from
 	awaiting          map[uint64]clientRequest // index -> the request its execution answers
 	counters          Counters
 	// check-quorum (Config.CheckQuorum): heartbeats since this node became leader, the

@@ -456,7 +456,7 @@ impl Node {
             self.respond(from, channel_id, response);
             return;
         }
-        let b = inst.ballot;
+        let (b, index) = (inst.ballot, inst.index);
         self.log.append(inst, &mut self.changes);
         self.apply_changes();
         if b > self.ballot {
@@ -464,6 +464,25 @@ impl Node {
         }
         let response = Message { typ: MessageType::AcceptResponse, ok: true, ballot: self.ballot, ..Message::default() };
         self.respond(from, channel_id, response);
+        self.ask_for_gap(from, index);
+    }
+
+    /// A follower that accepts an entry whose predecessor it neither executed nor holds has lost
+    /// an accept, and asks the sender at once with the message its heartbeat answer is (a
+    /// commit_response on channel 0, its last_executed) instead of waiting for the next
+    /// heartbeat. It asks once per last_executed, so a burst of later accepts over the same gap
+    /// asks once.
+    fn ask_for_gap(&mut self, leader: u64, index: u64) {
+        let next = self.log.last_executed() + 1;
+        if self.cfg.repair_batch == 0 || self.is_leader() || index <= next || self.gap_asked_from == next {
+            return;
+        }
+        if self.log.get(index - 1).is_some() {
+            return;
+        }
+        self.gap_asked_from = next;
+        let ask = Message { typ: MessageType::CommitResponse, from: self.cfg.id, to: leader, ok: true, ballot: self.ballot, last_executed: next - 1, ..Message::default() };
+        self.send(ask);
     }
 
     fn on_accept_response(&mut self, m: &Message) {
@@ -614,6 +633,10 @@ impl Node {
     }
 
     fn on_commit_response(&mut self, m: &Message) {
+        if m.channel_id == 0 && self.is_leader() && self.cfg.repair_batch > 0 && m.ok && m.from < MAX_NUM_PEERS {
+            self.on_gap_ask(m);
+            return;
+        }
         let bit = peer_bit(m.from);
         let Some(r) = self.commit_round.as_mut().filter(|r| r.channel_id == m.channel_id && r.answered & bit == 0) else {
             self.counters.stale_responses += 1;
@@ -645,6 +668,21 @@ impl Node {
     }
 
     // --- repair ---
+
+    /// Answers a follower's ask ([`Node::ask_for_gap`]) as its heartbeat answer would be
+    /// answered, unless a repair batch to it is already in flight: that stream reaches the gap
+    /// by itself.
+    fn on_gap_ask(&mut self, m: &Message) {
+        if self.repairs[m.from as usize].awaiting > 0 || m.last_executed >= self.log.last_executed() {
+            return;
+        }
+        if m.last_executed < self.log.global_last_executed() {
+            self.repairs[m.from as usize] = RepairStream::default();
+            self.send_snapshot(m.from);
+            return;
+        }
+        self.repair(m.from, m.last_executed + 1, self.log.last_executed());
+    }
 
     /// Re-sends to `peer`, as accept requests under this leader's ballot, the entries from
     /// `from` up to `up_to`: it lacked them (a lost accept) or held them from an older ballot

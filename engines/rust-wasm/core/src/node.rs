@@ -125,6 +125,8 @@ pub struct Node {
     /// Per peer: the repair batch in flight (leader).
     pub(crate) repairs: [RepairStream; MAX_NUM_PEERS as usize],
     pub(crate) commit_gle: u64,
+    /// Follower: the last_executed + 1 it last asked the leader to repair from.
+    pub(crate) gap_asked_from: u64,
     /// index -> the request its execution answers.
     pub(crate) awaiting: BTreeMap<u64, ClientRequest>,
     pub(crate) counters: Counters,
@@ -179,6 +181,7 @@ impl Node {
             commit_round: None,
             repairs: [RepairStream::default(); MAX_NUM_PEERS as usize],
             commit_gle: 0,
+            gap_asked_from: 0,
             awaiting: BTreeMap::new(),
             counters: Counters::default(),
             quorum_tick: 0,

@@ -474,6 +474,27 @@ final class MultiPaxos {
         r.ok = true;
         r.ballot = n.ballot;
         n.respond(m, r);
+        askForGap(n, m.from, inst.index);
+    }
+
+    /**
+     * A follower that accepts an entry whose predecessor it neither executed nor holds has lost an
+     * accept, and asks the sender at once with the message its heartbeat answer is (a
+     * commit_response on channel 0, its last_executed) instead of waiting for the next heartbeat.
+     * It asks once per last_executed, so a burst of later accepts over the same gap asks once.
+     */
+    static void askForGap(Node n, long leader, long index) {
+        long next = n.log.lastExecuted() + 1;
+        if (n.cfg.repairBatch == 0 || n.isLeader() || index <= next || n.gapAskedFrom == next) return;
+        if (n.log.get(index - 1) != null) return;
+        n.gapAskedFrom = next;
+        Message ask = new Message(MessageType.COMMIT_RESPONSE);
+        ask.from = n.cfg.id;
+        ask.to = leader;
+        ask.ok = true;
+        ask.ballot = n.ballot;
+        ask.lastExecuted = next - 1;
+        n.send(ask);
     }
 
     static void onAcceptResponse(Node n, Message m) {
@@ -635,6 +656,10 @@ final class MultiPaxos {
     }
 
     static void onCommitResponse(Node n, Message m) {
+        if (m.channelId == 0 && n.isLeader() && n.cfg.repairBatch > 0 && m.ok && m.from < Ballot.MAX_NUM_PEERS) {
+            onGapAsk(n, m);
+            return;
+        }
         CommitRound r = n.commitRound;
         if (r == null || m.channelId != r.channelId || (r.answered & peerBit(m.from)) != 0) {
             n.counters.staleResponses++;
@@ -664,6 +689,20 @@ final class MultiPaxos {
     }
 
     // --- repair ---
+
+    /**
+     * Answers a follower's ask (askForGap) as its heartbeat answer would be answered, unless a
+     * repair batch to it is already in flight: that stream reaches the gap by itself.
+     */
+    static void onGapAsk(Node n, Message m) {
+        if (n.repairs[(int) m.from].awaiting > 0 || m.lastExecuted >= n.log.lastExecuted()) return;
+        if (m.lastExecuted < n.log.globalLastExecuted()) {
+            clearStream(n.repairs[(int) m.from]);
+            Snapshot.send(n, m.from);
+            return;
+        }
+        repair(n, m.from, m.lastExecuted + 1, n.log.lastExecuted());
+    }
 
     /**
      * Re-sends to peer, as accept requests under this leader's ballot, the entries from `from` up

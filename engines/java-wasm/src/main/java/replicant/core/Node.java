@@ -38,6 +38,8 @@ public final class Node {
     /** Per peer: the repair batch in flight (leader). */
     final RepairStream[] repairs = newRepairStreams();
     long commitGle;
+    /** Follower: the last_executed + 1 it last asked the leader to repair from. */
+    long gapAskedFrom;
     /** Index to the client request its execution answers. */
     final HashMap<Long, ClientRequest> awaiting = new HashMap<>();
     final Counters counters = new Counters();
