@@ -39,9 +39,10 @@ for (const f of files) {
       torture.set(name, t);
     }
   } else if (f.startsWith('nemesis-')) {
-    // runs with restarts from a write-ahead log are summed apart from the kill/pause series
-    // and runs whose schedule waited for restarted nodes to come up (restart_readiness) apart again
-    const series = (/ --durability log/.test(report.command ?? '') ? ', durability log, restarts' : '') + (report.restart_readiness ? ', waits for restarted nodes' : '');
+    // runs with restarts from a write-ahead log are summed apart from the kill/pause series,
+    // runs whose schedule waited for restarted nodes to come up (restart_readiness) apart again,
+    // and runs with partitions and one-way cuts (network namespaces) apart from those
+    const series = (/ --durability log/.test(report.command ?? '') ? ', durability log, restarts' : '') + (report.restart_readiness ? ', waits for restarted nodes' : '') + (/ --faults \S*(partition|cut)/.test(report.command ?? '') ? ', partitions and cuts' : '');
     for (const run of report.runs ?? []) {
       const name = run.engines.join('+') + series;
       const n = nemesis.get(name) ?? { runs: 0, failing: 0, linearizable: 0, violation: 0, undecided: 0, lost_writes: 0, acknowledged: 0, unknown: 0, problems: [], unclean_exits: 0, leader_kills: 0, new_leader_within_1s: 0, rate_measured: 0, rate_back_80pct: 0, like_judged: 0, like_back: 0, like_not_judged: {} };

@@ -27,6 +27,9 @@ export interface LaunchOptions {
   env?: (id: number) => Record<string, string>;
   /** Wraps each server command, e.g. to run it inside a cgroup. */
   wrap?: (id: number, argv: string[]) => string[];
+  /** The address each node listens on, by node id (default 127.0.0.1): with `wrap` running each
+   * server in a network namespace of its own (nemesis/netns.ts). */
+  hosts?: string[];
   /** Where server logs go; a temporary folder by default. */
   logDir?: string;
   /** Sets check_quorum in the config file (absent: the servers' default). */
@@ -104,8 +107,8 @@ export class NativeCluster {
     const config: ClusterConfig = {
       commit_interval_ms: options.commitIntervalMs ?? 150,
       ...(options.checkQuorum !== undefined && { check_quorum: options.checkQuorum }),
-      peers: ports.slice(0, n).map((p) => `127.0.0.1:${p}`),
-      clients: ports.slice(n, 2 * n).map((p) => `127.0.0.1:${p}`),
+      peers: ports.slice(0, n).map((p, i) => `${options.hosts?.[i] ?? '127.0.0.1'}:${p}`),
+      clients: ports.slice(n, 2 * n).map((p, i) => `${options.hosts?.[i] ?? '127.0.0.1'}:${p}`),
     };
     const proxyPorts = options.peerProxies ? ports.slice(2 * n) : null;
     const cluster = new NativeCluster(options, config, proxyPorts?.map((p) => `127.0.0.1:${p}`) ?? null);

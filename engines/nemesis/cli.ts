@@ -1,7 +1,8 @@
-// npm run nemesis -- --engine go|cpp|rust|java|all [--runs N] [--duration-s S] [--faults kill,pause[,restart]]
+// npm run nemesis -- --engine go|cpp|rust|java|all [--runs N] [--duration-s S] [--faults kill,pause[,restart][,partition][,cut]]
 //                    [--durability log|none] [--script durable]
 //                    [--scenario restart-promise]
-// Real 3-node clusters on loopback under kill -9 and SIGSTOP/SIGCONT, every history checked by
+// Real 3-node clusters on loopback (in network namespaces with partition or cut) under kill -9,
+// SIGSTOP/SIGCONT, partitions and one-way cuts, every history checked by
 // Porcupine. "all": the four engines alone, then two mixed clusters.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,7 +10,8 @@ import { loadavg } from 'node:os';
 import { formatHistory } from '@replicant/checker/lincheck';
 import { checkNative, loadChecker } from '@replicant/checker/node';
 import { ENGINE_NAMES, type EngineName } from '../loader/engine.ts';
-import { DURABLE_SCRIPT, runNemesis, type NemesisFault } from './nemesis.ts';
+import { DURABLE_SCRIPT, NETWORK_FAULTS, runNemesis, type NemesisFault } from './nemesis.ts';
+import { netnsUnavailable } from './netns.ts';
 import { runRestartPromise } from './restart-promise.ts';
 
 const USAGE = `usage: npm run nemesis -- [options]
@@ -17,8 +19,12 @@ const USAGE = `usage: npm run nemesis -- [options]
   --runs N          runs per cluster (default 1)
   --duration-s S    length of each run (default 6; the last --tail-s are fault-free)
   --tail-s S        fault-free end (default 2)
-  --faults LIST     kill, pause, restart (default kill,pause; restart brings a killed server back:
-                    in durability none EMPTY, and is expected to lose writes; in log from its disk)
+  --faults LIST     kill, pause, restart, partition, cut (default kill,pause; restart brings a
+                    killed server back: in durability none EMPTY, and is expected to lose writes;
+                    in log from its disk; partition cuts a node off both ways, cut loses one
+                    node's packets to another, each for 0.2-1.2 s: every node then runs in a
+                    network namespace of its own, removed at the end, on Ctrl-C and SIGTERM;
+                    needs root and iproute2)
   --durability D    none (default: the paper's design) or log (a write-ahead log per node)
   --script durable  instead of random faults: kill -9 a follower, restart it; kill -9 the leader,
                     restart it; kill -9 a follower, wipe its disk, restart it (state transfer);
@@ -69,7 +75,9 @@ for (const e of (opt.get('engine') ?? 'all').split(',')) {
   else fail(`unknown engine "${e}"\n${USAGE}`);
 }
 const faults = (opt.get('faults') ?? 'kill,pause').split(',') as NemesisFault[];
-for (const f of faults) if (!['kill', 'pause', 'restart'].includes(f)) fail(`unknown fault "${f}" (kill, pause, restart)`);
+for (const f of faults) if (!['kill', 'pause', 'restart', ...NETWORK_FAULTS].includes(f)) fail(`unknown fault "${f}" (kill, pause, restart, ${NETWORK_FAULTS.join(', ')})`);
+const noNetns = faults.some((f) => NETWORK_FAULTS.includes(f)) ? netnsUnavailable() : null;
+if (noNetns) fail(`--faults ${faults.join(',')}: ${noNetns}`);
 if (faults.includes('restart') && !faults.includes('kill')) fail('restart needs kill');
 const runs = Math.floor(num('runs', 1, 1, 100_000));
 const durability = opt.get('durability') ?? 'none';

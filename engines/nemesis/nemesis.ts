@@ -1,7 +1,8 @@
 // The nemesis: a real 3-node cluster of native servers on loopback, concurrent clients that
 // record every operation (unknown outcomes included), and faults on the processes — kill -9 of
-// the leader or a follower, SIGSTOP/SIGCONT pauses that look like a long GC, and (optionally)
-// restarts. Every history goes to Porcupine; acknowledged writes are checked against the final
+// the leader or a follower, SIGSTOP/SIGCONT pauses that look like a long GC, (optionally)
+// restarts, and partitions and one-way cuts (each node then runs in a network namespace of its
+// own: netns.ts). Every history goes to Porcupine; acknowledged writes are checked against the final
 // reads. In durability none (the paper's design) a restarted server comes back empty
 // (amnesia): restarts are off unless asked for, and then expected to be unsafe. In durability
 // log each server keeps a write-ahead log in its data dir and comes back from it; a scripted
@@ -13,9 +14,13 @@ import type { EngineName } from '../loader/engine.ts';
 import { NativeCluster } from '../cluster/launcher.ts';
 import { StatusReader } from '../cluster/node-status.ts';
 import { HistoryClient } from '../cluster/history-client.ts';
-import { leaderKillRecoveries, recoveryProblems, RATE_RECOVERY_MS, RATE_WINDOW_MS, type AckMark, type LeaderKillRecovery } from './recovery.ts';
+import { leaderKillRecoveries, recoveryProblems, RATE_RECOVERY_MS, RATE_WINDOW_MS, type AckMark, type FaultKind, type LeaderKillRecovery } from './recovery.ts';
+import { NetnsLab, sweepLeftovers } from './netns.ts';
 
-export type NemesisFault = 'kill' | 'pause' | 'restart';
+export type NemesisFault = FaultKind;
+
+/** Faults that need every node in a network namespace of its own. */
+export const NETWORK_FAULTS: readonly NemesisFault[] = ['partition', 'cut'];
 
 /** One step of a scripted run: kill -9 the leader or a follower, let the survivors serve,
  * restart it (from its data dir, or with the disk wiped), and wait until it has caught up. */
@@ -65,8 +70,10 @@ export interface NemesisOptions {
 
 export interface FaultRecord {
   at_ms: number;
-  kind: 'kill' | 'pause' | 'restart';
+  kind: FaultKind;
   node: number;
+  /** cut: the node whose packets from `node` were lost */
+  to?: number;
   was_leader: boolean;
   /** restart with its data dir emptied (a lost disk) */
   wiped?: boolean;
@@ -148,7 +155,17 @@ export function restartDelayMs(drawn_ms: number, kill: { at_ms: number; was_lead
 export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const log = o.log ?? (() => {});
   const dice = new Dice(o.seed);
-  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir, wrap: o.wrap, statusIntervalMs: o.status_interval_ms });
+  let net: NetnsLab | null = null;
+  if (o.faults.some((f) => NETWORK_FAULTS.includes(f))) {
+    for (const pid of sweepLeftovers()) log(`  removed the network namespaces a stopped nemesis (pid ${pid}) left behind`);
+    net = NetnsLab.create(o.engines.length);
+  }
+  const lab = net;
+  // whatever ends this process (an error, a signal's handler, the end of the run), no namespace stays
+  const removeNet = () => lab?.remove();
+  process.once('exit', removeNet);
+  const wrap = lab === null ? o.wrap : (id: number, argv: string[]) => lab.wrap(id, o.wrap ? o.wrap(id, argv) : argv);
+  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir, wrap, hosts: lab?.hosts, statusIntervalMs: o.status_interval_ms });
   const n = cluster.size;
   const statuses = [...Array(n).keys()].map((i) => new StatusReader(cluster.logPath(i)));
   let t0 = performance.now();
@@ -200,9 +217,13 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const faults: FaultRecord[] = [];
   const onInterrupt = () => {
     for (const id of stopped) cluster.processes[id]?.kill('SIGCONT');
-    void cluster.stop(500).then(() => process.exit(130));
+    void cluster.stop(500).then(() => {
+      removeNet();
+      process.exit(130);
+    });
   };
   process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
 
   // --- clients ---
   const runClient = async (c: number, probe: boolean) => {
@@ -277,6 +298,20 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
         await sleep(ms);
         cluster.processes[node]?.kill('SIGCONT');
         stopped.delete(node);
+      } else if (kind === 'partition' || kind === 'cut') {
+        const ms = 200 + dice.int(1000);
+        rec.duration_ms = ms;
+        if (kind === 'cut') {
+          const others = [...Array(n).keys()].filter((j) => j !== node);
+          rec.to = others[dice.int(others.length)]!;
+          log(`  ${rec.at_ms} ms: cut n${node}${rec.was_leader ? ' (leader)' : ''} -> n${rec.to} (one way) for ${ms} ms`);
+          lab!.cut(node, rec.to);
+        } else {
+          log(`  ${rec.at_ms} ms: partition n${node}${rec.was_leader ? ' (leader)' : ''} from the others for ${ms} ms`);
+          lab!.isolate(node);
+        }
+        await sleep(ms);
+        lab!.healAll();
       } else {
         log(`  ${rec.at_ms} ms: kill -9 n${node}${rec.was_leader ? ' (leader)' : ''}`);
         down.add(node);
@@ -390,7 +425,10 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   await Promise.all(clientRuns);
   await runClient(o.clients, true); // final reads of every key
   process.removeListener('SIGINT', onInterrupt);
+  process.removeListener('SIGTERM', onInterrupt);
   await cluster.stop();
+  removeNet();
+  process.removeListener('exit', removeNet);
   const exits = [...Array(n).keys()].map((i) => (down.has(i) ? 'killed by the nemesis' : cluster.describeExit(i)));
 
   for (const f of faults) {

@@ -19,9 +19,13 @@ export const RATE_FRACTION = 0.8;
 /** how far back (step and span) a same-engine baseline second is looked for */
 const BASELINE_STEP_MS = 100;
 
+/** What the nemesis did: kill -9, SIGSTOP for a while, a restart, a node cut off from the
+ * others both ways for a while, or one node's packets to another lost for a while. */
+export type FaultKind = 'kill' | 'pause' | 'restart' | 'partition' | 'cut';
+
 export interface KillMark {
   at_ms: number;
-  kind: 'kill' | 'pause' | 'restart';
+  kind: FaultKind;
   node: number;
   was_leader: boolean;
   /** pause: how long */
@@ -141,7 +145,7 @@ function busiestNode(acks: readonly AckMark[]): number | null {
  * restart wrote its first status line (for good when it never did or is not known to have) */
 function impairedSpans(faults: readonly KillMark[]): [number, number][] {
   return faults.map((g): [number, number] => {
-    if (g.kind === 'pause') return [g.at_ms, g.at_ms + (g.duration_ms ?? 0)];
+    if (g.kind === 'pause' || g.kind === 'partition' || g.kind === 'cut') return [g.at_ms, g.at_ms + (g.duration_ms ?? 0)];
     if (g.kind === 'restart') return [g.at_ms, g.ready_ms == null ? Infinity : g.at_ms + g.ready_ms];
     const back = faults.find((r) => r.kind === 'restart' && r.node === g.node && r.at_ms >= g.at_ms);
     return [g.at_ms, back === undefined || back.ready_ms == null ? Infinity : back.at_ms + back.ready_ms];
