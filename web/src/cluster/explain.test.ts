@@ -17,6 +17,7 @@ describe('explainEffect: every effect type of docs/protocol.md', () => {
     ['{"type":"send","msg":{"type":"accept_response","from":0,"to":1,"channel_id":4,"ok":false,"ballot":514}}', "n0 rejects n1's accept: it follows the newer ballot 2.2."],
     ['{"type":"send","msg":{"type":"commit_request","from":1,"to":0,"channel_id":5,"ballot":257,"last_executed":4,"global_last_executed":2}}', 'n1, the leader, sends its heartbeat to n0 (commit phase): it has executed up to index 4, and everyone has executed up to 2.'],
     ['{"type":"send","msg":{"type":"commit_response","from":0,"to":1,"channel_id":5,"ok":true,"ballot":257,"last_executed":4}}', 'n0 answers the heartbeat: it has executed up to index 4.'],
+    ['{"type":"send","msg":{"type":"commit_response","from":2,"to":1,"channel_id":0,"ok":true,"ballot":257,"last_executed":7}}', 'n2 saw a gap in its log and asks n1 for the missing entries: it has executed up to index 7.'],
     ['{"type":"send","msg":{"type":"commit_response","from":0,"to":1,"channel_id":5,"ok":false,"ballot":514,"last_executed":0}}', "n0 rejects n1's heartbeat: it follows the newer ballot 2.2."],
     ['{"type":"reply","client_id":7,"request_id":1,"result":"ok","value":"v"}', 'n2 answers the client: ok, the value is “v”.'],
     ['{"type":"reply","client_id":7,"request_id":1,"result":"ok","value":""}', 'n2 answers the client: ok.'],

@@ -22,7 +22,7 @@ type Message =
   | { type: 'accept_request'; from: number; to: number; instance: Instance }
   | { type: 'accept_response'; from: number; to: number; ok: boolean; ballot: number }
   | { type: 'commit_request'; from: number; to: number; ballot: number; last_executed: number; global_last_executed: number }
-  | { type: 'commit_response'; from: number; to: number; ok: boolean; ballot: number; last_executed: number }
+  | { type: 'commit_response'; from: number; to: number; channel_id: number; ok: boolean; ballot: number; last_executed: number }
   | { type: 'snapshot'; from: number; to: number; ballot: number; last_executed: number; kv: [string, string][] }
   // GC mitigation (docs/protocol.md, "GC mitigation"; docs/mitigation.md)
   | { type: 'gc_request'; from: number; to: number; ballot: number; pause_us: number }
@@ -83,6 +83,8 @@ export function explainMessage(m: Message): string {
     case 'commit_request':
       return `${n(m.from)}, the leader, sends its heartbeat to ${n(m.to)} (commit phase): it has executed up to index ${m.last_executed}, and everyone has executed up to ${m.global_last_executed}.`;
     case 'commit_response':
+      // Channel 0 belongs to no commit round: it is a follower's gap ask (docs/protocol.md, Repair).
+      if (m.ok && m.channel_id === 0) return `${n(m.from)} saw a gap in its log and asks ${n(m.to)} for the missing entries: it has executed up to index ${m.last_executed}.`;
       return m.ok ? `${n(m.from)} answers the heartbeat: it has executed up to index ${m.last_executed}.` : `${n(m.from)} rejects ${n(m.to)}'s heartbeat: it follows the newer ballot ${b(m.ballot)}.`;
     case 'snapshot':
       return `${n(m.from)} sends ${n(m.to)} a snapshot of its key-value store (${m.kv.length} key${m.kv.length === 1 ? '' : 's'}, executed up to index ${m.last_executed}): ${n(m.to)} needs entries the others have already trimmed (state transfer).`;
