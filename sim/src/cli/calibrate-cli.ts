@@ -17,20 +17,24 @@ import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { annotateMeasuredCpu, applyMeasuredAllocation, provenance } from '../models/measured-card.ts';
+import { applyMeasuredOpCpu } from '../calibrate/op-cpu.ts';
 import { calibrateCpu, calibrateGo5, calibrateJava5, calibrateJavaYoung, deriveJavaStep, matchJava5Period, paperLeaderUsPerOp, POINTS } from '../calibrate/fit.ts';
 
 function log(msg: string): void {
   process.stderr.write(msg + '\n');
 }
 
-const USAGE = `usage: calibrate [--card IN] [--measured MEASURED] [--out OUT] [--engine cpp,rust,go,java] [--memory-only | --cpu-only]
+const USAGE = `usage: calibrate [--card IN] [--measured MEASURED] [--out OUT] [--engine cpp,rust,go,java] [--memory-only | --cpu-only | --op-cpu MEASURED]
   --card IN          the card to start from (default data/models/${DEFAULT_CARD.version}.json)
   --measured FILE    a measured card of the native harness (npm run bench -- calibrate): allocation
                      becomes measured (bytes per read and per update op, leader and follower), the
                      measured CPU goes into the CPU notes as a cross-check
   --out OUT          where to write the card (default: over IN); a name like 1.2.0.json sets the version
   --memory-only      only the 5 GiB steps (Go's live heap and mark cost, Java's mixed collections)
-  --cpu-only         only the 32 GiB steps (CPU costs; Java's young-pause cost from card 1.4.0 on)`;
+  --cpu-only         only the 32 GiB steps (CPU costs; Java's young-pause cost from card 1.4.0 on)
+  --op-cpu MEASURED  only this: each role's read/update CPU factors (cpu.<engine>.<role>_<op>_factor)
+                     from the measured card's CPU per op on workloads A and B, its ratio only
+                     (sim/src/calibrate/op-cpu.ts); no simulation runs`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -63,7 +67,7 @@ function readCard(path: string, what: string): ModelCard {
 function main(): void {
   const args = process.argv.slice(2);
   if (args.includes('--help')) return void process.stdout.write(USAGE + '\n');
-  const known = new Set(['--card', '--measured', '--out', '--engine', '--memory-only', '--cpu-only']);
+  const known = new Set(['--card', '--measured', '--out', '--engine', '--memory-only', '--cpu-only', '--op-cpu']);
   for (let i = 0; i < args.length; i++) {
     if (!args[i]!.startsWith('--')) continue;
     if (!known.has(args[i]!)) throw new Error(`unknown option ${args[i]}\n${USAGE}`);
@@ -77,7 +81,17 @@ function main(): void {
   const card = readCard(cardPath, 'model card');
   const measured = measuredPath ? readCard(measuredPath, 'measured card') : null;
   const version = /^(\d+\.\d+\.\d+)\.json$/.exec(basename(outPath))?.[1];
+  const baseVersion = card.version;
   if (version) card.version = version;
+  const opCpuPath = userPath(option(args, '--op-cpu'));
+  if (opCpuPath) {
+    const from = readCard(opCpuPath, 'measured card');
+    applyMeasuredOpCpu(card, from, only);
+    card.description += ` Since ${baseVersion} (candidate card ${card.version}, nothing fitted): CPU by operation kind. The native harness's CPU per operation on workloads A and B (${provenance(from)}, the measurement the allocation per read and per update comes from) gives each role's CPU per read and per update; the card takes their ratio only, and keeps the paper's workload-A CPU per operation: the parallel CPU of the events that carry one operation (the leader's client command and its accept requests, a follower's accept request and its vote) is multiplied by cpu.<engine>.<role>_<op>_factor, so that a read costs the measured share of an update at the same workload-A mean (sim/src/calibrate/op-cpu.ts; engines ${only.join(', ')}). Every other value is ${baseVersion}'s.`;
+    writeFileSync(outPath, JSON.stringify(card, null, 2) + '\n');
+    log(`read/update CPU factors for ${only.join(', ')}: written to ${outPath}`);
+    return;
+  }
   if (measured) {
     applyMeasuredAllocation(card, measured);
     card.description = describeCard(card.version, provenance(measured));
