@@ -101,30 +101,25 @@ runs.
 [data/fidelity-candidate-${w}.csv](../data/fidelity-candidate-${w}.csv)) is card ${v} with card 1.9.0's
 Go pacer (\`go.pacer_trigger\`, \`go.pacer_cons_mark_mean_of_two\`; see its section below). The two
 mechanisms touch different engines (card ${v} leaves Go as it is, the pacer only Go), so its
-C++, Java and Rust rows are card ${v}'s and its Go rows card 1.9.0's mechanism on this checkout's
-code. ${outsideText(c1101.figures, baseVersion, w)} Its Go rows are card 1.9.0's to the last digit
-(Go's 6 GiB maximum 38.6 Kops/s, the 32 GiB GC share 36.436 %), so the pacer adds what it added
-there: the 32 GiB GC share −18.9 → −13.6 pp and the 6 GiB one −12.1 → −8.7 pp, the 32 → 8 GiB
-frequency multiplier −7.1 → +5.0 %, but the 6 GiB runtime share −11.3 → −16.6 pp and the 6 → 5 GiB
-multiplier +61.7 → +83.4 %. Its utilisation median is card ${v}'s, 6.35 pp (the 7th and 8th largest
-errors stay Java A at 6 GiB, 7.4 pp, and C++'s follower, 5.3 pp), with 7 of 14 within 7 pp; so
-the pacer does not lower the median further and makes two held-out Go points worse: card ${v}
+C++, Java and Rust rows are card ${v}'s, and its Go rows are the pacer's on this code (Fig 12's
+runs now read from a sample of whole GC cycles, so they differ from card 1.9.0's kept table in the
+second or third digit). ${outsideText(c1101.figures, baseVersion, w)} What the pacer adds: the
+32 GiB GC share −18.9 → −13.2 pp and the 6 GiB one −12.1 → −8.7 pp, the 32 → 8 GiB frequency
+multiplier −7.1 → −4.5 %, but the 6 GiB runtime share −11.3 → −15.9 pp and the 6 → 5 GiB
+multiplier +61.7 → +78.1 %. Its utilisation median is card ${v}'s, 6.35 pp (the 7th and 8th
+largest errors stay Java A at 6 GiB, 7.4 pp, and C++'s follower, 5.3 pp), 7 of 14 within 7 pp:
+the pacer does not lower the median further and makes two held-out Go points worse, so card ${v}
 alone is the better candidate of the two.
 
-**How they were computed.** This checkout (sim of main 0bc6dd4 and the factors), under
-\`nice -n 10\`, 28 Nov 2026: card ${v}'s whole table, \`npm run fidelity -- --card
-data/models/${v}.json --cache DIR\`, one process: 663 s wall, 106 s CPU, load average 16 on 2
-cores (05:26 to 05:37 UTC). Card ${baseVersion} again with the same code, for the row-by-row
-comparison above (data/fidelity.csv was computed before main's simulator last moved; its Go rows
-differ in the fourth digit): the card under another version name, 1.7.1-rerun, the same
-command, 485 s wall, 105 s CPU, load 18 (05:40 to 05:48 UTC); every row within 0.02 % of
-data/fidelity.csv's, Go's 32 GiB maximum 49.599 against 49.601. Card ${w}: a cache holding card
-${v}'s C++, Java and Rust searches and runs (the sweeps split per engine: engines never
-warm-start each other), then \`--shard sweep:0:go\`, \`--shard sweep:2:go\`, \`--shard runs\` and
-\`--cached-only\` with \`--card data/models/${w}.json\` (\`--shard runs\` did not compute the Fig 12
-runs at Go's new maxima, so they were added as \`--shard run:go/A/GIB/8/OPS/120\` for 32, 8 and
-6 GiB at 49,599, 48,258 and 38,606 ops/s): Go's sweeps and runs 153 s wall, 53 s CPU, the whole
-sequence with each process's start-up 180 s wall, load 10.5 to 13.9 (05:48 to 05:52 UTC).
+**How they were computed.** \`npm run fidelity -- --card data/models/${v}.json --cache DIR\` and
+the same with \`${w}\`, each one process computing every point, on fidelity9 after merging main
+26854dd (the simulator that wrote data/fidelity.csv, 25faffa), under \`nice -n 10\`, 28 Nov 2026:
+card ${v} 94 s wall, 42 s CPU, load average 9 to 12 on 2 cores (06:18 to 06:20 UTC); card ${w}
+103 s wall, 47 s CPU, load 9 (06:20 to 06:22 UTC). The comparison is with the default's
+data/fidelity.csv as main regenerated it with that code. Before the merge, on main 0bc6dd4's
+simulator, card ${v}'s table took 663 s wall, 106 s CPU at load 16, against card ${baseVersion}
+recomputed with that code (485 s, 105 s CPU, load 18), and gave the same conclusions (median
+8.35 → 6.35 pp, Fig 8(b) 71.81 → 60.84 %).
 
 Card ${v} against the default card ${baseVersion} (its table, data/fidelity.csv):
 
