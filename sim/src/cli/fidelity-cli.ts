@@ -14,6 +14,7 @@ import { CARD_170_VERSION, card170Section } from '../fidelity/card-170-section.t
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
 import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
 import { CANDIDATE_190_VERSION, candidate190Section } from '../fidelity/candidate-190-section.ts';
+import { CANDIDATE_1100_VERSION, CANDIDATE_1101_VERSION, candidate1100Section } from '../fidelity/candidate-1100-section.ts';
 import { CANDIDATE_1110_VERSION, candidate1110Section } from '../fidelity/candidate-1110-section.ts';
 import { TABLE1_METAL_ID, calibratedOnTable1, cppSearch, metalCard } from '../calibrate/table1.ts';
 import { cpus, loadavg } from 'node:os';
@@ -487,6 +488,20 @@ function renderFromCsv(timing: string | null): void {
     defaultSummary: summarise(base),
     candidateSummary: summarise(cand),
   });
+  // Candidates 1.10.0 and 1.10.1 (and 1.9.0 below) are built on the default 1.7.1, so they stand
+  // beside the default's own table.
+  const againstDefault = (cand: FidelityRow[]) => {
+    const current = new Map(data.map((d) => [d.id, d]));
+    return {
+      changed: changedRows(data.map(asSection), cand.map(asSection)),
+      figures: { calibratedOutside: cand.filter((d) => d.calibration && outside(d) && !outside(current.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) })), defaultSummary: summarise(data), candidateSummary: summarise(cand) },
+    };
+  };
+  const candidate1100Path = `data/fidelity-candidate-${CANDIDATE_1100_VERSION}.csv`;
+  const candidate1101Path = `data/fidelity-candidate-${CANDIDATE_1101_VERSION}.csv`;
+  if (existsSync(join(ROOT, candidate1100Path)) && existsSync(join(ROOT, candidate1101Path)) && CARD.version !== CANDIDATE_1100_VERSION && CARD.version !== CANDIDATE_1101_VERSION) {
+    candidate += candidate1100Section(againstDefault(readRows(candidate1100Path)), againstDefault(readRows(candidate1101Path)), CARD.version);
+  }
   // Candidate 1.9.0 is built on the default 1.7.1, so it stands beside the default's own table.
   const candidate190Path = `data/fidelity-candidate-${CANDIDATE_190_VERSION}.csv`;
   if (existsSync(join(ROOT, candidate190Path)) && CARD.version !== CANDIDATE_190_VERSION) {

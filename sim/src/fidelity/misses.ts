@@ -74,7 +74,10 @@ export const MODEL_LIMITS: ModelLimit[] = [
       'collections come at a period set by the updates, so workload B (5 % updates) meets one every 9 to 10 minutes at 17 Kops/s ' +
       "where A (50 %) meets one every 5.5 minutes at 3 Kops/s, and B's maximum falls to about 16 Kops/s (Fig 8(a): 17). Cards " +
       "before 1.7.0 took a share of all old garbage at every marking cycle, and B's reads, filling the least eden every half second, " +
-      'made G1 mark often enough that it never reached a full collection (27 Kops/s at 5 GiB).',
+      'made G1 mark often enough that it never reached a full collection (27 Kops/s at 5 GiB). Candidate card 1.10.0 (nothing ' +
+      "fitted) takes a read's CPU as a measured share of an update's, from the native engines' CPU per operation on workloads A " +
+      "and B (the measurement the allocation comes from), with A's CPU per operation kept: Java's B operation costs 177 µs and " +
+      "Fig 8(b) reads 60.8 %; but the harness's later runs do not repeat that share (docs/fidelity.md, 'Candidate cards 1.10.0 and 1.10.1').",
     ids: [
       'fig8a-java-b-32gib-8vcpu-max-throughput-slo',
       'fig8a-java-b-5gib-8vcpu-max-throughput-slo',
