@@ -32,6 +32,8 @@ public final class BinaryCodec {
     static final int MESSAGE_COMMIT_RESPONSE = 4;
 
     private static final int MAX_UINT_BYTES = 8;
+    /** The longest LEB128 of any unsigned 64-bit value a writer may be handed. */
+    private static final int U64_BYTES = 10;
     private static final int SMALL_UINT_BYTES = 4;
     private static final long UINT_LIMIT = 1L << 53;
 
@@ -234,8 +236,11 @@ public final class BinaryCodec {
                 uint((int) v);
                 return;
             }
-            room(MAX_UINT_BYTES + 1);
-            while (v >= 0x80) {
+            // v is an unsigned 64-bit value: one at 2^63 or above is negative as a long, so
+            // the loop tests for bits above the low seven, not for v >= 0x80 (as Rust's u64 and
+            // Go's uint64 loops do); such a value takes ten bytes.
+            room(U64_BYTES);
+            while ((v & ~0x7fL) != 0) {
                 bytes[length++] = (byte) ((v & 0x7f) | 0x80);
                 v >>>= 7;
             }
