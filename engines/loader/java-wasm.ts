@@ -6,8 +6,9 @@
 // - JavaScript (replicant-java.js, CommonJS text): what the `wasm-node` target runs in Node.
 //   There the Java core runs as TeaVM-compiled JavaScript, not as WebAssembly.
 //
-// Either way every node gets its own instance (its own statics and heap objects, like a
-// process; destroy drops the instance), and nodes are created synchronously. This file has no
+// In the JavaScript build the nodes of one engine share one instance of the module (each a
+// handle with its own objects; destroy drops them); in WebAssembly GC every node gets its own
+// instance. Nodes are created synchronously. This file has no
 // Node-only imports: node-loaders.ts reads the files, a browser page fetches them.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
 
@@ -56,22 +57,29 @@ function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
 }
 
 /**
- * The TeaVM JavaScript build. `source` is the text of replicant-java.js (a CommonJS module); it
- * is parsed once and evaluated once per node, so each node has its own copy of the Java statics.
+ * The TeaVM JavaScript build. `source` is the text of replicant-java.js (a CommonJS module). It
+ * is evaluated once, on the first node, and every node of this engine is a handle in that one
+ * instance (Exports.java holds nodes by handle, as the JVM host does): evaluating it per node
+ * cost each node the module's set-up and left V8 to compile the core's hot functions afresh for
+ * every run's nodes (sim/README.md, "Speed": Java's start-up). The core keeps no mutable state
+ * outside its nodes; `stats` counts the instance's live nodes.
  */
 export function javaJsEngine(source: string, target: 'wasm-node' | 'wasm-browser' = 'wasm-node'): SyncEngine {
-  const moduleBody = new Function('exports', 'module', source) as (exports: object, module: object) => void;
+  let api: JavaExports | null = null;
+  const instance = (): JavaExports => {
+    if (api) return api;
+    const exports: Partial<JavaExports> = {};
+    (new Function('exports', 'module', source) as (exports: object, module: object) => void)(exports, { exports });
+    for (const name of EXPORT_NAMES) {
+      if (typeof exports[name] !== 'function') throw new EngineError('java', `replicant-java.js lacks ${name}`);
+    }
+    api = exports as JavaExports;
+    return api;
+  };
   return {
     name: 'java',
     target,
-    createNode(config: NodeConfig): SyncNode {
-      const exports: Partial<JavaExports> = {};
-      moduleBody(exports, { exports });
-      for (const name of EXPORT_NAMES) {
-        if (typeof exports[name] !== 'function') throw new EngineError('java', `replicant-java.js lacks ${name}`);
-      }
-      return javaNode(exports as JavaExports, config);
-    },
+    createNode: (config: NodeConfig): SyncNode => javaNode(instance(), config),
     close() {},
   };
 }
