@@ -49,6 +49,9 @@ export interface SyncNode {
    * a frame (binary-codec.ts's writeBatchFrame), stepped in one call; returns one frame of
    * effects per event, a view valid until this node's next call. Bad framing throws. */
   stepBatch?(batch: Uint8Array): Uint8Array;
+  /** Present with stepBatch: the batch step on these binary events, framed straight into the
+   * module's memory (linear-memory.ts's writeFrames), so a driver assembles no batch itself. */
+  stepEvents?(events: readonly Uint8Array[]): Uint8Array;
   inspect(): string;
   stats(): string;
   destroy(): void;
