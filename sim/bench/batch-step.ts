@@ -7,10 +7,9 @@
 // (above 1: batching is faster), with the load average.
 import { loadavg } from 'node:os';
 import type { EngineName, RunSpec } from '../src/api.ts';
-import type { SyncEngine } from '@replicant/engines/loader/engine';
-import { batchFrames } from '@replicant/engines/loader/binary-codec';
 import { provider } from '../src/cli/engines.ts';
 import { simulate } from '../src/run/simulate.ts';
+import { countingBatches } from '../src/run/batch-count.ts';
 
 const engines = (process.argv[2] ?? 'cpp,rust').split(',') as EngineName[];
 const rate = Number(process.argv[3] ?? 5000);
@@ -28,27 +27,8 @@ console.log(`load average ${load()}; ${rate} ops/s for 2 s, exact`);
 for (const e of engines) {
   const base = await provider([e]);
   const counted = { calls: 0, events: 0 };
-  const counting = (name: EngineName): SyncEngine => {
-    const en = base(name);
-    return {
-      ...en,
-      createNode(config) {
-        const node = en.createNode(config);
-        const { stepEvents } = node;
-        if (!stepEvents) return node;
-        return Object.assign(Object.create(node) as typeof node, {
-          stepEvents: (events: readonly Uint8Array[]) => {
-            const out = stepEvents.call(node, events);
-            counted.calls++;
-            counted.events += batchFrames(out).length;
-            return out;
-          },
-        });
-      },
-    };
-  };
   const spec: RunSpec = { cluster: { engines: [e, e, e], seed: 7 }, resources: { vcpus: 8, memory_gib: 32 }, workload: { name: 'A', read_proportion: 0.5, record_count: 7_500_000 }, load: { mode: 'open', target_ops_per_s: rate, duration_s: 2, warmup_s: 0.5 }, fidelity: 'exact' };
-  simulate(spec, counting, { batch_steps: true });
+  simulate(spec, countingBatches(base, counted), { batch_steps: true });
   if (counted.calls === 0) {
     console.log(`${e}: no batch step`);
     continue;

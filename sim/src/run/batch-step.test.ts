@@ -3,12 +3,11 @@
 // must give the same run, byte for byte. And the window's guards: a node event queued inside
 // a window already stepped ahead, or a step that is not the one stepped ahead, throws.
 import { describe, expect, it } from 'vitest';
-import type { SyncEngine } from '@replicant/engines/loader/engine';
 import type { EngineName } from '@replicant/engines/loader/catalogue';
-import { batchFrames } from '@replicant/engines/loader/binary-codec';
 import type { RunSpec } from '../api.ts';
 import { provider } from '../cli/engines.ts';
 import { simulate } from './simulate.ts';
+import { countingBatches } from './batch-count.ts';
 import { NodeQueues } from './node-queue.ts';
 import { EV, type Ev } from './events.ts';
 import { EngineHost, type NodeEvent } from './hosts.ts';
@@ -22,29 +21,6 @@ const spec = (engines: EngineName[], target_ops_per_s: number, extra: Partial<Ru
   ...extra,
 });
 
-/** The real engines, counting their batch calls and the events in them. */
-function counting(base: (name: EngineName) => SyncEngine, counter: { calls: number; events: number }) {
-  return (name: EngineName): SyncEngine => {
-    const e = base(name);
-    return {
-      ...e,
-      createNode(config) {
-        const node = e.createNode(config);
-        const { stepEvents } = node;
-        if (!stepEvents) return node;
-        return Object.assign(Object.create(node) as typeof node, {
-          stepEvents: (events: readonly Uint8Array[]) => {
-            const out = stepEvents.call(node, events);
-            counter.calls++;
-            counter.events += batchFrames(out).length;
-            return out;
-          },
-        });
-      },
-    };
-  };
-}
-
 describe('the exact host on the batch step', () => {
   const cases: [EngineName[], number][] = [
     [['cpp', 'cpp', 'cpp'], 20_000],
@@ -57,7 +33,7 @@ describe('the exact host on the batch step', () => {
     it(`gives the run one event a call gives (${cluster.join(', ')} at ${rate} ops/s)`, async () => {
       const base = await provider(cluster);
       const counted = { calls: 0, events: 0 };
-      const batched = JSON.stringify(simulate(spec(cluster, rate), counting(base, counted), { batch_steps: true }));
+      const batched = JSON.stringify(simulate(spec(cluster, rate), countingBatches(base, counted), { batch_steps: true }));
       // the batch path really ran, with more than one event a call
       expect(counted.calls).toBeGreaterThan(100);
       expect(counted.events).toBeGreaterThan(counted.calls * 1.2);
