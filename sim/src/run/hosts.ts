@@ -73,6 +73,8 @@ export class EngineHost implements Host {
   private batched: NodeEvent[] = [];
   private planned = false;
   private stepped = 0;
+  /** a batch is planned or its effects are waiting (the one test on the ordinary path) */
+  private inBatch = false;
 
   constructor(private readonly node: SyncNode) {
     this.binaryStep = node.stepBinary ? node.stepBinary.bind(node) : null;
@@ -81,7 +83,7 @@ export class EngineHost implements Host {
 
   /** The engine has the batch step, and no stepped-ahead effects are waiting. */
   canBatch(): boolean {
-    return this.batchStep !== null && this.stepped === this.batched.length;
+    return this.batchStep !== null && !this.inBatch;
   }
 
   /** The node's next `events` (nothing else reaches it before them: run/node-queue.ts) are
@@ -92,18 +94,25 @@ export class EngineHost implements Host {
     for (let i = 0; i < events.length; i++) this.batched.push(events[i]!);
     this.stepped = 0;
     this.planned = true;
+    this.inBatch = true;
   }
 
   step(ev: NodeEvent): NodeOutput[] {
-    if (this.planned) return this.stepBatch(ev, this.batchStep!);
-    if (this.stepped < this.batched.length) {
-      if (ev !== this.batched[this.stepped]) throw new Error(`batch step: the node's next event is not the one stepped ahead (${ev.kind} instead of ${this.batched[this.stepped]!.kind}): the batch window did not hold`);
-      this.stepped++;
-      const out = this.nextFrame();
-      if (this.stepped === this.batched.length && !this.frameReader.done()) throw new BinaryCodecError('batch step: more effect frames than events');
-      return out;
-    }
+    if (this.inBatch) return this.stepInBatch(ev);
     return this.binaryStep ? this.decodeEffects(this.binaryStep(this.encodeEvent(ev, this.writer))) : this.stepJson(ev);
+  }
+
+  /** A step while a batch is planned (stepNextTogether) or its effects are waiting. */
+  private stepInBatch(ev: NodeEvent): NodeOutput[] {
+    if (this.planned) return this.stepBatch(ev, this.batchStep!);
+    if (ev !== this.batched[this.stepped]) throw new Error(`batch step: the node's next event is not the one stepped ahead (${ev.kind} instead of ${this.batched[this.stepped]!.kind}): the batch window did not hold`);
+    this.stepped++;
+    const out = this.nextFrame();
+    if (this.stepped === this.batched.length) {
+      this.inBatch = false;
+      if (!this.frameReader.done()) throw new BinaryCodecError('batch step: more effect frames than events');
+    }
+    return out;
   }
 
   private stepJson(ev: NodeEvent): NodeOutput[] {
@@ -136,7 +145,10 @@ export class EngineHost implements Host {
     // comes after every waiting frame is read
     this.frameReader.reset(stepEvents(events));
     const out = this.nextFrame();
-    if (this.batched.length === 0 && !this.frameReader.done()) throw new BinaryCodecError('batch step: more effect frames than events');
+    if (this.batched.length === 0) {
+      this.inBatch = false;
+      if (!this.frameReader.done()) throw new BinaryCodecError('batch step: more effect frames than events');
+    }
     return out;
   }
 
