@@ -30,4 +30,14 @@ describe('java JavaScript adapter', () => {
     b.destroy();
     c.destroy();
   });
+
+  it('tells bad batch framing from an empty batch', () => {
+    const node = javaJsEngine(source).createNode({ id: 0, num_peers: 1, seed: 1 });
+    const before = node.inspect();
+    expect(node.stepBatch!(new Uint8Array(0))).toHaveLength(0);
+    expect(() => node.stepBatch!(new Uint8Array([0x80]))).toThrow(/bad batch framing/);
+    expect(() => node.stepBatch!(new Uint8Array([0x05, 0x00]))).toThrow(/bad batch framing/);
+    expect(node.inspect()).toBe(before); // nothing stepped
+    node.destroy();
+  });
 });

@@ -11,6 +11,7 @@
 // instance. Nodes are created synchronously. This file has no
 // Node-only imports: node-loaders.ts reads the files, a browser page fetches them.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
+import { frameHeaderBytes, writeFrameHeader } from './linear-memory.ts';
 
 /** What both builds export (see engines/java-wasm/src/main/java/replicant/wasm/). */
 interface JavaExports {
@@ -27,9 +28,14 @@ interface JavaExports {
    * view of the node's output buffer, rewritten by its next step.
    */
   rc_step_binary(handle: number, event: Int8Array): Int8Array | null;
+  /**
+   * The batch step (docs/protocol.md, "Batch step"), bytes passed as rc_step_binary's: null for
+   * an unknown handle; an empty array for a non-empty input is bad framing (Exports.java).
+   */
+  rc_step_batch(handle: number, batch: Int8Array): Int8Array | null;
 }
 
-const EXPORT_NAMES = ['create', 'lastError', 'step', 'rc_step_binary', 'inspect', 'stats', 'destroy'] as const;
+const EXPORT_NAMES = ['create', 'lastError', 'step', 'rc_step_binary', 'rc_step_batch', 'inspect', 'stats', 'destroy'] as const;
 
 function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
   const handle = api.create(JSON.stringify(config));
@@ -41,8 +47,29 @@ function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
     if (typeof value !== 'string') throw new EngineError('java', `${what}: unknown node`);
     return value;
   };
+  const stepBatch = (batch: Uint8Array): Uint8Array => {
+    const effects = api.rc_step_batch(handle, new Int8Array(batch.buffer, batch.byteOffset, batch.length));
+    if (!effects) throw new EngineError('java', 'step: unknown node');
+    if (effects.length === 0 && batch.length > 0) throw new EngineError('java', 'step: bad batch framing');
+    return new Uint8Array(effects.buffer, effects.byteOffset, effects.length);
+  };
+  // stepEvents' frames, assembled here (the module takes one array)
+  let frames = new Uint8Array(4096);
   return {
     step: (e) => check(api.step(handle, e), 'step'),
+    stepBatch,
+    stepEvents: (events) => {
+      let total = 0;
+      for (const e of events) total += frameHeaderBytes(e.length) + e.length;
+      if (frames.length < total) frames = new Uint8Array(Math.max(total, frames.length * 2));
+      let at = 0;
+      for (const e of events) {
+        at = writeFrameHeader(frames, at, e.length);
+        frames.set(e, at);
+        at += e.length;
+      }
+      return stepBatch(frames.subarray(0, total));
+    },
     stepBinary: (event) => {
       // Java's byte is signed: the module reads the event through an Int8Array view of it
       const effects = api.rc_step_binary(handle, new Int8Array(event.buffer, event.byteOffset, event.length));

@@ -49,13 +49,23 @@ export function writeBytes(m: LinearMemoryExports, bytes: Uint8Array): boolean {
 }
 
 /** The bytes a batch frame's length takes (unsigned LEB128, docs/protocol.md "Binary step"). */
-function frameHeaderBytes(length: number): number {
+export function frameHeaderBytes(length: number): number {
   let n = 1;
   while (length >= 0x80) {
     length = Math.floor(length / 0x80);
     n++;
   }
   return n;
+}
+
+/** Writes a batch frame's length at `at` of `bytes`; returns where its body starts. */
+export function writeFrameHeader(bytes: Uint8Array, at: number, length: number): number {
+  while (length >= 0x80) {
+    bytes[at++] = (length % 0x80) | 0x80;
+    length = Math.floor(length / 0x80);
+  }
+  bytes[at++] = length;
+  return at;
 }
 
 /** Writes `events` as one batch (docs/protocol.md, "Batch step": each framed by its length)
@@ -70,12 +80,7 @@ export function writeFrames(m: LinearMemoryExports, events: readonly Uint8Array[
   let at = ptr;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    let n = e.length;
-    while (n >= 0x80) {
-      heap[at++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
-    heap[at++] = n;
+    at = writeFrameHeader(heap, at, e.length);
     heap.set(e, at);
     at += e.length;
   }

@@ -26,6 +26,7 @@ describe('the exact host on the batch step', () => {
     [['cpp', 'cpp', 'cpp'], 20_000],
     [['rust', 'rust', 'rust'], 20_000],
     [['go', 'go', 'go'], 8_000],
+    [['java', 'java', 'java'], 5_000],
     [['rust', 'go', 'cpp'], 8_000],
     // past what the cluster serves: queues build up, batches are long
     [['cpp', 'cpp', 'cpp'], 120_000],
