@@ -121,25 +121,58 @@ describe('searchMaxRate warm-started from a neighbouring setting', () => {
     const rw = await searchMaxRate(warm.probe, { ...options, hint_ops_per_s: hint });
     expectDecided(rc, limit, options.tolerance);
     expectDecided(rw, limit, options.tolerance);
-    expect(warm.asked[0]).toBe(20_000);
-    expect(warm.asked[1]).toBe(hint);
+    expect(warm.asked[0]).toBe(hint);
   });
 
-  it('ends in three probes when the answer has not moved, where a cold search takes eight', async () => {
+  it('ends in two probes when the answer has not moved, where a cold search takes eight', async () => {
     const cold = thresholdServer(7_300);
     const warm = thresholdServer(7_300);
     await searchMaxRate(cold.probe, options);
     const r = await searchMaxRate(warm.probe, { ...options, hint_ops_per_s: 7_200 });
-    expect(warm.asked).toEqual([20_000, 7_200, 7_578]);
+    expect(warm.asked).toEqual([7_200, 7_578]);
     expect(r.best!.target_ops_per_s).toBe(7_200);
+    expect(r.ceiling_reached).toBe(false);
     expect(cold.asked.length).toBeGreaterThanOrEqual(8);
+    // just below a hint that missed: two probes as well, and no minimum probe
+    const below = thresholdServer(7_000);
+    const rb = await searchMaxRate(below.probe, { ...options, hint_ops_per_s: 7_300 });
+    expect(below.asked).toEqual([7_300, 6_935]);
+    expect(rb.best!.target_ops_per_s).toBe(6_935);
+  });
+
+  it('widens a wrong warm bracket to the top or the minimum, and only then probes them', async () => {
+    // the answer rose far above the hint: hint met, one tolerance above met too -> the top, then bisection
+    const up = thresholdServer(15_000);
+    const ru = await searchMaxRate(up.probe, { ...options, hint_ops_per_s: 2_000 });
+    expect(up.asked.slice(0, 3)).toEqual([2_000, 2_105, 20_000]);
+    expectDecided(ru, 15_000, options.tolerance);
+    // the answer fell far below it: hint missed, one tolerance below missed -> the minimum, then bisection
+    const down = thresholdServer(900);
+    const rd = await searchMaxRate(down.probe, { ...options, hint_ops_per_s: 7_300 });
+    expect(down.asked.slice(0, 3)).toEqual([7_300, 6_935, 100]);
+    expect(down.asked).not.toContain(20_000);
+    expectDecided(rd, 900, options.tolerance);
+    // above the whole range: the top meets and is still reported as a ceiling
+    const high = thresholdServer(50_000);
+    const rh = await searchMaxRate(high.probe, { ...options, hint_ops_per_s: 19_500 });
+    expect(high.asked).toEqual([19_500, 20_000]);
+    expect(rh.ceiling_reached).toBe(true);
+    expect(rh.best!.target_ops_per_s).toBe(20_000);
+  });
+
+  it('keeps an upper edge within the probe budget: the top is probed before the budget runs out', async () => {
+    const s = thresholdServer(15_000);
+    const r = await searchMaxRate(s.probe, { ...options, max_probes: 2, hint_ops_per_s: 2_000 });
+    expect(s.asked).toEqual([2_000, 20_000]);
+    expect(r.probes.some((p) => !p.met && p.target_ops_per_s > r.best!.target_ops_per_s)).toBe(true);
   });
 
   it('still reports no rate when even the minimum misses', async () => {
     const s = thresholdServer(50);
     const r = await searchMaxRate(s.probe, { ...options, hint_ops_per_s: 3_000 });
     expect(r.best).toBeNull();
-    expect(s.asked).toEqual([20_000, 3_000, 100]);
+    expect(r.stopped_by).toBeNull();
+    expect(s.asked).toEqual([3_000, 2_850, 100]);
   });
 
   it('ignores a hint outside the bracket, and a disturbed miss at the hint decides nothing', async () => {
@@ -149,12 +182,24 @@ describe('searchMaxRate warm-started from a neighbouring setting', () => {
     const asked: number[] = [];
     const noisy = async (rate: number): Promise<ProbeOutcome> => {
       asked.push(rate);
-      const met = rate <= 7_300 && asked.length !== 2;
-      return { target_ops_per_s: rate, p99_ms: met ? 5 : 500, achieved_ops_per_s: rate, met, disturbed: !met && asked.length === 2 };
+      const disturbed = asked.length === 1;
+      const met = rate <= 7_300 && !disturbed;
+      return { target_ops_per_s: rate, p99_ms: met ? 5 : 500, achieved_ops_per_s: rate, met, disturbed };
     };
     const r = await searchMaxRate(noisy, { ...options, hint_ops_per_s: 5_000 });
-    expect(asked.slice(0, 3)).toEqual([20_000, 5_000, 100]);
+    expect(asked.slice(0, 3)).toEqual([5_000, 20_000, 100]);
     expect(r.stopped_by).toBeNull();
     expectDecided(r, 7_300, options.tolerance);
+  });
+
+  it('stops at a disturbed miss one tolerance away with what the hint decided', async () => {
+    const r = await searchMaxRate(async (rate) => {
+      const disturbed = rate > 7_200 && rate < 8_000;
+      const met = rate <= 7_300 && !disturbed;
+      return { target_ops_per_s: rate, p99_ms: met ? 5 : 500, achieved_ops_per_s: rate, met, disturbed };
+    }, { ...options, hint_ops_per_s: 7_200 });
+    expect(r.probes.map((p) => p.target_ops_per_s)).toEqual([7_200, 7_578]);
+    expect(r.best!.target_ops_per_s).toBe(7_200);
+    expect(r.stopped_by!.target_ops_per_s).toBe(7_578);
   });
 });

@@ -25,11 +25,13 @@ export interface SearchOptions {
   tolerance: number;
   max_probes: number;
   /**
-   * A warm start: the rate that decided a neighbouring setting (the same system, workload and
-   * vCPUs at the previous memory size). It is probed right after the top instead of the bracket's
-   * middle, and its neighbour one tolerance away next, so a search whose answer moved little ends
-   * in three or four probes. Only an order of probes: the answer is still a rate that met the SLO
-   * with a missed rate within the tolerance above it (or the top, or nothing), as without it.
+   * A warm start: the rate that decided a neighbouring setting (the same setting's previous
+   * repetition, else the same system, workload and vCPUs at the previous memory size). It is
+   * probed first, and its neighbour one tolerance away next, so a search whose answer moved less
+   * than the tolerance ends in two probes; the top and the minimum are probed only when the
+   * bracket must widen to them (warmSearch). Only an order of probes: the answer is still a rate
+   * that met the SLO with a missed rate within the tolerance above it (or the top, or nothing),
+   * as without it.
    */
   hint_ops_per_s?: number;
 }
@@ -71,37 +73,64 @@ export async function searchMaxRate(
     probes.push(p);
     return p;
   };
+  const hint = options.hint_ops_per_s === undefined ? NaN : Math.round(options.hint_ops_per_s);
+  if (hint > options.min_ops_per_s && hint < Math.round(options.max_ops_per_s)) {
+    const warm = await warmSearch(run, hint, probes, options);
+    if (warm) return warm;
+    // A disturbed miss at the hint says nothing: search the whole bracket as without a hint.
+  }
   // Start high, as the paper did: at ample resources the first probe may already answer.
   const top = await run(options.max_ops_per_s);
   if (top.met) return { best: top, ceiling_reached: true, stopped_by: null, probes };
-  const hint = options.hint_ops_per_s === undefined ? NaN : Math.round(options.hint_ops_per_s);
-  if (hint > options.min_ops_per_s && hint < top.target_ops_per_s) {
-    const h = await run(hint);
-    if (h.met) {
-      if (top.disturbed) return { best: h, ceiling_reached: false, stopped_by: top, probes };
-      // Just above the hint: a miss there closes the bracket at once.
-      const up = Math.floor(hint / (1 - options.tolerance)); // floor: the bracket then is within the tolerance
-      if (probes.length >= options.max_probes || up >= top.target_ops_per_s) return bisect(run, h, top, probes, options);
-      const u = await run(up);
-      if (u.met) return bisect(run, u, top, probes, options);
-      if (u.disturbed) return { best: h, ceiling_reached: false, stopped_by: u, probes };
-      return bisect(run, h, u, probes, options);
-    }
-    if (!h.disturbed) {
-      // The hint missed: the minimum first (a miss there ends the search, as cold), then just
-      // below the hint, where a met rate closes the bracket at once.
-      const bottom = await run(options.min_ops_per_s);
-      if (!bottom.met) return { best: null, ceiling_reached: false, stopped_by: bottom.disturbed ? bottom : null, probes };
-      const down = Math.ceil(hint * (1 - options.tolerance));
-      if (down <= options.min_ops_per_s || probes.length >= options.max_probes) return bisect(run, bottom, h, probes, options);
-      const d = await run(down);
-      if (d.met) return bisect(run, d, h, probes, options);
-      if (d.disturbed) return { best: bottom, ceiling_reached: false, stopped_by: d, probes };
-      return bisect(run, bottom, d, probes, options);
-    }
-    // A disturbed miss at the hint says nothing: search the whole bracket as without a hint.
-  }
   return searchFromBottom(run, top, probes, options);
+}
+
+/**
+ * A search warm-started at `hint`: the hint first, then the rate one tolerance away on the side
+ * its outcome points to, so an answer that has not moved is decided in two probes. The bracket
+ * the hint implies is checked, never assumed: a met rate one tolerance above the hint widens it
+ * up to the top (probed only then, so a met top is still a ceiling), a missed rate one tolerance
+ * below it widens it down to the minimum (probed only then, so a miss there is still "not even
+ * the minimum"). The answer keeps a cold search's guarantee: a met rate with a clean miss within
+ * the tolerance above it, the top, or nothing. Null when a disturbed miss at the hint decided
+ * nothing.
+ */
+async function warmSearch(run: (rate: number) => Promise<ProbeOutcome>, hint: number, probes: ProbeOutcome[], options: SearchOptions): Promise<SearchResult | null> {
+  const h = await run(hint);
+  if (h.met) {
+    // Just above the hint: a clean miss there closes the bracket at once.
+    const up = Math.floor(hint / (1 - options.tolerance)); // floor: the bracket then is within the tolerance
+    // (room left for the top after it: a search that has not decided keeps an upper edge)
+    if (up < options.max_ops_per_s && probes.length + 2 <= options.max_probes) {
+      const u = await run(up);
+      if (!u.met) return u.disturbed ? { best: h, ceiling_reached: false, stopped_by: u, probes } : bisect(run, h, u, probes, options);
+      return fromMetUpToTop(run, u, probes, options);
+    }
+    return fromMetUpToTop(run, h, probes, options);
+  }
+  if (h.disturbed) return null;
+  // The hint missed: just below it, where a met rate closes the bracket at once.
+  const down = Math.ceil(hint * (1 - options.tolerance));
+  // (room left for the minimum after it, which tells "not even the minimum" from a low answer)
+  if (down > options.min_ops_per_s && probes.length + 2 <= options.max_probes) {
+    const d = await run(down);
+    if (d.met) return bisect(run, d, h, probes, options);
+    if (d.disturbed) {
+      const bottom = await run(options.min_ops_per_s);
+      if (!bottom.met) return { best: null, ceiling_reached: false, stopped_by: bottom.disturbed ? bottom : d, probes };
+      return { best: bottom, ceiling_reached: false, stopped_by: d, probes };
+    }
+    return searchFromBottom(run, d, probes, options);
+  }
+  return searchFromBottom(run, h, probes, options);
+}
+
+/** A met rate below the top, the answer above it: the top, then bisection up to it. */
+async function fromMetUpToTop(run: (rate: number) => Promise<ProbeOutcome>, lo: ProbeOutcome, probes: ProbeOutcome[], options: SearchOptions): Promise<SearchResult> {
+  const top = await run(options.max_ops_per_s);
+  if (top.met) return { best: top, ceiling_reached: true, stopped_by: null, probes };
+  if (top.disturbed) return { best: lo, ceiling_reached: false, stopped_by: top, probes };
+  return bisect(run, lo, top, probes, options);
 }
 
 /** Probes the minimum rate, then bisects up to `hi` (a missed probe). */

@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
 import { gitCommit, machineInfo, toolVersions } from './machine.ts';
 import { FOOTPRINT_RUNS, measureFootprintOverRuns, measureSetting, type Footprint, type SettingResult } from './measure.ts';
-import { buildPlan, describePlan, estimateSeconds, footprintApplies, resolveOptions, UsageError, warmStartKey as warmKey, withFootprint, type BenchOptions } from './plan.ts';
+import { buildPlan, describePlan, estimateSeconds, footprintApplies, resolveOptions, UsageError, withFootprint, type BenchOptions } from './plan.ts';
+import { WarmStarts } from './warm-start.ts';
 import { ProgressDisplay } from './progress.ts';
 import { combineRepetitions, detailsLines, resultsFile, settingRows, type ResultRow, type ResultsFile } from './results.ts';
 import { summarize } from './summary.ts';
@@ -172,12 +173,10 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     writeFileSync(join(out, 'results.json'), JSON.stringify(file, null, 2) + '\n');
     return file;
   };
-  const decided = new Map<string, number>();
-  // the next memory size of this system starts its search here (only from a clean answer)
-  const remember = (s: (typeof settings)[number], r: SettingResult) => {
-    if (r.best && !r.stopped_by && !r.errors.length) decided.set(warmKey(s), r.best.target_ops_per_s);
-    else decided.delete(warmKey(s));
-  };
+  // the next repetition of a setting, else the next memory size of its system, starts its search
+  // at its answer (only from a clean one)
+  const warm = new WarmStarts();
+  const remember = (s: (typeof settings)[number], r: SettingResult) => warm.remember(s, r);
   for (const [i, s] of settings.entries()) {
     progress.setting(i, s.id);
     const earlier = finished.get(s.id);
@@ -209,7 +208,11 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
     if (hosts) {
       r = await measureRemoteSetting(hosts, s, o, join(out, 'hosts', s.id), (m) => progress.step(i, m), deployed);
       keepRemoteHistograms(r, join(out, 'hdr', s.id));
-    } else r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m), o.warm_start ? decided.get(warmKey(s)) : undefined);
+    } else {
+      const hint = o.warm_start ? warm.hintFor(s) : undefined;
+      if (hint !== undefined) progress.log(`${s.id}: search warm-started at ${hint} ops/s, the ${warm.sourceOf(s)}'s answer`);
+      r = await measureSetting(s, o, scratch, join(out, 'hdr'), (m) => progress.step(i, m), hint);
+    }
     results.push(r);
     remember(s, r);
     const detailsRel = relative(REPO, join(out, 'details', `${s.id}.jsonl`));

@@ -452,8 +452,9 @@ function keepHistograms(best: ProbeDetail, dest: string): void {
   }
 }
 
-/** `hint_ops_per_s`: the rate that decided the previous memory size of the same system, workload,
- * vCPUs, mode and repetition (a warm start, bisect.ts); undefined for a cold search. */
+/** `hint_ops_per_s`: the rate that decided the same setting's previous repetition, else the
+ * previous memory size of the same system, workload, vCPUs, mode and repetition (a warm start,
+ * bisect.ts, warm-start.ts); undefined for a cold search. */
 export async function measureSetting(setting: Setting, o: BenchOptions, scratchDir: string, hdrDest: string, progress: Progress, hint_ops_per_s?: number): Promise<SettingResult> {
   const dir = join(scratchDir, setting.id);
   mkdirSync(dir, { recursive: true });

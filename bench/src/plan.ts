@@ -71,7 +71,8 @@ export interface BenchOptions {
   fsyncs: FsyncPolicy[];
   /** GC mitigation the Go and Java servers run (their --mitigation; docs/mitigation.md). */
   mitigation: Mitigation;
-  /** Start each search from the rate that decided the previous memory size of the same system,
+  /** Start each search from the rate that decided the same setting's previous repetition, else the
+   * previous memory size of the same system,
    * workload, vCPUs, mode and repetition (bisect.ts, hint_ops_per_s); --cold-search turns it off. */
   warm_start: boolean;
 }
@@ -400,7 +401,7 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
     o.hosts
       ? '  cold searches: the hosts path bisects every setting\'s whole bracket (no warm start there)'
       : o.warm_start
-      ? '  warm-started: each search probes the previous memory size\'s answer (same system, workload, vCPUs, mode, repetition) right after the top, then its neighbour one tolerance away (--cold-search: off)'
+      ? '  warm-started: each search first probes the answer of the same setting\'s previous repetition, else of the previous memory size (same system, workload, vCPUs, mode, repetition), then its neighbour one tolerance away; the top and the minimum only when the bracket must widen to them (--cold-search: off)'
       : '  cold searches (--cold-search): every setting bisects its whole bracket',
     ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
     o.hosts

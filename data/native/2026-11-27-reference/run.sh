@@ -2,7 +2,8 @@
 # Issue 16: the reference run resumed (2026-11-26-reference finished 3 of 174 settings, all at
 # workload A). Same method and preset — scaled, 100,000 records, 5 s + 15 s probes, ≤ 7 probes,
 # tolerance 10 %, 3 repetitions, SLO p99 ≤ 50 ms, cpu.shares 262144 — with the searches
-# warm-started from the previous memory size's answer (bench/src/bisect.ts, hint_ops_per_s).
+# warm-started (bench/src/bisect.ts, warm-start.ts: since hosts9 from the same setting's previous
+# repetition, else the previous memory size; the hint probed first).
 # Workload B first: none of it ran before. results.json is rewritten after every setting, so a run
 # stopped early keeps what finished.
 cd "$(dirname "$0")/../../.."

@@ -16,6 +16,13 @@ describe('npm run fidelity -- --native: the card and the rows', () => {
     expect(() => parseNativeInput('x/results.json:cpp,etcd')).toThrow(/"etcd" is not an engine/);
   });
 
+  it('takes a group after "@", with or without an engine list, and refuses an odd one', () => {
+    expect(parseNativeInput('data/native/x/results.json@quiet')).toEqual({ path: 'data/native/x/results.json', engines: null, group: 'quiet' });
+    expect(parseNativeInput('data/native/x/results.json:cpp,rust@load-56')).toEqual({ path: 'data/native/x/results.json', engines: ['cpp', 'rust'], group: 'load-56' });
+    expect(() => parseNativeInput('x/results.json@a b')).toThrow(/a group is letters/);
+    expect(() => parseNativeInput('x/results.json:cpp,etcd@quiet')).toThrow(/"etcd" is not an engine/);
+  });
+
   it('stops on an unknown option or an empty list before anything runs', () => {
     expect(() => checkNativeArgs(['--native', 'a.json', '--card', 'machine', 'lab', '--out-md', 'x.md'])).not.toThrow();
     expect(() => checkNativeArgs(['--native', 'a.json', '--cards', 'machine'])).toThrow(/unknown option "--cards"/);

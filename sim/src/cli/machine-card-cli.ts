@@ -16,7 +16,7 @@ import { leaderUtilization } from '../search/slo.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 
-const USAGE = `usage: machine-card --measured MEASURED.json [--measured-high MEASURED-AT-A-HIGHER-RATE.json [--measured-top MEASURED-NEARER-THE-CLOSED-LOOP.json]] --loopback LOOPBACK.json --footprint RESULTS.json… [--card IN] [--version 0.2.0-machine.YYYYMMDD] [--out OUT]`;
+const USAGE = `usage: machine-card --measured MEASURED.json [--measured-high MEASURED-AT-A-HIGHER-RATE.json [--measured-top MEASURED-NEARER-THE-CLOSED-LOOP.json]] --loopback LOOPBACK.json --footprint RESULTS.json… [--open-loop-batched ENGINES "EVIDENCE"] [--card IN] [--version 0.2.0-machine.YYYYMMDD] [--out OUT]`;
 
 function values(argv: string[], name: string): string[] {
   const i = argv.indexOf(name);
@@ -91,6 +91,11 @@ async function main(argv: string[]): Promise<void> {
   if (topPath && !highPath) throw new Error(`--measured-top needs --measured-high (the closed loop's marginal cost is taken between the two highest rates)\n${USAGE}`);
   const measured_top = topPath ? (readJson(topPath, 'measured card') as ModelCard) : undefined;
   const loopback = readJson(loopbackPath, 'loopback card') as ModelCard;
+  // what native probes showed about where the open loop's SLO answer lies (the card's note keeps it)
+  const batched = values(argv, '--open-loop-batched');
+  if (argv.includes('--open-loop-batched') && (batched.length !== 2 || !batched[1]!.trim())) throw new Error(`--open-loop-batched needs the engines (cpp,go,rust) and the evidence, in words with its command\n${USAGE}`);
+  const batchedEngines = batched.length ? batched[0]!.split(',') : [];
+  for (const e of batchedEngines) if (!(ENGINE_NAMES as readonly string[]).includes(e)) throw new Error(`--open-loop-batched: "${e}" is not an engine (${ENGINE_NAMES.join(', ')})`);
   const date = /(\d{8})$/.exec(measured.version)?.[1] ?? new Date().toISOString().slice(0, 10).replace(/-/g, '');
   const version = one(argv, '--version', false) ?? `0.2.0-machine.${date}`;
   if (!/^\d+\.\d+\.\d+-machine\.\d{8}$/.test(version)) throw new Error(`--version ${version}: a machine card's version is like 0.2.0-machine.20261127`);
@@ -102,7 +107,7 @@ async function main(argv: string[]): Promise<void> {
     for (const w of WORKLOAD_KEYS) sim[e][w] = simulatedLeaderUsPerOp(paper, e, w);
   }
   const machine = /, (\d+-core [^).;]+)/.exec(measured.description ?? '')?.[1] ?? 'this machine';
-  const card = validateCard(deriveMachineCard({ paper, measured, ...(measured_high ? { measured_high } : {}), ...(measured_top ? { measured_top } : {}), loopback, simulated_leader_us_per_op: sim, simulated_point: SIMULATED_POINT, footprint: footprints(fpFiles), layout: HARNESS_DEFAULT_LAYOUT, version, machine }));
+  const card = validateCard(deriveMachineCard({ paper, measured, ...(measured_high ? { measured_high } : {}), ...(measured_top ? { measured_top } : {}), ...(batched.length ? { open_loop_batched: { engines: batchedEngines as EngineName[], evidence: batched[1]! } } : {}), loopback, simulated_leader_us_per_op: sim, simulated_point: SIMULATED_POINT, footprint: footprints(fpFiles), layout: HARNESS_DEFAULT_LAYOUT, version, machine }));
   card.description += ` Command: npm --workspace @replicant/sim run machine-card -- ${argv.join(' ')}`;
   writeFileSync(out, JSON.stringify(card, null, 2) + '\n');
   // The check: the derived card, simulated at the calibration's point, against the measurement.

@@ -42,6 +42,13 @@ export class Prng {
 
   /** Next 32 random bits as an unsigned integer. */
   nextU32(): number {
+    return this.nextBits(0);
+  }
+
+  /** The next output's top 32 − `drop` bits (0 ≤ drop ≤ 31). With drop ≥ 2 the answer fits
+   * V8's small integers, so a call that is not inlined returns it without a heap number (an
+   * unsigned 32-bit word above 2^30 is boxed: a fast run draws 24 per operation). */
+  private nextBits(drop: number): number {
     const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9);
     const t = this.b << 9;
     this.c ^= this.a;
@@ -50,13 +57,13 @@ export class Prng {
     this.a ^= this.d;
     this.c ^= t;
     this.d = rotl(this.d, 11);
-    return result >>> 0;
+    return result >>> drop;
   }
 
   /** Uniform double in [0, 1) with 53 random bits. */
   nextDouble(): number {
-    const hi = this.nextU32() >>> 5; // 27 bits
-    const lo = this.nextU32() >>> 6; // 26 bits
+    const hi = this.nextBits(5); // 27 bits
+    const lo = this.nextBits(6); // 26 bits
     return (hi * 67108864 + lo) / 9007199254740992;
   }
 

@@ -28,6 +28,18 @@ describe('native settings for the simulator', () => {
     expect(skipped.map((k) => k.why)).toEqual([expect.stringMatching(/durability log/), expect.stringMatching(/four Replicant engines/)]);
   });
 
+  it('never merges the same setting across groups: a quiet run stays beside a loaded one', () => {
+    const { settings } = nativeSettings([
+      { source: 'loaded.json', group: 'loaded', rows: rows('cpp-a-1gib-8vcpu', 'C++', 'durability none', 6.8, 9.4) },
+      { source: 'quiet.json', group: 'quiet', rows: rows('cpp-a-1gib-8vcpu', 'C++', 'durability none', 16.6, 16.6) },
+    ]);
+    expect(settings.map((s) => [s.key, s.group, s.sources])).toEqual([
+      ['loaded:cpp-a-5000rec-1gib-8vcpu-slo50', 'loaded', ['loaded.json']],
+      ['quiet:cpp-a-5000rec-1gib-8vcpu-slo50', 'quiet', ['quiet.json']],
+    ]);
+    expect(settings.map((s) => nativeFigure(s, 'max_throughput_slo')?.median)).toEqual([6.8, 16.6]);
+  });
+
   it('asks the simulator for the same engine, workload, records, memory, vCPUs and SLO; saturation closed-loop', () => {
     const { settings } = nativeSettings([{ source: 'x', rows: rows('cpp-a-1gib-8vcpu', 'C++', 'durability none', 2.7, 7.5) }]);
     const search = nativeSearchSpec(settings[0]!);

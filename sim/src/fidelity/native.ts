@@ -3,7 +3,7 @@
 // settings, builds the simulator's specs for the same knobs, and compares. No files, no clock.
 import { engineOfLanguage } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard, RunResult, RunSpec, SloSearchSpec } from '../api.ts';
-import { closedLoopCard, isMachineCard, machineVcpus, type LoadRegime } from '../models/machine-card.ts';
+import { closedLoopCard, isMachineCard, machineVcpus, pricedRegime, type LoadRegime } from '../models/machine-card.ts';
 import { PAPER_METHOD, baseRunSpec, type MeasurementKnobs } from '../run/measurement.ts';
 
 /** A row of a native results file (data/schema/results.schema.json), the fields used here. */
@@ -26,6 +26,9 @@ export interface NativeRow {
 /** What identifies a native setting the simulator can be asked about. */
 export interface NativeSetting {
   key: string;
+  /** The group its results files were given (`FILE@group`): settings of different groups — a
+   * quiet run beside loaded ones — are never merged, and each group is scored on its own. */
+  group?: string;
   engine: EngineName;
   workload: 'A' | 'B';
   records: number;
@@ -85,7 +88,7 @@ function settingIdOf(row: NativeRow): string {
  * machine's disk), no GC mitigation, workload A or B. The same setting in several files (a run
  * split into one file per repetition) becomes one setting with every file's value.
  */
-export function nativeSettings(files: { source: string; rows: NativeRow[] }[]): { settings: NativeSetting[]; skipped: Skipped[] } {
+export function nativeSettings(files: { source: string; rows: NativeRow[]; group?: string }[]): { settings: NativeSetting[]; skipped: Skipped[] } {
   const byKey = new Map<string, NativeSetting>();
   const skipped: Skipped[] = [];
   const seenSkip = new Set<string>();
@@ -119,10 +122,10 @@ export function nativeSettings(files: { source: string; rows: NativeRow[] }[]): 
       const memory = r.memory_data_ratio !== null && r.memory_data_ratio !== undefined ? { ratio: r.memory_data_ratio } : r.memory_gib ? { gib: r.memory_gib } : null;
       if (!memory || !r.vcpus) { skip(f.source, sid, 'no memory or vCPUs'); continue; }
       const memKey = 'ratio' in memory ? `r${memory.ratio}` : `${memory.gib}gib`;
-      const key = `${engine}-${workload.toLowerCase()}-${records}rec-${memKey}-${r.vcpus}vcpu-slo${slo}`;
+      const key = `${f.group ? `${f.group}:` : ''}${engine}-${workload.toLowerCase()}-${records}rec-${memKey}-${r.vcpus}vcpu-slo${slo}`;
       let s = byKey.get(key);
       if (!s) {
-        s = { key, engine, workload, records, memory, vcpus: r.vcpus, slo_ms: slo, sources: [], metrics: new Map(), statuses: [] };
+        s = { key, ...(f.group ? { group: f.group } : {}), engine, workload, records, memory, vcpus: r.vcpus, slo_ms: slo, sources: [], metrics: new Map(), statuses: [] };
         byKey.set(key, s);
       }
       if (!s.sources.includes(f.source)) s.sources.push(f.source);
@@ -192,7 +195,8 @@ export function nativeKnobs(s: NativeSetting, card?: ModelCard, regime: LoadRegi
  * measured for that run as the process's memory besides its data. A closed loop (the saturation
  * probe) keeps the servers' queues full: it runs on the card's batched CPU costs and core share
  * (closedLoopCard); the SLO search's open-loop probes on the unbatched ones. */
-export function machineKnobs(s: NativeSetting, card: ModelCard, regime: LoadRegime = 'open'): MeasurementKnobs {
+export function machineKnobs(s: NativeSetting, card: ModelCard, loop: LoadRegime = 'open'): MeasurementKnobs {
+  const regime = pricedRegime(card, s.engine, loop);
   let model_card = regime === 'closed' ? closedLoopCard(card, s.engine, s.workload) : card;
   if (s.footprint_mib !== undefined && s.engine !== 'java') {
     const key = `memory.${s.engine}.non_heap_bytes`;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from './card.ts';
-import { closedLoopCard, closedLoopPoint, cpuPerOp, cpuScale, deriveMachineCard, measuredRate, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, type MachineCardInputs } from './machine-card.ts';
+import { closedLoopCard, closedLoopPoint, cpuPerOp, cpuScale, deriveMachineCard, measuredRate, HARNESS_DEFAULT_LAYOUT, isMachineCard, leaderCoreShare, machineVcpus, MachineCardError, pricedRegime, type MachineCardInputs } from './machine-card.ts';
+import { machineKnobs, nativeSettings } from '../fidelity/native.ts';
 
 const m = (value: number, unit = 'us', note = 'test') => ({ value, unit, source: 'measured' as const, note });
 function measured(scale = 1, rate = 1000): ModelCard {
@@ -162,6 +163,29 @@ describe("this machine's model card", () => {
     // a third calibration without the second, or fixed CPU that fills the cores, is refused by name
     expect(() => closedLoopPoint({ measured: measured(), measured_top: measured(0.3, 12000) }, 'cpp', 'b', 1)).toThrow(/needs the second one/);
     expect(() => closedLoopPoint(three, 'cpp', 'b', 0.2)).toThrow(/leaves nothing of 0.2 cores/);
+  });
+
+  it('prices the open loop of the engines the probes showed batched at the closed loop\'s costs and share, the others at the whole cost', () => {
+    const three = { measured: measured(), measured_high: measured(0.6, 4000), measured_top: measured(0.3, 12000) };
+    const plain = validateCard(deriveMachineCard(inputs(three)));
+    const batched = validateCard(deriveMachineCard(inputs({ ...three, open_loop_batched: { engines: ['cpp', 'go'], evidence: 'probe figures, with their command' }, version: '0.5.0-machine.20261128' })));
+    expect(batched.parameters['machine.cpp.open_loop_batched']).toMatchObject({ value: 1, note: expect.stringContaining('probe figures, with their command') });
+    expect(batched.parameters['machine.java.open_loop_batched']).toBeUndefined();
+    expect(batched.description).toMatch(/open-loop loads of cpp, go, pay/);
+    expect([pricedRegime(batched, 'cpp', 'open'), pricedRegime(batched, 'java', 'open'), pricedRegime(plain, 'cpp', 'open'), pricedRegime(batched, 'java', 'closed')]).toEqual(['closed', 'open', 'open', 'closed']);
+    // a native setting's open-loop search then runs on the closed loop's card and vCPUs
+    const note = '100000 records; 428 MiB/node (= ratio x data + 29 MiB measured fixed footprint)';
+    const row = (lang: string, metric: string, value: number) => ({ id: `${lang}-a-r8-8vcpu-${metric.replace(/_/g, '-')}`, language: lang, workload: 'A', memory_gib: null, memory_data_ratio: 8, vcpus: 8, metric, value, note });
+    const setting = (lang: string) => nativeSettings([{ source: 'x', rows: [row(lang, 'slo_p99_latency', 50), row(lang, 'max_throughput_slo', 16.6)] }]).settings[0]!;
+    const cpp = setting('C++');
+    expect(machineKnobs(cpp, batched, 'open').vcpus).toBe(machineKnobs(cpp, batched, 'closed').vcpus);
+    expect(machineKnobs(cpp, batched, 'open').model_card!.parameters['cpu.cpp.in_us']).toEqual(machineKnobs(cpp, batched, 'closed').model_card!.parameters['cpu.cpp.in_us']);
+    expect(machineKnobs(cpp, plain, 'open').model_card!.parameters['cpu.cpp.in_us']!.value).toBe(plain.parameters['cpu.cpp.in_us']!.value);
+    const java = setting('Java');
+    expect(machineKnobs(java, batched, 'open').vcpus).toBe(machineKnobs(java, plain, 'open').vcpus);
+    expect(machineKnobs(java, batched, 'open').vcpus).not.toBe(machineKnobs(java, batched, 'closed').vcpus);
+    // without the closed loop's calibrations there is no batched cost to pay
+    expect(() => deriveMachineCard(inputs({ open_loop_batched: { engines: ['cpp'], evidence: 'x' } }))).toThrow(/needs the closed loop's calibrations/);
   });
 
   it('says which measurement is missing', () => {

@@ -51,6 +51,12 @@ export interface MachineCardInputs {
    * closed loop then pays the marginal cost between the two higher rates, and its leader share
    * leaves room for every node's fixed CPU per second (closedLoopPoint). */
   measured_top?: ModelCard;
+  /** Where the open loop's SLO answer lies on this machine, when native probes have said so:
+   * 'batched' when the answer lies where the nodes' core is full and the leader pays its batched
+   * cost there (the evidence, for the note), so an open-loop search pays the closed loop's costs
+   * and core share (machine.<engine>.open_loop_batched), for the engines the probes showed it for.
+   * Without it, the lowest rate's whole cost. */
+  open_loop_batched?: { engines: EngineName[]; evidence: string };
   loopback: ModelCard;
   /** Leader CPU µs per operation the paper card's simulator spends at the calibration's point,
    * per engine and workload, for the card being scaled (the first entry is the paper card's). */
@@ -246,13 +252,21 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
     }
   }
 
+  if (x.open_loop_batched) {
+    if (!x.measured_top) throw new MachineCardError('an open loop that pays the batched cost needs the closed loop\'s calibrations (--measured-high and --measured-top)');
+    for (const e of x.open_loop_batched.engines) {
+      set(`machine.${e}.open_loop_batched`, 1, 'boolean', 'derived', `An open-loop load (the SLO search) of the ${e} servers pays the closed loop's batched CPU costs (machine.${e}.closed_loop_cpu_factor.<workload>) and leader core share (machine.${e}.closed_loop_leader_core_share.<workload>), not the lowest calibration rate's whole cost: ${x.open_loop_batched.evidence}`);
+    }
+  }
   set('machine.node_cores', x.layout.node_cores, 'cores', 'derived', `Cores of the cpuset the three nodes share (${x.layout.source}).`);
   set('machine.loadgen_cores', x.layout.loadgen_cores, 'cores', 'derived', `Cores of YCSB's own cpuset (${x.layout.source}). The simulator's clients cost no CPU; YCSB's 64 threads on their own core are taken not to limit the nodes.`);
   set('machine.cores_per_vcpu', x.layout.cores_per_vcpu, 'cores', 'derived', `A paper vCPU is this many cores of a node's CFS quota (${x.layout.source}); the quota caps a node's share of the shared cores.`);
 
   const replaced = 'network (loopback), per-event CPU (scaled to the measured CPU per operation: the whole cost with queues empty for open-loop loads, the batched marginal cost for closed loops), thread hand-off (0: TCP servers), fixed footprints (measured), and the nodes\' share of the shared cores (machine.*)';
   card.version = x.version;
-  const closedHow = x.measured_top
+  const closedHow = x.open_loop_batched
+    ? ` Closed-loop loads, and open-loop loads of ${x.open_loop_batched.engines.join(', ')}, pay the marginal cost between the two highest calibration rates (what each further, batched operation adds near the rates a closed loop runs at), per workload: machine.<engine>.closed_loop_cpu_factor.<workload> times the lowest rate\'s whole cost, and the leader gets the share of the cores its operations have once every node\'s fixed CPU per second is paid (machine.<engine>.closed_loop_leader_core_share.*): those open loops too, because on a quiet machine their SLO answer lies where the nodes\' core is full (machine.<engine>.open_loop_batched); other engines\' open-loop loads pay the lowest rate\'s whole CPU per operation.`
+    : x.measured_top
     ? ' An open-loop load pays the lowest rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two highest calibration rates (what each further, batched operation adds near the rates a closed loop runs at), per workload: machine.<engine>.closed_loop_cpu_factor.<workload> times the open-loop cost, and its leader gets the share of the cores its operations have once every node\'s fixed CPU per second is paid (machine.<engine>.closed_loop_leader_core_share.*).'
     : x.measured_high ? ' An open-loop load pays the lower rate\'s whole CPU per operation (queues empty: no batching until the core is full); a closed loop pays the marginal cost between the two calibration rates (what each further, batched operation adds), machine.<engine>.closed_loop_cpu_factor times the open-loop cost.' : '';
   card.description = `Replicant Lab simulator model card for this machine (${x.machine}), derived by npm --workspace @replicant/sim run machine-card from card ${x.paper.version}, ${from} and ${lbFrom}.${closedHow} Replaced by what was measured here: ${replaced}. Taken from card ${x.paper.version} unchanged, as runtime properties or layouts of the same programs: the GC models' constants (go.*, g1.*), allocation per operation (itself measured on these engines, ${x.paper.version}'s source), bytes per record and per log instance, client retry and timeout, the storage model. Nothing is fitted to a native benchmark result. Card ${x.paper.version}'s description follows. ${x.paper.description}`;
@@ -289,6 +303,13 @@ export function closedLoopCard(card: ModelCard, e: EngineName, workload?: 'A' | 
     parameters[key] = { ...p, value: round3(Number(p.value) * factor), note: `${p.note} Closed loop: x ${factor} (${factorKey}).` };
   }
   return { ...card, parameters };
+}
+
+/** The regime whose costs a load pays with this card: an open loop pays the batched (closed-loop)
+ * costs when the card says its SLO answers lie where the core is full (machine.<e>.open_loop_batched,
+ * 0.5.0 on). */
+export function pricedRegime(card: ModelCard, e: EngineName, regime: LoadRegime): LoadRegime {
+  return regime === 'open' && card.parameters[`machine.${e}.open_loop_batched`]?.value === 1 ? 'closed' : regime;
 }
 
 /** Whether a card describes this machine (has the machine.* parameters). */

@@ -65,7 +65,7 @@ export class DurableHost implements Host {
     if (newest <= this.doneUpTo) return out; // nothing outstanding: nothing waits
     const result: NodeOutput[] = [];
     for (const o of out) {
-      if (o.kind === 'send' || o.kind === 'reply') this.held.push({ id: newest, o });
+      if (o.kind === 'send' || o.kind === 'reply') this.held.push({ id: newest, o: { ...o } }); // the inner host reuses its records
       else result.push(o);
     }
     if (id) result.push({ kind: 'persist', persist_id: id, bytes });
@@ -102,7 +102,8 @@ export class DurableHost implements Host {
     return result;
   }
 
-  private wait(id: number, o: NodeOutput): void {
+  private wait(id: number, held: NodeOutput): void {
+    const o = { ...held }; // the inner host reuses its records
     const list = this.waiting.get(id);
     if (list) list.push(o);
     else this.waiting.set(id, [o]);

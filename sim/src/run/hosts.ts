@@ -36,7 +36,12 @@ export type NodeOutput =
   /** GC mitigation (exact mode): the core lets the runtime collect now */
   | { kind: 'collect' };
 
+type SendOutput = Extract<NodeOutput, { kind: 'send' }>;
+type ReplyOutput = Extract<NodeOutput, { kind: 'reply' }>;
+
 export interface Host {
+  /** The step's effects. The array and its records may be the host's own, reused by its next
+   * step: read them before stepping the same host again, and copy a record to keep it. */
   step(ev: NodeEvent): NodeOutput[];
   destroy(): void;
 }
@@ -355,7 +360,14 @@ export class FastHost implements Host {
   private requestOf = new Float64Array(256);
   /** 1 read, 2 update; 0 no client waiting */
   private opOf = new Uint8Array(256);
-  private out: NodeOutput[] = [];
+  private readonly out: NodeOutput[] = [];
+  /** The output records of accept requests and replies, reused step after step (the first
+   * `sendsUsed` / `repliesUsed` are this step's): an operation's two proposals and its reply
+   * allocate nothing. Whoever keeps one past the step copies it (run/durable-host.ts). */
+  private readonly sends: SendOutput[] = [];
+  private sendsUsed = 0;
+  private readonly replies: ReplyOutput[] = [];
+  private repliesUsed = 0;
   private readonly majority: number;
   /** A successor's replay (takeOver): the next index to send and the end of the range. */
   private replaySent = 0;
@@ -435,8 +447,12 @@ export class FastHost implements Host {
 
   step(ev: NodeEvent): NodeOutput[] {
     const s = this.sizes;
-    const out: NodeOutput[] = [];
-    this.out = out;
+    // The host's one output array, emptied by pop (which keeps its storage; `length = 0` would
+    // drop it and the next push allocate anew): two steps an operation allocate no array.
+    const out = this.out;
+    while (out.length > 0) out.pop();
+    this.sendsUsed = 0;
+    this.repliesUsed = 0;
     switch (ev.kind) {
       case 'start':
         if (this.leader) out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
@@ -478,7 +494,7 @@ export class FastHost implements Host {
         this.votes[slot] = 1;
         const size = ev.op === 'read' ? s.read.accept_request : s.update.accept_request;
         const payload: FastMsg = { index, op: ev.op };
-        for (let p = 0; p < this.n; p++) if (p !== this.id) out.push({ kind: 'send', to: p, type: 'accept_request', payload, bytes: size, update: ev.op === 'update' });
+        for (let p = 0; p < this.n; p++) if (p !== this.id) this.pushSend(p, 'accept_request', payload, size, ev.op === 'update');
         if (this.majority === 1) this.commit(index);
         return out;
       }
@@ -619,7 +635,7 @@ export class FastHost implements Host {
   /** Re-proposes the next replay entry (sized as an update: the replayed command is not known here). */
   private sendReplay(): void {
     const payload: FastMsg = { index: this.replaySent++, op: 'update' };
-    for (let p = 0; p < this.n; p++) if (p !== this.id) this.out.push({ kind: 'send', to: p, type: 'accept_request', payload, bytes: this.sizes.update.accept_request, update: true });
+    for (let p = 0; p < this.n; p++) if (p !== this.id) this.pushSend(p, 'accept_request', payload, this.sizes.update.accept_request, true);
   }
 
   /** Marks the instance committed and replies, in log order, for every instance now executable. */
@@ -635,9 +651,41 @@ export class FastHost implements Host {
       const op = this.opOf[slot]!;
       if (op !== 0) {
         this.opOf[slot] = 0;
-        this.out.push({ kind: 'reply', client_id: this.clientOf[slot]!, request_id: this.requestOf[slot]!, result: 'ok', bytes: op === 1 ? this.sizes.read.reply_line : this.sizes.update.reply_line });
+        this.pushReply(this.clientOf[slot]!, this.requestOf[slot]!, op === 1 ? this.sizes.read.reply_line : this.sizes.update.reply_line);
       }
     }
+  }
+
+  /** An accept request to `to` in this step's output, in a reused record. */
+  private pushSend(to: number, type: string, payload: FastMsg, bytes: number, update: boolean): void {
+    let o = this.sends[this.sendsUsed];
+    if (o === undefined) {
+      o = { kind: 'send', to, type, payload, bytes, update };
+      this.sends.push(o);
+    } else {
+      o.to = to;
+      o.type = type;
+      o.payload = payload;
+      o.bytes = bytes;
+      o.update = update;
+    }
+    this.sendsUsed++;
+    this.out.push(o);
+  }
+
+  /** A command's `ok` reply in this step's output, in a reused record. */
+  private pushReply(client_id: number, request_id: number, bytes: number): void {
+    let o = this.replies[this.repliesUsed];
+    if (o === undefined) {
+      o = { kind: 'reply', client_id, request_id, result: 'ok', bytes };
+      this.replies.push(o);
+    } else {
+      o.client_id = client_id;
+      o.request_id = request_id;
+      o.bytes = bytes;
+    }
+    this.repliesUsed++;
+    this.out.push(o);
   }
 
   /** Doubles the ring, keeping the instances in flight at their new slots. */

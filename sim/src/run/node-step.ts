@@ -170,12 +170,17 @@ function placeStep(n: SimNode, now_us: number, pre: number, post: number, serial
   // back, so the wait is not on the core); the serialized part waits for the mutex; the
   // effects leave when both the work and the serialized section are done, and not before a
   // goroutine parked on Go's assist queue is woken (it holds neither a core nor the mutex).
-  const core = n.pool.run(now_us, pre + c.step_us + serialWrite + post);
-  const ser = n.pool.serial(core.start_us + pre, c.step_us + serialWrite);
-  timing.ser_start_us = ser.start_us;
-  timing.ser_end_us = ser.end_us;
-  timing.send_at_us = Math.max(core.end_us, ser.end_us + post, n.runtime.assistParkedUntil_us?.() ?? 0);
-  n.heapSamples[Math.floor(ser.start_us / bucket_us)] = n.runtime.heapBytes();
+  const pool = n.pool;
+  const placed = pool.placed;
+  pool.place(now_us, pre + c.step_us + serialWrite + post);
+  const coreEnd_us = placed[1]!;
+  pool.placeSerial(placed[0]! + pre, c.step_us + serialWrite);
+  const serStart_us = placed[0]!;
+  const serEnd_us = placed[1]!;
+  timing.ser_start_us = serStart_us;
+  timing.ser_end_us = serEnd_us;
+  timing.send_at_us = Math.max(coreEnd_us, serEnd_us + post, n.runtime.assistParkedUntil_us?.() ?? 0);
+  n.heapSamples[Math.floor(serStart_us / bucket_us)] = n.runtime.heapBytes();
 }
 
 /** The operation this event brings into the node's log, if any: a client command the node

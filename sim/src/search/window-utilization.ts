@@ -40,15 +40,21 @@ function bucketAt(values: number[], x: number): number | undefined {
   return a === undefined || b === undefined ? undefined : a * (1 - f) + b * f;
 }
 
-/** The node's cycles as [start, end) (s): the run's, then after its last one those its period
- * puts before `end_s` (a cycle the sample cut short is not among the run's events — a cycle is
- * recorded as it ends — so it is one of these). */
-function cyclesThrough(n: NodeTimelines, period_s: number, end_s: number): [number, number][] {
-  const run: [number, number][] = n.gc_events.filter((g) => g.kind === 'go_cycle').map((g) => [g.t_s, g.t_s + (g.duration_ms ?? 0) / 1000]);
+/** A Go cycle of a node's: when it began, how long it ran, the collector's CPU in it. */
+export interface GoCycle {
+  t_s: number;
+  duration_ms: number;
+  cpu_ms: number;
+}
+
+/** The node's cycles: the run's, then after its last one those its period puts before `end_s`,
+ * each as long and as costly as that last one (a cycle the sample cut short is not among the run's
+ * events — a cycle is recorded as it ends — so it is one of these). */
+export function goCyclesThrough(events: NodeTimelines['gc_events'], period_s: number, end_s: number): GoCycle[] {
+  const run: GoCycle[] = events.filter((g) => g.kind === 'go_cycle').map((g) => ({ t_s: g.t_s, duration_ms: g.duration_ms ?? 0, cpu_ms: g.cpu_ms }));
   const last = run.at(-1);
   if (!last || !(period_s > 0) || !Number.isFinite(period_s)) return run;
-  const d = last[1] - last[0];
-  for (let t = last[0] + period_s; t < end_s; t += period_s) run.push([t, t + d]);
+  for (let t = last.t_s + period_s; t < end_s; t += period_s) run.push({ t_s: t, duration_ms: last.duration_ms, cpu_ms: last.cpu_ms });
   return run;
 }
 
@@ -73,7 +79,7 @@ export function wholeWindowUtilization(run: RunResult, w: SampledWindow, periods
   const out = run.nodes.map((n, node) => {
     const values = byBucket(n, bs);
     const period = periods_s[node] ?? Infinity;
-    const cycles = cyclesThrough(n, period, (end + 1) * bs);
+    const cycles = goCyclesThrough(n.gc_events, period, (end + 1) * bs).map((c) => [c.t_s, c.t_s + c.duration_ms / 1000] as const);
     const touches = (i: number, from_s = i * bs) => cycles.some(([a, b]) => a < (i + 1) * bs && b > from_s);
     let quiet: number | null | undefined;
     const quietMean = (): number | null => {
