@@ -4,7 +4,7 @@
 // it never fetches or reads a file. No Node-only imports here: the same adapter runs in
 // browsers and workers.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
-import { BAD_BATCH_FRAMING, readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
+import { BAD_BATCH_FRAMING, readText, writeBytes, writeFrames, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 /** The exports of one instance (see replicant_wasm.cc for the calling convention). */
 interface CppExports {
@@ -68,7 +68,9 @@ export function cppEngine(module: WebAssembly.Module, factory: CppModuleFactory,
       // The binary and batch steps: bytes in, a view of the output buffer back.
       const stepBytes = (input: Uint8Array, call: (handle: number, length: number) => number): Uint8Array => {
         if (!writeBytes(memory, input)) throw new EngineError('cpp', 'out of memory');
-        const length = call(handle, input.length);
+        return output(call(handle, input.length));
+      };
+      const output = (length: number): Uint8Array => {
         if (length < 0) throw new EngineError('cpp', length === BAD_BATCH_FRAMING ? 'step: bad batch framing' : 'step: unknown node');
         const at = api()._rc_output();
         return api().HEAPU8.subarray(at, at + length);
@@ -86,6 +88,11 @@ export function cppEngine(module: WebAssembly.Module, factory: CppModuleFactory,
         },
         stepBinary: (event) => stepBytes(event, api()._rc_step_binary),
         stepBatch: (batch) => stepBytes(batch, api()._rc_step_batch),
+        stepEvents: (events) => {
+          const length = writeFrames(memory, events);
+          if (length < 0) throw new EngineError('cpp', 'out of memory');
+          return output(api()._rc_step_batch(handle, length));
+        },
         inspect: () => read(api()._rc_inspect(handle), 'inspect'),
         stats: () => read(api()._rc_stats(handle), 'stats'),
         destroy: () => {

@@ -45,10 +45,13 @@ export interface SyncNode {
    * in the binary encoding (binary-codec.ts); returns the effects in the binary encoding, a
    * view of the module's memory valid until this node's next call. */
   stepBinary?(event: Uint8Array): Uint8Array;
-  /** Optional (C++ and Rust; docs/protocol.md, "Batch step"): several binary events, each in
+  /** Optional (all four cores; docs/protocol.md, "Batch step"): several binary events, each in
    * a frame (binary-codec.ts's writeBatchFrame), stepped in one call; returns one frame of
    * effects per event, a view valid until this node's next call. Bad framing throws. */
   stepBatch?(batch: Uint8Array): Uint8Array;
+  /** Present with stepBatch: the batch step on these binary events, framed straight into the
+   * module's memory (linear-memory.ts's writeFrames), so a driver assembles no batch itself. */
+  stepEvents?(events: readonly Uint8Array[]): Uint8Array;
   inspect(): string;
   stats(): string;
   destroy(): void;

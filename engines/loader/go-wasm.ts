@@ -4,7 +4,7 @@
 // linear-memory.ts), which skip syscall/js's per-call hand-off to the parked Go program and
 // its string copies; create, inspect and stats through the syscall/js object.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
-import { readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
+import { BAD_BATCH_FRAMING, readText, writeBytes, writeFrames, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 interface GoExports {
   create(configJson: string): { handle?: number; error?: string };
@@ -20,6 +20,7 @@ interface GoByteExports {
   rc_input(length: number): number;
   rc_step(handle: number, length: number): number;
   rc_step_binary(handle: number, length: number): number;
+  rc_step_batch(handle: number, length: number): number;
   rc_output(): number;
 }
 
@@ -72,6 +73,12 @@ export function goEngine(module: WebAssembly.Module, Go: GoConstructor, target: 
         reserve: (length) => bytes.rc_input(length),
       };
       let destroyed = false;
+      // The binary and batch steps' effects: a view of the output buffer.
+      const output = (effects: number): Uint8Array => {
+        if (effects < 0) throw new EngineError('go', effects === BAD_BATCH_FRAMING ? 'step: bad batch framing' : 'step: unknown node');
+        const at = bytes.rc_output();
+        return memory.heap().subarray(at, at + effects);
+      };
       return {
         step: (e) => {
           if (destroyed) throw new EngineError('go', 'step: unknown node');
@@ -84,10 +91,18 @@ export function goEngine(module: WebAssembly.Module, Go: GoConstructor, target: 
         stepBinary: (event) => {
           if (destroyed) throw new EngineError('go', 'step: unknown node');
           if (!writeBytes(memory, event)) throw new EngineError('go', 'step: out of memory');
-          const effects = bytes.rc_step_binary(handle, event.length);
-          if (effects < 0) throw new EngineError('go', 'step: unknown node');
-          const at = bytes.rc_output();
-          return memory.heap().subarray(at, at + effects);
+          return output(bytes.rc_step_binary(handle, event.length));
+        },
+        stepBatch: (batch) => {
+          if (destroyed) throw new EngineError('go', 'step: unknown node');
+          if (!writeBytes(memory, batch)) throw new EngineError('go', 'step: out of memory');
+          return output(bytes.rc_step_batch(handle, batch.length));
+        },
+        stepEvents: (events) => {
+          if (destroyed) throw new EngineError('go', 'step: unknown node');
+          const length = writeFrames(memory, events);
+          if (length < 0) throw new EngineError('go', 'step: out of memory');
+          return output(bytes.rc_step_batch(handle, length));
         },
         inspect: () => check(api.inspect(handle), 'inspect'),
         stats: () => check(api.stats(handle), 'stats'),

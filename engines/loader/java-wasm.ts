@@ -6,10 +6,12 @@
 // - JavaScript (replicant-java.js, CommonJS text): what the `wasm-node` target runs in Node.
 //   There the Java core runs as TeaVM-compiled JavaScript, not as WebAssembly.
 //
-// Either way every node gets its own instance (its own statics and heap objects, like a
-// process; destroy drops the instance), and nodes are created synchronously. This file has no
+// In the JavaScript build the nodes of one engine share one instance of the module (each a
+// handle with its own objects; destroy drops them); in WebAssembly GC every node gets its own
+// instance. Nodes are created synchronously. This file has no
 // Node-only imports: node-loaders.ts reads the files, a browser page fetches them.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
+import { frameHeaderBytes, writeFrameHeader } from './linear-memory.ts';
 
 /** What both builds export (see engines/java-wasm/src/main/java/replicant/wasm/). */
 interface JavaExports {
@@ -26,9 +28,14 @@ interface JavaExports {
    * view of the node's output buffer, rewritten by its next step.
    */
   rc_step_binary(handle: number, event: Int8Array): Int8Array | null;
+  /**
+   * The batch step (docs/protocol.md, "Batch step"), bytes passed as rc_step_binary's: null for
+   * an unknown handle; an empty array for a non-empty input is bad framing (Exports.java).
+   */
+  rc_step_batch(handle: number, batch: Int8Array): Int8Array | null;
 }
 
-const EXPORT_NAMES = ['create', 'lastError', 'step', 'rc_step_binary', 'inspect', 'stats', 'destroy'] as const;
+const EXPORT_NAMES = ['create', 'lastError', 'step', 'rc_step_binary', 'rc_step_batch', 'inspect', 'stats', 'destroy'] as const;
 
 function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
   const handle = api.create(JSON.stringify(config));
@@ -40,8 +47,29 @@ function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
     if (typeof value !== 'string') throw new EngineError('java', `${what}: unknown node`);
     return value;
   };
+  const stepBatch = (batch: Uint8Array): Uint8Array => {
+    const effects = api.rc_step_batch(handle, new Int8Array(batch.buffer, batch.byteOffset, batch.length));
+    if (!effects) throw new EngineError('java', 'step: unknown node');
+    if (effects.length === 0 && batch.length > 0) throw new EngineError('java', 'step: bad batch framing');
+    return new Uint8Array(effects.buffer, effects.byteOffset, effects.length);
+  };
+  // stepEvents' frames, assembled here (the module takes one array)
+  let frames = new Uint8Array(4096);
   return {
     step: (e) => check(api.step(handle, e), 'step'),
+    stepBatch,
+    stepEvents: (events) => {
+      let total = 0;
+      for (const e of events) total += frameHeaderBytes(e.length) + e.length;
+      if (frames.length < total) frames = new Uint8Array(Math.max(total, frames.length * 2));
+      let at = 0;
+      for (const e of events) {
+        at = writeFrameHeader(frames, at, e.length);
+        frames.set(e, at);
+        at += e.length;
+      }
+      return stepBatch(frames.subarray(0, total));
+    },
     stepBinary: (event) => {
       // Java's byte is signed: the module reads the event through an Int8Array view of it
       const effects = api.rc_step_binary(handle, new Int8Array(event.buffer, event.byteOffset, event.length));
@@ -56,22 +84,29 @@ function javaNode(api: JavaExports, config: NodeConfig): SyncNode {
 }
 
 /**
- * The TeaVM JavaScript build. `source` is the text of replicant-java.js (a CommonJS module); it
- * is parsed once and evaluated once per node, so each node has its own copy of the Java statics.
+ * The TeaVM JavaScript build. `source` is the text of replicant-java.js (a CommonJS module). It
+ * is evaluated once, on the first node, and every node of this engine is a handle in that one
+ * instance (Exports.java holds nodes by handle, as the JVM host does): evaluating it per node
+ * cost each node the module's set-up and left V8 to compile the core's hot functions afresh for
+ * every run's nodes (sim/README.md, "Speed": Java's start-up). The core keeps no mutable state
+ * outside its nodes; `stats` counts the instance's live nodes.
  */
 export function javaJsEngine(source: string, target: 'wasm-node' | 'wasm-browser' = 'wasm-node'): SyncEngine {
-  const moduleBody = new Function('exports', 'module', source) as (exports: object, module: object) => void;
+  let api: JavaExports | null = null;
+  const instance = (): JavaExports => {
+    if (api) return api;
+    const exports: Partial<JavaExports> = {};
+    (new Function('exports', 'module', source) as (exports: object, module: object) => void)(exports, { exports });
+    for (const name of EXPORT_NAMES) {
+      if (typeof exports[name] !== 'function') throw new EngineError('java', `replicant-java.js lacks ${name}`);
+    }
+    api = exports as JavaExports;
+    return api;
+  };
   return {
     name: 'java',
     target,
-    createNode(config: NodeConfig): SyncNode {
-      const exports: Partial<JavaExports> = {};
-      moduleBody(exports, { exports });
-      for (const name of EXPORT_NAMES) {
-        if (typeof exports[name] !== 'function') throw new EngineError('java', `replicant-java.js lacks ${name}`);
-      }
-      return javaNode(exports as JavaExports, config);
-    },
+    createNode: (config: NodeConfig): SyncNode => javaNode(instance(), config),
     close() {},
   };
 }

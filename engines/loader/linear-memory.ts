@@ -47,3 +47,42 @@ export function writeBytes(m: LinearMemoryExports, bytes: Uint8Array): boolean {
   m.heap().set(bytes, ptr);
   return true;
 }
+
+/** The bytes a batch frame's length takes (unsigned LEB128, docs/protocol.md "Binary step"). */
+export function frameHeaderBytes(length: number): number {
+  let n = 1;
+  while (length >= 0x80) {
+    length = Math.floor(length / 0x80);
+    n++;
+  }
+  return n;
+}
+
+/** Writes a batch frame's length at `at` of `bytes`; returns where its body starts. */
+export function writeFrameHeader(bytes: Uint8Array, at: number, length: number): number {
+  while (length >= 0x80) {
+    bytes[at++] = (length % 0x80) | 0x80;
+    length = Math.floor(length / 0x80);
+  }
+  bytes[at++] = length;
+  return at;
+}
+
+/** Writes `events` as one batch (docs/protocol.md, "Batch step": each framed by its length)
+ * straight into the module's input buffer, with no batch assembled outside it; returns the
+ * batch's length, or -1 when the module could not reserve the buffer. */
+export function writeFrames(m: LinearMemoryExports, events: readonly Uint8Array[]): number {
+  let total = 0;
+  for (let i = 0; i < events.length; i++) total += frameHeaderBytes(events[i]!.length) + events[i]!.length;
+  const ptr = m.reserve(total);
+  if (!ptr) return -1;
+  const heap = m.heap();
+  let at = ptr;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    at = writeFrameHeader(heap, at, e.length);
+    heap.set(e, at);
+    at += e.length;
+  }
+  return total;
+}

@@ -6,7 +6,7 @@
 // linear-memory.ts; rc_step_binary for the binary step, rc_step_batch for the batch step); create, inspect and stats through the glue's strings.
 // No Node-only imports here: browsers and Vite use this file too.
 import { EngineError, NodeConfig, SyncEngine, SyncNode } from './engine.ts';
-import { BAD_BATCH_FRAMING, readText, writeBytes, writeText, type LinearMemoryExports } from './linear-memory.ts';
+import { BAD_BATCH_FRAMING, readText, writeBytes, writeFrames, writeText, type LinearMemoryExports } from './linear-memory.ts';
 
 /** What one copy of the wrapped glue offers (engines/rust-wasm/dist/replicant_wasm.d.ts). */
 export interface RustGlue {
@@ -64,7 +64,9 @@ export function rustEngine(
       // The binary and batch steps: bytes in, a view of the output buffer back.
       const stepBytes = (input: Uint8Array, call: (handle: number, length: number) => number): Uint8Array => {
         if (!writeBytes(memory, input)) throw new EngineError('rust', 'step: out of memory');
-        const effects = call(handle, input.length);
+        return output(call(handle, input.length));
+      };
+      const output = (effects: number): Uint8Array => {
         if (effects < 0) throw new EngineError('rust', effects === BAD_BATCH_FRAMING ? 'step: bad batch framing' : 'step: unknown node');
         const at = live().rc_output();
         return memory.heap().subarray(at, at + effects);
@@ -79,6 +81,11 @@ export function rustEngine(
         },
         stepBinary: (event) => stepBytes(event, live().rc_step_binary),
         stepBatch: (batch) => stepBytes(batch, live().rc_step_batch),
+        stepEvents: (events) => {
+          const length = writeFrames(memory, events);
+          if (length < 0) throw new EngineError('rust', 'step: out of memory');
+          return output(live().rc_step_batch(handle, length));
+        },
         inspect: () => wrap('inspect', () => live().inspect(handle)),
         stats: () => wrap('stats', () => live().stats(handle)),
         destroy: () => {

@@ -261,3 +261,33 @@ func AppendBinaryEffects(b []byte, effects []Effect) []byte {
 	}
 	return b
 }
+
+// --- the batch step (docs/protocol.md, "Batch step") ---
+
+// batchFrame reads the frame at *pos: its body, *pos moved past it; false when the frame's
+// length is not a valid integer or runs past the end of the input.
+func batchFrame(in []byte, pos *int) ([]byte, bool) {
+	r := binaryReader{in: in, pos: *pos, ok: true}
+	body := r.bytes()
+	if !r.ok {
+		return nil, false
+	}
+	*pos = r.pos
+	return body, true
+}
+
+// validBatchFraming tells whether the input is a sequence of whole frames (checked before a
+// batch steps anything).
+func validBatchFraming(in []byte) bool {
+	for pos := 0; pos < len(in); {
+		if _, ok := batchFrame(in, &pos); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// appendBatchFrame appends one frame: the body's length, then the body.
+func appendBatchFrame(b, body []byte) []byte {
+	return append(appendUint(b, uint64(len(body))), body...)
+}

@@ -42,6 +42,7 @@ type Node struct {
 
 	effects   []Effect    // the current step's output
 	binaryOut []byte      // the current step's output in the binary encoding (StepBinary)
+	batchOut  []byte      // the current batch's output frames (StepBatch)
 	changes   []LogChange // scratch for log operations
 }
 
@@ -173,6 +174,21 @@ func (n *Node) StepJSON(in []byte) []byte {
 func (n *Node) StepBinary(in []byte) []byte {
 	n.binaryOut = AppendBinaryEffects(n.binaryOut[:0], n.stepDecoded(DecodeBinaryEvent(in)))
 	return n.binaryOut
+}
+
+// StepBatch steps on a batch of binary events (docs/protocol.md, "Batch step"): frames in, one
+// frame of effects per event out, exactly what StepBinary gives for each in turn; false, with
+// nothing stepped, when the framing does not hold. The output is reused by the next batch.
+func (n *Node) StepBatch(in []byte) ([]byte, bool) {
+	if !validBatchFraming(in) {
+		return nil, false
+	}
+	n.batchOut = n.batchOut[:0]
+	for pos := 0; pos < len(in); {
+		event, _ := batchFrame(in, &pos)
+		n.batchOut = appendBatchFrame(n.batchOut, n.StepBinary(event))
+	}
+	return n.batchOut, true
 }
 
 // stepDecoded steps on a decoded event; an event that did not decode is a bad event.

@@ -43,6 +43,11 @@ export interface RunHooks {
    * instead of in their links' FIFO lanes (run/run-queue.ts; the same order, checked byte for
    * byte by run-queue.test.ts); default true. */
   link_lanes?: boolean;
+  /** Exact mode: true steps a node's next events together through the engine's batch step
+   * (run/node-queue.ts) instead of one event a call: the same run, byte for
+   * byte (batch-step.test.ts). Default false: at the bench's rates the per-node view of the
+   * queue costs what the fewer calls save (sim/README.md, "Speed"). */
+  batch_steps?: boolean;
 }
 
 export class CancelledError extends Error {

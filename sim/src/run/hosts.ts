@@ -53,23 +53,71 @@ export interface Host {
 export type BinaryMessage = Uint8Array;
 
 /** Steps an engine; through its binary step when it has one (the per-operation events and
- * effects then never become JSON text), else on canonical JSON. Both give the same outputs. */
+ * effects then never become JSON text), else on canonical JSON. Both give the same outputs.
+ * With the batch step (docs/protocol.md, "Batch step"), the events the run names with
+ * `stepNextTogether` are stepped in the same call as the next one; their effects wait here
+ * until each is stepped in its turn. */
 export class EngineHost implements Host {
   private readonly writer = new ByteWriter();
+  /** a batch's events that are not binary messages already, written one after the other */
+  private readonly batchWriter = new ByteWriter();
+  private readonly batchEvents: Uint8Array[] = [];
+  private readonly batchEnds: number[] = [];
   private readonly reader = new ByteReader();
   private readonly sendReader = new ByteReader();
+  private readonly frameReader = new ByteReader();
   private readonly send: SendFacts = { type: 0, to: 0, jsonLength: 0, put: false };
   private readonly reply: ReplyFacts = { client_id: 0, request_id: 0, result: 0, valueLength: 0, leader: 0, pause_us: 0 };
 
   /** the node's binary step, bound once (null: it steps on JSON) */
   private readonly binaryStep: ((event: Uint8Array) => Uint8Array) | null;
+  /** the node's batch step, bound once (null: one event a call) */
+  private readonly batchStep: ((events: readonly Uint8Array[]) => Uint8Array) | null;
+  /** The events to step with the next one (stepNextTogether), then, once stepped, the ones
+   * whose effects wait in `frameReader`'s frames; `stepped` of them are taken. */
+  private batched: NodeEvent[] = [];
+  private planned = false;
+  private stepped = 0;
+  /** a batch is planned or its effects are waiting (the one test on the ordinary path) */
+  private inBatch = false;
 
   constructor(private readonly node: SyncNode) {
     this.binaryStep = node.stepBinary ? node.stepBinary.bind(node) : null;
+    this.batchStep = this.binaryStep && node.stepEvents ? node.stepEvents.bind(node) : null;
+  }
+
+  /** The engine has the batch step, and no stepped-ahead effects are waiting. */
+  canBatch(): boolean {
+    return this.batchStep !== null && !this.inBatch;
+  }
+
+  /** The node's next `events` (nothing else reaches it before them: run/node-queue.ts) are
+   * stepped in the same call as its next step; each then gets its effects from its own step. */
+  stepNextTogether(events: readonly NodeEvent[]): void {
+    if (!this.canBatch()) throw new Error('batch step: effects of an earlier batch are still waiting');
+    this.batched.length = 0;
+    for (let i = 0; i < events.length; i++) this.batched.push(events[i]!);
+    this.stepped = 0;
+    this.planned = true;
+    this.inBatch = true;
   }
 
   step(ev: NodeEvent): NodeOutput[] {
-    return this.binaryStep ? this.stepBinary(ev, this.binaryStep) : this.stepJson(ev);
+    if (this.inBatch) return this.stepInBatch(ev);
+    return this.binaryStep ? this.decodeEffects(this.binaryStep(this.encodeEvent(ev, this.writer))) : this.stepJson(ev);
+  }
+
+  /** A step while a batch is planned (stepNextTogether) or its effects are waiting. */
+  private stepInBatch(ev: NodeEvent): NodeOutput[] {
+    if (this.planned) return this.stepBatch(ev, this.batchStep!);
+    if (ev !== this.batched[this.stepped]) throw new Error(`batch step: the node's next event is not the one stepped ahead (${ev.kind} instead of ${this.batched[this.stepped]!.kind}): the batch window did not hold`);
+    this.stepped++;
+    const out = this.nextFrame();
+    if (this.stepped === this.batched.length) {
+      this.inBatch = false;
+      if (!this.frameReader.done()) throw new BinaryCodecError('batch step: more effect frames than events');
+    }
+    return out;
   }
 
   private stepJson(ev: NodeEvent): NodeOutput[] {
@@ -78,16 +126,68 @@ export class EngineHost implements Host {
     return out;
   }
 
-  private stepBinary(ev: NodeEvent, stepBinary: (event: Uint8Array) => Uint8Array): NodeOutput[] {
-    let event: Uint8Array;
-    if (ev.kind === 'message' && ev.payload instanceof Uint8Array) event = ev.payload;
-    else {
-      const w = this.writer.clear();
-      if (ev.kind === 'client') writeClientEvent(w, ev.client_id, ev.request_id, ev.line);
-      else writeJsonEvent(w, eventJson(ev));
-      event = w.view();
+  /** `ev` and the planned events, in frames (docs/protocol.md, "Batch step"), in one call;
+   * returns ev's effects. */
+  private stepBatch(ev: NodeEvent, stepEvents: (events: readonly Uint8Array[]) => Uint8Array): NodeOutput[] {
+    this.planned = false;
+    const w = this.batchWriter.clear();
+    const events = this.batchEvents;
+    const ends = this.batchEnds;
+    events.length = 0;
+    ends.length = 0;
+    this.addToBatch(ev, w);
+    for (let i = 0; i < this.batched.length; i++) this.addToBatch(this.batched[i]!, w);
+    // the written events' views, now that the writer has stopped growing
+    let start = 0;
+    for (let i = 0; i < events.length; i++) {
+      const end = ends[i]!;
+      if (end >= 0) {
+        events[i] = w.bytes.subarray(start, end);
+        start = end;
+      }
     }
-    const effects = stepBinary(event);
+    // a view of the module's output buffer: untouched until this node's next call, which
+    // comes after every waiting frame is read
+    this.frameReader.reset(stepEvents(events));
+    const out = this.nextFrame();
+    if (this.batched.length === 0) {
+      this.inBatch = false;
+      if (!this.frameReader.done()) throw new BinaryCodecError('batch step: more effect frames than events');
+    }
+    return out;
+  }
+
+  /** A binary message goes into the batch as it came; anything else is written after the
+   * batch writer's earlier events (its end noted; −1 for a message). */
+  private addToBatch(ev: NodeEvent, w: ByteWriter): void {
+    if (ev.kind === 'message' && ev.payload instanceof Uint8Array) {
+      this.batchEvents.push(ev.payload);
+      this.batchEnds.push(-1);
+      return;
+    }
+    if (ev.kind === 'client') writeClientEvent(w, ev.client_id, ev.request_id, ev.line);
+    else writeJsonEvent(w, eventJson(ev));
+    this.batchEvents.push(EMPTY);
+    this.batchEnds.push(w.length);
+  }
+
+  /** The next frame of the last batch's effects, decoded. */
+  private nextFrame(): NodeOutput[] {
+    const r = this.frameReader;
+    const length = r.stringLength();
+    return this.decodeEffects(r.bytes.subarray(r.stringAt, r.stringAt + length));
+  }
+
+  /** The event in the binary encoding: a binary message as it came, else written into `w`. */
+  private encodeEvent(ev: NodeEvent, w: ByteWriter): Uint8Array {
+    if (ev.kind === 'message' && ev.payload instanceof Uint8Array) return ev.payload;
+    w.clear();
+    if (ev.kind === 'client') writeClientEvent(w, ev.client_id, ev.request_id, ev.line);
+    else writeJsonEvent(w, eventJson(ev));
+    return w.view();
+  }
+
+  private decodeEffects(effects: Uint8Array): NodeOutput[] {
     const out: NodeOutput[] = [];
     const r = this.reader.reset(effects);
     while (!r.done()) {
@@ -123,6 +223,7 @@ export class EngineHost implements Host {
 }
 
 const textDecoder = new TextDecoder();
+const EMPTY = new Uint8Array(0);
 
 /** Bytes for the binary messages in flight, handed out as views of one slab at a time: a
  * fresh ArrayBuffer per send cost more than its copy. A slab is never written again once

@@ -28,6 +28,7 @@ import { round6 } from '../results/timelines.ts';
 import { recordBytes, runResult } from './run-result.ts';
 import { CancelledError, type RunHooks } from './hooks.ts';
 import { RunQueue } from './run-queue.ts';
+import { NodeQueues } from './node-queue.ts';
 
 const MAX_EVENTS = 2_000_000_000;
 type SendPayload = Extract<NodeOutput, { kind: 'send' }>['payload'];
@@ -55,6 +56,10 @@ export class Simulation {
   private readonly fastCluster: FastCluster;
   // Durability (models/storage.ts): null when the spec asks for none (nothing below runs then).
   private readonly store: { ordered: boolean; dev: DeviceModel; costs: StorageCosts } | null;
+  /** Exact mode's batch step: each node's view of the queue (null: no node batches). Not with
+   * the mitigation sandbox or durability, whose events reach a node without crossing the
+   * network (node-queue.ts). */
+  private batches: NodeQueues | null;
 
   constructor(
     private readonly spec: ResolvedSpec,
@@ -175,12 +180,14 @@ export class Simulation {
       this.mit?.stats ?? null,
       hooks.stop_when_over_count_exceeds,
     );
+    this.batches = exact && !durable && this.mit === null && hooks.batch_steps === true ? new NodeQueues(this.nodes.length, Math.min(spec.network.one_way_latency_us, spec.commit_interval_us)) : null;
     if (this.mit?.blade) for (const n of this.nodes) n.runtime.setGate?.((t, pending) => this.mit!.gate(n, t, pending));
     if (m.collector === 'off') for (const n of this.nodes) n.runtime.disableCollector?.();
   }
 
   /** Every event goes into the queue here: it counts the arrivals waiting for each node. */
   private push(t_us: number, ev: Ev): void {
+    if (this.batches) this.batches.add(t_us, ev);
     if (ev.k === EV.arrival && this.ahead.on) {
       const n = this.nodes[ev.node]!;
       if (!n.ahead && n.id !== this.fastCluster.leader) n.queued.push(t_us, ev);
@@ -191,6 +198,8 @@ export class Simulation {
   run(): RunResult {
     const s = this.spec;
     for (const n of this.nodes) this.boot(n);
+    // no engine with the batch step: nothing to keep a view for
+    if (!this.nodes.some((n) => n.host instanceof EngineHost && n.host.canBatch())) this.batches = null;
     if (s.fidelity === 'fast') this.setLeader(0, 0);
     this.clients.begin();
     this.push(this.request_timeout_us / 4, { k: EV.timeout_sweep });
@@ -214,6 +223,7 @@ export class Simulation {
       }
       const item = this.q.pop()!;
       this.now = time_us;
+      if (this.batches) this.batches.take(item);
       this.handle(item);
       if (++events >= nextCheck) {
         // about every 3,300 operations either way (stepping ahead halves the events per operation)
@@ -276,6 +286,7 @@ export class Simulation {
   private crash(n: SimNode): void {
     if (!n.host) return;
     if (this.nodeSet) this.nodeSet.crash(n.id);
+    this.batches?.forget(n.id);
     n.host = null;
     n.inc++;
     n.crashed_at_us = this.now;
@@ -291,6 +302,11 @@ export class Simulation {
     // A node stepped ahead has taken its steps up to steppedTo_us: an event that reaches it
     // through the queue after all (a client that timed out over to it) is taken after them.
     const t_us = Math.max(this.now, n.steppedTo_us);
+    const b = this.batches;
+    if (b && n.host instanceof EngineHost && n.host.canBatch()) {
+      const next = b.followers(n.id, n.inc, this.now);
+      if (next.length > 0) n.host.stepNextTogether(next as readonly NodeEvent[]);
+    }
     this.stepAt(n, ev, t_us, this.timing);
   }
 

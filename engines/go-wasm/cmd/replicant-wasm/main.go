@@ -56,6 +56,26 @@ func rcStepBinary(handle, length int32) int32 {
 	return stepInput(handle, length, (*core.Node).StepBinary)
 }
 
+// Several binary events for one node in one call (docs/protocol.md, "Batch step"); -2: bad
+// framing, nothing stepped.
+//
+//go:wasmexport rc_step_batch
+func rcStepBatch(handle, length int32) int32 {
+	n := nodes[int(handle)]
+	if n == nil || length < 0 || int(length) > len(input) {
+		return -1
+	}
+	out, ok := n.StepBatch(input[:length])
+	if !ok {
+		return badBatchFraming
+	}
+	output = out
+	return int32(len(output))
+}
+
+// What rc_step_batch returns when the frames do not hold (the other cores' value).
+const badBatchFraming = -2
+
 func stepInput(handle, length int32, step func(*core.Node, []byte) []byte) int32 {
 	n := nodes[int(handle)]
 	if n == nil || length < 0 || int(length) > len(input) {

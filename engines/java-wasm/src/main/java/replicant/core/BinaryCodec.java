@@ -32,6 +32,8 @@ public final class BinaryCodec {
     static final int MESSAGE_COMMIT_RESPONSE = 4;
 
     private static final int MAX_UINT_BYTES = 8;
+    /** The longest LEB128 of any unsigned 64-bit value a writer may be handed. */
+    private static final int U64_BYTES = 10;
     private static final int SMALL_UINT_BYTES = 4;
     private static final long UINT_LIMIT = 1L << 53;
 
@@ -109,6 +111,38 @@ public final class BinaryCodec {
     }
 
     /** Reads the first length bytes of in as one event; null when they are not one. */
+    /**
+     * The end of the batch frame (docs/protocol.md, "Batch step") whose length starts at
+     * {@code pos} of the first {@code length} bytes of {@code in}, its body ending there and
+     * starting at {@link #frameBodyStart} of the same position; -1 when the frame's length is
+     * not a valid integer or runs past the end.
+     */
+    public static int batchFrameEnd(byte[] in, int length, int pos) {
+        try {
+            Reader r = new Reader(in, length);
+            r.pos = pos;
+            long n = r.uint();
+            return n > length - r.pos ? -1 : r.pos + (int) n;
+        } catch (BadBytes e) {
+            return -1;
+        }
+    }
+
+    /** Where the body of the frame at {@code pos} starts (its framing checked already). */
+    public static int frameBodyStart(byte[] in, int pos) {
+        while ((in[pos] & 0x80) != 0) pos++;
+        return pos + 1;
+    }
+
+    /** Whether the first {@code length} bytes of {@code in} are whole frames. */
+    public static boolean validBatchFraming(byte[] in, int length) {
+        for (int pos = 0; pos < length; ) {
+            pos = batchFrameEnd(in, length, pos);
+            if (pos < 0) return false;
+        }
+        return true;
+    }
+
     public static Event decodeEvent(byte[] in, int length) {
         try {
             Reader r = new Reader(in, length);
@@ -217,6 +251,19 @@ public final class BinaryCodec {
             return out;
         }
 
+        /** Empties the output (a batch's frames are appended to it). */
+        public void clear() {
+            length = 0;
+        }
+
+        /** Appends one batch frame (docs/protocol.md, "Batch step"): body's length, then body. */
+        public void frame(Output body) {
+            uint(body.length);
+            room(body.length);
+            System.arraycopy(body.bytes, 0, bytes, length, body.length);
+            length += body.length;
+        }
+
         private void room(int n) {
             if (length + n <= bytes.length) return;
             byte[] grown = new byte[Math.max(bytes.length * 2, length + n)];
@@ -234,8 +281,11 @@ public final class BinaryCodec {
                 uint((int) v);
                 return;
             }
-            room(MAX_UINT_BYTES + 1);
-            while (v >= 0x80) {
+            // v is an unsigned 64-bit value: one at 2^63 or above is negative as a long, so
+            // the loop tests for bits above the low seven, not for v >= 0x80 (as Rust's u64 and
+            // Go's uint64 loops do); such a value takes ten bytes.
+            room(U64_BYTES);
+            while ((v & ~0x7fL) != 0) {
                 bytes[length++] = (byte) ((v & 0x7f) | 0x80);
                 v >>>= 7;
             }

@@ -232,6 +232,31 @@ public final class Node {
      * length bytes of in are one event; the same step, the effects written in the binary
      * encoding into an output valid until the next step.
      */
+    private final BinaryCodec.Output batchOut = new BinaryCodec.Output();
+    /** One batch frame's event, copied out of the batch (decodeEvent reads from offset 0). */
+    private byte[] batchEvent = new byte[256];
+
+    /**
+     * The batch step (docs/protocol.md, "Batch step"): the first {@code length} bytes of
+     * {@code in} are frames, each one event in the binary encoding; the output holds one frame
+     * per event, the bytes stepBinary gives for it in turn. Null, with nothing stepped, when
+     * the framing does not hold. The output is reused by the next batch.
+     */
+    public BinaryCodec.Output stepBatch(byte[] in, int length) {
+        if (!BinaryCodec.validBatchFraming(in, length)) return null;
+        batchOut.clear();
+        for (int pos = 0; pos < length; ) {
+            int end = BinaryCodec.batchFrameEnd(in, length, pos);
+            int start = BinaryCodec.frameBodyStart(in, pos);
+            int n = end - start;
+            if (batchEvent.length < n) batchEvent = new byte[Math.max(n, batchEvent.length * 2)];
+            System.arraycopy(in, start, batchEvent, 0, n);
+            batchOut.frame(stepBinary(batchEvent, n));
+            pos = end;
+        }
+        return batchOut;
+    }
+
     public BinaryCodec.Output stepBinary(byte[] in, int length) {
         Event ev = BinaryCodec.decodeEvent(in, length);
         if (ev == null) {

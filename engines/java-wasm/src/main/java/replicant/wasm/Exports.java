@@ -74,9 +74,30 @@ public final class Exports {
         Node n = nodes.get(handle);
         if (n == null) return null;
         byte[] in = event.copyToJavaArray();
-        BinaryCodec.Output out = n.stepBinary(in, in.length);
+        return outputView(n.stepBinary(in, in.length));
+    }
+
+    /** The output's bytes as an Int8Array: in the JavaScript build a view of its buffer. */
+    private static Int8Array outputView(BinaryCodec.Output out) {
         Int8Array whole = Int8Array.copyFromJavaArray(out.buffer());
         return Int8Array.create(whole.getBuffer(), whole.getByteOffset(), out.length());
+    }
+
+    /**
+     * The batch step (docs/protocol.md, "Batch step"), under the other modules' name: frames
+     * of binary events in, one frame of effects per event out, as {@link #stepBinary} passes
+     * bytes; null for an unknown handle. Bad framing steps nothing and returns an empty array
+     * for a non-empty input (a batch that steps anything has at least one frame of output), so
+     * the loader can tell it from an empty batch without a second channel.
+     */
+    @JSExport
+    @JSMethod("rc_step_batch")
+    public static Int8Array stepBatch(int handle, Int8Array batch) {
+        Node n = nodes.get(handle);
+        if (n == null) return null;
+        byte[] in = batch.copyToJavaArray();
+        BinaryCodec.Output out = n.stepBatch(in, in.length);
+        return out == null ? Int8Array.create(0) : outputView(out);
     }
 
     @JSExport

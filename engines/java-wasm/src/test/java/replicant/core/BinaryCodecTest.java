@@ -89,4 +89,39 @@ class BinaryCodecTest {
         assertEquals(json.substring(0, json.length() - 1),
                 new String(bin, at + 6, bin.length - at - 6, StandardCharsets.US_ASCII));
     }
+
+    /** The LEB128 of an unsigned 64-bit value, written from its definition (seven bits a byte,
+     * low bits first) over BigInteger: what binary_codec.rs's push_uint and binary_codec.go's
+     * appendUint write for a u64. */
+    private static byte[] leb128(java.math.BigInteger v) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        java.math.BigInteger low7 = java.math.BigInteger.valueOf(0x7f);
+        while (v.compareTo(low7) > 0) {
+            b.write(v.and(low7).intValue() | 0x80);
+            v = v.shiftRight(7);
+        }
+        b.write(v.intValue());
+        return b.toByteArray();
+    }
+
+    /** The value the bytes stand for, read back as an unsigned 64-bit value. */
+    private static java.math.BigInteger readLeb128(byte[] bytes, int length) {
+        java.math.BigInteger v = java.math.BigInteger.ZERO;
+        for (int i = length - 1; i >= 0; i--) v = v.shiftLeft(7).or(java.math.BigInteger.valueOf(bytes[i] & 0x7f));
+        return v;
+    }
+
+    @Test
+    void aValueAtOrAbove2To63IsWrittenAsTheOtherCoresWriteIt() {
+        java.math.BigInteger twoTo64 = java.math.BigInteger.ONE.shiftLeft(64);
+        for (long v : new long[] {Long.MIN_VALUE, -1L, 0x8000_0000_0000_0001L, Long.MAX_VALUE, 1L << 53, 0x7f, 0x80}) {
+            java.math.BigInteger unsigned = java.math.BigInteger.valueOf(v);
+            if (v < 0) unsigned = unsigned.add(twoTo64);
+            BinaryCodec.Output out = new BinaryCodec.Output();
+            out.uint(v);
+            byte[] written = Arrays.copyOf(out.buffer(), out.length());
+            assertArrayEquals(leb128(unsigned), written, "uint(" + Long.toUnsignedString(v) + ")");
+            assertEquals(unsigned, readLeb128(written, written.length), "round trip of " + Long.toUnsignedString(v));
+        }
+    }
 }
