@@ -415,9 +415,14 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       }
     }
     hi = m;
+    // The guess missed: before walking down, the floor. If it misses too, nothing meets and the
+    // walk's probes (each an overloaded run: six of them for Go at 5 GiB, warm from 6 GiB) would
+    // only have confirmed it; if it meets, the walk is the one it was, the floor already known.
+    // (The verdict falls once with the rate, warm-start.test.ts, so the answer is the walk's.)
+    const g = servedGuess();
+    if (!edgesProbed && !probe(lo)) return 'nothing_meets';
     // Down in widening steps; a guess from what the failed probe served, when it stopped early
     // overloaded, joins them in its place.
-    const g = servedGuess();
     const steps = [0.8, 0.5, 0.2].map((f) => m * f);
     if (g !== undefined && g < m && !steps.includes(g)) steps.push(g);
     steps.sort((a, b) => b - a);
@@ -429,7 +434,7 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       }
       hi = r;
     }
-    return edgesProbed || probe(lo) ? 'bracketed' : 'nothing_meets';
+    return 'bracketed';
   };
   // A hint from a neighbouring setting (the sweep's previous point).
   const h = spec.hint;
