@@ -12,9 +12,7 @@ import { vcpuMechanismsSection } from '../fidelity/vcpu-mechanisms-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { CARD_170_VERSION, card170Section } from '../fidelity/card-170-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
-import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
-import { CANDIDATE_190_VERSION, candidate190Section } from '../fidelity/candidate-190-section.ts';
-import { CANDIDATE_1100_VERSION, CANDIDATE_1101_VERSION, candidate1100Section } from '../fidelity/candidate-1100-section.ts';
+import { triedSection } from '../fidelity/tried-section.ts';
 import { CANDIDATE_1110_VERSION, candidate1110Section } from '../fidelity/candidate-1110-section.ts';
 import { TABLE1_METAL_ID, calibratedOnTable1, cppSearch, metalCard } from '../calibrate/table1.ts';
 import { cpus, loadavg } from 'node:os';
@@ -488,28 +486,8 @@ function renderFromCsv(timing: string | null): void {
     defaultSummary: summarise(base),
     candidateSummary: summarise(cand),
   });
-  // Candidates 1.10.0 and 1.10.1 (and 1.9.0 below) are built on the default 1.7.1, so they stand
-  // beside the default's own table.
-  const againstDefault = (cand: FidelityRow[]) => {
-    const current = new Map(data.map((d) => [d.id, d]));
-    return {
-      changed: changedRows(data.map(asSection), cand.map(asSection)),
-      figures: { calibratedOutside: cand.filter((d) => d.calibration && outside(d) && !outside(current.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) })), defaultSummary: summarise(data), candidateSummary: summarise(cand) },
-    };
-  };
-  const candidate1100Path = `data/fidelity-candidate-${CANDIDATE_1100_VERSION}.csv`;
-  const candidate1101Path = `data/fidelity-candidate-${CANDIDATE_1101_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate1100Path)) && existsSync(join(ROOT, candidate1101Path)) && CARD.version !== CANDIDATE_1100_VERSION && CARD.version !== CANDIDATE_1101_VERSION) {
-    candidate += candidate1100Section(againstDefault(readRows(candidate1100Path)), againstDefault(readRows(candidate1101Path)), CARD.version);
-  }
-  // Candidate 1.9.0 is built on the default 1.7.1, so it stands beside the default's own table.
-  const candidate190Path = `data/fidelity-candidate-${CANDIDATE_190_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate190Path)) && CARD.version !== CANDIDATE_190_VERSION) {
-    const c190 = readRows(candidate190Path);
-    const current = new Map(data.map((d) => [d.id, d]));
-    const calibratedOutside = c190.filter((d) => d.calibration && outside(d) && !outside(current.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) }));
-    candidate += candidate190Section(changedRows(data.map(asSection), c190.map(asSection)), CARD.version, { calibratedOutside, defaultSummary: summarise(data), candidateSummary: summarise(c190) });
-  }
+  // Candidates whose mechanism lost and left the simulator (written by hand).
+  candidate += triedSection();
   // Java's vCPU points: what was tried and why no candidate came of it (written by hand).
   candidate += vcpuMechanismsSection();
   // Candidate 1.11.0 is the default 1.7.1 recalibrated; its table has one row more (Table 1's
@@ -522,15 +500,7 @@ function renderFromCsv(timing: string | null): void {
     const added = c1110.filter((d) => !current.has(d.id)).map(asSection);
     candidate += candidate1110Section(changedRows(data.map(asSection), c1110.map(asSection)), CARD.version, { calibratedOutside, added, defaultSummary: summarise(data), candidateSummary: summarise(c1110) });
   }
-  const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;
   const candidatePath = `data/fidelity-candidate-${CANDIDATE_181_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate182Path)) && existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_182_VERSION) {
-    const c181 = new Map(readRows(candidatePath).map((d) => [d.id, d]));
-    const c182 = readRows(candidate182Path);
-    const cell = (d: FidelityRow | undefined) => (d ? `${d.sim} (${errorText(d)})` : '-');
-    const rows = c182.filter((d) => c181.get(d.id)?.sim !== d.sim).map((d) => ({ id: d.id, paper: asSection(d).paper, default_cell: cell(defaults.get(d.id)), c181_cell: cell(c181.get(d.id)), c182_cell: cell(d) }));
-    candidate += candidate182Section(rows, CARD_170_VERSION, candidateFigures(c182));
-  }
   if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_181_VERSION) {
     const cand = readRows(candidatePath);
     candidate += candidate181Section(changedRows(base.map(asSection), cand.map(asSection)), CARD_170_VERSION, candidateFigures(cand));
