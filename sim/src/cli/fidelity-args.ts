@@ -12,7 +12,7 @@ export const FIDELITY_USAGE = `npm run fidelity -- [options]
   --cached-only       with --cache: write the table from the cache; points not in it keep their old rows
   --render-only       re-render docs/fidelity.md from data/fidelity.csv
   --native FILE[:ENGINES]...  the simulator beside native results instead; with --card lab (the
-                      default), machine (this machine's card, data/models/machine/) or a card
+                      default), machine (the machine card the report uses, REPORT_MACHINE_CARD) or a card
                       file, several allowed (see fidelity-native-cli.ts)
   --help              this text`;
 
