@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARD } from '../models/card.ts';
 import { changedRows, differingNonStorageParameters } from './candidate-section.ts';
-import { CANDIDATE_1110_VERSION, candidate1110Section } from './candidate-1110-section.ts';
 
 const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 const params = (v: string) => (JSON.parse(readFileSync(root(`data/models/${v}.json`), 'utf8')) as { parameters: Record<string, { value: unknown }> }).parameters;
@@ -38,18 +37,5 @@ describe('the candidate card section of docs/fidelity.md', () => {
   it('candidate card 1.8.1 differs from its base 1.7.0 only in G1 (dense candidates and per-node phases), so its table shares every other engine\'s searches', () => {
     expect(differingNonStorageParameters(params('1.7.0'), params('1.8.1'))).toEqual(['g1.dense_candidates', 'g1.independent_phases', 'g1.mixed_live_threshold_fraction']);
     expect(differingNonStorageParameters(params('1.8.0'), params('1.8.1'))).toEqual(['g1.independent_phases']);
-  });
-  it("candidate card 1.11.0's section lists the row it adds to the calibration set beside the rows it changes, and says a calibrated point it moves outside ±15 % keeps it from being the default", () => {
-    const added = [{ id: 'table1-cpp-a-32gib-8vcpu-max-throughput-slo-m5-metal', paper: '36 Kops/s', sim: 35.997, error: '-0 %', card: CANDIDATE_1110_VERSION }];
-    const changed = [{ id: 'fig6a-cpp-a-32gib-8vcpu-max-throughput-slo', paper: '28.7 Kops/s', default_sim: 28.458, default_error: '-0.8 %', candidate_sim: 34.805, candidate_error: '+21.3 %', candidate_card: CANDIDATE_1110_VERSION }];
-    const figures = { added, calibratedOutside: [{ id: 'fig6a-cpp-a-32gib-8vcpu-max-throughput-slo', sim: 34.805, error: '+21.3 %' }], defaultSummary: '- default', candidateSummary: '- candidate' };
-    const md = candidate1110Section(changed, '1.7.1', figures);
-    expect(md).toContain("| table1-cpp-a-32gib-8vcpu-max-throughput-slo-m5-metal | 36 Kops/s | - (not in card 1.7.1's table) | 35.997 (-0 %) |");
-    expect(md).toContain('| fig6a-cpp-a-32gib-8vcpu-max-throughput-slo | 28.7 Kops/s | 28.458 (-0.8 %) | 34.805 (+21.3 %) |');
-    expect(md).toContain('So card 1.11.0 does not become the default');
-    expect(candidate1110Section(changed, '1.7.1', { ...figures, calibratedOutside: [] })).toContain('Card 1.11.0 moves no calibrated point outside ±15 %.');
-  });
-  it('docs/fidelity.md has the section of candidate card 1.11.0', () => {
-    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.11.0: the serialized step from Table 1's bare-metal row");
   });
 });

@@ -63,7 +63,9 @@ ${rows.join('\n')}
   so G1 marks at every chance, which no default does), the searches give 8.406 Kops/s at
   45.4 % leader CPU at 4 vCPUs and 15.383 at 41.3 % at 8 (0.55 of it), each decided by a
   226 ms mixed pause every 36 to 39 s: the mixed collections' copying, not the marking thread's
-  core, moves them. Still +20 % at 4 vCPUs, and the 8-vCPU point, calibrated, falls by 6 %.
+  core, moves them. Still +20 % at 4 vCPUs, the 8-vCPU point, calibrated, falls by 6 %, and
+  §5.2's 16-vCPU point falls from 19.444 to 18.335 (−37 %, 226 ms mixed pauses every 54 s), so a
+  card built on this case would lose there what it gains at 4 vCPUs.
   This is also the one way G1's defaults could start marking at 32 GiB: HotSpot takes IHOP as a
   share of the committed heap, not of -Xmx (G1Policy::record_new_heap_size), and a JVM given
   -Xmx alone starts at InitialHeapSize (1/64 of the RAM) and grows only as GCTimeRatio and

@@ -25,4 +25,11 @@ describe("the 'Java's vCPU points' section of docs/fidelity.md", () => {
     expect(s).toContain('There is no candidate card 1.13.0');
     expect(vcpuMechanismsSection()).toContain(s);
   });
+
+  it('lists candidate card 1.11.0 as tried and not taken, with the commits that hold it, in place of its own section', () => {
+    const s = vcpuMechanismsSection();
+    expect(s).toContain('### Tried and not taken');
+    expect(s).toMatch(/\| 1\.11\.0 \|.*commit bc06001; its whole table and section: 55810a2/);
+    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).not.toContain('## Candidate card 1.11.0');
+  });
 });
