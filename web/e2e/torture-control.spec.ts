@@ -65,6 +65,9 @@ test('the control starts the known violation, Porcupine catches it, the same see
   await expect(page.getByTestId('torture-digest')).toHaveText(cliLog.digest);
   expect(await suspectIndices(page)).toEqual([]);
   await expect(page.getByTestId('torture-durability-note')).toContainText('The same crashes now pass.');
+  // the node cards no longer claim durability none of a run in durability log
+  await expect(page.getByTestId('node-0')).toBeVisible();
+  await expect(page.locator('[data-testid^="volatile-"]')).toHaveCount(0);
 
   // Back returns to the violation (each run started is a history entry)
   await page.goBack();

@@ -147,13 +147,14 @@ export default function TortureReplay({ state, update }: ViewProps) {
           <section data-testid="torture-verdict" data-ok={live.ok} data-verdict={live.verdict.verdict}>
             <h2>What the seed drew</h2>
             <p data-testid="torture-drawn">{drawnText(live)}</p>
-            <ol className="torture-faults" data-testid="torture-faults">
+            <p>Its faults, in the order they start:</p>
+            <ul className="torture-faults" data-testid="torture-faults">
               {live.faults.map((f) => (
                 <li key={f.index} data-kind={f.kind}>
-                  {f.text} <span className="note mono" title="its place in the seed's list: what keep=… names">#{f.index}</span>
+                  {f.text} <span className="note mono" title="its place in the seed's list: what a shrunk run's keep=… names">(fault #{f.index})</span>
                 </li>
               ))}
-            </ol>
+            </ul>
             <h2>What the checker found</h2>
             <p className={live.ok ? undefined : 'error-text'} data-testid="torture-found">
               <strong>{live.ok ? 'Passed.' : 'Failed.'}</strong> {verdictText(live)}
@@ -194,7 +195,7 @@ export default function TortureReplay({ state, update }: ViewProps) {
           <div className="cluster-layout">
             <div className="nodes">
               {live.frame.views.map((v, id) => (
-                <NodeCard key={id} id={id} raw={live.frame.inspect[id]!} view={v} onCrash={noop} onRestart={noop} readOnly />
+                <NodeCard key={id} id={id} raw={live.frame.inspect[id]!} view={v} onCrash={noop} onRestart={noop} readOnly durabilityNotes={false} />
               ))}
               <p className="note">Engines: {live.engines.map((e, i) => `n${i} ${languageOf(e)}`).join(', ')}.</p>
             </div>

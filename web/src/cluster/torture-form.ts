@@ -21,9 +21,9 @@ export interface TortureChoice {
 export const KNOWN_VIOLATION: TortureChoice = { engine: 'rust', seed_text: '275', durability: 'none' };
 
 export const DURABILITY_CHOICES: readonly { value: TortureDurability; label: string }[] = [
-  { value: 'none', label: 'none: a crashed node restarts empty' },
-  { value: 'log', label: 'log: a crashed node restarts from its disk' },
-  { value: 'kept', label: 'kept: a crashed node keeps its memory (idealised)' },
+  { value: 'none', label: 'none (restarts empty)' },
+  { value: 'log', label: 'log (restarts from disk)' },
+  { value: 'kept', label: 'kept (idealised)' },
 ];
 
 export function durabilityOf(r: ReplaySpec): TortureDurability {
