@@ -1,10 +1,8 @@
 // Watches a running probe's interval logs (YCSB writes one interval a second) and stops YCSB
 // once the window's p99 is over the SLO for certain (early-stop.ts decides; this module only
 // reads the files as they grow and sends the signal).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { completeLines, missedForCertain, type EarlyStopEvidence, type ProbePlan } from './early-stop.ts';
-import { readIntervalLog, type IntervalLog } from './hdr.ts';
+import { missedForCertain, type EarlyStopEvidence, type ProbePlan } from './early-stop.ts';
+import { readLogs, type IntervalLog } from './hdr.ts';
 
 export interface EarlyStopWatch {
   /** YCSB's pid, once spawned: the process the watch stops. */
@@ -14,17 +12,12 @@ export interface EarlyStopWatch {
 }
 
 function readGrowingLogs(dir: string, names: string[]): IntervalLog[] {
-  const logs: IntervalLog[] = [];
-  for (const n of names) {
-    const f = join(dir, `${n}.hdr`);
-    if (!existsSync(f)) continue;
-    try {
-      logs.push(readIntervalLog(completeLines(readFileSync(f, 'utf8'))));
-    } catch {
-      // a line caught while YCSB writes it: the next tick reads it whole
-    }
+  try {
+    return readLogs(dir, names);
+  } catch {
+    // a file caught while YCSB creates it: the next tick reads it whole
+    return [];
   }
-  return logs;
 }
 
 export function watchForEarlyStop(dir: string, names: string[], plan: ProbePlan, every_ms = 1000): EarlyStopWatch {

@@ -2,14 +2,14 @@
 // named here is a real probe's, with its details line giving the target, the SLO and the p99 the
 // harness reported for the whole window.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { completeLines, missedForCertain, windowBound, type ProbePlan } from './early-stop.ts';
+import { missedForCertain, windowBound, type ProbePlan } from './early-stop.ts';
 import { watchForEarlyStop } from './early-stop-watch.ts';
 import { earlyStopSavingS, type RecordedProbe } from './early-stop-replay.ts';
-import { latencyStats, mergeWindow, readIntervalLog, readLogs } from './hdr.ts';
+import { completeLines, latencyStats, mergeWindow, readIntervalLog, readLogs } from './hdr.ts';
 import { BENCH_DIR } from './ycsb.ts';
 
 const NATIVE = join(BENCH_DIR, '..', 'data/native');
@@ -118,11 +118,16 @@ describe('a probe stopped once its p99 is decided (--early-stop)', () => {
     expect(windowBound(plan, 1e9)).toBe(0);
   });
 
-  it('reads a log YCSB is still writing up to its last complete line', () => {
+  it('reads a log YCSB is still writing, or was stopped writing, up to its last complete line', () => {
     const text = readFileSync(join(NATIVE, '2026-11-27-reference/ratios-b/hdr/go-b-r8-8vcpu-rep1/Intended-READ.hdr'), 'utf8');
     const whole = readIntervalLog(text).intervals.length;
     const cut = text.slice(0, text.length - 40);
+    // a cut line is no histogram: read as it is, the log would not parse
+    expect(() => readIntervalLog(cut)).toThrow();
     expect(readIntervalLog(completeLines(cut)).intervals.length).toBe(whole - 1);
+    const dir = mkdtempSync(join(tmpdir(), 'cut-log-'));
+    writeFileSync(join(dir, 'Intended-READ.hdr'), cut);
+    expect(readLogs(dir, ['Intended-READ'])[0]!.intervals.length).toBe(whole - 1);
     expect(completeLines('no newline yet')).toBe('');
   });
 });

@@ -84,12 +84,6 @@ export function missedForCertain(plan: ProbePlan, logs: IntervalLog[]): EarlySto
   return null;
 }
 
-/** The text of a log being written: its complete lines only (YCSB may be mid-line). */
-export function completeLines(text: string): string {
-  const end = text.lastIndexOf('\n');
-  return end < 0 ? '' : text.slice(0, end + 1);
-}
-
 /**
  * When a probe recorded only as its whole window's histogram would have been stopped, if its
  * operations over the SLO had come evenly over the window: seconds after the logs' start, or
