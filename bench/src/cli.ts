@@ -65,6 +65,7 @@ const FLAGS = {
   durability: { type: 'string' },
   fsync: { type: 'string' },
   'cold-search': { type: 'boolean' },
+  'early-stop': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   mitigation: { type: 'string' },
   help: { type: 'boolean' },
@@ -82,6 +83,7 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
          [--keep-scratch] [--durability none|log[,…]] [--fsync always|interval|never[,…]]
          [--mitigation none|blade|mitmem|both]   (Go and Java servers only)
+         [--early-stop]   (a search probe ends once its window's p99 is over the SLO for certain)
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
        npm run bench -- rederive RESULTS.json…   (rows derived again from details/ beside it, in place)
