@@ -35,7 +35,14 @@ export const MODEL_LIMITS: ModelLimit[] = [
       "The mechanism: in card 1.7.0 the garbage an update leaves outside the sparse regions stays until a full collection, " +
       'and at 8 GiB none comes within 10 minutes, so the heap fills with it, eden shrinks to the least the heap allows and the ' +
       'settled collector (where each probe starts) pauses about 12 ms every second at 20 Kops/s, under the 20 ms SLO: the ' +
-      "tighter the heap, the shorter the pauses. In G1 that garbage lies in the map's own regions; once it puts their live share " +
+      'tighter the heap, the shorter the pauses. So at 5, 6 and 8 GiB only the full collection decides the p99: a cold search ' +
+      "of the table's spec (npm --workspace @replicant/sim run one-search -- --engine java --gib G, card 1.7.1, load average 9 to " +
+      '11 on 2 cores) ends at 2.67, 10.08 and 23.14 Kops/s, each where the full collection (1.83 s) comes within the 600 s ' +
+      'window (periods 360, 518 and 598 s), so the answer grows with the room the heap leaves the garbage; at 32 GiB a 200 ms ' +
+      "young pause every 37 s decides it (16.31 Kops/s). The paper's 43 % and 39 % at 8 and 6 GiB, at its 32 GiB CPU per " +
+      "operation (213 µs), mean about 16 and 15 Kops/s, near its 18 at 32 GiB: there something holds the paper's Java near its " +
+      "32 GiB rate that the model's pauses at those heaps (about 12 ms at 8 GiB) are too short to do. " +
+      "In G1 that garbage lies in the map's own regions; once it puts their live share " +
       'below G1MixedGCLiveThresholdPercent (85 %) a marking cycle makes every one of them a candidate, and the mixed phase ' +
       'copies the live map out an eighth per collection. Candidate card 1.8.0 (data/models/1.8.0.json, g1.dense_candidates, ' +
       "nothing fitted) has that: at 8 GiB a burst of eight ~154 ms pauses every 3 to 7 minutes, and between bursts 40 to 55 ms " +
