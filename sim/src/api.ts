@@ -164,9 +164,6 @@ export interface RunResult {
   settled_at_s?: number;
   /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
   ops_over?: { threshold_us: number; count: number };
-  /** Only in fast mode with a card whose heartbeat waits for every peer (card 1.8.2 on): the
-   * commit ticks the leader let pass because a peer had not answered, and the elections. */
-  elections?: { heartbeats_withheld: number; elections_started: number; elections_won: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
   wall_ms?: number;
 }

@@ -7,8 +7,7 @@ import type { EngineProvider, ModelCard, RunResult } from '../api.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
 import { runtimeStartPhases } from '../models/start-phases.ts';
-import { STREAM_ELECTION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
-import { electionWait_us, heartbeatModel } from '../models/heartbeat.ts';
+import { STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
@@ -114,22 +113,7 @@ export class Simulation {
       });
     });
     const m = spec.mitigation;
-    // The paper's heartbeat and elections (card 1.8.2 on): fast mode without a mitigation,
-    // whose sandbox moves the leader by its own rules.
-    const hb = exact || MitigationSandbox.wanted(m) ? null : heartbeatModel(card, spec.commit_interval_us);
-    const electionRng = hb ? new Prng(seed, STREAM_ELECTION) : null;
-    this.fastCluster = newFastCluster(
-      hb
-        ? {
-            nextWait_us: () => electionWait_us(hb, electionRng!.nextDouble()),
-            // A follower now hears other nodes than the leader: no more stepping ahead.
-            onElection: () => {
-              this.ahead.on = false;
-            },
-            stats: { heartbeats_withheld: 0, elections_started: 0, elections_won: 0 },
-          }
-        : null,
-    );
+    this.fastCluster = newFastCluster();
     this.mit = MitigationSandbox.wanted(m)
       ? new MitigationSandbox(m, seed, spec.engines.length, {
           nodes: this.nodes,
@@ -528,7 +512,6 @@ export class Simulation {
       mitigation: this.mit ? this.mit.result() : null,
       store: this.store,
       count_over_us: this.hooks.count_over_us,
-      elections: this.fastCluster.elections?.stats ?? null,
     });
   }
 }

@@ -55,8 +55,6 @@ export interface FinishedRun {
   mitigation: MitigationStats | null;
   store: { dev: DeviceModel; costs: StorageCosts } | null;
   count_over_us: number | undefined;
-  /** fast mode with the paper's heartbeat (card 1.8.2 on): its withheld heartbeats and elections */
-  elections: RunResult['elections'] | null;
 }
 
 export function runResult(r: FinishedRun): RunResult {
@@ -92,6 +90,5 @@ export function runResult(r: FinishedRun): RunResult {
     ...(r.store ? { storage: storageStats(s, r.store, r.nodes, Number.isFinite(from) ? c.completedInWindow / measured_s : 0) } : {}),
     ...(c.settledAt_us !== null ? { settled_at_s: round3(measured_s) } : {}),
     ...(r.count_over_us !== undefined ? { ops_over: { threshold_us: r.count_over_us, count: c.overCount } } : {}),
-    ...(r.elections ? { elections: { ...r.elections } } : {}),
   };
 }
