@@ -52,8 +52,8 @@ export const FLAT_BOUND_BYTES_PER_MIN = 1 << 20;
  * take up to ~12 MiB from malloc for a C2 compilation and give it back seconds later; in the
  * 180 s java,java,java runs with native memory tracking the last such step came at ~100 s, and
  * in the 600 s run the Java node's floor rose +1.46 MiB/min over 20-120 s and +0.47 over
- * 120-180 s (docs/reliability.md). Go, Rust and C++ settled within 20 s in every recorded run;
- * they get the JVM's 120 s all the same.
+ * 120-180 s (docs/reliability.md). Go, Rust and C++, judged after 20 s before branch trim10,
+ * get the same 120 s.
  */
 export const ISSUE_WARM_UP_MS = 120_000;
 
