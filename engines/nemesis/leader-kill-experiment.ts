@@ -202,6 +202,8 @@ export interface RunResult extends RateFigures {
   /** the node killed (-1: none, no-fault) */
   killed: number;
   leader_before: number;
+  /** ms after the cluster's launch until every node had written a status line and a read was answered (the load starts then; absent in earlier reports) */
+  ready_ms?: number;
   bins: Bin[];
   /** survivors' CPU ms per bin, by node */
   cpu_ms: Record<string, number[]>;
@@ -219,14 +221,24 @@ async function oneRun(engines: EngineName[], mode: Mode, fsync: Fsync, snapshotE
     let t0 = performance.now();
     const nowUs = () => Math.round((performance.now() - t0) * 1000);
     const history: HistoryOp[] = [];
+    // Two nodes can answer reads while the third is still starting (a JVM beside C++ and
+    // Rust at load): killing the leader then leaves no majority, and the run measures the start-up,
+    // not the recovery. As the nemesis does, the load starts once every node wrote a status line.
+    const statuses = [0, 1, 2].map((i) => new StatusReader(cluster.logPath(i)));
+    while (statuses.some((s) => s.latest() === null)) {
+      if (performance.now() - t0 > 120_000) throw new Error('a node wrote no status line within 120 s of starting');
+      await sleep(50);
+    }
+    const readFrom = performance.now();
     const warm = new HistoryClient({ addresses: cluster.config.clients, history: [], nowUs, client: 0, idStride: 1, target: 0, requestTimeoutMs: 1000 });
     for (;;) {
       if ((await warm.run('get', 'k0')).result !== 'unknown') break;
-      if (performance.now() - t0 > 60_000) throw new Error('the cluster answered no read within 60 s');
+      if (performance.now() - readFrom > 60_000) throw new Error('the cluster answered no read within 60 s');
       await sleep(50);
     }
     const leader = warm.target; // the node that answered the read (followers redirect)
     warm.close();
+    const readyMs = Math.round(performance.now() - t0);
     const follower = (leader + 1) % 3;
     const killed = mode === 'no-fault' ? -1 : mode === 'kill-follower' || mode === 'two-alive' ? follower : leader;
     if (mode === 'two-alive') await cluster.kill(killed);
@@ -262,7 +274,6 @@ async function oneRun(engines: EngineName[], mode: Mode, fsync: Fsync, snapshotE
         });
       }
     })();
-    const statuses = [0, 1, 2].map((i) => new StatusReader(cluster.logPath(i)));
     await sleep(BEFORE_MS);
     const faultAt = performance.now() - t0;
     const electionsAtFault = statuses.map((s) => s.latest()?.elections ?? null);
@@ -297,6 +308,7 @@ async function oneRun(engines: EngineName[], mode: Mode, fsync: Fsync, snapshotE
       load_average_1m: [load0, loadavg()[0]!],
       killed,
       leader_before: leader,
+      ready_ms: readyMs,
       bins,
       cpu_ms: cpu,
       ...rateFigures(rel, engines),
