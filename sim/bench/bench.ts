@@ -12,7 +12,13 @@
 // one — interleaved run by run with this one (A B A B …), and prints this/baseline ratios taken
 // pair by pair, so a drift in the machine's speed moves both sides of each ratio.
 //   npm run bench:sim -- --no-browser --repeats 5 --baseline 1169073
-// Other options: --engines cpp,rust (default all), --skip exact,fast,chromium,sweep.
+// Other options: --engines cpp,rust (default all), --skip exact,fast,chromium,sweep,race,race-cold.
+//
+// The Race (bench/race-step.ts): sessions stepping 32 → 5 GiB with the lanes in the Race's
+// workers (this checkout: two, sim/src/search/race-lanes.ts; a baseline: as its own Race ran them,
+// one worker before race10), interleaved session by session, each step's wall time (what the
+// user waits, stepping on as soon as a step is shown) and CPU seconds; then each level cold (a
+// fresh session sent that level alone).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
@@ -26,6 +32,8 @@ import { searchSlo, sweepPointSearchSpec } from '../src/search/slo.ts';
 import { measurementSweepSpec, type MeasurementKnobs } from '../src/run/measurement.ts';
 import { availableEngines, provider } from '../src/cli/engines.ts';
 import { ChromiumSim } from './chromium.ts';
+import { RACE_LANE_GROUPS } from '../src/search/race-lanes.ts';
+import { RACE_LEVELS, raceSession, type StepFigures } from './race-step.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..');
@@ -37,6 +45,10 @@ interface SimSide {
   searchSlo: (spec: SloSearchSpec, provide: EngineProvider | null) => SloSearchResult;
   /** the side's own engine loaders (engines/loader at its commit), for exact runs */
   provide?: EngineProvider;
+  /** the side's sim/src directory */
+  src: string;
+  /** how the side's Race runs its lanes: the engines of each worker */
+  raceGroups: readonly (readonly EngineName[])[];
 }
 
 function spec(e: EngineName, fidelity: 'exact' | 'fast', target: number, duration_s: number): RunSpec {
@@ -107,7 +119,10 @@ async function baselineSide(ref: string, engines: readonly EngineName[]): Promis
     if (!e) throw new Error(`engine ${name} was not loaded by the baseline's loaders`);
     return e;
   };
-  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide };
+  const src = join(dir, 'sim', 'src');
+  // Before race10 the Race searched its lanes one after another in one worker.
+  const lanes = existsSync(join(src, 'search', 'race-lanes.ts')) ? ((await import(pathToFileURL(join(src, 'search', 'race-lanes.ts')).href)) as { RACE_LANE_GROUPS: EngineName[][] }).RACE_LANE_GROUPS : [[...ENGINE_NAMES]];
+  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide, src, raceGroups: lanes };
 }
 
 interface Sample {
@@ -147,7 +162,7 @@ async function main(): Promise<void> {
   const ref = opt('--baseline');
   const engines = await availableEngines();
   const provide = await provider(engines);
-  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo }];
+  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo, src: join(HERE, '..', 'src'), raceGroups: RACE_LANE_GROUPS }];
   if (ref) sides.push(await baselineSide(ref, engines));
 
   console.log(`machine: ${cpus().length} cores, load average ${load()}; engines with a wasm build: ${engines.join(', ') || 'none'}; ${repeats} repeats${ref ? `, interleaved with ${sides[1]!.label}` : ''}; figures are median [min–max]`);
@@ -196,6 +211,7 @@ async function main(): Promise<void> {
       await sim.close();
     }
   }
+  if (!skip.has('race')) await race(sides, repeats, ALL, !skip.has('race-cold'));
   if (skip.has('sweep')) {
     console.log(`load average now ${load()}`);
     return;
@@ -237,6 +253,42 @@ async function main(): Promise<void> {
     console.log(`Race step, ${side.label} (four engines' searches at one memory, warm from the previous step): ${levels.map((r, i) => `${r * 4} GiB ${perLevel[si]![i]!.wall.toFixed(1)} s wall / ${perLevel[si]![i]!.cpu.toFixed(1)} s CPU`).join('; ')} (target ≤ 1 s)`);
   });
   console.log(`load average now ${load()}`);
+}
+
+/** The Race's step per level, as the user meets it and cold, each side's lanes in its own
+ * workers; ratios this/baseline pair by pair. */
+async function race(sides: SimSide[], repeats: number, engines: readonly EngineName[], cold: boolean): Promise<void> {
+  const groupsOf = (side: SimSide) => side.raceGroups.map((g) => g.filter((e) => engines.includes(e))).filter((g) => g.length > 0);
+  const gib = (ratio: number) => `${ratio * 4} GiB`;
+  const answers = (f: StepFigures) => f.answers.map((a) => `${a.engine} ${a.answer === null ? '<100' : fmt(a.answer)} (${a.probes})`).join(', ');
+  const report = (title: string, runs: StepFigures[][][]) => {
+    console.log(title);
+    RACE_LEVELS.forEach((ratio, i) => {
+      const parts = sides.map((side, si) => {
+        const xs = runs[si]!.map((session) => session[i]!);
+        return `${side.label}: ${spread(xs.map((x) => x.wall_s), (x) => x.toFixed(2))} s wall, ${spread(xs.map((x) => x.cpu_s), (x) => x.toFixed(2))} CPU-s — ${answers(xs[0]!)}`;
+      });
+      if (sides.length === 2) {
+        const ratios = (k: 'wall_s' | 'cpu_s') => runs[0]!.map((session, j) => session[i]![k] / runs[1]![j]![i]![k]);
+        const same = runs[0]!.every((session, j) => answers(session[i]!).replace(/ \(\d+\)/g, '') === answers(runs[1]![j]![i]!).replace(/ \(\d+\)/g, ''));
+        parts.push(`this/baseline ${spread(ratios('wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('cpu_s'), (x) => x.toFixed(2))} CPU; answers ${same ? 'the same' : 'DIFFER'}`);
+      }
+      console.log(`  ${gib(ratio).padEnd(6)} ${parts.join(' | ')}`);
+    });
+  };
+  console.log(`\nThe Race's step (fast mode, workload A, 8 vCPUs; lanes ${sides.map((s) => `${s.label}: ${groupsOf(s).map((g) => `[${g.join(' ')}]`).join(' ')}`).join('; ')}; target ≤ 1 s), load average ${load()}`);
+  const sessions: StepFigures[][][] = sides.map(() => []);
+  for (let r = 0; r < repeats; r++) for (const [si, side] of sides.entries()) sessions[si]!.push(await raceSession(side.src, groupsOf(side)));
+  report(`As the user meets it (a session stepping down, each step warm from the one before; what the user waits stepping on at once), load average ${load()}:`, sessions);
+  if (!cold) return;
+  const colds: StepFigures[][][] = sides.map(() => []);
+  for (let r = 0; r < repeats; r++)
+    for (const [si, side] of sides.entries()) {
+      const one: StepFigures[] = [];
+      for (const ratio of RACE_LEVELS) one.push(...(await raceSession(side.src, groupsOf(side), [ratio])));
+      colds[si]!.push(one);
+    }
+  report(`Cold (each level visited first: a fresh session, nothing remembered, no hint), load average ${load()}:`, colds);
 }
 
 main().catch((e) => {
