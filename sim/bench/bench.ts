@@ -12,7 +12,8 @@
 // one — interleaved run by run with this one (A B A B …), and prints this/baseline ratios taken
 // pair by pair, so a drift in the machine's speed moves both sides of each ratio.
 //   npm run bench:sim -- --no-browser --repeats 5 --baseline 1169073
-// Other options: --engines cpp,rust (default all), --skip exact,fast,chromium,sweep,race,race-cold.
+// Other options: --engines cpp,rust (default all), --skip exact,fast,chromium,sweep,race,race-cold,
+// --cold-repeats N (the Race's cold levels, default --repeats).
 //
 // The Race (bench/race-step.ts): sessions stepping 32 → 5 GiB with the lanes in the Race's
 // workers (this checkout: two, sim/src/search/race-lanes.ts; a baseline: as its own Race ran them,
@@ -211,7 +212,9 @@ async function main(): Promise<void> {
       await sim.close();
     }
   }
-  if (!skip.has('race')) await race(sides, repeats, ALL, !skip.has('race-cold'));
+  const coldRepeats = Number(opt('--cold-repeats') ?? repeats);
+  if (!Number.isInteger(coldRepeats) || coldRepeats < 1 || coldRepeats > 100) throw new Error(`--cold-repeats must be an integer in [1, 100]: ${opt('--cold-repeats')}`);
+  if (!skip.has('race')) await race(sides, repeats, ALL, skip.has('race-cold') ? 0 : coldRepeats);
   if (skip.has('sweep')) {
     console.log(`load average now ${load()}`);
     return;
@@ -257,10 +260,15 @@ async function main(): Promise<void> {
 
 /** The Race's step per level, as the user meets it and cold, each side's lanes in its own
  * workers; ratios this/baseline pair by pair. */
-async function race(sides: SimSide[], repeats: number, engines: readonly EngineName[], cold: boolean): Promise<void> {
+async function race(sides: SimSide[], repeats: number, engines: readonly EngineName[], coldRepeats: number): Promise<void> {
   const groupsOf = (side: SimSide) => side.raceGroups.map((g) => g.filter((e) => engines.includes(e))).filter((g) => g.length > 0);
   const gib = (ratio: number) => `${ratio * 4} GiB`;
-  const answers = (f: StepFigures) => f.answers.map((a) => `${a.engine} ${a.answer === null ? '<100' : fmt(a.answer)} (${a.probes})`).join(', ');
+  // (in the catalogue's order, whatever the workers' order)
+  const answers = (f: StepFigures) =>
+    [...f.answers]
+      .sort((a, b) => ENGINE_NAMES.indexOf(a.engine) - ENGINE_NAMES.indexOf(b.engine))
+      .map((a) => `${a.engine} ${a.answer === null ? '<100' : fmt(a.answer)} (${a.probes})`)
+      .join(', ');
   const report = (title: string, runs: StepFigures[][][]) => {
     console.log(title);
     RACE_LEVELS.forEach((ratio, i) => {
@@ -280,9 +288,9 @@ async function race(sides: SimSide[], repeats: number, engines: readonly EngineN
   const sessions: StepFigures[][][] = sides.map(() => []);
   for (let r = 0; r < repeats; r++) for (const [si, side] of sides.entries()) sessions[si]!.push(await raceSession(side.src, groupsOf(side)));
   report(`As the user meets it (a session stepping down, each step warm from the one before; what the user waits stepping on at once), load average ${load()}:`, sessions);
-  if (!cold) return;
+  if (coldRepeats === 0) return;
   const colds: StepFigures[][][] = sides.map(() => []);
-  for (let r = 0; r < repeats; r++)
+  for (let r = 0; r < coldRepeats; r++)
     for (const [si, side] of sides.entries()) {
       const one: StepFigures[] = [];
       for (const ratio of RACE_LEVELS) one.push(...(await raceSession(side.src, groupsOf(side), [ratio])));
