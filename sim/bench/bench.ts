@@ -19,7 +19,8 @@
 // workers (this checkout: two, sim/src/search/race-lanes.ts; a baseline: as its own Race ran them,
 // one worker before race10), interleaved session by session, each step's wall time (what the
 // user waits, stepping on as soon as a step is shown) and CPU seconds; then each level cold (a
-// fresh session sent that level alone).
+// fresh session sent that level alone). The busiest worker's own CPU seconds (its thread's) are
+// what the user waits on as many free cores as the side has workers, whatever the load now.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
@@ -274,12 +275,16 @@ async function race(sides: SimSide[], repeats: number, engines: readonly EngineN
     RACE_LEVELS.forEach((ratio, i) => {
       const parts = sides.map((side, si) => {
         const xs = runs[si]!.map((session) => session[i]!);
-        return `${side.label}: ${spread(xs.map((x) => x.wall_s), (x) => x.toFixed(2))} s wall, ${spread(xs.map((x) => x.cpu_s), (x) => x.toFixed(2))} CPU-s — ${answers(xs[0]!)}`;
+        const busiest = xs.every((x) => x.busiest_worker_cpu_s !== null) ? `, busiest worker ${spread(xs.map((x) => x.busiest_worker_cpu_s!), (x) => x.toFixed(2))} CPU-s` : '';
+        return `${side.label}: ${spread(xs.map((x) => x.wall_s), (x) => x.toFixed(2))} s wall, ${spread(xs.map((x) => x.cpu_s), (x) => x.toFixed(2))} CPU-s${busiest} — ${answers(xs[0]!)}`;
       });
       if (sides.length === 2) {
         const ratios = (k: 'wall_s' | 'cpu_s') => runs[0]!.map((session, j) => session[i]![k] / runs[1]![j]![i]![k]);
         const same = runs[0]!.every((session, j) => answers(session[i]!).replace(/ \(\d+\)/g, '') === answers(runs[1]![j]![i]!).replace(/ \(\d+\)/g, ''));
-        parts.push(`this/baseline ${spread(ratios('wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('cpu_s'), (x) => x.toFixed(2))} CPU; answers ${same ? 'the same' : 'DIFFER'}`);
+        const waits = runs.every((side) => side.every((session) => session[i]!.busiest_worker_cpu_s !== null))
+          ? `, ${spread(runs[0]!.map((session, j) => session[i]!.busiest_worker_cpu_s! / runs[1]![j]![i]!.busiest_worker_cpu_s!), (x) => x.toFixed(2))} busiest worker`
+          : '';
+        parts.push(`this/baseline ${spread(ratios('wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('cpu_s'), (x) => x.toFixed(2))} CPU${waits}; answers ${same ? 'the same' : 'DIFFER'}`);
       }
       console.log(`  ${gib(ratio).padEnd(6)} ${parts.join(' | ')}`);
     });

@@ -14,7 +14,11 @@ export const RACE_LEVELS = [8, 2, 1.5, 1.25];
 export interface StepFigures {
   wall_s: number;
   cpu_s: number;
-  answers: { engine: EngineName; answer: number | null; probes: number }[];
+  /** The CPU seconds of the step's busiest worker thread (its lanes' searches), null where a
+   * thread's CPU cannot be read: what the user waits on as many free cores as workers. */
+  busiest_worker_cpu_s: number | null;
+  /** Each lane's answer, probes and own CPU seconds (its worker thread's, during its search). */
+  answers: { engine: EngineName; answer: number | null; probes: number; thread_cpu_s: number | null }[];
 }
 
 type LaneAnswer = StepFigures['answers'][number];
@@ -51,8 +55,10 @@ export async function raceSession(src: string, groups: readonly (readonly Engine
     for (const ratio of ratios) {
       const c0 = cpu_s();
       const t0 = performance.now();
-      const answers = (await Promise.all(workers.map((w) => level(w, ratio)))).flat();
-      out.push({ wall_s: (performance.now() - t0) / 1000, cpu_s: cpu_s() - c0, answers });
+      const byWorker = await Promise.all(workers.map((w) => level(w, ratio)));
+      const perWorker = byWorker.map((lanes) => (lanes.some((l) => l.thread_cpu_s === null) ? null : lanes.reduce((sum, l) => sum + l.thread_cpu_s!, 0)));
+      const busiest = perWorker.some((c) => c === null) ? null : Math.max(...(perWorker as number[]));
+      out.push({ wall_s: (performance.now() - t0) / 1000, cpu_s: cpu_s() - c0, busiest_worker_cpu_s: busiest, answers: byWorker.flat() });
     }
     return out;
   } finally {
