@@ -21,6 +21,13 @@ const rederived = new Map(
   JSON.parse(readFileSync(join(ROOT, 'data/reliability/leader-kills-rederived.json'), 'utf8')).kills.map((k) => [`${k.report}#${k.engines.join('+')}#${k.seed}#${k.at_ms}`, k]),
 );
 
+// the series run on a named build of the servers, by the first seed of their chunks
+const serverSeries = JSON.parse(readFileSync(join(ROOT, 'data/reliability/nemesis-servers.json'), 'utf8')).series.sort((x, y) => y.first_seed - x.first_seed);
+const serversOf = (file) => {
+  const first = Number(/-(\d+)\.json$/.exec(file)?.[1]);
+  return serverSeries.find((s) => first >= s.first_seed)?.servers;
+};
+
 const torture = new Map();
 const nemesis = new Map();
 for (const f of files) {
@@ -42,7 +49,7 @@ for (const f of files) {
     // runs with restarts from a write-ahead log are summed apart from the kill/pause series,
     // runs whose schedule waited for restarted nodes to come up (restart_readiness) apart again,
     // and runs with partitions and one-way cuts (network namespaces) apart from those
-    const series = (/ --durability log/.test(report.command ?? '') ? ', durability log, restarts' : '') + (report.restart_readiness ? ', waits for restarted nodes' : '') + (/ --faults \S*(partition|cut)/.test(report.command ?? '') ? ', partitions and cuts' : '');
+    const series = (/ --durability log/.test(report.command ?? '') ? ', durability log, restarts' : '') + (report.restart_readiness ? ', waits for restarted nodes' : '') + (/ --faults \S*(partition|cut)/.test(report.command ?? '') ? ', partitions and cuts' : '') + (serversOf(f) ? `, ${serversOf(f)}` : '');
     for (const run of report.runs ?? []) {
       const name = run.engines.join('+') + series;
       const n = nemesis.get(name) ?? { runs: 0, failing: 0, linearizable: 0, violation: 0, undecided: 0, lost_writes: 0, acknowledged: 0, unknown: 0, problems: [], unclean_exits: 0, leader_kills: 0, new_leader_within_1s: 0, rate_measured: 0, rate_back_80pct: 0, like_judged: 0, like_back: 0, like_not_judged: {} };

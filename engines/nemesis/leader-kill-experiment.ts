@@ -12,8 +12,11 @@
 //   two-alive         a follower killed before the load starts: one follower from the start
 // Each run also samples the survivors' CPU time (/proc) per bin. Not a test: a command whose
 // figures go into docs/reliability.md with the command and the load average.
-//   npx tsx nemesis/leader-kill-experiment.ts --engine cpp[,go…] --repeats 3 [--modes a,b]
-//     [--fsync always,never] [--snapshot-every N] [--report FILE]
+//   npx tsx nemesis/leader-kill-experiment.ts --engine cpp[,go…] | --engines go,cpp,rust [--engines …]
+//     [--repeats 3] [--modes a,b] [--fsync always,never] [--snapshot-every N] [--report FILE]
+// --engine E runs three nodes of E; --engines A,B,C (repeatable) one mixed cluster, node i running
+// the i-th engine. In a mix the leader's engine sets the rate, so each run also names the engine
+// that led in the pre-kill second and the one that led 3-4 s after.
 import { createServer, type Server } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -26,6 +29,64 @@ import { StatusReader } from '../cluster/node-status.ts';
 
 export const MODES = ['no-fault', 'kill-leader', 'kill-leader-sink', 'kill-follower', 'two-alive'] as const;
 export type Mode = (typeof MODES)[number];
+export type Fsync = 'always' | 'never';
+
+/** A cluster's name in reports: the engine of a one-engine cluster, else its nodes' engines joined by '+' (as the nemesis names a mix). */
+export function clusterLabel(engines: readonly EngineName[]): string {
+  return engines.every((e) => e === engines[0]) ? engines[0]! : engines.join('+');
+}
+
+export interface ExperimentOptions {
+  /** each cluster's three nodes' engines, in the order run within a round */
+  clusters: EngineName[][];
+  repeats: number;
+  modes: Mode[];
+  syncs: Fsync[];
+  snapshotEvery?: number;
+  report?: string;
+}
+
+export const USAGE =
+  'usage: npx tsx nemesis/leader-kill-experiment.ts --engine E[,E…] | --engines A,B,C [--engines …] [--repeats N] [--modes ' +
+  `${MODES.join(',')}] [--fsync always,never] [--snapshot-every N] [--report FILE]`;
+
+const engineName = (e: string, flag: string): EngineName => {
+  if (!(ENGINE_NAMES as readonly string[]).includes(e)) throw new Error(`${flag} takes ${ENGINE_NAMES.join(', ')}, not "${e}"`);
+  return e as EngineName;
+};
+
+/** The command line's options; throws an Error that says what is wrong with bad input. */
+export function parseExperimentArgs(args: readonly string[]): ExperimentOptions {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      engine: { type: 'string' },
+      engines: { type: 'string', multiple: true },
+      repeats: { type: 'string', default: '3' },
+      modes: { type: 'string', default: MODES.join(',') },
+      fsync: { type: 'string', default: 'always' },
+      'snapshot-every': { type: 'string' },
+      report: { type: 'string' },
+    },
+  });
+  const clusters: EngineName[][] = [];
+  const alone = values.engine ?? (values.engines ? undefined : 'cpp');
+  if (alone !== undefined) for (const e of alone.split(',')) clusters.push(Array(3).fill(engineName(e, '--engine')));
+  for (const mix of values.engines ?? []) {
+    const nodes = mix.split(',');
+    if (nodes.length !== 3) throw new Error(`--engines names the three nodes' engines, comma-separated (e.g. go,cpp,rust), not "${mix}"`);
+    clusters.push(nodes.map((e) => engineName(e, '--engines')));
+  }
+  const repeats = Number(values.repeats);
+  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a whole number >= 1, not "${values.repeats}"`);
+  const modes = values.modes!.split(',') as Mode[];
+  for (const m of modes) if (!(MODES as readonly string[]).includes(m)) throw new Error(`unknown mode "${m}" (${MODES.join(', ')})`);
+  const syncs = values.fsync!.split(',') as Fsync[];
+  for (const f of syncs) if (f !== 'always' && f !== 'never') throw new Error(`--fsync takes always and/or never, not "${f}"`);
+  const snapshotEvery = values['snapshot-every'] === undefined ? undefined : Number(values['snapshot-every']);
+  if (snapshotEvery !== undefined && !(Number.isInteger(snapshotEvery) && snapshotEvery >= 0)) throw new Error(`--snapshot-every must be a whole number, not "${values['snapshot-every']}"`);
+  return { clusters, repeats, modes, syncs, snapshotEvery, report: values.report };
+}
 
 const BIN_MS = 250;
 const BEFORE_MS = 3000; // load before the fault (the last second is the pre-kill second)
@@ -52,15 +113,12 @@ export function binAcks(acks: readonly Ack[], unknownAtMs: readonly number[], fr
   const bins: Bin[] = [];
   for (let t = fromMs; t < toMs; t += BIN_MS) {
     const inBin = acks.filter((a) => a.at_ms >= t && a.at_ms < t + BIN_MS);
-    const byNode = new Map<number, number>();
-    for (const a of inBin) byNode.set(a.node, (byNode.get(a.node) ?? 0) + 1);
-    const top = [...byNode].sort((a, b) => b[1] - a[1])[0];
     bins.push({
       from_ms: t,
       acks: inBin.length,
       unknown: unknownAtMs.filter((u) => u >= t && u < t + BIN_MS).length,
       latency_ms_mean: inBin.length ? inBin.reduce((s, a) => s + a.latency_ms, 0) / inBin.length : null,
-      served_by: top ? top[0] : null,
+      served_by: mainNode(inBin, t, t + BIN_MS),
     });
   }
   return bins;
@@ -77,15 +135,68 @@ function cpuMs(pid: number): number | null {
   }
 }
 
-export type Fsync = 'always' | 'never';
+/** What a run's acknowledgements (times relative to the fault) say, the cluster's engines known. */
+export interface RateFigures {
+  pre_rate_per_s: number;
+  post_rate_per_s: number;
+  /** acks 3-4 s after the fault over the second before it */
+  ratio: number | null;
+  /** the engine of the node that answered most in the pre-kill second, and 3-4 s after; null: none answered */
+  leader_engine_before: EngineName | null;
+  leader_engine_after: EngineName | null;
+  /** mean rates: the 3 s before the fault, and 1-5 s after it */
+  before_per_s: number;
+  after_per_s: number;
+  /** bins with nothing acknowledged: before the fault (of 12), 1-5 s after it (of 16) */
+  empty_bins_before: number;
+  empty_bins_after: number;
+  /** how often the node answering the clients changed, 3 s before and 5 s after the fault */
+  leader_changes_before: number;
+  leader_changes_after: number;
+}
 
-export interface RunResult {
+/** The node that answered most of the acknowledgements in [fromMs, toMs); null when none did. */
+function mainNode(rel: readonly Ack[], fromMs: number, toMs: number): number | null {
+  const counts = new Map<number, number>();
+  for (const a of rel) if (a.at_ms >= fromMs && a.at_ms < toMs) counts.set(a.node, (counts.get(a.node) ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1])[0];
+  return top ? top[0] : null;
+}
+
+export function rateFigures(rel: readonly Ack[], engines: readonly EngineName[]): RateFigures {
+  const changes = (from: number, to: number) => {
+    const nodes = rel.filter((a) => a.at_ms >= from && a.at_ms < to).map((a) => a.node);
+    return nodes.filter((x, i) => i > 0 && x !== nodes[i - 1]).length;
+  };
+  const all = binAcks(rel, [], -BEFORE_MS, AFTER_MS);
+  const pre = rel.filter((a) => a.at_ms >= -1000 && a.at_ms < 0).length;
+  const post = rel.filter((a) => a.at_ms >= 3000 && a.at_ms < 4000).length;
+  const engineOf = (node: number | null) => (node === null ? null : (engines[node] ?? null));
+  return {
+    pre_rate_per_s: pre,
+    post_rate_per_s: post,
+    ratio: pre ? post / pre : null,
+    leader_engine_before: engineOf(mainNode(rel, -1000, 0)),
+    leader_engine_after: engineOf(mainNode(rel, 3000, 4000)),
+    before_per_s: rel.filter((a) => a.at_ms < 0).length / (BEFORE_MS / 1000),
+    after_per_s: rel.filter((a) => a.at_ms >= 1000 && a.at_ms < AFTER_MS).length / ((AFTER_MS - 1000) / 1000),
+    empty_bins_before: all.filter((b) => b.from_ms < 0 && b.acks === 0).length,
+    empty_bins_after: all.filter((b) => b.from_ms >= 1000 && b.acks === 0).length,
+    leader_changes_before: changes(-BEFORE_MS, 0),
+    leader_changes_after: changes(0, AFTER_MS),
+  };
+}
+
+export interface RunResult extends RateFigures {
   mode: Mode;
   /** the write-ahead log's sync policy (the nemesis's servers: always) */
   fsync: Fsync;
   /** the servers' --snapshot-every (absent: their default) */
   snapshot_every?: number;
-  engine: EngineName;
+  /** the cluster's name (clusterLabel): an engine, or a mix such as go+cpp+rust */
+  engine: string;
+  /** node i's engine (absent in reports from before mixes were run) */
+  engines?: EngineName[];
   started_utc: string;
   load_average_1m: [number, number];
   /** the node killed (-1: none, no-fault) */
@@ -94,28 +205,15 @@ export interface RunResult {
   bins: Bin[];
   /** survivors' CPU ms per bin, by node */
   cpu_ms: Record<string, number[]>;
-  pre_rate_per_s: number;
-  post_rate_per_s: number;
-  /** acks 3-4 s after the fault over the second before it */
-  ratio: number | null;
-  /** mean rates: the 3 s before the fault, and 1-5 s after it */
-  before_per_s: number;
-  after_per_s: number;
-  /** bins with nothing acknowledged: before the fault (of 12), 1-5 s after it (of 16) */
-  empty_bins_before: number;
-  empty_bins_after: number;
   /** elections each node had started (its status lines): at the fault and at the end */
   elections_at_fault: (number | null)[];
   elections_at_end: (number | null)[];
-  /** how often the node answering the clients changed, 3 s before and 5 s after the fault */
-  leader_changes_before: number;
-  leader_changes_after: number;
 }
 
-async function oneRun(engine: EngineName, mode: Mode, fsync: Fsync, snapshotEvery?: number): Promise<RunResult> {
+async function oneRun(engines: EngineName[], mode: Mode, fsync: Fsync, snapshotEvery?: number): Promise<RunResult> {
   const load0 = loadavg()[0]!;
   const startedUtc = new Date().toISOString();
-  const cluster = await NativeCluster.start({ engines: [engine, engine, engine], commitIntervalMs: 50, durability: 'log', fsync, snapshotEvery });
+  const cluster = await NativeCluster.start({ engines, commitIntervalMs: 50, durability: 'log', fsync, snapshotEvery });
   const sinks: Server[] = [];
   try {
     let t0 = performance.now();
@@ -188,36 +286,22 @@ async function oneRun(engine: EngineName, mode: Mode, fsync: Fsync, snapshotEver
     await sleep(1100);
     const electionsAtEnd = statuses.map((s, i) => (i === killed ? null : (s.latest()?.elections ?? null)));
     const rel = acks.map((a) => ({ ...a, at_ms: a.at_ms - faultAt }));
-    const changes = (from: number, to: number) => {
-      const nodes = rel.filter((a) => a.at_ms >= from && a.at_ms < to).map((a) => a.node);
-      return nodes.filter((x, i) => i > 0 && x !== nodes[i - 1]).length;
-    };
-    const all = binAcks(rel, [], -BEFORE_MS, AFTER_MS);
     const bins = binAcks(rel, unknownAt.map((u) => u - faultAt), -BEFORE_MS + 1000, AFTER_MS);
-    const pre = rel.filter((a) => a.at_ms >= -1000 && a.at_ms < 0).length;
-    const post = rel.filter((a) => a.at_ms >= 3000 && a.at_ms < 4000).length;
     return {
       mode,
       fsync,
       snapshot_every: snapshotEvery,
-      engine,
+      engine: clusterLabel(engines),
+      engines,
       started_utc: startedUtc,
       load_average_1m: [load0, loadavg()[0]!],
       killed,
       leader_before: leader,
       bins,
       cpu_ms: cpu,
-      pre_rate_per_s: pre,
-      post_rate_per_s: post,
-      ratio: pre ? post / pre : null,
-      before_per_s: rel.filter((a) => a.at_ms < 0).length / (BEFORE_MS / 1000),
-      after_per_s: rel.filter((a) => a.at_ms >= 1000 && a.at_ms < AFTER_MS).length / ((AFTER_MS - 1000) / 1000),
-      empty_bins_before: all.filter((b) => b.from_ms < 0 && b.acks === 0).length,
-      empty_bins_after: all.filter((b) => b.from_ms >= 1000 && b.acks === 0).length,
+      ...rateFigures(rel, engines),
       elections_at_fault: electionsAtFault,
       elections_at_end: electionsAtEnd,
-      leader_changes_before: changes(-BEFORE_MS, 0),
-      leader_changes_after: changes(0, AFTER_MS),
     };
   } finally {
     for (const s of sinks) s.close();
@@ -226,29 +310,25 @@ async function oneRun(engine: EngineName, mode: Mode, fsync: Fsync, snapshotEver
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { engine: { type: 'string', default: 'cpp' }, repeats: { type: 'string', default: '3' }, modes: { type: 'string', default: MODES.join(',') }, fsync: { type: 'string', default: 'always' }, 'snapshot-every': { type: 'string' }, report: { type: 'string' } },
-  });
-  const engines = values.engine!.split(',') as EngineName[];
-  for (const e of engines) if (!(ENGINE_NAMES as readonly string[]).includes(e)) throw new Error(`--engine takes ${ENGINE_NAMES.join(', ')}, not "${e}"`);
-  const repeats = Number(values.repeats);
-  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a whole number >= 1, not "${values.repeats}"`);
-  const modes = values.modes!.split(',') as Mode[];
-  for (const m of modes) if (!(MODES as readonly string[]).includes(m)) throw new Error(`unknown mode "${m}" (${MODES.join(', ')})`);
-  const syncs = values.fsync!.split(',') as Fsync[];
-  for (const f of syncs) if (f !== 'always' && f !== 'never') throw new Error(`--fsync takes always and/or never, not "${f}"`);
-  const snapshotEvery = values['snapshot-every'] === undefined ? undefined : Number(values['snapshot-every']);
-  if (snapshotEvery !== undefined && !(Number.isInteger(snapshotEvery) && snapshotEvery >= 0)) throw new Error(`--snapshot-every must be a whole number, not "${values['snapshot-every']}"`);
+  let opts: ExperimentOptions;
+  try {
+    opts = parseExperimentArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const { clusters, repeats, modes, syncs, snapshotEvery } = opts;
   const results: RunResult[] = [];
   // interleaved: every mode once per round, so the machine's load falls on all alike
   for (let r = 0; r < repeats; r++) {
-    for (const engine of engines) for (const fsync of syncs) for (const mode of modes) {
-      const res = await oneRun(engine, mode, fsync, snapshotEvery);
+    for (const nodes of clusters) for (const fsync of syncs) for (const mode of modes) {
+      const engine = clusterLabel(nodes);
+      const res = await oneRun(nodes, mode, fsync, snapshotEvery);
       results.push(res);
       const row = res.bins.map((b) => b.acks).join(' ');
       process.stdout.write(
         `${engine} fsync ${fsync} ${mode.padEnd(16)} round ${r + 1}: pre ${res.pre_rate_per_s}/s, 3-4 s ${res.post_rate_per_s}/s (${res.ratio === null ? '-' : (100 * res.ratio).toFixed(0)} %); ` +
-          `load ${res.load_average_1m.map((l) => l.toFixed(1)).join('->')}; acks per 250 ms from -2 s: ${row}\n`,
+          `leader ${res.leader_engine_before ?? '-'} -> ${res.leader_engine_after ?? '-'}; load ${res.load_average_1m.map((l) => l.toFixed(1)).join('->')}; acks per 250 ms from -2 s: ${row}\n`,
       );
       const lat = res.bins.map((b) => (b.latency_ms_mean === null ? '-' : b.latency_ms_mean.toFixed(1))).join(' ');
       process.stdout.write(`    mean latency ms per bin: ${lat}\n`);
@@ -260,7 +340,7 @@ async function main(): Promise<void> {
       for (const [node, ms] of Object.entries(res.cpu_ms)) process.stdout.write(`    ${node} CPU ms per 250 ms from -3 s: ${ms.map((x) => x.toFixed(0)).join(' ')}\n`);
     }
   }
-  for (const engine of engines) for (const fsync of syncs) for (const mode of modes) {
+  for (const engine of clusters.map(clusterLabel)) for (const fsync of syncs) for (const mode of modes) {
     const runs = results.filter((r) => r.engine === engine && r.mode === mode && r.fsync === fsync);
     const misses = runs.filter((r) => r.ratio !== null && r.ratio < 0.8).length;
     process.stdout.write(
@@ -269,7 +349,7 @@ async function main(): Promise<void> {
     const ratios = runs.filter((r) => r.ratio !== null).map((r) => r.ratio!);
     if (ratios.length) process.stdout.write(`${engine} fsync ${fsync} ${mode}: 3-4 s over the pre-fault second ${ratios.map((x) => (100 * x).toFixed(0) + ' %').join(', ')}\n`);
   }
-  if (values.report) writeFileSync(values.report, JSON.stringify({ command: `npx tsx nemesis/leader-kill-experiment.ts ${process.argv.slice(2).join(' ')}`, bin_ms: BIN_MS, runs: results }, null, 2) + '\n');
+  if (opts.report) writeFileSync(opts.report, JSON.stringify({ command: `npx tsx nemesis/leader-kill-experiment.ts ${process.argv.slice(2).join(' ')}`, bin_ms: BIN_MS, runs: results }, null, 2) + '\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

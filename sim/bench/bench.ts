@@ -12,7 +12,7 @@
 // one — interleaved run by run with this one (A B A B …), and prints this/baseline ratios taken
 // pair by pair, so a drift in the machine's speed moves both sides of each ratio.
 //   npm run bench:sim -- --no-browser --repeats 5 --baseline 1169073
-// Other options: --engines cpp,rust (default all), --skip exact,fast,chromium,sweep,race,race-cold,
+// Other options: --engines cpp,rust (default all), --skip exact,fast,approx,chromium,sweep,race,race-cold,
 // --cold-repeats N (the Race's cold levels, default --repeats).
 //
 // The Race (bench/race-step.ts): sessions stepping 32 → 5 GiB with the lanes in the Race's
@@ -28,7 +28,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
-import type { EngineName, EngineProvider, RunResult, RunSpec, SloSearchResult, SloSearchSpec } from '../src/api.ts';
+import type { EngineName, EngineProvider, Fidelity, RunResult, RunSpec, SloSearchResult, SloSearchSpec } from '../src/api.ts';
 import { simulate } from '../src/run/simulate.ts';
 import { searchSlo, sweepPointSearchSpec } from '../src/search/slo.ts';
 import { measurementSweepSpec, type MeasurementKnobs } from '../src/run/measurement.ts';
@@ -53,7 +53,7 @@ interface SimSide {
   raceGroups: readonly (readonly EngineName[])[];
 }
 
-function spec(e: EngineName, fidelity: 'exact' | 'fast', target: number, duration_s: number): RunSpec {
+function spec(e: EngineName, fidelity: Fidelity, target: number, duration_s: number): RunSpec {
   return {
     cluster: { engines: [e, e, e], seed: 1 },
     resources: { vcpus: 8, memory_gib: 32 },
@@ -139,11 +139,11 @@ function interleave(sides: SimSide[], repeats: number, one: (side: SimSide) => S
   return out;
 }
 
-function describe(sides: SimSide[], samples: Sample[][]): string {
+function describe(sides: SimSide[], samples: Sample[][], ratioLabel = 'this/baseline'): string {
   const parts = samples.map((xs, i) => `${sides[i]!.label}: ${spread(xs.map((x) => x.ops_per_wall_s))}/wall-s, ${spread(xs.map((x) => x.ops_per_cpu_s))}/CPU-s`);
   if (samples.length === 2) {
     const ratios = (k: keyof Sample) => samples[0]!.map((a, j) => a[k] / samples[1]![j]![k]);
-    parts.push(`ratio this/baseline ${spread(ratios('ops_per_wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('ops_per_cpu_s'), (x) => x.toFixed(2))} CPU`);
+    parts.push(`ratio ${ratioLabel} ${spread(ratios('ops_per_wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('ops_per_cpu_s'), (x) => x.toFixed(2))} CPU`);
   }
   return parts.join(' | ');
 }
@@ -170,6 +170,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} cores, load average ${load()}; engines with a wasm build: ${engines.join(', ') || 'none'}; ${repeats} repeats${ref ? `, interleaved with ${sides[1]!.label}` : ''}; figures are median [min–max]`);
   const EXACT = { target: 5000, duration_s: 2 };
   const FASTRUN = { target: 30_000, duration_s: 20 };
+  const APPROX_LONG = { target: 20_000, duration_s: 40 };
   console.log(`\nsimulated client ops per second (exact: ${EXACT.target} ops/s for ${EXACT.duration_s} s; fast: ${FASTRUN.target} ops/s for ${FASTRUN.duration_s} s; 3 nodes, 8 vCPUs, workload A)`);
   const sample = (run: () => RunResult): Sample => {
     const t = timed(run);
@@ -189,6 +190,27 @@ async function main(): Promise<void> {
       const xs = interleave(sides, repeats, (s) => sample(() => s.simulate(spec(e, 'fast', FASTRUN.target, FASTRUN.duration_s), null)));
       console.log(`${e.padEnd(5)} node fast  | ${describe(sides, xs)}`);
     }
+    if (!skip.has('approx')) {
+      // The approximate fast mode (run/cycle-repeat.ts) beside plain fast mode, this checkout's,
+      // interleaved: the bench's own run, and a longer one below every engine's capacity, where
+      // a window holds cycles to repeat. Its ops are the window's (latency.all.count), of which
+      // the repeats are counted, not simulated: the share simulated is printed.
+      const pair: SimSide[] = [
+        { label: 'fast-approx', simulate: (sp, p) => simulate({ ...sp, fidelity: 'fast-approx' }, p), searchSlo },
+        { label: 'fast', simulate, searchSlo },
+      ];
+      for (const run of [FASTRUN, APPROX_LONG]) {
+        let simulatedShare = 1;
+        const xs = interleave(pair, repeats, (s) =>
+          sample(() => {
+            const r = s.simulate(spec(e, 'fast', run.target, run.duration_s), null);
+            if (r.approximation) simulatedShare = r.approximation.simulated_ops / r.latency.all.count;
+            return r;
+          }),
+        );
+        console.log(`${e.padEnd(5)} node approx ${run.target} ops/s ${run.duration_s} s | ${describe(pair, xs, 'approx/plain')} | simulated ${(simulatedShare * 100).toFixed(0)} % of the window's ops`);
+      }
+    }
   }
   if (!skip.has('chromium')) {
     const sim = await ChromiumSim.start();
@@ -206,6 +228,14 @@ async function main(): Promise<void> {
             if (res.type === 'run.result') walls.push(res.result.latency.all.count / (res.result.wall_ms! / 1000));
           }
           line.push(walls.length ? `chromium fast ${spread(walls)}/wall-s` : 'chromium fast failed');
+          if (!skip.has('approx')) {
+            const approx: string[] = [];
+            for (const run of [FASTRUN, APPROX_LONG]) {
+              const res = await sim.request({ type: 'run', id: 3, spec: spec(e, 'fast-approx', run.target, run.duration_s) });
+              approx.push(res.type === 'run.result' ? `${run.target}/${run.duration_s} s ${fmt(res.result.latency.all.count / (res.result.wall_ms! / 1000))}` : 'failed');
+            }
+            line.push(`chromium fast-approx ${approx.join(', ')} /wall-s`);
+          }
         }
         console.log(line.join(' | '));
       }
