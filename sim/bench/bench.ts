@@ -196,8 +196,8 @@ async function main(): Promise<void> {
       // a window holds cycles to repeat. Its ops are the window's (latency.all.count), of which
       // the repeats are counted, not simulated: the share simulated is printed.
       const pair: SimSide[] = [
-        { label: 'fast-approx', simulate: (sp, p) => simulate({ ...sp, fidelity: 'fast-approx' }, p), searchSlo },
-        { label: 'fast', simulate, searchSlo },
+        { ...sides[0]!, label: 'fast-approx', simulate: (sp, p) => simulate({ ...sp, fidelity: 'fast-approx' }, p) },
+        { ...sides[0]!, label: 'fast' },
       ];
       for (const run of [FASTRUN, APPROX_LONG]) {
         let simulatedShare = 1;
