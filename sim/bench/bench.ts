@@ -12,7 +12,15 @@
 // one — interleaved run by run with this one (A B A B …), and prints this/baseline ratios taken
 // pair by pair, so a drift in the machine's speed moves both sides of each ratio.
 //   npm run bench:sim -- --no-browser --repeats 5 --baseline 1169073
-// Other options: --engines cpp,rust (default all), --skip exact,fast,approx,chromium,sweep.
+// Other options: --engines cpp,rust (default all), --skip exact,fast,approx,chromium,sweep,race,race-cold,
+// --cold-repeats N (the Race's cold levels, default --repeats).
+//
+// The Race (bench/race-step.ts): sessions stepping 32 → 5 GiB with the lanes in the Race's
+// workers (this checkout: two, sim/src/search/race-lanes.ts; a baseline: as its own Race ran them,
+// one worker before race10), interleaved session by session, each step's wall time (what the
+// user waits, stepping on as soon as a step is shown) and CPU seconds; then each level cold (a
+// fresh session sent that level alone). The busiest worker's own CPU seconds (its thread's) are
+// what the user waits on as many free cores as the side has workers, whatever the load now.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
@@ -26,6 +34,8 @@ import { searchSlo, sweepPointSearchSpec } from '../src/search/slo.ts';
 import { measurementSweepSpec, type MeasurementKnobs } from '../src/run/measurement.ts';
 import { availableEngines, provider } from '../src/cli/engines.ts';
 import { ChromiumSim } from './chromium.ts';
+import { RACE_LANE_GROUPS } from '../src/search/race-lanes.ts';
+import { RACE_LEVELS, raceSession, type StepFigures } from './race-step.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..');
@@ -37,6 +47,10 @@ interface SimSide {
   searchSlo: (spec: SloSearchSpec, provide: EngineProvider | null) => SloSearchResult;
   /** the side's own engine loaders (engines/loader at its commit), for exact runs */
   provide?: EngineProvider;
+  /** the side's sim/src directory */
+  src: string;
+  /** how the side's Race runs its lanes: the engines of each worker */
+  raceGroups: readonly (readonly EngineName[])[];
 }
 
 function spec(e: EngineName, fidelity: Fidelity, target: number, duration_s: number): RunSpec {
@@ -107,7 +121,10 @@ async function baselineSide(ref: string, engines: readonly EngineName[]): Promis
     if (!e) throw new Error(`engine ${name} was not loaded by the baseline's loaders`);
     return e;
   };
-  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide };
+  const src = join(dir, 'sim', 'src');
+  // Before race10 the Race searched its lanes one after another in one worker.
+  const lanes = existsSync(join(src, 'search', 'race-lanes.ts')) ? ((await import(pathToFileURL(join(src, 'search', 'race-lanes.ts')).href)) as { RACE_LANE_GROUPS: EngineName[][] }).RACE_LANE_GROUPS : [[...ENGINE_NAMES]];
+  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide, src, raceGroups: lanes };
 }
 
 interface Sample {
@@ -147,7 +164,7 @@ async function main(): Promise<void> {
   const ref = opt('--baseline');
   const engines = await availableEngines();
   const provide = await provider(engines);
-  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo }];
+  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo, src: join(HERE, '..', 'src'), raceGroups: RACE_LANE_GROUPS }];
   if (ref) sides.push(await baselineSide(ref, engines));
 
   console.log(`machine: ${cpus().length} cores, load average ${load()}; engines with a wasm build: ${engines.join(', ') || 'none'}; ${repeats} repeats${ref ? `, interleaved with ${sides[1]!.label}` : ''}; figures are median [min–max]`);
@@ -179,8 +196,8 @@ async function main(): Promise<void> {
       // a window holds cycles to repeat. Its ops are the window's (latency.all.count), of which
       // the repeats are counted, not simulated: the share simulated is printed.
       const pair: SimSide[] = [
-        { label: 'fast-approx', simulate: (sp, p) => simulate({ ...sp, fidelity: 'fast-approx' }, p), searchSlo },
-        { label: 'fast', simulate, searchSlo },
+        { ...sides[0]!, label: 'fast-approx', simulate: (sp, p) => simulate({ ...sp, fidelity: 'fast-approx' }, p) },
+        { ...sides[0]!, label: 'fast' },
       ];
       for (const run of [FASTRUN, APPROX_LONG]) {
         let simulatedShare = 1;
@@ -226,6 +243,9 @@ async function main(): Promise<void> {
       await sim.close();
     }
   }
+  const coldRepeats = Number(opt('--cold-repeats') ?? repeats);
+  if (!Number.isInteger(coldRepeats) || coldRepeats < 1 || coldRepeats > 100) throw new Error(`--cold-repeats must be an integer in [1, 100]: ${opt('--cold-repeats')}`);
+  if (!skip.has('race')) await race(sides, repeats, ALL, skip.has('race-cold') ? 0 : coldRepeats);
   if (skip.has('sweep')) {
     console.log(`load average now ${load()}`);
     return;
@@ -267,6 +287,51 @@ async function main(): Promise<void> {
     console.log(`Race step, ${side.label} (four engines' searches at one memory, warm from the previous step): ${levels.map((r, i) => `${r * 4} GiB ${perLevel[si]![i]!.wall.toFixed(1)} s wall / ${perLevel[si]![i]!.cpu.toFixed(1)} s CPU`).join('; ')} (target ≤ 1 s)`);
   });
   console.log(`load average now ${load()}`);
+}
+
+/** The Race's step per level, as the user meets it and cold, each side's lanes in its own
+ * workers; ratios this/baseline pair by pair. */
+async function race(sides: SimSide[], repeats: number, engines: readonly EngineName[], coldRepeats: number): Promise<void> {
+  const groupsOf = (side: SimSide) => side.raceGroups.map((g) => g.filter((e) => engines.includes(e))).filter((g) => g.length > 0);
+  const gib = (ratio: number) => `${ratio * 4} GiB`;
+  // (in the catalogue's order, whatever the workers' order)
+  const answers = (f: StepFigures) =>
+    [...f.answers]
+      .sort((a, b) => ENGINE_NAMES.indexOf(a.engine) - ENGINE_NAMES.indexOf(b.engine))
+      .map((a) => `${a.engine} ${a.answer === null ? '<100' : fmt(a.answer)} (${a.probes})`)
+      .join(', ');
+  const report = (title: string, runs: StepFigures[][][]) => {
+    console.log(title);
+    RACE_LEVELS.forEach((ratio, i) => {
+      const parts = sides.map((side, si) => {
+        const xs = runs[si]!.map((session) => session[i]!);
+        const busiest = xs.every((x) => x.busiest_worker_cpu_s !== null) ? `, busiest worker ${spread(xs.map((x) => x.busiest_worker_cpu_s!), (x) => x.toFixed(2))} CPU-s` : '';
+        return `${side.label}: ${spread(xs.map((x) => x.wall_s), (x) => x.toFixed(2))} s wall, ${spread(xs.map((x) => x.cpu_s), (x) => x.toFixed(2))} CPU-s${busiest} — ${answers(xs[0]!)}`;
+      });
+      if (sides.length === 2) {
+        const ratios = (k: 'wall_s' | 'cpu_s') => runs[0]!.map((session, j) => session[i]![k] / runs[1]![j]![i]![k]);
+        const same = runs[0]!.every((session, j) => answers(session[i]!).replace(/ \(\d+\)/g, '') === answers(runs[1]![j]![i]!).replace(/ \(\d+\)/g, ''));
+        const waits = runs.every((side) => side.every((session) => session[i]!.busiest_worker_cpu_s !== null))
+          ? `, ${spread(runs[0]!.map((session, j) => session[i]!.busiest_worker_cpu_s! / runs[1]![j]![i]!.busiest_worker_cpu_s!), (x) => x.toFixed(2))} busiest worker`
+          : '';
+        parts.push(`this/baseline ${spread(ratios('wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('cpu_s'), (x) => x.toFixed(2))} CPU${waits}; answers ${same ? 'the same' : 'DIFFER'}`);
+      }
+      console.log(`  ${gib(ratio).padEnd(6)} ${parts.join(' | ')}`);
+    });
+  };
+  console.log(`\nThe Race's step (fast mode, workload A, 8 vCPUs; lanes ${sides.map((s) => `${s.label}: ${groupsOf(s).map((g) => `[${g.join(' ')}]`).join(' ')}`).join('; ')}; target ≤ 1 s), load average ${load()}`);
+  const sessions: StepFigures[][][] = sides.map(() => []);
+  for (let r = 0; r < repeats; r++) for (const [si, side] of sides.entries()) sessions[si]!.push(await raceSession(side.src, groupsOf(side)));
+  report(`As the user meets it (a session stepping down, each step warm from the one before; what the user waits stepping on at once), load average ${load()}:`, sessions);
+  if (coldRepeats === 0) return;
+  const colds: StepFigures[][][] = sides.map(() => []);
+  for (let r = 0; r < coldRepeats; r++)
+    for (const [si, side] of sides.entries()) {
+      const one: StepFigures[] = [];
+      for (const ratio of RACE_LEVELS) one.push(...(await raceSession(side.src, groupsOf(side), [ratio])));
+      colds[si]!.push(one);
+    }
+  report(`Cold (each level visited first: a fresh session, nothing remembered, no hint), load average ${load()}:`, colds);
 }
 
 main().catch((e) => {
