@@ -4,7 +4,7 @@
 // npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S]
 // See docs/benchmarks.md for the method and what differs from the paper's AWS set-up.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeAll, sweepStale } from './cgroup.ts';
 import { gitCommit, machineInfo, toolVersions } from './machine.ts';
@@ -58,12 +58,14 @@ const FLAGS = {
   nodes: { type: 'string' },
   preset: { type: 'string' },
   out: { type: 'string' },
+  only: { type: 'string' },
   hosts: { type: 'string' },
   rate: { type: 'string' },
   'keep-scratch': { type: 'boolean' },
   durability: { type: 'string' },
   fsync: { type: 'string' },
   'cold-search': { type: 'boolean' },
+  'early-stop': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   mitigation: { type: 'string' },
   help: { type: 'boolean' },
@@ -81,9 +83,11 @@ const USAGE = `usage: npm run bench -- --engine go|cpp|rust|java|etcd|all[,…] 
          [--hosts INVENTORY.yml]   (on separate hosts through Ansible: groups servers (3) and client (1))
          [--keep-scratch] [--durability none|log[,…]] [--fsync always|interval|never[,…]]
          [--mitigation none|blade|mitmem|both]   (Go and Java servers only)
+         [--early-stop]   (a search probe ends once its window's p99 is over the SLO for certain)
        npm run bench -- calibrate [--engine …] [--rate OPS] [--duration-s S] [--out FILE]
        npm run bench -- summarize RESULTS.json…
        npm run bench -- rederive RESULTS.json…   (rows derived again from details/ beside it, in place)
+       npm run bench -- rederive RESULTS.json --only ID,… --out PART.json   (only those settings' details, into a new file)
 Presets: smoke (all systems, a few minutes), scaled (this 2-core machine, the paper's ratios),
 paper (the paper's full size, for bigger machines). Flags override the preset.`;
 
@@ -244,6 +248,26 @@ async function bench(o: BenchOptions, argv: string[]): Promise<number> {
   return results.some((r) => r.errors.length && !r.best && !r.floor) ? 1 : 0;
 }
 
+/** `rederive RESULTS.json --only ID,… --out PART.json`: a part of a run as its own results file;
+ * the run's own file is never rewritten with a part of its rows. */
+function rederivePart(files: string[], only: string, out: string | undefined): number {
+  if (files.length !== 1) throw new UsageError('rederive --only takes one results.json file');
+  if (!out) throw new UsageError('rederive --only needs --out PART.json (a new file; the run\'s own stays whole)');
+  const ids = only.split(',').map((x) => x.trim()).filter(Boolean);
+  if (!ids.length) throw new UsageError('--only needs details ids, e.g. go-a-r8-8vcpu-rep2');
+  const path = fromCaller(files[0]!);
+  const target = fromCaller(out);
+  if (target === path) throw new UsageError('--out must not be the run\'s own results file');
+  const before = JSON.parse(readFileSync(path, 'utf8')) as ResultsFile;
+  const part = rederive(before, optionsOfCommand(before.metadata.command), detailsDirOf(path), REPO, ids);
+  const problems = validateResults(part);
+  if (problems.length) throw new Error(`${out}: the rows derived do not match the schema:\n  ${problems.join('\n  ')}`);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, JSON.stringify(part, null, 2) + '\n');
+  console.log(`${out}: ${ids.length} settings of ${files[0]}, ${part.rows.length} rows\n${summarize(part)}\n`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   let parsed;
@@ -267,6 +291,7 @@ async function main(): Promise<number> {
     if (parsed.positionals[0] === 'rederive') {
       const files = parsed.positionals.slice(1);
       if (!files.length) throw new UsageError('rederive needs one or more results.json files');
+      if (parsed.values.only !== undefined) return rederivePart(files, parsed.values.only, parsed.values.out);
       for (const f of files) {
         const path = fromCaller(f);
         const before = JSON.parse(readFileSync(path, 'utf8')) as ResultsFile;
@@ -283,6 +308,7 @@ async function main(): Promise<number> {
       return await runCalibration(parsed.values as Record<string, string | boolean | undefined>, commandLine(argv));
     }
     if (parsed.positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+    if (parsed.values.only !== undefined) throw new UsageError('--only belongs to rederive');
     return await bench(resolveOptions(parsed.values as Record<string, string | boolean | undefined>), argv);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -100,10 +100,18 @@ export function latencyStats(h: Histogram, failed = 0): LatencyStats {
   };
 }
 
-/** The logs of the given measurements found in a YCSB output folder. */
+/** The text of a log up to its last complete line: YCSB may be mid-line when it is read while
+ * running, or when it is stopped (--early-stop). */
+export function completeLines(text: string): string {
+  const end = text.lastIndexOf('\n');
+  return end < 0 ? '' : text.slice(0, end + 1);
+}
+
+/** The logs of the given measurements found in a YCSB output folder, each up to its last
+ * complete line. */
 export function readLogs(dir: string, names: string[]): IntervalLog[] {
   return names
     .map((n) => join(dir, `${n}.hdr`))
     .filter((f) => existsSync(f))
-    .map((f) => readIntervalLog(readFileSync(f, 'utf8')));
+    .map((f) => readIntervalLog(completeLines(readFileSync(f, 'utf8'))));
 }

@@ -8,6 +8,8 @@ import { Cgroup } from './cgroup.ts';
 import { searchMaxRate, type ProbeOutcome } from './bisect.ts';
 import { parseGoGctrace, parseJvmGcLog, summarizeGc, type GcEvent, type GcSummary } from './gclog.ts';
 import { latencyStats, longestIntervalSeconds, mergeWindow, readLogs, windowSeconds, type LatencyStats } from './hdr.ts';
+import type { EarlyStopEvidence } from './early-stop.ts';
+import { watchForEarlyStop } from './early-stop-watch.ts';
 import { cpuCount, judgeByWait, type BenchOptions, type Setting } from './plan.ts';
 import { classify, describeInterference, interferenceBetween, readThreadSchedstats, takeSnapshot, type Interference, type SchedStat, type Snapshot } from './interference.ts';
 import { Sampler, rssBytes, usageInWindow, type WindowUsage } from './sampler.ts';
@@ -53,6 +55,8 @@ export interface ProbeDetail extends ProbeOutcome {
   /** YCSB's own throughput over its whole run, warm-up included (its summary's OVERALL line). */
   ycsb_overall_ops_per_s: number;
   hdr_dir: string;
+  /** Set when --early-stop ended the probe before its window did: the counts that decided it. */
+  early_stop?: EarlyStopEvidence;
 }
 
 export interface NodeReport {
@@ -321,11 +325,17 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
     windowStart = ourSnapshot(bed);
     threadTimer = setInterval(keepThreads, 1000);
   }, o.warmup_s * 1000);
+  const ops = ['READ', 'UPDATE', 'INSERT', 'READ-MODIFY-WRITE'];
+  const watch = kind === 'search' && o.early_stop && target !== undefined
+    ? watchForEarlyStop(hdrDir, ops.map((op) => `Intended-${op}`), { target_ops_per_s: target, warmup_s: o.warmup_s, duration_s: o.duration_s, slo_ms: o.slo_ms, threads: o.threads })
+    : null;
   sampler.start();
   let run: YcsbRun;
+  let early: EarlyStopEvidence | null = null;
   try {
-    run = await runYcsb(bed.loadgen.wrap(argv), join(hdrDir, 'ycsb.log'), o.warmup_s + o.duration_s + 120);
+    run = await runYcsb(bed.loadgen.wrap(argv), join(hdrDir, 'ycsb.log'), o.warmup_s + o.duration_s + 120, watch?.attach);
   } finally {
+    early = watch?.stop() ?? null;
     sampler.stop();
     clearTimeout(warmupTimer);
     if (threadTimer) clearInterval(threadTimer);
@@ -340,7 +350,6 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
     interference = null;
   }
 
-  const ops = ['READ', 'UPDATE', 'INSERT', 'READ-MODIFY-WRITE'];
   const intendedLogs = readLogs(hdrDir, ops.map((op) => `Intended-${op}`));
   const uncorrectedLogs = readLogs(hdrDir, ops);
   const intendedH = mergeWindow(intendedLogs, o.warmup_s);
@@ -377,7 +386,8 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
     verdict.reasons.push(`YCSB completed ${completed} operations but its 1-second interval log stalled (one interval of ${longest.toFixed(1)} s), leaving nothing in the measured window`);
   }
   const reasons: string[] = [];
-  if (run.code !== 0) reasons.push(`YCSB exited with ${run.code}`);
+  if (early) reasons.push(`stopped early at ${early.decided_at_s} s: ${early.over_slo} of the window's operations over the ${early.slo_ms} ms SLO, more than 1 % of the ${early.window_bound} it can hold (${early.in_window} so far)`);
+  else if (run.code !== 0) reasons.push(`YCSB exited with ${run.code}`);
   if (crashed) reasons.push(`a node exited (OOM kills per node: ${bed.oomKills().join('/')})`);
   if (p99_ms === null) reasons.push(intended.count === 0 ? 'no operation completed' : 'more than 1 % of operations failed');
   // A rate YCSB could not deliver already shows in the intended latency, so it is only noted.
@@ -409,6 +419,7 @@ async function probeOnce(bed: Testbed, kind: ProbeDetail['kind'], target: number
     ycsb_exit: run.code,
     ycsb_overall_ops_per_s: Math.round(run.summary.OVERALL?.['Throughput(ops/sec)'] ?? 0),
     hdr_dir: hdrDir,
+    ...(early ? { early_stop: early } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 // `npm --workspace @replicant/bench run plan-replay -- OUT_DIR [--engine go,cpp,rust,java]
-// [--workload a] [--ratio 8,2,1.5,1.25] [--repetitions 3]`: how long the rest of a stopped run
+// [--workload a] [--ratio 8,2,1.5,1.25] [--repetitions 3] [--early-stop]`: how long the rest of a stopped run
 // will take. Builds the run's plan (the scaled preset, as `npm run bench` would), keeps the settings
 // whose details are in OUT_DIR/details (as a resumed run does, their answers seeding warm starts), and
 // replays every other setting's search against a recorded response curve (recorded-curve.ts: its
@@ -8,7 +8,10 @@
 // start-up before the first probe and the seconds per probe, both measured in those
 // files, times (saturation probe + search probes); plus each system's footprint runs once per
 // invocation. An estimate on noise-free curves, not a measurement: a real probe near the limit
-// can meet or miss either way.
+// can meet or miss either way. --early-stop adds what stopping missed probes early
+// (early-stop.ts) would save: each finished setting's clean missed search probes, decided where
+// their whole-window histogram says if the operations over the SLO came evenly, and the missed
+// probes of the settings left at the median of those savings.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,13 +19,14 @@ import { searchMaxRate } from './bisect.ts';
 import { buildPlan, resolveOptions, type Setting } from './plan.ts';
 import { curveProbe, readRecordedCurve, type RecordedCurve } from './recorded-curve.ts';
 import { WarmStarts } from './warm-start.ts';
+import { earlyStopSavingS, type RecordedProbe } from './early-stop-replay.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { engine: { type: 'string' }, workload: { type: 'string' }, ratio: { type: 'string' }, repetitions: { type: 'string' }, 'slo-ms': { type: 'string' } },
+  options: { engine: { type: 'string' }, workload: { type: 'string' }, ratio: { type: 'string' }, repetitions: { type: 'string' }, 'slo-ms': { type: 'string' }, 'early-stop': { type: 'boolean' } },
 });
 if (positionals.length !== 1) {
-  process.stderr.write('usage: plan-replay OUT_DIR [--engine go,cpp,rust,java] [--workload a] [--ratio 8,2,1.5,1.25] [--repetitions 3] [--slo-ms 50]\n');
+  process.stderr.write('usage: plan-replay OUT_DIR [--engine go,cpp,rust,java] [--workload a] [--ratio 8,2,1.5,1.25] [--repetitions 3] [--slo-ms 50] [--early-stop]\n');
   process.exit(2);
 }
 const dir = join(resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!), 'details');
@@ -57,6 +61,20 @@ function curveFor(s: Setting): { curve: RecordedCurve; own: boolean } | null {
   return pick ? { curve: pick, own: false } : null;
 }
 
+// What stopping missed probes early would have saved in the finished settings (seconds each).
+const savedS: number[] = [];
+let missedFinished = 0;
+if (values['early-stop']) {
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl'))) {
+    for (const p of readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordedProbe)) {
+      if (p.type !== 'probe' || p.kind !== 'search' || p.met || p.disturbed) continue;
+      missedFinished++;
+      savedS.push(earlyStopSavingS(p, o, slo_ms));
+    }
+  }
+}
+let missedLeft = 0;
+
 const warm = new WarmStarts();
 let done = 0;
 let left = 0;
@@ -80,10 +98,17 @@ for (const s of plan) {
   const hint = warm.hintFor(s);
   const count = async (h?: number) => {
     const asked: number[] = [];
-    const r = await searchMaxRate(curveProbe(c.curve, slo_ms, asked), { min_ops_per_s: o.min_rate, max_ops_per_s: c.curve.top_ops_per_s, tolerance: o.tolerance, max_probes: o.max_probes, ...(h ? { hint_ops_per_s: h } : {}) });
-    return { r, n: asked.length };
+    const probe = curveProbe(c.curve, slo_ms, asked);
+    let missed = 0;
+    const r = await searchMaxRate(async (rate) => {
+      const p = await probe(rate);
+      if (!p.met) missed++;
+      return p;
+    }, { min_ops_per_s: o.min_rate, max_ops_per_s: c.curve.top_ops_per_s, tolerance: o.tolerance, max_probes: o.max_probes, ...(h ? { hint_ops_per_s: h } : {}) });
+    return { r, n: asked.length, missed };
   };
   const w = await count(hint);
+  missedLeft += w.missed;
   const cold = await count();
   warm.remember(s, { best: w.r.best, stopped_by: w.r.stopped_by, errors: [] });
   const t = timing.get(s.system);
@@ -104,3 +129,10 @@ console.log(`\n${done} of ${plan.length} settings finished in ${dir}; ${left} le
 console.log(`Search probes left: ${warmProbes} warm-started, ${coldProbes} cold (${((1 - warmProbes / coldProbes) * 100).toFixed(0)} % fewer), plus one saturation probe per setting.`);
 console.log(`Seconds per probe ${allProbeS.toFixed(1)} (median over the finished settings' probes); start-up before the first probe per system: ${[...timing.entries()].map(([k, t]) => `${k} ${median(t.start_s).toFixed(0)} s`).join(', ')}; footprint runs ${footprintS} s.`);
 console.log(`Estimated time left: ${((warmS + footprintS) / 60).toFixed(0)} min warm-started, ${((coldS + footprintS) / 60).toFixed(0)} min cold.`);
+if (values['early-stop']) {
+  const window = o.warmup_s + o.duration_s;
+  const total = savedS.reduce((a, b) => a + b, 0);
+  const mid = savedS.length ? median(savedS) : 0;
+  console.log(`\nWith --early-stop: ${missedFinished} clean missed search probes in the finished settings would have saved ${total.toFixed(0)} s (median ${mid.toFixed(1)} s of each ${window} s probe window; ${savedS.filter((x) => x === 0).length} never decided early), estimated as if their operations over the ${slo_ms} ms SLO came evenly.`);
+  console.log(`The settings left: ${missedLeft} missed search probes in the warm-started replay, about ${((missedLeft * mid) / 60).toFixed(1)} min saved at that median (of ${((warmS + footprintS) / 60).toFixed(0)} min).`);
+}

@@ -97,6 +97,14 @@ describe('durability', () => {
     expect(describePlan(o, plan)).toContain('durability log, fsync interval');
   });
 
+  it('measures every probe\'s window whole unless --early-stop, which one machine only runs', () => {
+    expect(resolveOptions({}).early_stop).toBe(false);
+    expect(resolveOptions({ 'early-stop': true }).early_stop).toBe(true);
+    const early = resolveOptions({ 'early-stop': true });
+    expect(describePlan(early, buildPlan(early))).toMatch(/early stop \(--early-stop\)/);
+    expect(() => resolveOptions({ 'early-stop': true, hosts: 'inventory.yml' })).toThrow(/--early-stop works on one machine only/);
+  });
+
   it('warm-starts searches unless --cold-search, and carries answers only between memory sizes of one system, mode and repetition', () => {
     const o = resolveOptions({ preset: 'scaled', engine: 'go,cpp', ratio: '8,2', durability: 'none,log', fsync: 'interval', repetitions: '2' });
     expect(o.warm_start).toBe(true);

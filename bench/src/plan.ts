@@ -75,6 +75,10 @@ export interface BenchOptions {
    * previous memory size of the same system,
    * workload, vCPUs, mode and repetition (bisect.ts, hint_ops_per_s); --cold-search turns it off. */
   warm_start: boolean;
+  /** Stop a search probe once its window's p99 is over the SLO for certain (early-stop.ts), and
+   * report it missed with the counts that decided it; --early-stop turns it on. Off by default:
+   * the reference runs measure every window whole. */
+  early_stop: boolean;
 }
 
 export type Mitigation = 'none' | 'blade' | 'mitmem' | 'both';
@@ -97,6 +101,7 @@ export const PRESETS: Record<PresetName, Partial<BenchOptions>> = {
 export const DEFAULTS: BenchOptions = {
   mitigation: 'none',
   warm_start: true,
+  early_stop: false,
   systems: ['go'],
   workloads: ['a'],
   records: 100_000,
@@ -234,12 +239,15 @@ export function resolveOptions(flags: Record<string, string | boolean | undefine
   }
   o.dry_run = flags['dry-run'] === true;
   if (flags['cold-search'] === true) o.warm_start = false;
+  if (flags['early-stop'] === true) o.early_stop = true;
   if (s('hosts')) {
     o.hosts = s('hosts');
     // The memory rule is the preset's and --memory-baseline's, as on one machine (withFootprint):
     // at a scaled data set a runtime's own memory is no rounding error on a host either
     // (data/native/2026-11-27-hosts: 20 MiB at ratio 2 and the JVM, C++ and Rust could not load).
     if (!s('cores-per-vcpu')) o.cores_per_vcpu = 1;
+    // the hosts path runs YCSB through Ansible and reads its logs after the probe only
+    if (o.early_stop) throw new UsageError('--early-stop works on one machine only, not with --hosts');
   }
   if (s('mitigation')) {
     const m = s('mitigation') as Mitigation;
@@ -403,6 +411,7 @@ export function describePlan(o: BenchOptions, settings: Setting[]): string {
       : o.warm_start
       ? '  warm-started: each search first probes the answer of the same setting\'s previous repetition, else of the previous memory size (same system, workload, vCPUs, mode, repetition), then its neighbour one tolerance away; the top and the minimum only when the bracket must widen to them (--cold-search: off)'
       : '  cold searches (--cold-search): every setting bisects its whole bracket',
+    ...(o.early_stop ? ['  early stop (--early-stop): a search probe ends once its window\'s p99 is over the SLO for certain, reported missed with the counts that decided it'] : []),
     ...(o.mitigation === 'none' ? [] : [`  GC mitigation: ${o.mitigation} (the Go and Java servers' --mitigation)`]),
     o.hosts
       ? `  1 paper vCPU = ${o.cores_per_vcpu} core(s) of a host`

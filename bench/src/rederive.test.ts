@@ -54,3 +54,25 @@ describe('a setting whose nodes were OOM-killed and that completed nothing', () 
     for (const [id, v] of now) if (id !== 'rust-b-r2-8vcpu-measurement-status') expect([id, v]).toEqual([id, old.get(id)]);
   });
 });
+
+describe('a part of a run, derived on its own (rederive --only)', () => {
+  // chunk 2 of the quiet reference run: these two ran after machine card 0.5.0 was made
+  const QUIET = join(REPO, 'data/native/2026-11-27-reference/ratios-a');
+  const committed = JSON.parse(readFileSync(join(QUIET, 'results.json'), 'utf8')) as ResultsFile;
+  const oA = resolveOptions({ engine: 'go,cpp,rust,java', workload: 'a', ratio: '8,2,1.5,1.25', vcpus: '8', preset: 'scaled', 'slo-ms': '50' });
+
+  it('holds only the named settings, one repetition each, and says which in its description', () => {
+    const part = rederive(committed, oA, join(QUIET, 'details'), REPO, ['go-a-r8-8vcpu-rep2', 'java-a-r1p25-8vcpu-rep1']);
+    const status = part.rows.filter((x) => x.metric === 'measurement_status');
+    expect(status.map((x) => x.id).sort()).toEqual(['go-a-r8-8vcpu-measurement-status', 'java-a-r1p25-8vcpu-measurement-status']);
+    for (const s of status) expect(s.repetitions ?? 1).toBe(1);
+    expect(part.rows.every((x) => /rep2|java-a-r1p25-8vcpu-rep1/.test(x.provenance.raw_output ?? ''))).toBe(true);
+    expect(part.metadata.description).toMatch(/Only 2 of its settings, derived again from their details: go-a-r8-8vcpu-rep2, java-a-r1p25-8vcpu-rep1\.$/);
+    // the whole run's file keeps both repetitions of Go at ratio 8
+    expect(committed.rows.find((x) => x.id === 'go-a-r8-8vcpu-measurement-status')!.repetitions).toBe(2);
+  });
+
+  it('refuses a setting the run has no details for, by name', () => {
+    expect(() => rederive(committed, oA, join(QUIET, 'details'), REPO, ['go-a-r8-8vcpu-rep3'])).toThrow(/no details for go-a-r8-8vcpu-rep3/);
+  });
+});

@@ -36,16 +36,25 @@ export function readDetails(text: string): SettingResult {
 
 /**
  * The file with its rows derived again from `detailsDir`'s settings, in the order they ran, with
- * the metadata kept. `repo` is what raw_output paths are relative to.
+ * the metadata kept. `repo` is what raw_output paths are relative to. With `only` (details ids,
+ * "go-a-r8-8vcpu-rep2"), just those settings: a part of a run scored on its own, such as the
+ * chunk run after a model card was made; the description names them.
  */
-export function rederive(file: ResultsFile, o: BenchOptions, detailsDir: string, repo: string): ResultsFile {
-  const results = readdirSync(detailsDir)
-    .filter((f) => f.endsWith('.jsonl'))
+export function rederive(file: ResultsFile, o: BenchOptions, detailsDir: string, repo: string, only?: string[]): ResultsFile {
+  const present = readdirSync(detailsDir).filter((f) => f.endsWith('.jsonl'));
+  if (only) {
+    const missing = only.filter((id) => !present.includes(`${id}.jsonl`));
+    if (missing.length) throw new Error(`no details for ${missing.join(', ')} in ${detailsDir}`);
+  }
+  const results = (only ? only.map((id) => `${id}.jsonl`) : present)
     .map((f) => ({ path: join(detailsDir, f), result: readDetails(readFileSync(join(detailsDir, f), 'utf8')) }))
     .sort((a, b) => a.result.started_at.localeCompare(b.result.started_at));
   if (!results.length) throw new Error(`no details (*.jsonl) in ${detailsDir}`);
   const rows: ResultRow[] = results.flatMap(({ path, result }) => settingRows(result, o, relative(repo, path)));
-  return resultsFile(file.metadata, combineRepetitions(rows));
+  const metadata = only
+    ? { ...file.metadata, description: `${file.metadata.description} Only ${only.length} of its settings, derived again from their details: ${only.join(', ')}.` }
+    : file.metadata;
+  return resultsFile(metadata, combineRepetitions(rows));
 }
 
 /** The details folder of a results file: details/ beside it. */

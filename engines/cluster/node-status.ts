@@ -36,6 +36,10 @@ export interface NodeStatus {
    * without the option): the launcher sets it, or RSS keeps each late JIT compilation's
    * high-water mark (engines/java-wasm/build.sh). */
   jvm_native_trim_interval_ms?: number;
+  /** C++: the times the server handed the heap's free pages back to the kernel (malloc_trim,
+   * once a second) and the CPU time they took, both ever. */
+  malloc_trims?: number;
+  malloc_trim_cpu_us?: number;
 }
 
 /** Every status line in a log text, oldest first; lines that do not parse are skipped. */

@@ -12,7 +12,15 @@
 // one — interleaved run by run with this one (A B A B …), and prints this/baseline ratios taken
 // pair by pair, so a drift in the machine's speed moves both sides of each ratio.
 //   npm run bench:sim -- --no-browser --repeats 5 --baseline 1169073
-// Other options: --engines cpp,rust (default all), --skip exact,fast,chromium,sweep.
+// Other options: --engines cpp,rust (default all), --skip exact,fast,approx,chromium,sweep,race,race-cold,
+// --cold-repeats N (the Race's cold levels, default --repeats).
+//
+// The Race (bench/race-step.ts): sessions stepping 32 → 5 GiB with the lanes in the Race's
+// workers (this checkout: two, sim/src/search/race-lanes.ts; a baseline: as its own Race ran them,
+// one worker before race10), interleaved session by session, each step's wall time (what the
+// user waits, stepping on as soon as a step is shown) and CPU seconds; then each level cold (a
+// fresh session sent that level alone). The busiest worker's own CPU seconds (its thread's) are
+// what the user waits on as many free cores as the side has workers, whatever the load now.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
@@ -20,12 +28,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { SyncEngine } from '@replicant/engines/loader/engine';
-import type { EngineName, EngineProvider, RunResult, RunSpec, SloSearchResult, SloSearchSpec } from '../src/api.ts';
+import type { EngineName, EngineProvider, Fidelity, RunResult, RunSpec, SloSearchResult, SloSearchSpec } from '../src/api.ts';
 import { simulate } from '../src/run/simulate.ts';
 import { searchSlo, sweepPointSearchSpec } from '../src/search/slo.ts';
 import { measurementSweepSpec, type MeasurementKnobs } from '../src/run/measurement.ts';
 import { availableEngines, provider } from '../src/cli/engines.ts';
 import { ChromiumSim } from './chromium.ts';
+import { RACE_LANE_GROUPS } from '../src/search/race-lanes.ts';
+import { RACE_LEVELS, raceSession, type StepFigures } from './race-step.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..');
@@ -37,9 +47,13 @@ interface SimSide {
   searchSlo: (spec: SloSearchSpec, provide: EngineProvider | null) => SloSearchResult;
   /** the side's own engine loaders (engines/loader at its commit), for exact runs */
   provide?: EngineProvider;
+  /** the side's sim/src directory */
+  src: string;
+  /** how the side's Race runs its lanes: the engines of each worker */
+  raceGroups: readonly (readonly EngineName[])[];
 }
 
-function spec(e: EngineName, fidelity: 'exact' | 'fast', target: number, duration_s: number): RunSpec {
+function spec(e: EngineName, fidelity: Fidelity, target: number, duration_s: number): RunSpec {
   return {
     cluster: { engines: [e, e, e], seed: 1 },
     resources: { vcpus: 8, memory_gib: 32 },
@@ -107,7 +121,10 @@ async function baselineSide(ref: string, engines: readonly EngineName[]): Promis
     if (!e) throw new Error(`engine ${name} was not loaded by the baseline's loaders`);
     return e;
   };
-  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide };
+  const src = join(dir, 'sim', 'src');
+  // Before race10 the Race searched its lanes one after another in one worker.
+  const lanes = existsSync(join(src, 'search', 'race-lanes.ts')) ? ((await import(pathToFileURL(join(src, 'search', 'race-lanes.ts')).href)) as { RACE_LANE_GROUPS: EngineName[][] }).RACE_LANE_GROUPS : [[...ENGINE_NAMES]];
+  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide, src, raceGroups: lanes };
 }
 
 interface Sample {
@@ -122,11 +139,11 @@ function interleave(sides: SimSide[], repeats: number, one: (side: SimSide) => S
   return out;
 }
 
-function describe(sides: SimSide[], samples: Sample[][]): string {
+function describe(sides: SimSide[], samples: Sample[][], ratioLabel = 'this/baseline'): string {
   const parts = samples.map((xs, i) => `${sides[i]!.label}: ${spread(xs.map((x) => x.ops_per_wall_s))}/wall-s, ${spread(xs.map((x) => x.ops_per_cpu_s))}/CPU-s`);
   if (samples.length === 2) {
     const ratios = (k: keyof Sample) => samples[0]!.map((a, j) => a[k] / samples[1]![j]![k]);
-    parts.push(`ratio this/baseline ${spread(ratios('ops_per_wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('ops_per_cpu_s'), (x) => x.toFixed(2))} CPU`);
+    parts.push(`ratio ${ratioLabel} ${spread(ratios('ops_per_wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('ops_per_cpu_s'), (x) => x.toFixed(2))} CPU`);
   }
   return parts.join(' | ');
 }
@@ -147,12 +164,13 @@ async function main(): Promise<void> {
   const ref = opt('--baseline');
   const engines = await availableEngines();
   const provide = await provider(engines);
-  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo }];
+  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo, src: join(HERE, '..', 'src'), raceGroups: RACE_LANE_GROUPS }];
   if (ref) sides.push(await baselineSide(ref, engines));
 
   console.log(`machine: ${cpus().length} cores, load average ${load()}; engines with a wasm build: ${engines.join(', ') || 'none'}; ${repeats} repeats${ref ? `, interleaved with ${sides[1]!.label}` : ''}; figures are median [min–max]`);
   const EXACT = { target: 5000, duration_s: 2 };
   const FASTRUN = { target: 30_000, duration_s: 20 };
+  const APPROX_LONG = { target: 20_000, duration_s: 40 };
   console.log(`\nsimulated client ops per second (exact: ${EXACT.target} ops/s for ${EXACT.duration_s} s; fast: ${FASTRUN.target} ops/s for ${FASTRUN.duration_s} s; 3 nodes, 8 vCPUs, workload A)`);
   const sample = (run: () => RunResult): Sample => {
     const t = timed(run);
@@ -172,6 +190,27 @@ async function main(): Promise<void> {
       const xs = interleave(sides, repeats, (s) => sample(() => s.simulate(spec(e, 'fast', FASTRUN.target, FASTRUN.duration_s), null)));
       console.log(`${e.padEnd(5)} node fast  | ${describe(sides, xs)}`);
     }
+    if (!skip.has('approx')) {
+      // The approximate fast mode (run/cycle-repeat.ts) beside plain fast mode, this checkout's,
+      // interleaved: the bench's own run, and a longer one below every engine's capacity, where
+      // a window holds cycles to repeat. Its ops are the window's (latency.all.count), of which
+      // the repeats are counted, not simulated: the share simulated is printed.
+      const pair: SimSide[] = [
+        { ...sides[0]!, label: 'fast-approx', simulate: (sp, p) => simulate({ ...sp, fidelity: 'fast-approx' }, p) },
+        { ...sides[0]!, label: 'fast' },
+      ];
+      for (const run of [FASTRUN, APPROX_LONG]) {
+        let simulatedShare = 1;
+        const xs = interleave(pair, repeats, (s) =>
+          sample(() => {
+            const r = s.simulate(spec(e, 'fast', run.target, run.duration_s), null);
+            if (r.approximation) simulatedShare = r.approximation.simulated_ops / r.latency.all.count;
+            return r;
+          }),
+        );
+        console.log(`${e.padEnd(5)} node approx ${run.target} ops/s ${run.duration_s} s | ${describe(pair, xs, 'approx/plain')} | simulated ${(simulatedShare * 100).toFixed(0)} % of the window's ops`);
+      }
+    }
   }
   if (!skip.has('chromium')) {
     const sim = await ChromiumSim.start();
@@ -189,6 +228,14 @@ async function main(): Promise<void> {
             if (res.type === 'run.result') walls.push(res.result.latency.all.count / (res.result.wall_ms! / 1000));
           }
           line.push(walls.length ? `chromium fast ${spread(walls)}/wall-s` : 'chromium fast failed');
+          if (!skip.has('approx')) {
+            const approx: string[] = [];
+            for (const run of [FASTRUN, APPROX_LONG]) {
+              const res = await sim.request({ type: 'run', id: 3, spec: spec(e, 'fast-approx', run.target, run.duration_s) });
+              approx.push(res.type === 'run.result' ? `${run.target}/${run.duration_s} s ${fmt(res.result.latency.all.count / (res.result.wall_ms! / 1000))}` : 'failed');
+            }
+            line.push(`chromium fast-approx ${approx.join(', ')} /wall-s`);
+          }
         }
         console.log(line.join(' | '));
       }
@@ -196,6 +243,9 @@ async function main(): Promise<void> {
       await sim.close();
     }
   }
+  const coldRepeats = Number(opt('--cold-repeats') ?? repeats);
+  if (!Number.isInteger(coldRepeats) || coldRepeats < 1 || coldRepeats > 100) throw new Error(`--cold-repeats must be an integer in [1, 100]: ${opt('--cold-repeats')}`);
+  if (!skip.has('race')) await race(sides, repeats, ALL, skip.has('race-cold') ? 0 : coldRepeats);
   if (skip.has('sweep')) {
     console.log(`load average now ${load()}`);
     return;
@@ -237,6 +287,51 @@ async function main(): Promise<void> {
     console.log(`Race step, ${side.label} (four engines' searches at one memory, warm from the previous step): ${levels.map((r, i) => `${r * 4} GiB ${perLevel[si]![i]!.wall.toFixed(1)} s wall / ${perLevel[si]![i]!.cpu.toFixed(1)} s CPU`).join('; ')} (target ≤ 1 s)`);
   });
   console.log(`load average now ${load()}`);
+}
+
+/** The Race's step per level, as the user meets it and cold, each side's lanes in its own
+ * workers; ratios this/baseline pair by pair. */
+async function race(sides: SimSide[], repeats: number, engines: readonly EngineName[], coldRepeats: number): Promise<void> {
+  const groupsOf = (side: SimSide) => side.raceGroups.map((g) => g.filter((e) => engines.includes(e))).filter((g) => g.length > 0);
+  const gib = (ratio: number) => `${ratio * 4} GiB`;
+  // (in the catalogue's order, whatever the workers' order)
+  const answers = (f: StepFigures) =>
+    [...f.answers]
+      .sort((a, b) => ENGINE_NAMES.indexOf(a.engine) - ENGINE_NAMES.indexOf(b.engine))
+      .map((a) => `${a.engine} ${a.answer === null ? '<100' : fmt(a.answer)} (${a.probes})`)
+      .join(', ');
+  const report = (title: string, runs: StepFigures[][][]) => {
+    console.log(title);
+    RACE_LEVELS.forEach((ratio, i) => {
+      const parts = sides.map((side, si) => {
+        const xs = runs[si]!.map((session) => session[i]!);
+        const busiest = xs.every((x) => x.busiest_worker_cpu_s !== null) ? `, busiest worker ${spread(xs.map((x) => x.busiest_worker_cpu_s!), (x) => x.toFixed(2))} CPU-s` : '';
+        return `${side.label}: ${spread(xs.map((x) => x.wall_s), (x) => x.toFixed(2))} s wall, ${spread(xs.map((x) => x.cpu_s), (x) => x.toFixed(2))} CPU-s${busiest} — ${answers(xs[0]!)}`;
+      });
+      if (sides.length === 2) {
+        const ratios = (k: 'wall_s' | 'cpu_s') => runs[0]!.map((session, j) => session[i]![k] / runs[1]![j]![i]![k]);
+        const same = runs[0]!.every((session, j) => answers(session[i]!).replace(/ \(\d+\)/g, '') === answers(runs[1]![j]![i]!).replace(/ \(\d+\)/g, ''));
+        const waits = runs.every((side) => side.every((session) => session[i]!.busiest_worker_cpu_s !== null))
+          ? `, ${spread(runs[0]!.map((session, j) => session[i]!.busiest_worker_cpu_s! / runs[1]![j]![i]!.busiest_worker_cpu_s!), (x) => x.toFixed(2))} busiest worker`
+          : '';
+        parts.push(`this/baseline ${spread(ratios('wall_s'), (x) => x.toFixed(2))} wall, ${spread(ratios('cpu_s'), (x) => x.toFixed(2))} CPU${waits}; answers ${same ? 'the same' : 'DIFFER'}`);
+      }
+      console.log(`  ${gib(ratio).padEnd(6)} ${parts.join(' | ')}`);
+    });
+  };
+  console.log(`\nThe Race's step (fast mode, workload A, 8 vCPUs; lanes ${sides.map((s) => `${s.label}: ${groupsOf(s).map((g) => `[${g.join(' ')}]`).join(' ')}`).join('; ')}; target ≤ 1 s), load average ${load()}`);
+  const sessions: StepFigures[][][] = sides.map(() => []);
+  for (let r = 0; r < repeats; r++) for (const [si, side] of sides.entries()) sessions[si]!.push(await raceSession(side.src, groupsOf(side)));
+  report(`As the user meets it (a session stepping down, each step warm from the one before; what the user waits stepping on at once), load average ${load()}:`, sessions);
+  if (coldRepeats === 0) return;
+  const colds: StepFigures[][][] = sides.map(() => []);
+  for (let r = 0; r < coldRepeats; r++)
+    for (const [si, side] of sides.entries()) {
+      const one: StepFigures[] = [];
+      for (const ratio of RACE_LEVELS) one.push(...(await raceSession(side.src, groupsOf(side), [ratio])));
+      colds[si]!.push(one);
+    }
+  report(`Cold (each level visited first: a fresh session, nothing remembered, no hint), load average ${load()}:`, colds);
 }
 
 main().catch((e) => {

@@ -81,6 +81,13 @@ async function main(): Promise<void> {
       if (res5.type !== 'run.result') throw new Error(`chromium run failed: ${JSON.stringify(res5)}`);
       delete res5.result.wall_ms;
       check(`${e} fast durable (scattered) run result`, JSON.stringify(nodeScattered), JSON.stringify(res5.result));
+      // The approximate fast mode (run/cycle-repeat.ts), long enough to repeat where it can.
+      const spec6: RunSpec = { ...runSpec(e, 'fast'), resources: { vcpus: 8, memory_gib: 6 }, load: { mode: 'open', target_ops_per_s: 20_000, duration_s: 8, warmup_s: 0.5 }, fidelity: 'fast-approx' };
+      const nodeApprox = simulate(spec6, null);
+      const res6 = await sim.request({ type: 'run', id: 5, spec: spec6 });
+      if (res6.type !== 'run.result') throw new Error(`chromium run failed: ${JSON.stringify(res6)}`);
+      delete res6.result.wall_ms;
+      check(`${e} fast-approx run result (${nodeApprox.approximation ? `${nodeApprox.approximation.simulated_s} s of 8 simulated` : 'nothing repeated'})`, JSON.stringify(nodeApprox), JSON.stringify(res6.result));
     }
   } finally {
     await sim.close();

@@ -15,7 +15,10 @@ export type { DeviceClass, DurabilityPlacement, StorageSpec, StorageStats } from
 export type { EngineName, SyncEngine };
 export type EngineProvider = (name: EngineName) => SyncEngine;
 
-export type Fidelity = 'exact' | 'fast';
+/** 'fast-approx': fast mode that simulates its window only until each node's collector cycle
+ * (or quiet stretch) repeats, and repeats it over the rest (sim/src/run/cycle-repeat.ts; an
+ * approximation of 'fast', held to it by the approximate-agreement test). */
+export type Fidelity = 'exact' | 'fast' | 'fast-approx';
 
 /** The cluster: one engine per node (3 or 5 nodes; engines may be mixed). */
 export interface ClusterSpec {
@@ -164,9 +167,10 @@ export interface RunResult {
   settled_at_s?: number;
   /** The window's operations slower than a threshold (when asked for: SLO-search probes). */
   ops_over?: { threshold_us: number; count: number };
-  /** Only in fast mode with a card whose heartbeat waits for every peer (card 1.8.2 on): the
-   * commit ticks the leader let pass because a peer had not answered, and the elections. */
-  elections?: { heartbeats_withheld: number; elections_started: number; elections_won: number };
+  /** Only with fidelity 'fast-approx' where the window was repeated: the window's seconds
+   * simulated and repeated, each node's repeated stretch, the operations simulated in the window
+   * (the rest of latency.all.count are repeats). */
+  approximation?: { simulated_s: number; repeated_s: number; stretch_s: number[]; simulated_ops: number };
   /** Wall-clock cost of the run, for the speed benchmark; not part of deterministic output. */
   wall_ms?: number;
 }

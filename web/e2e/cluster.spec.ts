@@ -249,7 +249,8 @@ test('durability log: each node shows its disk; restart from disk keeps the prom
   await openView(page, '?view=cluster&c.engine=go&seed=7', 'cluster');
   await expect(page.getByTestId('durability-sentence')).toContainText('Durability none');
   await expect(page.getByTestId('volatile-0')).toContainText('nothing is on disk');
-  await page.getByLabel('Durability').selectOption('log');
+  // the step cluster's knob (the torture control above it has a durability of its own)
+  await page.locator('[data-knob="c.durability"] select').selectOption('log');
   await expect(page.getByTestId('durability-sentence')).toContainText('before any message that reveals them leaves');
   await expect(page.locator('html[data-ready="cluster"]')).toHaveCount(1);
   const leaderId = await elect(page);

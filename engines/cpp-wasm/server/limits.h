@@ -54,6 +54,13 @@ constexpr std::chrono::milliseconds kStatusInterval{1000};
 // A/B on cpp,cpp,cpp measured no cost beyond the noise (npm run cluster:server-ab; one arena
 // / glibc's default, 10 pairs: median 1.09, 0.70-2.23; two arenas 0.89, 0.66-1.51).
 constexpr int kMallocArenas = 1;
+// How often the server hands the heap's free pages back to the kernel (malloc_trim, heap_trim.h).
+// glibc returns by itself only free memory at the top of the heap, so what a burst of entries
+// and peer lines took stayed in RSS after the log was trimmed: the held steps of issue 20's
+// memory run (docs/reliability.md). On a timer rather than after each log trim: a trim runs
+// every commit interval (150 ms) and under the core lock, while memory freed in a burst can wait
+// a second; the JVM's launcher trims at the same interval (-XX:TrimNativeHeapInterval=1000).
+constexpr std::chrono::milliseconds kHeapTrimInterval{1000};
 
 }  // namespace server
 }  // namespace replicant

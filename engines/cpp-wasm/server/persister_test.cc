@@ -130,10 +130,10 @@ TEST(Persister, NothingLeavesBeforeItsWriteAndWaitingBatchesShareOne) {
   const uint64_t batches = d.counters_.wal_batches.load();
   EXPECT_GE(batches, groups + 3);
   const std::string line = StatusLine(CoreView{}, d.counters_, GroupMean(groups, batches));
-  const std::string tail = ",\"wal_groups\":" + std::to_string(groups) + ",\"wal_batches\":" +
-                           std::to_string(batches) + ",\"wal_group_mean\":" + GroupMean(groups, batches) + "}";
-  ASSERT_GE(line.size(), tail.size());
-  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+  // (the heap trim's counters follow the WAL's: status.cc)
+  const std::string wal = ",\"wal_groups\":" + std::to_string(groups) + ",\"wal_batches\":" +
+                          std::to_string(batches) + ",\"wal_group_mean\":" + GroupMean(groups, batches) + ",";
+  EXPECT_NE(line.find(wal), std::string::npos) << line;
 }
 
 }  // namespace

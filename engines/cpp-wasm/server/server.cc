@@ -18,6 +18,7 @@
 
 #include "alloc_stats.h"
 #include "client.h"
+#include "heap_trim.h"
 #include "codec.h"
 #include "net.h"
 #include "peer.h"
@@ -197,6 +198,7 @@ void Server::Run() {
   std::thread(&Server::AcceptPeers, this).detach();
   std::thread(&Server::RunTimers, this).detach();
   std::thread(&Server::RunStatus, this).detach();
+  std::thread(RunHeapTrim, kHeapTrimInterval, &counters_).detach();
   StopSignalsServing([this](const char* name) { StopOnSignal(name); });
   Log("serving peers on " + cfg_.peers[id_].host + ":" + cfg_.peers[id_].port + ", clients on " +
       cfg_.clients[id_].host + ":" + cfg_.clients[id_].port);

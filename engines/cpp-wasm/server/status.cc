@@ -66,7 +66,8 @@ std::string StatusLine(const CoreView& core, const DriverCounters& c, const std:
          ",\"garbage_frames\":" + n(c.garbage_frames) +
          ",\"timer_late_max_ms\":" + std::to_string(c.timer_late_max_us.load(std::memory_order_relaxed) / 1000) +
          ",\"wal_groups\":" + n(c.wal_groups) + ",\"wal_batches\":" + n(c.wal_batches) +
-         ",\"wal_group_mean\":" + wal_mean + "}";
+         ",\"wal_group_mean\":" + wal_mean + ",\"malloc_trims\":" + n(c.malloc_trims) +
+         ",\"malloc_trim_cpu_us\":" + n(c.malloc_trim_cpu_us) + "}";
 }
 
 }  // namespace server

@@ -26,6 +26,8 @@ struct DriverCounters {
   std::atomic<uint64_t> timer_late_max_us{0};  // worst timer lateness since the last status line
   std::atomic<uint64_t> wal_groups{0};   // group writes the persister made (one sync each under --fsync always)
   std::atomic<uint64_t> wal_batches{0};  // persist batches those groups carried
+  std::atomic<uint64_t> malloc_trims{0};        // heap trims made (heap_trim.h)
+  std::atomic<uint64_t> malloc_trim_cpu_us{0};  // the CPU time they took, in all
 
   // NoteWalGroup counts one group write that carried `batches` persist batches (batches first:
   // a reader that sees the group sees its batches, so a mean is never below 1).

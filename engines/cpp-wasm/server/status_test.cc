@@ -70,11 +70,14 @@ TEST(Status, StatusFieldsGiveTheSameLineAsInspectAsFollowerCandidateAndLeader) {
 TEST(Status, LineCarriesEveryCounter) {
   DriverCounters c;
   c.shed_retries = 5;
+  c.malloc_trims = 3;
+  c.malloc_trim_cpu_us = 120;
   CoreView v;
   v.role = "follower";
   const std::string line = StatusLine(v, c, "0.00");
   EXPECT_EQ(line.rfind("status {\"role\":\"follower\",\"leader\":null,", 0), 0u) << line;
   EXPECT_NE(line.find("\"shed_retries\":5,"), std::string::npos) << line;
+  EXPECT_NE(line.find("\"malloc_trims\":3,\"malloc_trim_cpu_us\":120}"), std::string::npos) << line;
   EXPECT_EQ(line.back(), '}');
 }
 

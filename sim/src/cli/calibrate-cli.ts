@@ -17,28 +17,20 @@ import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
 import type { EngineName, ModelCard } from '../api.ts';
 import { DEFAULT_CARD, validateCard } from '../models/card.ts';
 import { annotateMeasuredCpu, applyMeasuredAllocation, provenance } from '../models/measured-card.ts';
-import { applyMeasuredOpCpu } from '../calibrate/op-cpu.ts';
-import { calibrateTable1 } from '../calibrate/table1.ts';
 import { calibrateCpu, calibrateGo5, calibrateJava5, calibrateJavaYoung, deriveJavaStep, matchJava5Period, paperLeaderUsPerOp, POINTS } from '../calibrate/fit.ts';
 
 function log(msg: string): void {
   process.stderr.write(msg + '\n');
 }
 
-const USAGE = `usage: calibrate [--card IN] [--measured MEASURED] [--out OUT] [--engine cpp,rust,go,java] [--memory-only | --cpu-only | --table1 | --op-cpu MEASURED]
+const USAGE = `usage: calibrate [--card IN] [--measured MEASURED] [--out OUT] [--engine cpp,rust,go,java] [--memory-only | --cpu-only]
   --card IN          the card to start from (default data/models/${DEFAULT_CARD.version}.json)
   --measured FILE    a measured card of the native harness (npm run bench -- calibrate): allocation
                      becomes measured (bytes per read and per update op, leader and follower), the
                      measured CPU goes into the CPU notes as a cross-check
   --out OUT          where to write the card (default: over IN); a name like 1.2.0.json sets the version
   --memory-only      only the 5 GiB steps (Go's live heap and mark cost, Java's mixed collections)
-  --cpu-only         only the 32 GiB steps (CPU costs; Java's young-pause cost from card 1.4.0 on)
-  --table1           only the gRPC builds' step and hand-off (candidate card 1.11.0): the step from
-                     Table 1's m5.metal C++ row, the hand-off from section 5.1's latency ratio with it,
-                     C++'s and Java's message CPU from Fig 6(b); every other parameter is kept
-  --op-cpu MEASURED  only this: each role's read/update CPU factors (cpu.<engine>.<role>_<op>_factor)
-                     from the measured card's CPU per op on workloads A and B, its ratio only
-                     (sim/src/calibrate/op-cpu.ts); no simulation runs`;
+  --cpu-only         only the 32 GiB steps (CPU costs; Java's young-pause cost from card 1.4.0 on)`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -71,7 +63,7 @@ function readCard(path: string, what: string): ModelCard {
 function main(): void {
   const args = process.argv.slice(2);
   if (args.includes('--help')) return void process.stdout.write(USAGE + '\n');
-  const known = new Set(['--card', '--measured', '--out', '--engine', '--memory-only', '--cpu-only', '--table1', '--op-cpu']);
+  const known = new Set(['--card', '--measured', '--out', '--engine', '--memory-only', '--cpu-only']);
   for (let i = 0; i < args.length; i++) {
     if (!args[i]!.startsWith('--')) continue;
     if (!known.has(args[i]!)) throw new Error(`unknown option ${args[i]}\n${USAGE}`);
@@ -87,27 +79,9 @@ function main(): void {
   const baseVersion = card.version;
   const version = /^(\d+\.\d+\.\d+)\.json$/.exec(basename(outPath))?.[1];
   if (version) card.version = version;
-  const opCpuPath = userPath(option(args, '--op-cpu'));
-  if (opCpuPath) {
-    const from = readCard(opCpuPath, 'measured card');
-    applyMeasuredOpCpu(card, from, only);
-    card.description += ` Since ${baseVersion} (candidate card ${card.version}, nothing fitted): CPU by operation kind. The native harness's CPU per operation on workloads A and B (${provenance(from)}, the measurement the allocation per read and per update comes from) gives each role's CPU per read and per update; the card takes their ratio only, and keeps the paper's workload-A CPU per operation: the parallel CPU of the events that carry one operation (the leader's client command and its accept requests, a follower's accept request and its vote) is multiplied by cpu.<engine>.<role>_<op>_factor, so that a read costs the measured share of an update at the same workload-A mean (sim/src/calibrate/op-cpu.ts; engines ${only.join(', ')}). Every other value is ${baseVersion}'s.`;
-    writeFileSync(outPath, JSON.stringify(card, null, 2) + '\n');
-    log(`read/update CPU factors for ${only.join(', ')}: written to ${outPath}`);
-    return;
-  }
   if (measured) {
     applyMeasuredAllocation(card, measured);
     card.description = describeCard(card.version, provenance(measured));
-  }
-  if (args.includes('--table1')) {
-    if (measured || engines || args.includes('--memory-only') || args.includes('--cpu-only')) throw new Error(`--table1 takes only --card and --out\n${USAGE}`);
-    const base = baseVersion;
-    const fit = calibrateTable1(card, log);
-    card.description += ` Since ${base} (candidate card ${card.version}, a recalibration): Table 1's m5.metal row for C++ (36 Kops/s on 8 CPUs of the same CPU model) joins the calibration set and sets the serialized step (cpu.cpp.step_us, ${fit.step_us} us, with no gRPC hand-off on bare metal); the gRPC hand-off (cpu.cpp.handoff_mean_us, ${fit.handoff_mean_us} us) is re-derived with it from section 5.1's SLO-to-average-latency ratio; Java takes both (the same code, the same gRPC set-up), and the message CPU of both is re-derived from Fig 6(b). Fig 6(a)'s C++ 28.7 Kops/s stays calibrated but is no longer fitted (the model gives ${fit.vm_kops.toFixed(1)}). Every other value is ${base}'s (npm --workspace @replicant/sim run calibrate -- --card data/models/${base}.json --out data/models/${card.version}.json --table1).`;
-    writeFileSync(outPath, JSON.stringify(card, null, 2) + '\n');
-    log(`table 1: step ${fit.step_us} us (m5.metal ${fit.metal_kops.toFixed(3)} Kops/s), hand-off ${fit.handoff_mean_us} us (m5.2xlarge ${fit.vm_kops.toFixed(3)} Kops/s, ratio ${fit.slo_to_mean_latency.toFixed(3)}): written to ${outPath}`);
-    return;
   }
   for (const e of only) {
     const memory = !args.includes('--cpu-only');

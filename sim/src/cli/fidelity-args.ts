@@ -6,13 +6,12 @@ export const FIDELITY_USAGE = `npm run fidelity -- [options]
   (no options)        every point with the Lab's default card; writes data/fidelity.csv and docs/fidelity.md
   --card FILE         another model card (a candidate); writes data/fidelity-candidate-<version>.csv only
   --cache DIR         keep each sweep's searches and each run in DIR and reuse them
-  --shard S           with --cache: compute one part and stop; S is sweep:N[:ENGINE], runs,
-                      run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS or table1 (C++ on m5.metal, for a card
-                      calibrated there)
+  --shard S           with --cache: compute one part and stop; S is sweep:N[:ENGINE], runs or
+                      run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS
   --cached-only       with --cache: write the table from the cache; points not in it keep their old rows
   --render-only       re-render docs/fidelity.md from data/fidelity.csv
   --native FILE[:ENGINES]...  the simulator beside native results instead; with --card lab (the
-                      default), machine (this machine's card, data/models/machine/) or a card
+                      default), machine (the machine card the report uses, REPORT_MACHINE_CARD) or a card
                       file, several allowed (see fidelity-native-cli.ts)
   --help              this text`;
 

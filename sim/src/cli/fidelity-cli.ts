@@ -12,11 +12,7 @@ import { vcpuMechanismsSection } from '../fidelity/vcpu-mechanisms-section.ts';
 import { PREVIOUS_DEFAULT_VERSION, previousDefaultSection } from '../fidelity/previous-default-section.ts';
 import { CARD_170_VERSION, card170Section } from '../fidelity/card-170-section.ts';
 import { CANDIDATE_181_VERSION, candidate181Section } from '../fidelity/candidate-181-section.ts';
-import { CANDIDATE_182_VERSION, candidate182Section } from '../fidelity/candidate-182-section.ts';
-import { CANDIDATE_190_VERSION, candidate190Section } from '../fidelity/candidate-190-section.ts';
-import { CANDIDATE_1100_VERSION, CANDIDATE_1101_VERSION, candidate1100Section } from '../fidelity/candidate-1100-section.ts';
-import { CANDIDATE_1110_VERSION, candidate1110Section } from '../fidelity/candidate-1110-section.ts';
-import { TABLE1_METAL_ID, calibratedOnTable1, cppSearch, metalCard } from '../calibrate/table1.ts';
+import { triedSection } from '../fidelity/tried-section.ts';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_LIMITS, TOLERANCE_PERCENT, limitFor } from '../fidelity/misses.ts';
 import { dirname, join, resolve } from 'node:path';
@@ -251,22 +247,6 @@ interface Case {
   calibration: boolean;
   sim: () => number;
   note: string;
-  /** A row only some cards have (a calibration point of a candidate card); absent: every card. */
-  withCard?: (card: typeof CARD) => boolean;
-}
-
-/** C++ on m5.metal (Table 1): the card with no gRPC hand-off (calibrate/table1.ts), kept in the
- * cache like a sweep (--shard table1). */
-function metalKops(): number {
-  const cached = cachePath('search-table1-cpp-m5-metal');
-  if (cached && existsSync(cached)) {
-    readFromCache++;
-    return JSON.parse(readFileSync(cached, 'utf8')) as number;
-  }
-  if (CACHED_ONLY) throw new NotCached('the m5.metal search is not in the cache (--shard table1)');
-  const kops = (cppSearch(metalCard(CARD)).max_ops_per_s_at_slo ?? 0) / 1000;
-  if (cached) writeFileSync(cached, JSON.stringify(kops));
-  return kops;
 }
 
 const GO_MAX_MEM = (w: 'A' | 'B', mem: number) => search('go', w, mem, 8).max_ops_per_s_at_slo ?? 100;
@@ -288,7 +268,6 @@ const CASES: Case[] = [
   { id: 'abstract-cpp-vs-java-a-32gib-8vcpu-throughput-ratio', calibration: true, sim: () => kops('cpp', 'A', 32, 8) / kops('java', 'A', 32, 8), note: 'ratio of two calibrated points' },
   { id: 'sec5-2-cpp-vs-java-a-5gib-8vcpu-throughput-ratio', calibration: true, sim: () => kops('cpp', 'A', 5, 8) / kops('java', 'A', 5, 8), note: 'ratio of two calibrated points' },
   { id: 'sec5-4-rust-vs-go-a-32gib-8vcpu-throughput-ratio', calibration: true, sim: () => kops('rust', 'A', 32, 8) / kops('go', 'A', 32, 8), note: 'ratio of two calibrated points' },
-  { id: TABLE1_METAL_ID, calibration: true, withCard: calibratedOnTable1, sim: metalKops, note: 'm5.metal: SLO search with no gRPC hand-off (the card calibrates its step here, calibrate/table1.ts); a row only for such a card' },
   { id: 'sec5-1-all-slo-to-avg-latency-ratio', calibration: true, sim: () => 20 / (runAt('cpp', 'A', 32, 8, Math.round(kops('cpp', 'A', 32, 8) * 1000), 10).latency.all.mean_us / 1000), note: 'the 20 ms SLO over the mean latency of C++ (gRPC set-up) at its max load, 10 s; it sets the gRPC hand-off (card 1.2.0)' },
   // --- held out: memory sweep, workload A ---
   { id: 'fig6a-cpp-a-8gib-8vcpu-max-throughput-slo', calibration: false, sim: () => kops('cpp', 'A', 8, 8), note: 'SLO search, fast mode' },
@@ -338,8 +317,6 @@ const CASES: Case[] = [
   { id: 'fig4b-cpp-a-5gib-8vcpu-p99-latency-intended', calibration: false, sim: () => runAt('cpp', 'A', 5, 8, 20_000, 60, 2_000_000).latency.all.p99_us / 1000, note: 'intended p99, 60 s run' },
   { id: 'fig4b-java-a-5gib-8vcpu-p99-latency-intended', calibration: false, sim: () => runAt('java', 'A', 5, 8, 20_000, 60, 2_000_000).latency.all.p99_us / 1000, note: 'intended p99, 60 s run' },
 ];
-/** The rows of this card's table: every card's, and those only some cards have. */
-const CARD_CASES = CASES.filter((c) => !c.withCard || c.withCard(CARD));
 
 const PERCENT_POINT_METRICS = new Set(['vcpu_utilization_leader', 'vcpu_utilization_follower', 'gc_instantaneous_vcpu_utilization', 'gc_runtime_share']);
 
@@ -357,8 +334,6 @@ function main(): void {
       const engine = (sweepShard[2] ?? null) as EngineName | null;
       if (engine !== null && !p.engines.includes(engine)) throw new Error(`sweep ${sweepShard[1]} has no engine ${engine}`);
       runPlanned(p, engine);
-    } else if (SHARD === 'table1') {
-      metalKops();
     } else if (SHARD === 'runs') {
       // The runs that need no search: Go at 5 GiB and 100 ops/s (Fig 9, 11, 12), Fig 4.
       for (const w of ['A', 'B'] as const) runAt('go', w, 5, 8, 100, 600);
@@ -369,7 +344,7 @@ function main(): void {
       if (!isEngineName(e ?? '') || (w !== 'A' && w !== 'B') || ![mem, v, target, dur].every((x) => Number(x) > 0)) throw new Error('--shard run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
       if (e === 'go' && Number(dur) === GO_GC_RUN_S) goGcAt(w, Number(mem), Number(v), Number(target));
       else runAt(e as EngineName, w, Number(mem), Number(v), Number(target), Number(dur));
-    } else throw new Error('--shard is sweep:N, runs, run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS or table1');
+    } else throw new Error('--shard is sweep:N, runs or run:ENGINE/A|B/GIB/VCPUS/OPS/SECONDS');
     process.stderr.write(`fidelity: shard ${SHARD} done, kept in ${CACHE}\n`);
     return;
   }
@@ -379,7 +354,7 @@ function main(): void {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const previous = new Map(parseCsv(readFileSync(join(ROOT, existsSync(join(ROOT, TABLE_FILE)) ? TABLE_FILE : 'data/fidelity.csv'), 'utf8')).slice(1).map((r) => [r[0]!, r]));
-  for (const c of CARD_CASES) {
+  for (const c of CASES) {
     const p = paper.get(c.id);
     if (!p) throw new Error(`no row ${c.id} in paper-values.csv`);
     const qualifier = /qualifier=([a-z_]+)/.exec(p.note)?.[1] ?? 'exact';
@@ -417,11 +392,11 @@ function main(): void {
   // Only work another process left in the cache makes this run's time a part of the whole.
   const timing = readFromCache > 0 ? `${here} for the run that wrote the table, its searches and runs read from a cache that separate --shard processes filled (their time is not in this figure)` : here;
   if (CANDIDATE_RUN) {
-    process.stderr.write(`fidelity: ${CARD_CASES.length} points with card ${CARD.version} in ${timing}; wrote ${TABLE_FILE}\n${summarise(readRows(TABLE_FILE))}\n`);
+    process.stderr.write(`fidelity: ${CASES.length} points with card ${CARD.version} in ${timing}; wrote ${TABLE_FILE}\n${summarise(readRows(TABLE_FILE))}\n`);
     return;
   }
   renderFromCsv(timing);
-  process.stderr.write(`fidelity: ${CARD_CASES.length} points in ${timing}; wrote data/fidelity.csv and docs/fidelity.md\n`);
+  process.stderr.write(`fidelity: ${CASES.length} points in ${timing}; wrote data/fidelity.csv and docs/fidelity.md\n`);
 }
 
 const CSV_HEADER = ['paper_id', 'figure_or_table', 'language', 'workload', 'memory_gib', 'vcpus', 'metric', 'unit', 'paper_value', 'paper_qualifier', 'simulated_value', 'error', 'error_unit', 'within_bound', 'used_for_calibration', 'model_card_version', 'note'];
@@ -488,49 +463,11 @@ function renderFromCsv(timing: string | null): void {
     defaultSummary: summarise(base),
     candidateSummary: summarise(cand),
   });
-  // Candidates 1.10.0 and 1.10.1 (and 1.9.0 below) are built on the default 1.7.1, so they stand
-  // beside the default's own table.
-  const againstDefault = (cand: FidelityRow[]) => {
-    const current = new Map(data.map((d) => [d.id, d]));
-    return {
-      changed: changedRows(data.map(asSection), cand.map(asSection)),
-      figures: { calibratedOutside: cand.filter((d) => d.calibration && outside(d) && !outside(current.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) })), defaultSummary: summarise(data), candidateSummary: summarise(cand) },
-    };
-  };
-  const candidate1100Path = `data/fidelity-candidate-${CANDIDATE_1100_VERSION}.csv`;
-  const candidate1101Path = `data/fidelity-candidate-${CANDIDATE_1101_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate1100Path)) && existsSync(join(ROOT, candidate1101Path)) && CARD.version !== CANDIDATE_1100_VERSION && CARD.version !== CANDIDATE_1101_VERSION) {
-    candidate += candidate1100Section(againstDefault(readRows(candidate1100Path)), againstDefault(readRows(candidate1101Path)), CARD.version);
-  }
-  // Candidate 1.9.0 is built on the default 1.7.1, so it stands beside the default's own table.
-  const candidate190Path = `data/fidelity-candidate-${CANDIDATE_190_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate190Path)) && CARD.version !== CANDIDATE_190_VERSION) {
-    const c190 = readRows(candidate190Path);
-    const current = new Map(data.map((d) => [d.id, d]));
-    const calibratedOutside = c190.filter((d) => d.calibration && outside(d) && !outside(current.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) }));
-    candidate += candidate190Section(changedRows(data.map(asSection), c190.map(asSection)), CARD.version, { calibratedOutside, defaultSummary: summarise(data), candidateSummary: summarise(c190) });
-  }
+  // Candidates whose mechanism lost and left the simulator (written by hand).
+  candidate += triedSection();
   // Java's vCPU points: what was tried and why no candidate came of it (written by hand).
   candidate += vcpuMechanismsSection();
-  // Candidate 1.11.0 is the default 1.7.1 recalibrated; its table has one row more (Table 1's
-  // m5.metal C++ row, calibrated), listed beside the rows it changes.
-  const candidate1110Path = `data/fidelity-candidate-${CANDIDATE_1110_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate1110Path)) && CARD.version !== CANDIDATE_1110_VERSION) {
-    const c1110 = readRows(candidate1110Path);
-    const current = new Map(data.map((d) => [d.id, d]));
-    const calibratedOutside = c1110.filter((d) => d.calibration && outside(d) && !outside(current.get(d.id))).map((d) => ({ id: d.id, sim: d.sim, error: errorText(d) }));
-    const added = c1110.filter((d) => !current.has(d.id)).map(asSection);
-    candidate += candidate1110Section(changedRows(data.map(asSection), c1110.map(asSection)), CARD.version, { calibratedOutside, added, defaultSummary: summarise(data), candidateSummary: summarise(c1110) });
-  }
-  const candidate182Path = `data/fidelity-candidate-${CANDIDATE_182_VERSION}.csv`;
   const candidatePath = `data/fidelity-candidate-${CANDIDATE_181_VERSION}.csv`;
-  if (existsSync(join(ROOT, candidate182Path)) && existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_182_VERSION) {
-    const c181 = new Map(readRows(candidatePath).map((d) => [d.id, d]));
-    const c182 = readRows(candidate182Path);
-    const cell = (d: FidelityRow | undefined) => (d ? `${d.sim} (${errorText(d)})` : '-');
-    const rows = c182.filter((d) => c181.get(d.id)?.sim !== d.sim).map((d) => ({ id: d.id, paper: asSection(d).paper, default_cell: cell(defaults.get(d.id)), c181_cell: cell(c181.get(d.id)), c182_cell: cell(d) }));
-    candidate += candidate182Section(rows, CARD_170_VERSION, candidateFigures(c182));
-  }
   if (existsSync(join(ROOT, candidatePath)) && CARD.version !== CANDIDATE_181_VERSION) {
     const cand = readRows(candidatePath);
     candidate += candidate181Section(changedRows(base.map(asSection), cand.map(asSection)), CARD_170_VERSION, candidateFigures(cand));

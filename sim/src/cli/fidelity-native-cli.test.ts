@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARD } from '../models/card.ts';
-import { checkNativeArgs, parseNativeInput, resolveCardChoice } from './fidelity-native-cli.ts';
+import { checkNativeArgs, parseNativeInput, REPORT_MACHINE_CARD, resolveCardChoice } from './fidelity-native-cli.ts';
 
 describe('npm run fidelity -- --native: the card and the rows', () => {
   it('takes the Lab card by default name, a card file, and refuses what is not a card', () => {
@@ -8,6 +8,12 @@ describe('npm run fidelity -- --native: the card and the rows', () => {
     expect(resolveCardChoice('data/models/1.6.0.json', process.cwd() + '/..').card.version).toBe('1.6.0');
     expect(() => resolveCardChoice('package.json', process.cwd())).toThrow(/--card package.json: .* is not a readable model card/);
     expect(() => resolveCardChoice('no/such.json', process.cwd())).toThrow(/not a readable model card/);
+  });
+
+  it('takes for `machine` the card the report uses, not the newest by name', () => {
+    // 0.6.0 is newer by name but scored worse on the rows neither card was derived from
+    expect(resolveCardChoice('machine', '/').card.version).toBe(REPORT_MACHINE_CARD);
+    expect(REPORT_MACHINE_CARD).toBe('0.5.0-machine.20261128');
   });
 
   it('takes one engine list per results file', () => {

@@ -16,7 +16,7 @@ import { leaderUtilization } from '../search/slo.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 
-const USAGE = `usage: machine-card --measured MEASURED.json [--measured-high MEASURED-AT-A-HIGHER-RATE.json [--measured-top MEASURED-NEARER-THE-CLOSED-LOOP.json]] --loopback LOOPBACK.json --footprint RESULTS.json… [--open-loop-batched ENGINES "EVIDENCE"] [--card IN] [--version 0.2.0-machine.YYYYMMDD] [--out OUT]`;
+const USAGE = `usage: machine-card --measured MEASURED.json [--measured-high MEASURED-AT-A-HIGHER-RATE.json] [--measured-top MEASURED-NEAR-THE-CLOSED-LOOP.json] --loopback LOOPBACK.json --footprint RESULTS.json… [--open-loop-batched ENGINES "EVIDENCE"] [--card IN] [--version 0.2.0-machine.YYYYMMDD] [--out OUT]`;
 
 function values(argv: string[], name: string): string[] {
   const i = argv.indexOf(name);
@@ -88,7 +88,6 @@ async function main(argv: string[]): Promise<void> {
   const highPath = one(argv, '--measured-high', false);
   const measured_high = highPath ? (readJson(highPath, 'measured card') as ModelCard) : undefined;
   const topPath = one(argv, '--measured-top', false);
-  if (topPath && !highPath) throw new Error(`--measured-top needs --measured-high (the closed loop's marginal cost is taken between the two highest rates)\n${USAGE}`);
   const measured_top = topPath ? (readJson(topPath, 'measured card') as ModelCard) : undefined;
   const loopback = readJson(loopbackPath, 'loopback card') as ModelCard;
   // what native probes showed about where the open loop's SLO answer lies (the card's note keeps it)

@@ -7,10 +7,10 @@ import { ENGINE_NAMES, isEngineName, type EngineName } from '@replicant/engines/
 import { formatHistory } from '@replicant/checker/lincheck';
 import { loadChecker } from '@replicant/checker/node';
 import { provider } from './engines.ts';
-import { describeFault, drawScenario, FAULT_KINDS, shrunk, type DrawOptions, type Scenario } from '../torture/scenario.ts';
+import { describeFault, drawScenario, FAULT_KINDS, type DrawOptions, type Scenario } from '../torture/scenario.ts';
 import { shrink, tortureScenario, type CheckHistory, type SeedResult } from '../torture/torture.ts';
 import { describe, fmtMs } from '../torture/judge.ts';
-import { labReplayUrl } from '../torture/replay-spec.ts';
+import { labReplayUrl, replayCommand as replayCommandOf, seedScenario, type ReplaySpec } from '../torture/replay-spec.ts';
 import { noteSlowCheck, type SlowCheck } from '../torture/slow-checks.ts';
 
 const USAGE = `usage: npm run torture -- [options]
@@ -165,24 +165,22 @@ function summary(s: Scenario): string {
   return `cluster ${s.engines.join(',')}; ${s.clients} clients; keys ${s.keys.join(',')}; ${s.ops_per_client} ops/client; fault window ${fmtMs(s.fault_window_us)}; ${s.faults.length} fault(s)${s.snapshot_every ? `; checkpoint every ${s.snapshot_every}` : ''}`;
 }
 
-function replayCommand(engine: string, seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
-  let cmd = `npm run torture -- --engine ${engine} --replay ${seed}`;
-  if (keep) cmd += ` --keep-faults ${keep.length ? keep.join(',') : '""'}`;
-  if (ops !== undefined) cmd += ` --ops ${ops}`;
-  if (options.amnesia) cmd += ' --amnesia';
-  if (options.durability) cmd += ` --durability ${options.durability}`;
-  if (options.checkQuorum) cmd += ' --check-quorum';
-  if (options.repairBatch) cmd += ` --repair ${options.repairBatch}`;
-  if (options.electionBatch) cmd += ` --election ${options.electionBatch}`;
+/** The run as the lab's address and the replay command name it (sim/src/torture/replay-spec.ts). */
+function specOf(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): ReplaySpec {
+  return { engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, durability: options.durability ?? null, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0, checkpoints: options.checkpoints === true };
+}
+
+/** The command that replays the run: the replay line's options, then the ones the lab's line does not carry. */
+function replayCommand(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
+  let cmd = replayCommandOf(specOf(engine, seed, options, keep, ops));
   if (options.logBound) cmd += ` --log-bound ${options.logBound}`;
-  if (options.checkpoints) cmd += ' --checkpoints';
   if (options.mitigation) cmd += ` --mitigation ${options.mitigation}`;
   return cmd;
 }
 
 /** The Cluster view's address that opens the same run (npm start serves the lab there). */
 function labUrl(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
-  return labReplayUrl({ engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, durability: options.durability ?? null, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0, checkpoints: options.checkpoints === true });
+  return labReplayUrl(specOf(engine, seed, options, keep, ops));
 }
 
 function printFailure(out: (s: string) => void, engine: string, r: SeedResult) {
@@ -220,8 +218,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.replay !== null) {
     const engine = args.engines[0]!;
     const options = drawOptions(args, engine);
-    let scenario = drawScenario(args.replay, options);
-    if (args.keepFaults || args.ops) scenario = shrunk(scenario, args.keepFaults ?? scenario.faults.map((_, i) => i), args.ops ?? scenario.ops_per_client);
+    const scenario = seedScenario(args.replay, options, args.keepFaults, args.ops);
     const r = tortureScenario(scenario, provide, check, args.trace);
     out(`seed ${scenario.seed} (--engine ${engine}${modeLabel(args)}): ${summary(scenario)}`);
     for (const f of scenario.faults) out(`  fault ${describeFault(f)}`);

@@ -8,8 +8,7 @@ export const STREAM_THROTTLE = 3;
 export const STREAM_RUNTIME = 5;
 export const STREAM_MITIGATION = 6;
 export const STREAM_STORAGE = 7;
-// The fast mode's elections (models/heartbeat.ts): each follower's wait between looks for a commit.
-export const STREAM_ELECTION = 8;
+// (8 was the fast mode's election waits, candidate card 1.8.2's heartbeat, retired: left unused.)
 
 // A torture run (torture/scenario.ts, torture/run.ts).
 export const STREAM_SCENARIO = 11;

@@ -3,10 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARD } from '../models/card.ts';
 import { changedRows, differingNonStorageParameters } from './candidate-section.ts';
-import { candidate1100Section } from './candidate-1100-section.ts';
-import { applyMeasuredOpCpu } from '../calibrate/op-cpu.ts';
-import type { ModelCard } from '../api.ts';
-import { CANDIDATE_1110_VERSION, candidate1110Section } from './candidate-1110-section.ts';
 
 const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 const params = (v: string) => (JSON.parse(readFileSync(root(`data/models/${v}.json`), 'utf8')) as { parameters: Record<string, { value: unknown }> }).parameters;
@@ -41,43 +37,5 @@ describe('the candidate card section of docs/fidelity.md', () => {
   it('candidate card 1.8.1 differs from its base 1.7.0 only in G1 (dense candidates and per-node phases), so its table shares every other engine\'s searches', () => {
     expect(differingNonStorageParameters(params('1.7.0'), params('1.8.1'))).toEqual(['g1.dense_candidates', 'g1.independent_phases', 'g1.mixed_live_threshold_fraction']);
     expect(differingNonStorageParameters(params('1.8.0'), params('1.8.1'))).toEqual(['g1.independent_phases']);
-  });
-  it("candidate card 1.9.0 is the default 1.7.1 with Go's pacer and nothing else, and docs/fidelity.md has its section", () => {
-    expect(differingNonStorageParameters(params('1.7.1'), params('1.9.0'))).toEqual(['go.pacer_cons_mark_mean_of_two', 'go.pacer_trigger']);
-    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.9.0: Go's pacer sets the trigger from its cons/mark estimate");
-  });
-  it('candidate card 1.10.0 is the default 1.7.1 with the read/update CPU factors of C++, Java and Rust, as the calibrate command derives them; 1.10.1 adds card 1.9.0\'s pacer', () => {
-    const factors = ['cpp', 'java', 'rust'].flatMap((e) => ['follower_read', 'follower_update', 'leader_read', 'leader_update'].map((n) => `cpu.${e}.${n}_factor`));
-    expect(differingNonStorageParameters(params('1.7.1'), params('1.10.0'))).toEqual(factors.sort());
-    expect(differingNonStorageParameters(params('1.10.0'), params('1.10.1'))).toEqual(['go.pacer_cons_mark_mean_of_two', 'go.pacer_trigger']);
-    const derived = JSON.parse(JSON.stringify(DEFAULT_CARD)) as ModelCard;
-    applyMeasuredOpCpu(derived, JSON.parse(readFileSync(root('data/models/measured/0.1.0-measured.20261122.json'), 'utf8')) as ModelCard, ['cpp', 'java', 'rust']);
-    for (const k of factors) expect(derived.parameters[k]!.value, k).toBe(params('1.10.0')[k]!.value);
-  });
-  it('the 1.10.x section lists each candidate\'s changed rows and says whether a calibrated point left its tolerance; docs/fidelity.md has it', () => {
-    const row = { id: 'fig8b-java-b-32gib-8vcpu-vcpu-utilization-leader', paper: '60 %', default_sim: 71.81, default_error: '+11.8 pp', candidate_sim: 60.84, candidate_error: '+0.8 pp', candidate_card: '1.10.0' };
-    const figures = (outside: { id: string; sim: number; error: string }[]) => ({ calibratedOutside: outside, defaultSummary: 'DEFAULT', candidateSummary: 'CANDIDATE' });
-    const md = candidate1100Section({ changed: [row], figures: figures([]) }, { changed: [], figures: figures([{ id: 'fig9a-go-a-32gib-8vcpu-max-throughput-slo', sim: 40, error: '-19.7 %' }]) }, '1.7.1');
-    expect(md).toContain('| fig8b-java-b-32gib-8vcpu-vcpu-utilization-leader | 60 % | 71.81 (+11.8 pp) | 60.84 (+0.8 pp) |');
-    expect(md).toContain('Card 1.10.0 moves no calibrated point outside ±15 %.');
-    expect(md).toContain('Calibrated points card 1.10.1 moves outside ±15 % (card 1.7.1 has them inside): fig9a-go-a-32gib-8vcpu-max-throughput-slo 40 (-19.7 %)');
-    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain('## Candidate cards 1.10.0 and 1.10.1: CPU by operation kind, from the native A/B measurement');
-  });
-  it("candidate card 1.8.2 is 1.8.1 with the paper's heartbeat and nothing else, and docs/fidelity.md has its section", () => {
-    expect(differingNonStorageParameters(params('1.8.1'), params('1.8.2'))).toEqual(['commit.election_wait_max_intervals', 'commit.election_wait_min_intervals', 'commit.waits_for_all_peers']);
-    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.8.2: the paper's heartbeat waits for every peer");
-  });
-  it("candidate card 1.11.0's section lists the row it adds to the calibration set beside the rows it changes, and says a calibrated point it moves outside ±15 % keeps it from being the default", () => {
-    const added = [{ id: 'table1-cpp-a-32gib-8vcpu-max-throughput-slo-m5-metal', paper: '36 Kops/s', sim: 35.997, error: '-0 %', card: CANDIDATE_1110_VERSION }];
-    const changed = [{ id: 'fig6a-cpp-a-32gib-8vcpu-max-throughput-slo', paper: '28.7 Kops/s', default_sim: 28.458, default_error: '-0.8 %', candidate_sim: 34.805, candidate_error: '+21.3 %', candidate_card: CANDIDATE_1110_VERSION }];
-    const figures = { added, calibratedOutside: [{ id: 'fig6a-cpp-a-32gib-8vcpu-max-throughput-slo', sim: 34.805, error: '+21.3 %' }], defaultSummary: '- default', candidateSummary: '- candidate' };
-    const md = candidate1110Section(changed, '1.7.1', figures);
-    expect(md).toContain("| table1-cpp-a-32gib-8vcpu-max-throughput-slo-m5-metal | 36 Kops/s | - (not in card 1.7.1's table) | 35.997 (-0 %) |");
-    expect(md).toContain('| fig6a-cpp-a-32gib-8vcpu-max-throughput-slo | 28.7 Kops/s | 28.458 (-0.8 %) | 34.805 (+21.3 %) |');
-    expect(md).toContain('So card 1.11.0 does not become the default');
-    expect(candidate1110Section(changed, '1.7.1', { ...figures, calibratedOutside: [] })).toContain('Card 1.11.0 moves no calibrated point outside ±15 %.');
-  });
-  it('docs/fidelity.md has the section of candidate card 1.11.0', () => {
-    expect(readFileSync(root('docs/fidelity.md'), 'utf8')).toContain("## Candidate card 1.11.0: the serialized step from Table 1's bare-metal row");
   });
 });

@@ -35,7 +35,14 @@ export const MODEL_LIMITS: ModelLimit[] = [
       "The mechanism: in card 1.7.0 the garbage an update leaves outside the sparse regions stays until a full collection, " +
       'and at 8 GiB none comes within 10 minutes, so the heap fills with it, eden shrinks to the least the heap allows and the ' +
       'settled collector (where each probe starts) pauses about 12 ms every second at 20 Kops/s, under the 20 ms SLO: the ' +
-      "tighter the heap, the shorter the pauses. In G1 that garbage lies in the map's own regions; once it puts their live share " +
+      'tighter the heap, the shorter the pauses. So at 5, 6 and 8 GiB only the full collection decides the p99: a cold search ' +
+      "of the table's spec (npm --workspace @replicant/sim run one-search -- --engine java --gib G, card 1.7.1, load average 9 to " +
+      '11 on 2 cores) ends at 2.67, 10.08 and 23.14 Kops/s, each where the full collection (1.83 s) comes within the 600 s ' +
+      'window (periods 360, 518 and 598 s), so the answer grows with the room the heap leaves the garbage; at 32 GiB a 200 ms ' +
+      "young pause every 37 s decides it (16.31 Kops/s). The paper's 43 % and 39 % at 8 and 6 GiB, at its 32 GiB CPU per " +
+      "operation (213 µs), mean about 16 and 15 Kops/s, near its 18 at 32 GiB: there something holds the paper's Java near its " +
+      "32 GiB rate that the model's pauses at those heaps (about 12 ms at 8 GiB) are too short to do. " +
+      "In G1 that garbage lies in the map's own regions; once it puts their live share " +
       'below G1MixedGCLiveThresholdPercent (85 %) a marking cycle makes every one of them a candidate, and the mixed phase ' +
       'copies the live map out an eighth per collection. Candidate card 1.8.0 (data/models/1.8.0.json, g1.dense_candidates, ' +
       "nothing fitted) has that: at 8 GiB a burst of eight ~154 ms pauses every 3 to 7 minutes, and between bursts 40 to 55 ms " +
@@ -51,10 +58,9 @@ export const MODEL_LIMITS: ModelLimit[] = [
       "at 17.5 Kops/s and 54.8 % (+15.8 pp), and it lifts the calibrated 5 GiB point to 4.67 Kops/s (+55.6 %): there the " +
       "followers' 1.8 s full collections no longer coincide, and the model lets the other follower cover each one, where the " +
       "paper's heartbeat waits for every peer and a follower that hears none for 225 to 300 ms starts an election (docs/fidelity.md, " +
-      "'Candidate card 1.8.1'). Candidate card 1.8.2 (commit.waits_for_all_peers, nothing fitted) adds that heartbeat: each full " +
-      'collection then costs elections and a replay longer than the pause, so its table puts the 5 GiB point at 1.61 Kops/s ' +
-      "(-46 %), and Go's 5 GiB p99s, where the model holds a node's answers behind its parked assists, at 10 minutes " +
-      "(docs/fidelity.md, 'Candidate card 1.8.2'). So no candidate is the default.",
+      "'Candidate card 1.8.1'). Candidate card 1.8.2 added that heartbeat: each full collection then cost elections and a " +
+      "replay longer than the pause, the calibrated 5 GiB point fell to 1.61 Kops/s (-46 %) and Go's 5 GiB p99s rose to 10 " +
+      "minutes, so it was retired (docs/fidelity.md, 'Tried and not taken'). So no candidate is the default.",
     ids: [
       'fig7a-java-a-32gib-4vcpu-max-throughput-slo',
       'fig7b-java-a-32gib-4vcpu-vcpu-utilization-leader',
@@ -74,10 +80,11 @@ export const MODEL_LIMITS: ModelLimit[] = [
       'collections come at a period set by the updates, so workload B (5 % updates) meets one every 9 to 10 minutes at 17 Kops/s ' +
       "where A (50 %) meets one every 5.5 minutes at 3 Kops/s, and B's maximum falls to about 16 Kops/s (Fig 8(a): 17). Cards " +
       "before 1.7.0 took a share of all old garbage at every marking cycle, and B's reads, filling the least eden every half second, " +
-      'made G1 mark often enough that it never reached a full collection (27 Kops/s at 5 GiB). Candidate card 1.10.0 (nothing ' +
-      "fitted) takes a read's CPU as a measured share of an update's, from the native engines' CPU per operation on workloads A " +
-      "and B (the measurement the allocation comes from), with A's CPU per operation kept: Java's B operation costs 177 µs and " +
-      "Fig 8(b) reads 60.8 %; but the harness's later runs do not repeat that share (docs/fidelity.md, 'Candidate cards 1.10.0 and 1.10.1').",
+      'made G1 mark often enough that it never reached a full collection (27 Kops/s at 5 GiB). Candidate card 1.10.0 took a ' +
+      "read's CPU as a measured share of an update's (Java's leader 0.685, from a run on a loaded machine), which put Fig 8(b) " +
+      "at 60.8 %; on a quiet machine our engines' leaders spend within 6 % as much on a read as on an update (Java 1.03 at " +
+      "1,000 ops/s), which puts Fig 8(b) at 73.7 %, so it was retired (docs/fidelity.md, 'Tried and not taken'): what makes the " +
+      "paper's Java spend less per operation in B is not in our measurements.",
     ids: [
       'fig8a-java-b-32gib-8vcpu-max-throughput-slo',
       'fig8a-java-b-5gib-8vcpu-max-throughput-slo',

@@ -3,7 +3,11 @@
 // of it. Written by hand from the runs it names (`npm --workspace @replicant/sim run one-search`,
 // sim/src/cli/one-search-cli.ts); no table is read, so the text does not change when the table
 // is recomputed. Every figure is simulated (fast mode) with card 1.7.1, whose Java parameters are
-// card 1.7.0's.
+// card 1.7.0's. Its subsection on G1's concurrent threads is computed (vcpu-g1-budget-section.ts);
+// Rust's 4-vCPU point and the cards not taken follow (vcpu-tried-section.ts).
+import { DEFAULT_CARD } from '../models/card.ts';
+import { vcpuG1BudgetSection } from './vcpu-g1-budget-section.ts';
+import { vcpuTriedSection } from './vcpu-tried-section.ts';
 
 export function vcpuMechanismsSection(): string {
   return `## Java's vCPU points: the mechanisms tried, and why there is no G1 candidate card
@@ -77,8 +81,8 @@ parameters that move the calibrated 8-vCPU point too (16.3 → 19.4). The paper'
 36 Kops/s on m5.metal's 8 CPUs) says the 8-vCPU C++ limit the step was fitted to is not its
 serialized step alone; a card that re-derives the step from it would be a recalibration, for the
 lead to decide, not a G1 mechanism. So there is no G1 candidate card: the G1 model keeps card
-1.7.1's mechanism, and the two points stay listed as misses. Candidate card 1.11.0 (the next
-section) makes that recalibration: it brings the 16-vCPU point to 22.5 Kops/s and moves C++'s
-calibrated 28.7 to 34.8.
-`;
+1.7.1's mechanism, and the two points stay listed as misses. Candidate card 1.11.0 made that
+recalibration and was not taken (Tried and not taken, below).
+
+${vcpuG1BudgetSection(DEFAULT_CARD)}${vcpuTriedSection()}`;
 }

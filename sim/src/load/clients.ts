@@ -10,6 +10,7 @@ import { EV, type Ev } from '../run/events.ts';
 import type { OpKind } from '../run/hosts.ts';
 import type { WireSizes } from '../run/sizes.ts';
 import { keyChooser, throttleTickUs, ycsbKey, type KeyChooser } from './ycsb.ts';
+import type { OpLog } from './op-log.ts';
 
 /** The engines see a client by an id of its own, kept clear of the node ids (0..n-1) so that a
  * trace never mistakes one for the other. */
@@ -113,6 +114,8 @@ export class Clients {
   scheduledMeasured = 0;
   /** How many threads send to each node now (the run steps a node ahead only while none do). */
   private readonly targeting: Int32Array;
+  /** The approximate fast mode's record of each window operation (null: not kept). */
+  opLog: OpLog | null = null;
 
   constructor(
     private readonly s: ClientSettings,
@@ -297,6 +300,7 @@ export class Clients {
     if (this.countOver_us !== undefined && lat > this.countOver_us) this.overCount++;
     if (lat > this.slowestInWindow_us) this.slowestInWindow_us = lat;
     this.histService.record(end_us - t.start_us);
+    this.opLog?.add(t.intended_us, lat, end_us - t.start_us, t.op === 'update', censored);
     this.outstandingMeasured--;
     const limit = this.stopOver_us;
     if (limit !== undefined && lat > limit && ++this.slowInWindow > this.slowAllowed()) this.stoppedEarly = true;
@@ -354,6 +358,7 @@ export class Clients {
         const lat = Math.max(stop, intended) - intended;
         (op === 'read' ? this.hist.read : this.hist.update).record(lat);
         if (this.countOver_us !== undefined && lat > this.countOver_us) this.overCount++;
+        this.opLog?.add(intended, lat, NaN, op === 'update', true);
       }
     }
   }
@@ -364,6 +369,7 @@ export class Clients {
     const lat = Math.max(stop, t.intended_us) - t.intended_us;
     (t.op === 'read' ? this.hist.read : this.hist.update).record(lat);
     if (this.countOver_us !== undefined && lat > this.countOver_us) this.overCount++;
+    this.opLog?.add(t.intended_us, lat, NaN, t.op === 'update', true);
     this.outstandingMeasured--;
     t.measured = false;
   }

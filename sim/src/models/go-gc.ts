@@ -52,59 +52,6 @@ export interface GoGcParams {
   /** The share of the memory-limit heap goal the pacer keeps free (card 1.7.1 on; 0 before):
    * memoryLimitHeapGoalHeadroomPercent, 3 % (runtime/mgcpacer.go, memoryLimitHeapGoal). */
   limit_headroom_fraction: number;
-  /** The runtime's pacer sets each cycle's goal and trigger from the heap the last cycle marked
-   * and its measured cons/mark ratio (card 1.9.0 on, go.pacer_trigger; runtime/mgcpacer.go:
-   * commit, trigger, endCycle). Off (cards before 1.9.0): the goal is GOGC over the static
-   * live set and the trigger sits at trigger_runway_fraction of the way to it. */
-  pacer_trigger?: boolean;
-  /** How the pacer predicts the next cycle's cons/mark from its measurements: the mean of this
-   * cycle's and the one before (true; Go 1.19 and 1.20, golang/go#56966) or the largest of this
-   * cycle's and the four before (false; later releases, runtime/mgcpacer.go lastConsMark). */
-  pacer_cons_mark_mean_of_two?: boolean;
-}
-
-/** The pacer's trigger bounds, as fractions of the way from the marked heap to the goal
- * (runtime/mgcpacer.go: minTriggerRatioNum 45 and maxTriggerRatioNum 61 over triggerRatioDen
- * 64), and its minimum heap (defaultHeapMinimum, 4 MiB): a large heap's trigger may come up to
- * that close to the goal. */
-export const PACER_MIN_TRIGGER_FRACTION = 45 / 64;
-export const PACER_MAX_TRIGGER_FRACTION = 61 / 64;
-export const PACER_HEAP_MINIMUM_BYTES = 4 << 20;
-/** gcGoalUtilization: the share of GOMAXPROCS the pacer plans a cycle's marking on. */
-export const PACER_GOAL_UTILIZATION = 0.25;
-/** How many earlier cycles' cons/mark the pacer takes the maximum over (lastConsMark). */
-export const PACER_CONS_MARK_HISTORY = 4;
-
-/** The cons/mark the pacer plans the next cycle with, from this cycle's measurement and the
- * earlier ones (oldest first): their mean with the last one, or the largest of all. */
-export function predictedConsMark(measured: number, earlier: readonly number[], meanOfTwo: boolean): number {
-  if (meanOfTwo) return earlier.length ? (measured + earlier[earlier.length - 1]!) / 2 : measured;
-  return Math.max(measured, ...earlier);
-}
-
-/** A cycle's cons/mark ratio as the runtime's endCycle measures it: bytes allocated while it
- * marked per CPU-second the program had, over bytes scanned per CPU-second the collector had.
- * `utilization` is the dedicated share plus assists; idle-time marking counts for the
- * collector's CPU only. */
-export function consMark(allocated_bytes: number, scanned_bytes: number, utilization: number, idle_utilization: number): number {
-  if (allocated_bytes <= 0 || scanned_bytes <= 0 || utilization >= 1) return 0;
-  return (allocated_bytes * (utilization + idle_utilization)) / (scanned_bytes * (1 - utilization));
-}
-
-/** The pacer's trigger (runtime/mgcpacer.go, trigger): the goal less the runway the cons/mark
- * ratio asks for — what the program allocates while the collector marks at its 25 % goal —
- * held between 45/64 of the way from the marked heap to the goal and the greater of 61/64 of
- * it and the goal less the 4 MiB minimum heap. With the marked heap at or past the goal,
- * the goal itself: cycles run back to back. */
-export function pacerTrigger(marked_bytes: number, goal_bytes: number, runway_bytes: number): number {
-  if (marked_bytes >= goal_bytes) return goal_bytes;
-  const span = goal_bytes - marked_bytes;
-  const lo = marked_bytes + PACER_MIN_TRIGGER_FRACTION * span;
-  let hi = marked_bytes + PACER_MAX_TRIGGER_FRACTION * span;
-  if (goal_bytes > PACER_HEAP_MINIMUM_BYTES && goal_bytes - PACER_HEAP_MINIMUM_BYTES > hi) hi = goal_bytes - PACER_HEAP_MINIMUM_BYTES;
-  hi = Math.max(hi, lo);
-  const wanted = runway_bytes > goal_bytes ? lo : goal_bytes - runway_bytes;
-  return Math.min(Math.max(wanted, lo), hi);
 }
 
 /** When a cycle with `remaining_work_us` of mark work left ends, if the dedicated workers and
@@ -174,10 +121,6 @@ export class GoRuntime implements RuntimeModel {
   private parkedUntil = 0; // the last charged allocation's goroutine waits until then
   private firstCycleDone: number; // share of the first cycle's mark work done before t = 0
   private placedTo_us = 0; // the idle-time workers' work is accounted up to here
-  // The pacer (pacer_trigger): the heap when this cycle started and the cons/mark ratios of
-  // the cycles before (newest last); none yet: the first trigger is the card's fixed fraction.
-  private triggeredHeap = 0;
-  private consMarks: number[] = [];
 
   constructor(
     private readonly p: GoGcParams,
@@ -201,7 +144,6 @@ export class GoRuntime implements RuntimeModel {
     this.marking = true;
     this.markStart_us = t;
     this.placedTo_us = t;
-    this.triggeredHeap = this.heap;
     this.workTotal = markWork_us(this.live_bytes, this.p.mark_ns_per_live_byte);
     this.workLeft = this.workTotal * (1 - this.firstCycleDone);
     this.firstCycleDone = 0;
@@ -257,29 +199,9 @@ export class GoRuntime implements RuntimeModel {
     });
     // What was allocated during marking is black (kept) this cycle: it counts as marked.
     this.liveMarked = this.live_bytes + this.allocDuringMark;
-    const heapAtEnd = this.heap;
     this.heap = this.liveMarked;
-    if (this.p.pacer_trigger) {
-      this.repace(t, heapAtEnd);
-      return;
-    }
     this.goal = heapGoal(this.live_bytes, this.p.gogc, this.p.memory_limit_bytes, this.p.non_heap_bytes, this.p.limit_headroom_fraction);
     this.trigger = triggerPoint(this.live_bytes, this.goal, this.p.trigger_runway_fraction);
-  }
-
-  /** The next cycle's goal and trigger as the runtime's pacer sets them when a cycle ends: the
-   * GOGC goal over the heap this cycle marked (allocated-black bytes included), and the trigger
-   * from the largest cons/mark ratio of this cycle and the four before (endCycle, commit). */
-  private repace(t: number, heapAtEnd: number): void {
-    const markTime_us = Math.max(t - this.markStart_us, 1e-9);
-    const cpu = markTime_us * this.p.gomaxprocs;
-    const measured = consMark(heapAtEnd - this.triggeredHeap, this.workTotal > 0 ? this.live_bytes : 0, PACER_GOAL_UTILIZATION + this.assistCpu / cpu, this.idleCpu / cpu);
-    const ratio = predictedConsMark(measured, this.consMarks, this.p.pacer_cons_mark_mean_of_two ?? false);
-    this.consMarks.push(measured);
-    if (this.consMarks.length > PACER_CONS_MARK_HISTORY) this.consMarks.shift();
-    const runway = (ratio * (1 - PACER_GOAL_UTILIZATION) / PACER_GOAL_UTILIZATION) * this.live_bytes;
-    this.goal = heapGoal(this.liveMarked, this.p.gogc, this.p.memory_limit_bytes, this.p.non_heap_bytes, this.p.limit_headroom_fraction);
-    this.trigger = pacerTrigger(this.liveMarked, this.goal, runway);
   }
 
   /** When the workers would have finished this cycle's mark work, if that is by `t_us`: the

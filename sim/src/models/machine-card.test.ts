@@ -160,8 +160,12 @@ describe("this machine's model card", () => {
     expect(card.parameters['cpu.cpp.in_us']!.value).toBe(one.parameters['cpu.cpp.in_us']!.value);
     expect(card.parameters['machine.cpp.leader_core_share.b']!.value).toBe(one.parameters['machine.cpp.leader_core_share.b']!.value);
     expect(card.description).toMatch(/two highest calibration rates/);
-    // a third calibration without the second, or fixed CPU that fills the cores, is refused by name
-    expect(() => closedLoopPoint({ measured: measured(), measured_top: measured(0.3, 12000) }, 'cpp', 'b', 1)).toThrow(/needs the second one/);
+    // a top calibration without a middle one pairs with the lowest: (36 x 12000 - 120 x 1000) / 11000
+    // = 28.36 us for the leader
+    const quiet = closedLoopPoint({ measured: measured(), measured_top: measured(0.3, 12000) }, 'cpp', 'b', 1);
+    expect(quiet.how).toContain('marginal 28.4 + 2 x');
+    expect(cpuPerOp({ measured: measured(), measured_high: measured(0.3, 12000) }, 'cpp', 'leader', 'b').us).toBeCloseTo((36 * 12000 - 120 * 1000) / 11000, 9);
+    // fixed CPU that fills the cores is refused by name
     expect(() => closedLoopPoint(three, 'cpp', 'b', 0.2)).toThrow(/leaves nothing of 0.2 cores/);
   });
 

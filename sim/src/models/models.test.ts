@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuPool } from './cpu.ts';
-import { assistWorkPerByte_us, consMark, GoRuntime, heapGoal, idleWorkerYield_us, markWork_us, pacerTrigger, predictedConsMark, projectedCycleEnd_us, triggerPoint } from './go-gc.ts';
+import { assistWorkPerByte_us, GoRuntime, heapGoal, idleWorkerYield_us, markWork_us, projectedCycleEnd_us, triggerPoint } from './go-gc.ts';
 import { ageSurvivors, edenSize, fullPauseMs, G1Runtime, g1GcThreads, goalEdenBytes, youngPauseMs } from './g1.ts';
 import { ManualMemory } from './runtime.ts';
 
@@ -186,53 +186,6 @@ describe('Go pacer (go.dev/doc/gc-guide)', () => {
     };
     expect(firstEnd(0.5)).toBeLessThan(firstEnd(0) * 0.6);
     expect(firstEnd(0.5)).toBeGreaterThan(firstEnd(0) * 0.4);
-  });
-
-  it("the pacer's trigger: the goal less the cons/mark runway, between 45/64 and 61/64 of the way (card 1.9.0: go.pacer_trigger)", () => {
-    // runtime/mgcpacer.go, trigger: a small runway puts the trigger at the upper bound (a large
-    // heap's: the goal less 4 MiB), a large one at the lower bound, and a marked heap at the
-    // goal makes cycles run back to back.
-    expect(pacerTrigger(1 * GiB, 2 * GiB, 0.1 * GiB)).toBeCloseTo(1.9 * GiB);
-    expect(pacerTrigger(1 * GiB, 2 * GiB, 1)).toBe(2 * GiB - (4 << 20));
-    expect(pacerTrigger(1 * GiB, 2 * GiB, 0.9 * GiB)).toBeCloseTo((1 + 45 / 64) * GiB);
-    expect(pacerTrigger(1 * GiB, 1 * GiB + (1 << 20), 0)).toBeCloseTo(1 * GiB + (61 / 64) * (1 << 20));
-    expect(pacerTrigger(2 * GiB, 1.5 * GiB, 0)).toBe(1.5 * GiB);
-    // endCycle: idle-time marking counts for the collector's CPU, not against the program's.
-    expect(consMark(100, 1000, 0.25, 0)).toBeCloseTo((100 * 0.25) / (1000 * 0.75));
-    expect(consMark(100, 1000, 0.25, 0.5)).toBeCloseTo((100 * 0.75) / (1000 * 0.75));
-    expect(consMark(0, 1000, 0.25, 0)).toBe(0);
-    // The next cycle's ratio: Go 1.19's mean of the last two (golang/go#56966), or the largest of
-    // the last five (the Go 1.26 source).
-    expect(predictedConsMark(0.02, [], true)).toBe(0.02);
-    expect(predictedConsMark(0.02, [0.05, 0.04], true)).toBeCloseTo(0.03);
-    expect(predictedConsMark(0.02, [0.05, 0.04], false)).toBe(0.05);
-  });
-
-  it("with the pacer's trigger, a cycle at ample memory starts late and assists lift its GC share well above the dedicated 25 % (card 1.9.0)", () => {
-    // 1 GiB live, no memory limit, 0.25 MiB allocated per ms, no idle core taken: with the
-    // card's fixed trigger (0.7 of the way to a 2 GiB goal) the runway lasts over a second and
-    // the dedicated workers' 161 ms of marking needs little help; the pacer moves the trigger to
-    // where the program allocates the runway while a 25 % mark would run, and the assist ratio
-    // (remaining work over remaining runway) then has the allocations mark about as fast as
-    // the dedicated workers do.
-    const cycles = (pacer_trigger: boolean, pacer_cons_mark_mean_of_two = false) => {
-      const pool = new CpuPool(8, 100_000);
-      const go = new GoRuntime({ ...params, pacer_trigger, pacer_cons_mark_mean_of_two }, 1 * GiB, pool);
-      for (let t = 0; go.events.length < 4 && t < 1e9; t += 100) {
-        const assist_us = go.charge(t, 256 * 1024 / 10, 1);
-        if (assist_us > 0) pool.run(t, assist_us);
-      }
-      return go.events.map((e) => ({ share: e.cpu_ms / (e.duration_ms! * 8), t_s: e.t_s }));
-    };
-    const fixed = cycles(false);
-    const paced = cycles(true);
-    // the first cycle is the same: the pacer has no measurement before it
-    expect(paced[0]!.share).toBeCloseTo(fixed[0]!.share, 6);
-    for (const c of fixed.slice(1)) expect(c.share).toBeLessThan(0.3);
-    for (const c of paced.slice(2)) expect(c.share).toBeGreaterThan(0.36);
-    for (const c of cycles(true, true).slice(2)) expect(c.share).toBeGreaterThan(0.36);
-    // later triggers: the cycles come less often than the fixed 0.7 trigger's
-    expect(paced[3]!.t_s - paced[2]!.t_s).toBeGreaterThan(1.2 * (fixed[3]!.t_s - fixed[2]!.t_s));
   });
 
   it('a memory limit below the live heap keeps the collector running', () => {

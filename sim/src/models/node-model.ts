@@ -17,28 +17,6 @@ export interface CpuCosts {
   step_us: number; // the core step under the Log mutex (serialized)
   out_us: number; // encode and write one message or reply (parallel)
   per_kib_us: number; // per KiB read or written (parallel)
-  /** Multiplies the parallel CPU (pre and post, not the step) of an operation's events, by role
-   * and kind (card 1.10.0 on, cpu.<engine>.<role>_<op>_factor; 1 when the card has none). */
-  op_factor: OpCpuFactors;
-}
-
-export interface OpCpuFactors {
-  leader_read: number;
-  leader_update: number;
-  follower_read: number;
-  follower_update: number;
-}
-
-export const OP_CPU_FACTOR_NAMES = ['leader_read', 'leader_update', 'follower_read', 'follower_update'] as const;
-
-/** The card key of one operation-kind CPU factor. */
-export function opCpuFactorKey(e: EngineName, name: keyof OpCpuFactors): string {
-  return `cpu.${e}.${name}_factor`;
-}
-
-function opCpuFactors(card: ModelCard, e: EngineName): OpCpuFactors {
-  const f = (name: keyof OpCpuFactors) => (card.parameters[opCpuFactorKey(e, name)] ? param(card, opCpuFactorKey(e, name)) : 1);
-  return { leader_read: f('leader_read'), leader_update: f('leader_update'), follower_read: f('follower_read'), follower_update: f('follower_update') };
 }
 
 export function cpuCosts(card: ModelCard, e: EngineName): CpuCosts {
@@ -48,7 +26,6 @@ export function cpuCosts(card: ModelCard, e: EngineName): CpuCosts {
     step_us: langParam(card, 'cpu', e, 'step_us'),
     out_us: langParam(card, 'cpu', e, 'out_us'),
     per_kib_us: langParam(card, 'cpu', e, 'per_kib_us'),
-    op_factor: opCpuFactors(card, e),
   };
 }
 
@@ -107,9 +84,6 @@ export function makeRuntime(card: ModelCard, s: NodeRuntimeSettings, pool: CpuPo
           // A card before 1.7.1 has idle-time workers that yield at once and no limit headroom.
           idle_check_us: ((card.parameters['go.drain_check_bytes']?.value ?? 0) * param(card, 'go.mark_ns_per_live_byte')) / 1000,
           limit_headroom_fraction: card.parameters['go.limit_headroom_fraction']?.value ?? 0,
-          // A card before 1.9.0 has a fixed trigger over the static live set.
-          pacer_trigger: (card.parameters['go.pacer_trigger']?.value ?? 0) > 0,
-          pacer_cons_mark_mean_of_two: (card.parameters['go.pacer_cons_mark_mean_of_two']?.value ?? 0) > 0,
         },
         live.data + live.log,
         pool,

@@ -5,7 +5,6 @@ import type { SyncNode } from '@replicant/engines/loader/engine';
 import type { RunResult } from '../api.ts';
 import { clientEvent, messageEvent, parseEffect, routeOf, splitLines, START_EVENT, timerEvent, type TimerName } from '../core/effects.ts';
 import type { WireSizes } from './sizes.ts';
-import { leaderOfBallot, nextBallot, PAPER_REPLAY_BATCH } from '../models/heartbeat.ts';
 import {
   BINARY_MESSAGES, BinaryCodecError, ByteReader, ByteWriter, EFFECT_JSON, EFFECT_REPLY, EFFECT_SEND, EVENT_MESSAGE, messageEventJson,
   readReplyFacts, readSendFacts, RESULTS, writeClientEvent, writeJsonEvent, type ReplyFacts, type SendFacts,
@@ -301,24 +300,7 @@ export { routeOf };
 export interface FastMsg {
   index: number;
   op: OpKind;
-  /** With elections (FastElections): the sender's ballot; on a prepare or commit response,
-   * whether the peer took the request's ballot. */
-  ballot?: number;
-  ok?: boolean;
 }
-
-/** The paper's heartbeat and elections in a fast-mode cluster (card 1.8.2 on, models/heartbeat.ts):
- * the leader's commit round waits for every peer, and a follower that hears no commit during
- * its election wait starts an election. */
-export interface FastElections {
-  /** The next follower's wait between looks for a commit, in µs (the run's election stream). */
-  nextWait_us: () => number;
-  /** Called when a node starts the run's first election (the run stops stepping followers ahead). */
-  onElection: () => void;
-  readonly stats: ElectionStats;
-}
-
-export type ElectionStats = NonNullable<RunResult['elections']>;
 
 /** Who leads a fast-mode cluster and the next log index, shared by its nodes: node 0 leads from
  * the start; BLADE's handoff (the mitigation model) is the only thing that moves it. */
@@ -330,12 +312,10 @@ export interface FastCluster {
    * every instance above the former, as the cores' election does. */
   gle: number;
   executedAtHeartbeat: number;
-  /** null: node 0 leads the whole run (cards before 1.8.2) */
-  elections: FastElections | null;
 }
 
-export function newFastCluster(elections: FastElections | null = null): FastCluster {
-  return { leader: 0, nextIndex: 1, gle: 0, executedAtHeartbeat: 0, elections };
+export function newFastCluster(): FastCluster {
+  return { leader: 0, nextIndex: 1, gle: 0, executedAtHeartbeat: 0 };
 }
 
 /** A fast-mode node's whole answer to an accept request: an accept response of this size to
@@ -373,16 +353,6 @@ export class FastHost implements Host {
   private replaySent = 0;
   private replayEnd = 0;
   private replayBatch = 1;
-  // Elections (cluster.elections) only. Node 0 leads at ballot 1.0 from the start.
-  private ballot = 256;
-  private leading: boolean;
-  private candidate = false;
-  private promises = 0;
-  /** a follower: a commit arrived since its last look */
-  private heard = false;
-  /** the leader: its current commit round and the peers that have not answered it */
-  private round = 0;
-  private unanswered = 0;
 
   constructor(
     private readonly id: number,
@@ -392,11 +362,10 @@ export class FastHost implements Host {
     private readonly cluster: FastCluster = newFastCluster(),
   ) {
     this.majority = Math.floor(n / 2) + 1;
-    this.leading = id === cluster.leader;
   }
 
   private get leader(): boolean {
-    return this.cluster.elections ? this.leading : this.id === this.cluster.leader;
+    return this.id === this.cluster.leader;
   }
 
   /** This node becomes the leader (BLADE's handoff). The instances before the cluster's next
@@ -456,31 +425,16 @@ export class FastHost implements Host {
     switch (ev.kind) {
       case 'start':
         if (this.leader) out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
-        else if (this.cluster.elections) this.armElectionWait();
         for (let k = 0; k < this.replayBatch && this.replaySent < this.replayEnd; k++) this.sendReplay();
         return out;
       case 'timer': {
-        if (ev.timer === 'election') {
-          if (this.cluster.elections && !this.leader) this.lookForCommit();
-          return out;
-        }
         if (!this.leader || ev.timer !== 'commit') return out;
-        const e = this.cluster.elections;
-        if (e && this.unanswered > 0) {
-          // The paper's commit round waits for every peer: no heartbeat until the last answers.
-          e.stats.heartbeats_withheld++;
-        } else this.sendCommitRound();
+        this.sendCommitRound();
         out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
         return out;
       }
       case 'client': {
         if (!this.leader) {
-          if (this.cluster.elections) {
-            // A candidate has no leader to name yet: the client retries (the cores' answer).
-            const named = leaderOfBallot(this.ballot);
-            out.push(named === this.id ? { kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'retry', bytes: 6 } : { kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: named, bytes: 12 });
-            return out;
-          }
           out.push({ kind: 'reply', client_id: ev.client_id, request_id: ev.request_id, result: 'leader_is', leader: this.cluster.leader, bytes: 12 });
           return out;
         }
@@ -505,17 +459,7 @@ export class FastHost implements Host {
             out.push({ kind: 'send', to: ev.from, type: 'accept_response', payload: m, bytes: acceptResponseBytes(s), update: false });
             return out;
           case 'commit_request':
-            if (this.cluster.elections) return this.onCommitRequest(ev.from, m);
             out.push({ kind: 'send', to: ev.from, type: 'commit_response', payload: m, bytes: s.commit_response, update: false });
-            return out;
-          case 'commit_response':
-            if (this.cluster.elections) this.onCommitResponse(m);
-            return out;
-          case 'prepare_request':
-            if (this.cluster.elections) this.onPrepareRequest(ev.from, m);
-            return out;
-          case 'prepare_response':
-            if (this.cluster.elections) this.onPrepareResponse(m);
             return out;
           case 'accept_response': {
             if (this.voteChangesNothing(m)) return out;
@@ -540,96 +484,12 @@ export class FastHost implements Host {
     }
   }
 
-  // --- elections (cluster.elections): the paper's heartbeat ---
-
-  /** A commit round to every peer (the heartbeat); with elections it waits for all their answers. */
+  /** A commit round to every peer (the heartbeat). */
   private sendCommitRound(): void {
     this.cluster.gle = this.cluster.executedAtHeartbeat;
     this.cluster.executedAtHeartbeat = this.executed;
-    const payload: FastMsg = this.cluster.elections ? { index: ++this.round, op: 'read', ballot: this.ballot } : { index: this.executed, op: 'read' };
-    this.unanswered = this.n - 1;
+    const payload: FastMsg = { index: this.executed, op: 'read' };
     for (let p = 0; p < this.n; p++) if (p !== this.id) this.out.push({ kind: 'send', to: p, type: 'commit_request', payload, bytes: this.sizes.commit_request, update: false });
-  }
-
-  private armElectionWait(): void {
-    this.out.push({ kind: 'set_timer', timer: 'election', delay_us: this.cluster.elections!.nextWait_us() });
-  }
-
-  /** A follower's look at the end of its wait: a commit came, or it starts an election. */
-  private lookForCommit(): void {
-    if (this.heard) this.heard = false;
-    else {
-      const e = this.cluster.elections!;
-      if (e.stats.elections_started++ === 0) e.onElection();
-      this.ballot = nextBallot(this.ballot, this.id);
-      this.candidate = true;
-      this.promises = 1; // its own
-      const payload: FastMsg = { index: 0, op: 'read', ballot: this.ballot };
-      for (let p = 0; p < this.n; p++) if (p !== this.id) this.out.push({ kind: 'send', to: p, type: 'prepare_request', payload, bytes: this.sizes.prepare_request, update: false });
-    }
-    this.armElectionWait();
-  }
-
-  private onCommitRequest(from: number, m: FastMsg): NodeOutput[] {
-    const b = m.ballot!;
-    const ok = b >= this.ballot;
-    if (ok) {
-      if (b > this.ballot) this.follow(b);
-      this.heard = true;
-    }
-    this.out.push({ kind: 'send', to: from, type: 'commit_response', payload: { index: m.index, op: 'read', ballot: ok ? b : this.ballot, ok }, bytes: this.sizes.commit_response, update: false });
-    return this.out;
-  }
-
-  private onCommitResponse(m: FastMsg): void {
-    if (!this.leading) return;
-    if (!m.ok) {
-      if (m.ballot! > this.ballot) this.follow(m.ballot!);
-      return;
-    }
-    if (m.index === this.round && this.unanswered > 0) this.unanswered--;
-  }
-
-  /** A prepare: a higher ballot is promised (a leader steps down), with the log above the gle
-   * that the cores send back; a lower one is refused. */
-  private onPrepareRequest(from: number, m: FastMsg): void {
-    const b = m.ballot!;
-    const ok = b > this.ballot;
-    if (ok) this.follow(b);
-    const log = ok ? Math.max(0, this.cluster.nextIndex - 1 - this.cluster.gle) : 0;
-    this.out.push({ kind: 'send', to: from, type: 'prepare_response', payload: { index: 0, op: 'read', ballot: ok ? b : this.ballot, ok }, bytes: this.sizes.prepare_response + log * this.sizes.update.accept_request, update: false });
-  }
-
-  private onPrepareResponse(m: FastMsg): void {
-    if (!this.candidate) return;
-    if (!m.ok) {
-      if (m.ballot! > this.ballot) this.follow(m.ballot!);
-      return;
-    }
-    if (m.ballot !== this.ballot || ++this.promises < this.majority) return;
-    // Elected: replay the merged log above the gle, then serve; the first heartbeat goes out now.
-    this.candidate = false;
-    this.leading = true;
-    this.cluster.elections!.stats.elections_won++;
-    this.takeOver(PAPER_REPLAY_BATCH, this.cluster.gle);
-    this.unanswered = 0;
-    this.sendCommitRound();
-    this.out.push({ kind: 'set_timer', timer: 'commit', delay_us: this.commit_interval_us });
-    for (let k = 0; k < this.replayBatch && this.replaySent < this.replayEnd; k++) this.sendReplay();
-  }
-
-  /** This node takes ballot b from another node: a leader or candidate becomes a follower, and
-   * a leader's election wait starts again. */
-  private follow(b: number): void {
-    this.ballot = b;
-    this.candidate = false;
-    if (this.leading) {
-      this.leading = false;
-      this.unanswered = 0;
-      this.heard = false;
-      this.out.push({ kind: 'cancel_timer', timer: 'commit' });
-      this.armElectionWait();
-    }
   }
 
   /** Re-proposes the next replay entry (sized as an update: the replayed command is not known here). */

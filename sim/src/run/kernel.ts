@@ -7,8 +7,7 @@ import type { EngineProvider, ModelCard, RunResult } from '../api.ts';
 import { NodeSet } from '../core/nodes.ts';
 import { Prng } from '../core/prng.ts';
 import { runtimeStartPhases } from '../models/start-phases.ts';
-import { STREAM_ELECTION, STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
-import { electionWait_us, heartbeatModel } from '../models/heartbeat.ts';
+import { STREAM_NETWORK, STREAM_STORAGE, STREAM_THROTTLE, STREAM_WORKLOAD } from '../core/streams.ts';
 import { CLIENT_ENDPOINT_BASE, Network } from '../net/network.ts';
 import { param } from '../models/card.ts';
 import { CpuPool } from '../models/cpu.ts';
@@ -29,6 +28,8 @@ import { recordBytes, runResult } from './run-result.ts';
 import { CancelledError, type RunHooks } from './hooks.ts';
 import { RunQueue } from './run-queue.ts';
 import { NodeQueues } from './node-queue.ts';
+import { OpLog } from '../load/op-log.ts';
+import { APPROX_MIN_QUIET_US, APPROX_MIN_SAMPLE_US, APPROX_SETTLED_LAG_US, repeatStretch_us, steadyHeap, steadyLatencies } from './cycle-repeat.ts';
 
 const MAX_EVENTS = 2_000_000_000;
 type SendPayload = Extract<NodeOutput, { kind: 'send' }>['payload'];
@@ -60,6 +61,9 @@ export class Simulation {
    * the mitigation sandbox or durability, whose events reach a node without crossing the
    * network (node-queue.ts). */
   private batches: NodeQueues | null;
+  /** The approximate fast mode (cycle-repeat.ts): null when off; once the sample ends, each
+   * node's stretch that repeats (µs) and the window's planned end. */
+  private approx: { stretches_us: number[] | null; plannedTo_us: number } | null = null;
 
   constructor(
     private readonly spec: ResolvedSpec,
@@ -114,22 +118,7 @@ export class Simulation {
       });
     });
     const m = spec.mitigation;
-    // The paper's heartbeat and elections (card 1.8.2 on): fast mode without a mitigation,
-    // whose sandbox moves the leader by its own rules.
-    const hb = exact || MitigationSandbox.wanted(m) ? null : heartbeatModel(card, spec.commit_interval_us);
-    const electionRng = hb ? new Prng(seed, STREAM_ELECTION) : null;
-    this.fastCluster = newFastCluster(
-      hb
-        ? {
-            nextWait_us: () => electionWait_us(hb, electionRng!.nextDouble()),
-            // A follower now hears other nodes than the leader: no more stepping ahead.
-            onElection: () => {
-              this.ahead.on = false;
-            },
-            stats: { heartbeats_withheld: 0, elections_started: 0, elections_won: 0 },
-          }
-        : null,
-    );
+    this.fastCluster = newFastCluster();
     this.mit = MitigationSandbox.wanted(m)
       ? new MitigationSandbox(m, seed, spec.engines.length, {
           nodes: this.nodes,
@@ -181,6 +170,12 @@ export class Simulation {
       hooks.stop_when_over_count_exceeds,
     );
     this.batches = exact && !durable && this.mit === null && hooks.batch_steps === true ? new NodeQueues(this.nodes.length, Math.min(spec.network.one_way_latency_us, spec.commit_interval_us)) : null;
+    // Only where the window's operations are issued ahead (open loop, no sandbox, no durability:
+    // Clients.settled) and no caller ends the window itself (the searches' samples).
+    if (spec.approximate && this.ahead.on && spec.mode === 'open' && !hooks.end_when_settled) {
+      this.approx = { stretches_us: null, plannedTo_us: Infinity };
+      this.clients.opLog = new OpLog();
+    }
     if (this.mit?.blade) for (const n of this.nodes) n.runtime.setGate?.((t, pending) => this.mit!.gate(n, t, pending));
     if (m.collector === 'off') for (const n of this.nodes) n.runtime.disableCollector?.();
   }
@@ -215,6 +210,8 @@ export class Simulation {
     const settleFrom_us = settle && Number.isFinite(c.measureFrom_us) ? c.measureFrom_us + settle.after_s * 1e6 : Infinity;
     let nextSettleCheck = settle ? 0 : Infinity;
     const plannedTo_us = c.measureTo_us;
+    const approx = this.approx;
+    let nextApproxCheck = approx ? 0 : Infinity;
     for (;;) {
       const time_us = this.q.peekTime();
       if (time_us === Infinity || time_us > c.hardStop_us) {
@@ -238,6 +235,22 @@ export class Simulation {
         if (this.now >= settleFrom_us && this.now < c.measureTo_us && (!settle!.after_collections || this.collectionsSeen(c.measureFrom_us, plannedTo_us, settle!.after_collections)) && c.settled(settle!.lag_ms * 1000, settle!.calm_ms === undefined ? undefined : settle!.calm_ms * 1000)) {
           c.endWindowAt(this.now);
           nextSettleCheck = Infinity;
+        }
+      }
+      if (events >= nextApproxCheck) {
+        nextApproxCheck = events + SETTLE_CHECK_EVENTS;
+        if (this.now >= c.measureFrom_us + APPROX_MIN_SAMPLE_US && this.now < c.measureTo_us && !c.stoppedEarly) {
+          const stretches = this.repeatStretches(c.measureFrom_us, c.measureTo_us);
+          if (stretches && c.settled(APPROX_SETTLED_LAG_US)) {
+            // (Answered operations only: those intended in the last lag may still be in flight.)
+            const answeredTo_us = this.now - APPROX_SETTLED_LAG_US;
+            if (steadyLatencies(c.opLog!, c.measureFrom_us, answeredTo_us, Math.abs(stretches[0]!))) {
+              approx!.stretches_us = stretches;
+              approx!.plannedTo_us = c.measureTo_us;
+              c.endWindowAt(this.now);
+              nextApproxCheck = Infinity;
+            } else nextApproxCheck = events + APPROX_STEADY_RECHECK_EVENTS;
+          }
         }
       }
       if (c.windowDone(this.now) || c.stoppedEarly) break;
@@ -266,6 +279,29 @@ export class Simulation {
       if (this.now + next.bytes_to_collection / Math.max(bytesPerUs, 1e-9) <= to_us) return false;
     }
     return true;
+  }
+
+  /** Each node's stretch ending now that repeats over the rest of the window (cycle-repeat.ts),
+   * or null while some node has none yet, or the leader has changed. A node with no collection
+   * due before the window's end (collectionsSeen's projection) repeats its quiet stretch
+   * (negated: repeatStretch_us). */
+  private repeatStretches(from_us: number, to_us: number): number[] | null {
+    if (this.leaderChanges.length !== 1 || this.leader !== 0) return null;
+    const out: number[] = [];
+    for (const n of this.nodes) {
+      if (!n.host) return null;
+      if ((n.runtime.collectingUntil_us?.() ?? 0) > this.now) return null;
+      const next = n.runtime.pending?.(this.now) ?? null;
+      const bytesPerUs = (n.allocatedBytes / Math.max(this.now, 1)) * PACER_RATE_MARGIN;
+      const quietRest = next === null || this.now + next.bytes_to_collection / Math.max(bytesPerUs, 1e-9) > to_us;
+      const r = repeatStretch_us(n.runtime.events, from_us, this.now, quietRest, APPROX_MIN_QUIET_US + 2 * this.bucket_us);
+      // A periodic stretch must leave the heap where it found it (G1's young periods repeat while
+      // the old generation fills); a quiet one grows towards a collection the projection puts
+      // past the window's end, and a young pause is what promotes, so none fills the old one.
+      if (r === null || (r > 0 && !steadyHeap(n.heapSamples, this.bucket_us, from_us, this.now, r, to_us, this.spec.memory_bytes))) return null;
+      out.push(r);
+    }
+    return out;
   }
 
   // --- nodes ---
@@ -528,7 +564,7 @@ export class Simulation {
       mitigation: this.mit ? this.mit.result() : null,
       store: this.store,
       count_over_us: this.hooks.count_over_us,
-      elections: this.fastCluster.elections?.stats ?? null,
+      approx: this.approx?.stretches_us ? { stretches_us: this.approx.stretches_us, planned_to_us: this.approx.plannedTo_us, leader: 0 } : null,
     });
   }
 }
@@ -545,6 +581,10 @@ function collectionsSince(events: readonly { t_s: number; kind: string }[], from
  * next collection (RunHooks.end_when_settled.after_collections) is trusted to fall past the
  * window. */
 const PACER_RATE_MARGIN = 1.25;
+
+/** After a stretch whose latencies were not yet steady (cycle-repeat.ts steadyLatencies, a sort
+ * of the window's operations so far), the approximate mode looks again this many events later. */
+const APPROX_STEADY_RECHECK_EVENTS = 50_000;
 
 /** How often (in queue events, a few hundred operations) a run asked to end once settled looks. */
 const SETTLE_CHECK_EVENTS = 1000;

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { CpuPool } from '../models/cpu.ts';
 import { ManualMemory, type RuntimeModel } from '../models/runtime.ts';
 import { acceptResponseBytes, FastHost, type FastMsg, type NodeEvent } from './hosts.ts';
-import { eventOpFactor, isUpdate, opEntering, runtimeSettings, servableOpsPerS, stepAcceptRequest, stepNode, stepQuietVote, type SimNode, type StepTiming } from './node-step.ts';
+import { isUpdate, opEntering, runtimeSettings, servableOpsPerS, stepAcceptRequest, stepNode, stepQuietVote, type SimNode, type StepTiming } from './node-step.ts';
 import { resolveSpec } from './spec.ts';
 import { DEFAULT_CARD } from '../models/card.ts';
 import { cpuCosts, type CpuCosts } from '../models/node-model.ts';
 import { wireSizes } from './sizes.ts';
 
 const sizes = wireSizes(23, 500);
-const cpu = { in_us: 10, timer_us: 2, step_us: 5, out_us: 3, per_kib_us: 0, op_factor: { leader_read: 1, leader_update: 1, follower_read: 1, follower_update: 1 } };
+const cpu = { in_us: 10, timer_us: 2, step_us: 5, out_us: 3, per_kib_us: 0 };
 const alloc = { leader_bytes_per_read_op: 100, leader_bytes_per_update_op: 700, follower_bytes_per_read_op: 50, follower_bytes_per_update_op: 600, allocs_per_event: 0 };
 
 function node(id: number, runtime: RuntimeModel = new ManualMemory(1, 2, 0), costs: CpuCosts = cpu): SimNode {
@@ -40,29 +40,6 @@ describe('stepNode', () => {
   it('a process over its memory limit takes no step: the caller crashes it', () => {
     const n = node(0, new ManualMemory(3, 2, 0));
     expect(stepNode(n, put, 0, false, null, 1e6, { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 })).toBeNull();
-  });
-
-  it("an operation's events cost its kind's factor (card 1.10.0 on); a vote and a heartbeat keep their cost", () => {
-    const f = { leader_read: 0.5, leader_update: 2, follower_read: 0.25, follower_update: 4 };
-    const n = node(0, undefined, { ...cpu, op_factor: f });
-    const tm: StepTiming = { ser_start_us: 0, ser_end_us: 0, send_at_us: 0 };
-    stepNode(n, put, 100, false, null, 1e6, tm);
-    // in 10 x 2, the step 5 unscaled, two sends of 3 x 2
-    expect(tm).toEqual({ ser_start_us: 120, ser_end_us: 125, send_at_us: 137 });
-    const m = node(0, undefined, { ...cpu, op_factor: f });
-    stepNode(m, { ...put, op: 'read' }, 100, false, null, 1e6, tm);
-    expect(tm).toEqual({ ser_start_us: 105, ser_end_us: 110, send_at_us: 113 });
-    const follower = node(1, undefined, { ...cpu, op_factor: f });
-    expect(stepAcceptRequest(follower, 100, true, 50, 0, false, 1e6, tm)).toBe(true);
-    // in 10 x 4, step 5, the vote out 3 x 4
-    expect(tm).toEqual({ ser_start_us: 40, ser_end_us: 45, send_at_us: 57 });
-    expect(eventOpFactor(f, { kind: 'message', from: 1, type: 'accept_response', payload: '', bytes: 10, update: false })).toBe(1);
-    expect(eventOpFactor(f, { kind: 'message', from: 0, type: 'accept_request', payload: '', bytes: 10, update: false })).toBe(0.25);
-    expect(eventOpFactor(f, { kind: 'timer', timer: 'commit' } as NodeEvent)).toBe(1);
-  });
-
-  it('a card without operation-kind factors charges every kind alike (factor 1)', () => {
-    expect(cpuCosts(DEFAULT_CARD, 'java').op_factor).toEqual({ leader_read: 1, leader_update: 1, follower_read: 1, follower_update: 1 });
   });
 
   it("updates reach a runtime that counts them (G1's hook), reads do not", () => {

@@ -7,7 +7,7 @@ import type { ResolvedSpec } from './spec.ts';
 import type { TimerName } from '../core/effects.ts';
 import { opBytes, type AllocCosts, type Role } from '../models/alloc.ts';
 import type { CpuPool } from '../models/cpu.ts';
-import { cpuCosts, type CpuCosts, type NodeRuntimeSettings, type OpCpuFactors } from '../models/node-model.ts';
+import { cpuCosts, type CpuCosts, type NodeRuntimeSettings } from '../models/node-model.ts';
 import { DEFAULT_CARD } from '../models/card.ts';
 import type { RuntimeModel } from '../models/runtime.ts';
 import { writeCpu_us, type DiskQueue, type StorageCosts } from '../models/storage.ts';
@@ -102,15 +102,14 @@ export function stepNode(n: SimNode, ev: NodeEvent, now_us: number, loading: boo
   const out = n.host!.step(ev);
   const c = n.cpu;
   const bytesIn = ev.kind === 'client' || ev.kind === 'message' ? ev.bytes : 0;
-  const factor = eventOpFactor(c.op_factor, ev);
-  const pre = ((ev.kind === 'client' || ev.kind === 'message' ? c.in_us : c.timer_us) + (c.per_kib_us * bytesIn) / 1024) * factor;
+  const pre = (ev.kind === 'client' || ev.kind === 'message' ? c.in_us : c.timer_us) + (c.per_kib_us * bytesIn) / 1024;
   let post = 0;
   // Handing a persist to the disk: inside the serialized section for an ordered log (its
   // records go down in log order under the Log mutex); on any core for scattered entries.
   let serialWrite = 0;
   for (const o of out) {
     if (o.kind === 'send' || o.kind === 'reply') {
-      post += (c.out_us + (c.per_kib_us * o.bytes) / 1024) * factor;
+      post += c.out_us + (c.per_kib_us * o.bytes) / 1024;
     } else if (o.kind === 'persist') {
       const w = writeCpu_us(store!.costs, o.bytes);
       if (store!.ordered) serialWrite += w;
@@ -131,9 +130,8 @@ export function stepAcceptRequest(n: SimNode, request_bytes: number, update: boo
   n.runtime.advance(now_us);
   if (n.runtime.oom_at_us !== null) return false;
   const c = n.cpu;
-  const factor = update ? c.op_factor.follower_update : c.op_factor.follower_read;
-  const pre = (c.in_us + (c.per_kib_us * request_bytes) / 1024) * factor;
-  const post = (c.out_us + (c.per_kib_us * response_bytes) / 1024) * factor;
+  const pre = c.in_us + (c.per_kib_us * request_bytes) / 1024;
+  const post = c.out_us + (c.per_kib_us * response_bytes) / 1024;
   placeStep(n, now_us, pre, post, 0, loading ? null : update ? FOLLOWER_UPDATE : FOLLOWER_READ, update, bucket_us, timing);
   return true;
 }
@@ -206,16 +204,6 @@ const LEADER_READ = { role: 'leader', op: 'read' } as const;
 const LEADER_UPDATE = { role: 'leader', op: 'update' } as const;
 const FOLLOWER_READ = { role: 'follower', op: 'read' } as const;
 const FOLLOWER_UPDATE = { role: 'follower', op: 'update' } as const;
-
-/** The operation-kind CPU factor of an event: a client command is the leader's work for one
- * operation, an accept request a follower's. A vote does not say which kind it answers (its
- * message carries no update flag), so it keeps its cost, as do commits, heartbeats, timers and
- * elections; calibrate/op-cpu.ts counts them as the unscaled part of an operation. */
-export function eventOpFactor(f: OpCpuFactors, ev: NodeEvent): number {
-  if (ev.kind === 'client') return ev.op === 'update' ? f.leader_update : f.leader_read;
-  if (ev.kind === 'message' && ev.type === 'accept_request') return ev.update ? f.follower_update : f.follower_read;
-  return 1;
-}
 
 /** The event replaces a value in the map (a client's put at the leader, its accept at a follower). */
 export function isUpdate(ev: NodeEvent): boolean {

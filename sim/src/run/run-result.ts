@@ -7,8 +7,10 @@ import { GIB } from '../models/node-model.ts';
 import type { MitigationStats } from '../models/mitigation.ts';
 import { recoveryEstimate, summarise, type DeviceModel, type StorageCosts, type StorageStats } from '../models/storage.ts';
 import { nodeTimelines, round3, round4, type RunWindow } from '../results/timelines.ts';
+import { LatencyHistogram } from '../metrics/histogram.ts';
 import type { SimNode } from './node-step.ts';
 import type { ResolvedSpec } from './spec.ts';
+import { repeatedLatencies, repeatedNode, type SampleWindow } from './cycle-repeat.ts';
 
 /** Bytes of the fast mode's records: an instance holds its command (key, and the value of a put). */
 export function recordBytes(costs: StorageCosts, key_bytes: number, value_bytes: number): { read: number; update: number; commit_mark: number } {
@@ -55,11 +57,13 @@ export interface FinishedRun {
   mitigation: MitigationStats | null;
   store: { dev: DeviceModel; costs: StorageCosts } | null;
   count_over_us: number | undefined;
-  /** fast mode with the paper's heartbeat (card 1.8.2 on): its withheld heartbeats and elections */
-  elections: RunResult['elections'] | null;
+  /** The approximate fast mode, once its sample ended (cycle-repeat.ts): each node's stretch that
+   * repeats, the window's planned end, the leader whose stretch the latencies repeat. */
+  approx: { stretches_us: number[]; planned_to_us: number; leader: number } | null;
 }
 
 export function runResult(r: FinishedRun): RunResult {
+  if (r.approx && !r.clients.stoppedEarly && r.clients.opLog && r.clients.settledAt_us !== null) return approximateResult(r, r.approx, r.clients.opLog);
   const { spec: s, clients: c } = r;
   const from = c.measureFrom_us;
   const to = c.measureTo_us;
@@ -72,7 +76,7 @@ export function runResult(r: FinishedRun): RunResult {
   return {
     simulated: true,
     model_card_version: r.card.version,
-    fidelity: s.fidelity,
+    fidelity: s.approximate ? 'fast-approx' : s.fidelity,
     spec: s.original,
     dataset: {
       modelled_records: s.record_count,
@@ -92,6 +96,46 @@ export function runResult(r: FinishedRun): RunResult {
     ...(r.store ? { storage: storageStats(s, r.store, r.nodes, Number.isFinite(from) ? c.completedInWindow / measured_s : 0) } : {}),
     ...(c.settledAt_us !== null ? { settled_at_s: round3(measured_s) } : {}),
     ...(r.count_over_us !== undefined ? { ops_over: { threshold_us: r.count_over_us, count: c.overCount } } : {}),
-    ...(r.elections ? { elections: { ...r.elections } } : {}),
+  };
+}
+
+/** The approximate fast mode's result: the sample's, with the rest of the window repeated from
+ * each node's stretch (cycle-repeat.ts); it says so (`approximation`) and reads as a whole window. */
+function approximateResult(r: FinishedRun, a: NonNullable<FinishedRun['approx']>, log: NonNullable<Clients['opLog']>): RunResult {
+  const { spec: s, clients: c } = r;
+  const w: SampleWindow = { from_us: c.measureFrom_us, sampled_to_us: c.settledAt_us!, to_us: a.planned_to_us, bucket_us: r.bucket_us };
+  const lat = repeatedLatencies(log, w, Math.abs(a.stretches_us[a.leader]!), r.count_over_us);
+  const all = new LatencyHistogram();
+  all.add(lat.read);
+  all.add(lat.update);
+  const rw: RunWindow = { workload_start_us: c.workloadStart_us, from_us: w.from_us, to_us: w.to_us, bucket_us: r.bucket_us };
+  const nodes = r.nodes.map((n, i) =>
+    nodeTimelines(repeatedNode({ id: n.id, engine: n.engine, usage: n.pool.usage, gc_events: n.runtime.events, heap_bytes_now: n.runtime.heapBytes(), heap_samples: n.heapSamples, ops_entered: n.opsEntered, allocated_bytes: n.allocatedBytes, crashed_at_us: n.crashed_at_us }, w, Math.abs(a.stretches_us[i]!), a.stretches_us[i]! < 0), rw),
+  );
+  return {
+    simulated: true,
+    model_card_version: r.card.version,
+    fidelity: 'fast-approx',
+    spec: s.original,
+    dataset: {
+      modelled_records: s.record_count,
+      engine_records: 0,
+      memory_gib: round4(s.memory_bytes / GIB),
+      raw_data_gib: round4((s.record_count * (s.key_bytes + s.value_bytes)) / GIB),
+    },
+    achieved_ops_per_s: round3(lat.completed / s.duration_s),
+    latency: { all: all.summary(), read: lat.read.summary(), update: lat.update.summary() },
+    latency_uncorrected: { all: lat.service.summary() },
+    leader_changes: r.leader_changes,
+    leader_at_end: r.leader,
+    nodes,
+    stopped_early: false,
+    ...(r.count_over_us !== undefined ? { ops_over: { threshold_us: r.count_over_us, count: lat.over } } : {}),
+    approximation: {
+      simulated_s: round3((w.sampled_to_us - w.from_us) / 1e6),
+      repeated_s: round3((w.to_us - w.sampled_to_us) / 1e6),
+      stretch_s: a.stretches_us.map((x) => round3(Math.abs(x) / 1e6)),
+      simulated_ops: c.completedInWindow,
+    },
   };
 }

@@ -34,7 +34,10 @@ export interface ResolvedSpec {
   duration_s: number;
   warmup_s: number;
   drain_s: number;
-  fidelity: Fidelity;
+  /** 'exact' or 'fast'; a spec's 'fast-approx' is fast mode with `approximate` */
+  fidelity: Exclude<Fidelity, 'fast-approx'>;
+  /** fidelity 'fast-approx' (run/cycle-repeat.ts) */
+  approximate: boolean;
   mitigation: Required<MitigationSpec>;
   storage: ResolvedStorage;
   timeline_bucket_us: number;
@@ -77,8 +80,8 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
   if (!l) throw new SpecError('load is required');
   const r = spec.resources;
   if (!r) throw new SpecError('resources is required');
-  const fidelity = spec.fidelity;
-  if (fidelity !== 'exact' && fidelity !== 'fast') throw new SpecError(`fidelity must be "exact" or "fast", got ${JSON.stringify(fidelity)}`);
+  if (spec.fidelity !== 'exact' && spec.fidelity !== 'fast' && spec.fidelity !== 'fast-approx') throw new SpecError(`fidelity must be "exact", "fast" or "fast-approx", got ${JSON.stringify(spec.fidelity)}`);
+  const fidelity = spec.fidelity === 'exact' ? 'exact' : 'fast';
   const record_count = num(w.record_count, 'workload.record_count', 1, 2 ** 36, true);
   const key_bytes = num(w.key_bytes ?? 23, 'workload.key_bytes', 8, 256, true);
   const value_bytes = num(w.value_bytes ?? 500, 'workload.value_bytes', 0, 65536, true);
@@ -144,6 +147,7 @@ export function resolveSpec(spec: RunSpec, card: ModelCard): ResolvedSpec {
     warmup_s: num(l.warmup_s ?? 0, 'load.warmup_s', 0, 86_400),
     drain_s: num(l.drain_s ?? Math.max(2, duration_s * 0.1), 'load.drain_s', 0, 86_400),
     fidelity,
+    approximate: spec.fidelity === 'fast-approx',
     mitigation,
     storage,
     timeline_bucket_us: num(bucketMs, 'load.timeline_bucket_ms', 1, 3_600_000) * 1000,

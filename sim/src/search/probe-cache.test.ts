@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EngineName, RunSpec } from '../api.ts';
 import { simulate } from '../run/simulate.ts';
 import { memoryFreeKey, ProbeCache } from './probe-cache.ts';
+import { forgetProbes, runProbe } from './slo.ts';
+import { measurementSearchSpec } from '../run/measurement.ts';
 
 const spec = (engine: EngineName, memory: { memory_gib: number } | { memory_to_data_ratio: number }, fidelity: 'fast' | 'exact' = 'fast'): RunSpec => ({
   cluster: { engines: [engine, engine, engine], seed: 5 },
@@ -35,5 +37,19 @@ describe('the probe cache', () => {
     const other = spec('cpp', { memory_gib: 32 });
     other.load.target_ops_per_s = 20_001;
     expect(memoryFreeKey(other, 1, 1)).not.toBe(memoryFreeKey(spec('cpp', { memory_gib: 8 }), 1, 1));
+  });
+
+  it('a probe made again is remembered (the same probe, or another memory size the run does not enter) until the probes are forgotten', () => {
+    const at = (ratio: number) => ({ ...measurementSearchSpec({ workload: 'A', memory: { ratio }, vcpus: 8, min_window_s: 1 }, 'cpp'), max_duration_s: 1 });
+    const stop = { stop_when_p99_exceeds_us: 20_000 };
+    forgetProbes();
+    const first = runProbe(at(8), 5_000, null, stop);
+    expect(first.remembered).toBeUndefined();
+    const again = runProbe(at(8), 5_000, null, stop);
+    expect(again.remembered).toBe('probe');
+    expect(JSON.stringify(again.run)).toBe(JSON.stringify(first.run));
+    expect(runProbe(at(1.25), 5_000, null, stop).remembered).toBe('other memory');
+    forgetProbes();
+    expect(runProbe(at(8), 5_000, null, stop).remembered).toBeUndefined();
   });
 });

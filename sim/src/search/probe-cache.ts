@@ -46,6 +46,10 @@ export class ProbeCache {
     return { ...r, spec, dataset: { ...r.dataset, memory_gib: round4(s.memory_bytes / GIB) } };
   }
 
+  clear(): void {
+    this.runs.clear();
+  }
+
   set(key: string, r: RunResult): void {
     this.runs.set(key, r);
     if (this.runs.size > CAPACITY) this.runs.delete(this.runs.keys().next().value!);
@@ -73,6 +77,10 @@ export class RunMemo<T> {
     this.values.delete(key);
     this.values.set(key, v);
     return v;
+  }
+
+  clear(): void {
+    this.values.clear();
   }
 
   set(key: string, v: T): void {

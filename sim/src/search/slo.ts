@@ -136,7 +136,16 @@ function spectrumAt(spectrum: [number, number][], percentile: number): number {
 
 /** One probe of a search at a target rate: its window (model-derived unless the spec says
  * otherwise), its run (or the steady-state shortcut's two), and whether the SLO held. */
-export function runProbe(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks, servedRate = false): { probe: SloProbe; run: RunResult } {
+/** A probe's result; `remembered` when it was not run now: the same probe made before in this
+ * process or worker ('probe'), or the run of another memory size that the memory does not enter
+ * ('other memory', probe-cache.ts). */
+export interface ProbeOutcome {
+  probe: SloProbe;
+  run: RunResult;
+  remembered?: 'probe' | 'other memory';
+}
+
+export function runProbe(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks, servedRate = false): ProbeOutcome {
   // The same probe again (a Race stepping back, a sweep repeated, the fidelity runner's sections)
   // is the same result: fast mode depends on nothing but the spec and the seed. (Whether the
   // search reads its served rate changes what a G1 shortcut runs first, so it is part of the key
@@ -144,13 +153,13 @@ export function runProbe(spec: SloSearchSpec, target: number, provide: EnginePro
   const served = servedRate && spec.base.cluster.engines.includes('java');
   const key = spec.base.fidelity === 'fast' ? probeKey(spec, round3(target), inner.stop_when_p99_exceeds_us) + (served ? ' served' : '') : null;
   const seen = key === null ? undefined : MEMO.get(key);
-  if (seen) return seen;
+  if (seen) return { ...seen, remembered: 'probe' };
   const out = runProbeUncached(spec, target, provide, inner, served);
-  if (key !== null) MEMO.set(key, out);
+  if (key !== null) MEMO.set(key, { probe: out.probe, run: out.run });
   return out;
 }
 
-function runProbeUncached(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks, servedRate: boolean): { probe: SloProbe; run: RunResult } {
+function runProbeUncached(spec: SloSearchSpec, target: number, provide: EngineProvider | null, inner: RunHooks, servedRate: boolean): ProbeOutcome {
   const slo = spec.slo_p99_ms;
   const window = spec.window ?? (spec.probe_operations !== undefined ? 'fixed' : 'model');
   const probeSpec = withTarget(spec.base, round3(target));
@@ -169,6 +178,7 @@ function runProbeUncached(spec: SloSearchSpec, target: number, provide: EnginePr
   let p99 = 0;
   let estimated: SloProbe['estimated_from'];
   let overShare: number | undefined;
+  let shared = false;
   if (window === 'model' && w?.g1_phases && probeSpec.fidelity === 'fast' && spec.steady_state_shortcut !== false) {
     const est = steadyStateProbe(probeSpec, w, spec.base.load.duration_s, slo, provide, inner, spec.settled_runs !== false, servedRate);
     r = est.steady;
@@ -186,6 +196,7 @@ function runProbeUncached(spec: SloSearchSpec, target: number, provide: EnginePr
     const cached = key === null ? null : PROBES.get(key, probeSpec);
     r = cached ?? simulate(probeSpec, provide, { ...inner, count_over_us: slo * 1000, ...(w?.g1_start ? { g1_states: w.g1_start } : {}), ...(sampled ? { end_when_settled: sampled } : {}) });
     if (key !== null && !cached) PROBES.set(key, r);
+    shared = cached !== null;
     met = !r.stopped_early && p99ms(r) <= slo && r.latency.all.count > 0;
     p99 = r.stopped_early ? slo : p99ms(r);
     if (r.ops_over && r.latency.all.count > 0 && !r.stopped_early) overShare = r.ops_over.count / r.latency.all.count;
@@ -202,7 +213,7 @@ function runProbeUncached(spec: SloSearchSpec, target: number, provide: EnginePr
     ...(r.settled_at_s !== undefined && !estimated ? { sampled_s: r.settled_at_s } : {}),
     ...(overShare !== undefined ? { over_slo_share: Math.round(overShare * 1e6) / 1e6 } : {}),
   };
-  return { probe: p, run: r };
+  return { probe: p, run: r, ...(shared ? { remembered: 'other memory' as const } : {}) };
 }
 
 /**
@@ -324,7 +335,20 @@ export function followerUtilization(r: RunResult): number | null {
   return f.length ? Math.round((f.reduce((s, n) => s + n.mean_cpu_utilization, 0) / f.length) * 10000) / 10000 : null;
 }
 
-export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, hooks: RunHooks = {}): SloSearchResult {
+/** A search's hooks: a run's, and `probe_done`, handed each probe as it is decided (the Race's
+ * profile, bench/race-profile.ts, times the probes by it). */
+export interface SearchHooks extends RunHooks {
+  probe_done?: (p: SloProbe, remembered: ProbeOutcome['remembered']) => void;
+}
+
+/** Forgets every probe this process or worker has made (probe-cache.ts): the next search computes
+ * everything afresh, as a first visit does (the bench's cold figures). */
+export function forgetProbes(): void {
+  PROBES.clear();
+  MEMO.clear();
+}
+
+export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, hooks: SearchHooks = {}): SloSearchResult {
   const slo = spec.slo_p99_ms;
   if (typeof slo !== 'number' || !(slo > 0)) throw new SpecError(`slo_p99_ms must be a positive number, got ${JSON.stringify(slo)}`);
   let lo = spec.min_ops_per_s ?? 100;
@@ -350,10 +374,11 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       stop_when_p99_exceeds_us: slo * 1000,
       progress: hooks.progress ? (f) => hooks.progress!(Math.min(1, (probes.length + f) / expected)) : undefined,
     };
-    const { probe: p, run: r } = runProbe(spec, target, provide, inner, servedRate);
+    const { probe: p, run: r, remembered } = runProbe(spec, target, provide, inner, servedRate);
     lastRun = r;
     const met = p.met;
     probes.push(p);
+    hooks.probe_done?.(p, remembered);
     if (met && (!best || target > best.spec.load.target_ops_per_s)) {
       best = r;
       bestProbe = p;
@@ -390,9 +415,14 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       }
     }
     hi = m;
+    // The guess missed: before walking down, the floor. If it misses too, nothing meets and the
+    // walk's probes (each an overloaded run: six of them for Go at 5 GiB, warm from 6 GiB) would
+    // only have confirmed it; if it meets, the walk is the one it was, the floor already known.
+    // (The verdict falls once with the rate, warm-start.test.ts, so the answer is the walk's.)
+    const g = servedGuess();
+    if (!edgesProbed && !probe(lo)) return 'nothing_meets';
     // Down in widening steps; a guess from what the failed probe served, when it stopped early
     // overloaded, joins them in its place.
-    const g = servedGuess();
     const steps = [0.8, 0.5, 0.2].map((f) => m * f);
     if (g !== undefined && g < m && !steps.includes(g)) steps.push(g);
     steps.sort((a, b) => b - a);
@@ -404,7 +434,7 @@ export function searchSlo(spec: SloSearchSpec, provide: EngineProvider | null, h
       }
       hi = r;
     }
-    return edgesProbed || probe(lo) ? 'bracketed' : 'nothing_meets';
+    return 'bracketed';
   };
   // A hint from a neighbouring setting (the sweep's previous point).
   const h = spec.hint;

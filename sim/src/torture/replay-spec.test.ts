@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drawScenario } from './scenario.ts';
-import { formatReplaySpec, labReplayUrl, parseReplaySpec, replayScenario, ReplaySpecError } from './replay-spec.ts';
+import { formatReplaySpec, labReplayUrl, parseReplaySpec, replayCommand, replayScenario, ReplaySpecError, seedScenario } from './replay-spec.ts';
 
 describe('replay spec (the lab address of a torture run)', () => {
   it('round-trips every part and rebuilds the scenario --replay rebuilds', () => {
@@ -29,6 +29,19 @@ describe('replay spec (the lab address of a torture run)', () => {
     expect(formatReplaySpec(checkpointed)).toBe('cpp:306;durability=log;repair=256;election=256;checkpoints');
     expect(replayScenario(checkpointed)).toEqual(drawScenario(306, { engine: 'cpp', durability: 'log', repairBatch: 256, electionBatch: 256, checkpoints: true }));
     expect(replayScenario(checkpointed).snapshot_every).toBeGreaterThan(0);
+  });
+
+  it('names the command line that replays the same run', () => {
+    expect(replayCommand(parseReplaySpec('rust:275;durability=none'))).toBe('npm run torture -- --engine rust --replay 275 --durability none');
+    expect(replayCommand(parseReplaySpec('all:7;keep=;ops=4;amnesia;check-quorum;repair=256;election=256'))).toBe(
+      'npm run torture -- --engine all --replay 7 --keep-faults "" --ops 4 --amnesia --check-quorum --repair 256 --election 256',
+    );
+    expect(replayCommand(parseReplaySpec('cpp:306;durability=log;repair=256;election=256;checkpoints'))).toBe(
+      'npm run torture -- --engine cpp --replay 306 --durability log --repair 256 --election 256 --checkpoints',
+    );
+    // the CLI's --replay path and the lab's line build the run in one place
+    expect(replayScenario(parseReplaySpec('go:12;keep=0;ops=3'))).toEqual(seedScenario(12, { engine: 'go', amnesia: false, checkQuorum: false, repairBatch: 0, electionBatch: 0 }, [0], 3));
+    expect(() => seedScenario(12, { engine: 'go' }, [99], null)).toThrow(RangeError);
   });
 
   it('a bad line says what is wrong', () => {

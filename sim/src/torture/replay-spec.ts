@@ -30,7 +30,8 @@ export interface ReplaySpec {
 
 export class ReplaySpecError extends Error {}
 
-const MAX_SEED = 2 ** 40;
+/** The largest seed a run may name (the CLI's --from and --replay take the same range). */
+export const MAX_SEED = 2 ** 40;
 
 export function formatReplaySpec(r: ReplaySpec): string {
   const parts = [`${r.engine}:${r.seed}`];
@@ -96,15 +97,37 @@ export function drawOptions(r: ReplaySpec): DrawOptions {
   return o;
 }
 
+/** What `npm run torture -- --replay SEED [--keep-faults …] [--ops N]` runs: the seed's draw,
+ * shrunk to the kept faults and operation limit when given (a RangeError names a bad one). The
+ * CLI and the lab both build their run here, so the same line gives the same digest. */
+export function seedScenario(seed: number, options: DrawOptions, keepFaults: readonly number[] | null, ops: number | null): Scenario {
+  const s = drawScenario(seed, options);
+  if (keepFaults === null && ops === null) return s;
+  return shrunk(s, keepFaults ?? s.faults.map((_, i) => i), ops ?? s.ops_per_client);
+}
+
 /** The scenario the line names, exactly as `npm run torture -- --replay` rebuilds it. */
 export function replayScenario(r: ReplaySpec): Scenario {
-  const s = drawScenario(r.seed, drawOptions(r));
-  if (r.keep_faults === null && r.ops === null) return s;
   try {
-    return shrunk(s, r.keep_faults ?? s.faults.map((_, i) => i), r.ops ?? s.ops_per_client);
+    return seedScenario(r.seed, drawOptions(r), r.keep_faults, r.ops);
   } catch (e) {
-    throw new ReplaySpecError(e instanceof Error ? e.message : String(e));
+    if (e instanceof RangeError) throw new ReplaySpecError(e.message);
+    throw e;
   }
+}
+
+/** The command line that replays the run the line names. */
+export function replayCommand(r: ReplaySpec): string {
+  let cmd = `npm run torture -- --engine ${r.engine} --replay ${r.seed}`;
+  if (r.keep_faults) cmd += ` --keep-faults ${r.keep_faults.length ? r.keep_faults.join(',') : '""'}`;
+  if (r.ops !== null) cmd += ` --ops ${r.ops}`;
+  if (r.amnesia) cmd += ' --amnesia';
+  if (r.durability) cmd += ` --durability ${r.durability}`;
+  if (r.check_quorum) cmd += ' --check-quorum';
+  if (r.repair) cmd += ` --repair ${r.repair}`;
+  if (r.election) cmd += ` --election ${r.election}`;
+  if (r.checkpoints) cmd += ' --checkpoints';
+  return cmd;
 }
 
 /** Where `npm start` serves the lab, and the Cluster view's address for a run. */

@@ -20,6 +20,7 @@ import { useReady } from '../app/ready.ts';
 import { LinearizabilityPanel } from './LinearizabilityPanel.tsx';
 import { LoadStatus, type Loaded } from './LoadStatus.tsx';
 import { ComparisonNote } from './ComparisonNote.tsx';
+import { TortureControl } from './TortureControl.tsx';
 import { EngineClient, EngineRequestError, type EngineRequestBody } from '../worker/engine-client.ts';
 import type { ClusterLive, ClusterSnapshot } from './cluster-protocol.ts';
 import type { SessionHistory } from './history.ts';
@@ -29,7 +30,7 @@ const STEP_INTERVAL_MS = 650;
 
 const TortureReplay = lazy(() => import('./TortureReplay.tsx'));
 
-/** A torture run's address (c.torture) opens its replay; otherwise the step-by-step cluster. */
+/** A torture run (c.torture: from the control or a printed address) opens its replay; otherwise the step-by-step cluster. */
 export default function ClusterView(props: ViewProps) {
   if (props.state.cluster.torture !== '') {
     return (
@@ -224,6 +225,18 @@ function StepCluster({ state, update }: ViewProps) {
           </li>
         </ul>
       </details>
+      <section className="torture-start" aria-labelledby="torture-start-title">
+        <h2 id="torture-start-title">Or watch a checker catch a bug: a torture run</h2>
+        <p className="note">
+          A seed draws a cluster, a client workload and a schedule of faults (crashes, partitions, lost and late messages); the engines
+          run it in virtual time and Porcupine checks the clients’ history. Try the known violation, then the same seed with durability log.
+        </p>
+        <TortureControl
+          initial={{ engine, seed_text: String(seed), durability }}
+          current=""
+          start={(spec) => update((s) => ({ ...s, cluster: { ...s.cluster, torture: spec } }), { history: 'entry' })}
+        />
+      </section>
       <div className="toolbar">
         <label className="knob">
           <span>Engine</span>

@@ -2,20 +2,14 @@
 // checker's wasm build, in its own worker). The operations Porcupine could not place are
 // highlighted; its own visualisation opens in a new tab.
 import { useEffect, useRef, useState } from 'react';
-import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
-import type { SessionHistory } from './history.ts';
+import type { Verdict } from '@replicant/checker/lincheck';
+import { describeOperation, type SessionHistory } from './history.ts';
 
 type Outcome =
   | { state: 'idle' }
   | { state: 'checking' }
   | { state: 'done'; history: SessionHistory; verdict: Verdict; html: string | undefined; at_step: number }
   | { state: 'failed'; message: string };
-
-function describe(op: HistoryOp): string {
-  const call = op.op === 'put' ? `put ${op.key} ${op.value}` : `${op.op} ${op.key}`;
-  const res = op.result === 'unknown' ? 'no answer (unknown)' : op.op === 'get' && op.result === 'ok' ? `"${op.value}"` : op.result;
-  return `${call} → ${res}`;
-}
 
 /** `history`: the run's client history as it is now (read in the engine worker, where the trace is). */
 export function LinearizabilityPanel({ history: readHistory }: { history: () => Promise<{ history: SessionHistory; step: number }> }) {
@@ -106,7 +100,7 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
                 const suspect = outcome.verdict.suspect_operations.includes(i);
                 return (
                   <li key={i} className={suspect ? 'violation' : undefined} data-suspect={suspect ? 'true' : undefined}>
-                    step {outcome.history.steps[i]}: {describe(op)}
+                    step {outcome.history.steps[i]}: {describeOperation(op)}
                     {suspect && <strong> — cannot be placed</strong>}
                   </li>
                 );

@@ -20,6 +20,9 @@ interface NodeCardProps {
   onRestartWiped?: () => void;
   /** a replay to watch, not a cluster to act on: no crash or restart buttons */
   readOnly?: boolean;
+  /** false: the card says nothing about disk and memory (a torture replay, whose durability the
+   * view states once and whose disks it does not show); default true */
+  durabilityNotes?: boolean;
 }
 
 /** Redrawn only when the node's inspect view or its disk changes (raw is the view's exact text). */
@@ -62,7 +65,7 @@ function Durability({ id, disk, up }: { id: number; disk: readonly string[] | un
   );
 }
 
-function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped, readOnly }: NodeCardProps) {
+function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped, readOnly, durabilityNotes = true }: NodeCardProps) {
   if (view === null) {
     return (
       <section className="node-card down" data-testid={`node-${id}`} data-role="down" aria-label={`n${id}, down`}>
@@ -84,7 +87,9 @@ function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped, read
             </>
           )}
         </header>
-        {disk === undefined ? (
+        {!durabilityNotes ? (
+          <p className="note">Crashed: it handles nothing until it restarts.</p>
+        ) : disk === undefined ? (
           <p className="note">Crashed: its state is gone. A restart boots an empty node (durability none keeps nothing on disk).</p>
         ) : (
           <>
@@ -171,7 +176,7 @@ function NodeCardView({ id, view, disk, onCrash, onRestart, onRestartWiped, read
           )}
         </tbody>
       </table>
-      <Durability id={id} disk={disk} up />
+      {durabilityNotes && <Durability id={id} disk={disk} up />}
       <details className="kv" open={view.kv.size > 0 && view.kv.size <= 6}>
         <summary>
           key-value store: {view.kv.size} key{view.kv.size === 1 ? '' : 's'} <span className="mono note">digest {view.kv.digest}</span>

@@ -1,26 +1,30 @@
-// A torture run replayed in the Cluster view: the address `npm run torture` prints for a failure
-// (c.torture) names the run; the engine worker runs it on the browser's engines exactly as the
-// CLI did (same digest), checks its history with Porcupine, and answers with the nodes' state at
-// any step. The student moves along the run, watches the faults come and go, and sees which
-// operations Porcupine could not place.
+// A torture run in the Cluster view: started from the control above it, or from the address
+// `npm run torture` prints for a failure (c.torture names the run). The engine worker runs it on
+// the browser's engines exactly as the CLI does (same digest), checks its history with
+// Porcupine, and answers with the nodes' state at any step. The student reads what the seed
+// drew and what the checks found, moves along the run, and sees which operations Porcupine
+// could not place.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
 import { useReady } from '../app/ready.ts';
 import { languageOf } from '@replicant/engines/loader/catalogue';
 import type { HistoryOp } from '@replicant/checker/lincheck';
+import { parseReplaySpec, replayCommand } from '@replicant/sim/torture/replay-spec';
 import { EngineClient } from '../worker/engine-client.ts';
 import type { TortureLive } from './cluster-protocol.ts';
 import { NodeCard } from './NodeCard.tsx';
 import { EventItem } from './EventItem.tsx';
+import { describeOperation } from './history.ts';
+import { TortureControl } from './TortureControl.tsx';
+import { choiceOf, durabilityOf } from './torture-form.ts';
+import { drawnText, durabilityText, verdictText } from './torture-story.ts';
 
 const noop = () => {};
 const PLAY_INTERVAL_MS = 300;
 
 function describeOp(op: HistoryOp): string {
-  const call = op.op === 'put' ? `put ${op.key} ${op.value}` : `${op.op} ${op.key}`;
-  const res = op.result === 'unknown' ? 'no answer (unknown)' : op.op === 'get' && op.result === 'ok' ? `"${op.value}"` : op.result;
-  return `client ${op.client}: ${call} → ${res} (${(op.call_us / 1000).toFixed(1)}–${op.return_us === undefined ? '…' : (op.return_us / 1000).toFixed(1)} ms)`;
+  return `client ${op.client}: ${describeOperation(op)} (${(op.call_us / 1000).toFixed(1)}–${op.return_us === undefined ? '…' : (op.return_us / 1000).toFixed(1)} ms)`;
 }
 
 export default function TortureReplay({ state, update }: ViewProps) {
@@ -30,23 +34,35 @@ export default function TortureReplay({ state, update }: ViewProps) {
   const [error, setError] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
   const client = useRef<EngineClient | null>(null);
+  // One worker for the view's life (its engines stay loaded from run to run); answers for an
+  // earlier run than the one asked for last are not drawn.
+  const generation = useRef(0);
   const busy = useRef(false);
   const wanted = useRef<number | null>(null);
 
   useEffect(() => {
     const c = new EngineClient();
     client.current = c;
-    setLive(null);
-    setError(null);
-    setLoading('the engines');
-    c.request({ type: 'cluster-torture', spec }, setLoading)
-      .then((r) => r.type === 'torture-state' && setLive(r.torture))
-      .catch((e: unknown) => client.current === c && setError(e instanceof Error ? e.message : String(e)))
-      .finally(() => client.current === c && setLoading(null));
     return () => {
       client.current = null;
       c.close();
     };
+  }, []);
+
+  useEffect(() => {
+    const c = client.current;
+    if (!c) return;
+    const gen = ++generation.current;
+    const current = () => client.current === c && generation.current === gen;
+    wanted.current = null;
+    setPlaying(false);
+    setLive(null);
+    setError(null);
+    setLoading('the engines');
+    c.request({ type: 'cluster-torture', spec }, (what) => current() && setLoading(what))
+      .then((r) => current() && r.type === 'torture-state' && setLive(r.torture))
+      .catch((e: unknown) => current() && setError(e instanceof Error ? e.message : String(e)))
+      .finally(() => current() && setLoading(null));
   }, [spec]);
 
   // Moving along the run re-runs it in the worker up to the step: the newest wish wins.
@@ -56,13 +72,15 @@ export default function TortureReplay({ state, update }: ViewProps) {
       const c = client.current;
       if (!c || busy.current || wanted.current === null) return;
       const target = wanted.current;
+      const gen = generation.current;
+      const current = () => client.current === c && generation.current === gen;
       wanted.current = null;
       busy.current = true;
       try {
         const r = await c.request({ type: 'cluster-torture-goto', step: target });
-        if (client.current === c && r.type === 'torture-state') setLive(r.torture);
+        if (current() && r.type === 'torture-state') setLive(r.torture);
       } catch (e) {
-        if (client.current === c) setError(e instanceof Error ? e.message : String(e));
+        if (current()) setError(e instanceof Error ? e.message : String(e));
       } finally {
         busy.current = false;
       }
@@ -96,19 +114,22 @@ export default function TortureReplay({ state, update }: ViewProps) {
   useViewShortcuts(shortcuts);
   useReady('cluster', live !== null || error !== null);
 
-  const leave = () => update((s) => ({ ...s, cluster: { ...s.cluster, torture: '' } }));
+  // Each run started here, and leaving, is a history entry: Back returns to the run before.
+  const open = (next: string) => update((s) => ({ ...s, cluster: { ...s.cluster, torture: next } }), { history: 'entry' });
+  const replay = parseReplaySpec(spec);
 
   return (
     <div className="cluster-view torture-replay" data-testid="torture-replay">
-      <h1>Replay a torture run</h1>
+      <h1>A torture run</h1>
       <p className="lede">
-        A seeded fault schedule from <span className="mono">npm run torture</span>, run here on the real engines (WebAssembly) in virtual time,
-        exactly as the command line ran it; Porcupine checked its client history. Move along it one core step at a time.
+        A seeded fault schedule, run here on the real engines (WebAssembly) in virtual time, exactly as <span className="mono">npm run torture</span>{' '}
+        runs it; Porcupine then checks the clients’ history. Move along it one core step at a time.
       </p>
+      <TortureControl key={spec} initial={choiceOf(spec)} current={spec} start={open} />
       <p className="mono" data-testid="torture-spec">
-        npm run torture -- --engine {spec.split(':')[0]} --replay {spec.split(':')[1]?.split(';')[0]} · {spec}{' '}
-        <button type="button" className="link" onClick={leave}>
-          leave the replay
+        {replayCommand(replay)} · {spec}{' '}
+        <button type="button" className="link" onClick={() => open('')}>
+          leave the torture run
         </button>
       </p>
       {loading && (
@@ -124,29 +145,34 @@ export default function TortureReplay({ state, update }: ViewProps) {
       {live && (
         <>
           <section data-testid="torture-verdict" data-ok={live.ok} data-verdict={live.verdict.verdict}>
-            <p>
-              Seed {live.seed}: {live.summary}. {live.total_steps} core steps; digest <span className="mono">{live.digest}</span> (the command line
-              prints the same).
+            <h2>What the seed drew</h2>
+            <p data-testid="torture-drawn">{drawnText(live)}</p>
+            <p>Its faults, in the order they start:</p>
+            <ul className="torture-faults" data-testid="torture-faults">
+              {live.faults.map((f) => (
+                <li key={f.index} data-kind={f.kind}>
+                  {f.text} <span className="note mono" title="its place in the seed's list: what a shrunk run's keep=… names">(fault #{f.index})</span>
+                </li>
+              ))}
+            </ul>
+            <h2>What the checker found</h2>
+            <p className={live.ok ? undefined : 'error-text'} data-testid="torture-found">
+              <strong>{live.ok ? 'Passed.' : 'Failed.'}</strong> {verdictText(live)}
             </p>
-            {live.ok ? (
-              <p>
-                <strong>Passed:</strong> linearizable, no acknowledged write lost, the cluster served again after the faults.
-              </p>
-            ) : (
+            {!live.ok && (
               <ul className="problems">
                 {live.problems.map((p, i) => (
                   <li key={i}>{p}</li>
                 ))}
               </ul>
             )}
-            <details>
-              <summary>The fault schedule ({live.faults.length})</summary>
-              <ol start={0}>
-                {live.faults.map((f, i) => (
-                  <li key={i}>{f}</li>
-                ))}
-              </ol>
-            </details>
+            <p className="note" data-testid="torture-durability-note">
+              {durabilityText(live, durabilityOf(replay))}
+            </p>
+            <p className="note">
+              {live.total_steps} core steps; trace digest <span className="mono" data-testid="torture-digest">{live.digest}</span> (the command line prints the same
+              digest for this run).
+            </p>
           </section>
           <div className="timeline">
             <button type="button" onClick={() => goBy(-1)} disabled={step <= 1} aria-label="back one step">
@@ -169,7 +195,7 @@ export default function TortureReplay({ state, update }: ViewProps) {
           <div className="cluster-layout">
             <div className="nodes">
               {live.frame.views.map((v, id) => (
-                <NodeCard key={id} id={id} raw={live.frame.inspect[id]!} view={v} onCrash={noop} onRestart={noop} readOnly />
+                <NodeCard key={id} id={id} raw={live.frame.inspect[id]!} view={v} onCrash={noop} onRestart={noop} readOnly durabilityNotes={false} />
               ))}
               <p className="note">Engines: {live.engines.map((e, i) => `n${i} ${languageOf(e)}`).join(', ')}.</p>
             </div>

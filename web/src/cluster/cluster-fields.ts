@@ -2,7 +2,8 @@
 import { ENGINE_OPTIONS, FieldError, choiceField, integerField, stringListField, type Field, type FieldValues } from '../state/fields.ts';
 import { formatReplaySpec, parseReplaySpec, ReplaySpecError } from '@replicant/sim/torture/replay-spec';
 
-/** A torture run to replay, as `npm run torture` prints it in its lab address; '' for none. */
+/** A torture run, as `npm run torture` prints it in its lab address; '' for none. Hidden from
+ * the generic knobs: the Cluster view's torture control (TortureControl.tsx) writes it. */
 function tortureField(): Field<string> {
   return {
     label: 'Torture run',

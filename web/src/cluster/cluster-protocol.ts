@@ -8,6 +8,7 @@ import type { Action, Snapshot } from './controller.ts';
 import type { SessionHistory } from './history.ts';
 import type { InspectView } from './inspect.ts';
 import type { HistoryOp, Verdict } from '@replicant/checker/lincheck';
+import type { FaultKind } from '@replicant/sim/torture/scenario';
 
 export type Durability = 'none' | 'log';
 
@@ -71,12 +72,33 @@ export interface TortureFrame {
   active_faults: string[];
 }
 
+/** What a seed drew besides its faults (sim/src/torture/scenario.ts). */
+export interface TortureDraw {
+  clients: number;
+  keys: string[];
+  ops_per_client: number;
+  /** every fault starts and ends in [0, fault_window_us) */
+  fault_window_us: number;
+  /** the fault-free time after the window, in which the cluster must serve again */
+  tail_us: number;
+}
+
+export interface TortureFault {
+  /** its place in the seed's list (what a shrunk run's keep=I,J names) */
+  index: number;
+  kind: FaultKind;
+  at_us: number;
+  /** in words, with its time span */
+  text: string;
+}
+
 export interface TortureLive {
   spec: string;
   seed: number;
   engines: EngineName[];
-  summary: string;
-  faults: string[];
+  draw: TortureDraw;
+  /** the run's faults in the order they start */
+  faults: TortureFault[];
   history: HistoryOp[];
   /** Porcupine's verdict on the history (suspect_operations index into it) */
   verdict: Verdict;

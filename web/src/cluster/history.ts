@@ -79,3 +79,10 @@ export function historyFromTrace(trace: readonly TraceEntry[]): SessionHistory {
   }
   return { ops, steps, rejected };
 }
+
+/** One operation in words (the Cluster view's history lists: the check panel and the torture replay). */
+export function describeOperation(op: HistoryOp): string {
+  const call = op.op === 'put' ? `put ${op.key} ${op.value}` : `${op.op} ${op.key}`;
+  const res = op.result === 'unknown' ? 'no answer (unknown)' : op.op === 'get' && op.result === 'ok' ? `"${op.value}"` : op.result;
+  return `${call} → ${res}`;
+}

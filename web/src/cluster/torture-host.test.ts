@@ -38,7 +38,13 @@ describe('TortureHost', () => {
     expect(t.verdict.verdict).toBe('violation');
     expect(t.verdict.suspect_operations.length).toBeGreaterThan(0);
     expect(t.problems[0]).toMatch(/not linearizable/);
-    expect(t.faults.some((f) => f.includes('restart as a fresh process'))).toBe(true); // the crash with amnesia
+    expect(t.faults.some((f) => f.kind === 'crash' && f.text.includes('restart as a fresh process'))).toBe(true); // the crash with amnesia
+    // in the order they start, each with its place in the seed's list (the draw puts resets last)
+    const drawn = replayScenario(parseReplaySpec(FAILING)).faults;
+    expect(t.faults.map((f) => f.at_us)).toEqual(drawn.map((f) => f.at_us).sort((a, b) => a - b));
+    expect(t.faults.map((f) => f.index).sort((a, b) => a - b)).toEqual(drawn.map((_, i) => i));
+    for (const f of t.faults) expect(drawn[f.index]!.at_us).toBe(f.at_us);
+    expect(t.draw).toEqual({ clients: cli.scenario.clients, keys: cli.scenario.keys, ops_per_client: cli.scenario.ops_per_client, fault_window_us: cli.scenario.fault_window_us, tail_us: cli.scenario.tail_us });
     expect(t.frame.step).toBe(t.total_steps);
 
     const mid = Math.floor(t.total_steps / 2);

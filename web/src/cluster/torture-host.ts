@@ -12,7 +12,7 @@ import { runScenario } from '@replicant/sim/torture/run';
 import { judge } from '@replicant/sim/torture/judge';
 import { explainEntry } from './explain.ts';
 import { readInspect } from './inspect.ts';
-import type { TortureFrame, TortureLive, TortureRequest, TortureResponse } from './cluster-protocol.ts';
+import type { TortureFault, TortureFrame, TortureLive, TortureRequest, TortureResponse } from './cluster-protocol.ts';
 
 type Reply = (r: TortureResponse | { id: number; type: 'loading'; what: string } | { id: number; type: 'error'; message: string; live: null; torture: TortureLive | null }) => void;
 
@@ -83,8 +83,8 @@ export class TortureHost {
         spec: formatReplaySpec(replay),
         seed: scenario.seed,
         engines: scenario.engines,
-        summary: `${scenario.engines.length} nodes (${scenario.engines.map((e) => languageOf(e)).join(', ')}); ${scenario.clients} clients on key${scenario.keys.length === 1 ? '' : 's'} ${scenario.keys.join(', ')}; ${scenario.ops_per_client} operations per client; faults in the first ${scenario.fault_window_us / 1000} ms`,
-        faults: scenario.faults.map(describeFault),
+        draw: { clients: scenario.clients, keys: scenario.keys, ops_per_client: scenario.ops_per_client, fault_window_us: scenario.fault_window_us, tail_us: scenario.tail_us },
+        faults: faultsInTimeOrder(scenario),
         history: run.history,
         verdict,
         ok: judgement.ok,
@@ -172,4 +172,9 @@ function readLines(trace: readonly string[], s: Scenario): Line[] {
 
 function activeFaults(s: Scenario, t_us: number): string[] {
   return s.faults.filter((f) => f.at_us <= t_us && t_us < f.at_us + f.duration_us).map(describeFault);
+}
+
+/** The seed's faults as they start (the draw lists TCP resets after the others). */
+function faultsInTimeOrder(s: Scenario): TortureFault[] {
+  return s.faults.map((f, index) => ({ index, kind: f.kind, at_us: f.at_us, text: describeFault(f) })).sort((a, b) => a.at_us - b.at_us || a.index - b.index);
 }

@@ -16,6 +16,7 @@ import { BROWSER_ENGINES } from '../engines.ts';
 import { CancelledError, SimRunner } from '../simulation/runner.ts';
 import { knobsOf } from '../lab/lab-spec.ts';
 import { PAPER_METHOD, baseRunSpec, measurementSearchSpec, modelWindow } from '@replicant/sim/run/measurement';
+import { RACE_LANE_GROUPS, raceWorkerOf } from '@replicant/sim/search/race-lanes';
 import { seriesStyle } from '../theme/palette.ts';
 import { SQUEEZE, formatKops, laneMitigation, laneOfSearch, laneReason, publishedAt, raceSentence, withLaneMitigation, type Lane } from './race-model.ts';
 import { modeWords } from '../lab/mitigation-results.ts';
@@ -38,18 +39,20 @@ export default function RaceView({ state, update }: ViewProps) {
   const [lastDone, setLastDone] = useState<Record<string, LastDone>>({});
   const cache = useRef(new Map<string, { lane: Lane; model: string }>());
   const [priceProblem, setPriceProblem] = useState<string | null>(null);
-  const runner = useRef<SimRunner | null>(null);
+  // One simulation worker per lane group (race-lanes.ts): a step's lanes run two at a time, and an
+  // engine keeps its worker, whose remembered probes serve its next step.
+  const runners = useRef<SimRunner[]>([]);
   useReady('race', true);
 
   useEffect(() => {
-    runner.current = new SimRunner();
-    return () => runner.current?.close();
+    runners.current = RACE_LANE_GROUPS.map(() => new SimRunner());
+    return () => runners.current.forEach((r) => r.close());
   }, []);
 
   const engines = ENGINE_NAMES.filter((e) => BROWSER_ENGINES.includes(e));
 
-  // Search each lane of this step, one after another (two cores are shared). The answer at the
-  // previous (larger) memory is the next search's hint: the warm start of the paper's sweep.
+  // Search this step's lanes, each worker's one after another, the workers at once. The answer at
+  // the previous (larger) memory is the next search's hint: the warm start of the paper's sweep.
   useEffect(() => {
     let cancelled = false;
     setPriceProblem(null);
@@ -65,8 +68,8 @@ export default function RaceView({ state, update }: ViewProps) {
     // probes will be (Java's full collections at a tight heap make its lane the slowest).
     const cost = (e: EngineName) => modelWindow(baseRunSpec(knobsOf(lab, seed), e, 10_000)).window_s;
     const order = [...engines].sort((a, b) => cost(a) - cost(b));
-    (async () => {
-      for (const e of order) {
+    const searchLanes = async (worker: number) => {
+      for (const e of order.filter((x) => raceWorkerOf(x) === worker)) {
         if (cancelled || cache.current.has(keyOf(e, squeeze.ratio))) continue;
         setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: 0 } }));
         try {
@@ -74,7 +77,7 @@ export default function RaceView({ state, update }: ViewProps) {
           const near = SQUEEZE.map((q) => cache.current.get(keyOf(e, q.ratio))?.lane).filter((l): l is Lane => !!l && l.max_kops !== null);
           const prev = near.sort((a, b) => a.max_kops! - b.max_kops!)[0];
           if (prev) spec.hint = { met_ops_per_s: prev.max_kops! * 1000 };
-          const { result } = await runner.current!.search(spec, (p) => !cancelled && setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: p.fraction } })));
+          const { result } = await runners.current[worker]!.search(spec, (p) => !cancelled && setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: p.fraction } })));
           const done = { lane: laneOfSearch(e, result), model: result.model_card_version };
           cache.current.set(keyOf(e, squeeze.ratio), done);
           if (!cancelled) setLanes((l) => ({ ...l, [e]: { state: 'done', ...done } }));
@@ -84,10 +87,11 @@ export default function RaceView({ state, update }: ViewProps) {
           setLanes((l) => ({ ...l, [e]: { state: 'failed', message: err instanceof Error ? err.message : String(err) } }));
         }
       }
-    })();
+    };
+    RACE_LANE_GROUPS.forEach((_, worker) => void searchLanes(worker));
     return () => {
       cancelled = true;
-      runner.current?.cancel();
+      runners.current.forEach((r) => r.cancel());
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [squeeze.ratio, wl, seed, gomit, javamit]);
