@@ -65,7 +65,11 @@ func insertInto(m map[uint64]Instance, inst Instance) insertOutcome {
 
 // Log is the MultiPaxos log: slots by index and the three counters of the protocol.
 type Log struct {
-	instances          map[uint64]Instance
+	instances map[uint64]Instance
+	// peakLen is the most slots the map held at a trim since it was made. Go's maps keep their
+	// storage after deletes, so after a backlog is trimmed the map is made again at its new size
+	// (issue 20: a Go node's resident memory stayed a step higher after a burst).
+	peakLen            int
 	lastIndex          uint64
 	lastExecuted       uint64
 	globalLastExecuted uint64
@@ -164,11 +168,26 @@ func (l *Log) TrimUntil(g uint64) bool {
 	if t <= l.globalLastExecuted {
 		return false
 	}
+	l.peakLen = max(l.peakLen, len(l.instances))
 	for i := l.globalLastExecuted + 1; i <= t; i++ {
 		delete(l.instances, i)
 	}
 	l.globalLastExecuted = t
+	l.shrinkAfterTrim()
 	return true
+}
+
+// shrinkMinPeakLen: a map that never held more slots than this is not worth making again.
+const shrinkMinPeakLen = 1024
+
+// shrinkAfterTrim makes the map again once it holds a quarter of its peak or less, so the
+// copying costs O(1) a trimmed slot.
+func (l *Log) shrinkAfterTrim() {
+	if l.peakLen < shrinkMinPeakLen || len(l.instances)*4 > l.peakLen {
+		return
+	}
+	l.instances = l.Copy()
+	l.peakLen = len(l.instances)
 }
 
 // Get returns the slot at index.
