@@ -68,11 +68,13 @@ describe('a part of a run, derived on its own (rederive --only)', () => {
     for (const s of status) expect(s.repetitions ?? 1).toBe(1);
     expect(part.rows.every((x) => /rep2|java-a-r1p25-8vcpu-rep1/.test(x.provenance.raw_output ?? ''))).toBe(true);
     expect(part.metadata.description).toMatch(/Only 2 of its settings, derived again from their details: go-a-r8-8vcpu-rep2, java-a-r1p25-8vcpu-rep1\.$/);
-    // the whole run's file keeps both repetitions of Go at ratio 8
-    expect(committed.rows.find((x) => x.id === 'go-a-r8-8vcpu-measurement-status')!.repetitions).toBe(2);
+    // the whole run's file keeps every repetition of Go at ratio 8 (two when this was written; the
+    // run goes on, so not a fixed count)
+    expect(committed.rows.find((x) => x.id === 'go-a-r8-8vcpu-measurement-status')!.repetitions).toBeGreaterThan(1);
   });
 
   it('refuses a setting the run has no details for, by name', () => {
-    expect(() => rederive(committed, oA, join(QUIET, 'details'), REPO, ['go-a-r8-8vcpu-rep3'])).toThrow(/no details for go-a-r8-8vcpu-rep3/);
+    // a repetition the plan never runs (3 a setting), so later chunks cannot supply it
+    expect(() => rederive(committed, oA, join(QUIET, 'details'), REPO, ['go-a-r8-8vcpu-rep9'])).toThrow(/no details for go-a-r8-8vcpu-rep9/);
   });
 });
