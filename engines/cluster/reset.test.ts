@@ -10,8 +10,9 @@
 // 2. Resident memory stays flat with a reset every 5 s: a warm-up of REPLICANT_RESET_WARMUP_S
 //    seconds (default 0), then a window of REPLICANT_RESET_S seconds (default 10 in `npm test`),
 //    resets every 5 s through both. `npm run cluster:resets` runs issue 20's rule, the same for
-//    every engine: a 120 s warm-up, then a 60 s window whose every RSS sample's slope must be
-//    within ±1 MiB/min (rss-trend.ts, FLAT_RULE), asserted in a window of 60 s or more; the 10 s
+//    every engine: a 120 s warm-up, then a 60 s window in which the memory each node keeps (its
+//    resident floor, each 5 s window's least RSS sample) grows by at most 1 MiB/min (a fall passes
+//    and is printed; rss-trend.ts, FLAT_RULE), asserted in a window of 60 s or more; the 10 s
 //    form prints its figures, gives no verdict, and asserts only the growth to the peak. Every
 //    reset is held to the same second. The 60 s run is opt-in: three minutes of load plus start-up and read-back
 //    per mix, six mixes in cluster-mixed, would add over ten minutes to `npm test` on two shared

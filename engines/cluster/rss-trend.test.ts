@@ -17,7 +17,7 @@ describe('rssTrend', () => {
     expect(climb.lastMeanBytes / MiB).toBeCloseTo(65, 6);
     expect(climb.peakBytes).toBe(70 * MiB);
     expect(describeRssTrend(climb)).toBe(
-      'first 10 s 15.0 MiB, last 10 s 65.0 MiB, slope +60.00 MiB/min, peak 70.0 MiB, after 20 s +60.00 MiB/min (not flat: every sample, bound ±1), its 5 s floor +60.00 MiB/min (not judged)',
+      'first 10 s 15.0 MiB, last 10 s 65.0 MiB, slope +60.00 MiB/min, peak 70.0 MiB, after 20 s every sample +60.00 MiB/min (not judged), its 5 s floor +60.00 MiB/min (not flat: growth bound +1)',
     );
   });
 
@@ -49,7 +49,7 @@ describe('rssTrend', () => {
 });
 
 describe('the one rule, for every engine', () => {
-  it('is a warm-up of the same length for every engine, then ±1 MiB/min over every sample', () => {
+  it('is a warm-up of the same length for every engine, then growth of at most 1 MiB/min of the memory kept', () => {
     expect(FLAT_RULE).toEqual({ settleMs: 120_000, boundBytesPerMin: MiB });
     expect(flatRule(30_000)).toEqual({ settleMs: 30_000, boundBytesPerMin: MiB });
   });
@@ -75,13 +75,34 @@ describe('the one rule, for every engine', () => {
     }
   });
 
+  // Since stop 38 (stated before its round): growth of the resident floor. The misses of the form
+  // before it (every sample, both ways) in stop 37's round were a Go node giving heap back after
+  // a burst (-1.80 MiB/min) and JVM nodes moving both ways around a level; the issue's failure is
+  // memory kept and growing.
+  it('passes a node giving memory back, and says it is falling', () => {
+    for (const { name, samples } of jvms) {
+      const givingBack = samples.map((s) => ({ atMs: s.atMs, bytes: s.bytes - (2 * MiB * s.atMs) / 60_000 }));
+      const t = rssTrend(givingBack, FLAT_RULE)!;
+      expect(t.settledFloorSlopeBytesPerMin! / MiB, name).toBeLessThan(-1.5);
+      expect(isFlat(t), name).toBe(true);
+      expect(describeRssTrend(t), name).toMatch(/floor -\d\.\d\d MiB\/min \(flat, falling: memory given back; growth bound \+1\)$/);
+    }
+  });
+
+  it('draws the line at +1 MiB/min of growth kept, not at its size either way', () => {
+    const line = (perMin: number): RssSample[] => Array.from({ length: 361 }, (_, i) => ({ atMs: i * 500, bytes: 300 * MiB + (perMin * MiB * i * 500) / 60_000 }));
+    expect(isFlat(rssTrend(line(1.1), FLAT_RULE))).toBe(false);
+    expect(isFlat(rssTrend(line(0.9), FLAT_RULE))).toBe(true);
+    expect(isFlat(rssTrend(line(-2.24), FLAT_RULE))).toBe(true);
+  });
+
   it('gives a 60 s run no verdict after a 120 s warm-up, and says so', () => {
     const t = rssTrend(
       jvms[0]!.samples.filter((s) => s.atMs <= 60_000),
       FLAT_RULE,
     );
     expect(isFlat(t)).toBeNull();
-    expect(describeRssTrend(t)).toMatch(/nothing after 120 s \(no verdict: bound ±1 after 120 s\)$/);
+    expect(describeRssTrend(t)).toMatch(/nothing after 120 s \(no verdict: growth bound \+1 after 120 s\)$/);
   });
 
   // Two Java nodes of 180 s cpp,rust,java runs: one whose 19.5 MiB for 4 s at 159 s was given
@@ -92,13 +113,15 @@ describe('the one rule, for every engine', () => {
   >;
   const samplesOf = (k: 'givenBack' | 'held'): RssSample[] => floorData[k].samples.map(([atMs, bytes]) => ({ atMs, bytes }));
 
-  it('counts a step given back inside the window as it is: no floor', () => {
-    // the floor (printed, not judged) reads it flat; the rule does not
+  it('passes a step given back inside the window and fails steps kept', () => {
+    // the every-sample slope (printed, not judged) reads the given-back step as growth
     const t = rssTrend(samplesOf('givenBack'), FLAT_RULE)!;
     expect(t.settledSlopeBytesPerMin! / MiB).toBeGreaterThan(2);
     expect(Math.abs(t.settledFloorSlopeBytesPerMin!)).toBeLessThanOrEqual(MiB);
-    expect(isFlat(t)).toBe(false);
-    expect(isFlat(rssTrend(samplesOf('held'), FLAT_RULE))).toBe(false);
+    expect(isFlat(t)).toBe(true);
+    const held = rssTrend(samplesOf('held'), FLAT_RULE)!;
+    expect(held.settledFloorSlopeBytesPerMin! / MiB).toBeGreaterThan(1);
+    expect(isFlat(held)).toBe(false);
   });
 });
 
@@ -125,14 +148,14 @@ describe('slopeSinceChange', () => {
     const since = slopeSinceChange(cpp, flatRule(0), change);
     expect(since.fromMs).toBe(change + 20_000);
     expect(Math.abs(since.slopeBytesPerMin!)).toBeLessThanOrEqual(FLAT_RULE.boundBytesPerMin);
-    expect(describeSlopeSinceChange(since)).toMatch(/^since the leadership change at 41\.1 s: after 61\.1 s \+0\.\d\d MiB\/min \(flat: bound ±1\)$/);
+    expect(describeSlopeSinceChange(since)).toMatch(/^since the leadership change at 41\.1 s: after 61\.1 s \+0\.\d\d MiB\/min \(flat: growth bound \+1\)$/);
   });
 
   it('still fails a leak of 2 MiB a minute added to the recorded series', () => {
     const leaking = cpp.map((s) => ({ atMs: s.atMs, bytes: s.bytes + (2 * MiB * s.atMs) / 60_000 }));
     const since = slopeSinceChange(leaking, flatRule(0), change);
     expect(since.slopeBytesPerMin! / MiB).toBeGreaterThan(1.5);
-    expect(describeSlopeSinceChange(since)).toContain('(not flat: bound ±1)');
+    expect(describeSlopeSinceChange(since)).toContain('(not flat: growth bound +1)');
   });
 
   it('gives no verdict on less than 40 s of samples after the change and its warm-up', () => {

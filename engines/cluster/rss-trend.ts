@@ -17,10 +17,11 @@ export interface RssTrend {
   peakBytes: number;
   samples: number;
   /** Least-squares slope over the samples from the rule's `settleMs` on (the runtimes' and
-   * buffers' warm-up left out), in bytes per minute; null with fewer than two such samples. */
+   * buffers' warm-up left out), in bytes per minute, printed beside the verdict; null with fewer
+   * than two such samples. */
   settledSlopeBytesPerMin: number | null;
-  /** The same over the resident floor of those samples (residentFloor), printed beside the
-   * verdict and not judged. null with fewer than two windows. */
+  /** The same over the resident floor of those samples (residentFloor): what the rule judges.
+   * null with fewer than two windows. */
   settledFloorSlopeBytesPerMin: number | null;
   /** From the first to the last sample after the warm-up (0 with fewer than two). */
   settledSpanMs: number;
@@ -30,20 +31,25 @@ export interface RssTrend {
 
 /**
  * What "flat" means for a node of the reset run, one rule for every engine, stated before the
- * runs it judges (the lead's decision for issue 20, row 12; docs/reliability.md): after a
- * warm-up (`settleMs`, left out, the same for every engine), the least-squares slope of every
- * RSS sample in the window that follows within ±`boundBytesPerMin`. No floor and no engine of
- * its own: a step a runtime takes and gives back inside the window counts as it is. A node that
- * holds a bounded log and a fixed key set still moves by a few hundred KiB as allocators and
- * kernel socket buffers come and go; a leak of one peer message per reset, or a log that stopped
- * trimming, climbs by megabytes a minute (issue 20: 10-20 MiB in 7 s).
+ * runs it judges (the lead's decisions for issue 20, row 12; docs/reliability.md): after a
+ * warm-up (`settleMs`, left out, the same for every engine), the memory the node keeps — the
+ * resident floor, each 5 s window's least sample (residentFloor) — grows by at most
+ * `boundBytesPerMin` (least-squares slope over the window). Since stop 38, stated before its
+ * round: the issue's failure was a log that stopped trimming and grew without bound, so the
+ * bound is on growth of what is kept; the misses of the form before it (every sample, both
+ * ways) were a Go runtime giving heap back after a burst (-1.80 MiB/min) and JVMs whose RSS
+ * moved a few MiB for seconds around a level (+3.2 MiB for a few seconds near the window's
+ * end read +1.2 MiB/min). A leak, or a step a runtime keeps, is in every window after it, so
+ * it climbs the floor as much as the samples; the slope of every sample and a fall are
+ * printed beside the verdict, never hidden. A leak of one peer message per reset, or a log
+ * that stopped trimming, climbs by megabytes a minute (issue 20: 10-20 MiB in 7 s).
  */
 export interface FlatRule {
   settleMs: number;
   boundBytesPerMin: number;
 }
 
-/** The bound of the rule: ±1 MiB a minute. */
+/** The bound of the rule: growth of at most 1 MiB a minute. */
 export const FLAT_BOUND_BYTES_PER_MIN = 1 << 20;
 
 /**
@@ -62,7 +68,7 @@ export function flatRule(warmUpMs: number): FlatRule {
   return { settleMs: warmUpMs, boundBytesPerMin: FLAT_BOUND_BYTES_PER_MIN };
 }
 
-/** Issue 20's rule: ISSUE_WARM_UP_MS, then a window judged on every sample. */
+/** Issue 20's rule: ISSUE_WARM_UP_MS, then a window judged on its resident floor. */
 export const FLAT_RULE: FlatRule = flatRule(ISSUE_WARM_UP_MS);
 
 /**
@@ -116,11 +122,25 @@ export function residentFloor(samples: RssSample[], windowMs = FLOOR_WINDOW_MS):
   return out;
 }
 
-/** Whether a trend is flat by its rule, judged on every sample of its window (null: a window
- * shorter than MIN_FIT_SPAN_MS, too short to say). */
+/** Whether a trend is flat by its rule, judged on the resident floor of its window (null: a
+ * window shorter than MIN_FIT_SPAN_MS, too short to say). */
 export function isFlat(t: RssTrend | null): boolean | null {
-  if (!t || t.settledSlopeBytesPerMin === null || t.settledSpanMs < MIN_FIT_SPAN_MS) return null;
-  return Math.abs(t.settledSlopeBytesPerMin) <= t.rule.boundBytesPerMin;
+  if (!t || t.settledFloorSlopeBytesPerMin === null || t.settledSpanMs < MIN_FIT_SPAN_MS) return null;
+  return withinFlatBound(t.settledFloorSlopeBytesPerMin, t.rule);
+}
+
+/** The rule's test of a slope: growth at most the bound; a fall of any size passes (it is
+ * printed as one: describeSlope). */
+export function withinFlatBound(slopeBytesPerMin: number, rule: FlatRule): boolean {
+  return slopeBytesPerMin <= rule.boundBytesPerMin;
+}
+
+/** "+0.10 MiB/min (flat: growth bound +1)", "-1.80 MiB/min (flat, falling: memory given back;
+ * growth bound +1)", "+2.16 MiB/min (not flat: growth bound +1)" */
+function describeSlope(slopeBytesPerMin: number, rule: FlatRule): string {
+  const v = slopeBytesPerMin / (1 << 20);
+  const verdict = !withinFlatBound(slopeBytesPerMin, rule) ? 'not flat:' : -slopeBytesPerMin > rule.boundBytesPerMin ? 'flat, falling: memory given back;' : 'flat:';
+  return `${v >= 0 ? '+' : ''}${v.toFixed(2)} MiB/min (${verdict} growth bound +${rule.boundBytesPerMin / (1 << 20)})`;
 }
 
 /** Summarises a node's samples (at least two, in time order); null if there are fewer. */
@@ -146,23 +166,24 @@ export function rssTrend(samples: RssSample[], rule: FlatRule = FLAT_RULE, windo
 }
 
 /** "first 10 s 12.3 MiB, last 10 s 12.5 MiB, slope +0.1 MiB/min, peak 13.0 MiB, after 120 s
- * +0.10 MiB/min (flat: every sample, bound ±1), its 5 s floor +0.08 MiB/min (not judged)" */
+ * every sample +0.10 MiB/min (not judged), its 5 s floor +0.08 MiB/min (flat: growth bound +1)" */
 export function describeRssTrend(t: RssTrend | null): string {
   if (!t) return 'no samples';
   const mib = (b: number) => (b / (1 << 20)).toFixed(1);
   const slope = t.slopeBytesPerMin / (1 << 20);
   const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
-  const bound = `bound ±${t.rule.boundBytesPerMin / (1 << 20)}`;
   const warmUp = `${t.rule.settleMs / 1000} s`;
-  const verdict = isFlat(t);
-  const settled =
-    t.settledSlopeBytesPerMin === null
-      ? `, nothing after ${warmUp} (no verdict: ${bound} after ${warmUp})`
-      : `, after ${warmUp} ${signed(t.settledSlopeBytesPerMin / (1 << 20))} MiB/min (` +
-        (verdict === null ? `no verdict: a window of ${(t.settledSpanMs / 1000).toFixed(1)} s, under ${MIN_FIT_SPAN_MS / 1000} s` : `${verdict ? 'flat' : 'not flat'}: every sample, ${bound}`) +
-        `), its ${FLOOR_WINDOW_MS / 1000} s floor ` +
-        `${t.settledFloorSlopeBytesPerMin === null ? 'too short' : `${signed(t.settledFloorSlopeBytesPerMin / (1 << 20))} MiB/min`} (not judged)`;
-  return `first 10 s ${mib(t.firstMeanBytes)} MiB, last 10 s ${mib(t.lastMeanBytes)} MiB, slope ${signed(slope)} MiB/min, peak ${mib(t.peakBytes)} MiB${settled}`;
+  const head = `first 10 s ${mib(t.firstMeanBytes)} MiB, last 10 s ${mib(t.lastMeanBytes)} MiB, slope ${signed(slope)} MiB/min, peak ${mib(t.peakBytes)} MiB`;
+  if (t.settledSlopeBytesPerMin === null) return `${head}, nothing after ${warmUp} (no verdict: growth bound +${t.rule.boundBytesPerMin / (1 << 20)} after ${warmUp})`;
+  const floor = `its ${FLOOR_WINDOW_MS / 1000} s floor`;
+  const floorSlope = t.settledFloorSlopeBytesPerMin;
+  const judged =
+    floorSlope === null
+      ? `${floor} too short (no verdict)`
+      : isFlat(t) === null
+        ? `${floor} ${signed(floorSlope / (1 << 20))} MiB/min (no verdict: a window of ${(t.settledSpanMs / 1000).toFixed(1)} s, under ${MIN_FIT_SPAN_MS / 1000} s)`
+        : `${floor} ${describeSlope(floorSlope, t.rule)}`;
+  return `${head}, after ${warmUp} every sample ${signed(t.settledSlopeBytesPerMin / (1 << 20))} MiB/min (not judged), ${judged}`;
 }
 
 /**
@@ -197,7 +218,7 @@ export interface SlopeSinceChange {
   /** Samples from here on are fitted: the change plus LEADERSHIP_SETTLE_MS, or the rule's
    * warm-up if that ends later. */
   fromMs: number;
-  /** The slope of every one of them (as isFlat judges); null when the samples after
+  /** The slope of their resident floor (as isFlat judges); null when the samples after
    * `fromMs` span less than MIN_FIT_SPAN_MS. */
   slopeBytesPerMin: number | null;
   rule: FlatRule;
@@ -207,7 +228,7 @@ export interface SlopeSinceChange {
  * The settled slope counted again from a leadership change (leadershipChanges): a node that
  * starts leading takes on client connections and accept phases, and one whose leader changed
  * hears from a new peer, so its working set grows to a new size as it did at start-up. The
- * same bound as the rule, over every sample; only the start moves, and a fit shorter than MIN_FIT_SPAN_MS
+ * same bound as the rule, over the resident floor; only the start moves, and a fit shorter than MIN_FIT_SPAN_MS
  * gets no verdict. A leak does not stop at a leadership change, so it still fails.
  */
 export function slopeSinceChange(samples: RssSample[], rule: FlatRule, changeAtMs: number): SlopeSinceChange {
@@ -215,15 +236,13 @@ export function slopeSinceChange(samples: RssSample[], rule: FlatRule, changeAtM
   const fromMs = Math.max(changeAtMs + LEADERSHIP_SETTLE_MS, start + rule.settleMs);
   const after = samples.filter((s) => s.atMs >= fromMs);
   const span = after.length > 1 ? after[after.length - 1]!.atMs - after[0]!.atMs : 0;
-  return { changeAtMs, fromMs, slopeBytesPerMin: span >= MIN_FIT_SPAN_MS ? slope(after) : null, rule };
+  return { changeAtMs, fromMs, slopeBytesPerMin: span >= MIN_FIT_SPAN_MS ? slope(residentFloor(after)) : null, rule };
 }
 
-/** "since the leadership change at 41.1 s: after 61.1 s +0.11 MiB/min (flat: bound ±1)". */
+/** "since the leadership change at 41.1 s: after 61.1 s +0.11 MiB/min (flat: growth bound +1)". */
 export function describeSlopeSinceChange(x: SlopeSinceChange): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const bound = x.rule.boundBytesPerMin;
   const head = `since the leadership change at ${s(x.changeAtMs)}: after ${s(x.fromMs)}`;
   if (x.slopeBytesPerMin === null) return `${head} less than ${MIN_FIT_SPAN_MS / 1000} s of samples (no verdict)`;
-  const v = x.slopeBytesPerMin / (1 << 20);
-  return `${head} ${v >= 0 ? '+' : ''}${v.toFixed(2)} MiB/min (${Math.abs(x.slopeBytesPerMin) <= bound ? 'flat' : 'not flat'}: bound ±${bound / (1 << 20)})`;
+  return `${head} ${describeSlope(x.slopeBytesPerMin, x.rule)}`;
 }
