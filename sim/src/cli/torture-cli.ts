@@ -167,15 +167,15 @@ function summary(s: Scenario): string {
 
 /** The run as the lab's address and the replay command name it (sim/src/torture/replay-spec.ts). */
 function specOf(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): ReplaySpec {
-  return { engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, durability: options.durability ?? null, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0, checkpoints: options.checkpoints === true };
+  const r: ReplaySpec = { engine, seed, keep_faults: keep ?? null, ops: ops ?? null, amnesia: options.amnesia === true, durability: options.durability ?? null, check_quorum: options.checkQuorum === true, repair: options.repairBatch ?? 0, election: options.electionBatch ?? 0, checkpoints: options.checkpoints === true };
+  if (options.logBound) r.log_bound = options.logBound;
+  if (options.mitigation) r.mitigation = options.mitigation;
+  return r;
 }
 
-/** The command that replays the run: the replay line's options, then the ones the lab's line does not carry. */
+/** The command that replays the run (the same options as the lab's address). */
 function replayCommand(engine: EngineName | 'all', seed: number, options: DrawOptions, keep?: number[], ops?: number): string {
-  let cmd = replayCommandOf(specOf(engine, seed, options, keep, ops));
-  if (options.logBound) cmd += ` --log-bound ${options.logBound}`;
-  if (options.mitigation) cmd += ` --mitigation ${options.mitigation}`;
-  return cmd;
+  return replayCommandOf(specOf(engine, seed, options, keep, ops));
 }
 
 /** The Cluster view's address that opens the same run (npm start serves the lab there). */

@@ -31,6 +31,25 @@ describe('replay spec (the lab address of a torture run)', () => {
     expect(replayScenario(checkpointed).snapshot_every).toBeGreaterThan(0);
   });
 
+  // Before stop 38 the line had no place for these: the printed lab address of a
+  // `--log-bound`/`--mitigation blade` run opened a different run from the one that failed
+  it('carries the log bound and the GC mitigation, so the lab opens the run the CLI made', () => {
+    const text = 'rust:3;repair=256;election=256;log-bound=64;mitigation=blade';
+    const r = parseReplaySpec(text);
+    expect(r.log_bound).toBe(64);
+    expect(r.mitigation).toBe('blade');
+    expect(formatReplaySpec(r)).toBe(text);
+    expect(replayScenario(r)).toEqual(drawScenario(3, { engine: 'rust', repairBatch: 256, electionBatch: 256, logBound: 64, mitigation: 'blade' }));
+    expect(replayScenario(r).log_bound).toBe(64);
+    expect(replayScenario(r).mitigation).toBe('blade');
+    expect(replayCommand(r)).toBe('npm run torture -- --engine rust --replay 3 --repair 256 --election 256 --log-bound 64 --mitigation blade');
+    expect(labReplayUrl(r)).toBe(`http://127.0.0.1:4173/?view=cluster&c.torture=${encodeURIComponent(text)}`);
+    expect(() => parseReplaySpec('rust:3;log-bound=64')).toThrow('log-bound needs repair=… and election=…');
+    expect(() => parseReplaySpec('rust:3;repair=1;election=1;log-bound=x')).toThrow(ReplaySpecError);
+    expect(() => parseReplaySpec('rust:3;mitigation=mitmem')).toThrow('mitigation is blade: "mitmem"');
+    expect(() => parseReplaySpec('rust:3;mitigation')).toThrow('"mitigation" needs a value');
+  });
+
   it('names the command line that replays the same run', () => {
     expect(replayCommand(parseReplaySpec('rust:275;durability=none'))).toBe('npm run torture -- --engine rust --replay 275 --durability none');
     expect(replayCommand(parseReplaySpec('all:7;keep=;ops=4;amnesia;check-quorum;repair=256;election=256'))).toBe(

@@ -7,6 +7,7 @@
 //   all:7;keep=0,3;ops=4      a shrunk failure: faults #0 and #3 only, 4 operations per client
 //   rust:5;amnesia;check-quorum;repair=256;election=256
 //   cpp:9;durability=log
+//   rust:3;repair=256;election=256;log-bound=64;mitigation=blade
 import { isEngineName, type EngineName } from '@replicant/engines/loader/catalogue';
 import { drawScenario, shrunk, type DrawOptions, type Scenario } from './scenario.ts';
 
@@ -26,6 +27,10 @@ export interface ReplaySpec {
   election: number;
   /** the cores checkpoint (snapshot_every drawn per seed; torture --checkpoints) */
   checkpoints?: boolean;
+  /** the cores' log bound (torture --log-bound; needs repair and election); absent: none */
+  log_bound?: number;
+  /** the cores' GC mitigation (torture --mitigation blade); absent: none */
+  mitigation?: 'blade';
 }
 
 export class ReplaySpecError extends Error {}
@@ -43,6 +48,8 @@ export function formatReplaySpec(r: ReplaySpec): string {
   if (r.repair) parts.push(`repair=${r.repair}`);
   if (r.election) parts.push(`election=${r.election}`);
   if (r.checkpoints) parts.push('checkpoints');
+  if (r.log_bound) parts.push(`log-bound=${r.log_bound}`);
+  if (r.mitigation) parts.push(`mitigation=${r.mitigation}`);
   return parts.join(';');
 }
 
@@ -84,9 +91,19 @@ export function parseReplaySpec(text: string): ReplaySpec {
       case 'repair': r.repair = int('repair', needs(), 1_000_000); break;
       case 'election': r.election = int('election', needs(), 4096); break;
       case 'checkpoints': r.checkpoints = true; break;
-      default: throw new ReplaySpecError(`unknown part "${part}" (keep=…, ops=…, amnesia, durability=…, check-quorum, repair=…, election=…, checkpoints)`);
+      case 'log-bound': r.log_bound = int('log-bound', needs(), 1_000_000); break;
+      case 'mitigation': {
+        const v = needs();
+        if (v !== 'blade') throw new ReplaySpecError(`mitigation is blade: "${v}"`);
+        r.mitigation = v;
+        break;
+      }
+      default: throw new ReplaySpecError(`unknown part "${part}" (keep=…, ops=…, amnesia, durability=…, check-quorum, repair=…, election=…, checkpoints, log-bound=…, mitigation=blade)`);
     }
   }
+  // the CLI's rule (torture --log-bound needs --repair and --election): the cores refuse it alone
+  if (r.log_bound && (!r.repair || !r.election)) throw new ReplaySpecError('log-bound needs repair=… and election=…');
+  if (!r.log_bound) delete r.log_bound;
   return r;
 }
 
@@ -94,6 +111,8 @@ export function drawOptions(r: ReplaySpec): DrawOptions {
   const o: DrawOptions = { engine: r.engine, amnesia: r.amnesia, checkQuorum: r.check_quorum, repairBatch: r.repair, electionBatch: r.election };
   if (r.durability) o.durability = r.durability;
   if (r.checkpoints) o.checkpoints = true;
+  if (r.log_bound) o.logBound = r.log_bound;
+  if (r.mitigation) o.mitigation = r.mitigation;
   return o;
 }
 
@@ -127,6 +146,8 @@ export function replayCommand(r: ReplaySpec): string {
   if (r.repair) cmd += ` --repair ${r.repair}`;
   if (r.election) cmd += ` --election ${r.election}`;
   if (r.checkpoints) cmd += ' --checkpoints';
+  if (r.log_bound) cmd += ` --log-bound ${r.log_bound}`;
+  if (r.mitigation) cmd += ` --mitigation ${r.mitigation}`;
   return cmd;
 }
 
