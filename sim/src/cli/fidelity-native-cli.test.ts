@@ -11,7 +11,7 @@ describe('npm run fidelity -- --native: the card and the rows', () => {
   });
 
   it('takes for `machine` the card the report uses, not the newest by name', () => {
-    // 0.6.0 is newer by name but scored worse on the rows neither card was derived from
+    // 0.6.0 and 0.7.0 are newer by name but scored worse on the rows none of them was derived from
     expect(resolveCardChoice('machine', '/').card.version).toBe(REPORT_MACHINE_CARD);
     expect(REPORT_MACHINE_CARD).toBe('0.5.0-machine.20261128');
   });

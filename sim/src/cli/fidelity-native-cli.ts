@@ -24,7 +24,9 @@ const MACHINE_CARDS = join(ROOT, 'data/models/machine');
 /** The machine card `--card machine` means: the one that scored best on rows it was not derived
  * from. 0.6.0 (the quiet calibration) scored worse at the SLO on chunk 2 of the quiet reference
  * run, which both cards predate (3 of 13 within ±25 % against 0.5.0's 6 of 12; docs/benchmarks.md,
- * "Against the quiet rows"), so 0.5.0 stays. */
+ * "Against the quiet rows"), so 0.5.0 stays; so did 0.7.0 (0.6.0 with the JVMs at their own G1
+ * phases) on chunks 2 and 3: 3 of 15 against 0.5.0's 6 of 14 (docs/benchmarks.md, "Java's
+ * simulated SLO"). */
 export const REPORT_MACHINE_CARD = '0.5.0-machine.20261128';
 
 function argValues(argv: string[], name: string): string[] {

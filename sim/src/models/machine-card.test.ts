@@ -55,6 +55,9 @@ describe("this machine's model card", () => {
     for (const e of ENGINE_NAMES) expect(card.parameters[`cpu.${e}.handoff_mean_us`]!.value).toBe(0);
     expect(card.parameters['memory.rust.non_heap_bytes']).toMatchObject({ value: 7 * 1024 * 1024, source: 'measured' });
     expect(card.parameters['machine.cpp.leader_core_share.a']!.value).toBeCloseTo(100 / 150, 3);
+    // the harness's three JVMs are separate processes: their young collections at their own phases
+    expect(card.parameters['g1.independent_phases']).toMatchObject({ value: 1, source: 'derived' });
+    expect(DEFAULT_CARD.parameters['g1.independent_phases']).toBeUndefined();
     // runtime properties are the paper card's, untouched
     for (const key of ['go.gogc', 'go.mark_ns_per_live_byte', 'g1.copy_ns_per_byte', 'g1.young_pause_fixed_ms', 'memory.go.bytes_per_record', 'alloc.go.leader_bytes_per_update_op']) {
       expect(card.parameters[key]).toEqual(DEFAULT_CARD.parameters[key]);

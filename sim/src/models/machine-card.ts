@@ -258,6 +258,10 @@ export function deriveMachineCard(x: MachineCardInputs): ModelCard {
       set(`machine.${e}.open_loop_batched`, 1, 'boolean', 'derived', `An open-loop load (the SLO search) of the ${e} servers pays the closed loop's batched CPU costs (machine.${e}.closed_loop_cpu_factor.<workload>) and leader core share (machine.${e}.closed_loop_leader_core_share.<workload>), not the lowest calibration rate's whole cost: ${x.open_loop_batched.evidence}`);
     }
   }
+  // The harness starts each node's JVM as its own process and loads it apart: their young
+  // collections fall at their own times, which a card before 1.8.1 does not give (its followers,
+  // allocating alike, pause together and stop the leader's commits for the whole pause).
+  set('g1.independent_phases', 1, 'boolean', 'derived', `Each node's JVM is a process of its own, started and loaded apart by the native harness, so its young collections fall at its own times (the G1 logs of a quiet native run: data/native/2026-11-27-reference/ratios-a/details/java-a-r8-8vcpu-rep2.jsonl, one follower's young pauses at 1.2, 2.7, 4.1, 5.6 s, the other's at 4.1, 7.7, 11.3 s, the leader's every 0.6 s): each simulated JVM starts with a seeded share of its first eden filled (sim/src/models/start-phases.ts), whatever card ${x.paper.version} says.`);
   set('machine.node_cores', x.layout.node_cores, 'cores', 'derived', `Cores of the cpuset the three nodes share (${x.layout.source}).`);
   set('machine.loadgen_cores', x.layout.loadgen_cores, 'cores', 'derived', `Cores of YCSB's own cpuset (${x.layout.source}). The simulator's clients cost no CPU; YCSB's 64 threads on their own core are taken not to limit the nodes.`);
   set('machine.cores_per_vcpu', x.layout.cores_per_vcpu, 'cores', 'derived', `A paper vCPU is this many cores of a node's CFS quota (${x.layout.source}); the quota caps a node's share of the shared cores.`);
