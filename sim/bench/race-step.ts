@@ -21,9 +21,12 @@ export const RACE_LEVELS = [8, 2, 1.5, 1.25];
 export interface StepFigures {
   /** What the user waits for the step when stepping on as soon as the previous step is shown. */
   wall_s: number;
-  /** The process's CPU seconds during the step (a Race searching level by level); in a chain
-   * session (levels overlap in time) the step's lanes' own threads' CPU seconds. */
-  cpu_s: number;
+  /** The process's CPU seconds during the step; null in a chain session, whose levels overlap in
+   * time. */
+  process_cpu_s: number | null;
+  /** The CPU seconds of the step's searches, each lane's own worker thread's during its search
+   * (V8's helper threads not counted), null where a thread's CPU cannot be read. */
+  cpu_s: number | null;
   /** When every lane of the step had ended, seconds from the session's start (chain sessions). */
   done_at_s?: number;
   /** The CPU seconds of the step's busiest worker thread (its lanes' searches), null where a
@@ -70,12 +73,17 @@ export async function raceSession(src: string, groups: readonly (readonly Engine
       const byWorker = await Promise.all(workers.map((w) => level(w, ratio)));
       const perWorker = byWorker.map((lanes) => (lanes.some((l) => l.thread_cpu_s === null) ? null : lanes.reduce((sum, l) => sum + l.thread_cpu_s!, 0)));
       const busiest = perWorker.some((c) => c === null) ? null : Math.max(...(perWorker as number[]));
-      out.push({ wall_s: (performance.now() - t0) / 1000, cpu_s: cpu_s() - c0, busiest_worker_cpu_s: busiest, answers: byWorker.flat() });
+      const all = byWorker.flat();
+      out.push({ wall_s: (performance.now() - t0) / 1000, process_cpu_s: cpu_s() - c0, cpu_s: lanesCpu_s(all), busiest_worker_cpu_s: busiest, answers: all });
     }
     return out;
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+}
+
+function lanesCpu_s(lanes: readonly LaneAnswer[]): number | null {
+  return lanes.some((l) => l.thread_cpu_s === null) ? null : lanes.reduce((sum, l) => sum + l.thread_cpu_s!, 0);
 }
 
 /** One session of a Race whose workers search level after level without waiting for the user
@@ -84,14 +92,14 @@ export async function raceSession(src: string, groups: readonly (readonly Engine
 export async function raceChainSession(src: string, groups: readonly (readonly EngineName[])[], ratios: readonly number[] = RACE_LEVELS): Promise<StepFigures[]> {
   const workers = await Promise.all(groups.map((g) => start(src, g)));
   try {
-    const t0 = performance.timeOrigin + performance.now();
+    const t0 = performance.now();
     const ends = await Promise.all(
       workers.map(
         (w) =>
           new Promise<(LaneAnswer & { level: number; ended_ms: number })[]>((resolve, reject) => {
             const got: (LaneAnswer & { level: number; ended_ms: number })[] = [];
             w.once('error', reject);
-            w.on('message', (m) => (m === 'chain done' ? resolve(got) : got.push(m)));
+            w.on('message', (m) => (m === 'chain done' ? resolve(got) : got.push({ ...m, ended_ms: performance.now() })));
             w.postMessage({ ratios });
           }),
       ),
@@ -102,7 +110,8 @@ export async function raceChainSession(src: string, groups: readonly (readonly E
       const all = lanes.flat();
       return {
         wall_s: 0,
-        cpu_s: all.reduce((sum, l) => sum + (l.thread_cpu_s ?? 0), 0),
+        process_cpu_s: null,
+        cpu_s: lanesCpu_s(all),
         done_at_s: (Math.max(...all.map((l) => l.ended_ms)) - t0) / 1000,
         busiest_worker_cpu_s: perWorker.some((c) => c === null) ? null : Math.max(...(perWorker as number[])),
         answers: all.map(({ engine, answer, probes, thread_cpu_s }) => ({ engine, answer, probes, thread_cpu_s })),

@@ -1,6 +1,7 @@
 // One Race worker for bench/race-step.ts, as the browser's simulation worker is for the Race:
 // its lanes' searches, one after another, each warm from the lowest answer its lane met at the
-// levels already searched (raceHint, web/src/race/RaceView.tsx). Sent `{ ratio }` it searches its
+// levels already searched, all of them larger memory sizes (a session goes down the squeeze;
+// raceHint, web/src/race/RaceView.tsx). Sent `{ ratio }` it searches its
 // lanes at that level and answers with them (a Race that searches a level when it is shown);
 // sent `{ ratios }` it searches level after level, answering each lane as it ends with the time
 // it ended (a Race whose workers go on down the squeeze while the user looks at a level,
@@ -50,8 +51,8 @@ function searchLane(engine: EngineName, ratio: number): LaneAnswer {
 
 parentPort!.on('message', (m: { ratio: number } | { ratios: number[] }) => {
   if ('ratios' in m) {
-    // (performance.timeOrigin + now(): one clock across the bench's threads)
-    for (const [level, ratio] of m.ratios.entries()) for (const engine of data.engines) parentPort!.postMessage({ level, ...searchLane(engine, ratio), ended_ms: performance.timeOrigin + performance.now() });
+    // (each lane is timed where it arrives, on the bench's main thread, as the page learns of it)
+    for (const [level, ratio] of m.ratios.entries()) for (const engine of data.engines) parentPort!.postMessage({ level, ...searchLane(engine, ratio) });
     parentPort!.postMessage('chain done');
     return;
   }

@@ -136,6 +136,13 @@ test('the Race keeps its layout still while the next step simulates, and never b
     if (l.state === 'previous') expect(l.text).toContain('showing 32 GiB');
   }
   await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 420_000 });
+  // While 8 GiB is looked at, the workers search 6 GiB: once its step says so, pressing on shows
+  // every lane's 6 GiB figures at once, none of them searched after the press.
+  await expect(page.locator('.race-steps button', { hasText: '6 GiB' })).toHaveAttribute('data-ready', 'yes', { timeout: 420_000 });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.race-head h1')).toContainText('6 GiB');
+  const atOnce = await page.evaluate(() => [...document.querySelectorAll('[data-testid="race-board"] section.lane [data-state]')].map((l) => l.getAttribute('data-state')));
+  expect(atOnce).toEqual(['done', 'done', 'done', 'done']);
   const { layouts, blank } = await page.evaluate(() => {
     const w = window as unknown as { raceLayouts: Set<string>; raceBlank: number; raceStop: boolean };
     w.raceStop = true;

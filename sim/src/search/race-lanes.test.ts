@@ -76,7 +76,7 @@ describe("a Race worker's next search", () => {
 });
 
 describe("a Race lane's warm start", () => {
-  it('the lowest rate the lane met at the levels searched; cold when it met none', () => {
+  it('the lowest rate the lane met at the larger memory sizes searched; cold when it met none there', () => {
     expect(raceHint([49_599, null, 41_080])).toEqual({ met_ops_per_s: 41_080 });
     expect(raceHint([16_314.25])).toEqual({ met_ops_per_s: 16_314.25 });
     expect(raceHint([null, undefined])).toBeUndefined();

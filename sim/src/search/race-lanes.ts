@@ -9,7 +9,7 @@
 //
 // Order (nextRaceSearch): a worker searches its lanes at the level shown, then goes on down the
 // squeeze while the user looks at it. The searches it makes ahead are the ones a press of → would
-// start — the same specs, each warm from the lane's own answers at the levels already searched
+// start — the same specs, each warm from the lane's own answers at the larger memory sizes
 // (raceHint) — so a level reached later is the same result, found earlier.
 import type { EngineName, SloSearchSpec } from '../api.ts';
 
@@ -57,8 +57,11 @@ export function nextRaceSearch(lanesAt: (level: number) => readonly EngineName[]
   return null;
 }
 
-/** Where a lane's search starts: warm from the lowest rate the lane met at the levels already
- * searched (the sweep's warm start), or cold (undefined) when it has met none. */
+/** Where a lane's search starts: warm from the lowest rate the lane met at the larger memory sizes
+ * already searched (`answers_ops_per_s`: the sweep's warm start, whose previous point is the
+ * larger memory), or cold (undefined) when it met none there. So a level's search depends only on
+ * the levels above it, whichever order they were shown in: 32 GiB is always cold, as the Lab
+ * sweep's first point. */
 export function raceHint(answers_ops_per_s: readonly (number | null | undefined)[]): SloSearchSpec['hint'] | undefined {
   const met = answers_ops_per_s.filter((a): a is number => typeof a === 'number');
   return met.length ? { met_ops_per_s: Math.min(...met) } : undefined;

@@ -75,8 +75,8 @@ export default function RaceView({ state, update }: ViewProps) {
 
   // Each worker searches its lanes at the level shown, then goes on down the squeeze while the user
   // looks at it (nextRaceSearch): the searches a press of → would start, each warm from the lane's
-  // answers at the levels already searched, so the next level is usually found before it is asked
-  // for. A search under way is never stopped for another level (the worker and its remembered
+  // answers at the larger memory sizes already searched, so the next level is usually found before
+  // it is asked for. A search under way is never stopped for another level (the worker and its remembered
   // probes would be lost); changed settings stop every search.
   useEffect(() => {
     let cancelled = false;
@@ -101,7 +101,7 @@ export default function RaceView({ state, update }: ViewProps) {
       const e = next.engine;
       const ratio = SQUEEZE[next.level]!.ratio;
       const spec = withLaneMitigation(measurementSearchSpec(knobsOf(labAt(ratio), seed), e), laneMitigation({ gomit, javamit }, e));
-      const hint = raceHint(SQUEEZE.map((q) => searched.current.get(keyOf(e, q.ratio))?.answer));
+      const hint = raceHint(SQUEEZE.slice(0, next.level).map((q) => searched.current.get(keyOf(e, q.ratio))?.answer));
       if (hint) spec.hint = hint;
       const now: Running = { engine: e, ratio, fraction: 0 };
       running.current[worker] = now;
@@ -190,11 +190,22 @@ export default function RaceView({ state, update }: ViewProps) {
           {squeeze.gib} GiB <span className="note">of memory per node · a {4} GiB dataset · workload {wl}</span>
         </h1>
         <div className="race-steps" role="group" aria-label="Memory step">
-          {SQUEEZE.map((s, i) => (
-            <button key={s.gib} type="button" aria-pressed={i === step} onClick={() => update((st) => ({ ...st, race: { ...st.race, step: i } }))}>
-              {s.gib} GiB
-            </button>
-          ))}
+          {SQUEEZE.map((s, i) => {
+            // Found already (the workers search ahead while a level is looked at): shown at once.
+            const ready = engines.every((e) => searched.current.has(keyOf(e, s.ratio)));
+            return (
+              <button
+                key={s.gib}
+                type="button"
+                aria-pressed={i === step}
+                data-ready={ready ? 'yes' : 'no'}
+                title={ready ? `${s.gib} GiB: every lane found` : `${s.gib} GiB: not every lane found yet`}
+                onClick={() => update((st) => ({ ...st, race: { ...st.race, step: i } }))}
+              >
+                {s.gib} GiB
+              </button>
+            );
+          })}
           <span className="note">
             <kbd>→</kbd> squeeze · <kbd>←</kbd> back
           </span>
