@@ -38,7 +38,7 @@ import { measurementSweepSpec, type MeasurementKnobs } from '../src/run/measurem
 import { availableEngines, provider } from '../src/cli/engines.ts';
 import { ChromiumSim } from './chromium.ts';
 import { raceLaneGroups } from '../src/search/race-lanes.ts';
-import { RACE_LEVELS, raceChainSession, raceSession, waitsAfterDwell, type StepFigures } from './race-step.ts';
+import { RACE_LEVELS, raceSession, waitsAfterDwell, type StepFigures } from './race-step.ts';
 
 /** How long the Race's user looks at a level before pressing on, for the waits printed beside
  * the step-on-at-once ones (a presenter saying a sentence about it). */
@@ -318,11 +318,10 @@ async function race(sides: SimSide[], repeats: number, engines: readonly EngineN
       const parts = sides.map((side, si) => {
         const xs = runs[si]!.map((session) => session[i]!);
         const busiest = xs.every((x) => x.busiest_worker_cpu_s !== null) ? `, busiest worker ${spread(xs.map((x) => x.busiest_worker_cpu_s!), (x) => x.toFixed(2))} CPU-s` : '';
-        const cpu = xs.every((x) => x.cpu_s !== null) ? `, ${spread(xs.map((x) => x.cpu_s!), (x) => x.toFixed(2))} CPU-s` : '';
-        return `${side.label}: ${spread(xs.map((x) => x.wall_s), (x) => x.toFixed(2))} s wall${cpu}${busiest} — ${answers(xs[0]!)}`;
+        return `${side.label}: ${spread(xs.map((x) => x.wall_s), (x) => x.toFixed(2))} s wall, ${spread(xs.map((x) => x.cpu_s), (x) => x.toFixed(2))} CPU-s${busiest} — ${answers(xs[0]!)}`;
       });
       if (sides.length === 2) {
-        const ratios = (k: 'wall_s' | 'cpu_s') => runs[0]!.map((session, j) => (session[i]![k] ?? NaN) / (runs[1]![j]![i]![k] ?? NaN));
+        const ratios = (k: 'wall_s' | 'cpu_s') => runs[0]!.map((session, j) => session[i]![k] / runs[1]![j]![i]![k]);
         const same = runs[0]!.every((session, j) => answers(session[i]!).replace(/ \(\d+\)/g, '') === answers(runs[1]![j]![i]!).replace(/ \(\d+\)/g, ''));
         const waits = runs.every((side) => side.every((session) => session[i]!.busiest_worker_cpu_s !== null))
           ? `, ${spread(runs[0]!.map((session, j) => session[i]!.busiest_worker_cpu_s! / runs[1]![j]![i]!.busiest_worker_cpu_s!), (x) => x.toFixed(2))} busiest worker`
@@ -332,20 +331,18 @@ async function race(sides: SimSide[], repeats: number, engines: readonly EngineN
       console.log(`  ${gib(ratio).padEnd(6)} ${parts.join(' | ')}`);
     });
   };
-  console.log(`\nThe Race's step (fast mode, workload A, 8 vCPUs; CPU-s: the step's searches, each lane's own worker thread's; lanes ${sides.map((s) => `${s.label}: ${groupsOf(s).map((g) => `[${g.join(' ')}]`).join(' ')}`).join('; ')}; target ≤ 1 s), load average ${load()}`);
+  console.log(`\nThe Race's step (fast mode, workload A, 8 vCPUs; lanes ${sides.map((s) => `${s.label}: ${groupsOf(s).map((g) => `[${g.join(' ')}]`).join(' ')}`).join('; ')}; target ≤ 1 s), load average ${load()}`);
   const sessions: StepFigures[][][] = sides.map(() => []);
-  for (let r = 0; r < repeats; r++) for (const [si, side] of sides.entries()) sessions[si]!.push(await (side.racePrefetch ? raceChainSession : raceSession)(side.src, groupsOf(side)));
-  report(
-    `As the user meets it (a session stepping down, each step warm from the one before; wall: what the user waits stepping on at once), load average ${load()}:`,
-    sessions,
-  );
-  // A Race that searches ahead: what a user waits who looks at each level RACE_DWELL_S first
-  // (a Race that searches a level when it is shown makes them wait its wall time whatever the dwell).
+  for (let r = 0; r < repeats; r++) for (const [si, side] of sides.entries()) sessions[si]!.push(await raceSession(side.src, groupsOf(side)));
+  report(`As the user meets it (a session stepping down, each step warm from the one before; what the user waits stepping on at once), load average ${load()}:`, sessions);
+  // A Race that searches ahead: what a user waits who looks at each level RACE_DWELL_S first (its
+  // next level's searches began as the level was shown); a Race that searches a level when it is
+  // shown makes them wait its wall time whatever they do.
   if (sides.some((s) => s.racePrefetch)) {
     const waits = sides.map((side, si) => sessions[si]!.map((session) => (side.racePrefetch ? waitsAfterDwell(session, RACE_DWELL_S) : session.map((x) => x.wall_s))));
     console.log(`Looking at each level ${RACE_DWELL_S} s before pressing on, the wait per step (s):`);
     RACE_LEVELS.forEach((ratio, i) => {
-      const parts = sides.map((side, si) => `${side.label}: ${spread(waits[si]!.map((w) => w[i]!), (x) => x.toFixed(2))}${side.racePrefetch ? ` (ready ${spread(sessions[si]!.map((x) => x[i]!.done_at_s!), (x) => x.toFixed(1))} s after the view opened)` : ''}`);
+      const parts = sides.map((side, si) => `${side.label}: ${spread(waits[si]!.map((w) => w[i]!), (x) => x.toFixed(2))}`);
       console.log(`  ${gib(ratio).padEnd(6)} ${parts.join(' | ')}`);
     });
   }

@@ -1,12 +1,8 @@
 // One Race worker for bench/race-step.ts, as the browser's simulation worker is for the Race:
-// its lanes' searches, one after another, each warm from the lowest answer its lane met at the
-// levels already searched, all of them larger memory sizes (a session goes down the squeeze;
-// raceHint, web/src/race/RaceView.tsx). Sent `{ ratio }` it searches its
-// lanes at that level and answers with them (a Race that searches a level when it is shown);
-// sent `{ ratios }` it searches level after level, answering each lane as it ends with the time
-// it ended (a Race whose workers go on down the squeeze while the user looks at a level,
-// nextRaceSearch). `slo` is the simulator (this checkout's or a baseline's) whose searchSlo it
-// calls; its probes are remembered for the worker's life, as in a browser session.
+// its lanes' searches, one after another, at each level it is sent, each warm from the lowest
+// answer its lane found at a larger memory (raceHint, web/src/race/RaceView.tsx). `slo` is the simulator
+// (this checkout's or a baseline's) whose searchSlo it calls; its probes are remembered for the
+// worker's life, as in a browser session.
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
@@ -35,27 +31,19 @@ function threadCpu_s(): number | null {
   }
 }
 
-type LaneAnswer = { engine: EngineName; answer: number | null; probes: number; thread_cpu_s: number | null };
-
-function searchLane(engine: EngineName, ratio: number): LaneAnswer {
-  const spec = measurementSearchSpec({ workload: 'A', memory: { ratio }, vcpus: 8 }, engine);
-  const seen = answers.get(engine) ?? [];
-  const hint = raceHint(seen);
-  if (hint) spec.hint = hint;
-  const c0 = threadCpu_s();
-  const r = searchSlo(spec, null);
-  const c1 = threadCpu_s();
-  if (r.max_ops_per_s_at_slo !== null) answers.set(engine, [...seen, r.max_ops_per_s_at_slo]);
-  return { engine, answer: r.max_ops_per_s_at_slo, probes: r.probes.length, thread_cpu_s: c0 === null || c1 === null ? null : c1 - c0 };
-}
-
-parentPort!.on('message', (m: { ratio: number } | { ratios: number[] }) => {
-  if ('ratios' in m) {
-    // (each lane is timed where it arrives, on the bench's main thread, as the page learns of it)
-    for (const [level, ratio] of m.ratios.entries()) for (const engine of data.engines) parentPort!.postMessage({ level, ...searchLane(engine, ratio) });
-    parentPort!.postMessage('chain done');
-    return;
+parentPort!.on('message', (m: { ratio: number }) => {
+  const out: { engine: EngineName; answer: number | null; probes: number; thread_cpu_s: number | null }[] = [];
+  for (const engine of data.engines) {
+    const spec = measurementSearchSpec({ workload: 'A', memory: { ratio: m.ratio }, vcpus: 8 }, engine);
+    const seen = answers.get(engine) ?? [];
+    const hint = raceHint(seen);
+    if (hint) spec.hint = hint;
+    const c0 = threadCpu_s();
+    const r = searchSlo(spec, null);
+    const c1 = threadCpu_s();
+    if (r.max_ops_per_s_at_slo !== null) answers.set(engine, [...seen, r.max_ops_per_s_at_slo]);
+    out.push({ engine, answer: r.max_ops_per_s_at_slo, probes: r.probes.length, thread_cpu_s: c0 === null || c1 === null ? null : c1 - c0 });
   }
-  parentPort!.postMessage(data.engines.map((engine) => searchLane(engine, m.ratio)));
+  parentPort!.postMessage(out);
 });
 parentPort!.postMessage('ready');

@@ -30,14 +30,14 @@ describe("a Race worker's next search", () => {
   const play = (lanes: EngineName[], shownAt: (i: number) => number, done = new Set<string>()): RaceSearch[] => {
     const order: RaceSearch[] = [];
     for (;;) {
-      const next = nextRaceSearch(() => lanes, shownAt(order.length), LEVELS, (e, l) => done.has(`${e}@${l}`));
+      const next = nextRaceSearch(() => lanes, shownAt(order.length), LEVELS, (e, l) => done.has(`${e}@${l}`), lanes);
       if (!next) return order;
       done.add(`${next.engine}@${next.level}`);
       order.push(next);
     }
   };
 
-  it('searches the level shown first, then goes on down the squeeze level by level while the user looks at it', () => {
+  it('searches the level shown first, then goes on down the squeeze level by level while the user looks at it (one worker)', () => {
     expect(play(['cpp', 'go'], () => 0)).toEqual([
       { engine: 'cpp', level: 0 },
       { engine: 'go', level: 0 },
@@ -69,9 +69,25 @@ describe("a Race worker's next search", () => {
     ]);
   });
 
+  it('a worker whose lanes are found goes ahead only once every worker\'s lanes are found at the levels above', () => {
+    const all: EngineName[] = ['cpp', 'go', 'rust', 'java'];
+    const done = new Set(['cpp@0', 'go@0', 'rust@0']);
+    const searched = (e: EngineName, l: number) => done.has(`${e}@${l}`);
+    // Java's lane (the other worker) is still searching 32 GiB: the C++/Go worker waits
+    expect(nextRaceSearch(() => ['cpp', 'go'], 0, LEVELS, searched, all)).toBeNull();
+    expect(nextRaceSearch(() => ['rust', 'java'], 0, LEVELS, searched, all)).toEqual({ engine: 'java', level: 0 });
+    done.add('java@0');
+    expect(nextRaceSearch(() => ['cpp', 'go'], 0, LEVELS, searched, all)).toEqual({ engine: 'cpp', level: 1 });
+    // the same one level further down: 8 GiB found but for Java's lane
+    for (const e of ['cpp', 'go', 'rust']) done.add(`${e}@1`);
+    expect(nextRaceSearch(() => ['cpp', 'go'], 0, LEVELS, searched, all)).toBeNull();
+    // without the wait (the lanes of this worker alone), it would have gone on to 6 GiB
+    expect(nextRaceSearch(() => ['cpp', 'go'], 0, LEVELS, searched, ['cpp', 'go'])).toEqual({ engine: 'cpp', level: 2 });
+  });
+
   it('nothing left: null; the lanes may be ordered per level', () => {
-    expect(nextRaceSearch(() => ['go'], 0, LEVELS, () => true)).toBeNull();
-    expect(nextRaceSearch((l) => (l === 0 ? ['go', 'cpp'] : ['cpp', 'go']), 0, LEVELS, (e, l) => l === 0)).toEqual({ engine: 'cpp', level: 1 });
+    expect(nextRaceSearch(() => ['go'], 0, LEVELS, () => true, ['go'])).toBeNull();
+    expect(nextRaceSearch((l) => (l === 0 ? ['go', 'cpp'] : ['cpp', 'go']), 0, LEVELS, (e, l) => l === 0, ['go', 'cpp'])).toEqual({ engine: 'cpp', level: 1 });
   });
 });
 

@@ -7,10 +7,11 @@
 // than lanes a costly lane is paired with a cheap one (Race profile, sim/README.md "Speed": at
 // 32 GiB Go ≈ 3.2 and Java ≈ 2.0 CPU-s, C++ ≈ 1.0 and Rust ≈ 1.2–1.9).
 //
-// Order (nextRaceSearch): a worker searches its lanes at the level shown, then goes on down the
-// squeeze while the user looks at it. The searches it makes ahead are the ones a press of → would
-// start — the same specs, each warm from the lane's own answers at the larger memory sizes
-// (raceHint) — so a level reached later is the same result, found earlier.
+// Order (nextRaceSearch): the workers search their lanes at the level shown and, once every lane
+// is found there, go on down the squeeze while the user looks at it. The searches they make ahead
+// are the ones a press of → would start — the same specs, each warm from the lane's own answers
+// at the larger memory sizes (raceHint) — so a level reached later is the same result, found
+// earlier.
 import type { EngineName, SloSearchSpec } from '../api.ts';
 
 /** Lane groups by number of workers: one worker searches all four lanes; two pair a costly lane
@@ -49,11 +50,24 @@ export interface RaceSearch {
 /**
  * The search a Race worker makes next: the first of its lanes not yet searched at the level shown
  * (`lanesAt(level)`: the worker's lanes in the order it searches them there), then level by level
- * down the squeeze; null when every one is searched. Levels above the one shown are searched only
- * when shown. `searched` counts a failed search too (it is shown, not retried).
+ * down the squeeze — but a level below the one shown only once every lane (`allLanes`, every
+ * worker's) is searched at the levels above it. A search ahead shares the machine with the
+ * searches the user waits for: where cores are busy (other programs; on Linux a page's workers
+ * share one scheduling group) it would slow the level shown, so a worker that finishes its lanes
+ * first waits for the others. Null: nothing to search now (all done, or waiting so). Levels above
+ * the one shown are searched only when shown. `searched` counts a failed search too.
  */
-export function nextRaceSearch(lanesAt: (level: number) => readonly EngineName[], shown: number, levels: number, searched: (engine: EngineName, level: number) => boolean): RaceSearch | null {
-  for (let level = Math.max(0, shown); level < levels; level++) for (const engine of lanesAt(level)) if (!searched(engine, level)) return { engine, level };
+export function nextRaceSearch(
+  lanesAt: (level: number) => readonly EngineName[],
+  shown: number,
+  levels: number,
+  searched: (engine: EngineName, level: number) => boolean,
+  allLanes: readonly EngineName[],
+): RaceSearch | null {
+  for (let level = Math.max(0, shown); level < levels; level++) {
+    for (const engine of lanesAt(level)) if (!searched(engine, level)) return { engine, level };
+    if (allLanes.some((e) => !searched(e, level))) return null;
+  }
   return null;
 }
 

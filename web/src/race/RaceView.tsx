@@ -73,11 +73,12 @@ export default function RaceView({ state, update }: ViewProps) {
   const engines = ENGINE_NAMES.filter((e) => BROWSER_ENGINES.includes(e));
   const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}|${laneMitigation({ gomit, javamit }, e)}`;
 
-  // Each worker searches its lanes at the level shown, then goes on down the squeeze while the user
-  // looks at it (nextRaceSearch): the searches a press of → would start, each warm from the lane's
-  // answers at the larger memory sizes already searched, so the next level is usually found before
-  // it is asked for. A search under way is never stopped for another level (the worker and its remembered
-  // probes would be lost); changed settings stop every search.
+  // The workers search their lanes at the level shown and, once every lane is found there, go on
+  // down the squeeze while the user looks at it (nextRaceSearch): the searches a press of → would
+  // start, each warm from the lane's answers at the larger memory sizes already searched, so the
+  // next level is usually found before it is asked for. A search under way is never stopped for
+  // another level (the worker and its remembered probes would be lost); changed settings stop
+  // every search.
   useEffect(() => {
     let cancelled = false;
     setPriceProblem(null);
@@ -96,7 +97,7 @@ export default function RaceView({ state, update }: ViewProps) {
     const searchNext = (worker: number) => {
       if (cancelled || running.current[worker]) return;
       const settled = (e: EngineName, l: number) => searched.current.has(keyOf(e, SQUEEZE[l]!.ratio)) || failed.current.has(keyOf(e, SQUEEZE[l]!.ratio));
-      const next = nextRaceSearch(lanesAt(worker), shown.current, SQUEEZE.length, settled);
+      const next = nextRaceSearch(lanesAt(worker), shown.current, SQUEEZE.length, settled, engines);
       if (!next) return;
       const e = next.engine;
       const ratio = SQUEEZE[next.level]!.ratio;
@@ -116,14 +117,15 @@ export default function RaceView({ state, update }: ViewProps) {
           searched.current.set(keyOf(e, ratio), { lane: laneOfSearch(e, result), model: result.model_card_version, answer: result.max_ops_per_s_at_slo });
           running.current[worker] = null;
           redraw();
-          searchNext(worker);
+          // (a worker waiting for this level's last lane may go on now)
+          wake.current();
         },
         (err: unknown) => {
           if (cancelled || err instanceof CancelledError) return;
           failed.current.set(keyOf(e, ratio), err instanceof Error ? err.message : String(err));
           running.current[worker] = null;
           redraw();
-          searchNext(worker);
+          wake.current();
         },
       );
     };
