@@ -16,14 +16,17 @@
 // --cold-repeats N (the Race's cold levels, default --repeats).
 //
 // The Race (bench/race-step.ts): sessions stepping 32 → 5 GiB with the lanes in the Race's
-// workers (this checkout: two, sim/src/search/race-lanes.ts; a baseline: as its own Race ran them,
-// one worker before race10), interleaved session by session, each step's wall time (what the
-// user waits, stepping on as soon as a step is shown) and CPU seconds; then each level cold (a
-// fresh session sent that level alone). The busiest worker's own CPU seconds (its thread's) are
-// what the user waits on as many free cores as the side has workers, whatever the load now.
+// workers (this checkout: a worker a core up to one a lane, sim/src/search/race-lanes.ts; a
+// baseline: as its own Race ran them, one worker before race10, two fixed ones before race38),
+// interleaved session by session, each step's wall time (what the user waits, stepping on as soon
+// as a step is shown) and CPU seconds; then each level cold (a fresh session sent that level
+// alone). A side whose Race searches the levels below the one shown while the user looks at it
+// (race38: nextRaceSearch) also prints what a user waits who looks at each level for
+// RACE_DWELL_S first. The busiest worker's own CPU seconds (its thread's) are what the user waits
+// on as many free cores as the side has workers, whatever the load now.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import { loadavg, cpus } from 'node:os';
+import { availableParallelism, loadavg, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ENGINE_NAMES } from '@replicant/engines/loader/catalogue';
@@ -34,8 +37,12 @@ import { searchSlo, sweepPointSearchSpec } from '../src/search/slo.ts';
 import { measurementSweepSpec, type MeasurementKnobs } from '../src/run/measurement.ts';
 import { availableEngines, provider } from '../src/cli/engines.ts';
 import { ChromiumSim } from './chromium.ts';
-import { RACE_LANE_GROUPS } from '../src/search/race-lanes.ts';
-import { RACE_LEVELS, raceSession, type StepFigures } from './race-step.ts';
+import { raceLaneGroups } from '../src/search/race-lanes.ts';
+import { RACE_LEVELS, raceSession, waitsAfterDwell, type StepFigures } from './race-step.ts';
+
+/** How long the Race's user looks at a level before pressing on, for the waits printed beside
+ * the step-on-at-once ones (a presenter saying a sentence about it). */
+const RACE_DWELL_S = 3;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..');
@@ -51,6 +58,8 @@ interface SimSide {
   src: string;
   /** how the side's Race runs its lanes: the engines of each worker */
   raceGroups: readonly (readonly EngineName[])[];
+  /** whether the side's Race searches the levels below the one shown while the user looks at it */
+  racePrefetch: boolean;
 }
 
 function spec(e: EngineName, fidelity: Fidelity, target: number, duration_s: number): RunSpec {
@@ -122,9 +131,12 @@ async function baselineSide(ref: string, engines: readonly EngineName[]): Promis
     return e;
   };
   const src = join(dir, 'sim', 'src');
-  // Before race10 the Race searched its lanes one after another in one worker.
-  const lanes = existsSync(join(src, 'search', 'race-lanes.ts')) ? ((await import(pathToFileURL(join(src, 'search', 'race-lanes.ts')).href)) as { RACE_LANE_GROUPS: EngineName[][] }).RACE_LANE_GROUPS : [[...ENGINE_NAMES]];
-  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide, src, raceGroups: lanes };
+  // Before race10 the Race searched its lanes one after another in one worker; before race38 in two
+  // fixed workers, a level when it was shown.
+  type Lanes = { RACE_LANE_GROUPS?: EngineName[][]; raceLaneGroups?: (cores: number) => EngineName[][]; nextRaceSearch?: unknown };
+  const lanesModule: Lanes = existsSync(join(src, 'search', 'race-lanes.ts')) ? await import(pathToFileURL(join(src, 'search', 'race-lanes.ts')).href) : {};
+  const lanes = lanesModule.raceLaneGroups?.(availableParallelism()) ?? lanesModule.RACE_LANE_GROUPS ?? [[...ENGINE_NAMES]];
+  return { label: `baseline ${sha}`, simulate: run.simulate, searchSlo: slo.searchSlo, provide, src, raceGroups: lanes, racePrefetch: lanesModule.nextRaceSearch !== undefined };
 }
 
 interface Sample {
@@ -164,7 +176,7 @@ async function main(): Promise<void> {
   const ref = opt('--baseline');
   const engines = await availableEngines();
   const provide = await provider(engines);
-  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo, src: join(HERE, '..', 'src'), raceGroups: RACE_LANE_GROUPS }];
+  const sides: SimSide[] = [{ label: 'this', simulate, searchSlo, src: join(HERE, '..', 'src'), raceGroups: raceLaneGroups(availableParallelism()), racePrefetch: true }];
   if (ref) sides.push(await baselineSide(ref, engines));
 
   console.log(`machine: ${cpus().length} cores, load average ${load()}; engines with a wasm build: ${engines.join(', ') || 'none'}; ${repeats} repeats${ref ? `, interleaved with ${sides[1]!.label}` : ''}; figures are median [min–max]`);
@@ -323,6 +335,17 @@ async function race(sides: SimSide[], repeats: number, engines: readonly EngineN
   const sessions: StepFigures[][][] = sides.map(() => []);
   for (let r = 0; r < repeats; r++) for (const [si, side] of sides.entries()) sessions[si]!.push(await raceSession(side.src, groupsOf(side)));
   report(`As the user meets it (a session stepping down, each step warm from the one before; what the user waits stepping on at once), load average ${load()}:`, sessions);
+  // A Race that searches ahead: what a user waits who looks at each level RACE_DWELL_S first (its
+  // next level's searches began as the level was shown); a Race that searches a level when it is
+  // shown makes them wait its wall time whatever they do.
+  if (sides.some((s) => s.racePrefetch)) {
+    const waits = sides.map((side, si) => sessions[si]!.map((session) => (side.racePrefetch ? waitsAfterDwell(session, RACE_DWELL_S) : session.map((x) => x.wall_s))));
+    console.log(`Looking at each level ${RACE_DWELL_S} s before pressing on, the wait per step (s):`);
+    RACE_LEVELS.forEach((ratio, i) => {
+      const parts = sides.map((side, si) => `${side.label}: ${spread(waits[si]!.map((w) => w[i]!), (x) => x.toFixed(2))}`);
+      console.log(`  ${gib(ratio).padEnd(6)} ${parts.join(' | ')}`);
+    });
+  }
   if (coldRepeats === 0) return;
   const colds: StepFigures[][][] = sides.map(() => []);
   for (let r = 0; r < coldRepeats; r++)

@@ -5,6 +5,11 @@
 // they step on as soon as the previous step is shown; its CPU seconds are the whole process's.
 // A cold step is a fresh session sent that level alone (a level visited first: nothing
 // remembered, no hint).
+//
+// A Race that searches ahead (race38, race-lanes.ts nextRaceSearch) starts a level's searches the
+// moment every lane of the level before is found, not when the user presses on; so a session's
+// steps, each sent when the one before has ended, are its searches as they run, and what a user
+// waits follows from how long they look at each level first (waitsAfterDwell).
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { EngineName } from '../src/api.ts';
@@ -64,4 +69,11 @@ export async function raceSession(src: string, groups: readonly (readonly Engine
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+}
+
+/** What a user waits at each step of a session in a Race that searches ahead, who looks at every
+ * step for `dwell_s` seconds once it is shown and then presses on: the first step in full, each
+ * next one its wall time less the look (its searches began when the step before was shown). */
+export function waitsAfterDwell(steps: readonly Pick<StepFigures, 'wall_s'>[], dwell_s: number): number[] {
+  return steps.map((s, i) => (i === 0 ? s.wall_s : Math.max(0, s.wall_s - dwell_s)));
 }

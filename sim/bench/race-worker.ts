@@ -1,12 +1,13 @@
 // One Race worker for bench/race-step.ts, as the browser's simulation worker is for the Race:
 // its lanes' searches, one after another, at each level it is sent, each warm from the lowest
-// answer its lane found at a larger memory (web/src/race/RaceView.tsx). `slo` is the simulator
+// answer its lane found at a larger memory (raceHint, web/src/race/RaceView.tsx). `slo` is the simulator
 // (this checkout's or a baseline's) whose searchSlo it calls; its probes are remembered for the
 // worker's life, as in a browser session.
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import type { EngineName, SloSearchResult, SloSearchSpec } from '../src/api.ts';
+import { raceHint } from '../src/search/race-lanes.ts';
 
 interface Data {
   slo: string;
@@ -35,7 +36,8 @@ parentPort!.on('message', (m: { ratio: number }) => {
   for (const engine of data.engines) {
     const spec = measurementSearchSpec({ workload: 'A', memory: { ratio: m.ratio }, vcpus: 8 }, engine);
     const seen = answers.get(engine) ?? [];
-    if (seen.length) spec.hint = { met_ops_per_s: Math.min(...seen) };
+    const hint = raceHint(seen);
+    if (hint) spec.hint = hint;
     const c0 = threadCpu_s();
     const r = searchSlo(spec, null);
     const c1 = threadCpu_s();

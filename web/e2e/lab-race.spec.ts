@@ -120,11 +120,29 @@ test('the Race keeps its layout still while the next step simulates, and never b
   });
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('.race-head h1')).toContainText('8 GiB');
-  // A lane still simulating 8 GiB keeps 32 GiB's figures and says so. The C++ lane may already be
-  // done (its 8 GiB probe is 32 GiB's, reused), so the check reads a lane in that state, not the first.
-  const stillSimulating = lanes.filter({ has: page.locator('[data-state="previous"]') });
-  await expect(stillSimulating.first()).toContainText('showing 32 GiB');
+  // A lane still simulating 8 GiB keeps 32 GiB's figures and says so. The workers went on to 8 GiB
+  // as soon as their 32 GiB lanes were done, so some lanes may already be done (C++'s 8 GiB probe
+  // is 32 GiB's, reused): every lane is read in one go, and each is either done at 8 GiB or shows
+  // 32 GiB's figures and says so.
+  const states = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="race-board"] section.lane')].map((l) => ({
+      state: l.querySelector('[data-state]')?.getAttribute('data-state'),
+      text: l.textContent ?? '',
+    })),
+  );
+  expect(states).toHaveLength(4);
+  for (const l of states) {
+    expect(['done', 'previous']).toContain(l.state);
+    if (l.state === 'previous') expect(l.text).toContain('showing 32 GiB');
+  }
   await expect(lanes.locator('[data-state="done"]')).toHaveCount(4, { timeout: 420_000 });
+  // While 8 GiB is looked at, the workers search 6 GiB: once its step says so, pressing on shows
+  // every lane's 6 GiB figures at once, none of them searched after the press.
+  await expect(page.locator('.race-steps button', { hasText: '6 GiB' })).toHaveAttribute('data-ready', 'yes', { timeout: 420_000 });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.race-head h1')).toContainText('6 GiB');
+  const atOnce = await page.evaluate(() => [...document.querySelectorAll('[data-testid="race-board"] section.lane [data-state]')].map((l) => l.getAttribute('data-state')));
+  expect(atOnce).toEqual(['done', 'done', 'done', 'done']);
   const { layouts, blank } = await page.evaluate(() => {
     const w = window as unknown as { raceLayouts: Set<string>; raceBlank: number; raceStop: boolean };
     w.raceStop = true;
@@ -180,8 +198,9 @@ test('the Lab at its default knobs: Java 18 → ~3 Kops/s and Go below 0.1 Kops/
 
 // One test for the squeeze by keyboard and the paper's collapse at 5 GiB: both need the four
 // lanes searched at 5 GiB at the Race's defaults, the costliest step, which two tests searched
-// twice. Moving through the steps at once cancels their searches before any lane finishes, so
-// the 5 GiB searches are cold, as when the address opens that step.
+// twice. Moving through the steps at once does not stop the searches under way (32 GiB's first
+// lanes); each worker then searches the level shown, 5 GiB, before anything else, warm from what
+// its lanes met at 32 GiB or, for a lane not searched there yet, cold.
 test('the Race squeezes memory with one key; at 5 GiB Java and Go collapse (each lane’s number the highest rate meeting the SLO), C++ and Rust stay flat', async ({ page }, testInfo) => {
   test.setTimeout(1_800_000);
   await openView(page, '?view=race', 'race');

@@ -3,7 +3,7 @@
 // highest rate whose p99 meets the SLO at that memory, found live by the simulator's SLO search
 // (the Lab's own measurement, window derived from the model); the paper's published figure for
 // the same memory stands under it.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { ViewProps } from '../app/view-props.ts';
 import { useReady } from '../app/ready.ts';
 import { useViewShortcuts, type Shortcut } from '../app/shortcuts.ts';
@@ -16,7 +16,7 @@ import { BROWSER_ENGINES } from '../engines.ts';
 import { CancelledError, SimRunner } from '../simulation/runner.ts';
 import { knobsOf } from '../lab/lab-spec.ts';
 import { PAPER_METHOD, baseRunSpec, measurementSearchSpec, modelWindow } from '@replicant/sim/run/measurement';
-import { RACE_LANE_GROUPS, raceWorkerOf } from '@replicant/sim/search/race-lanes';
+import { nextRaceSearch, raceHint, raceLaneGroups } from '@replicant/sim/search/race-lanes';
 import { seriesStyle } from '../theme/palette.ts';
 import { SQUEEZE, formatKops, laneMitigation, laneOfSearch, laneReason, publishedAt, raceSentence, withLaneMitigation, type Lane } from './race-model.ts';
 import { modeWords } from '../lab/mitigation-results.ts';
@@ -29,72 +29,142 @@ type LastDone = { lane: Lane; model: string; gib: number };
 
 type LaneState = { state: 'waiting' } | { state: 'running'; fraction: number } | { state: 'done'; lane: Lane; model: string } | { state: 'failed'; message: string };
 
+/** A lane's search at one level, finished: its lane and the rate it met (the next level's warm
+ * start). */
+type Searched = { lane: Lane; model: string; answer: number | null };
+
+/** What a worker is searching now. */
+type Running = { engine: EngineName; ratio: number; fraction: number };
+
 export default function RaceView({ state, update }: ViewProps) {
   const { step, wl, gomit, javamit } = state.race;
   const seed = state.seed;
-  const squeeze = SQUEEZE[Math.min(step, SQUEEZE.length - 1)]!;
-  const [lanes, setLanes] = useState<Record<string, LaneState>>({});
-  // The last finished result of each lane, shown (dimmed) while the next step is searched, so the
-  // board never blanks and the numbers move from the old value to the new one.
-  const [lastDone, setLastDone] = useState<Record<string, LastDone>>({});
-  const cache = useRef(new Map<string, { lane: Lane; model: string }>());
+  const level = Math.min(step, SQUEEZE.length - 1);
+  const squeeze = SQUEEZE[level]!;
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  // Every search finished in this session, by lane, memory and settings (keyOf); and why a search
+  // failed, until its level is shown again (then it is tried again).
+  const searched = useRef(new Map<string, Searched>());
+  const failed = useRef(new Map<string, string>());
+  // What each worker is searching now (null: idle).
+  const running = useRef<(Running | null)[]>([]);
+  // The level shown, for the workers choosing their next search (it changes between searches).
+  const shown = useRef(level);
+  shown.current = level;
+  // The last finished result of each lane that was shown, kept (dimmed) while the next step is
+  // searched, so the board never blanks and the numbers move from the old value to the new one.
+  const lastDone = useRef<Record<string, LastDone>>({});
+  // The searches shown so far: the bars share one scale across them, so a falling engine's bar falls.
+  const seen = useRef(new Set<string>());
   const [priceProblem, setPriceProblem] = useState<string | null>(null);
-  // One simulation worker per lane group (race-lanes.ts): a step's lanes run two at a time, and an
-  // engine keeps its worker, whose remembered probes serve its next step.
+  // A simulation worker a core, up to one a lane (race-lanes.ts); an engine keeps its worker, whose
+  // remembered probes serve its next level.
+  const groups = useMemo(() => raceLaneGroups(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency), []);
   const runners = useRef<SimRunner[]>([]);
+  // Wakes the idle workers (the level shown changed): set by the search effect for its settings.
+  const wake = useRef<() => void>(() => {});
   useReady('race', true);
 
   useEffect(() => {
-    runners.current = RACE_LANE_GROUPS.map(() => new SimRunner());
+    runners.current = groups.map(() => new SimRunner());
     return () => runners.current.forEach((r) => r.close());
-  }, []);
+  }, [groups]);
 
   const engines = ENGINE_NAMES.filter((e) => BROWSER_ENGINES.includes(e));
+  const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}|${laneMitigation({ gomit, javamit }, e)}`;
 
-  // Search this step's lanes, each worker's one after another, the workers at once. The answer at
-  // the previous (larger) memory is the next search's hint: the warm start of the paper's sweep.
+  // The workers search their lanes at the level shown and, once every lane is found there, go on
+  // down the squeeze while the user looks at it (nextRaceSearch): the searches a press of → would
+  // start, each warm from the lane's answers at the larger memory sizes already searched, so the
+  // next level is usually found before it is asked for. A search under way is never stopped for
+  // another level (the worker and its remembered probes would be lost); changed settings stop
+  // every search.
   useEffect(() => {
     let cancelled = false;
     setPriceProblem(null);
-    const lab = { ...defaultState().lab, wl, memunit: 'ratio' as const, ratio: squeeze.ratio };
-    const keyOf = (e: EngineName, ratio: number) => `${e}|${ratio}|${wl}|${seed}|${laneMitigation({ gomit, javamit }, e)}`;
-    setLanes(Object.fromEntries(engines.map((e) => [e, cache.current.has(keyOf(e, squeeze.ratio)) ? { state: 'done', ...cache.current.get(keyOf(e, squeeze.ratio))! } : { state: 'waiting' }])));
-    setLastDone((d) => {
-      const next = { ...d };
-      for (const e of engines) if (cache.current.has(keyOf(e, squeeze.ratio))) next[e] = { ...cache.current.get(keyOf(e, squeeze.ratio))!, gib: squeeze.gib };
-      return next;
-    });
+    running.current = groups.map(() => null);
+    const labAt = (ratio: number) => ({ ...defaultState().lab, wl, memunit: 'ratio' as const, ratio });
     // Cheapest lanes first: the model's window at a middling rate says how long each search's
-    // probes will be (Java's full collections at a tight heap make its lane the slowest).
-    const cost = (e: EngineName) => modelWindow(baseRunSpec(knobsOf(lab, seed), e, 10_000)).window_s;
-    const order = [...engines].sort((a, b) => cost(a) - cost(b));
-    const searchLanes = async (worker: number) => {
-      for (const e of order.filter((x) => raceWorkerOf(x) === worker)) {
-        if (cancelled || cache.current.has(keyOf(e, squeeze.ratio))) continue;
-        setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: 0 } }));
-        try {
-          const spec = withLaneMitigation(measurementSearchSpec(knobsOf(lab, seed), e), laneMitigation({ gomit, javamit }, e));
-          const near = SQUEEZE.map((q) => cache.current.get(keyOf(e, q.ratio))?.lane).filter((l): l is Lane => !!l && l.max_kops !== null);
-          const prev = near.sort((a, b) => a.max_kops! - b.max_kops!)[0];
-          if (prev) spec.hint = { met_ops_per_s: prev.max_kops! * 1000 };
-          const { result } = await runners.current[worker]!.search(spec, (p) => !cancelled && setLanes((l) => ({ ...l, [e]: { state: 'running', fraction: p.fraction } })));
-          const done = { lane: laneOfSearch(e, result), model: result.model_card_version };
-          cache.current.set(keyOf(e, squeeze.ratio), done);
-          if (!cancelled) setLanes((l) => ({ ...l, [e]: { state: 'done', ...done } }));
-          if (!cancelled) setLastDone((d) => ({ ...d, [e]: { ...done, gib: squeeze.gib } }));
-        } catch (err) {
-          if (cancelled || err instanceof CancelledError) return;
-          setLanes((l) => ({ ...l, [e]: { state: 'failed', message: err instanceof Error ? err.message : String(err) } }));
-        }
-      }
+    // probes will be (Java's full collections at a tight heap make its lane the slowest). (A dry
+    // run of the collector on this thread: each lane's once a level.)
+    const costs = new Map<string, number>();
+    const cost = (e: EngineName, l: number) => {
+      const k = `${e}@${l}`;
+      if (!costs.has(k)) costs.set(k, modelWindow(baseRunSpec(knobsOf(labAt(SQUEEZE[l]!.ratio), seed), e, 10_000)).window_s);
+      return costs.get(k)!;
     };
-    RACE_LANE_GROUPS.forEach((_, worker) => void searchLanes(worker));
+    const lanesAt = (worker: number) => (l: number) => groups[worker]!.filter((e) => engines.includes(e)).sort((a, b) => cost(a, l) - cost(b, l));
+    const searchNext = (worker: number) => {
+      if (cancelled || running.current[worker]) return;
+      const settled = (e: EngineName, l: number) => searched.current.has(keyOf(e, SQUEEZE[l]!.ratio)) || failed.current.has(keyOf(e, SQUEEZE[l]!.ratio));
+      const next = nextRaceSearch(lanesAt(worker), shown.current, SQUEEZE.length, settled, engines);
+      if (!next) return;
+      const e = next.engine;
+      const ratio = SQUEEZE[next.level]!.ratio;
+      const spec = withLaneMitigation(measurementSearchSpec(knobsOf(labAt(ratio), seed), e), laneMitigation({ gomit, javamit }, e));
+      const hint = raceHint(SQUEEZE.slice(0, next.level).map((q) => searched.current.get(keyOf(e, q.ratio))?.answer));
+      if (hint) spec.hint = hint;
+      const now: Running = { engine: e, ratio, fraction: 0 };
+      running.current[worker] = now;
+      redraw();
+      runners.current[worker]!.search(spec, (p) => {
+        if (cancelled) return;
+        now.fraction = p.fraction;
+        redraw();
+      }).then(
+        ({ result }) => {
+          if (cancelled) return;
+          searched.current.set(keyOf(e, ratio), { lane: laneOfSearch(e, result), model: result.model_card_version, answer: result.max_ops_per_s_at_slo });
+          running.current[worker] = null;
+          redraw();
+          // (a worker waiting for this level's last lane may go on now)
+          wake.current();
+        },
+        (err: unknown) => {
+          if (cancelled || err instanceof CancelledError) return;
+          failed.current.set(keyOf(e, ratio), err instanceof Error ? err.message : String(err));
+          running.current[worker] = null;
+          redraw();
+          wake.current();
+        },
+      );
+    };
+    wake.current = () => groups.forEach((_, worker) => searchNext(worker));
+    wake.current();
     return () => {
       cancelled = true;
+      wake.current = () => {};
       runners.current.forEach((r) => r.cancel());
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [squeeze.ratio, wl, seed, gomit, javamit]);
+  }, [groups, wl, seed, gomit, javamit]);
+
+  // A level the workers have not searched yet comes before the ones below it; a lane that failed
+  // there is tried again.
+  useEffect(() => {
+    setPriceProblem(null);
+    for (const e of engines) failed.current.delete(keyOf(e, squeeze.ratio));
+    wake.current();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [level]);
+
+  const laneStateOf = (e: EngineName): LaneState => {
+    const s = searched.current.get(keyOf(e, squeeze.ratio));
+    if (s) return { state: 'done', lane: s.lane, model: s.model };
+    const why = failed.current.get(keyOf(e, squeeze.ratio));
+    if (why !== undefined) return { state: 'failed', message: why };
+    const r = running.current.find((x) => x?.engine === e && x.ratio === squeeze.ratio);
+    return r ? { state: 'running', fraction: r.fraction } : { state: 'waiting' };
+  };
+  const lanes: Record<string, LaneState> = Object.fromEntries(engines.map((e) => [e, laneStateOf(e)]));
+  useEffect(() => {
+    for (const e of engines) {
+      const l = lanes[e];
+      if (l?.state !== 'done') continue;
+      lastDone.current[e] = { lane: l.lane, model: l.model, gib: squeeze.gib };
+      seen.current.add(keyOf(e, squeeze.ratio));
+    }
+  });
 
   const go = (delta: number) => update((s) => ({ ...s, race: { ...s.race, step: Math.max(0, Math.min(SQUEEZE.length - 1, s.race.step + delta)) } }));
   const shortcuts = useMemo<Shortcut[]>(
@@ -111,8 +181,9 @@ export default function RaceView({ state, update }: ViewProps) {
 
   const done = engines.map((e) => lanes[e]).filter((l): l is Extract<LaneState, { state: 'done' }> => l?.state === 'done');
   const model = done[0]?.model;
-  // Bars share one scale across the squeeze steps seen so far, so a falling engine's bar falls.
-  const scale = Math.max(1, ...[...cache.current.values()].map((d) => d.lane.max_kops ?? 0));
+  // Bars share one scale across the squeeze steps seen so far (this one included), so a falling engine's bar falls.
+  const shownLanes = [...new Set([...seen.current, ...done.map((d) => keyOf(d.lane.engine, squeeze.ratio))])].map((k) => searched.current.get(k));
+  const scale = Math.max(1, ...shownLanes.map((d) => d?.lane.max_kops ?? 0));
 
   return (
     <div className="race-view">
@@ -121,11 +192,22 @@ export default function RaceView({ state, update }: ViewProps) {
           {squeeze.gib} GiB <span className="note">of memory per node · a {4} GiB dataset · workload {wl}</span>
         </h1>
         <div className="race-steps" role="group" aria-label="Memory step">
-          {SQUEEZE.map((s, i) => (
-            <button key={s.gib} type="button" aria-pressed={i === step} onClick={() => update((st) => ({ ...st, race: { ...st.race, step: i } }))}>
-              {s.gib} GiB
-            </button>
-          ))}
+          {SQUEEZE.map((s, i) => {
+            // Found already (the workers search ahead while a level is looked at): shown at once.
+            const ready = engines.every((e) => searched.current.has(keyOf(e, s.ratio)));
+            return (
+              <button
+                key={s.gib}
+                type="button"
+                aria-pressed={i === step}
+                data-ready={ready ? 'yes' : 'no'}
+                title={ready ? `${s.gib} GiB: every lane found` : `${s.gib} GiB: not every lane found yet`}
+                onClick={() => update((st) => ({ ...st, race: { ...st.race, step: i } }))}
+              >
+                {s.gib} GiB
+              </button>
+            );
+          })}
           <span className="note">
             <kbd>→</kbd> squeeze · <kbd>←</kbd> back
           </span>
@@ -143,7 +225,7 @@ export default function RaceView({ state, update }: ViewProps) {
                 {languageOf(e)}
                 {laneMitigation({ gomit, javamit }, e) !== 'none' ? ` + ${modeWords(laneMitigation({ gomit, javamit }, e))}` : ''}
               </h2>
-              {available && <LaneFigures engine={e} colour={colour} scale={scale} state={l} last={lastDone[e]} />}
+              {available && <LaneFigures engine={e} colour={colour} scale={scale} state={l} last={lastDone.current[e]} />}
               {!available && <p className="mid note">not in this build</p>}
               {available && (
                 // Always drawn (disabled until this lane's search is done) so a lane's height never
