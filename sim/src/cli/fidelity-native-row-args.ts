@@ -1,6 +1,8 @@
 // The options of `npm --workspace @replicant/sim run native-row` (fidelity-native-row-cli.ts),
 // checked before anything runs: a typo in a setting or a card key must stop with a message, never
 // simulate another setting or the unchanged card.
+import { parseCardSetting } from './one-search-args.ts';
+
 export const NATIVE_ROW_USAGE = `npm --workspace @replicant/sim run native-row -- [options]
   --native FILE        a native results file (required)
   --setting PREFIX     the setting, by the start of its key as the report prints it
@@ -39,13 +41,9 @@ export function parseNativeRowArgs(args: string[]): NativeRowArgs | 'help' {
       case '--card':
         out.card = v;
         break;
-      case '--set': {
-        const m = /^([A-Za-z0-9_.]+)=(.+)$/.exec(v);
-        const value = m ? Number(m[2]) : NaN;
-        if (!m || !Number.isFinite(value)) throw new Error(`--set takes KEY=NUMBER, not ${JSON.stringify(v)}`);
-        out.set.push([m[1]!, value]);
+      case '--set':
+        out.set.push(parseCardSetting(v));
         break;
-      }
       case '--probe':
         for (const r of v.split(',')) {
           const n = Number(r);

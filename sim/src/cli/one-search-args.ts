@@ -62,13 +62,9 @@ export function parseOneSearchArgs(args: string[]): OneSearchArgs | 'help' {
       case '--card':
         out.card_file = v;
         break;
-      case '--set': {
-        const m = /^([A-Za-z0-9_.]+)=(.+)$/.exec(v);
-        const value = m ? Number(m[2]) : NaN;
-        if (!m || !Number.isFinite(value)) throw new Error(`--set takes KEY=NUMBER, not ${JSON.stringify(v)}`);
-        out.set.push([m[1]!, value]);
+      case '--set':
+        out.set.push(parseCardSetting(v));
         break;
-      }
       case '--client-threads':
         out.client_threads = positive('--client-threads', v, true);
         break;
@@ -83,6 +79,14 @@ export function parseOneSearchArgs(args: string[]): OneSearchArgs | 'help' {
 
 /** The card with each --set value in place; a key the card does not have is an error, so a typo
  * cannot leave the card unchanged. The version is tagged "-set" when anything changed. */
+/** `--set KEY=NUMBER`: a card parameter by its dotted path and its value (cardWithSettings). */
+export function parseCardSetting(v: string): [string, number] {
+  const m = /^([A-Za-z0-9_.]+)=(.+)$/.exec(v);
+  const value = m ? Number(m[2]) : NaN;
+  if (!m || !Number.isFinite(value)) throw new Error(`--set takes KEY=NUMBER, not ${JSON.stringify(v)}`);
+  return [m[1]!, value];
+}
+
 export function cardWithSettings(card: ModelCard, set: [string, number][]): ModelCard {
   if (set.length === 0) return card;
   const parameters = { ...card.parameters };
