@@ -165,7 +165,27 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   const removeNet = () => lab?.remove();
   process.once('exit', removeNet);
   const wrap = lab === null ? o.wrap : (id: number, argv: string[]) => lab.wrap(id, o.wrap ? o.wrap(id, argv) : argv);
-  const cluster = await NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir, wrap, hosts: lab?.hosts, statusIntervalMs: o.status_interval_ms });
+  // Ctrl-C or SIGTERM from here on, the cluster's start-up included (a JVM cluster takes seconds
+  // to serve): SIGSTOPped nodes continued, every server stopped, the namespaces removed. Before
+  // stop 38 the handler came only once the cluster served, and a Ctrl-C during start-up left
+  // the servers running and the namespaces in place (netns.test.ts).
+  const stopped = new Set<number>();
+  let clusterStart: Promise<NativeCluster> | null = null;
+  const onInterrupt = () => {
+    void (async () => {
+      const started = await clusterStart?.catch(() => null);
+      if (started) {
+        for (const id of stopped) started.processes[id]?.kill('SIGCONT');
+        await started.stop(500);
+      }
+      removeNet();
+      process.exit(130);
+    })();
+  };
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
+  clusterStart = NativeCluster.start({ engines: o.engines, commitIntervalMs: o.commit_interval_ms, durability: o.durability ?? 'none', logDir: o.log_dir, wrap, hosts: lab?.hosts, statusIntervalMs: o.status_interval_ms });
+  const cluster = await clusterStart;
   const n = cluster.size;
   const statuses = [...Array(n).keys()].map((i) => new StatusReader(cluster.logPath(i)));
   let t0 = performance.now();
@@ -208,23 +228,12 @@ export async function runNemesis(o: NemesisOptions): Promise<NemesisResult> {
   t0 = performance.now();
   const history: HistoryOp[] = [];
   const acks: AckMark[] = []; // when each acknowledgement came, and from which node
-  const stopped = new Set<number>();
   const down = new Set<number>();
   // restarted nodes whose server has not yet written a status line, with their restart record
   const starting = new Map<number, FaultRecord>();
   let leaderGuess = 0;
   let clientsRunning = true;
   const faults: FaultRecord[] = [];
-  const onInterrupt = () => {
-    for (const id of stopped) cluster.processes[id]?.kill('SIGCONT');
-    void cluster.stop(500).then(() => {
-      removeNet();
-      process.exit(130);
-    });
-  };
-  process.once('SIGINT', onInterrupt);
-  process.once('SIGTERM', onInterrupt);
-
   // --- clients ---
   const runClient = async (c: number, probe: boolean) => {
     const client = new HistoryClient({

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leftovers, NetnsLab, netnsUnavailable, sweepLeftovers } from './netns.ts';
@@ -69,6 +70,39 @@ describe.skipIf(netnsUnavailable() !== null)('network namespaces for the nemesis
     l.remove();
     expect(leftovers(process.pid)).toEqual({ namespaces: [], links: [] });
   }, 60_000);
+
+  // Before stop 38 a Ctrl-C while the cluster was still starting (before it served) ended the
+  // nemesis at once: its servers kept running and its namespaces stayed until the next run
+  it('a nemesis stopped by Ctrl-C while its cluster starts stops its servers and removes its namespaces', async () => {
+    // Java's servers take seconds to serve: the namespaces and their servers exist well before
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--engine', 'java', '--runs', '1', '--faults', 'partition', '--duration-s', '60'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    nemesis = child;
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const inNamespaces = () =>
+      [0, 1, 2].map((i) => spawnSync('ip', ['netns', 'pids', `rn${child.pid}n${i}`], { encoding: 'utf8' }).stdout.split('\n').filter((x) => x !== '').map(Number));
+    let servers: number[][] = [];
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      servers = inNamespaces();
+      if (servers.every((pids) => pids.length > 0)) break;
+    }
+    expect(servers.every((pids) => pids.length > 0), `a server in each namespace:\n${out}`).toBe(true);
+    expect(out, 'the cluster is still starting').not.toContain('cluster serving');
+    child.kill('SIGINT');
+    expect(await ended(child)).toBe(130);
+    expect(out).not.toContain('cluster serving');
+    expect(leftovers(child.pid!)).toEqual({ namespaces: [], links: [] });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    expect(servers.flat().filter(alive), 'servers left running').toEqual([]);
+  }, 120_000);
 
   it('a nemesis stopped by Ctrl-C or SIGTERM mid-cut removes its namespaces; one killed outright leaves them to the next run', async () => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
