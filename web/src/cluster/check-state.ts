@@ -13,12 +13,12 @@ import type { Verdict } from '@replicant/checker/lincheck';
 import type { SessionHistory } from './history.ts';
 
 /**
- * The default time limit. A run driven by hand has tens of operations and checks in well under a
- * second, wasm load included. What makes Porcupine slow is many writes overlapping on one key
- * ended by a violation (e2e/slow-run.ts): measured with the wasm build in Node
- * (bench/porcupine-slow-run.ts), 12 overlapping puts take about 1.2 s, and each two more take
- * about 2.5 times as long (18: about 19 s). 30 s lets every history up to that size decide, and
- * nobody waits longer than half a minute to be told it would not.
+ * The default time limit. Measured with the wasm build in Node (bench/porcupine-slow-run.ts on
+ * the runs of e2e/slow-run.ts, load 5-7 on 2 cores): a small run (5 or 9 operations, what a run
+ * driven by hand makes) checks in 0.04-0.24 s; what makes Porcupine slow is many writes
+ * overlapping on one key ended by a violation: 12 overlapping puts 1.2-1.9 s, 14 7-10 s, 16 41 s,
+ * 24 no verdict at all (its Go runtime ran out of memory after 214 s). 30 s lets everything up to
+ * about 14 overlapping puts decide, and nobody waits longer than half a minute to be told it did not.
  */
 export const CHECK_LIMIT_DEFAULT_S = 30;
 
