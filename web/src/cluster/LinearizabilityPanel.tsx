@@ -74,8 +74,7 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
     try {
       limit_s = checkLimitS((window as unknown as { __replicantCheckLimitS?: unknown }).__replicantCheckLimitS);
     } catch (e) {
-      current.current = { state: 'failed', message: e instanceof Error ? e.message : String(e) };
-      setOutcome(current.current);
+      dispatch({ type: 'refused', message: e instanceof Error ? e.message : String(e) });
       return;
     }
     const id = ++nextId.current;

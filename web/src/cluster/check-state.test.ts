@@ -122,6 +122,12 @@ describe('a linearizability check', () => {
     expect(broken.effects).toEqual(['send 1', 'terminate-worker']);
   });
 
+  it('fails when refused (a bad time limit), but not while a check runs', () => {
+    expect(run([{ type: 'refused', message: 'bad limit' }]).state).toEqual({ state: 'failed', message: 'bad limit' });
+    const checking = run([{ type: 'start', id: 1, now_ms: 0, limit_s: 30 }]).state;
+    expect(run([{ type: 'refused', message: 'bad limit' }], checking).state).toBe(checking);
+  });
+
   it('ignores a second start while checking, and ticks, stops and replies when not checking', () => {
     const checking = run([{ type: 'start', id: 1, now_ms: 0, limit_s: 30 }]).state;
     expect(run([{ type: 'start', id: 2, now_ms: 50, limit_s: 30 }], checking).state).toBe(checking);

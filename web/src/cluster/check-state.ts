@@ -58,6 +58,8 @@ export type CheckState =
 export type CheckEvent =
   /** `id`: new for every check (the panel counts them), so a late reply is told from the current one */
   | { type: 'start'; id: number; now_ms: number; limit_s: number }
+  /** the check could not start (its time limit is not valid) */
+  | { type: 'refused'; message: string }
   | { type: 'history'; id: number; history: SessionHistory; at_step: number }
   | { type: 'history-failed'; id: number; message: string }
   | { type: 'verdict'; id: number; verdict: Verdict; html: string | undefined }
@@ -88,6 +90,9 @@ export function advance(s: CheckState, event: CheckEvent): Advanced {
     case 'start':
       if (s.state === 'checking') return same(s);
       return same({ state: 'checking', id: event.id, started_ms: event.now_ms, limit_s: event.limit_s });
+    case 'refused':
+      if (s.state === 'checking') return same(s);
+      return same({ state: 'failed', message: event.message });
     case 'history': {
       if (s.state !== 'checking' || s.id !== event.id || s.checked) return same(s);
       const checked: Checked = { history: event.history, at_step: event.at_step, operations: event.history.ops.length, keys: keysOf(event.history) };
