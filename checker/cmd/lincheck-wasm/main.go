@@ -33,7 +33,7 @@ func main() {
 			return map[string]any{"error": err.Error()}
 		}
 		// No timeout: js/wasm has no preemption, so a timer could not interrupt the search;
-		// callers bound the history size instead.
+		// callers bound the history size, or end the worker (the Lab's check: web/src/cluster/check-state.ts).
 		c := lincheck.Check(h, 0)
 		v, _ := json.Marshal(c.Verdict)
 		out := map[string]any{"verdict": string(v)}

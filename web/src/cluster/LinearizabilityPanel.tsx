@@ -4,16 +4,18 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Verdict } from '@replicant/checker/lincheck';
 import { describeOperation, type SessionHistory } from './history.ts';
+import { advance, checkLimitS, CHECK_LIMIT_DEFAULT_S, elapsedS, type CheckEvent, type CheckState } from './check-state.ts';
 
-type Outcome =
-  | { state: 'idle' }
-  | { state: 'checking' }
-  | { state: 'done'; history: SessionHistory; verdict: Verdict; html: string | undefined; at_step: number }
-  | { state: 'failed'; message: string };
+/** How often the running clock (and the time limit) is looked at. */
+const TICK_MS = 250;
+
+type WorkerReply = { id: number; verdict?: Verdict; html?: string; error?: string };
 
 /** `history`: the run's client history as it is now (read in the engine worker, where the trace is). */
 export function LinearizabilityPanel({ history: readHistory }: { history: () => Promise<{ history: SessionHistory; step: number }> }) {
-  const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
+  const [outcome, setOutcome] = useState<CheckState>({ state: 'idle' });
+  const [now_ms, setNow] = useState(0);
+  const current = useRef<CheckState>({ state: 'idle' });
   const worker = useRef<Worker | null>(null);
   const nextId = useRef(0);
   const htmlUrl = useRef<string | null>(null);
@@ -26,29 +28,65 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
     [],
   );
 
+  // The module decides; this carries out what it says (send to the worker, or end the worker).
+  const dispatch = (event: CheckEvent) => {
+    const { state, effects } = advance(current.current, event);
+    current.current = state;
+    setOutcome(state);
+    for (const effect of effects) {
+      if (effect.kind === 'terminate-worker') {
+        worker.current?.terminate();
+        worker.current = null;
+      } else {
+        const w = (worker.current ??= spawnWorker());
+        w.postMessage({ id: effect.id, history: effect.history.ops });
+      }
+    }
+  };
+
+  const spawnWorker = (): Worker => {
+    const w = new Worker(new URL('./check-worker.ts', import.meta.url), { type: 'module' });
+    w.onmessage = (e: MessageEvent<WorkerReply>) => {
+      const { id, verdict, html, error } = e.data;
+      if (error !== undefined || !verdict) dispatch({ type: 'worker-failed', id, message: error ?? 'no verdict' });
+      else dispatch({ type: 'verdict', id, verdict, html });
+    };
+    w.onerror = (e) => {
+      const s = current.current;
+      if (s.state === 'checking') dispatch({ type: 'worker-failed', id: s.id, message: e.message || 'the checker worker failed to load' });
+    };
+    return w;
+  };
+
+  const checking = outcome.state === 'checking';
+  useEffect(() => {
+    if (!checking) return;
+    const timer = setInterval(() => {
+      const t = performance.now();
+      setNow(t);
+      dispatch({ type: 'tick', now_ms: t });
+    }, TICK_MS);
+    return () => clearInterval(timer); // dispatch reads refs only, so the first one serves the whole check
+  }, [checking]);
+
   const check = async () => {
-    const id = ++nextId.current;
-    setOutcome({ state: 'checking' });
-    let history: SessionHistory;
-    let step: number;
+    let limit_s: number;
     try {
-      ({ history, step } = await readHistory());
+      limit_s = checkLimitS((window as unknown as { __replicantCheckLimitS?: unknown }).__replicantCheckLimitS);
     } catch (e) {
-      setOutcome({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
+      dispatch({ type: 'refused', message: e instanceof Error ? e.message : String(e) });
       return;
     }
-    if (id !== nextId.current) return;
-    worker.current ??= new Worker(new URL('./check-worker.ts', import.meta.url), { type: 'module' });
-    worker.current.onmessage = (e: MessageEvent<{ id: number; verdict?: Verdict; html?: string; error?: string }>) => {
-      if (e.data.id !== id) return;
-      if (e.data.error !== undefined || !e.data.verdict) setOutcome({ state: 'failed', message: e.data.error ?? 'no verdict' });
-      else setOutcome({ state: 'done', history, verdict: e.data.verdict, html: e.data.html, at_step: step });
-    };
-    worker.current.onerror = (e) => {
-      worker.current = null;
-      setOutcome({ state: 'failed', message: e.message || 'the checker worker failed to load' });
-    };
-    worker.current.postMessage({ id, history: history.ops });
+    const id = ++nextId.current;
+    const t = performance.now();
+    setNow(t);
+    dispatch({ type: 'start', id, now_ms: t, limit_s });
+    try {
+      const { history, step } = await readHistory();
+      dispatch({ type: 'history', id, history, at_step: step });
+    } catch (e) {
+      dispatch({ type: 'history-failed', id, message: e instanceof Error ? e.message : String(e) });
+    }
   };
 
   const openHtml = (html: string) => {
@@ -64,10 +102,31 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
         Every client command so far is an operation from the moment it reached its node to the reply. Porcupine (compiled to WebAssembly)
         looks for one order of them that a single copy of the store could have produced.
       </p>
+      <p className="note">
+        Porcupine gets {limitText(outcome)} to decide: its search can take exponentially long (many writes overlapping on one key), and in
+        the browser only this page can end it.
+      </p>
       <button type="button" onClick={() => void check()} disabled={outcome.state === 'checking'} data-testid="check-linearizability">
         Check linearizability
       </button>
-      {outcome.state === 'checking' && <p role="status">Checking…</p>}
+      {outcome.state === 'checking' && (
+        <p role="status" data-testid="linearizability-checking">
+          Checking {outcome.checked ? `${outcome.checked.operations} operations on ${plural(outcome.checked.keys, 'key')}` : 'the run so far'}… {elapsedS(outcome, now_ms).toFixed(0)} s of{' '}
+          {outcome.limit_s} s{' '}
+          <button type="button" onClick={() => dispatch({ type: 'stop', now_ms: performance.now() })} data-testid="stop-linearizability">
+            Stop
+          </button>
+        </p>
+      )}
+      {outcome.state === 'undecided' && (
+        <p role="status" data-testid="linearizability-undecided" data-why={outcome.why}>
+          <strong>Undecided:</strong>{' '}
+          {outcome.why === 'time-limit' ? `Porcupine did not decide within ${outcome.limit_s} s` : `Stopped by you after ${(outcome.after_ms / 1000).toFixed(1)} s, before Porcupine decided`}
+          {outcome.checked ? ` (up to step ${outcome.checked.at_step}: ${outcome.checked.operations} operations on ${plural(outcome.checked.keys, 'key')})` : ' (the run’s history was still being read)'}, so
+          this history is shown neither linearizable nor violating: that is Porcupine’s own “unknown” verdict. Its checker was ended; the
+          next check starts a fresh one.
+        </p>
+      )}
       {outcome.state === 'failed' && (
         <p className="error-text" role="alert" data-testid="linearizability-error">
           The check could not run: {outcome.message}.
@@ -83,8 +142,8 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
             ) : (
               <strong>Undecided</strong>
             )}{' '}
-            (up to step {outcome.at_step}: {outcome.verdict.checked} operations checked{outcome.verdict.values_only ? ' (its writes of values and the reads that returned one: enough to prove the violation)' : ''}, {outcome.verdict.dropped_reads} unanswered reads left out,{' '}
-            {outcome.verdict.unknown_writes} writes with an unknown outcome ({outcome.verdict.unread_unknown_puts} of them puts nobody read; {outcome.verdict.left_out_unknown_writes} left out of the check that decided), {outcome.history.rejected} commands turned away on arrival).
+            (up to step {outcome.checked.at_step}: {outcome.verdict.checked} operations checked{outcome.verdict.values_only ? ' (its writes of values and the reads that returned one: enough to prove the violation)' : ''}, {outcome.verdict.dropped_reads} unanswered reads left out,{' '}
+            {outcome.verdict.unknown_writes} writes with an unknown outcome ({outcome.verdict.unread_unknown_puts} of them puts nobody read; {outcome.verdict.left_out_unknown_writes} left out of the check that decided), {outcome.checked.history.rejected} commands turned away on arrival).
             {outcome.html && (
               <>
                 {' '}
@@ -94,13 +153,13 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
               </>
             )}
           </p>
-          {outcome.history.ops.length > 0 && (
+          {outcome.checked.history.ops.length > 0 && (
             <ol className="history" start={0} data-testid="history-ops">
-              {outcome.history.ops.map((op, i) => {
+              {outcome.checked.history.ops.map((op, i) => {
                 const suspect = outcome.verdict.suspect_operations.includes(i);
                 return (
                   <li key={i} className={suspect ? 'violation' : undefined} data-suspect={suspect ? 'true' : undefined}>
-                    step {outcome.history.steps[i]}: {describeOperation(op)}
+                    step {outcome.checked.history.steps[i]}: {describeOperation(op)}
                     {suspect && <strong> — cannot be placed</strong>}
                   </li>
                 );
@@ -111,4 +170,13 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
       )}
     </section>
   );
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The limit the panel names: the running check's own, else the default. */
+function limitText(s: CheckState): string {
+  return `${s.state === 'checking' || s.state === 'undecided' ? s.limit_s : CHECK_LIMIT_DEFAULT_S} s`;
 }
