@@ -5,7 +5,8 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type Compone
 import { useAppState } from '../state/useAppState.ts';
 import { VIEWS, type View } from '../state/views.ts';
 import { encodeState } from '../state/url-state.ts';
-import { ViewShortcutsContext, findShortcut, type Shortcut } from './shortcuts.ts';
+import { ViewShortcutsContext, type Shortcut } from './shortcuts.ts';
+import { useShortcutKeys } from './shortcut-keys.ts';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { ProblemsBanner } from './ProblemsBanner.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
@@ -36,7 +37,6 @@ function exitFullScreen(): void {
 export function App() {
   const { state, problems, update, dismissProblems } = useAppState();
   const [helpOpen, setHelpOpen] = useState(false);
-  const [viewShortcuts, setViewShortcuts] = useState<Shortcut[]>([]);
 
   const setView = useCallback((view: View) => update((s) => ({ ...s, view })), [update]);
   const setPresenter = useCallback(
@@ -60,16 +60,7 @@ export function App() {
     [setView, setPresenter, state.presenter, helpOpen],
   );
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const hit = findShortcut(helpOpen ? shellShortcuts : [...viewShortcuts, ...shellShortcuts], e);
-      if (!hit) return;
-      e.preventDefault();
-      hit.run();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [shellShortcuts, viewShortcuts, helpOpen]);
+  const { viewShortcuts, registerViewShortcuts } = useShortcutKeys(shellShortcuts, helpOpen);
 
   useEffect(() => {
     document.documentElement.classList.toggle('presenter', state.presenter);
@@ -79,7 +70,7 @@ export function App() {
   const hrefFor = (view: View) => `?${encodeState({ ...state, view })}`;
 
   return (
-    <ViewShortcutsContext.Provider value={setViewShortcuts}>
+    <ViewShortcutsContext.Provider value={registerViewShortcuts}>
       <div className="app" data-view={state.view}>
         <header className="chrome">
           <a className="brand" href="?" onClick={(e) => (e.preventDefault(), setView('home'))} data-testid="brand">
