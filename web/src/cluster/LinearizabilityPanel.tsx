@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Verdict } from '@replicant/checker/lincheck';
 import { describeOperation, type SessionHistory } from './history.ts';
 import { advance, checkLimitS, CHECK_LIMIT_DEFAULT_S, elapsedS, type CheckEvent, type CheckState } from './check-state.ts';
+import { plural } from './plural.ts';
 
 /** How often the running clock (and the time limit) is looked at. */
 const TICK_MS = 250;
@@ -170,10 +171,6 @@ export function LinearizabilityPanel({ history: readHistory }: { history: () => 
       )}
     </section>
   );
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The limit the panel names: the running check's own, else the default. */

@@ -2,6 +2,7 @@
 // canonical event fed to a node and the effects (JSON Lines) it emitted (docs/protocol.md,
 // "Events", "Effects", "Peer messages"). Pure: the same record always reads the same.
 import { formatBallot } from '@replicant/engines/loader/ballot';
+import { plural } from './plural.ts';
 
 interface Command {
   type: 'get' | 'put' | 'del' | 'noop';
@@ -170,10 +171,6 @@ type Effect =
   | { type: 'error'; error: string }
   | { type: 'persist'; persist_id: number; records: { kind: string }[] }
   | ({ type: 'trace'; kind: string } & Record<string, unknown>);
-
-function plural(count: number, word: string, words = `${word}s`): string {
-  return `${count} ${count === 1 ? word : words}`;
-}
 
 const RECORD_WORDS: Record<string, string> = {
   promise: 'its promise',

@@ -4,6 +4,7 @@
 import { languageOf } from '@replicant/engines/loader/catalogue';
 import type { TortureLive } from './cluster-protocol.ts';
 import type { TortureDurability } from './torture-form.ts';
+import { plural } from './plural.ts';
 
 type Run = Omit<TortureLive, 'frame'>;
 
@@ -13,10 +14,6 @@ function ms(us: number): string {
 
 function list(xs: readonly string[]): string {
   return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** What the seed drew: the cluster, the clients' work and how long the faults last. */
